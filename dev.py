@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Set up solwidget and run its main job or its tests; needs only Python, pip and Node.
+
+    python3 dev.py lab     # set up, then JupyterLab on notebooks/ (loopback only)
+    python3 dev.py test    # set up, then every test: rules, solver, widget, notebooks, browser
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+
+
+def run(*cmd, **kw):
+    print("+", " ".join(map(str, cmd)), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def stamp_ok(name: str, *files: Path) -> bool:
+    """True when ``files`` are unchanged since the stamp ``name`` was written."""
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files if f.exists())).hexdigest()
+    stamp = VENV / f".{name}.stamp"
+    if stamp.exists() and stamp.read_text() == digest:
+        return True
+    stamp.write_text(digest)
+    return False
+
+
+def setup_python():
+    if not PY.exists():
+        run(sys.executable, "-m", "venv", VENV)
+    stamp = VENV / ".python.stamp"
+    if not stamp_ok("python", ROOT / "pyproject.toml"):
+        try:
+            run(PY, "-m", "pip", "install", "-q", "--upgrade", "pip")
+            run(PY, "-m", "pip", "install", "-q", "-e", f"{ROOT}[dev]")
+        except subprocess.CalledProcessError:
+            stamp.unlink(missing_ok=True)
+            raise
+
+
+def setup_js():
+    """npm packages and the esbuild bundle in solwidget/static/."""
+    if not (ROOT / "package.json").exists():
+        return
+    if not (ROOT / "node_modules").exists() or not stamp_ok("npm", ROOT / "package-lock.json"):
+        run("npm", "ci" if (ROOT / "package-lock.json").exists() else "install", "--no-audit", "--no-fund", cwd=ROOT)
+    run("npm", "run", "--silent", "build", cwd=ROOT)
+
+
+def setup_browser():
+    """Debian's chromium for the browser tests (no browser download)."""
+    if shutil.which("chromium"):
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        sys.exit("the browser tests need Debian's chromium: apt-get install -y chromium")
+    run("apt-get", "update", "-qq")
+    run("apt-get", "install", "-y", "-qq", "chromium")
+
+
+def main(argv):
+    job = argv[1] if len(argv) > 1 else "help"
+    if job not in ("lab", "test", "setup"):
+        sys.exit(__doc__)
+    setup_python()
+    setup_js()
+    if job == "lab":
+        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", "--no-browser" if os.environ.get("CI") else "",
+                      f"--notebook-dir={ROOT / 'notebooks'}"] + argv[2:])
+    if job == "test":
+        setup_browser()
+        os.chdir(ROOT)
+        os.execv(PY, [PY, "-m", "pytest"] + argv[2:])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,14 @@
+"""solwidget: solitaire in Jupyter, with a rules engine, a solver and a widget.
+
+    import solwidget as sw
+    state = sw.load_game("reversed_solitaire").deal(1)
+    state = state.play(state.legal_moves()[0])
+"""
+
+from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
+                     SolwidgetError, State, UnknownGame, games, load_game)
+
+__version__ = "0.1.0"
+
+__all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
+           "SolwidgetError", "State", "UnknownGame", "games", "load_game"]

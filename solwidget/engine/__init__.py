@@ -1,0 +1,12 @@
+"""The rules engine: cards, moves, states, games. Knows nothing of Jupyter."""
+
+from .cards import card_name, parse_card
+from .errors import IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, SolwidgetError, UnknownGame
+from .game import Game
+from .moves import Move
+from .registry import games, load_game, register
+from .state import State
+
+__all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
+           "SolwidgetError", "State", "UnknownGame", "card_name", "games", "load_game",
+           "parse_card", "register"]

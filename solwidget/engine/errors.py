@@ -1,0 +1,33 @@
+"""The errors of the engine: each says, in words, what was wrong."""
+
+
+class SolwidgetError(ValueError):
+    """Base of every error that bad input to solwidget raises."""
+
+
+class IllegalMove(SolwidgetError):
+    """A move that the rules forbid; the message names the rule."""
+
+    def __init__(self, move, reason: str):
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class InvalidPosition(SolwidgetError):
+    """A position (``state_from_dict``) that no play of the game could reach or hold."""
+
+
+class InvalidMoveText(SolwidgetError):
+    """Move notation that does not parse."""
+
+
+class InvalidDeal(SolwidgetError):
+    """A deal number that is not a whole number in the supported range."""
+
+
+class UnknownGame(SolwidgetError, KeyError):
+    """A game id that solwidget does not have."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""

@@ -1,0 +1,217 @@
+"""The Game: what every game offers, whatever its rules.
+
+A game subclass supplies the pile ids, the deal, move generation (``_moves``), applying
+a legal move (``_apply``), the words for a refusal (``_refusal``) and the checks of a
+position (``_check_position``). Everything else (``play`` refusing exactly what
+``legal_moves`` leaves out, positions as dicts, move text, ``is_stuck``) is shared here,
+so that the rules are written once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from .cards import card_name, deck, face_up, parse_card
+from .deals import check_deal_number, shuffled_cards
+from .errors import IllegalMove, InvalidMoveText, InvalidPosition
+from .moves import Move, parse_move_text
+from .state import State
+
+STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
+
+
+class Game:
+    id: str = ""
+    name: str = ""
+    summary: str = ""            # the rules in a few lines, for help texts and the CLI
+    decks: int = 1
+    pile_ids: tuple[str, ...] = ()
+    pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
+    option_defaults: dict = {}
+
+    def __init__(self, **options):
+        unknown = set(options) - set(self.option_defaults)
+        if unknown:
+            known = ", ".join(sorted(self.option_defaults)) or "none"
+            raise TypeError(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
+        self.options = {**self.option_defaults, **options}
+        self._index = {pid: i for i, pid in enumerate(self.pile_ids)}
+        self.foundation_indices = tuple(i for i, pid in enumerate(self.pile_ids)
+                                        if self.pile_kinds[pid] == "foundation")
+        self.card_count = 52 * self.decks
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and self.id == other.id and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items()
+                       if v != self.option_defaults.get(k))
+        return f"load_game({self.id!r}{opts})"
+
+    def pile_index(self, pile_id: str) -> int:
+        try:
+            return self._index[pile_id]
+        except KeyError:
+            raise KeyError(f"{self.id} has no pile {pile_id!r}") from None
+
+    # ----------------------------------------------------------------- deals
+    def deal(self, number: int) -> State:
+        """Deal ``number``, as PySolFC deals it for the games it has."""
+        check_deal_number(number)
+        return self._deal(shuffled_cards(number, self.decks))
+
+    def _deal(self, cards: list[int]) -> State:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- moves
+    def _moves(self, state: State) -> Iterator[Move]:
+        raise NotImplementedError
+
+    def _apply(self, state: State, move: Move) -> State:
+        raise NotImplementedError
+
+    def _refusal(self, state: State, move: Move) -> str | None:
+        """Why ``move`` is illegal here, in words (called only for illegal moves)."""
+        return None
+
+    def legal_moves(self, state: State) -> list[Move]:
+        return list(self._moves(state))
+
+    def successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        """Every legal move with the state it leads to: the solver's hot path."""
+        apply = self._apply
+        for move in self._moves(state):
+            yield move, apply(state, move)
+
+    def explain(self, state: State, move: Move | str) -> str | None:
+        """None when ``move`` is legal, else the rule that forbids it."""
+        try:
+            move = self.parse_move(move)
+        except InvalidMoveText as err:
+            return str(err)
+        if move in self._moves(state):
+            return None
+        return self._refusal(state, move) or f"{move} is not a legal move in this position"
+
+    def play(self, state: State, move: Move | str) -> State:
+        move = self.parse_move(move)
+        reason = self.explain(state, move)
+        if reason is not None:
+            raise IllegalMove(move, reason)
+        return self._apply(state, move)
+
+    def is_won(self, state: State) -> bool:
+        return sum(len(state.piles[i]) for i in self.foundation_indices) == self.card_count
+
+    def is_stuck(self, state: State) -> bool:
+        """True when only stock cycling is left, or nothing: no card can ever move again."""
+        seen, todo = {state}, [state]
+        while todo:
+            current = todo.pop()
+            for move in self._moves(current):
+                if (move.src, move.dst) not in STOCK_ACTIONS:
+                    return False
+                following = self._apply(current, move)
+                if following not in seen:
+                    seen.add(following)
+                    todo.append(following)
+        return not self.is_won(state)
+
+    def key(self, state: State):
+        """Canonical key: states with equal keys play alike (games refine it)."""
+        return state.piles, state.extra
+
+    # ----------------------------------------------------------- move text
+    actions: frozenset[str] = frozenset()   # words allowed as a move's destination
+
+    def parse_move(self, text: Move | str) -> Move:
+        """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``."""
+        move = parse_move_text(text)
+        for pid in (move.src, move.dst):
+            if pid not in self._index and pid not in self.actions:
+                raise InvalidMoveText(f"malformed move '{move}': {self.id} has no pile {pid!r}")
+        if not isinstance(move.n, int) or isinstance(move.n, bool) or move.n < 1:
+            raise InvalidMoveText(f"malformed move '{move}': the number of cards must be a whole number >= 1")
+        if move.card is not None:
+            try:
+                parse_card(move.card)
+            except ValueError as err:
+                raise InvalidMoveText(f"malformed move '{move}': {err}") from None
+        return move
+
+    # ------------------------------------------------------------ positions
+    def to_dict(self, state: State) -> dict:
+        piles = {pid: [card_name(c) for c in cards] for pid, cards in zip(self.pile_ids, state.piles)}
+        return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
+                **({"options": dict(self.options)} if self.options else {})}
+
+    def _extra_to_dict(self, extra: tuple) -> dict:
+        return {}
+
+    def _extra_from_dict(self, d: dict) -> tuple:
+        return ()
+
+    def state_from_dict(self, d: dict) -> State:
+        """Rebuild a position from ``to_dict`` data; InvalidPosition names any problem."""
+        if not isinstance(d, dict):
+            raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {type(d).__name__}")
+        if d.get("game", self.id) != self.id:
+            raise InvalidPosition(f"this position is of game {d.get('game')!r}, not {self.id!r}")
+        if d.get("options", self.options) != self.options:
+            raise InvalidPosition(f"this position has options {d.get('options')!r}, the game has {self.options!r}")
+        raw = d.get("piles")
+        if not isinstance(raw, dict):
+            raise InvalidPosition("a position needs 'piles': a dict of pile id -> list of cards")
+        unknown = [p for p in raw if p not in self._index]
+        if unknown:
+            raise InvalidPosition(f"unknown piles {', '.join(map(str, unknown))}: {self.id} has {', '.join(self.pile_ids)}")
+        missing = [p for p in self.pile_ids if p not in raw]
+        if missing:
+            raise InvalidPosition(f"missing piles {', '.join(missing)} (list empty piles as [])")
+        piles = []
+        for pid in self.pile_ids:
+            cards = raw[pid]
+            if not isinstance(cards, (list, tuple)):
+                raise InvalidPosition(f"pile {pid} must be a list of cards, not {type(cards).__name__}")
+            try:
+                piles.append(tuple(parse_card(c) for c in cards))
+            except ValueError as err:
+                raise InvalidPosition(f"pile {pid}: {err}") from None
+        self._check_cards(piles)
+        extra = self._extra_from_dict(d)
+        self._check_position(piles, extra)
+        return State(self, tuple(piles), extra)
+
+    def _check_cards(self, piles: list[tuple[int, ...]]) -> None:
+        counts = Counter(face_up(c) for pile in piles for c in pile)
+        expected = Counter({c: self.decks for c in deck(1)})
+        wrong = []
+        for card in sorted(expected):
+            if counts[card] != self.decks:
+                wrong.append(f"{card_name(card)} appears {counts[card]} times")
+        if wrong:
+            per_deck = "once" if self.decks == 1 else f"{self.decks} times"
+            raise InvalidPosition(f"each card must appear exactly {per_deck}: " + ", ".join(wrong[:8])
+                                  + (" ..." if len(wrong) > 8 else ""))
+
+    def _check_position(self, piles: list[tuple[int, ...]], extra: tuple) -> None:
+        """Refuse what the game cannot hold (InvalidPosition); games add their rules."""
+
+    # -------------------------------------------------------------- display
+    def format(self, state: State) -> str:
+        """A text board: one line per pile, face-down cards as ``##``."""
+        width = max(len(p) for p in self.pile_ids)
+        lines = [f"{self.name} ({self.id})"]
+        for pid, cards in zip(self.pile_ids, state.piles):
+            shown = " ".join("##" if c & 64 else card_name(c) for c in cards)
+            lines.append(f"{pid:>{width}}: {shown or '--'}")
+        return "\n".join(lines)
+
+    def layout(self) -> dict:
+        """Where each pile sits (card units), how it fans, what it covers: for the widget."""
+        raise NotImplementedError
+

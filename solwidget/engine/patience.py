@@ -1,0 +1,435 @@
+"""The shared building blocks of patience games: foundations, tableau, cells, stock.
+
+Most games are a ``Patience`` subclass that only sets parameters (how the tableau builds,
+which groups move, what an empty pile takes, the stock) and deals. Games with odd rules
+(Interlock's covering) override the few hooks marked below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
+from .errors import InvalidPosition
+from .game import Game
+from .moves import Move
+from .state import State
+
+CARD_GAP = 0.15     # space between piles in the layout, in card widths
+ROW_GAP = 0.3
+
+
+class Build(NamedTuple):
+    """How a card goes on a tableau card: ``direction`` -1 is down, +1 up; ``suits`` is
+    ``"alternate"`` (colours), ``"same"`` (suit) or ``"any"``."""
+
+    direction: int
+    suits: str
+
+    def fits(self, under: int, over: int) -> bool:
+        if (over & 15) - (under & 15) != self.direction:
+            return False
+        if self.suits == "alternate":
+            return is_red(over) != is_red(under)
+        if self.suits == "same":
+            return (over ^ under) & 0x30 == 0
+        return True
+
+    def words(self) -> str:
+        way = "down" if self.direction < 0 else "up"
+        return {"alternate": f"{way} in alternating colours", "same": f"{way} in suit",
+                "any": f"{way} regardless of suit"}[self.suits]
+
+
+class Patience(Game):
+    # ------------------------------------------------------- the parameters
+    tableau_piles: int = 8
+    build: Build = Build(-1, "alternate")
+    group: str = "supermove"       # supermove | run | yukon: which groups move as a unit
+    empty_takes: str = "any"       # any | king | none: what an empty tableau pile takes
+    foundation_start: int = ACE    # ACE builds up in suit, KING builds down in suit
+    cells: int = 0
+    draw: int = 0                  # cards turned by "stock waste"; 0: no stock
+    redeals: int | None = None     # None: unlimited passes; 0: one pass
+    face_down_cards: bool = False  # may the tableau hold face-down cards?
+    symmetric_tableau: bool = True  # piles that differ only in order play alike
+    actions = frozenset()
+
+    def __init__(self, **options):
+        self.cells = options.get("cells", self.cells)
+        ids = [f"f{i}" for i in range(4 * self.decks)]
+        kinds = ["foundation"] * len(ids)
+        ids += [f"c{i}" for i in range(self.cells)]
+        kinds += ["cell"] * self.cells
+        ids += [f"t{i}" for i in range(self.tableau_piles)]
+        kinds += ["tableau"] * self.tableau_piles
+        if self.draw:
+            ids += ["stock", "waste"]
+            kinds += ["stock", "waste"]
+        self.pile_ids = tuple(ids)
+        self.pile_kinds = dict(zip(ids, kinds))
+        super().__init__(**options)
+        self.F = self._indices("foundation")
+        self.C = self._indices("cell")
+        self.T = self._indices("tableau")
+        self.STOCK = self._index.get("stock")
+        self.WASTE = self._index.get("waste")
+        self.step = 1 if self.foundation_start == ACE else -1
+
+    def _indices(self, kind: str) -> tuple[int, ...]:
+        return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
+
+    # ------------------------------------------------------------- hooks
+    def _can_give(self, piles, i: int) -> bool:
+        """May cards leave tableau pile ``i``? (Interlock: not while covered.)"""
+        return True
+
+    def _can_take(self, piles, i: int) -> bool:
+        """May cards go on tableau pile ``i``? (Interlock: not while covered, nor once gone.)"""
+        return True
+
+    def _empty_takes(self, piles, i: int, card: int) -> bool:
+        """May empty tableau pile ``i`` take a group headed by ``card``?"""
+        return self.empty_takes == "any" or (self.empty_takes == "king" and card & 15 == KING)
+
+    def _extra_moves(self, state: State) -> Iterator[Move]:
+        """Moves that no building block makes (Interlock's dropdown)."""
+        return iter(())
+
+    def _reveal(self, piles: list, src: int) -> None:
+        """Turn up the face-down card that a move left on top of ``src``."""
+        pile = piles[src]
+        if pile and pile[-1] & FACE_DOWN and self.pile_kinds[self.pile_ids[src]] == "tableau":
+            piles[src] = pile[:-1] + (pile[-1] & ~FACE_DOWN,)
+
+    def _give_refusal(self, piles, i: int) -> str | None:
+        return None
+
+    def _take_refusal(self, piles, i: int) -> str | None:
+        return None
+
+    # ------------------------------------------------------------ moves
+    def _foundation_for(self, piles, card: int) -> Iterator[int]:
+        """The foundations where ``card`` may go."""
+        start = self.foundation_start
+        for f in self.F:
+            pile = piles[f]
+            if pile:
+                top = pile[-1]
+                if (top ^ card) & 0x30 == 0 and (card & 15) - (top & 15) == self.step:
+                    yield f
+            elif card & 15 == start:
+                yield f
+
+    def _run_length(self, pile: tuple) -> int:
+        """How many top cards may move together, as far as their order goes."""
+        if not pile or pile[-1] & FACE_DOWN:
+            return 0
+        n = 1
+        if self.group == "yukon":
+            while n < len(pile) and not pile[-n - 1] & FACE_DOWN:
+                n += 1
+            return n
+        fits = self.build.fits
+        while n < len(pile) and not pile[-n - 1] & FACE_DOWN and fits(pile[-n - 1], pile[-n]):
+            n += 1
+        return n
+
+    def group_limit(self, piles, to_empty: bool) -> int:
+        """The most cards one move may carry (FreeCell's supermove count, or no limit)."""
+        if self.group != "supermove":
+            return 52 * self.decks
+        free_cells = sum(1 for c in self.C if not piles[c])
+        empty = max(0, sum(1 for t in self.T if not piles[t] and self._can_take(piles, t)) - to_empty)
+        return (free_cells + 1) << empty
+
+    def _moves(self, state: State) -> Iterator[Move]:
+        piles = state.piles
+        ids = self.pile_ids
+        givers = [t for t in self.T if piles[t] and self._can_give(piles, t)]
+        takers = [t for t in self.T if self._can_take(piles, t)]
+        singles = [(t, piles[t][-1]) for t in givers if not piles[t][-1] & FACE_DOWN]
+        singles += [(c, piles[c][-1]) for c in self.C if piles[c]]
+        if self.WASTE is not None and piles[self.WASTE]:
+            singles.append((self.WASTE, piles[self.WASTE][-1]))
+
+        for src, card in singles:
+            for f in self._foundation_for(piles, card):
+                yield Move(ids[src], ids[f])
+
+        limits = (self.group_limit(piles, False), self.group_limit(piles, True))
+        for src in givers:
+            yield from self._tableau_moves(piles, src, takers, limits)
+        for src, card in singles:
+            if self.pile_kinds[ids[src]] != "tableau":
+                for dst in takers:
+                    if self._fits_pile(piles, dst, card):
+                        yield Move(ids[src], ids[dst])
+
+        free_cells = [c for c in self.C if not piles[c]]
+        if free_cells:
+            for src, _ in singles:
+                if self.pile_kinds[ids[src]] == "tableau":
+                    for c in free_cells:
+                        yield Move(ids[src], ids[c])
+
+        if self.draw:
+            if piles[self.STOCK]:
+                yield Move("stock", "waste")
+            elif piles[self.WASTE] and (self.redeals is None or state.extra[0] < self.redeals):
+                yield Move("waste", "stock")
+        yield from self._extra_moves(state)
+
+    def _fits_pile(self, piles, dst: int, card: int) -> bool:
+        target = piles[dst]
+        if target:
+            return self.build.fits(target[-1], card)
+        return self._empty_takes(piles, dst, card)
+
+    def _tableau_moves(self, piles, src: int, takers, limits) -> Iterator[Move]:
+        pile = piles[src]
+        run = self._run_length(pile)
+        ids = self.pile_ids
+        fits = self.build.fits
+        for dst in takers:
+            if dst == src:
+                continue
+            target = piles[dst]
+            if target:
+                top = target[-1]
+                for n in range(1, min(run, limits[0]) + 1):
+                    if fits(top, pile[-n]):
+                        yield Move(ids[src], ids[dst], n)
+            else:
+                for n in range(1, min(run, limits[1]) + 1):
+                    if self._empty_takes(piles, dst, pile[-n]):
+                        yield Move(ids[src], ids[dst], n)
+
+    def _apply(self, state: State, move: Move) -> State:
+        piles = list(state.piles)
+        extra = state.extra
+        if move.src == "stock":
+            stock = piles[self.STOCK]
+            turned = stock[-self.draw:]
+            piles[self.STOCK] = stock[:-self.draw]
+            piles[self.WASTE] = piles[self.WASTE] + tuple(c & ~FACE_DOWN for c in reversed(turned))
+        elif move.dst == "stock":
+            piles[self.STOCK] = tuple(c | FACE_DOWN for c in reversed(piles[self.WASTE]))
+            piles[self.WASTE] = ()
+            extra = (extra[0] + 1,)
+        else:
+            s, d, n = self._index[move.src], self._index[move.dst], move.n
+            moving = piles[s][-n:]
+            piles[s] = piles[s][:-n]
+            piles[d] = piles[d] + moving
+            self._reveal(piles, s)
+        return State(self, tuple(piles), extra)
+
+    # ------------------------------------------------------- refusals
+    def _refusal(self, state: State, move: Move) -> str | None:
+        piles = state.piles
+        src_kind = self.pile_kinds.get(move.src)
+        dst_kind = self.pile_kinds.get(move.dst)
+        if "stock" in (src_kind, dst_kind):
+            return self._stock_refusal(state, move)
+        if move.card is not None:
+            return "cards are named only when taken from inside a Mutated Solitaire deck; give a count instead"
+        if move.src == move.dst:
+            return "a move needs two different piles"
+        if src_kind == "foundation":
+            return "cards never leave a foundation"
+        s, d, n = self._index[move.src], self._index[move.dst], move.n
+        if not piles[s]:
+            return f"{move.src} is empty"
+        if n > len(piles[s]):
+            return f"{move.src} holds only {len(piles[s])} card{'s' * (len(piles[s]) > 1)}"
+        if src_kind == "tableau":
+            reason = self._give_refusal(piles, s)
+            if reason:
+                return reason
+        elif n > 1:
+            return f"only one card at a time leaves {'a cell' if src_kind == 'cell' else 'the waste'}"
+        moving = piles[s][-n:]
+        if any(c & FACE_DOWN for c in moving):
+            return "a face-down card cannot be moved"
+        if dst_kind == "waste":
+            return "nothing may be put on the waste"
+        if dst_kind == "foundation":
+            return self._foundation_refusal(piles, d, moving)
+        if dst_kind == "cell":
+            if src_kind != "tableau":
+                return "only a card from the tableau may go to a cell"
+            if n > 1:
+                return "a cell holds one card"
+            return f"{move.dst} already holds a card"
+        return self._tableau_refusal(piles, s, d, moving)
+
+    def _stock_refusal(self, state: State, move: Move) -> str | None:
+        piles = state.piles
+        if (move.src, move.dst) == ("stock", "waste"):
+            return "the stock is empty: turn the waste back over with 'waste stock'"
+        if (move.src, move.dst) == ("waste", "stock"):
+            if piles[self.STOCK]:
+                return "the stock still has cards: the waste is turned over only once the stock is empty"
+            if not piles[self.WASTE]:
+                return "the waste is empty: there is nothing to turn over"
+            return "no redeal left: this game allows one pass through the stock" if self.redeals == 0 \
+                else f"no redeal left: this game allows {self.redeals}"
+        if move.src == "stock":
+            return "cards leave the stock only by 'stock waste', one turn at a time"
+        return "nothing may be put on the stock"
+
+    def _foundation_refusal(self, piles, d: int, moving: tuple) -> str:
+        if len(moving) > 1:
+            return "cards go to a foundation one at a time"
+        card = moving[0]
+        target = piles[d]
+        way = "up" if self.step > 0 else "down"
+        if not target:
+            start = "an Ace" if self.foundation_start == ACE else "a King"
+            return f"an empty foundation takes only {start}: {card_name(card)} cannot start one"
+        needed = (target[-1] & 15) + self.step
+        if not 1 <= needed <= 13:
+            return f"{self.pile_ids[d]} is complete"
+        wanted = RANKS[needed - 1] + SUITS[suit_of(target[-1])]
+        return f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
+
+    def _tableau_refusal(self, piles, s: int, d: int, moving: tuple) -> str:
+        reason = self._take_refusal(piles, d)
+        if reason:
+            return reason
+        dst = self.pile_ids[d]
+        words = self.build.words()
+        if self.group != "yukon":
+            for under, over in zip(moving, moving[1:]):
+                if not self.build.fits(under, over):
+                    return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
+                            "only such a run moves as a unit")
+        target = piles[d]
+        limit = self.group_limit(piles, not target)
+        if len(moving) > limit:
+            return self._limit_words(piles, len(moving), limit, not target)
+        if target:
+            return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
+                    f"the tableau builds {words}")
+        if self.empty_takes == "king":
+            return "an empty tableau pile takes only a King or a run headed by a King"
+        return f"{dst} takes no cards"
+
+    def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
+        free_cells = sum(1 for c in self.C if not piles[c])
+        empty = sum(1 for t in self.T if not piles[t]) - to_empty
+        note = " (the empty pile it goes to does not count)" if to_empty else ""
+        return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
+                f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can, "
+                "since they could move only card by card")
+
+    # ------------------------------------------------------- positions
+    def _extra_to_dict(self, extra: tuple) -> dict:
+        return {"redeals": extra[0]} if self.draw else {}
+
+    def _extra_from_dict(self, d: dict) -> tuple:
+        if not self.draw:
+            return ()
+        used = d.get("redeals", 0)
+        if isinstance(used, bool) or not isinstance(used, int) or used < 0:
+            raise InvalidPosition(f"'redeals' (redeals used so far) must be a whole number >= 0, not {used!r}")
+        if self.redeals is not None and used > self.redeals:
+            raise InvalidPosition(f"'redeals' is {used}, but this game allows {self.redeals}")
+        return (used,)
+
+    def _check_position(self, piles, extra) -> None:
+        for f in self.F:
+            self._check_foundation(self.pile_ids[f], piles[f])
+        for c in self.C:
+            if len(piles[c]) > 1:
+                raise InvalidPosition(f"{self.pile_ids[c]} holds {len(piles[c])} cards: a cell holds one")
+        for i, pile in enumerate(piles):
+            kind = self.pile_kinds[self.pile_ids[i]]
+            pid = self.pile_ids[i]
+            down = [c for c in pile if c & FACE_DOWN]
+            if kind == "stock":
+                if len(down) != len(pile):
+                    raise InvalidPosition("every stock card is face down: write them as [QH]")
+            elif down and (kind != "tableau" or not self.face_down_cards):
+                raise InvalidPosition(f"{pid} holds face-down card {card_name(down[0])}, "
+                                      f"but {self.name} has no face-down cards there")
+            elif kind == "tableau" and pile and pile[-1] & FACE_DOWN and self._can_give(piles, i):
+                raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
+
+    def _check_foundation(self, pid: str, pile: tuple) -> None:
+        if not pile:
+            return
+        if any(c & FACE_DOWN for c in pile):
+            raise InvalidPosition(f"{pid}: foundation cards lie face up")
+        start = "A" if self.foundation_start == ACE else "K"
+        if rank_of(pile[0]) != self.foundation_start:
+            raise InvalidPosition(f"{pid} is not a legal foundation: it must start with a{'n' * (start == 'A')} "
+                                  f"{'Ace' if start == 'A' else 'King'}, not {card_name(pile[0])}")
+        for under, over in zip(pile, pile[1:]):
+            if suit_of(under) != suit_of(over) or rank_of(over) - rank_of(under) != self.step:
+                raise InvalidPosition(f"{pid} is not a legal foundation: {card_name(over)} cannot go on "
+                                      f"{card_name(under)} (foundations build {'up' if self.step > 0 else 'down'} in suit)")
+
+    def key(self, state: State):
+        """Cells, foundations and (when symmetric) tableau piles taken as sets."""
+        piles = state.piles
+        cells = tuple(sorted(piles[c] for c in self.C))
+        founds = tuple(sorted(piles[f] for f in self.F))
+        tableau = tuple(piles[t] for t in self.T)
+        if self.symmetric_tableau:
+            tableau = tuple(sorted(tableau))
+        rest = tuple(piles[i] for i in (self.STOCK, self.WASTE) if i is not None)
+        extra = state.extra if self.redeals is not None else ()
+        return founds, cells, tableau, rest, extra
+
+    # ------------------------------------------------------- deals
+    def _deal_rows(self, cards: list[int], faces: list[bool]) -> tuple[list[list[int]], list[int]]:
+        """Deal rows left to right by pile id, one row per entry of ``faces`` (True: face up);
+        return the columns and the cards left over."""
+        columns = [[] for _ in self.T]
+        it = iter(cards)
+        for up in faces:
+            for col in columns:
+                card = next(it)
+                col.append(card if up else face_down(card))
+        return columns, list(it)
+
+    def _state(self, columns, stock=(), waste=(), cells=None) -> State:
+        piles = [()] * len(self.pile_ids)
+        for t, col in zip(self.T, columns):
+            piles[t] = tuple(col)
+        if self.draw:
+            piles[self.STOCK] = tuple(face_down(c) for c in reversed(stock))
+            piles[self.WASTE] = tuple(waste)
+        return State(self, tuple(piles), (0,) if self.draw else ())
+
+    # ------------------------------------------------------- layout
+    def layout(self) -> dict:
+        """The top row (stock and waste, cells, foundations) above a row of fanned piles."""
+        step = 1 + CARD_GAP
+        top = []
+        if self.draw:
+            top += [("stock", "none"), ("waste", "none"), None]
+        top += [(self.pile_ids[c], "none") for c in self.C]
+        if self.C:
+            top.append(None)
+        top += [(self.pile_ids[f], "none") for f in self.F]
+        width = max(len(top), len(self.T)) * step - CARD_GAP
+        piles = []
+        for x, entry in enumerate(top):
+            if entry:
+                piles.append(self._pile_layout(entry[0], x * step, 0, entry[1]))
+        offset = (width - (len(self.T) * step - CARD_GAP)) / 2
+        for x, t in enumerate(self.T):
+            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, 1.4 + ROW_GAP, "down"))
+        return {"width": round(width, 3), "height": 1.4 + ROW_GAP + 1.4 + 4, "piles": piles}
+
+    def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> dict:
+        kind = self.pile_kinds[pid]
+        empty = {"foundation": "A" if self.foundation_start == ACE else "K",
+                 "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],
+                 "stock": "↻" if self.redeals != 0 else ""}.get(kind, "")
+        return {"id": pid, "kind": kind, "x": round(x, 3), "y": round(y, 3), "fan": fan,
+                "z": 0, "empty": empty, "covered_by": []}

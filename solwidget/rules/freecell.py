@@ -1,0 +1,52 @@
+"""The FreeCell family: Reversed Solitaire (seed), Inverted FreeCell, classic FreeCell."""
+
+from ..engine.cards import ACE, KING
+from ..engine.patience import Build, Patience
+from ..engine.registry import register
+
+
+class _FreeCellFamily(Patience):
+    tableau_piles = 8
+    cells = 4
+    group = "supermove"
+    empty_takes = "any"
+    option_defaults = {"cells": 4}
+
+    def _deal(self, cards):
+        columns = [[] for _ in self.T]
+        for i, card in enumerate(cards):      # 52 cards round the 8 piles: 7,7,7,7,6,6,6,6
+            columns[i % 8].append(card)
+        return self._state(columns)
+
+
+@register
+class ReversedSolitaire(_FreeCellFamily):
+    id = "reversed_solitaire"
+    name = "Reversed Solitaire"
+    build = Build(-1, "alternate")
+    foundation_start = KING
+    summary = ("8 piles dealt face up (4 of 7, 4 of 6), 4 cells, 4 foundations. Foundations build down "
+               "in suit from King to Ace; any King starts an empty one. The tableau builds down in "
+               "alternating colours; an empty pile takes any card. Cards move one at a time, or as a "
+               "run when the free cells and empty piles would allow it card by card.")
+
+
+@register
+class InvertedFreeCell(_FreeCellFamily):
+    id = "inverted_freecell"
+    name = "Inverted FreeCell"
+    build = Build(+1, "alternate")
+    foundation_start = KING
+    summary = ("Reversed Solitaire as Thomas Warfield made it: foundations down in suit from King, "
+               "the tableau builds up in alternating colours; 4 cells; an empty pile takes any card.")
+
+
+@register
+class FreeCell(_FreeCellFamily):
+    id = "freecell"
+    name = "FreeCell"
+    build = Build(-1, "alternate")
+    foundation_start = ACE
+    summary = ("Microsoft FreeCell: 8 piles dealt face up, 4 cells, foundations up in suit from Ace. "
+               "The tableau builds down in alternating colours; an empty pile takes any card; runs "
+               "move as far as free cells and empty piles allow.")

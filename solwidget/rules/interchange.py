@@ -1,0 +1,76 @@
+"""The Interchange family: Triple Interchange (seed) and its relatives (RULES.md section 2)."""
+
+from ..engine.patience import Build, Patience
+from ..engine.registry import register
+
+
+class _InterchangeFamily(Patience):
+    build = Build(-1, "same")
+    group = "run"
+    draw = 1
+    face_down_cards = True
+
+    def _deal(self, cards):
+        # Counting from the bottom, odd cards face up and even ones face down.
+        faces = [row % 2 == 0 for row in range(self.tableau_piles)]
+        columns, rest = self._deal_rows(cards, faces)
+        return self._state(columns, stock=rest[1:], waste=rest[:1])
+
+
+def _summary(decks, piles, empty, passes):
+    return (f"{decks} deck{'s' * (decks > 1)}, {4 * decks} foundations: any Ace starts an empty one, "
+            f"then up in suit to King; cards never come back. {piles} piles of {piles} cards, "
+            f"alternately face up and face down; build down in suit, and a run in suit moves as a "
+            f"unit; an empty pile takes {empty}. The stock turns one card at a time, {passes}.")
+
+
+@register
+class TripleInterchange(_InterchangeFamily):
+    id = "triple_interchange"
+    name = "Triple Interchange"
+    decks = 3
+    tableau_piles = 9
+    empty_takes = "any"
+    redeals = None
+    summary = _summary(3, 9, "any card or run", "unlimited passes")
+
+
+@register
+class Interchange(_InterchangeFamily):
+    id = "interchange"
+    name = "Interchange"
+    decks = 2
+    tableau_piles = 7
+    empty_takes = "king"
+    redeals = 0
+    summary = _summary(2, 7, "only a King or a run headed by a King", "one pass")
+
+
+@register
+class Unlimited(Interchange):
+    id = "unlimited"
+    name = "Unlimited"
+    redeals = None
+    summary = _summary(2, 7, "only a King or a run headed by a King", "unlimited passes")
+
+
+@register
+class SingleInterchange(_InterchangeFamily):
+    id = "single_interchange"
+    name = "Single Interchange"
+    decks = 1
+    tableau_piles = 5
+    empty_takes = "king"
+    redeals = None
+    summary = _summary(1, 5, "only a King or a run headed by a King", "unlimited passes")
+
+
+@register
+class QuadrupleInterchange(_InterchangeFamily):
+    id = "quadruple_interchange"
+    name = "Quadruple Interchange"
+    decks = 4
+    tableau_piles = 11
+    empty_takes = "any"
+    redeals = None
+    summary = _summary(4, 11, "any card or run", "unlimited passes")
