@@ -71,8 +71,9 @@ def main(argv):
     setup_python()
     setup_js()
     if job == "lab":
-        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", "--no-browser" if os.environ.get("CI") else "",
-                      f"--notebook-dir={ROOT / 'notebooks'}"] + argv[2:])
+        headless = ["--no-browser"] if os.environ.get("CI") or not os.environ.get("DISPLAY") else []
+        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *headless,
+                      f"--notebook-dir={ROOT / 'notebooks'}", *argv[2:]])
     if job == "test":
         setup_browser()
         os.chdir(ROOT)
