@@ -1,4 +1,8 @@
-"""The command line: ``solwidget games``, ``solwidget deal GAME N`` (more as they come)."""
+"""The command line: ``solwidget games``, ``solwidget deal GAME N``.
+
+Each command is a subparser added by its own ``_add_*`` function and runs through
+``args.run(args)``; a new command adds one such function to ``COMMANDS``.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +10,60 @@ import argparse
 import sys
 
 from .engine import SolwidgetError, games, load_game
+from .engine.deals import check_deal_number
+from .engine.errors import InvalidDeal
+
+
+def deal_number(text: str) -> int:
+    """argparse type for a deal number: a whole number from 1 to MAX_DEAL."""
+    try:
+        return check_deal_number(int(text))
+    except ValueError as err:
+        message = str(err) if isinstance(err, InvalidDeal) else f"a deal number is a whole number, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
 
 
 def _games(args) -> None:
-    for game_id in games():
-        game = load_game(game_id)
-        first = game.summary.split(". ")[0].rstrip(".")
-        print(f"{game_id:<24}{game.name}: {first}.")
+    ids = games()
+    width = max(map(len, ids)) + 2
+    for game_id in ids:
+        print(f"{game_id:<{width}}{load_game(game_id).describe()}")
 
 
 def _deal(args) -> None:
     print(load_game(args.game).deal(args.number))
 
 
+def _add_games(sub) -> None:
+    sub.add_parser("games", help="list the games, one line each").set_defaults(run=_games)
+
+
+def _add_deal(sub) -> None:
+    deal = sub.add_parser("deal", help="print a deal as a text board")
+    deal.add_argument("game", help="a game id (see 'solwidget games')")
+    deal.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
+    deal.set_defaults(run=_deal)
+
+
+COMMANDS = [_add_games, _add_deal]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="solwidget", description="Solitaire rules, deals and solver.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("games", help="list the games").set_defaults(run=_games)
-    deal = sub.add_parser("deal", help="print a deal as a text board")
-    deal.add_argument("game")
-    deal.add_argument("number", type=int)
-    deal.set_defaults(run=_deal)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; bad input gives a message on stderr and exit code 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)          # argparse itself exits with 2 on bad arguments
     try:
         args.run(args)
     except SolwidgetError as err:
-        print(f"solwidget: {err}", file=sys.stderr)
+        print(f"solwidget: error: {err}", file=sys.stderr)
         return 2
     return 0
 

@@ -24,7 +24,8 @@ STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 class Game:
     id: str = ""
     name: str = ""
-    summary: str = ""            # the rules in a few lines, for help texts and the CLI
+    summary: str = ""            # the rules in a few lines, for help texts
+    tagline: str = ""            # one short line, for `solwidget games` (default: summary's first sentence)
     decks: int = 1
     pile_ids: tuple[str, ...] = ()
     pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
@@ -52,6 +53,12 @@ class Game:
                        if v != self.option_defaults.get(k))
         return f"load_game({self.id!r}{opts})"
 
+    def describe(self) -> str:
+        """The one-line description of the game: its tagline, else the summary's first sentence."""
+        if self.tagline:
+            return self.tagline
+        return self.summary.split(". ")[0].rstrip(".") + "." if self.summary else self.name
+
     def pile_index(self, pile_id: str) -> int:
         try:
             return self._index[pile_id]
@@ -61,8 +68,7 @@ class Game:
     # ----------------------------------------------------------------- deals
     def deal(self, number: int) -> State:
         """Deal ``number``, as PySolFC deals it for the games it has."""
-        check_deal_number(number)
-        return self._deal(shuffled_cards(number, self.decks))
+        return self._deal(shuffled_cards(check_deal_number(number), self.decks))
 
     def _deal(self, cards: list[int]) -> State:
         raise NotImplementedError
@@ -203,15 +209,33 @@ class Game:
 
     # -------------------------------------------------------------- display
     def format(self, state: State) -> str:
-        """A text board: one line per pile, face-down cards as ``##``."""
-        width = max(len(p) for p in self.pile_ids)
+        """A text board as the player sees it: foundations and cells on one line each (top
+        cards), one line per other pile, face-down cards as ``##``, the stock as a count."""
         lines = [f"{self.name} ({self.id})"]
+        width = max(len(p) for p in self.pile_ids)
+        rows: dict[str, list[str]] = {}
         for pid, cards in zip(self.pile_ids, state.piles):
-            shown = " ".join("##" if c & 64 else card_name(c) for c in cards)
-            lines.append(f"{pid:>{width}}: {shown or '--'}")
-        return "\n".join(lines)
+            kind = self.pile_kinds[pid]
+            if kind in ("foundation", "cell"):
+                top = _shown(cards[-1]) if cards else "--"
+                if kind not in rows:
+                    rows[kind] = []
+                    lines.append(kind)          # placeholder, filled in below
+                rows[kind].append(f"{pid} {top}")
+            elif kind == "stock":
+                lines.append(f"{pid + ':':<{width + 1}} {len(cards)} card{'s' * (len(cards) != 1)}")
+            else:
+                lines.append(f"{pid + ':':<{width + 1}} {' '.join(map(_shown, cards)) or '--'}")
+        titles = {"foundation": "foundations", "cell": "cells"}
+        return "\n".join(f"{titles[line]}: {'  '.join(rows[line])}" if line in rows else line
+                         for line in lines)
 
     def layout(self) -> dict:
         """Where each pile sits (card units), how it fans, what it covers: for the widget."""
         raise NotImplementedError
 
+
+
+def _shown(card: int) -> str:
+    """A card as the player sees it: face-down cards are ``##``."""
+    return "##" if card & 64 else card_name(card)

@@ -58,6 +58,8 @@ class Patience(Game):
 
     def __init__(self, **options):
         self.cells = options.get("cells", self.cells)
+        if isinstance(self.cells, bool) or not isinstance(self.cells, int) or not 0 <= self.cells <= 10:
+            raise ValueError(f"cells must be a whole number from 0 to 10, not {self.cells!r}")
         ids = [f"f{i}" for i in range(4 * self.decks)]
         kinds = ["foundation"] * len(ids)
         ids += [f"c{i}" for i in range(self.cells)]
@@ -267,18 +269,30 @@ class Patience(Game):
 
     def _stock_refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
-        if (move.src, move.dst) == ("stock", "waste"):
+        action = (move.src, move.dst)
+        if action in (("stock", "waste"), ("waste", "stock")) and (move.n != 1 or move.card is not None):
+            return f"'{move.src} {move.dst}' is written without a count or a card"
+        redeal_left = self.redeals is None or state.extra[0] < self.redeals
+        if action == ("stock", "waste"):
+            if not piles[self.WASTE]:
+                return "the stock and the waste are both empty"
+            if not redeal_left:
+                return f"the stock is empty and {self._no_redeal_words()}"
             return "the stock is empty: turn the waste back over with 'waste stock'"
-        if (move.src, move.dst) == ("waste", "stock"):
+        if action == ("waste", "stock"):
             if piles[self.STOCK]:
                 return "the stock still has cards: the waste is turned over only once the stock is empty"
             if not piles[self.WASTE]:
                 return "the waste is empty: there is nothing to turn over"
-            return "no redeal left: this game allows one pass through the stock" if self.redeals == 0 \
-                else f"no redeal left: this game allows {self.redeals}"
+            return self._no_redeal_words()
         if move.src == "stock":
             return "cards leave the stock only by 'stock waste', one turn at a time"
         return "nothing may be put on the stock"
+
+    def _no_redeal_words(self) -> str:
+        if self.redeals == 0:
+            return "no redeal is left: this game allows one pass through the stock"
+        return f"no redeal is left: this game allows {self.redeals} redeal{'s' * (self.redeals != 1)}"
 
     def _foundation_refusal(self, piles, d: int, moving: tuple) -> str:
         if len(moving) > 1:
@@ -299,7 +313,6 @@ class Patience(Game):
         reason = self._take_refusal(piles, d)
         if reason:
             return reason
-        dst = self.pile_ids[d]
         words = self.build.words()
         if self.group != "yukon":
             for under, over in zip(moving, moving[1:]):
@@ -307,23 +320,25 @@ class Patience(Game):
                     return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
                             "only such a run moves as a unit")
         target = piles[d]
+        if target and not self.build.fits(target[-1], moving[0]):
+            return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
+                    f"the tableau builds {words}")
+        if not target and not self._empty_takes(piles, d, moving[0]):
+            if self.empty_takes == "king":
+                return "an empty tableau pile takes only a King or a run headed by a King"
+            return f"{self.pile_ids[d]} takes no cards"
         limit = self.group_limit(piles, not target)
         if len(moving) > limit:
             return self._limit_words(piles, len(moving), limit, not target)
-        if target:
-            return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
-                    f"the tableau builds {words}")
-        if self.empty_takes == "king":
-            return "an empty tableau pile takes only a King or a run headed by a King"
-        return f"{dst} takes no cards"
+        return f"{self.pile_ids[s]} {self.pile_ids[d]} {len(moving)} is not a legal move in this position"
 
     def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
         free_cells = sum(1 for c in self.C if not piles[c])
-        empty = sum(1 for t in self.T if not piles[t]) - to_empty
-        note = " (the empty pile it goes to does not count)" if to_empty else ""
+        empty = sum(1 for t in self.T if not piles[t] and self._can_take(piles, t)) - to_empty
+        note = " besides the one they go to" if to_empty else ""
         return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
-                f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can, "
-                "since they could move only card by card")
+                f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
+                f"((free cells + 1) x 2^(empty piles)), as many as could move card by card")
 
     # ------------------------------------------------------- positions
     def _extra_to_dict(self, extra: tuple) -> dict:

@@ -25,6 +25,7 @@ class ReversedSolitaire(_FreeCellFamily):
     name = "Reversed Solitaire"
     build = Build(-1, "alternate")
     foundation_start = KING
+    tagline = "FreeCell reversed: foundations King to Ace, tableau down in alternating colours"
     summary = ("8 piles dealt face up (4 of 7, 4 of 6), 4 cells, 4 foundations. Foundations build down "
                "in suit from King to Ace; any King starts an empty one. The tableau builds down in "
                "alternating colours; an empty pile takes any card. Cards move one at a time, or as a "
@@ -37,6 +38,7 @@ class InvertedFreeCell(_FreeCellFamily):
     name = "Inverted FreeCell"
     build = Build(+1, "alternate")
     foundation_start = KING
+    tagline = "Warfield's original: foundations King to Ace, tableau up in alternating colours"
     summary = ("Reversed Solitaire as Thomas Warfield made it: foundations down in suit from King, "
                "the tableau builds up in alternating colours; 4 cells; an empty pile takes any card.")
 
@@ -47,6 +49,7 @@ class FreeCell(_FreeCellFamily):
     name = "FreeCell"
     build = Build(-1, "alternate")
     foundation_start = ACE
+    tagline = "Microsoft FreeCell: 4 cells, foundations Ace to King, Microsoft's deals"
     summary = ("Microsoft FreeCell: 8 piles dealt face up, 4 cells, foundations up in suit from Ace. "
                "The tableau builds down in alternating colours; an empty pile takes any card; runs "
                "move as far as free cells and empty piles allow.")

@@ -17,6 +17,10 @@ class _InterchangeFamily(Patience):
         return self._state(columns, stock=rest[1:], waste=rest[:1])
 
 
+def _tagline(decks, piles, empty, passes):
+    return f"{decks} deck{'s' * (decks > 1)}, {piles} piles, down in suit; spaces take {empty}; {passes}"
+
+
 def _summary(decks, piles, empty, passes):
     return (f"{decks} deck{'s' * (decks > 1)}, {4 * decks} foundations: any Ace starts an empty one, "
             f"then up in suit to King; cards never come back. {piles} piles of {piles} cards, "
@@ -32,6 +36,7 @@ class TripleInterchange(_InterchangeFamily):
     tableau_piles = 9
     empty_takes = "any"
     redeals = None
+    tagline = _tagline(3, 9, "any card", "unlimited passes")
     summary = _summary(3, 9, "any card or run", "unlimited passes")
 
 
@@ -43,6 +48,7 @@ class Interchange(_InterchangeFamily):
     tableau_piles = 7
     empty_takes = "king"
     redeals = 0
+    tagline = _tagline(2, 7, "only Kings", "one pass")
     summary = _summary(2, 7, "only a King or a run headed by a King", "one pass")
 
 
@@ -51,6 +57,7 @@ class Unlimited(Interchange):
     id = "unlimited"
     name = "Unlimited"
     redeals = None
+    tagline = _tagline(2, 7, "only Kings", "unlimited passes")
     summary = _summary(2, 7, "only a King or a run headed by a King", "unlimited passes")
 
 
@@ -62,6 +69,7 @@ class SingleInterchange(_InterchangeFamily):
     tableau_piles = 5
     empty_takes = "king"
     redeals = None
+    tagline = _tagline(1, 5, "only Kings", "unlimited passes")
     summary = _summary(1, 5, "only a King or a run headed by a King", "unlimited passes")
 
 
@@ -73,4 +81,5 @@ class QuadrupleInterchange(_InterchangeFamily):
     tableau_piles = 11
     empty_takes = "any"
     redeals = None
+    tagline = _tagline(4, 11, "any card", "unlimited passes")
     summary = _summary(4, 11, "any card or run", "unlimited passes")
