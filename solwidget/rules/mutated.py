@@ -1,0 +1,434 @@
+"""Mutated Solitaire (seed 000, RULES.md section 4): three rows of spaces, a deck per row,
+and cards that move only to the row directly above or below their own.
+
+Piles, in ``pile_ids`` order: foundations ``f0..f3`` (row 0), the spaces ``r1c1..r3c5``,
+the odd space ``r2x`` (row 2), the decks ``d1..d3`` (deck dN in row N).
+
+``state.extra`` holds one entry per deck: ``DRAW`` (-1) in draw mode, or in built mode the
+index (bottom = 0) of the built pile's base in the deck; the cards below that index are
+hidden. A built deck goes back to draw mode as soon as its base leaves.
+
+Move text: a space, a built deck or a foundation gives its top ``n`` cards ("r1c1 r2c3 3",
+"d2 r1c3 2" counts from the top of a built deck); a deck in draw mode gives one named card,
+even its top one ("d2 r1c3 QH"); "d2 build" turns deck d2 into a built pile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, face_up, parse_card
+from ..engine.errors import InvalidPosition
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.patience import Build
+from ..engine.registry import register
+from ..engine.state import State
+
+ROWS, COLUMNS, DECK_SIZE = 3, 5, 7
+DRAW = -1                       # a deck's mode in draw mode; otherwise its base index
+BUILD = Build(-1, "alternate")  # spaces and built decks build down in alternating colours
+
+FOUNDATION_IDS = tuple(f"f{i}" for i in range(4))
+SPACE_IDS = tuple(f"r{r}c{c}" for r in range(1, ROWS + 1) for c in range(1, COLUMNS + 1))
+DECK_IDS = tuple(f"d{r}" for r in range(1, ROWS + 1))
+PILE_IDS = FOUNDATION_IDS + SPACE_IDS + ("r2x",) + DECK_IDS
+
+F = tuple(range(4))
+SPACES = tuple(range(4, 4 + len(SPACE_IDS)))     # r1c1..r3c5
+R2X = 4 + len(SPACE_IDS)
+DECKS = (R2X + 1, R2X + 2, R2X + 3)               # d1, d2, d3
+ALL_SPACES = frozenset(SPACES + (R2X,))
+
+
+def _row_of(pid: str) -> int:
+    return 0 if pid[0] == "f" else int(pid[1])
+
+
+ROW = tuple(_row_of(pid) for pid in PILE_IDS)
+# The spaces that may take cards in each row (r2x among them while it holds cards).
+ROW_SPACES = {r: tuple(i for i in SPACES if ROW[i] == r) + ((R2X,) if r == 2 else ())
+              for r in range(1, ROWS + 1)}
+
+
+def _fits_foundation(foundation: tuple, card: int) -> bool:
+    if not foundation:
+        return card & 15 == ACE
+    top = foundation[-1]
+    return (top ^ card) & 0x30 == 0 and (card & 15) - (top & 15) == 1
+
+
+def _run_length(pile: tuple, floor: int = 0) -> int:
+    """How many top cards of ``pile`` (not below index ``floor``) form a movable run."""
+    if len(pile) <= floor or pile[-1] & FACE_DOWN:
+        return 0
+    n = 1
+    while len(pile) - n > floor and not pile[-n - 1] & FACE_DOWN and BUILD.fits(pile[-n - 1], pile[-n]):
+        n += 1
+    return n
+
+
+def _flip(deck: tuple) -> tuple:
+    """Turn a deck over as a whole: order reversed, every face inverted."""
+    return tuple(c ^ FACE_DOWN for c in reversed(deck))
+
+
+@register
+class MutatedSolitaire(Game):
+    id = "mutated"
+    name = "Mutated Solitaire"
+    tagline = "Klondike in three rows: a card moves only to the row above or below its own"
+    summary = ("4 foundations (row 0) build up in suit from Ace; their top card may come back to row 1. "
+               "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus r2x (one card, "
+               "row 2); a 7-card deck per row, alternately face down and up. A card moves only to the "
+               "row directly above or below: only row 1 reaches the foundations. Spaces build down in "
+               "alternating colours, runs move as a unit, an empty space takes only a King; r2x, once "
+               "emptied, is gone. Any face-up deck card may be taken alone. A King moved into, or turned "
+               "up in, a space of row N flips deck dN. 'dN build' turns a deck's top card into the base "
+               "of a built pile, which plays like a space of row N until its base leaves.")
+    pile_ids = PILE_IDS
+    pile_kinds = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
+                  "r2x": "space", **{p: "deck" for p in DECK_IDS}}
+    actions = frozenset({"build"})
+
+    # ------------------------------------------------------------ deals
+    def _deal(self, cards: list[int]) -> State:
+        """Face-down layer r1c1..r3c5, face-up layer r1c1..r3c5, r2x, then d1, d2, d3 from the
+        bottom up, each deck alternately face down and face up, starting face down."""
+        it = iter(cards)
+        piles = [()] * len(PILE_IDS)
+        for s in SPACES:
+            piles[s] = (face_down(next(it)),)
+        for s in SPACES:
+            piles[s] += (next(it),)
+        piles[R2X] = (next(it),)
+        for d in DECKS:
+            piles[d] = tuple(face_down(next(it)) if k % 2 == 0 else next(it) for k in range(DECK_SIZE))
+        return State(self, tuple(piles), (DRAW,) * ROWS)
+
+    # ------------------------------------------------------------ moves
+    def _targets(self, piles, modes, row: int, head: int, n: int) -> Iterator[int]:
+        """The piles of ``row`` that may take ``n`` cards headed by ``head``."""
+        if row == 0:
+            if n == 1:
+                for f in F:
+                    if _fits_foundation(piles[f], head):
+                        yield f
+            return
+        for s in ROW_SPACES[row]:
+            pile = piles[s]
+            if pile:
+                if BUILD.fits(pile[-1], head):
+                    yield s
+            elif s != R2X and head & 15 == KING:
+                yield s
+        deck = DECKS[row - 1]
+        if modes[row - 1] != DRAW and BUILD.fits(piles[deck][-1], head):
+            yield deck
+
+    @staticmethod
+    def _neighbour_rows(row: int) -> tuple[int, ...]:
+        return tuple(r for r in (row - 1, row + 1) if 0 <= r <= ROWS)
+
+    def _moves(self, state: State) -> Iterator[Move]:
+        piles, modes = state.piles, state.extra
+        ids = PILE_IDS
+        for src in SPACES + (R2X,) + DECKS:
+            pile = piles[src]
+            if not pile:
+                continue
+            rows = self._neighbour_rows(ROW[src])
+            mode = modes[src - DECKS[0]] if src in DECKS else None
+            if mode == DRAW:
+                yield Move(ids[src], "build")
+                for card in pile:
+                    if not card & FACE_DOWN:
+                        for row in rows:
+                            for dst in self._targets(piles, modes, row, card, 1):
+                                yield Move(ids[src], ids[dst], 1, card_name(card))
+                continue
+            run = _run_length(pile, mode or 0)
+            for n in range(1, run + 1):
+                head = pile[-n]
+                for row in rows:
+                    for dst in self._targets(piles, modes, row, head, n):
+                        yield Move(ids[src], ids[dst], n)
+        for f in F:
+            if piles[f]:
+                for dst in self._targets(piles, modes, 1, piles[f][-1], 1):
+                    yield Move(ids[f], ids[dst])
+
+    def _apply(self, state: State, move: Move) -> State:
+        piles = list(state.piles)
+        modes = list(state.extra)
+        s = self._index[move.src]
+        if move.dst == "build":
+            pile = piles[s]
+            piles[s] = pile[:-1] + (face_up(pile[-1]),)
+            modes[s - DECKS[0]] = len(pile) - 1
+            return State(self, tuple(piles), tuple(modes))
+        d = self._index[move.dst]
+        pile = piles[s]
+        if move.card is not None:
+            card = parse_card(move.card)
+            i = pile.index(card)
+            moving = (card,)
+            piles[s] = pile[:i] + pile[i + 1:]
+        else:
+            moving = pile[-move.n:]
+            piles[s] = pile[:-move.n]
+        piles[d] = piles[d] + moving
+
+        flip_rows = set()
+        if s in ALL_SPACES and piles[s] and piles[s][-1] & FACE_DOWN:
+            turned = face_up(piles[s][-1])
+            piles[s] = piles[s][:-1] + (turned,)
+            if turned & 15 == KING:
+                flip_rows.add(ROW[s])
+        if s in DECKS and modes[s - DECKS[0]] == len(piles[s]):
+            modes[s - DECKS[0]] = DRAW      # the base has left: the deck is back in draw mode
+        if d in ALL_SPACES and moving[0] & 15 == KING:
+            flip_rows.add(ROW[d])
+        for row in flip_rows:
+            deck = DECKS[row - 1]
+            if modes[row - 1] == DRAW and piles[deck]:
+                piles[deck] = _flip(piles[deck])
+        return State(self, tuple(piles), tuple(modes))
+
+    # ------------------------------------------------------------ refusals
+    def _refusal(self, state: State, move: Move) -> str | None:
+        piles, modes = state.piles, state.extra
+        src, dst = move.src, move.dst
+        if src == "build":
+            return "'build' is an action: write it after a deck, like 'd2 build'"
+        if dst == "build":
+            return self._build_refusal(state, move)
+        if src == dst:
+            return "a move needs two different piles"
+        reason = self._row_refusal(src, dst)
+        if reason:
+            return reason
+        s, d = self._index[src], self._index[dst]
+        if d == R2X and not piles[R2X]:
+            return "r2x is gone: once emptied, nothing may be moved to it"
+        if d in DECKS and modes[d - DECKS[0]] == DRAW:
+            return f"nothing is placed on a deck in draw mode: {dst} is in draw mode"
+        if not piles[s]:
+            return f"{src} is empty"
+        moving, reason = self._taken(state, move, s)
+        if reason:
+            return reason
+        return self._destination_refusal(piles, d, moving)
+
+    def _build_refusal(self, state: State, move: Move) -> str:
+        s = self._index[move.src]
+        if s not in DECKS:
+            return f"only a deck (d1, d2, d3) can be turned into a built pile; {move.src} is not a deck"
+        if move.n != 1 or move.card is not None:
+            return f"'{move.src} build' takes no count and no card"
+        if not state.piles[s]:
+            return f"{move.src} is empty: there is no top card to build on"
+        base = state.extra[s - DECKS[0]]
+        return f"{move.src} is already in built mode (its base is {card_name(state.piles[s][base])})"
+
+    @staticmethod
+    def _row_refusal(src: str, dst: str) -> str | None:
+        rs, rd = _row_of(src), _row_of(dst)
+        if rs == rd:
+            return f"cards move only to the row above or below: {src} is in row {rs}, {dst} too"
+        if rd == 0:
+            return f"only row 1 cards go to the foundations: {src} is in row {rs}"
+        if rs == 0 and rd != 1:
+            return f"a foundation card comes back only to row 1: {dst} is in row {rd}"
+        if abs(rs - rd) != 1:
+            return f"cards move only to the row above or below: {src} is in row {rs}, {dst} in row {rd}"
+        return None
+
+    def _taken(self, state: State, move: Move, s: int) -> tuple[tuple, str | None]:
+        """The cards ``move`` would take from pile ``s``, or the reason it cannot take them."""
+        pile = state.piles[s]
+        src = move.src
+        mode = state.extra[s - DECKS[0]] if s in DECKS else None
+        if mode == DRAW:
+            if move.card is None:
+                return (), (f"a card leaves a deck in draw mode alone and by name: "
+                            f"write '{src} {move.dst} {card_name(face_up(pile[-1]))}'")
+            if move.n != 1:
+                return (), f"a card leaves a deck in draw mode alone: {move.card} cannot take others along"
+            card = parse_card(move.card)
+            if card in pile:
+                return (card,), None
+            if face_down(card) in pile:
+                return (), f"{move.card} is face down in {src}"
+            return (), f"{move.card} is not in {src}"
+        if move.card is not None:
+            card = parse_card(move.card)
+            if mode is not None and (card in pile[:mode] or face_down(card) in pile[:mode]):
+                return (), f"a deck in built mode hides the cards beneath its base: {move.card} is beneath {src}'s base"
+            what = f"{src} is in built mode" if mode is not None else f"{src} is not a deck in draw mode"
+            return (), f"{what}: its cards are counted from the top, like '{src} {move.dst} 2', not named"
+        floor = mode or 0
+        if move.n > len(pile) - floor:
+            if mode is not None:
+                return (), (f"a deck in built mode hides the cards beneath its base: "
+                            f"{src}'s built pile holds only {len(pile) - floor}")
+            return (), f"{src} holds only {len(pile)} card{'s' * (len(pile) > 1)}"
+        moving = pile[-move.n:]
+        if any(c & FACE_DOWN for c in moving):
+            return (), "a face-down card cannot be moved"
+        if s in F and move.n > 1:
+            return (), "a foundation gives back only its top card"
+        for under, over in zip(moving, moving[1:]):
+            if not BUILD.fits(under, over):
+                return (), (f"{card_name(over)} on {card_name(under)} is not a run {BUILD.words()}: "
+                            "only such a run moves as a unit")
+        return moving, None
+
+    def _destination_refusal(self, piles, d: int, moving: tuple) -> str | None:
+        dst = PILE_IDS[d]
+        head = moving[0]
+        if d in F:
+            if len(moving) > 1:
+                return "cards go to a foundation one at a time"
+            target = piles[d]
+            if not target:
+                return f"an empty foundation takes only an Ace: {card_name(head)} cannot start one"
+            if target[-1] & 15 == KING:
+                return f"{dst} is complete"
+            wanted = RANKS[target[-1] & 15] + SUITS[target[-1] >> 4 & 3]
+            return f"foundations build up in suit: {dst} takes {wanted} next, not {card_name(head)}"
+        target = piles[d]
+        if target:
+            if not BUILD.fits(target[-1], head):
+                return (f"{card_name(head)} does not fit on {card_name(target[-1])}: "
+                        f"spaces build {BUILD.words()}")
+            return None
+        if head & 15 != KING:
+            return "an empty space takes only a King or a run headed by a King"
+        return None
+
+    # ------------------------------------------------------------ positions
+    def _extra_to_dict(self, extra: tuple) -> dict:
+        return {"decks": {pid: {"mode": "draw"} if base == DRAW else {"mode": "built", "base": base}
+                          for pid, base in zip(DECK_IDS, extra)}}
+
+    def _extra_from_dict(self, d: dict) -> tuple:
+        """``"decks"``: {"d1": {"mode": "draw"}, "d2": {"mode": "built", "base": 3}, ...}; a
+        deck left out (or the whole key) is in draw mode."""
+        decks = d.get("decks", {})
+        if not isinstance(decks, dict):
+            raise InvalidPosition("'decks' must be a dict like {'d1': {'mode': 'draw'}, "
+                                  "'d2': {'mode': 'built', 'base': 3}}")
+        unknown = [k for k in decks if k not in DECK_IDS]
+        if unknown:
+            raise InvalidPosition(f"'decks' names unknown decks {', '.join(map(str, unknown))}: "
+                                  f"the decks are {', '.join(DECK_IDS)}")
+        return tuple(self._mode_from_dict(pid, decks.get(pid, {"mode": "draw"})) for pid in DECK_IDS)
+
+    @staticmethod
+    def _mode_from_dict(pid: str, entry) -> int:
+        if not isinstance(entry, dict) or entry.get("mode") not in ("draw", "built"):
+            raise InvalidPosition(f"deck {pid}: expected {{'mode': 'draw'}} or "
+                                  f"{{'mode': 'built', 'base': INDEX}}, not {entry!r}")
+        if entry["mode"] == "draw":
+            if set(entry) != {"mode"}:
+                raise InvalidPosition(f"deck {pid} is in draw mode: it has no base ({entry!r})")
+            return DRAW
+        base = entry.get("base")
+        if set(entry) != {"mode", "base"} or isinstance(base, bool) or not isinstance(base, int) or base < 0:
+            raise InvalidPosition(f"deck {pid} is in built mode: 'base' must be the index (0 = bottom) "
+                                  f"of its base card in the pile, a whole number >= 0, in {entry!r}")
+        return base
+
+    def _check_position(self, piles, extra) -> None:
+        for f in F:
+            self._check_foundation(PILE_IDS[f], piles[f])
+        for s in SPACES + (R2X,):
+            self._check_space(PILE_IDS[s], piles[s], s == R2X)
+        for d, base in zip(DECKS, extra):
+            self._check_deck(PILE_IDS[d], piles[d], base)
+
+    @staticmethod
+    def _check_foundation(pid: str, pile: tuple) -> None:
+        for i, card in enumerate(pile):
+            if card & FACE_DOWN:
+                raise InvalidPosition(f"{pid}: foundation cards lie face up, not {card_name(card)}")
+            wanted_rank = i + 1
+            if card & 15 != wanted_rank or (card ^ pile[0]) & 0x30:
+                raise InvalidPosition(f"{pid} is not a legal foundation: it builds up in suit from an Ace, "
+                                      f"so card {i + 1} cannot be {card_name(card)}")
+
+    @staticmethod
+    def _check_run(pid: str, cards: tuple) -> None:
+        for under, over in zip(cards, cards[1:]):
+            if not BUILD.fits(under, over):
+                raise InvalidPosition(f"{pid}: {card_name(over)} cannot lie on {card_name(under)}: "
+                                      f"face-up cards there build {BUILD.words()}")
+
+    def _check_space(self, pid: str, pile: tuple, odd: bool) -> None:
+        down = sum(1 for c in pile if c & FACE_DOWN)
+        if odd and down:
+            raise InvalidPosition("r2x is dealt one face-up card: it holds no face-down card")
+        if down > 1 or (down and not pile[0] & FACE_DOWN):
+            raise InvalidPosition(f"{pid}: a space holds at most one face-down card, at its bottom")
+        if pile and pile[-1] & FACE_DOWN:
+            raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
+        self._check_run(pid, pile[down:])
+
+    def _check_deck(self, pid: str, pile: tuple, base: int) -> None:
+        if base == DRAW:
+            if len(pile) > DECK_SIZE:
+                raise InvalidPosition(f"{pid} holds {len(pile)} cards: a deck in draw mode holds at most {DECK_SIZE}")
+            return
+        if base >= len(pile):
+            raise InvalidPosition(f"{pid}'s base index {base} is beyond its {len(pile)} cards "
+                                  "(a built deck whose base has left is back in draw mode)")
+        if base >= DECK_SIZE:
+            raise InvalidPosition(f"{pid}'s base index is {base}: at most {DECK_SIZE - 1} cards lie beneath a base")
+        built = pile[base:]
+        if any(c & FACE_DOWN for c in built):
+            raise InvalidPosition(f"{pid}: the base of a built deck and every card on it lie face up")
+        self._check_run(pid, built)
+
+    # ------------------------------------------------------------ solver
+    def key(self, state: State):
+        """Spaces of one row play alike, and so do foundations: each taken as a sorted tuple.
+        r2x (it never refills) and the decks (each tied to its row) keep their places."""
+        piles = state.piles
+        rows = tuple(tuple(sorted(piles[s] for s in SPACES if ROW[s] == r)) for r in range(1, ROWS + 1))
+        return (tuple(sorted(piles[f] for f in F)), rows, piles[R2X],
+                tuple(piles[d] for d in DECKS), state.extra)
+
+    # ------------------------------------------------------------ display
+    def format(self, state: State) -> str:
+        lines = [super().format(state)]
+        for pid, d, base in zip(DECK_IDS, DECKS, state.extra):
+            if base != DRAW:
+                lines.append(f"{pid} is in built mode on {card_name(state.piles[d][base])}; "
+                             f"{base} card{'s' * (base != 1)} hidden beneath")
+        return "\n".join(lines)
+
+    def layout(self) -> dict:
+        """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
+        fanned right beside them, and r2x to the right of the decks in row 2."""
+        gap, fan_room, deck_room = 0.15, 2.6, 3.0
+        step = 1 + gap
+        row_height = 1.4 + fan_room
+        deck_x = COLUMNS * step + 0.35
+        r2x_x = deck_x + deck_room + 0.35
+        piles = []
+
+        def add(pid, x, y, fan, empty):
+            piles.append({"id": pid, "kind": self.pile_kinds[pid], "x": round(x, 3), "y": round(y, 3),
+                          "fan": fan, "z": 0, "empty": empty, "covered_by": [], "row": _row_of(pid)})
+
+        for i, pid in enumerate(FOUNDATION_IDS):
+            add(pid, i * step, 0, "none", "A")
+        for pid in SPACE_IDS:
+            row, col = int(pid[1]), int(pid[3])
+            add(pid, (col - 1) * step, 1.4 + 0.3 + (row - 1) * row_height, "down", "K")
+        for pid in DECK_IDS:
+            add(pid, deck_x, 1.4 + 0.3 + (int(pid[1]) - 1) * row_height, "right", "")
+        add("r2x", r2x_x, 1.4 + 0.3 + row_height, "down", "×")
+        return {"width": round(r2x_x + 1, 3), "height": round(1.4 + 0.3 + ROWS * row_height, 3),
+                "piles": piles}
