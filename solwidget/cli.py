@@ -45,7 +45,31 @@ def _add_deal(sub) -> None:
     deal.set_defaults(run=_deal)
 
 
-COMMANDS = [_add_games, _add_deal]
+def _study(args) -> None:
+    from .study import study
+
+    table = study(args.game, args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
+                  out=args.out, workers=args.workers, progress=not args.quiet)
+    if args.rows:
+        print(table.format())
+    print(table.summary())
+
+
+def _add_study(sub) -> None:
+    study = sub.add_parser("study", help="solve many deals: how often is a game won?")
+    study.add_argument("game", help="a game id (see 'solwidget games')")
+    study.add_argument("--deals", default="1-100", help="deal numbers: '1-1000', '7' or '1-10,20' (default 1-100)")
+    study.add_argument("--budget", type=float, default=10.0, help="seconds per deal (default 10)")
+    study.add_argument("--max-states", type=int, help="states per deal (results independent of the machine)")
+    study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
+    study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
+    study.add_argument("--out", help="CSV file: results are appended as they come; a rerun resumes it")
+    study.add_argument("--rows", action="store_true", help="print every deal's row, not only the summary")
+    study.add_argument("--quiet", action="store_true", help="no progress bar")
+    study.set_defaults(run=_study)
+
+
+COMMANDS = [_add_games, _add_deal, _add_study]
 
 
 def build_parser() -> argparse.ArgumentParser:

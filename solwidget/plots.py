@@ -1,0 +1,94 @@
+"""Plots of studies (matplotlib): win rates with their confidence intervals, solve times.
+
+    from solwidget import plots
+    fig = plots.win_rate_plot([table1, table2], path="docs/win_rates.png")
+    fig = plots.solve_time_plot([table1, table2], path="docs/solve_times.png")
+
+Each function takes one ``StudyTable`` or several (a list, or a dict label -> table),
+draws on ``ax`` when given (else on a new figure), saves a PNG when ``path`` is given,
+and returns the figure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .study import StudyTable
+
+WON, UNKNOWN, LOST = "#2e7d32", "#bdbdbd", "#c62828"
+
+
+def _labelled(tables) -> list[tuple[str, StudyTable]]:
+    if isinstance(tables, StudyTable):
+        return [(tables.game, tables)]
+    if isinstance(tables, dict):
+        return list(tables.items())
+    return [(table.game, table) for table in tables]
+
+
+def _axes(ax, rows: int):
+    if ax is not None:
+        return ax.figure, ax
+    import matplotlib.pyplot as plt
+    return plt.subplots(figsize=(7.5, 1.2 + 0.55 * rows), layout="constrained")
+
+
+def _save(fig, path) -> None:
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(os.fspath(path), dpi=120)
+
+
+def win_rate_plot(tables, ax=None, path=None, confidence: float = 0.95):
+    """Per game: the share of deals won, its Wilson interval, and the share left unknown.
+
+    The dark bar is won / deals with its interval; the grey extension is the deals the
+    budget did not decide, so the true rate lies between the bar's end and the grey's end.
+    """
+    labelled = _labelled(tables)
+    fig, ax = _axes(ax, len(labelled))
+    for y, (label, table) in enumerate(labelled):
+        counts, n = table.counts(), len(table)
+        rate, low, high = table.win_rate(confidence)
+        unknown = counts["unknown"] / n
+        ax.barh(y, rate, color=WON, height=0.6)
+        ax.barh(y, unknown, left=rate, color=UNKNOWN, height=0.6)
+        ax.errorbar(rate, y, xerr=[[rate - low], [high - rate]], color="black", capsize=4, lw=1.2)
+        ax.text(1.02, y, f"{rate:.1%}  ({counts['won']}/{n}"
+                + (f", {counts['unknown']} unknown)" if counts["unknown"] else ")"), va="center",
+                fontsize=9, transform=ax.get_yaxis_transform())
+    ax.set_yticks(range(len(labelled)), [label for label, _ in labelled])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
+    budgets = sorted({table.budget_text() for _, table in labelled})
+    ax.set_xlabel(f"deals won, with the {confidence:.0%} Wilson interval (budget {', '.join(budgets)})")
+    ax.set_title("How often is each game won?", loc="left")
+    _save(fig, path)
+    return fig
+
+
+def solve_time_plot(tables, ax=None, path=None):
+    """Per game: the share of deals decided within t seconds (cumulative, log time axis)."""
+    labelled = _labelled(tables)
+    fig, ax = _axes(ax, max(4, len(labelled)))
+    for label, table in labelled:
+        times = sorted(row.seconds for row in table if row.status != "unknown")
+        if not times:
+            continue
+        shares = [(i + 1) / len(table) for i in range(len(times))]
+        ax.step([max(t, 1e-4) for t in times], shares, where="post", label=label)
+    for budget in sorted({table.budget for _, table in labelled if table.budget is not None}):
+        ax.axvline(budget, color="grey", ls="--", lw=1)
+        ax.text(budget, 0.02, f" budget {budget:g} s", color="grey", fontsize=8, rotation=90, va="bottom")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(lambda y, _: f"{y:.0%}")
+    ax.set_xlabel("seconds per deal")
+    ax.set_ylabel("deals decided (won or lost)")
+    ax.set_title("How long does the solver take?", loc="left")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="lower right", fontsize=9)
+    _save(fig, path)
+    return fig

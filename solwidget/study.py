@@ -1,0 +1,471 @@
+"""Winnability studies: solve many deals of a game, on local processes or a Dask cluster.
+
+    table = sw.study("freecell", "1-100", budget=10)          # 10 seconds per deal
+    table.counts(); table.win_rate(); table.to_csv("freecell.csv")
+
+Each deal is solved in a worker (a process, any ``concurrent.futures.Executor``, or the
+workers of a ``dask.distributed`` scheduler). With ``out=FILE`` every result is appended
+to a CSV file as soon as it arrives, so an interrupted study loses nothing, and a rerun
+with the same file solves only the deals that are not in it yet. The table is always in
+deal order, whatever order the workers finish in.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import csv
+import io
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine import Game, SolwidgetError, load_game
+from .engine.deals import check_deal_number
+
+STATUSES = ("won", "lost", "unknown")
+COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
+CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
+
+
+class StudyError(SolwidgetError):
+    """A study asked for with bad arguments, or one that cannot run (scheduler unreachable)."""
+
+
+@dataclass(frozen=True)
+class StudyRow:
+    """One deal's result: ``moves`` is the winning line's length (None unless won)."""
+    deal: int
+    status: str
+    moves: int | None
+    states: int
+    seconds: float
+
+
+@dataclass
+class StudyTable:
+    """The results of a study, one row per deal, in deal order."""
+    game: str
+    rows: list[StudyRow]
+    budget: float | None = None
+    max_states: int | None = None
+    options: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __getitem__(self, index):
+        return self.rows[index]
+
+    @property
+    def deals(self) -> list[int]:
+        return [row.deal for row in self.rows]
+
+    def counts(self) -> dict[str, int]:
+        """How many deals were won, lost (proven) and left unknown."""
+        counts = dict.fromkeys(STATUSES, 0)
+        for row in self.rows:
+            counts[row.status] += 1
+        return counts
+
+    def win_rate(self, confidence: float = 0.95) -> tuple[float, float, float]:
+        """(won / deals, low, high): the share won and its Wilson confidence interval.
+
+        Unknown deals count as not won, so the rate is a lower bound when some are left.
+        """
+        won, n = self.counts()["won"], len(self.rows)
+        low, high = wilson_interval(won, n, confidence)
+        return (won / n if n else math.nan), low, high
+
+    def budget_text(self) -> str:
+        parts = []
+        if self.budget is not None:
+            parts.append(f"{self.budget:g} s")
+        if self.max_states is not None:
+            parts.append(f"{self.max_states:,} states")
+        return " / ".join(parts) + " per deal"
+
+    def summary(self) -> str:
+        """One line: the deals, the budget, the counts and the win rate."""
+        c = self.counts()
+        rate, low, high = self.win_rate()
+        return (f"{self.game}, {_deals_text(self.deals)}, {self.budget_text()}: {c['won']} won, "
+                f"{c['lost']} lost, {c['unknown']} unknown; win rate {rate:.1%} "
+                f"(95% CI {low:.1%}-{high:.1%})")
+
+    def format(self, columns: Iterable[str] = ("deal", "status", "moves", "states", "seconds")) -> str:
+        """The rows as an aligned text table."""
+        columns = list(columns)
+        cells = [columns] + [[_cell(getattr(row, c)) for c in columns] for row in self.rows]
+        widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+        return "\n".join("  ".join(v.rjust(w) for v, w in zip(line, widths)) for line in cells)
+
+    def __repr__(self) -> str:
+        return f"<StudyTable {self.summary()}>"
+
+    def to_csv(self, path: str | os.PathLike | None = None) -> str:
+        """The table as CSV text (the study's file format); written to ``path`` if given."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for row in self.rows:
+            writer.writerow(_csv_record(self.game, self.options, row, self.budget, self.max_states))
+        text = buffer.getvalue()
+        if path is not None:
+            Path(path).write_text(text)
+        return text
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (needs pandas, which solwidget does not require)."""
+        try:
+            import pandas
+        except ImportError:
+            raise StudyError("to_pandas needs pandas: pip install pandas") from None
+        return pandas.DataFrame([row.__dict__ for row in self.rows],
+                                columns=["deal", "status", "moves", "states", "seconds"])
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (good near 0 % and 100 %, unlike p ± z·se)."""
+    if n == 0:
+        return 0.0, 1.0
+    z = _normal_quantile(0.5 + confidence / 2)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _normal_quantile(q: float) -> float:
+    """Inverse of the standard normal CDF, by bisection on erf (exact enough, no SciPy)."""
+    low, high = -10.0, 10.0
+    for _ in range(100):
+        mid = (low + high) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < q:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+# ---------------------------------------------------------------- arguments
+
+def parse_deals(deals) -> list[int]:
+    """Deal numbers from ``"1-1000"``, ``"7"``, ``"1-10,20,30-40"``, an int, a range or a list."""
+    if isinstance(deals, str):
+        numbers = _parse_deal_text(deals) if deals.strip() else []
+    elif isinstance(deals, int) and not isinstance(deals, bool):
+        numbers = [deals]
+    elif isinstance(deals, Iterable):
+        numbers = list(deals)
+    else:
+        raise StudyError(f"deals must be text like '1-1000', a number, a range or a list, not {deals!r}")
+    if not numbers:
+        raise StudyError(f"no deals to study in {deals!r}")
+    for number in numbers:
+        check_deal_number(number)
+    return sorted(set(numbers))
+
+
+def _parse_deal_text(text: str) -> list[int]:
+    numbers = []
+    for part in text.replace(" ", "").split(","):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not match:
+            raise StudyError(f"cannot read deals {text!r}: write a number or a range like '1-1000'")
+        first = int(match[1])
+        last = int(match[2]) if match[2] else first
+        if last < first:
+            raise StudyError(f"deal range {part!r} is reversed: write {last}-{first}")
+        numbers.extend(range(first, last + 1))
+    return numbers
+
+
+def _check_budget(budget, max_states) -> None:
+    if budget is None and max_states is None:
+        raise StudyError("a study needs a budget: seconds per deal, max_states, or both")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
+                               or not budget > 0 or math.isinf(budget)):
+        raise StudyError(f"budget is seconds per deal, a positive number, not {budget!r}")
+    if max_states is not None and (isinstance(max_states, bool) or not isinstance(max_states, int)
+                                   or max_states < 1):
+        raise StudyError(f"max_states is a whole number >= 1, not {max_states!r}")
+
+
+def _custom_options(game: Game) -> dict:
+    """The options that differ from the game's defaults (what names this variant)."""
+    return {k: v for k, v in game.options.items() if v != game.option_defaults.get(k)}
+
+
+def _resolve_game(game) -> Game:
+    if isinstance(game, Game):
+        return game
+    if not isinstance(game, str):
+        raise StudyError(f"game must be a game id such as 'freecell' or a Game, not {game!r}")
+    return load_game(game)          # UnknownGame (a SolwidgetError) names the known games
+
+
+# ------------------------------------------------------------------- worker
+
+def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
+               max_states: int | None) -> StudyRow:
+    """Solve one deal (runs in a worker process or on a Dask worker)."""
+    from .solver import solve
+
+    state = load_game(game_id, **options).deal(deal)
+    limits = {}
+    if budget is not None:
+        limits["max_seconds"] = budget
+    if max_states is not None:
+        limits["max_states"] = max_states
+    start = time.perf_counter()
+    result = solve(state, **limits)
+    seconds = round(time.perf_counter() - start, 4)
+    moves = len(result.moves) if result.status == "won" else None
+    return StudyRow(deal, result.status, moves, int(result.progress.expanded), seconds)
+
+
+# ------------------------------------------------------------------ results file
+
+def _csv_record(game_id, options, row: StudyRow, budget, max_states) -> list:
+    return [game_id, _options_text(options), row.deal, row.status,
+            "" if row.moves is None else row.moves, row.states, f"{row.seconds:.4f}",
+            "" if budget is None else f"{budget:g}", "" if max_states is None else max_states]
+
+
+def _options_text(options: dict) -> str:
+    return json.dumps(options, sort_keys=True) if options else ""
+
+
+def _read_records(path: Path) -> list[dict]:
+    """The complete records of a results file; a half-written last line is cut off."""
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+        path.write_text(text)          # drop the fragment, so that appending starts on a clean line
+    if not text:
+        return []
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(reader.fieldnames or ()) != COLUMNS:
+        raise StudyError(f"{path} is not a solwidget study file: its columns are {reader.fieldnames}, "
+                         f"expected {', '.join(COLUMNS)}")
+    return list(reader)
+
+
+def _row_from_record(record: dict, path) -> StudyRow:
+    try:
+        moves = int(record["moves"]) if record["moves"] else None
+        row = StudyRow(int(record["deal"]), record["status"], moves, int(record["states"]),
+                       float(record["seconds"]))
+    except (TypeError, ValueError):
+        raise StudyError(f"{path}: cannot read the record {record}") from None
+    if row.status not in STATUSES:
+        raise StudyError(f"{path}: deal {row.deal} has status {row.status!r}, not one of {STATUSES}")
+    return row
+
+
+def _budget_of(record: dict) -> tuple:
+    return (float(record["budget"]) if record["budget"] else None,
+            int(record["max_states"]) if record["max_states"] else None)
+
+
+def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, StudyRow]:
+    """Rows already in ``path`` for this very study (same game, options and budget)."""
+    if not path.exists():
+        return {}
+    options = _options_text(_custom_options(game))
+    wanted = (float(budget) if budget is not None else None, max_states)
+    done = {}
+    for record in _read_records(path):
+        if record["game"] != game.id or record["options"] != options or _budget_of(record) != wanted:
+            found = " ".join(filter(None, (record["game"], record["options"])))
+            raise StudyError(
+                f"{path} holds results of another study ({found}, budget {record['budget'] or '-'} s / "
+                f"{record['max_states'] or '-'} states): use another file for {game.id} at this budget")
+        row = _row_from_record(record, path)
+        done[row.deal] = row
+    return done
+
+
+def load_study(path: str | os.PathLike) -> StudyTable:
+    """A study's results file (``out=``) read back as a table."""
+    path = Path(path)
+    if not path.exists():
+        raise StudyError(f"no study file {path}")
+    records = _read_records(path)
+    if not records:
+        raise StudyError(f"{path} holds no results")
+    first = records[0]
+    if any((r["game"], r["options"]) != (first["game"], first["options"]) for r in records):
+        raise StudyError(f"{path} mixes several games; give each study its own file")
+    if any(_budget_of(r) != _budget_of(first) for r in records):
+        raise StudyError(f"{path} mixes several budgets; give each study its own file")
+    rows = {row.deal: row for row in (_row_from_record(r, path) for r in records)}
+    budget, max_states = _budget_of(first)
+    return StudyTable(first["game"], [rows[d] for d in sorted(rows)], budget, max_states,
+                      json.loads(first["options"]) if first["options"] else {})
+
+
+# ------------------------------------------------------------------ the study
+
+def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = None,
+          executor: cf.Executor | None = None, scheduler: str | None = None,
+          out: str | os.PathLike | None = None, progress: bool = True,
+          workers: int | None = None) -> StudyTable:
+    """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
+
+    budget: seconds per deal (None for no time limit); max_states: states per deal, for
+    results that do not depend on the machine. Runs on local processes (``workers`` of
+    them, at most the number of CPUs), on ``executor``, or on the Dask scheduler at
+    ``scheduler`` ("tcp://host:8786"). ``out``: a CSV file that results are appended to as
+    they arrive; the deals already in it are not solved again.
+    """
+    game = _resolve_game(game)
+    numbers = parse_deals(deals)
+    _check_budget(budget, max_states)
+    if executor is not None and scheduler is not None:
+        raise StudyError("give either executor= or scheduler=, not both")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise StudyError(f"workers is a whole number >= 1, not {workers!r}")
+
+    path = Path(out) if out is not None else None
+    done = _done_in_file(path, game, budget, max_states) if path else {}
+    results = {d: done[d] for d in numbers if d in done}
+    todo = [d for d in numbers if d not in done]
+
+    if todo:
+        with _executor_for(executor, scheduler, workers, len(todo)) as pool:
+            _run(pool, game, todo, budget, max_states, path, results,
+                 _progress_bar(progress, game.id, len(numbers), len(results)))
+    return StudyTable(game.id, [results[d] for d in numbers], budget, max_states, _custom_options(game))
+
+
+def _run(pool: cf.Executor, game: Game, todo, budget, max_states, path, results, bar) -> None:
+    options = _custom_options(game)
+    futures = [pool.submit(solve_deal, game.id, options, deal, budget, max_states)
+               for deal in todo]
+    sink = _open_sink(path)
+    try:
+        for future in cf.as_completed(futures):
+            row = future.result()
+            results[row.deal] = row
+            if sink:
+                csv.writer(sink, lineterminator="\n").writerow(
+                    _csv_record(game.id, options, row, budget, max_states))
+                sink.flush()
+            if bar:
+                bar.update(1)
+    finally:
+        for future in futures:
+            future.cancel()
+        if sink:
+            sink.close()
+        if bar:
+            bar.close()
+
+
+def _open_sink(path: Path | None):
+    if path is None:
+        return None
+    new = not path.exists() or path.stat().st_size == 0
+    sink = open(path, "a", newline="")
+    if new:
+        csv.writer(sink, lineterminator="\n").writerow(COLUMNS)
+        sink.flush()
+    return sink
+
+
+class _Borrowed:
+    """A caller's executor, used in a ``with`` block without being shut down."""
+
+    def __init__(self, executor):
+        self.executor = executor
+
+    def __enter__(self):
+        return self.executor
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _OwnProcesses:
+    """Local processes, shut down at the end; on an interrupt, pending deals are dropped."""
+
+    def __init__(self, workers: int):
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers)
+
+    def __enter__(self):
+        return self.pool
+
+    def __exit__(self, exc_type, *exc):
+        self.pool.shutdown(wait=exc_type is None, cancel_futures=True)
+        return False
+
+
+class _DaskExecutor:
+    """The executor of a ``dask.distributed`` client connected to ``address``."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise StudyError("scheduler= needs dask.distributed: pip install 'solwidget[study]'") from None
+        try:
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise StudyError(f"cannot reach the Dask scheduler at {address!r} "
+                             f"within {CONNECT_TIMEOUT:g} s: {err}") from None
+
+    def __enter__(self):
+        return self.client.get_executor()
+
+    def __exit__(self, *exc):
+        self.client.close()
+        return False
+
+
+def _executor_for(executor, scheduler, workers, jobs):
+    if executor is not None:
+        if not isinstance(executor, cf.Executor):
+            raise StudyError(f"executor must be a concurrent.futures.Executor, not {executor!r}")
+        return _Borrowed(executor)
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler:
+            raise StudyError(f"scheduler is an address such as 'tcp://127.0.0.1:8786', not {scheduler!r}")
+        return _DaskExecutor(scheduler)
+    cpus = os.cpu_count() or 1
+    return _OwnProcesses(max(1, min(workers or cpus, cpus, jobs)))
+
+
+def _progress_bar(show: bool, label: str, total: int, initial: int):
+    if not show:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:        # tqdm is optional: no bar then
+        return None
+    return tqdm(total=total, initial=initial, desc=f"{label} study", unit="deal")
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _deals_text(deals: list[int]) -> str:
+    if not deals:
+        return "no deals"
+    if deals == list(range(deals[0], deals[-1] + 1)):
+        return f"deals {deals[0]}-{deals[-1]}" if len(deals) > 1 else f"deal {deals[0]}"
+    return f"{len(deals)} deals from {deals[0]} to {deals[-1]}"
