@@ -7,8 +7,10 @@
 
 from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
                      SolwidgetError, State, UnknownGame, games, load_game)
+from .study import StudyError, study
 
 __version__ = "0.1.0"
 
 __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
-           "SolwidgetError", "State", "UnknownGame", "games", "load_game"]
+           "SolwidgetError", "State", "UnknownGame", "games", "load_game",
+           "StudyError", "study"]
