@@ -236,7 +236,7 @@ class MutatedSolitaire(Game):
         rs, rd = _row_of(src), _row_of(dst)
         if rs == rd:
             return f"cards move only to the row above or below: {src} is in row {rs}, {dst} too"
-        if rd == 0:
+        if rd == 0 and rs != 1:
             return f"only row 1 cards go to the foundations: {src} is in row {rs}"
         if rs == 0 and rd != 1:
             return f"a foundation card comes back only to row 1: {dst} is in row {rd}"
@@ -369,10 +369,10 @@ class MutatedSolitaire(Game):
         down = sum(1 for c in pile if c & FACE_DOWN)
         if odd and down:
             raise InvalidPosition("r2x is dealt one face-up card: it holds no face-down card")
-        if down > 1 or (down and not pile[0] & FACE_DOWN):
-            raise InvalidPosition(f"{pid}: a space holds at most one face-down card, at its bottom")
         if pile and pile[-1] & FACE_DOWN:
             raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
+        if down > 1 or (down and not pile[0] & FACE_DOWN):
+            raise InvalidPosition(f"{pid}: a space holds at most one face-down card, at its bottom")
         self._check_run(pid, pile[down:])
 
     def _check_deck(self, pid: str, pile: tuple, base: int) -> None:
