@@ -1,0 +1,242 @@
+"""A real Jupyter server and a real browser, for the browser tests, the widget benchmark and screenshots.
+
+`JupyterServer` runs `jupyter lab` (JupyterLab 4) or `jupyter notebook` (Notebook 7) on loopback,
+in its own temporary root (notebooks, config, settings, runtime files), with a fixed token and a
+free port. `open_notebook` writes a notebook there, opens it in a Playwright page, runs every cell
+and waits for the kernel; `Notebook.run(code)` then runs more code in that same kernel, through the
+page's own kernel connection, and returns what it printed: that is how callers read the kernel.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+
+TOKEN = "solwidget-browser-tests"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+SERVER_START_TIMEOUT = 90      # seconds; a cold JupyterLab start on a busy 2-core box is slow
+FIRST_LOAD_TIMEOUT = 90_000    # ms; first page load, kernel start and first cell run
+STEP_TIMEOUT = 15_000          # ms; one click, move or kernel call once everything is loaded
+
+# Settings that keep pop-ups (news, update checks) away and render every cell of a notebook.
+USER_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def launch_chromium(playwright):
+    """Debian's chromium (never a downloaded browser)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+class JupyterServer:
+    """One `jupyter lab` or `jupyter notebook` process serving ``root / "notebooks"``."""
+
+    def __init__(self, kind: str, root: Path):
+        if kind not in ("lab", "notebook"):
+            raise ValueError(f"kind must be 'lab' or 'notebook', not {kind!r}")
+        self.kind = kind
+        self.root = Path(root)
+        self.notebooks = self.root / "notebooks"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.root / "server.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.notebooks.mkdir(parents=True, exist_ok=True)
+        settings = self.root / "settings"
+        for name, values in USER_SETTINGS.items():
+            path = settings / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(values))
+        app = "LabApp" if self.kind == "lab" else "JupyterNotebookApp"
+        module = "jupyterlab" if self.kind == "lab" else "notebook"
+        env = dict(os.environ,
+                   JUPYTER_CONFIG_DIR=str(self.root / "config"),
+                   JUPYTER_DATA_DIR=str(self.root / "data"),
+                   JUPYTER_RUNTIME_DIR=str(self.root / "runtime"),
+                   IPYTHONDIR=str(self.root / "ipython"))
+        cmd = [sys.executable, "-m", module, "--no-browser",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
+               "--ServerApp.allow_root=True", "--ServerApp.terminals_enabled=False",
+               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={self.notebooks}",
+               f"--{app}.expose_app_in_browser=True",
+               f"--{app}.user_settings_dir={settings}",
+               f"--{app}.workspaces_dir={self.root / 'workspaces'}"]
+        if self.kind == "lab":  # no package index or news feed from the test machine
+            cmd += ["--LabApp.extension_manager=readonly", "--LabApp.news_url=None"]
+        self.log = self.log_path.open("w")
+        self.process = subprocess.Popen(cmd, env=env, cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT)
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"jupyter {self.kind} exited early:\n{self.log_text()}")
+            try:
+                with urllib.request.urlopen(self.api_url("api/status"), timeout=5) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.25)
+        raise RuntimeError(f"jupyter {self.kind} did not answer in {SERVER_START_TIMEOUT}s:\n{self.log_text()}")
+
+    def api_url(self, path: str) -> str:
+        return f"{self.base}/{path}?token={TOKEN}"
+
+    def notebook_url(self, name: str) -> str:
+        if self.kind == "lab":  # reset: a fresh workspace, so no earlier notebook reopens
+            return f"{self.base}/lab/tree/{name}?token={TOKEN}&reset"
+        return f"{self.base}/notebooks/{name}?token={TOKEN}"
+
+    def shut_down_kernels(self) -> None:
+        """Delete every session (and so its kernel), so that kernels do not pile up."""
+        with urllib.request.urlopen(self.api_url("api/sessions"), timeout=10) as reply:
+            sessions = json.load(reply)
+        for session in sessions:
+            request = urllib.request.Request(self.api_url(f"api/sessions/{session['id']}"), method="DELETE")
+            urllib.request.urlopen(request, timeout=30).close()
+
+    def log_text(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text()[-4000:]
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+        self.log.close()
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+# JavaScript run in the page; `window.jupyterapp` is there thanks to `expose_app_in_browser`.
+JS_NOTEBOOK_READY = """(name) => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    return !!(w && w.context && w.context.path === name && w.sessionContext && w.content);
+}"""
+
+JS_RUN_ALL = """async () => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    app.commands.execute('notebook:run-all-cells');  // not awaited: the caller waits with a timeout
+}"""
+
+# Every code cell has run, or one failed (run-all stops there).
+JS_CELLS_DONE = """() => {
+    const cells = window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === 'code');
+    const failed = cells.some(c => c.model.outputs.toJSON().some(o => o.output_type === 'error'));
+    return failed || cells.every(c => c.model.executionCount !== null);
+}"""
+
+JS_CELL_ERRORS = """() => {
+    const errors = [];
+    for (const cell of window.jupyterapp.shell.currentWidget.content.widgets) {
+        if (cell.model.type !== 'code') continue;
+        for (const output of cell.model.outputs.toJSON()) {
+            if (output.output_type === 'error') errors.push(output.ename + ': ' + output.evalue);
+        }
+    }
+    return errors;
+}"""
+
+JS_EXECUTE = """async ([code, timeout]) => {
+    const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+    const future = kernel.requestExecute({code, silent: false, store_history: false});
+    let text = '';
+    future.onIOPub = (msg) => {
+        const type = msg.header.msg_type;
+        if (type === 'stream') text += msg.content.text;
+        if (type === 'error') text += msg.content.ename + ': ' + msg.content.evalue;
+    };
+    const late = new Promise((_, reject) => setTimeout(() => reject(new Error('kernel timed out')), timeout));
+    const reply = await Promise.race([future.done, late]);
+    return {ok: reply.content.status === 'ok', text};
+}"""
+
+
+class Notebook:
+    """An open notebook page whose cells have run; `run` executes more code in its kernel."""
+
+    def __init__(self, page, server: JupyterServer, name: str):
+        self.page = page
+        self.server = server
+        self.name = name
+
+    def run(self, code: str) -> str:
+        """Run ``code`` in the notebook's kernel and return what it printed."""
+        result = self.page.evaluate(JS_EXECUTE, [code, STEP_TIMEOUT])
+        if not result["ok"]:
+            raise AssertionError(f"kernel code failed: {code!r}\n{result['text']}")
+        return result["text"]
+
+    def value(self, expression: str):
+        """The value of the JSON-able Python ``expression``, evaluated in the kernel."""
+        return json.loads(self.run(f"import json as _json; print(_json.dumps({expression}))"))
+
+
+def write_notebook(path: Path, cells: list[str]) -> None:
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source) for source in cells],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(notebook, path)
+
+
+_names = itertools.count()
+
+
+def open_notebook(page, server: JupyterServer, cells: list[str], wait_for: str | None = "[data-pile]",
+                  name: str | None = None) -> Notebook:
+    """Write ``cells`` as a new notebook, open it in ``page``, run every cell and wait for ``wait_for``."""
+    name = name or f"test-{os.getpid()}-{next(_names)}.ipynb"
+    write_notebook(server.notebooks / name, cells)
+    page.goto(server.notebook_url(name), timeout=FIRST_LOAD_TIMEOUT)
+    page.wait_for_function(JS_NOTEBOOK_READY, arg=name, timeout=FIRST_LOAD_TIMEOUT)
+    page.evaluate(JS_RUN_ALL)
+    try:
+        page.wait_for_function(JS_CELLS_DONE, timeout=FIRST_LOAD_TIMEOUT)
+    finally:
+        errors = page.evaluate(JS_CELL_ERRORS)
+    if errors:
+        raise AssertionError(f"notebook cells failed: {errors}")
+    if wait_for:
+        page.locator(wait_for).first.wait_for(state="visible", timeout=FIRST_LOAD_TIMEOUT)
+    return Notebook(page, server, name)
