@@ -38,7 +38,6 @@ class _InterlockFamily(Patience):
     empty_takes = "king"           # what an emptied back pile takes
     symmetric_tableau = False
     board_columns: int = 11        # width of the board in card columns (PySolFC's)
-    tagline: str = ""
 
     def __init__(self, **options):
         self.tableau_piles = 3 * self.back_piles + 3
@@ -168,9 +167,9 @@ class _InterlockFamily(Patience):
         ids = self.pile_ids
         for i in self.T:
             if not piles[i] and self._holding_covers(piles, i):
-                raise InvalidPosition(
-                    f"{ids[i]} is empty while {self._covered_words(piles, i)}: a covered pile gives "
-                    "no cards, so it cannot have been emptied")
+                names = _and([ids[c] for c in self._holding_covers(piles, i)])
+                raise InvalidPosition(f"{ids[i]} is empty, yet covered by {names}: a covered pile "
+                                      "gives no cards, so it cannot have been emptied")
             down = [c for c in piles[i] if c & FACE_DOWN]
             if down and (self.layer[i] == 2 or len(piles[i]) > 1):
                 raise InvalidPosition(
@@ -224,7 +223,7 @@ class Interlock(_InterlockFamily):
     name = "Interlock"
     draw = 1
     redeals = None
-    tagline = "Thirty piles in three overlapping layers: free the cards underneath."
+    tagline = "Thirty piles in three overlapping layers: free the cards underneath"
     summary = ("One deck. 30 single cards in three overlapping layers (9 back, 10 middle, 11 front); "
                "a pile covered by a pile in front of it neither gives nor takes cards. Build down in "
                "alternating colours; a run moves as a unit. A pile's last covering pile may drop down "
@@ -242,7 +241,7 @@ class LoveADuck(_InterlockFamily):
     id = "love_a_duck"
     name = "Love a Duck"
     group = "yukon"
-    tagline = "Interlock with Yukon moves and every card on the table."
+    tagline = "Interlock with Yukon moves and every card on the table"
     summary = ("One deck, no stock. Interlock's three overlapping layers: one card on each back and "
                "middle pile, three on each front pile; a covered pile neither gives nor takes cards. "
                "Build down in alternating colours; any face-up group moves if its first card fits. A "
@@ -270,7 +269,7 @@ class Guardian(_InterlockFamily):
     redeals = None
     empty_takes = "any"
     face_down_cards = True
-    tagline = "Twelve piles in three layers, the hidden ones turned up as they are freed."
+    tagline = "Twelve piles in three layers, the hidden ones turned up as they are freed"
     summary = ("One deck. 12 single cards in three overlapping layers (3 back, 4 middle, 5 front); the "
                "back and middle cards lie face down and turn up once uncovered; a covered pile neither "
                "gives nor takes cards. Build down in alternating colours; a run moves as a unit. An "
