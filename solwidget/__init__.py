@@ -7,6 +7,7 @@
 
 from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
                      SolwidgetError, State, UnknownGame, games, load_game)
+from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .study import StudyError, study
 
 __version__ = "0.1.0"
@@ -14,3 +15,11 @@ __version__ = "0.1.0"
 __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "StudyError", "study"]
+
+
+def __getattr__(name):
+    # The widget needs anywidget (the "widget" extra); the engine never does.
+    if name == "SolitaireWidget":
+        from .widget.widget import SolitaireWidget
+        return SolitaireWidget
+    raise AttributeError(f"module 'solwidget' has no attribute {name!r}")

@@ -1,0 +1,249 @@
+// Input: click a card then a target, drag and drop with pointer events, double-click to a
+// foundation, click the stock, and the keyboard (arrows move between piles, Enter picks up and
+// drops, Escape puts down, u/r undo/redo, h hint). Every attempt goes to the kernel.
+
+import { isBack } from "./cards.js";
+import { moveForDrop, moveMessage } from "./moves.js";
+
+const DRAG_START = 5;          // pixels the pointer must travel before a press becomes a drag
+
+function pileOf(target) {
+  return target instanceof Element ? target.closest("[data-pile]") : null;
+}
+
+/** Send the move for dropping the picked cards on ``dst``, and put them down here. */
+function drop(board, dst) {
+  const pick = board.pick;
+  const srcKind = board.pileInfo.get(pick.src).kind;
+  const move = moveForDrop(board.legal(), pick, dst, srcKind, board.pileIds);
+  board.clearPick();
+  board.send(moveMessage(move));
+}
+
+/** Click on the stock: turn a card, or turn the waste back over (the kernel decides). */
+function stockAction(board) {
+  const legal = board.legal();
+  const move = legal.find((m) => m.src === "stock") || legal.find((m) => m.dst === "stock")
+    || { src: "stock", dst: "waste", n: 1, card: null };
+  board.send(moveMessage(move));
+}
+
+/** A press (click or Enter) on pile ``pid`` at card ``index`` (-1: the pile, not a card). */
+export function pressPile(board, pid, index) {
+  const kind = board.pileInfo.get(pid).kind;
+  if (board.pick) {
+    if (board.pick.src === pid) board.clearPick();
+    else drop(board, pid);
+    return;
+  }
+  if (kind === "stock") {
+    stockAction(board);
+    return;
+  }
+  const codes = board.codes(pid);
+  const at = index >= 0 ? index : codes.length - 1;
+  board.setPick(pid, at);
+}
+
+/** Double-click: send the card to a foundation where it fits (else let the kernel say why). */
+export function sendHome(board, pid, index) {
+  const codes = board.codes(pid);
+  const card = codes[index];
+  if (card === undefined || isBack(card)) return;
+  board.clearPick();
+  const foundations = [...board.pileInfo.values()].filter((p) => p.kind === "foundation").map((p) => p.id);
+  const legal = board.legal();
+  const home = legal.find((m) => m.src === pid && foundations.includes(m.dst)
+    && (m.card ? m.card === card : index === codes.length - 1 && m.n === 1));
+  if (home) board.send(moveMessage(home));
+  else if (foundations.length) board.send(moveMessage({ src: pid, dst: foundations[0], n: codes.length - index }));
+}
+
+function attachPointer(board) {
+  let press = null;          // {pid, index, x, y, id, card}
+  let drag = null;           // {ghost, dx, dy}
+  let swallowClick = false;
+
+  function down(event) {
+    if (event.button !== 0 || event.target.closest(".sw-pile-action")) return;
+    const cardEl = event.target.closest(".sw-card");
+    const pileEl = pileOf(event.target);
+    if (!cardEl || !pileEl || isBack(cardEl.dataset.card)) return;
+    press = { pid: pileEl.dataset.pile, index: Number(cardEl.dataset.index), x: event.clientX,
+      y: event.clientY, id: event.pointerId, card: cardEl };
+  }
+
+  function move(event) {
+    if (!press || event.pointerId !== press.id) return;
+    if (!drag) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_START) return;
+      if (board.pick && board.pick.src !== press.pid) board.clearPick();
+      if (!board.setPick(press.pid, press.index)) {
+        press = null;
+        return;
+      }
+      drag = startDrag(board, press);
+    }
+    const rect = board.board.getBoundingClientRect();
+    drag.ghost.style.left = `${event.clientX - rect.left - drag.dx}px`;
+    drag.ghost.style.top = `${event.clientY - rect.top - drag.dy}px`;
+    event.preventDefault();
+  }
+
+  function up(event) {
+    if (!press || event.pointerId !== press.id) return;
+    if (drag) {
+      drag.ghost.remove();
+      board.board.classList.remove("sw-dragging");
+      const target = pileOf(document.elementFromPoint(event.clientX, event.clientY));
+      swallowClick = true;
+      setTimeout(() => { swallowClick = false; }, 0);
+      if (target && target.dataset.pile !== board.pick?.src && board.pick) drop(board, target.dataset.pile);
+      else board.clearPick();
+    }
+    press = null;
+    drag = null;
+  }
+
+  function click(event) {
+    if (swallowClick) return;
+    const action = event.target.closest(".sw-pile-action");
+    if (action) {
+      const [src, dst] = action.dataset.move.split(" ");
+      board.send({ type: "move", src, dst, n: 1 });
+      return;
+    }
+    const pileEl = pileOf(event.target);
+    if (!pileEl) {
+      board.clearPick();
+      return;
+    }
+    const cardEl = event.target.closest(".sw-card");
+    const index = cardEl ? Number(cardEl.dataset.index) : -1;
+    focusPile(board, pileEl.dataset.pile, false);
+    if (!board.pick && cardEl && isBack(cardEl.dataset.card) && board.pileInfo.get(pileEl.dataset.pile).kind !== "stock") {
+      return;
+    }
+    pressPile(board, pileEl.dataset.pile, index);
+  }
+
+  function dblclick(event) {
+    const cardEl = event.target.closest(".sw-card");
+    const pileEl = pileOf(event.target);
+    if (cardEl && pileEl && board.pileInfo.get(pileEl.dataset.pile).kind !== "stock") {
+      sendHome(board, pileEl.dataset.pile, Number(cardEl.dataset.index));
+    }
+  }
+
+  const surface = board.board;
+  surface.addEventListener("pointerdown", down);
+  window.addEventListener("pointermove", move, { passive: false });
+  window.addEventListener("pointerup", up);
+  window.addEventListener("pointercancel", up);
+  surface.addEventListener("click", click);
+  surface.addEventListener("dblclick", dblclick);
+  return () => {
+    surface.removeEventListener("pointerdown", down);
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    window.removeEventListener("pointercancel", up);
+    surface.removeEventListener("click", click);
+    surface.removeEventListener("dblclick", dblclick);
+  };
+}
+
+/** A copy of the picked cards that follows the pointer; the originals stay, dimmed. */
+function startDrag(board, press) {
+  const ghost = document.createElement("div");
+  ghost.className = "sw-ghost";
+  ghost.setAttribute("aria-hidden", "true");
+  const picked = board.pileEls.get(press.pid).querySelectorAll(".sw-picked");
+  const first = picked[0].getBoundingClientRect();
+  for (const card of picked) {
+    const copy = card.cloneNode(true);
+    const rect = card.getBoundingClientRect();
+    copy.removeAttribute("data-card");
+    copy.removeAttribute("data-index");
+    copy.style.transform = `translate(${rect.left - first.left}px, ${rect.top - first.top}px)`;
+    ghost.appendChild(copy);
+  }
+  board.board.appendChild(ghost);
+  board.board.classList.add("sw-dragging");
+  return { ghost, dx: press.x - first.left, dy: press.y - first.top };
+}
+
+// ------------------------------------------------------------------ keyboard
+function focusPile(board, pid, moveFocus = true) {
+  for (const [id, pileEl] of board.pileEls) pileEl.tabIndex = id === pid ? 0 : -1;
+  if (moveFocus) board.pileEls.get(pid)?.focus();
+}
+
+/** The nearest pile from ``pid`` in direction (dx, dy), by the layout's coordinates. */
+function neighbour(board, pid, dx, dy) {
+  const from = board.pileInfo.get(pid);
+  let best = null;
+  let bestScore = Infinity;
+  for (const pile of board.pileInfo.values()) {
+    const ddx = pile.x - from.x;
+    const ddy = pile.y - from.y;
+    const along = ddx * dx + ddy * dy;
+    if (pile.id === pid || along <= 0.05) continue;
+    const across = Math.abs(ddx * dy) + Math.abs(ddy * dx);
+    const score = along + 3 * across;
+    if (score < bestScore) {
+      best = pile.id;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function attachKeyboard(board) {
+  function key(event) {
+    if (event.target.closest("input, button, select, textarea")) return;
+    const pileEl = pileOf(event.target);
+    const pid = pileEl?.dataset.pile;
+    if (ARROWS[event.key] && pid) {
+      const next = neighbour(board, pid, ...ARROWS[event.key]);
+      if (next) focusPile(board, next);
+    } else if ((event.key === "Enter" || event.key === " ") && pid) {
+      keyPress(board, pid);
+    } else if (event.key === "Escape") {
+      board.clearPick();
+    } else if (event.key === "u" || event.key === "r" || event.key === "h") {
+      board.send({ type: "action", name: { u: "undo", r: "redo", h: "hint" }[event.key] });
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+  board.root.addEventListener("keydown", key);
+  return () => board.root.removeEventListener("keydown", key);
+}
+
+/** Enter on a pile: pick up its top card; Enter again there takes one more card of the run
+ * (then puts them down); Enter on another pile drops them there. */
+export function keyPress(board, pid) {
+  const pick = board.pick;
+  if (pick && pick.src === pid) {
+    const codes = board.codes(pid);
+    let next = pick.index - 1;
+    if (pick.single) while (next >= 0 && isBack(codes[next])) next -= 1;   // a deck: the next card down
+    if (next >= 0 && !isBack(codes[next])) board.setPick(pid, next);
+    else board.clearPick();
+    return;
+  }
+  pressPile(board, pid, -1);
+}
+
+export function attachInput(board) {
+  const pointer = attachPointer(board);
+  const keyboard = attachKeyboard(board);
+  return () => {
+    pointer();
+    keyboard();
+  };
+}

@@ -1,0 +1,165 @@
+"""What the widget sends to the browser and what it accepts back, with no Jupyter needed.
+
+The browser sees only what a player at the table sees: each pile as a list of card codes
+(``"QH"``), a face-down or otherwise hidden card as ``"back"``. Every message from the
+browser goes through ``check_message`` before anything happens; a bad one raises
+``BadMessage`` with words for the person, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..engine.cards import FACE_DOWN, card_name, parse_card
+from ..engine.errors import SolwidgetError
+from ..engine.state import State
+
+BACK = "back"
+MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
+ACTIONS = ("new", "restart", "undo", "redo", "hint", "autoplay", "solve", "stop", "replay")
+
+
+class BadMessage(SolwidgetError):
+    """A message from the browser that is not a well-formed request."""
+
+
+def hidden_below(state: State) -> dict[str, int]:
+    """Piles whose lowest cards the rules hide although face up: pile id -> how many.
+
+    A game says so in its position data, as a pile entry with a ``base`` index (Mutated
+    Solitaire's decks in built mode hide the cards beneath their base).
+    """
+    hidden = {}
+    for value in extras_of(state).values():
+        if isinstance(value, dict):
+            for pid, entry in value.items():
+                if isinstance(entry, dict) and isinstance(entry.get("base"), int):
+                    hidden[pid] = entry["base"]
+    return hidden
+
+
+def extras_of(state: State) -> dict:
+    """The game-specific part of ``to_dict`` (stock passes used, deck modes), without the piles."""
+    d = state.to_dict()
+    return {k: v for k, v in d.items() if k not in ("game", "piles", "options")}
+
+
+def visible_pile(cards: tuple, hidden: int = 0) -> list[str]:
+    return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]
+
+
+def visible_piles(state: State) -> dict[str, list[str]]:
+    """Every pile as the player sees it: face-down and hidden cards as ``"back"``."""
+    hidden = hidden_below(state)
+    return {pid: visible_pile(cards, hidden.get(pid, 0))
+            for pid, cards in zip(state.game.pile_ids, state.piles)}
+
+
+def changed_piles(before: State | None, after: State) -> list[str]:
+    """The ids of the piles that differ between two positions of one game."""
+    if before is None or before.game != after.game:
+        return list(after.game.pile_ids)
+    hidden_before, hidden_after = hidden_below(before), hidden_below(after)
+    return [pid for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
+            if old != new or hidden_before.get(pid) != hidden_after.get(pid)]
+
+
+def legal_texts(state: State) -> list[str]:
+    """The legal moves in text notation: the browser highlights targets from these."""
+    return [str(m) for m in state.legal_moves()]
+
+
+def cards_home(state: State) -> int:
+    return sum(len(state.piles[i]) for i in state.game.foundation_indices)
+
+
+def status_of(state: State, moves_made: int) -> dict:
+    """Moves made, cards home, and whether the game is won or stuck, with a line of text."""
+    game = state.game
+    home = cards_home(state)
+    won = state.is_won()
+    stuck = not won and state.is_stuck()
+    text = f"{moves_made} move{'s' * (moves_made != 1)} · {home}/{game.card_count} cards home"
+    if won:
+        text += " · won!"
+    elif stuck:
+        text += " · no moves left"
+    return {"moves": moves_made, "home": home, "total": game.card_count, "won": won,
+            "stuck": stuck, "text": text}
+
+
+def layout_of(game) -> dict:
+    """The game's layout plus what the front end shows about the game itself."""
+    return {**game.layout(), "game": game.id, "name": game.name, "summary": game.summary,
+            "kinds": dict(game.pile_kinds), "actions": sorted(game.actions)}
+
+
+# ------------------------------------------------------------------ checking messages
+def _whole(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadMessage(f"'{name}' must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _text(value, name: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > 16:
+        raise BadMessage(f"'{name}' must be a short non-empty text, not {value!r}")
+    return value
+
+
+def _only(content: dict, allowed: set[str]) -> None:
+    extra = sorted(set(content) - allowed)
+    if extra:
+        raise BadMessage(f"unexpected field{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))} "
+                         f"in a {content['type']!r} message")
+
+
+def check_message(game, content, history_length: int) -> dict:
+    """The request ``content`` (a message from the browser), checked field by field.
+
+    Returns a clean dict: ``{"type": "move", "move": Move}``, ``{"type": "action", "name":
+    ..., "deal": n?}`` or ``{"type": "seek", "index": k}``; raises BadMessage otherwise.
+    """
+    try:
+        size = len(json.dumps(content))
+    except (TypeError, ValueError):
+        raise BadMessage("a message must be JSON data") from None
+    if size > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"a message of {size} bytes is too large (at most {MAX_MESSAGE_BYTES})")
+    if not isinstance(content, dict):
+        raise BadMessage(f"a message must be an object with a 'type', not {type(content).__name__}")
+    kind = content.get("type")
+    if kind == "move":
+        return {"type": "move", "move": _check_move(game, content)}
+    if kind == "action":
+        _only(content, {"type", "name", "deal"})
+        name = content.get("name")
+        if name not in ACTIONS:
+            raise BadMessage(f"unknown action {name!r}: expected one of {', '.join(ACTIONS)}")
+        out = {"type": "action", "name": name}
+        if "deal" in content:
+            if name != "new":
+                raise BadMessage("only the 'new' action takes a deal number")
+            out["deal"] = _whole(content["deal"], "deal", 1, 10**20 - 1)
+        return out
+    if kind == "seek":
+        _only(content, {"type", "index"})
+        return {"type": "seek", "index": _whole(content.get("index"), "index", 0, history_length)}
+    raise BadMessage(f"unknown message type {kind!r}: expected 'move', 'action' or 'seek'")
+
+
+def _check_move(game, content: dict):
+    _only(content, {"type", "src", "dst", "n", "card"})
+    src, dst = _text(content.get("src"), "src"), _text(content.get("dst"), "dst")
+    for name, pid in (("src", src), ("dst", dst)):
+        if pid not in game.pile_kinds and (name == "src" or pid not in game.actions):
+            raise BadMessage(f"'{name}' names no pile of {game.id}: {pid!r}")
+    n = _whole(content.get("n", 1), "n", 1, game.card_count)
+    card = content.get("card")
+    if card is not None:
+        try:
+            card = card_name(parse_card(_text(card, "card")) & ~FACE_DOWN)
+        except ValueError as err:
+            raise BadMessage(str(err)) from None
+    move = game.parse_move(f"{src} {dst} {card if card else n}")
+    return move

@@ -1,0 +1,396 @@
+"""SolitaireWidget: play any game of solwidget in a notebook, watch the solver, replay a win.
+
+The kernel holds the rules and the truth; the browser draws what a player may see and
+sends back what the person tried. Each pile is its own synced trait (``pile_t3``), so a
+move sends only the piles it changed, plus the new legal moves and status.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from ..engine.errors import IllegalMove, SolwidgetError
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.registry import load_game
+from ..engine.state import State
+from . import sync
+from .autoplay import safe_move
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+def _static(name: str) -> Path:
+    path = STATIC / name
+    if not path.exists():
+        raise RuntimeError(f"the widget's front end {path} is not built: run `npm run build` "
+                           "(or `python3 dev.py setup`) in the solwidget checkout")
+    return path
+
+
+def pile_trait(pid: str) -> str:
+    """The name of the synced trait that holds pile ``pid``."""
+    return f"pile_{pid}"
+
+
+class SolitaireWidget(anywidget.AnyWidget):
+    """A game of patience in a notebook.
+
+    ``SolitaireWidget("interlock", deal=7, four_colour=False, **game_options)``; ``game`` may
+    also be a ``Game``, and ``state=`` starts from a given position instead of a deal.
+    """
+
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
+
+    # What the browser draws (synced); the piles are added per game as pile_<id> traits.
+    game_id = traitlets.Unicode().tag(sync=True)
+    deal = traitlets.Int(1).tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    layout = traitlets.Dict().tag(sync=True)
+    extras = traitlets.Dict().tag(sync=True)
+    legal = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    status = traitlets.Dict().tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    message_kind = traitlets.Unicode("").tag(sync=True)     # "", "info" or "error"
+    highlight = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    moves_made = traitlets.Int(0).tag(sync=True)
+    history_length = traitlets.Int(0).tag(sync=True)
+    solver_progress = traitlets.Dict().tag(sync=True)
+    solution = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    busy = traitlets.Unicode("").tag(sync=True)              # "", "solving" or "replaying"
+
+    # The engine's position (observable from Python, never sent: it knows face-down cards).
+    state = traitlets.Instance(State, allow_none=True)
+
+    def __init__(self, game: str | Game = "reversed_solitaire", deal: int = 1, four_colour: bool = False,
+                 state: State | None = None, **options):
+        if isinstance(game, Game):
+            if options:
+                raise TypeError("give options to load_game, or pass the game's id instead of a Game")
+            the_game = game
+        else:
+            the_game = load_game(game, **options)
+        if state is not None and state.game != the_game:
+            raise SolwidgetError(f"this state is of {state.game.id}, not {the_game.id}")
+        start = state if state is not None else the_game.deal(deal)
+        _static("widget.js"), _static("widget.css")
+        self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
+                           for pid in the_game.pile_ids})
+        super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
+                         layout=sync.layout_of(the_game))
+        self.game = the_game
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._shown: State | None = None     # the position the browser has
+        self._states: list[State] = [start]
+        self._line: list[Move] = []
+        self._show(0, message="")
+        self.on_msg(self._on_message)
+
+    # ------------------------------------------------------------ reading
+    @property
+    def history(self) -> list[Move]:
+        """The moves played from the start to the current position."""
+        return self._line[:self.moves_made]
+
+    @property
+    def line(self) -> list[Move]:
+        """Every move of the current line, including those undone (redo goes along it)."""
+        return list(self._line)
+
+    def __repr__(self) -> str:
+        status = self.status
+        return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
+                f"{status.get('home', 0)}/{status.get('total', 0)} cards home"
+                f"{', won' if status.get('won') else ''})")
+
+    # ------------------------------------------------------------ playing
+    def play(self, move: Move | str) -> State:
+        """Play one move (a Move or text like ``"t3 f0"``); IllegalMove says why not."""
+        with self._lock:
+            new = self.state.play(move)      # raises, changing nothing, when illegal
+            move = self.game.parse_move(move)
+            del self._states[self.moves_made + 1:], self._line[self.moves_made:]
+            self._states.append(new)
+            self._line.append(move)
+            self._show(self.moves_made + 1)
+            return new
+
+    def undo(self) -> State:
+        with self._lock:
+            if self.moves_made == 0:
+                raise SolwidgetError("nothing to undo")
+            self._show(self.moves_made - 1)
+            return self.state
+
+    def redo(self) -> State:
+        with self._lock:
+            if self.moves_made == len(self._line):
+                raise SolwidgetError("nothing to redo")
+            self._show(self.moves_made + 1)
+            return self.state
+
+    def seek(self, index: int) -> State:
+        """Go to the position after ``index`` moves of the current line (the scrubber)."""
+        with self._lock:
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self._line):
+                raise SolwidgetError(f"no position {index!r}: the line has {len(self._line)} moves")
+            self._show(index)
+            return self.state
+
+    def restart(self) -> State:
+        """Back to the start of this deal, forgetting the moves."""
+        with self._lock:
+            self._reset(self._states[0], message="restarted")
+            return self.state
+
+    def new_deal(self, number: int | None = None) -> State:
+        """Deal ``number`` (the next one when not given)."""
+        with self._lock:
+            number = self.deal + 1 if number is None else number
+            start = self.game.deal(number)      # raises InvalidDeal before anything changes
+            self.deal = number
+            self._reset(start, message=f"deal {number}")
+            return self.state
+
+    def autoplay(self) -> list[Move]:
+        """Play every safe move to the foundations; return them."""
+        played = []
+        with self._lock, self.hold_sync():
+            while (move := safe_move(self.state)) is not None:
+                self.play(move)
+                played.append(move)
+            self._say(f"autoplay: {len(played)} card{'s' * (len(played) != 1)} home" if played
+                      else "autoplay: no safe move to the foundations", "info")
+        return played
+
+    def hint(self, **budget):
+        """Ask the solver for a hint; highlight its move. Returns the Hint, or None."""
+        from ..solver import hint as solver_hint
+        found = solver_hint(self.state, **budget)
+        with self._lock, self.hold_sync():
+            if found is None:
+                self.highlight = []
+                self._say("no hint: no move helps here", "info")
+                return None
+            self.highlight = [str(found.move)]
+            why = "it leads to a win" if found.winning else "the most promising move"
+            self._say(f"hint: {found.move} ({why})", "info")
+        return found
+
+    # ------------------------------------------------------------ the solver
+    def solve(self, background: bool = True, steps: int = 500, **options):
+        """Run the solver on the current position, showing its progress; offer the win."""
+        from ..solver import Solver
+        return self.show_solver(Solver(self.state, **options), background=background, steps=steps)
+
+    def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2):
+        """Show a running search live: its progress and best line, then its result.
+
+        The solver is stepped ``steps`` states at a time, in a background thread (or here,
+        when ``background`` is False); progress is sent at most every ``every`` seconds.
+        """
+        def run():
+            last = 0.0
+            while not solver.done and not self._stop.is_set():
+                progress = solver.step(steps)
+                now = time.monotonic()
+                if now - last >= every:
+                    self.solver_progress = _progress_dict(progress, running=True)
+                    last = now
+            self._solver_finished(solver)
+
+        return self._start("solving", run, background)
+
+    def _solver_finished(self, solver) -> None:
+        progress = _progress_dict(solver.progress, running=False)
+        result = solver.result if solver.done else None
+        with self._lock, self.hold_sync():
+            if result is None:
+                progress["status"] = "stopped"
+                self._say("solver stopped", "info")
+            else:
+                progress["status"] = result.status
+                if result.status == "won":
+                    self.solution = [str(m) for m in result.moves]
+                    self._say(f"solved: a win in {len(result.moves)} moves; press Replay to watch it",
+                              "info")
+                elif result.status == "lost":
+                    self._say("the solver proved that this position cannot be won", "info")
+                else:
+                    self._say("the solver ran out of budget without an answer", "info")
+            self.solver_progress = progress
+
+    def replay(self, moves=None, delay: float | None = 0.4, background: bool = True):
+        """Put ``moves`` (default: the solver's win) after the current position and step
+        through them, ``delay`` seconds apart; ``delay=None`` only sets up the scrubber."""
+        moves = self.solution if moves is None else moves
+        with self._lock:
+            start = self.moves_made
+            states, line = [self.state], []
+            for move in moves:                  # check the whole line before changing anything
+                move = self.game.parse_move(move)
+                states.append(states[-1].play(move))
+                line.append(move)
+            del self._states[start + 1:], self._line[start:]
+            self._states += states[1:]
+            self._line += line
+            self._show(start, message=f"replay: {len(line)} moves; use the slider to go back and forth",
+                       kind="info")
+        if delay is None:
+            return None
+
+        def run():
+            for index in range(start + 1, start + len(line) + 1):
+                if self._stop.wait(delay):
+                    return
+                with self._lock:
+                    self._show(index)
+
+        return self._start("replaying", run, background)
+
+    def stop(self) -> None:
+        """Stop a running solver or replay."""
+        self._stop.set()
+        self.wait()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for a running solver or replay to finish."""
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(timeout)
+
+    def _start(self, what: str, run, background: bool):
+        self.stop()
+        self._stop.clear()
+
+        def guarded():
+            self.busy = what
+            try:
+                run()
+            finally:
+                self.busy = ""
+
+        if not background:
+            guarded()
+            return None
+        self._worker = threading.Thread(target=guarded, name=f"solwidget-{what}", daemon=True)
+        self._worker.start()
+        return self._worker
+
+    # ------------------------------------------------------------ syncing
+    def _reset(self, start: State, message: str) -> None:
+        self._states, self._line = [start], []
+        self.solution = []
+        self.solver_progress = {}
+        self._show(0, message=message, kind="info")
+
+    def _show(self, index: int, message: str = "", kind: str = "") -> None:
+        """Make position ``index`` of the line current and send what changed."""
+        before, after = self._shown, self._states[index]
+        hidden = sync.hidden_below(after)
+        with self.hold_sync():
+            for pid in sync.changed_piles(before, after):
+                pile = after.piles[self.game.pile_index(pid)]
+                setattr(self, pile_trait(pid), sync.visible_pile(pile, hidden.get(pid, 0)))
+            self._shown = after
+            self.state = after
+            self.extras = sync.extras_of(after)
+            self.moves_made = index
+            self.history_length = len(self._line)
+            self.legal = sync.legal_texts(after)
+            self.status = sync.status_of(after, index)
+            self.highlight = []
+            self._say(message, kind)
+
+    def _say(self, text: str, kind: str = "") -> None:
+        self.message_kind = kind if text else ""
+        self.message = text
+
+    @traitlets.observe("state")
+    def _state_set(self, change) -> None:
+        """``w.state = s`` from user code starts a new line at ``s``."""
+        new = change["new"]
+        if new is self._shown:
+            return
+        if new.game != self.game:
+            self.state = change["old"]
+            raise SolwidgetError(f"this widget plays {self.game.id}; the state is of {new.game.id}")
+        with self._lock:
+            self._states, self._line = [new], []
+            self._show(0, message="position set", kind="info")
+
+    # ------------------------------------------------------------ the browser
+    BROWSER_TRAITS = frozenset({"four_colour"})     # the only traits the browser may set
+
+    def set_state(self, sync_data) -> None:
+        """Trait updates from the browser: only the four-colour switch; the game itself
+        changes only through checked messages."""
+        refused = sorted(k for k in sync_data if k not in self.BROWSER_TRAITS)
+        allowed = {k: v for k, v in sync_data.items() if k in self.BROWSER_TRAITS}
+        if any(not isinstance(v, bool) for v in allowed.values()):
+            refused += sorted(allowed)
+            allowed = {}
+        if refused:
+            self._refuse(f"the browser may not set {', '.join(refused)}")
+        if allowed:
+            super().set_state(allowed)
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        try:
+            request = sync.check_message(self.game, content, len(self._line))
+        except SolwidgetError as err:
+            self._refuse(str(err))
+            return
+        try:
+            self._handle(request)
+        except IllegalMove as err:
+            self._refuse(err.reason)
+        except ImportError:
+            self._refuse("the solver is not available in this installation")
+        except SolwidgetError as err:
+            self._refuse(str(err))
+
+    def _refuse(self, reason: str) -> None:
+        with self.hold_sync():
+            self._say(reason, "error")
+        self.send({"type": "error", "text": reason})
+
+    def _handle(self, request: dict) -> None:
+        kind = request["type"]
+        if kind == "move":
+            self.play(request["move"])
+        elif kind == "seek":
+            self.seek(request["index"])
+        else:
+            name = request["name"]
+            if name == "new":
+                self.new_deal(request.get("deal"))
+            elif name == "solve":
+                self.solve()
+            elif name == "replay":
+                if not self.solution:
+                    raise SolwidgetError("nothing to replay: solve first")
+                self.replay()
+            else:
+                getattr(self, name)()
+
+
+def _progress_dict(progress, running: bool) -> dict:
+    """The solver's progress as plain data for the browser."""
+    def number(name):
+        value = getattr(progress, name, None)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    line = getattr(progress, "best_line", None) or []
+    return {"running": running, "expanded": number("expanded"), "frontier": number("frontier"),
+            "depth": number("depth"), "best_score": number("best_score"),
+            "elapsed": number("elapsed"), "rate": number("rate"),
+            "best_line": [str(m) for m in line][:200]}
