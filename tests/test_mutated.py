@@ -469,3 +469,37 @@ def test_random_playouts_keep_52_cards_and_agree_with_play():
             cards = sorted(face_up(c) for pile in state.piles for c in pile)
             assert cards == sorted(shuffled_cards(number))
             assert GAME.state_from_dict(state.to_dict()) == state    # every reached position is valid
+
+
+def candidate_moves(state):
+    """Every move one could type here: each pile to each pile by count, each deck card by name."""
+    for src in GAME.pile_ids:
+        pile = state.pile(src)
+        yield Move(src, "build")
+        for dst in GAME.pile_ids:
+            for n in range(1, len(pile) + 1):
+                yield Move(src, dst, n)
+            if src.startswith("d"):
+                for card in pile:
+                    yield Move(src, dst, 1, card.strip("[]"))
+
+
+def test_move_generation_and_refusals_agree_on_every_candidate_move():
+    # Two encodings of the rules: _moves lists the legal moves, _refusal finds a reason
+    # against a move; on every typed move exactly one of them must speak.
+    rng = random.Random(11)
+    built_seen = 0
+    for number in range(1, 9):
+        state = GAME.deal(number)
+        for step in range(60):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            built_seen += any(mode["mode"] == "built" for mode in state.to_dict()["decks"].values())
+            if step % 3 == 0:
+                legal_set = set(moves)
+                for move in candidate_moves(state):
+                    reason = GAME._refusal(state, move)
+                    assert (move in legal_set) == (reason is None), (str(move), reason)
+            state = state.play(rng.choice(moves))
+    assert built_seen > 20                      # the built mode was exercised too

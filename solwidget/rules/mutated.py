@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, face_up, parse_card
+from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
 from ..engine.errors import InvalidPosition
 from ..engine.game import Game
 from ..engine.moves import Move
@@ -46,16 +46,11 @@ def _row_of(pid: str) -> int:
 
 
 ROW = tuple(_row_of(pid) for pid in PILE_IDS)
-# The spaces that may take cards in each row (r2x among them while it holds cards).
-ROW_SPACES = {r: tuple(i for i in SPACES if ROW[i] == r) + ((R2X,) if r == 2 else ())
-              for r in range(1, ROWS + 1)}
 
 
-def _fits_foundation(foundation: tuple, card: int) -> bool:
-    if not foundation:
-        return card & 15 == ACE
-    top = foundation[-1]
-    return (top ^ card) & 0x30 == 0 and (card & 15) - (top & 15) == 1
+NEIGHBOUR_ROWS = {r: tuple(n for n in (r - 1, r + 1) if 0 <= n <= ROWS) for r in range(ROWS + 1)}
+# The cards on which each card may be built: one rank higher, of the other colour.
+PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in deck()}
 
 
 def _run_length(pile: tuple, floor: int = 0) -> int:
@@ -68,9 +63,9 @@ def _run_length(pile: tuple, floor: int = 0) -> int:
     return n
 
 
-def _flip(deck: tuple) -> tuple:
+def _flip(cards: tuple) -> tuple:
     """Turn a deck over as a whole: order reversed, every face inverted."""
-    return tuple(c ^ FACE_DOWN for c in reversed(deck))
+    return tuple(c ^ FACE_DOWN for c in reversed(cards))
 
 
 @register
@@ -107,55 +102,72 @@ class MutatedSolitaire(Game):
         return State(self, tuple(piles), (DRAW,) * ROWS)
 
     # ------------------------------------------------------------ moves
-    def _targets(self, piles, modes, row: int, head: int, n: int) -> Iterator[int]:
-        """The piles of ``row`` that may take ``n`` cards headed by ``head``."""
-        if row == 0:
-            if n == 1:
-                for f in F:
-                    if _fits_foundation(piles[f], head):
-                        yield f
-            return
-        for s in ROW_SPACES[row]:
-            pile = piles[s]
-            if pile:
-                if BUILD.fits(pile[-1], head):
-                    yield s
-            elif s != R2X and head & 15 == KING:
-                yield s
-        deck = DECKS[row - 1]
-        if modes[row - 1] != DRAW and BUILD.fits(piles[deck][-1], head):
-            yield deck
+    @staticmethod
+    def _open_piles(piles, modes):
+        """What may take cards, found once per position: the top card of every pile that may
+        be built on (card -> pile index), the empty spaces of each row, the card each
+        foundation wants next (card -> foundation) and the empty foundations."""
+        tops, empty = {}, {r: [] for r in range(1, ROWS + 1)}
+        for s in SPACES:
+            if piles[s]:
+                tops[piles[s][-1]] = s
+            else:
+                empty[ROW[s]].append(s)
+        if piles[R2X]:                      # r2x takes cards while it holds some, never once emptied
+            tops[piles[R2X][-1]] = R2X
+        for d, base in zip(DECKS, modes):
+            if base != DRAW:
+                tops[piles[d][-1]] = d
+        wanted, empty_foundations = {}, []
+        for f in F:
+            if not piles[f]:
+                empty_foundations.append(f)
+            elif piles[f][-1] & 15 != KING:
+                wanted[piles[f][-1] + 1] = f
+        return tops, empty, wanted, empty_foundations
 
     @staticmethod
-    def _neighbour_rows(row: int) -> tuple[int, ...]:
-        return tuple(r for r in (row - 1, row + 1) if 0 <= r <= ROWS)
+    def _targets(board, row: int, head: int, n: int) -> list[int]:
+        """The piles of ``row`` that may take ``n`` cards headed by ``head``."""
+        tops, empty, wanted, empty_foundations = board
+        if row == 0:
+            if n > 1:
+                return []
+            if head & 15 == ACE:
+                return empty_foundations
+            return [wanted[head]] if head in wanted else []
+        found = [tops[p] for p in PARENTS[head] if p in tops and ROW[tops[p]] == row]
+        if head & 15 == KING:
+            found += empty[row]
+        return found
 
     def _moves(self, state: State) -> Iterator[Move]:
         piles, modes = state.piles, state.extra
         ids = PILE_IDS
+        board = self._open_piles(piles, modes)
         for src in SPACES + (R2X,) + DECKS:
             pile = piles[src]
             if not pile:
                 continue
-            rows = self._neighbour_rows(ROW[src])
+            rows = NEIGHBOUR_ROWS[ROW[src]]
             mode = modes[src - DECKS[0]] if src in DECKS else None
             if mode == DRAW:
                 yield Move(ids[src], "build")
                 for card in pile:
                     if not card & FACE_DOWN:
                         for row in rows:
-                            for dst in self._targets(piles, modes, row, card, 1):
+                            for dst in self._targets(board, row, card, 1):
                                 yield Move(ids[src], ids[dst], 1, card_name(card))
                 continue
             run = _run_length(pile, mode or 0)
             for n in range(1, run + 1):
                 head = pile[-n]
                 for row in rows:
-                    for dst in self._targets(piles, modes, row, head, n):
+                    for dst in self._targets(board, row, head, n):
                         yield Move(ids[src], ids[dst], n)
         for f in F:
             if piles[f]:
-                for dst in self._targets(piles, modes, 1, piles[f][-1], 1):
+                for dst in self._targets(board, 1, piles[f][-1], 1):
                     yield Move(ids[f], ids[dst])
 
     def _apply(self, state: State, move: Move) -> State:
@@ -190,9 +202,9 @@ class MutatedSolitaire(Game):
         if d in ALL_SPACES and moving[0] & 15 == KING:
             flip_rows.add(ROW[d])
         for row in flip_rows:
-            deck = DECKS[row - 1]
-            if modes[row - 1] == DRAW and piles[deck]:
-                piles[deck] = _flip(piles[deck])
+            row_deck = DECKS[row - 1]
+            if modes[row - 1] == DRAW and piles[row_deck]:
+                piles[row_deck] = _flip(piles[row_deck])
         return State(self, tuple(piles), tuple(modes))
 
     # ------------------------------------------------------------ refusals
@@ -220,7 +232,7 @@ class MutatedSolitaire(Game):
             return reason
         return self._destination_refusal(piles, d, moving)
 
-    def _build_refusal(self, state: State, move: Move) -> str:
+    def _build_refusal(self, state: State, move: Move) -> str | None:
         s = self._index[move.src]
         if s not in DECKS:
             return f"only a deck (d1, d2, d3) can be turned into a built pile; {move.src} is not a deck"
@@ -229,6 +241,8 @@ class MutatedSolitaire(Game):
         if not state.piles[s]:
             return f"{move.src} is empty: there is no top card to build on"
         base = state.extra[s - DECKS[0]]
+        if base == DRAW:
+            return None
         return f"{move.src} is already in built mode (its base is {card_name(state.piles[s][base])})"
 
     @staticmethod
@@ -292,7 +306,11 @@ class MutatedSolitaire(Game):
                 return "cards go to a foundation one at a time"
             target = piles[d]
             if not target:
+                if head & 15 == ACE:
+                    return None
                 return f"an empty foundation takes only an Ace: {card_name(head)} cannot start one"
+            if head == target[-1] + 1:
+                return None
             if target[-1] & 15 == KING:
                 return f"{dst} is complete"
             wanted = RANKS[target[-1] & 15] + SUITS[target[-1] >> 4 & 3]
