@@ -1,0 +1,96 @@
+"""Provably safe moves to the foundations (Patience games whose foundations keep their cards).
+
+A card ``c`` on top of a tableau pile, in a cell, or on a draw-one waste may go home at once
+when every card that could ever be placed on ``c`` in the tableau (the build's next card:
+for FreeCell both opposite-colour cards one rank lower) is already home, in every copy.
+
+Why that loses no win: take any winning line from the position before the move. Since
+nothing can ever be put on ``c`` again, ``c`` only ever sits on top of whatever holds it.
+Delete every move of ``c`` alone from the line, and drop ``c`` from any group it tops: each
+remaining move is still legal after ``c`` went home, because ``c``'s absence only adds
+room (a freer cell, an emptier pile, a card turned up sooner, a larger supermove, a shorter
+waste in a draw-one stock whose turns keep their order), and foundations never give cards
+back. So the line still wins. Games where foundation cards come back (Mutated Solitaire) and
+draw-three stocks (where one card fewer regroups the turns) get no automatic waste moves.
+"""
+
+from __future__ import annotations
+
+from ..engine.moves import Move
+from ..engine.patience import Patience
+from ..engine.state import State
+
+
+def supports_autoplay(game) -> bool:
+    return isinstance(game, Patience)
+
+
+def _home_tops(game: Patience, piles) -> list[list[int]]:
+    """Per suit, the top rank of each non-empty foundation of that suit."""
+    tops = [[], [], [], []]
+    for f in game.F:
+        pile = piles[f]
+        if pile:
+            top = pile[-1]
+            tops[top >> 4 & 3].append(top & 15)
+    return tops
+
+
+def _copies_home(game: Patience, tops, suit: int, rank: int) -> int:
+    if game.step > 0:
+        return sum(1 for t in tops[suit] if t >= rank)
+    return sum(1 for t in tops[suit] if t <= rank)
+
+
+def is_safe(game: Patience, tops, card: int) -> bool:
+    """Every card that could be built on ``card`` is home in every copy."""
+    rank = (card & 15) + game.build.direction
+    if not 1 <= rank <= 13:
+        return True
+    suit = card >> 4 & 3
+    policy = game.build.suits
+    if policy == "same":
+        hosts = (suit,)
+    elif policy == "alternate":
+        hosts = (0, 3) if suit in (1, 2) else (1, 2)
+    else:
+        hosts = (0, 1, 2, 3)
+    return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
+
+
+def safe_move(game: Patience, state: State) -> Move | None:
+    """One provably safe move to a foundation, or None."""
+    piles = state.piles
+    tops = None
+    ids = game.pile_ids
+    sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64 and game._can_give(piles, t)]
+    sources += [c for c in game.C if piles[c]]
+    if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
+        sources.append(game.WASTE)
+    for src in sources:
+        card = piles[src][-1]
+        for f in game._foundation_for(piles, card):
+            if tops is None:
+                tops = _home_tops(game, piles)
+            if is_safe(game, tops, card):
+                return Move(ids[src], ids[f])
+            break
+    return None
+
+
+def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
+    """Play safe foundation moves until none is left; return the state and those moves."""
+    played = []
+    while True:
+        move = safe_move(game, state)
+        if move is None:
+            return state, played
+        state = game._apply(state, move)
+        played.append(move)
+
+
+def safe_moves(state: State) -> list[Move]:
+    """The safe foundation moves from ``state``, in order (for an Autoplay button)."""
+    if not supports_autoplay(state.game):
+        return []
+    return settle(state.game, state)[1]

@@ -1,0 +1,101 @@
+"""How promising a position looks: a score, lower is better, 0 only when won.
+
+The Patience score counts what stands between a position and the win:
+- cards not yet home;
+- blockers: tableau cards lying above a card that must go home before them (walking each
+  pile from the bottom, a card counts when a more urgent card lies somewhere below it);
+- urgent depth: how many cards lie above each card that could go home next;
+- face-down cards;
+and rewards room to manoeuvre: free cells and empty tableau piles.
+Other games get cards home and face-down cards only.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import FACE_DOWN
+from ..engine.patience import Patience
+
+DEFAULT_WEIGHTS = {"home": 4.0, "blockers": 1.0, "urgent": 0.5, "down": 1.0, "cells": 0.5,
+                   "empty": 1.0}
+
+
+def make_score(game, weights: dict | None = None):
+    w = {**DEFAULT_WEIGHTS, **(weights or {})}
+    unknown = set(w) - set(DEFAULT_WEIGHTS)
+    if unknown:
+        raise TypeError(f"unknown heuristic weights {sorted(unknown)}: known are {sorted(DEFAULT_WEIGHTS)}")
+    if isinstance(game, Patience):
+        return _patience_score(game, w)
+    return _generic_score(game, w)
+
+
+def _generic_score(game, w):
+    total = game.card_count
+    founds = game.foundation_indices
+    w_home, w_down = w["home"], w["down"]
+
+    def score(state) -> float:
+        piles = state.piles
+        home = sum(len(piles[f]) for f in founds)
+        down = sum(1 for pile in piles for c in pile if c & FACE_DOWN)
+        return w_home * (total - home) + w_down * down
+
+    return score
+
+
+def _need_tables(game: Patience, piles):
+    """need[card & 63]: how many cards of its suit must go home before this one, plus one."""
+    levels = [[0], [0], [0], [0]]
+    ace_up = game.step > 0
+    for f in game.F:
+        pile = piles[f]
+        if pile:
+            top = pile[-1]
+            levels[top >> 4 & 3].append((top & 15) if ace_up else 14 - (top & 15))
+    need = [0] * 64
+    for suit in range(4):
+        marks = sorted(levels[suit])
+        for rank in range(1, 14):
+            order = rank if ace_up else 14 - rank
+            below = max(m for m in marks if m < order) if marks[-1] >= order else marks[-1]
+            need[suit << 4 | rank] = order - below
+    return need
+
+
+def _patience_score(game: Patience, w):
+    total = game.card_count
+    F, C, T = game.F, game.C, game.T
+    w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
+    w_down, w_cells, w_empty = w["down"], w["cells"], w["empty"]
+
+    def score(state) -> float:
+        piles = state.piles
+        home = sum(len(piles[f]) for f in F)
+        if home == total:
+            return 0.0
+        need = _need_tables(game, piles)
+        blockers = urgent = down = empty = 0
+        for t in T:
+            pile = piles[t]
+            if not pile:
+                if game._can_take(piles, t):
+                    empty += 1
+                continue
+            lowest = 99
+            size = len(pile)
+            for j, card in enumerate(pile):
+                if card & FACE_DOWN:
+                    down += 1
+                n = need[card & 63]
+                if n > lowest:
+                    blockers += 1
+                else:
+                    lowest = n
+                if n == 1:
+                    urgent += size - 1 - j
+        free = sum(1 for c in C if not piles[c])
+        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent
+                 + w_down * down - w_cells * free - w_empty * empty)
+        return max(value, 0.5)
+
+    return score

@@ -1,0 +1,26 @@
+"""Hints: the first move of a win found within a small budget, else of the most promising line."""
+
+from __future__ import annotations
+
+from ..engine.state import State
+from .result import Hint
+from .search import Solver
+
+HINT_STATES = 20_000
+
+
+def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None = None,
+         **options) -> Hint | None:
+    """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
+    whether it starts a win the search found, or only the line that looked best."""
+    legal = state.legal_moves()
+    if not legal:
+        return None
+    solver = Solver(state, max_states=max_states, max_seconds=max_seconds, **options)
+    result = solver.solve()
+    if result.status == "won" and result.moves:
+        return Hint(result.moves[0], True, result.moves)
+    line = solver.best_line
+    if line and line[0] in legal:
+        return Hint(line[0], False, line)
+    return Hint(legal[0], False, [legal[0]])

@@ -1,0 +1,53 @@
+"""Compact canonical keys for the transposition table.
+
+A key must be equal only for positions that play alike. For plain ``Patience`` games the
+solver packs the engine's own canonical key (foundations and cells as sets, tableau piles
+as a set when the game says they are symmetric) into one ``bytes`` value: the same
+equivalence, a tenth of the memory. Draw-one stocks with unlimited redeals go one step
+further (stock.py): the turning position is dropped, since every position reaches every
+other. Any other game uses ``game.key`` as it is.
+"""
+
+from __future__ import annotations
+
+from ..engine.patience import Patience
+from .stock import cycle
+
+_SEP = b"\xff"
+
+
+def _pack(piles) -> bytes:
+    return _SEP.join(map(bytes, piles))
+
+
+def engine_key_is_plain(game) -> bool:
+    """Is ``game.key`` Patience's own (so that packing it here keeps its meaning)?"""
+    return isinstance(game, Patience) and type(game).key is Patience.key
+
+
+def patience_key(game: Patience):
+    """A function state -> bytes, equivalent to ``game.key``, or finer never coarser except
+    for the stock cycle rule above."""
+    F, C, T = game.F, game.C, game.T
+    symmetric = game.symmetric_tableau
+    draw_cycle = game.draw == 1 and game.redeals is None
+    has_stock = game.draw != 0
+    limited = game.redeals is not None and has_stock
+
+    def key(state) -> bytes:
+        piles = state.piles
+        founds = sorted(bytes(piles[f]) for f in F)
+        cells = sorted(bytes(piles[c]) for c in C)
+        tableau = [bytes(piles[t]) for t in T]
+        if symmetric:
+            tableau.sort()
+        parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
+        if draw_cycle:
+            parts.append(bytes(cycle(game, piles)))
+        elif has_stock:
+            parts.append(bytes(piles[game.STOCK]) + _SEP + bytes(piles[game.WASTE]))
+            if limited:
+                parts.append(bytes(state.extra))
+        return b"\xfe".join(parts)
+
+    return key

@@ -1,0 +1,96 @@
+"""Shorter, more teachable wins: cheap rewrites of a winning line, each checked by the rules.
+
+1. Loops: when the line passes through the same position twice, the moves between go.
+2. Detours: a card (or group) moved by move i and next moved by move j, from where move i
+   put it, is tried three ways, and the first that works is kept:
+   - straight to its final place at time i ("t1 c0 ... c0 t5" becomes "t1 t5 ..."),
+   - straight to its final place at time j (move i dropped),
+   - not at all, when move j only brings it back.
+   A rewrite is kept only when every rewritten move is legal (the engine's move generator)
+   and the position after the rewritten stretch is exactly the one the old line reached
+   there: the rest of the line then plays as before.
+"""
+
+from __future__ import annotations
+
+from ..engine.moves import Move
+
+MAX_PASSES = 4
+
+
+def _legal(game, state, move) -> bool:
+    return any(m == move for m in game._moves(state))
+
+
+def _positions(game, start, moves):
+    states = [start]
+    for move in moves:
+        states.append(game._apply(states[-1], move))
+    return states
+
+
+def drop_loops(game, start, moves):
+    states = _positions(game, start, moves)
+    last = {}
+    for k, s in enumerate(states):
+        last[s] = k
+    kept, k = [], 0
+    while k < len(moves):
+        jump = last[states[k]]
+        if jump > k:
+            k = jump
+            continue
+        kept.append(moves[k])
+        k += 1
+    return kept
+
+
+def _replay(game, state, segment, target):
+    for move in segment:
+        if not _legal(game, state, move):
+            return False
+        state = game._apply(state, move)
+    return state == target
+
+
+def _rewrites(first: Move, later: Move, between: list[Move]):
+    through = Move(first.src, later.dst, first.n)
+    if later.dst == first.src:
+        yield between
+    else:
+        yield [through] + between
+        yield between + [through]
+
+
+def drop_detours(game, start, moves):
+    changed = True
+    passes = 0
+    while changed and passes < MAX_PASSES:
+        changed, passes = False, passes + 1
+        states = _positions(game, start, moves)
+        i = 0
+        while i < len(moves):
+            first = moves[i]
+            j = next((k for k in range(i + 1, len(moves)) if moves[k].src == first.dst
+                      or moves[k].dst == first.dst), None)
+            if (j is None or moves[j].src != first.dst or moves[j].n != first.n
+                    or first.card is not None or moves[j].card is not None
+                    or "stock" in (first.src, first.dst)):
+                i += 1
+                continue
+            for segment in _rewrites(first, moves[j], moves[i + 1:j]):
+                if _replay(game, states[i], segment, states[j + 1]):
+                    moves = moves[:i] + segment + moves[j + 1:]
+                    states = states[:i + 1] + _positions(game, states[i], segment)[1:-1] + states[j + 1:]
+                    changed = True
+                    break
+            else:
+                i += 1
+    return moves
+
+
+def shorten(start, moves: list[Move]) -> list[Move]:
+    """A line from ``start`` that reaches the same final position, usually shorter."""
+    game = start.game
+    moves = drop_loops(game, start, list(moves))
+    return drop_detours(game, start, moves)

@@ -1,0 +1,101 @@
+"""Stock compression: turning the stock as part of the move that plays the turned card.
+
+Turning cards (``stock waste``, ``waste stock``) touches only the stock and the waste, and
+no other move touches them, so turns commute with every move but a play from the waste.
+Any winning line can therefore be rearranged so that each run of turns comes right before
+the waste play it serves. The search expands such macro moves, "turn until card X is on
+top, then play X", for every card that turning can reach and that has somewhere to go,
+instead of expanding every single turn: the same wins, far fewer states.
+
+With one card turned at a time the reachable positions are computed directly: the cards
+in turning order form a fixed cycle (waste bottom to top, then the stock from its top),
+and a position is how many of them lie on the waste. With unlimited redeals every position
+of the cycle reaches every other, so the canonical key keeps the cycle and drops the
+position (``cycle_key``). Other draws walk the turns through the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..engine.cards import FACE_DOWN
+from ..engine.moves import Move
+from ..engine.patience import Patience
+from ..engine.state import State
+
+TURN = Move("stock", "waste")
+REDEAL = Move("waste", "stock")
+
+
+def is_turn(move: Move) -> bool:
+    return move.src == "stock" or move.dst == "stock"
+
+
+def cycle(game: Patience, piles) -> tuple[int, ...]:
+    """The stock and waste cards in the order turning shows them, from the waste's bottom."""
+    stock = piles[game.STOCK]
+    return piles[game.WASTE] + tuple(c & ~FACE_DOWN for c in reversed(stock))
+
+
+def _turned(game: Patience, state: State, order: tuple, on_waste: int, redeals: int) -> State:
+    """The state whose waste holds the first ``on_waste`` cards of ``order``."""
+    piles = list(state.piles)
+    piles[game.WASTE] = order[:on_waste]
+    piles[game.STOCK] = tuple(c | FACE_DOWN for c in reversed(order[on_waste:]))
+    return State(game, tuple(piles), (state.extra[0] + redeals,))
+
+
+def reachable_tops(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+    """Each state that turns alone reach with a new card on top of the waste, with the turns."""
+    if game.draw == 1:
+        yield from _draw_one(game, state)
+    else:
+        yield from _walk(game, state)
+
+
+def _draw_one(game, state):
+    order = cycle(game, state.piles)
+    size, now = len(order), len(state.piles[game.WASTE])
+    for on_waste in range(now + 1, size + 1):
+        yield (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
+    if game.redeals is not None and state.extra[0] >= game.redeals:
+        return
+    if now == size:          # nothing in the stock: the redeal comes first
+        lead = (REDEAL,)
+    else:
+        lead = (TURN,) * (size - now) + (REDEAL,)
+    for on_waste in range(1, now):
+        yield lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+
+
+def _walk(game, state):
+    """Turn through the engine until the stock and waste are back where they started."""
+    start = (state.piles[game.STOCK], state.piles[game.WASTE])
+    turns = []
+    current = state
+    for _ in range(len(start[0]) + len(start[1]) + 2):
+        piles = current.piles
+        if piles[game.STOCK]:
+            move = TURN
+        elif piles[game.WASTE] and (game.redeals is None or current.extra[0] < game.redeals):
+            move = REDEAL
+        else:
+            return
+        current = game._apply(current, move)
+        turns.append(move)
+        if (current.piles[game.STOCK], current.piles[game.WASTE]) == start:
+            return
+        if current.piles[game.WASTE] and move is TURN:
+            yield tuple(turns), current
+
+
+def waste_plays(game: Patience, state: State, useful) -> Iterator[tuple[tuple[Move, ...], State]]:
+    """Macro moves: turns that bring a card with somewhere to go to the top of the waste,
+    then each legal play of it (legality from the engine's move generator)."""
+    waste = game.WASTE
+    for turns, turned in reachable_tops(game, state):
+        if not useful(turned.piles, turned.piles[waste][-1]):
+            continue
+        for move in game._moves(turned):
+            if move.src == "waste" and move.dst != "stock":
+                yield turns + (move,), game._apply(turned, move)
