@@ -503,3 +503,10 @@ def test_move_generation_and_refusals_agree_on_every_candidate_move():
                     assert (move in legal_set) == (reason is None), (str(move), reason)
             state = state.play(rng.choice(moves))
     assert built_seen > 20                      # the built mode was exercised too
+
+
+def test_text_board_hides_what_the_player_cannot_see():
+    built = {"d2": {"mode": "built", "base": 2}}
+    board = str(position(d2=["[2C]", "QH", "9D", "8S"], d1=["[3C]", "4H"], r1c1=["[QS]", "JH"], decks=built))
+    assert "d2:   built on 2 hidden cards: 9D 8S" in board and "QH" not in board
+    assert "d1:   ## 4H" in board and "r1c1: ## JH" in board

@@ -46,8 +46,6 @@ def _row_of(pid: str) -> int:
 
 
 ROW = tuple(_row_of(pid) for pid in PILE_IDS)
-
-
 NEIGHBOUR_ROWS = {r: tuple(n for n in (r - 1, r + 1) if 0 <= n <= ROWS) for r in range(ROWS + 1)}
 # The cards on which each card may be built: one rank higher, of the other colour.
 PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in deck()}
@@ -78,9 +76,10 @@ class MutatedSolitaire(Game):
                "row 2); a 7-card deck per row, alternately face down and up. A card moves only to the "
                "row directly above or below: only row 1 reaches the foundations. Spaces build down in "
                "alternating colours, runs move as a unit, an empty space takes only a King; r2x, once "
-               "emptied, is gone. Any face-up deck card may be taken alone. A King moved into, or turned "
-               "up in, a space of row N flips deck dN. 'dN build' turns a deck's top card into the base "
-               "of a built pile, which plays like a space of row N until its base leaves.")
+               "emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes on a deck "
+               "in draw mode. A King moved into, or turned up in, a space of row N flips deck dN. "
+               "'dN build' turns a deck's top card into the base of a built pile, which plays like a "
+               "space of row N until its base leaves.")
     pile_ids = PILE_IDS
     pile_kinds = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
                   "r2x": "space", **{p: "deck" for p in DECK_IDS}}
@@ -419,11 +418,14 @@ class MutatedSolitaire(Game):
 
     # ------------------------------------------------------------ display
     def format(self, state: State) -> str:
-        lines = [super().format(state)]
+        """The engine's text board, with each built deck shown as the player sees it: the
+        number of cards hidden beneath its base, then the built pile."""
+        lines = super().format(state).split("\n")
         for pid, d, base in zip(DECK_IDS, DECKS, state.extra):
             if base != DRAW:
-                lines.append(f"{pid} is in built mode on {card_name(state.piles[d][base])}; "
-                             f"{base} card{'s' * (base != 1)} hidden beneath")
+                built = " ".join(card_name(c) for c in state.piles[d][base:])
+                at = next(i for i, line in enumerate(lines) if line.startswith(pid + ":"))
+                lines[at] = f"{pid + ':':<5} built on {base} hidden card{'s' * (base != 1)}: {built}"
         return "\n".join(lines)
 
     def layout(self) -> dict:
