@@ -528,3 +528,9 @@ def test_property_play_keeps_cards_and_positions_round_trip(number, choices):
         assert sorted(face_up(c) for pile in state.piles for c in pile) == expected
     assert GAME.state_from_dict(state.to_dict()) == state
     assert GAME.key(GAME.state_from_dict(state.to_dict())) == state.key()
+
+
+def test_a_king_back_from_a_foundation_to_an_empty_row_1_space_flips_d1():
+    state = position(f0="AC-KC", r1c1="", d1=["[2H]", "3S"])
+    after = state.play("f0 r1c1")
+    assert after.pile("r1c1") == ["KC"] and after.pile("d1") == ["[3S]", "2H"]

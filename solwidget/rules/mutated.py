@@ -208,6 +208,8 @@ class MutatedSolitaire(Game):
 
     # ------------------------------------------------------------ refusals
     def _refusal(self, state: State, move: Move) -> str | None:
+        """The rule that forbids ``move``, or None when none does: an encoding of the rules
+        independent of ``_moves`` (the tests check that the two agree on every move)."""
         piles, modes = state.piles, state.extra
         src, dst = move.src, move.dst
         if src == "build":
@@ -264,8 +266,10 @@ class MutatedSolitaire(Game):
         mode = state.extra[s - DECKS[0]] if s in DECKS else None
         if mode == DRAW:
             if move.card is None:
+                shown = [c for c in pile if not c & FACE_DOWN]      # never name a face-down card
+                example = card_name(shown[-1]) if shown else "QH"
                 return (), (f"a card leaves a deck in draw mode alone and by name: "
-                            f"write '{src} {move.dst} {card_name(face_up(pile[-1]))}'")
+                            f"write it like '{src} {move.dst} {example}'")
             if move.n != 1:
                 return (), f"a card leaves a deck in draw mode alone: {move.card} cannot take others along"
             card = parse_card(move.card)
@@ -277,7 +281,8 @@ class MutatedSolitaire(Game):
         if move.card is not None:
             card = parse_card(move.card)
             if mode is not None and (card in pile[:mode] or face_down(card) in pile[:mode]):
-                return (), f"a deck in built mode hides the cards beneath its base: {move.card} is beneath {src}'s base"
+                return (), (f"a deck in built mode hides the cards beneath its base: "
+                            f"{move.card} is beneath {src}'s base")
             what = f"{src} is in built mode" if mode is not None else f"{src} is not a deck in draw mode"
             return (), f"{what}: its cards are counted from the top, like '{src} {move.dst} 2', not named"
         floor = mode or 0
