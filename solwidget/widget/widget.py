@@ -20,7 +20,6 @@ from ..engine.moves import Move
 from ..engine.registry import load_game
 from ..engine.state import State
 from . import sync
-from .autoplay import safe_move
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -64,6 +63,9 @@ class SolitaireWidget(anywidget.AnyWidget):
     solver_progress = traitlets.Dict().tag(sync=True)
     solution = traitlets.List(traitlets.Unicode()).tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)              # "", "solving" or "replaying"
+
+    # Seconds between the moves of a replay that the browser's Replay button starts.
+    replay_delay = traitlets.Float(0.4, min=0.0)
 
     # The engine's position (observable from Python, never sent: it knows face-down cards).
     state = traitlets.Instance(State, allow_none=True)
@@ -161,12 +163,12 @@ class SolitaireWidget(anywidget.AnyWidget):
             return self.state
 
     def autoplay(self) -> list[Move]:
-        """Play every safe move to the foundations; return them."""
-        played = []
+        """Play the provably safe moves to the foundations (the solver's); return them."""
+        from ..solver import safe_moves
         with self._lock, self.hold_sync():
-            while (move := safe_move(self.state)) is not None:
+            played = safe_moves(self.state)
+            for move in played:
                 self.play(move)
-                played.append(move)
             self._say(f"autoplay: {len(played)} card{'s' * (len(played) != 1)} home" if played
                       else "autoplay: no safe move to the foundations", "info")
         return played
@@ -331,17 +333,14 @@ class SolitaireWidget(anywidget.AnyWidget):
     BROWSER_TRAITS = frozenset({"four_colour"})     # the only traits the browser may set
 
     def set_state(self, sync_data) -> None:
-        """Trait updates from the browser: only the four-colour switch; the game itself
-        changes only through checked messages."""
-        refused = sorted(k for k in sync_data if k not in self.BROWSER_TRAITS)
-        allowed = {k: v for k, v in sync_data.items() if k in self.BROWSER_TRAITS}
-        if any(not isinstance(v, bool) for v in allowed.values()):
-            refused += sorted(allowed)
-            allowed = {}
-        if refused:
-            self._refuse(f"the browser may not set {', '.join(refused)}")
-        if allowed:
-            super().set_state(allowed)
+        """Trait updates from the browser: only the four-colour switch, as a bool; anything
+        else refuses the whole update (the game changes only through checked messages)."""
+        wrong = sorted(k for k, v in sync_data.items()
+                       if k not in self.BROWSER_TRAITS or not isinstance(v, bool))
+        if wrong:
+            self._refuse(f"the browser may not set {', '.join(wrong)}")
+            return
+        super().set_state(sync_data)
 
     def _on_message(self, _widget, content, _buffers) -> None:
         try:
@@ -378,7 +377,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             elif name == "replay":
                 if not self.solution:
                     raise SolwidgetError("nothing to replay: solve first")
-                self.replay()
+                self.replay(delay=self.replay_delay)
             else:
                 getattr(self, name)()
 
