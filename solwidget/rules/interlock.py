@@ -36,22 +36,23 @@ class _InterlockFamily(Patience):
     build = Build(-1, "alternate")
     group = "run"
     empty_takes = "king"           # what an emptied back pile takes
-    symmetric_tableau = False
+    symmetric_tableau = False      # each pile's place in the layers matters
     board_columns: int = 11        # width of the board in card columns (PySolFC's)
 
     def __init__(self, **options):
         self.tableau_piles = 3 * self.back_piles + 3
         super().__init__(**options)
         n = self.back_piles
-        # t-number -> the layer it lies in, and the t-numbers of its covering piles
-        self.layer_of = tuple(0 if k < n else 1 if k < 2 * n + 1 else 2 for k in range(self.tableau_piles))
-        cover_numbers = [(k + n, k + n + 1) if k < n else (k + n + 1, k + n + 2) if k < 2 * n + 1 else ()
-                         for k in range(self.tableau_piles)]
-        # the same, in pile indices (the engine's hooks speak in indices)
-        self.covers = {self.T[k]: tuple(self.T[c] for c in cs) for k, cs in enumerate(cover_numbers)}
+        # by pile index (the engine's hooks speak in indices): the layer (0 back, 1 middle,
+        # 2 front), the covering piles, and the piles covered
+        layers = [0 if k < n else 1 if k < 2 * n + 1 else 2 for k in range(self.tableau_piles)]
+        self.layer = {t: layer for t, layer in zip(self.T, layers)}
+        self.covers = {t: tuple(self.T[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
+                       for k, (t, layer) in enumerate(zip(self.T, layers))}
         self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.T}
-        self.layer = {self.T[k]: layer for k, layer in enumerate(self.layer_of)}
-        self.BACK = tuple(self.T[:n])
+        # the hot checks below read the pair of covering piles (None: never covered) by index
+        self._pair = [self.covers.get(i) or None for i in range(len(self.pile_ids))]
+        self._gone_when_empty = [self.layer.get(i, 0) > 0 for i in range(len(self.pile_ids))]
 
     # ------------------------------------------------------------- covering
     def _holding_covers(self, piles, i: int) -> list[int]:
@@ -63,12 +64,14 @@ class _InterlockFamily(Patience):
         return f"{self.pile_ids[i]} is covered by {_and(names)}"
 
     def _can_give(self, piles, i: int) -> bool:
-        return not any(piles[c] for c in self.covers[i])
+        pair = self._pair[i]
+        return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
     def _can_take(self, piles, i: int) -> bool:
-        if not piles[i] and self.layer[i] != 0:
+        if not piles[i] and self._gone_when_empty[i]:
             return False            # an emptied middle or front pile is gone
-        return not any(piles[c] for c in self.covers[i])
+        pair = self._pair[i]
+        return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
     def _give_refusal(self, piles, i: int) -> str | None:
         if self._holding_covers(piles, i):
@@ -175,17 +178,6 @@ class _InterlockFamily(Patience):
                 raise InvalidPosition(
                     f"{ids[i]} holds face-down card {card_name(down[0])}: only the single card dealt "
                     "to a back or middle pile lies face down, until it is uncovered")
-
-    def key(self, state: State):
-        """Uncovered back piles cover nothing and are never covered again, so they play
-        alike in any order: they are taken as a set."""
-        piles = state.piles
-        founds = tuple(sorted(piles[f] for f in self.F))
-        free_back = tuple(sorted(piles[b] for b in self.BACK if self._can_give(piles, b)))
-        tableau = tuple(None if i in self.BACK and self._can_give(piles, i) else piles[i] for i in self.T)
-        rest = tuple(piles[i] for i in (self.STOCK, self.WASTE) if i is not None)
-        extra = state.extra if self.redeals is not None else ()
-        return founds, free_back, tableau, rest, extra
 
     # ------------------------------------------------------------- layout
     def layout(self) -> dict:
