@@ -73,6 +73,11 @@ class State:
     def __str__(self) -> str:
         return self.game.format(self)
 
+    def _repr_svg_(self) -> str:
+        """The position as a picture (notebooks, nbconvert, GitHub); face-down cards as backs."""
+        from ..widget.svg import state_svg
+        return state_svg(self)
+
     def __repr__(self) -> str:
         on_foundations = sum(len(self.piles[i]) for i in self.game.foundation_indices)
         return (f"<State {self.game.id}: {on_foundations}/{self.game.card_count} cards home,"
