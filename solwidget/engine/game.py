@@ -114,16 +114,20 @@ class Game:
         return sum(len(state.piles[i]) for i in self.foundation_indices) == self.card_count
 
     def is_stuck(self, state: State) -> bool:
-        """True when only stock cycling is left, or nothing: no card can ever move again."""
-        seen, todo = {state}, [state]
+        """True when only stock cycling is left, or nothing: no card can ever move again.
+
+        Follows the stock actions alone; positions are remembered by their piles only, since
+        a later pass over the same piles (more redeals used) can do no more than the first.
+        """
+        seen, todo = {state.piles}, [state]
         while todo:
             current = todo.pop()
             for move in self._moves(current):
                 if (move.src, move.dst) not in STOCK_ACTIONS:
                     return False
                 following = self._apply(current, move)
-                if following not in seen:
-                    seen.add(following)
+                if following.piles not in seen:
+                    seen.add(following.piles)
                     todo.append(following)
         return not self.is_won(state)
 

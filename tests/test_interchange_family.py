@@ -1,0 +1,185 @@
+"""RULES.md section 2 (Triple Interchange) and its Decision (the family): one test per rule
+sentence, legal and illegal, with the reason ``explain`` gives."""
+
+import pytest
+
+import solwidget as sw
+from helpers import moves, position
+from test_freecell_family import legal, refused
+
+FAMILY = ["triple_interchange", "interchange", "unlimited", "single_interchange", "quadruple_interchange"]
+ANY_CARD = ["triple_interchange", "quadruple_interchange"]
+KINGS_ONLY = ["interchange", "unlimited", "single_interchange"]
+UNLIMITED_PASSES = ["triple_interchange", "unlimited", "single_interchange", "quadruple_interchange"]
+
+# (decks, tableau piles, what an empty pile takes, redeals allowed: None = unlimited)
+PARAMETERS = {
+    "triple_interchange": (3, 9, "any", None),
+    "interchange": (2, 7, "king", 0),
+    "unlimited": (2, 7, "king", None),
+    "single_interchange": (1, 5, "king", None),
+    "quadruple_interchange": (4, 11, "any", None),
+}
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_the_family_shares_the_engine_with_its_parameters(game_id):
+    decks, tableau, empty, redeals = PARAMETERS[game_id]
+    game = sw.load_game(game_id)
+    assert (game.decks, game.empty_takes, game.redeals) == (decks, empty, redeals)
+    assert game.card_count == 52 * decks
+    assert game.pile_ids == (tuple(f"f{i}" for i in range(4 * decks)) + tuple(f"t{i}" for i in range(tableau))
+                             + ("stock", "waste"))
+
+
+def test_triple_interchange_has_three_decks_twelve_foundations_nine_piles():
+    game = sw.load_game("triple_interchange")
+    assert game.card_count == 156
+    assert [p for p in game.pile_ids if game.pile_kinds[p] == "foundation"] == [f"f{i}" for i in range(12)]
+    assert [p for p in game.pile_ids if game.pile_kinds[p] == "tableau"] == [f"t{i}" for i in range(9)]
+
+
+# ----------------------------------------------------------------- foundations
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_any_ace_may_start_any_empty_foundation(game_id):
+    s = position(game_id, t0="AD", f0="AH-3H", f1="AS")
+    empty = {f"t0 f{i}" for i in range(2, 4 * s.game.decks)}
+    assert {m for m in moves(s) if m.startswith("t0 f")} == empty
+    refused(s, "t0 f0", "foundations build up in suit", "f0 takes 4H next, not AD")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_foundations_build_up_in_suit_to_the_king(game_id):
+    s = position(game_id, t0="4H", t1="4D", t2="2C", f0="AH-3H", f1="AS-KS")
+    legal(s, "t0 f0")
+    refused(s, "t1 f0", "f0 takes 4H next, not 4D")                 # wrong suit
+    refused(s, "t2 f2", "an empty foundation takes only an Ace", "2C cannot start one")
+    refused(s, "t0 f1", "f1 is complete")                          # 13 cards at most
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_cards_never_leave_a_foundation(game_id):
+    s = position(game_id, f0="AH-5H", t0="6S")
+    for move in ("f0 t0", "f0 t1", "f0 f1", "f0 waste"):
+        refused(s, move, "cards never leave a foundation")
+    assert not any(m.src.startswith("f") for m in s.legal_moves())
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_cards_go_to_a_foundation_one_at_a_time(game_id):
+    s = position(game_id, t0="2H AH")
+    refused(s, "t0 f0 2", "one at a time")
+
+
+# ----------------------------------------------------------------- tableau
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_tableau_builds_down_in_suit(game_id):
+    s = position(game_id, t0="JS", t1="TS", t2="TH", t3="9S", t4="QS")
+    legal(s, "t1 t0")                                    # only 10 of spades goes on J of spades
+    refused(s, "t2 t0", "TH does not fit on JS", "the tableau builds down in suit")
+    refused(s, "t3 t0", "9S does not fit on JS")
+    refused(s, "t4 t0", "QS does not fit on JS")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_a_group_down_in_one_suit_moves_as_a_unit(game_id):
+    s = position(game_id, t0="[3C] 9H 8H 7H", t1="TH", t2="9D 8S 7S")
+    after = legal(s, "t0 t1 3")
+    assert after.pile("t1") == ["TH", "9H", "8H", "7H"]
+    refused(s, "t2 t1 3", "8S on 9D is not a run down in suit", "only such a run moves as a unit")
+    refused(s, "t0 t1 4", "a face-down card cannot be moved")
+    refused(s, "t0 t1 5", "t0 holds only 4 cards")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_a_face_down_card_exposed_is_turned_up_by_the_same_move(game_id):
+    s = position(game_id, t0="[3C] 9H", t1="TH", t2="[KD] AS")
+    after = legal(s, "t0 t1")
+    assert after.pile("t0") == ["3C"]
+    after = legal(s, "t2 f0")
+    assert after.pile("t2") == ["KD"] and after.pile("f0") == ["AS"]
+
+
+@pytest.mark.parametrize("game_id", ANY_CARD)
+def test_an_empty_pile_takes_any_card_or_any_movable_group(game_id):
+    s = position(game_id, t0="[2C] 9H 8H", t1="KS 5D", waste="3C")
+    for move in ("t0 t2", "t0 t2 2", "t1 t2", "waste t2"):
+        legal(s, move)
+    refused(s, "t1 t2 2", "5D on KS is not a run down in suit")
+
+
+@pytest.mark.parametrize("game_id", KINGS_ONLY)
+def test_an_empty_pile_takes_only_a_king_or_a_group_headed_by_a_king(game_id):
+    s = position(game_id, t0="[2C] KS QS", t1="5D", waste="KH")
+    legal(s, "t0 t2 2")
+    legal(s, "waste t2")
+    refused(s, "t0 t2", "an empty tableau pile takes only a King or a run headed by a King")
+    refused(s, "t1 t2", "an empty tableau pile takes only a King or a run headed by a King")
+
+
+# ----------------------------------------------------------------- stock and waste
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_stock_waste_turns_one_card_face_up(game_id):
+    s = position(game_id, t0="8D", waste="2C")
+    stock = s.pile("stock")
+    after = legal(s, "stock waste")
+    assert after.pile("waste") == ["2C", stock[-1].strip("[]")]
+    assert after.pile("stock") == stock[:-1]
+    refused(s, "stock waste 2", "'stock waste' is written without a count")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_the_top_waste_card_goes_to_the_tableau_or_a_foundation(game_id):
+    s = position(game_id, t0="8D", waste="AC 7D")
+    legal(s, "waste t0")
+    refused(s, "waste t0 2", "only one card at a time leaves the waste")
+    s2 = position(game_id, t0="8D", waste="7D AC")
+    legal(s2, "waste f0")
+    refused(s2, "waste t0", "AC does not fit on 8D")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_nothing_goes_on_the_stock_or_the_waste(game_id):
+    s = position(game_id, t0="8D", waste="AC")
+    refused(s, "t0 waste", "nothing may be put on the waste")
+    refused(s, "t0 stock", "nothing may be put on the stock")
+    refused(s, "stock t0", "cards leave the stock only by 'stock waste'")
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_waste_stock_only_once_the_stock_is_empty(game_id):
+    s = position(game_id, t0="8D", waste="AC")
+    refused(s, "waste stock", "the stock still has cards")
+
+
+@pytest.mark.parametrize("game_id", UNLIMITED_PASSES)
+def test_waste_stock_turns_the_waste_over_unshuffled_as_often_as_wanted(game_id):
+    s = position(game_id, t0="KD", rest="waste")
+    waste = s.pile("waste")
+    for passes in (1, 2, 3):
+        refused(s, "stock waste", "the stock is empty: turn the waste back over with 'waste stock'")
+        s = legal(s, "waste stock")
+        assert s.pile("waste") == [] and s.to_dict()["redeals"] == passes
+        assert s.pile("stock") == [f"[{c}]" for c in reversed(waste)]
+        for _ in waste:                                   # one pass through: the same order
+            s = s.play("stock waste")
+        assert s.pile("waste") == waste
+
+
+def test_interchange_allows_one_pass_through_the_stock():
+    s = position("interchange", t0="KD", rest="waste")
+    refused(s, "waste stock", "no redeal is left: this game allows one pass through the stock")
+    refused(s, "stock waste", "the stock is empty and no redeal is left")
+    with pytest.raises(sw.InvalidPosition, match="allows 0"):
+        position("interchange", t0="KD", rest="waste", redeals=1)
+
+
+@pytest.mark.parametrize("game_id", ["interchange", "unlimited"])
+def test_only_stock_cycling_left_is_stuck(game_id):
+    piles = dict(t0="AC QC KC", t1="AC QC KC", t2="AD QD KD", t3="AD QD KD", t4="AH QH KH",
+                 t5="AH QH KH", t6="AS AS QS QS KS")
+    s = position(game_id, **piles)
+    assert s.legal_moves() == [sw.Move("stock", "waste")]
+    assert s.is_stuck() and not s.is_won()
+    free = position(game_id, **{**piles, "t6": "AS QS QS KS"})   # an Ace in the stock
+    assert not free.is_stuck()
