@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import FACE_DOWN, KING, card_name, face_down
+from ..engine.cards import FACE_DOWN, card_name, face_down
 from ..engine.errors import InvalidPosition
 from ..engine.moves import Move
 from ..engine.patience import CARD_GAP, ROW_GAP, Build, Patience
