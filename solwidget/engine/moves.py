@@ -40,7 +40,7 @@ def parse_move_text(text: str) -> Move:
     if len(words) == 2:
         return Move(src, dst)
     third = words[2]
-    if third.isdigit():
+    if third.isascii() and third.isdigit():
         n = int(third)
         if n < 1:
             raise InvalidMoveText(f"malformed move {text!r}: the number of cards must be at least 1")
