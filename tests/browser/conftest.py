@@ -31,12 +31,10 @@ def jupyter_servers(tmp_path_factory):
         server.stop()
 
 
-@pytest.fixture(params=FRONT_ENDS)
+@pytest.fixture(scope="session", params=FRONT_ENDS)
 def jupyter(request, jupyter_servers):
     """A running server of each front end in turn: JupyterLab 4, then Notebook 7."""
-    server = jupyter_servers(request.param)
-    yield server
-    server.shut_down_kernels()
+    return jupyter_servers(request.param)
 
 
 @pytest.fixture(scope="session")
@@ -56,16 +54,18 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def page(browser):
+@pytest.fixture(scope="module")
+def module_page(browser, jupyter):
+    """A browser page of its own for a test module, on each front end; its kernels end with it."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT)
     yield page
     context.close()
+    jupyter.shut_down_kernels()
 
 
-@pytest.fixture
-def notebook(page, jupyter):
-    """notebook(cells): write those cells as a notebook, open it, run it; returns a harness.Notebook."""
-    return lambda cells, **options: open_notebook(page, jupyter, cells, **options)
+@pytest.fixture(scope="module")
+def module_notebook(module_page, jupyter):
+    """notebook(cells): write those cells as a notebook, open it in the module's page and run it."""
+    return lambda cells, **options: open_notebook(module_page, jupyter, cells, **options)

@@ -152,12 +152,14 @@ JS_NOTEBOOK_READY = """(name) => {
     return !!(w && w.context && w.context.path === name && w.sessionContext && w.content);
 }"""
 
-JS_RUN_ALL = """async () => {
-    const app = window.jupyterapp;
-    const panel = app.shell.currentWidget;
+JS_KERNEL_READY = """async () => {
+    const panel = window.jupyterapp.shell.currentWidget;
     await panel.context.ready;
     await panel.sessionContext.ready;
-    app.commands.execute('notebook:run-all-cells');  // not awaited: the caller waits with a timeout
+}"""
+
+JS_RUN_ALL = """() => {
+    window.jupyterapp.commands.execute('notebook:run-all-cells');  // not awaited: the caller waits
 }"""
 
 # Every code cell has run, or one failed (run-all stops there).
@@ -193,6 +195,28 @@ JS_EXECUTE = """async ([code, timeout]) => {
 }"""
 
 
+# Run one cell again; resolves when it has finished, with its error (or null).
+JS_RUN_CELL = """async ([index, timeout]) => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    const cell = panel.content.widgets[index];
+    panel.content.activeCellIndex = index;
+    const done = new Promise((resolve) => {
+        const changed = () => {
+            if (cell.model.executionCount === null) return;
+            cell.model.stateChanged.disconnect(changed);
+            resolve();
+        };
+        cell.model.stateChanged.connect(changed);
+    });
+    await app.commands.execute('notebook:run-cell');
+    const late = new Promise((_, reject) => setTimeout(() => reject(new Error('cell timed out')), timeout));
+    await Promise.race([done, late]);
+    const error = cell.model.outputs.toJSON().find(o => o.output_type === 'error');
+    return error ? error.ename + ': ' + error.evalue : null;
+}"""
+
+
 class Notebook:
     """An open notebook page whose cells have run; `run` executes more code in its kernel."""
 
@@ -207,6 +231,12 @@ class Notebook:
         if not result["ok"]:
             raise AssertionError(f"kernel code failed: {code!r}\n{result['text']}")
         return result["text"]
+
+    def run_cell(self, index: int) -> None:
+        """Run the notebook's cell ``index`` again (its output is replaced) and wait for it."""
+        error = self.page.evaluate(JS_RUN_CELL, [index, STEP_TIMEOUT])
+        if error:
+            raise AssertionError(f"cell {index} failed: {error}")
 
     def value(self, expression: str):
         """The value of the JSON-able Python ``expression``, evaluated in the kernel."""
@@ -224,12 +254,16 @@ _names = itertools.count()
 
 
 def open_notebook(page, server: JupyterServer, cells: list[str], wait_for: str | None = "[data-pile]",
-                  name: str | None = None) -> Notebook:
-    """Write ``cells`` as a new notebook, open it in ``page``, run every cell and wait for ``wait_for``."""
+                  name: str | None = None, run: bool = True) -> Notebook:
+    """Write ``cells`` as a new notebook and open it in ``page``; unless ``run`` is false, run every
+    cell, check that none failed and wait for ``wait_for`` to show."""
     name = name or f"test-{os.getpid()}-{next(_names)}.ipynb"
     write_notebook(server.notebooks / name, cells)
     page.goto(server.notebook_url(name), timeout=FIRST_LOAD_TIMEOUT)
     page.wait_for_function(JS_NOTEBOOK_READY, arg=name, timeout=FIRST_LOAD_TIMEOUT)
+    page.evaluate(JS_KERNEL_READY)
+    if not run:
+        return Notebook(page, server, name)
     page.evaluate(JS_RUN_ALL)
     try:
         page.wait_for_function(JS_CELLS_DONE, timeout=FIRST_LOAD_TIMEOUT)
