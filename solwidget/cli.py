@@ -69,7 +69,45 @@ def _add_study(sub) -> None:
     study.set_defaults(run=_study)
 
 
-COMMANDS = [_add_games, _add_deal, _add_study]
+def _solve(args) -> None:
+    from .solver import Solver
+
+    state = load_game(args.game).deal(args.number)
+    solver = Solver(state, max_states=args.max_states, max_seconds=args.max_seconds)
+    bar = None
+    if not args.quiet:
+        try:
+            from tqdm import tqdm
+            bar = tqdm(total=args.max_states, unit=" states", file=sys.stderr, leave=False,
+                       desc=f"{args.game} {args.number}", mininterval=0.5, delay=1.0)
+        except ImportError:       # tqdm comes with the "study" extra; no bar without it
+            pass
+    while not solver.done:
+        before = solver.progress.expanded
+        progress = solver.step(2000)
+        if bar is not None:
+            bar.update(progress.expanded - before)
+            bar.set_postfix_str(f"best {progress.best_score:g}" if progress.best_score is not None else "")
+    if bar is not None:
+        bar.close()
+    result = solver.result
+    print(f"{args.game} deal {args.number}: {result}")
+    for i, move in enumerate(result.moves, 1):
+        print(f"{i:4}. {move}")
+
+
+def _add_solve(sub) -> None:
+    solve = sub.add_parser("solve", help="solve a deal: won (with the moves), lost (proved) or unknown")
+    solve.add_argument("game", help="a game id (see 'solwidget games')")
+    solve.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
+    solve.add_argument("--max-states", type=int, default=1_000_000,
+                       help="states to expand at most (default 1000000)")
+    solve.add_argument("--max-seconds", type=float, help="seconds to search at most (default: no limit)")
+    solve.add_argument("--quiet", action="store_true", help="no progress bar")
+    solve.set_defaults(run=_solve)
+
+
+COMMANDS = [_add_games, _add_deal, _add_study, _add_solve]
 
 
 def build_parser() -> argparse.ArgumentParser:

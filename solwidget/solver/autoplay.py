@@ -58,17 +58,38 @@ def is_safe(game: Patience, tops, card: int) -> bool:
     return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
 
 
+def _wanted(game: Patience, piles) -> set[int]:
+    """The cards that some foundation takes next."""
+    wanted = set()
+    start = game.foundation_start
+    for f in game.F:
+        pile = piles[f]
+        if pile:
+            nxt = (pile[-1] & 15) + game.step
+            if 1 <= nxt <= 13:
+                wanted.add(pile[-1] & 0x30 | nxt)
+        else:
+            wanted.update((start, 16 | start, 32 | start, 48 | start))
+    return wanted
+
+
 def safe_move(game: Patience, state: State) -> Move | None:
     """One provably safe move to a foundation, or None."""
     piles = state.piles
     tops = None
     ids = game.pile_ids
+    wanted = _wanted(game, piles)
+    if not any(piles[i] and piles[i][-1] in wanted for i in game.T + game.C):
+        if game.WASTE is None or not piles[game.WASTE] or piles[game.WASTE][-1] not in wanted:
+            return None
     sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64 and game._can_give(piles, t)]
     sources += [c for c in game.C if piles[c]]
     if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
         sources.append(game.WASTE)
     for src in sources:
         card = piles[src][-1]
+        if card not in wanted:
+            continue
         for f in game._foundation_for(piles, card):
             if tops is None:
                 tops = _home_tops(game, piles)

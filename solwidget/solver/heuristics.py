@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
 
-DEFAULT_WEIGHTS = {"home": 4.0, "blockers": 1.0, "urgent": 0.5, "down": 1.0, "cells": 0.5,
-                   "empty": 1.0}
+DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
+                   "cells": 0.5, "empty": 1.0}
 
 
 def make_score(game, weights: dict | None = None):
@@ -54,11 +54,22 @@ def _need_tables(game: Patience, piles):
             levels[top >> 4 & 3].append((top & 15) if ace_up else 14 - (top & 15))
     need = [0] * 64
     for suit in range(4):
-        marks = sorted(levels[suit])
+        marks = levels[suit]
+        base = suit << 4
+        if len(marks) == 1 or game.decks == 1:
+            level = max(marks)
+            if ace_up:
+                for rank in range(1, 14):
+                    need[base | rank] = rank - level
+            else:
+                for rank in range(1, 14):
+                    need[base | rank] = 14 - rank - level
+            continue
+        marks.sort()
         for rank in range(1, 14):
             order = rank if ace_up else 14 - rank
             below = max(m for m in marks if m < order) if marks[-1] >= order else marks[-1]
-            need[suit << 4 | rank] = order - below
+            need[base | rank] = order - below
     return need
 
 
@@ -66,7 +77,7 @@ def _patience_score(game: Patience, w):
     total = game.card_count
     F, C, T = game.F, game.C, game.T
     w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
-    w_down, w_cells, w_empty = w["down"], w["cells"], w["empty"]
+    w_down, w_cells, w_empty, w_buried = w["down"], w["cells"], w["empty"], w["buried"]
 
     def score(state) -> float:
         piles = state.piles
@@ -74,7 +85,7 @@ def _patience_score(game: Patience, w):
         if home == total:
             return 0.0
         need = _need_tables(game, piles)
-        blockers = urgent = down = empty = 0
+        blockers = urgent = down = empty = buried = 0
         for t in T:
             pile = piles[t]
             if not pile:
@@ -83,6 +94,7 @@ def _patience_score(game: Patience, w):
                 continue
             lowest = 99
             size = len(pile)
+            deepest = size
             for j, card in enumerate(pile):
                 if card & FACE_DOWN:
                     down += 1
@@ -91,11 +103,13 @@ def _patience_score(game: Patience, w):
                     blockers += 1
                 else:
                     lowest = n
+                    deepest = j
                 if n == 1:
                     urgent += size - 1 - j
-        free = sum(1 for c in C if not piles[c])
-        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent
-                 + w_down * down - w_cells * free - w_empty * empty)
+            buried += size - 1 - deepest
+        filled = sum(1 for c in C if piles[c])
+        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried
+                 + w_down * down + w_cells * filled * (filled + 1) / 2 - w_empty * empty)
         return max(value, 0.5)
 
     return score

@@ -16,13 +16,14 @@ class Progress:
     frontier: int = 0             # states waiting to be expanded
     depth: int = 0                # moves from the start to the state expanded last
     best_score: float | None = None   # lowest heuristic score seen (0 is a won position)
-    elapsed: float = 0.0          # seconds spent inside step()
+    elapsed: float = 0.0          # seconds spent inside step(), shortening a win included
+    searching: float = 0.0        # of which expanding states
     best_line: list[Move] = field(default_factory=list)   # moves to the best-scored state
 
     @property
     def rate(self) -> float:
         """States expanded per second."""
-        return self.expanded / self.elapsed if self.elapsed > 0 else 0.0
+        return self.expanded / self.searching if self.searching > 0 else 0.0
 
     def __str__(self) -> str:
         best = "-" if self.best_score is None else f"{self.best_score:g}"

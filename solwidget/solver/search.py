@@ -97,6 +97,7 @@ class Solver:
                     self._remember(key)
                     child_node = (node, moves, node[2] + len(moves))
                     if x.is_won(child):
+                        progress.searching += time.perf_counter() - began
                         self._finish_won(child_node)
                         return progress
                     value = score(child)
@@ -108,8 +109,13 @@ class Solver:
                 if len(frontier) > self.frontier_size:
                     self._trim()
         finally:
-            progress.elapsed += time.perf_counter() - began
-            progress.frontier = len(frontier)
+            spent = time.perf_counter() - began
+            progress.elapsed += spent
+            if self.result is None or self.result.status != "won":
+                progress.searching += spent
+            if self.result is None:
+                progress.frontier = len(frontier)
+                progress.best_line = self.best_line
         return progress
 
     def solve(self, chunk: int = 5000) -> SolveResult:
@@ -132,7 +138,7 @@ class Solver:
 
     def _trim(self):
         """Keep the better half of the frontier; the search can no longer prove a loss."""
-        self._frontier = heapq.nsmallest(self.frontier_size // 2, self._frontier)
+        self._frontier[:] = heapq.nsmallest(self.frontier_size // 2, self._frontier)
         heapq.heapify(self._frontier)
         self._complete = False
 

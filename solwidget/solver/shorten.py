@@ -53,16 +53,17 @@ def _replay(game, state, segment, target):
     return state == target
 
 
-def _rewrites(first: Move, later: Move, between: list[Move]):
+def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool):
     through = Move(first.src, later.dst, first.n)
     if later.dst == first.src:
         yield between
     else:
         yield [through] + between
-        yield between + [through]
+        if thorough:
+            yield between + [through]
 
 
-def drop_detours(game, start, moves):
+def drop_detours(game, start, moves, thorough=False):
     changed = True
     passes = 0
     while changed and passes < MAX_PASSES:
@@ -78,7 +79,7 @@ def drop_detours(game, start, moves):
                     or "stock" in (first.src, first.dst)):
                 i += 1
                 continue
-            for segment in _rewrites(first, moves[j], moves[i + 1:j]):
+            for segment in _rewrites(first, moves[j], moves[i + 1:j], thorough):
                 if _replay(game, states[i], segment, states[j + 1]):
                     moves = moves[:i] + segment + moves[j + 1:]
                     states = states[:i + 1] + _positions(game, states[i], segment)[1:-1] + states[j + 1:]

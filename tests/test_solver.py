@@ -1,0 +1,232 @@
+"""The solver: wins replay, one-move wins, proved losses, budgets, stepping, hints, reductions."""
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.cards import deck, card_name
+from solwidget.solver.autoplay import safe_moves
+from solwidget.solver.keys import engine_key_is_plain, patience_key
+from solwidget.solver.stock import REDEAL, TURN, reachable_tops
+
+# Deals that each game's solver wins within a small budget (found with the default options).
+QUICK_DEALS = {
+    "reversed_solitaire": [8, 9],
+    "inverted_freecell": [8, 9],
+    "freecell": [2, 3, 8],
+    "triple_interchange": [2],
+    "interlock": [2],
+}
+QUICK_BUDGET = 3000
+
+
+def _position(game_id, piles, **extra):
+    game = sw.load_game(game_id)
+    full = {pid: [] for pid in game.pile_ids}
+    full.update(piles)
+    return game.state_from_dict({"game": game_id, "piles": full, **extra})
+
+
+def _replays_to_win(state, moves):
+    for move in moves:
+        state = state.play(move)
+    return state.is_won()
+
+
+@pytest.mark.parametrize("game_id", sorted(QUICK_DEALS))
+def test_wins_replay_to_a_won_state(game_id):
+    game = sw.load_game(game_id)
+    for number in QUICK_DEALS[game_id]:
+        result = sw.solve(game.deal(number), max_states=QUICK_BUDGET)
+        assert result.status == "won", (game_id, number, result)
+        assert _replays_to_win(game.deal(number), result.moves)
+
+
+def _all_home_but(game_id, card_names, foundation_start):
+    """A position of a 4-foundation one-deck game with every card home except ``card_names``."""
+    left = set(card_names)
+    piles = {}
+    for f, suit in enumerate("CDHS"):
+        ranks = "A23456789TJQK" if foundation_start == "A" else "KQJT98765432A"
+        piles[f"f{f}"] = []
+        for rank in ranks:
+            if rank + suit in left:
+                break
+            piles[f"f{f}"].append(rank + suit)
+    return piles
+
+
+@pytest.mark.parametrize("game_id,start,last", [("freecell", "A", "KS"), ("reversed_solitaire", "K", "AS")])
+def test_one_move_from_a_win_is_won_in_one(game_id, start, last):
+    piles = _all_home_but(game_id, [last], start)
+    piles["t3"] = [last]
+    result = sw.solve(_position(game_id, piles))
+    assert result.status == "won"
+    assert [str(m) for m in result.moves] == ["t3 f3"]
+
+
+def test_one_move_win_in_a_game_without_autoplay():
+    game = sw.load_game("mutated")
+    state = game.deal(1)
+    data = state.to_dict()
+    piles = {pid: [] for pid in data["piles"]}
+    for f, suit in enumerate("CDHS"):
+        piles[f"f{f}"] = [r + suit for r in "A23456789TJQK"]
+    piles["f3"].pop()
+    piles["r1c1"] = ["KS"]
+    data["piles"] = piles
+    result = sw.solve(game.state_from_dict(data))
+    assert result.status == "won" and len(result.moves) == 1
+    assert _replays_to_win(game.state_from_dict(data), result.moves)
+
+
+def _stuck_freecell_like(game_id, tops, cells):
+    """Every card on the tableau or in the cells; tops that fit nowhere and full cells."""
+    rest = [card_name(c) for c in deck(1) if card_name(c) not in tops + cells]
+    piles = {f"c{i}": [card] for i, card in enumerate(cells)}
+    for t in range(8):
+        piles[f"t{t}"] = rest[t * 5:(t + 1) * 5] + [tops[t]]
+    return _position(game_id, piles)
+
+
+def test_freecell_position_where_nothing_moves_is_lost():
+    # Red tops never take each other; the cells hold Kings, which fit on no top.
+    state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
+                                 ["KC", "KD", "KH", "KS"])
+    assert state.legal_moves() == []
+    result = sw.solve(state)
+    assert result.status == "lost"
+
+
+def test_reversed_solitaire_stuck_position_is_lost():
+    # Foundations start with Kings, all buried; the Aces in the cells fit on no top.
+    state = _stuck_freecell_like("reversed_solitaire", ["3D", "5D", "7D", "9D", "3H", "5H", "7H", "9H"],
+                                 ["AC", "AD", "AH", "AS"])
+    result = sw.solve(state)
+    assert result.status == "lost"
+
+
+def test_interchange_endgame_with_a_card_blocked_under_its_own_suit_is_lost():
+    # 3C lies on 2C, which the clubs foundation needs next; 3C could go only on 4C,
+    # buried beneath, and an empty pile takes only a King.
+    piles = _all_home_but("single_interchange", ["2C"], "A")
+    piles["t0"] = ["KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C", "4C", "2C", "3C"]
+    state = _position("single_interchange", piles, redeals=0)
+    result = sw.solve(state)
+    assert result.status == "lost"
+
+
+def test_small_winnable_interchange_endgame_is_won_through_the_stock():
+    # Nearly the same cards, but 5C has a pile of its own and 4C waits in the stock:
+    # turn it, put it on 5C, 3C goes on it, and 2C is free.
+    piles = _all_home_but("single_interchange", ["2C"], "A")
+    piles["t0"] = ["KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "2C", "3C"]
+    piles["t1"] = ["5C"]
+    piles["stock"] = ["[4C]"]
+    state = _position("single_interchange", piles, redeals=0)
+    result = sw.solve(state)
+    assert result.status == "won"
+    assert _replays_to_win(state, result.moves)
+
+
+def test_a_budget_that_runs_out_gives_unknown_with_progress():
+    result = sw.solve(sw.load_game("freecell").deal(9), max_states=5)
+    assert result.status == "unknown" and result.moves == []
+    assert result.progress.expanded == 5
+    assert result.progress.frontier > 0 and result.progress.best_line
+    assert "budget" in result.reason
+
+
+def test_stepping_in_small_steps_agrees_with_solving_at_once():
+    state = sw.load_game("freecell").deal(5)
+    solver = sw.Solver(state, max_states=QUICK_BUDGET)
+    seen = []
+    while not solver.done:
+        seen.append(solver.step(7).expanded)
+    at_once = sw.solve(state, max_states=QUICK_BUDGET)
+    assert solver.result.status == at_once.status == "won"
+    assert solver.result.moves == at_once.moves
+    assert solver.progress.expanded == at_once.progress.expanded
+    assert seen == sorted(seen) and seen[0] <= 7
+
+
+def test_progress_while_stepping():
+    solver = sw.Solver(sw.load_game("reversed_solitaire").deal(2))
+    progress = solver.step(20)
+    assert progress is solver.progress and not solver.done and solver.result is None
+    assert progress.expanded == 20 and progress.frontier > 0 and progress.depth > 0
+    assert progress.best_score > 0 and progress.elapsed > 0 and progress.rate > 0
+    state = solver.state
+    for move in progress.best_line:
+        state = state.play(move)
+
+
+def test_hint_returns_a_winning_move_when_a_win_is_found():
+    state = sw.load_game("freecell").deal(2)
+    h = sw.hint(state)
+    assert h.winning and h.move in state.legal_moves()
+    assert _replays_to_win(state, h.moves)
+    assert "win" in str(h)
+    assert state.hint().move == h.move
+
+
+def test_hint_says_promising_when_no_win_is_found():
+    state = sw.load_game("freecell").deal(9)
+    h = sw.hint(state, max_states=3)
+    assert not h.winning and h.move in state.legal_moves()
+    assert "promising" in str(h)
+
+
+def test_hint_is_none_when_no_move_is_legal():
+    state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
+                                 ["KC", "KD", "KH", "KS"])
+    assert sw.hint(state) is None
+
+
+def test_safe_moves_are_legal_and_only_the_provably_safe_ones():
+    # 2H may go home only once both black Aces are home; the AC may go at once.
+    piles = {"f0": ["AD"], "f1": ["AH"], "t0": ["AC"], "t1": ["2H"]}
+    rest = [card_name(c) for c in deck(1) if card_name(c) not in ("AD", "AH", "AC", "2H")]
+    for t in range(2, 8):
+        piles[f"t{t}"] = rest[(t - 2) * 8:(t - 1) * 8]
+    state = _position("freecell", piles)
+    moves = safe_moves(state)
+    assert [str(m) for m in moves][:1] == ["t0 f2"]
+    for move in moves:
+        state = state.play(move)
+    assert "t1 f" not in " ".join(str(m) for m in moves)   # AS still buried: 2H stays
+
+
+def test_turned_positions_agree_with_the_engine():
+    game = sw.load_game("triple_interchange")
+    state = game.deal(3)
+    for _ in range(5):                  # some cards on the waste, some in the stock
+        state = state.play("stock waste")
+    count = 0
+    for turns, turned in reachable_tops(game, state):
+        replayed = state
+        for move in turns:
+            replayed = replayed.play(move)
+        assert replayed == turned
+        assert turns[-1] == TURN and set(turns) <= {TURN, REDEAL}
+        count += 1
+    assert count == len(state.piles[game.STOCK]) + len(state.piles[game.WASTE]) - 1
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "guardian"])
+def test_compact_keys_mean_what_the_engine_keys_mean(game_id):
+    game = sw.load_game(game_id)
+    if not engine_key_is_plain(game):
+        pytest.skip("this game has its own key")
+    key = patience_key(game)
+    states = [game.deal(n) for n in (1, 2)]
+    for state in list(states):
+        states += [state.play(m) for m in state.legal_moves() if m.src != "stock"]
+    pairs = {(game.key(s), key(s)) for s in states}
+    assert len({e for e, _ in pairs}) == len({k for _, k in pairs}) == len(pairs)
+
+
+def test_solve_command_prints_status_and_moves(capsys):
+    from solwidget.cli import main
+    assert main(["solve", "freecell", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "won in" in out and "t" in out.splitlines()[1]
