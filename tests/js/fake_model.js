@@ -17,6 +17,7 @@ export class FakeModel {
   set(name, value) {
     this.state[name] = value;
     this.pending[name] = value;
+    this.emit(`change:${name}`);        // as Backbone does, before anything is saved
   }
 
   save_changes() {

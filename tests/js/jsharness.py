@@ -1,0 +1,83 @@
+"""Helpers for the front end's tests: a static server for the repo, Chromium's launch
+options, and ``mount``/``kernel``, which connect a real SolitaireWidget to the test page's
+fake model (the page, tests/js/page.html, imports solwidget/static/widget.js).
+
+``mount(page, widget)`` hands the page the widget's synced traits; ``kernel(page, widget)``
+plays the Jupyter comm: it delivers what the page sent to the widget, then sends the changed
+traits and any custom replies back.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+PAGE = "/tests/js/page.html"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def start_server() -> http.server.ThreadingHTTPServer:
+    """Serve the checkout on 127.0.0.1 (a free port) from a daemon thread."""
+    handler = functools.partial(_Quiet, directory=str(ROOT))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def url(httpd) -> str:
+    return f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def open_page(browser, base: str, width: int = 1000, height: int = 900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(base + PAGE)
+    page.wait_for_function("window.ready === true")
+    return page
+
+
+def synced_state(widget) -> dict:
+    """The traits the browser receives, as JSON data (anywidget's own code left out)."""
+    state = widget.get_state()
+    return json.loads(json.dumps({k: v for k, v in state.items() if not k.startswith("_")}))
+
+
+def mount(page, widget, width: int | None = None) -> None:
+    page.evaluate("([state, width]) => mount(state, width)", [synced_state(widget), width])
+    page.wait_for_selector("[data-pile]")
+
+
+def kernel(page, widget) -> list[dict]:
+    """Deliver the page's messages to the widget, then send the changed traits back."""
+    messages = page.evaluate("() => window.model.sent.splice(0)")
+    replies = []
+    original = widget._send
+
+    def capture(msg, buffers=None):
+        if msg.get("method") == "custom":
+            replies.append(msg["content"])
+
+    widget._send = capture
+    try:
+        for message in messages:
+            widget._on_message(widget, message, [])
+    finally:
+        widget._send = original
+    before = page.evaluate("() => window.model.state")
+    after = synced_state(widget)
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    page.evaluate("(changes) => window.model.update(changes)", changed)
+    for reply in replies:
+        page.evaluate("(msg) => window.model.receive(msg)", reply)
+    return messages

@@ -1,0 +1,317 @@
+"""The front end in headless Chromium, against a fake model fed by a real SolitaireWidget.
+
+``mount`` gives the page the widget's synced traits; ``kernel`` delivers what the page sent
+to the widget and sends the changed traits back, as the Jupyter comm would.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import solwidget as sw
+from solwidget.widget.sync import visible_piles
+
+from jsharness import kernel, mount
+
+ACTIONS = ["new", "restart", "undo", "redo", "hint", "autoplay", "solve"]
+
+
+def sent(page) -> list[dict]:
+    return page.evaluate("() => window.model.sent")
+
+
+def dom_piles(page) -> dict[str, list[str]]:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('[data-pile]')].map(
+        (p) => [p.dataset.pile, [...p.querySelectorAll('[data-card]')].map((c) => c.dataset.card)]))""")
+
+
+def card_selector(pid: str, index: int) -> str:
+    return f'[data-pile="{pid}"] [data-index="{index}"]'
+
+
+CORNER = {"x": 6, "y": 6}       # a fanned card shows its top-left corner
+
+
+def click_card(page, pid: str, index: int, **options) -> None:
+    page.click(card_selector(pid, index), position=CORNER, **options)
+
+
+def deal_with(game_id: str, wanted) -> int:
+    """The first deal whose opening position has a legal move for which ``wanted`` is true."""
+    game = sw.load_game(game_id)
+    return next(n for n in range(1, 500) if any(wanted(m) for m in game.deal(n).legal_moves()))
+
+
+def to_tableau(move) -> bool:
+    return move.dst.startswith("t") and move.src.startswith("t") and move.n == 1
+
+
+def top_card(page, pid: str) -> str:
+    return page.evaluate(f"""() => {{ const cards = document.querySelectorAll('[data-pile="{pid}"] [data-card]');
+        return cards[cards.length - 1].dataset.index; }}""")
+
+
+# ------------------------------------------------------------------ drawing
+@pytest.mark.parametrize("game_id", sw.games())
+def test_every_game_is_drawn_from_its_data(page, game_id):
+    widget = sw.SolitaireWidget(game_id, deal=4)
+    mount(page, widget)
+    drawn = dom_piles(page)
+    layout = {p["id"]: p for p in widget.layout["piles"]}
+    assert set(drawn) == set(widget.game.pile_ids)
+    for pid, codes in visible_piles(widget.state).items():
+        expected = codes[-2:] if layout[pid]["fan"] == "none" else codes
+        assert drawn[pid] == expected, pid
+    assert [page.get_attribute(f'[data-action="{a}"]', "data-action") for a in ACTIONS] == ACTIONS
+    assert page.text_content('[data-role="status"]') == widget.status["text"]
+    assert page.locator('[data-role="message"]').count() == 1
+    width = page.evaluate("() => document.querySelector('.sw-felt').getBoundingClientRect().width")
+    assert width <= 960
+
+
+def test_the_board_fits_a_narrow_output_area(page):
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    mount(page, widget, width=600)
+    box = page.evaluate("() => document.querySelector('.sw-felt').getBoundingClientRect().width")
+    assert box <= 600
+    mount(page, widget, width=900)
+    wide = page.evaluate("() => document.querySelector('.sw-felt').getBoundingClientRect().width")
+    assert box < wide <= 900
+
+
+def test_cards_carry_aria_labels(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    top = widget.state.pile("t0")[-1]
+    label = page.get_attribute(card_selector("t0", len(widget.state.pile("t0")) - 1), "aria-label")
+    names = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+             "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    assert label == f"{names[top[0]]} of {suits[top[1]]} on t0"
+    assert "t0: tableau, 7 cards" in page.get_attribute('[data-pile="t0"]', "aria-label")
+
+
+def test_covered_piles_are_shaded_and_backs_hide_their_card(page):
+    widget = sw.SolitaireWidget("interlock", deal=2)
+    mount(page, widget)
+    covered = page.evaluate("() => [...document.querySelectorAll('.sw-covered')].map((p) => p.dataset.pile)")
+    assert sorted(covered) == sorted(f"t{i}" for i in range(19))      # back and middle layers
+    widget = sw.SolitaireWidget("triple_interchange", deal=2)
+    mount(page, widget)
+    backs = page.locator('[data-card="back"]')
+    assert backs.count() == 4 * 9 + 2         # four face-down rows, and the stock's top two
+    assert page.locator('[data-card="back"][aria-label^="a face-down card on"]').count() == backs.count()
+
+
+def test_four_colour_switch_and_dark_theme(page):
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    mount(page, widget)
+    clubs = page.locator(".sw-suit-C").first
+    black = clubs.evaluate("(c) => getComputedStyle(c).color")
+    page.check('[data-role="four-colour"]')
+    assert page.evaluate("() => window.model.saved") == [{"four_colour": True}]
+    assert clubs.evaluate("(c) => getComputedStyle(c).color") != black
+    felt = page.evaluate("() => getComputedStyle(document.querySelector('.sw-felt')).backgroundColor")
+    page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'false')")
+    dark = page.evaluate("() => getComputedStyle(document.querySelector('.sw-felt')).backgroundColor")
+    assert dark != felt
+
+
+# ------------------------------------------------------------------ playing with the mouse
+def test_click_a_card_then_a_target(page):
+    widget = sw.SolitaireWidget("freecell", deal=deal_with("freecell", to_tableau))
+    mount(page, widget)
+    move = next(m for m in widget.state.legal_moves() if to_tableau(m))
+    src_len = len(widget.state.pile(move.src))
+    click_card(page, move.src, src_len - move.n)
+    targets = page.evaluate("() => [...document.querySelectorAll('.sw-target')].map((p) => p.dataset.pile)")
+    expected = {m.dst for m in widget.state.legal_moves() if m.src == move.src and m.n == move.n}
+    assert set(targets) == expected
+    assert page.locator(".sw-picked").count() == move.n
+    page.click(f'[data-pile="{move.dst}"]')
+    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": move.n}]
+    kernel(page, widget)
+    assert widget.history == [move]
+    page.wait_for_function(f"() => document.querySelectorAll('[data-pile=\"{move.src}\"] [data-card]').length"
+                           f" === {src_len - move.n}")
+    assert dom_piles(page)[move.dst] == visible_piles(widget.state)[move.dst]
+    assert page.locator(".sw-target").count() == 0
+
+
+def test_drag_and_drop(page):
+    widget = sw.SolitaireWidget("freecell", deal=deal_with("freecell", to_tableau))
+    mount(page, widget)
+    move = next(m for m in widget.state.legal_moves() if to_tableau(m))
+    card = page.locator(card_selector(move.src, len(widget.state.pile(move.src)) - 1)).bounding_box()
+    target = page.locator(f'[data-pile="{move.dst}"]').bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 40, card["y"] + 40, steps=4)
+    assert page.locator(".sw-ghost").count() == 1
+    assert page.locator(".sw-target").count() >= 1
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] - 10, steps=6)
+    page.mouse.up()
+    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": 1}]
+    assert page.locator(".sw-ghost").count() == 0
+    kernel(page, widget)
+    assert widget.history == [move]
+
+
+def test_an_illegal_drop_shows_the_reason_and_moves_nothing(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    before = dom_piles(page)
+    click_card(page, "t0", len(widget.state.pile("t0")) - 1)
+    page.click('[data-pile="f0"]')
+    assert sent(page) == [{"type": "move", "src": "t0", "dst": "f0", "n": 1}]
+    kernel(page, widget)
+    reason = widget.state.explain("t0 f0")
+    page.wait_for_function(f"() => document.querySelector('[data-role=\"message\"]').textContent === {reason!r}")
+    assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
+    assert dom_piles(page) == before and widget.history == []
+
+
+def test_double_click_sends_a_card_home(page):
+    widget = sw.SolitaireWidget("freecell", deal=deal_with("freecell", lambda m: m.dst.startswith("f")))
+    mount(page, widget)
+    home = next(m for m in widget.state.legal_moves() if m.dst.startswith("f"))
+    page.dblclick(card_selector(home.src, len(widget.state.pile(home.src)) - 1), position=CORNER)
+    assert sent(page)[-1] == {"type": "move", "src": home.src, "dst": home.dst, "n": 1}
+    kernel(page, widget)
+    assert widget.history == [home]
+
+
+def test_click_the_stock_to_deal_and_redeal(page):
+    widget = sw.SolitaireWidget("single_interchange", deal=1)
+    mount(page, widget)
+    page.click('[data-pile="stock"]')
+    assert sent(page) == [{"type": "move", "src": "stock", "dst": "waste", "n": 1}]
+    kernel(page, widget)
+    assert str(widget.history[-1]) == "stock waste"
+    while widget.state.pile("stock"):
+        widget.play("stock waste")
+    mount(page, widget)
+    assert page.text_content('[data-pile="stock"] .sw-empty') == "↻"
+    assert "sw-redeal-ok" in page.get_attribute('[data-pile="stock"]', "class")
+    page.click('[data-pile="stock"]')
+    assert sent(page) == [{"type": "move", "src": "waste", "dst": "stock", "n": 1}]
+    kernel(page, widget)
+    assert str(widget.history[-1]) == "waste stock"
+
+
+def test_mutated_decks_build_and_give_any_face_up_card(page):
+    widget = sw.SolitaireWidget("mutated", deal=1)
+    mount(page, widget)
+    assert page.text_content('[data-pile="d1"] .sw-caption') == "draw"
+    named = next(m for m in widget.state.legal_moves() if m.card and m.src.startswith("d"))
+    index = widget.state.pile(named.src).index(named.card)
+    click_card(page, named.src, index)
+    assert page.locator(".sw-picked").count() == 1
+    assert page.locator(f'[data-pile="{named.dst}"].sw-target').count() == 1
+    page.click(f'[data-pile="{named.dst}"]')
+    assert sent(page) == [{"type": "move", "src": named.src, "dst": named.dst, "n": 1, "card": named.card}]
+    kernel(page, widget)
+    assert widget.history == [named]
+    page.click('[data-move="d3 build"]')
+    assert sent(page)[-1] == {"type": "move", "src": "d3", "dst": "build", "n": 1}
+    kernel(page, widget)
+    assert str(widget.history[-1]) == "d3 build"
+    page.wait_for_function("() => document.querySelector('[data-pile=\"d3\"] .sw-caption').textContent === 'built'")
+    assert dom_piles(page)["d3"] == visible_piles(widget.state)["d3"]
+
+
+# ------------------------------------------------------------------ keyboard
+def test_keyboard_moves_focus_picks_and_drops(page):
+    widget = sw.SolitaireWidget("freecell", deal=deal_with("freecell", to_tableau))
+    mount(page, widget)
+    move = next(m for m in widget.state.legal_moves() if to_tableau(m))
+    page.focus(f'[data-pile="{move.src}"]')
+    page.keyboard.press("Enter")
+    assert page.locator(f'[data-pile="{move.src}"] .sw-picked').count() == 1
+    src, dst = int(move.src[1:]), int(move.dst[1:])
+    for _ in range(abs(dst - src)):
+        page.keyboard.press("ArrowRight" if dst > src else "ArrowLeft")
+    assert page.evaluate("() => document.activeElement.dataset.pile") == move.dst
+    page.keyboard.press("Enter")
+    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": 1}]
+    kernel(page, widget)
+    page.keyboard.press("u")
+    assert sent(page) == [{"type": "action", "name": "undo"}]
+    kernel(page, widget)
+    assert widget.moves_made == 0
+    page.keyboard.press("r")
+    kernel(page, widget)
+    assert widget.moves_made == 1
+    page.focus('[data-pile="t0"]')
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    assert page.locator(".sw-picked").count() == 0
+
+
+# ------------------------------------------------------------------ toolbar, scrubber, solver view
+def test_toolbar_buttons_send_actions(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    assert page.is_disabled('[data-action="undo"]') and page.is_disabled('[data-action="redo"]')
+    widget.play(widget.state.legal_moves()[0])
+    mount(page, widget)
+    assert page.is_enabled('[data-action="undo"]')
+    page.click('[data-action="undo"]')
+    page.click('[data-action="restart"]')
+    page.fill('[data-role="deal"]', "42")
+    page.click('[data-action="new"]')
+    assert sent(page) == [{"type": "action", "name": "undo"}, {"type": "action", "name": "restart"},
+                          {"type": "action", "name": "new", "deal": 42}]
+    kernel(page, widget)
+    assert widget.deal == 42
+    page.wait_for_function("() => document.querySelector('[data-role=\"deal\"]').value === '42'")
+    page.click('[data-action="new"]')
+    assert sent(page) == [{"type": "action", "name": "new"}]
+
+
+def test_scrubber_seeks_through_a_replay(page):
+    widget = sw.SolitaireWidget("triple_interchange", deal=3)
+    from solwidget.widget.measure import playout
+    line = playout(widget.state, 6)
+    widget.replay(line, delay=None)
+    mount(page, widget)
+    scrubber = page.locator('[data-role="scrubber"]')
+    assert scrubber.get_attribute("max") == "6"
+    scrubber.evaluate("(s) => { s.value = '4'; s.dispatchEvent(new Event('input')); }")
+    page.wait_for_function("() => window.model.sent.length === 1")
+    assert sent(page) == [{"type": "seek", "index": 4}]
+    kernel(page, widget)
+    assert widget.moves_made == 4
+    assert dom_piles(page)["waste"] == visible_piles(widget.state)["waste"][-2:]
+    assert page.text_content('[data-role="position"]') == "4 / 6"
+
+
+def test_hint_highlight_and_solver_view(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    move = widget.state.legal_moves()[0]
+    page.evaluate("(h) => window.model.update({highlight: [h]})", str(move))
+    assert page.locator(f'[data-pile="{move.dst}"].sw-hint-dst').count() == 1
+    assert page.locator(f'[data-pile="{move.src}"] .sw-hint-src').count() == move.n
+    assert page.is_hidden('[data-role="solver"]')
+    progress = {"running": True, "expanded": 12345, "frontier": 678, "depth": 31, "best_score": 4.5,
+                "elapsed": 1.25, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"]}
+    page.evaluate("(p) => window.model.update({solver_progress: p, busy: 'solving'})", progress)
+    text = page.text_content('[data-role="solver"]')
+    assert "12,345 states" in text and "frontier 678" in text and "depth 31" in text
+    assert "best line: t0 c0, t1 f0" in text
+    page.click('[data-role="solver"] [data-action="stop"]')
+    assert sent(page) == [{"type": "action", "name": "stop"}]
+    page.evaluate("""() => window.model.update({busy: '', solution: ['t0 c0'],
+        solver_progress: {...window.model.get('solver_progress'), running: false, status: 'won'}})""")
+    page.click('[data-action="replay"]')
+    assert sent(page)[-1] == {"type": "action", "name": "replay"}
+
+
+def test_an_error_from_the_kernel_is_shown(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    page.evaluate("() => window.model.send({type: 'seek', index: 99})")
+    kernel(page, widget)
+    assert page.text_content('[data-role="message"]').startswith("'index' must be a whole number")
+    assert "sw-flash" in page.get_attribute('[data-role="message"]', "class")
