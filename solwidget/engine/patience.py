@@ -78,6 +78,20 @@ class Patience(Game):
         self.STOCK = self._index.get("stock")
         self.WASTE = self._index.get("waste")
         self.step = 1 if self.foundation_start == ACE else -1
+        self._prepare_tables()
+
+    def _prepare_tables(self) -> None:
+        """Lookup tables that make move generation fast (they only restate the rules)."""
+        cards = [suit << 4 | rank for suit in range(4) for rank in range(1, 14)]
+        # _fits_on[card]: the face-up cards that go on ``card`` in the tableau (none on a
+        # face-down card, and a face-down card goes on nothing).
+        self._fits_on = [frozenset()] * 128
+        for under in cards:
+            self._fits_on[under] = frozenset(over for over in cards if self.build.fits(under, over))
+        ids = self.pile_ids
+        self._one_card_moves = [[Move(a, b) for b in ids] for a in ids]
+        self._tableau_set = frozenset(self.T)
+        self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
 
     def _indices(self, kind: str) -> tuple[int, ...]:
         return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
@@ -124,17 +138,30 @@ class Patience(Game):
             elif card & 15 == start:
                 yield f
 
+    def _foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
+        """(card -> the started foundations that take it next, the empty foundations)."""
+        wants: dict[int, list[int]] = {}
+        empty = []
+        last = KING if self.step > 0 else ACE
+        for f in self.F:
+            pile = piles[f]
+            if not pile:
+                empty.append(f)
+            elif pile[-1] & 15 != last:
+                wants.setdefault(pile[-1] + self.step, []).append(f)
+        return wants, empty
+
     def _run_length(self, pile: tuple) -> int:
         """How many top cards may move together, as far as their order goes."""
         if not pile or pile[-1] & FACE_DOWN:
             return 0
-        n = 1
+        n, size = 1, len(pile)
         if self.group == "yukon":
-            while n < len(pile) and not pile[-n - 1] & FACE_DOWN:
+            while n < size and not pile[-n - 1] & FACE_DOWN:
                 n += 1
             return n
-        fits = self.build.fits
-        while n < len(pile) and not pile[-n - 1] & FACE_DOWN and fits(pile[-n - 1], pile[-n]):
+        fits_on = self._fits_on          # face-down cards fit on nothing and take nothing
+        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
             n += 1
         return n
 
@@ -148,7 +175,7 @@ class Patience(Game):
 
     def _moves(self, state: State) -> Iterator[Move]:
         piles = state.piles
-        ids = self.pile_ids
+        one = self._one_card_moves
         givers = [t for t in self.T if piles[t] and self._can_give(piles, t)]
         takers = [t for t in self.T if self._can_take(piles, t)]
         singles = [(t, piles[t][-1]) for t in givers if not piles[t][-1] & FACE_DOWN]
@@ -156,57 +183,69 @@ class Patience(Game):
         if self.WASTE is not None and piles[self.WASTE]:
             singles.append((self.WASTE, piles[self.WASTE][-1]))
 
+        wants, empty = self._foundation_wants(piles)
+        start = self.foundation_start
         for src, card in singles:
-            for f in self._foundation_for(piles, card):
-                yield Move(ids[src], ids[f])
+            for f in (empty if card & 15 == start else wants.get(card, ())):
+                yield one[src][f]
 
         limits = (self.group_limit(piles, False), self.group_limit(piles, True))
         for src in givers:
             yield from self._tableau_moves(piles, src, takers, limits)
         for src, card in singles:
-            if self.pile_kinds[ids[src]] != "tableau":
+            if src not in self._tableau_set:
                 for dst in takers:
                     if self._fits_pile(piles, dst, card):
-                        yield Move(ids[src], ids[dst])
+                        yield one[src][dst]
 
         free_cells = [c for c in self.C if not piles[c]]
         if free_cells:
             for src, _ in singles:
-                if self.pile_kinds[ids[src]] == "tableau":
+                if src in self._tableau_set:
                     for c in free_cells:
-                        yield Move(ids[src], ids[c])
+                        yield one[src][c]
 
         if self.draw:
             if piles[self.STOCK]:
-                yield Move("stock", "waste")
+                yield self._DEAL
             elif piles[self.WASTE] and (self.redeals is None or state.extra[0] < self.redeals):
-                yield Move("waste", "stock")
+                yield self._REDEAL
         yield from self._extra_moves(state)
 
     def _fits_pile(self, piles, dst: int, card: int) -> bool:
         target = piles[dst]
         if target:
-            return self.build.fits(target[-1], card)
+            return card in self._fits_on[target[-1]]
         return self._empty_takes(piles, dst, card)
 
     def _tableau_moves(self, piles, src: int, takers, limits) -> Iterator[Move]:
         pile = piles[src]
         run = self._run_length(pile)
         ids = self.pile_ids
-        fits = self.build.fits
+        fits_on = self._fits_on
+        one = self._one_card_moves[src]
+        longest = min(run, limits[0])
+        yukon = self.group == "yukon"
+        way = self.build.direction
         for dst in takers:
             if dst == src:
                 continue
             target = piles[dst]
-            if target:
-                top = target[-1]
-                for n in range(1, min(run, limits[0]) + 1):
-                    if fits(top, pile[-n]):
-                        yield Move(ids[src], ids[dst], n)
-            else:
+            if not target:
                 for n in range(1, min(run, limits[1]) + 1):
                     if self._empty_takes(piles, dst, pile[-n]):
-                        yield Move(ids[src], ids[dst], n)
+                        yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
+            elif yukon:
+                takes = fits_on[target[-1]]
+                for n in range(1, longest + 1):
+                    if pile[-n] in takes:
+                        yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
+            else:
+                # The ranks of a run step by one, so at most one of its cards can fit the
+                # target: the one whose rank is the target's plus the build direction.
+                n = 1 + ((pile[-1] & 15) - (target[-1] & 15) - way) * way
+                if 1 <= n <= longest and pile[-n] in fits_on[target[-1]]:
+                    yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
 
     def _apply(self, state: State, move: Move) -> State:
         piles = list(state.piles)
