@@ -5,8 +5,8 @@
 - the compact canonical key of keys.py;
 - safe foundation moves played at once (autoplay.py);
 - one representative among moves that lead to key-equal positions: a card goes only to the
-  first free cell (cells are a set in the key), a group only to the first empty tableau pile
-  when the tableau piles are symmetric;
+  first free cell and the first empty foundation (cells and foundations are sets in the
+  key), a group only to the first empty tableau pile when the tableau piles are symmetric;
 - stock compression (stock.py): turns are expanded only as part of a waste play.
 Every move comes from the engine's move generator, and only legal moves are applied.
 """
@@ -60,16 +60,32 @@ class PatienceExpander(GenericExpander):
         piles = state.piles
         return sum(len(piles[f]) for f in self.game.F) == self.game.card_count
 
-    def _useful(self, piles, card) -> bool:
-        """Could ``card`` go anywhere (foundation or tableau) in this position?"""
+    def _targets(self, piles, card) -> tuple[int, ...]:
+        """Where the engine lets ``card`` go from the waste (as Patience._moves does for a
+        single card off the tableau): foundations, then fitting tableau piles; only the
+        first empty one when empty piles are interchangeable."""
         game = self.game
-        for _ in game._foundation_for(piles, card):
-            return True
-        return any(game._can_take(piles, t) and game._fits_pile(piles, t, card) for t in game.T)
+        places = []
+        for f in game._foundation_for(piles, card):
+            if piles[f] or f == self._first_empty_foundation(piles):
+                places.append(f)
+        empty_seen = False
+        for t in game.T:
+            if game._can_take(piles, t) and game._fits_pile(piles, t, card):
+                if not piles[t] and self.first_empty_only:
+                    if empty_seen:
+                        continue
+                    empty_seen = True
+                places.append(t)
+        return tuple(places)
+
+    def _first_empty_foundation(self, piles):
+        return next((f for f in self.game.F if not piles[f]), None)
 
     def _moves(self, state):
         game, piles, kinds, index = self.game, state.piles, self.kinds, self.index
         free_cell = next((c for c in game.C if not piles[c]), None)
+        free_foundation = self._first_empty_foundation(piles)
         empty_pile = None
         if self.first_empty_only:
             empty_pile = next((t for t in game.T if not piles[t] and game._can_take(piles, t)), None)
@@ -82,11 +98,13 @@ class PatienceExpander(GenericExpander):
                 kind = kinds[dst]
                 if kind == "cell" and dst != free_cell:
                     continue
+                if kind == "foundation" and not piles[dst] and dst != free_foundation:
+                    continue
                 if empty_pile is not None and kind == "tableau" and not piles[dst] and dst != empty_pile:
                     continue
             yield (move,), apply(state, move)
         if self.compress:
-            yield from waste_plays(game, state, self._useful)
+            yield from waste_plays(game, state, self._targets)
 
     def expand(self, state):
         if not self.autoplay:

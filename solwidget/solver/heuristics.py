@@ -66,10 +66,12 @@ def _need_tables(game: Patience, piles):
                     need[base | rank] = 14 - rank - level
             continue
         marks.sort()
-        for rank in range(1, 14):
-            order = rank if ace_up else 14 - rank
-            below = max(m for m in marks if m < order) if marks[-1] >= order else marks[-1]
-            need[base | rank] = order - below
+        below, k = 0, 0
+        for order in range(1, 14):      # below: the highest mark under ``order``
+            while k < len(marks) and marks[k] < order:
+                below = marks[k]
+                k += 1
+            need[base | (order if ace_up else 14 - order)] = order - below
     return need
 
 

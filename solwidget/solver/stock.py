@@ -45,19 +45,23 @@ def _turned(game: Patience, state: State, order: tuple, on_waste: int, redeals: 
     return State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
-def reachable_tops(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
-    """Each state that turns alone reach with a new card on top of the waste, with the turns."""
+def reachable_tops(game: Patience, state: State, wanted=None) -> Iterator[tuple[tuple[Move, ...], State]]:
+    """Each state that turns alone reach with a new card on top of the waste, with the turns;
+    when ``wanted(card)`` is given, only those whose top card it accepts."""
     if game.draw == 1:
-        yield from _draw_one(game, state)
+        yield from _draw_one(game, state, wanted)
     else:
-        yield from _walk(game, state)
+        for turns, turned in _walk(game, state):
+            if wanted is None or wanted(turned.piles[game.WASTE][-1]):
+                yield turns, turned
 
 
-def _draw_one(game, state):
+def _draw_one(game, state, wanted):
     order = cycle(game, state.piles)
     size, now = len(order), len(state.piles[game.WASTE])
     for on_waste in range(now + 1, size + 1):
-        yield (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
+        if wanted is None or wanted(order[on_waste - 1]):
+            yield (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
     if game.redeals is not None and state.extra[0] >= game.redeals:
         return
     if now == size:          # nothing in the stock: the redeal comes first
@@ -65,7 +69,8 @@ def _draw_one(game, state):
     else:
         lead = (TURN,) * (size - now) + (REDEAL,)
     for on_waste in range(1, now):
-        yield lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+        if wanted is None or wanted(order[on_waste - 1]):
+            yield lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
 
 
 def _walk(game, state):
@@ -89,13 +94,21 @@ def _walk(game, state):
             yield tuple(turns), current
 
 
-def waste_plays(game: Patience, state: State, useful) -> Iterator[tuple[tuple[Move, ...], State]]:
+def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[Move, ...], State]]:
     """Macro moves: turns that bring a card with somewhere to go to the top of the waste,
-    then each legal play of it (legality from the engine's move generator)."""
-    waste = game.WASTE
-    for turns, turned in reachable_tops(game, state):
-        if not useful(turned.piles, turned.piles[waste][-1]):
-            continue
-        for move in game._moves(turned):
-            if move.src == "waste" and move.dst != "stock":
-                yield turns + (move,), game._apply(turned, move)
+    then each play of it. ``targets(piles, card)`` lists the piles where the engine's rules
+    let ``card`` go from the waste (the stock and waste do not change where a card fits)."""
+    piles = state.piles
+    cache = {}
+
+    def places(card):
+        found = cache.get(card)
+        if found is None:
+            found = cache[card] = targets(piles, card)
+        return found
+
+    ids = game.pile_ids
+    for turns, turned in reachable_tops(game, state, places):
+        for dst in places(turned.piles[game.WASTE][-1]):
+            move = Move("waste", ids[dst])
+            yield turns + (move,), game._apply(turned, move)
