@@ -225,12 +225,12 @@ def test_any_face_up_deck_card_may_be_drawn_alone_to_an_adjacent_row():
     refused(state, "d2 r1c3", "a card leaves a deck in draw mode alone and by name")
     refused(state, "d2 r1c3 2", "a card leaves a deck in draw mode alone and by name")
     refused(state, Move("d2", "r1c3", 2, "QH"), "a card leaves a deck in draw mode alone")
-    refused(state, "d2 r1c3 JD", "JD is not in d2")
+    refused(state, "d2 r1c3 JD", "JD is not among the face-up cards of d2")
 
 
 def test_a_face_down_deck_card_cannot_be_drawn():
     state = position(d2=["[QH]", "5S"], r1c3="KS")
-    refused(state, "d2 r1c3 QH", "QH is face down in d2")
+    refused(state, "d2 r1c3 QH", "QH is not among the face-up cards of d2")
 
 
 def test_a_d1_card_may_go_to_a_foundation():
@@ -324,7 +324,7 @@ def test_a_built_deck_plays_like_a_space_of_its_row():
 def test_the_cards_beneath_a_built_base_are_hidden():
     built = {"d2": {"mode": "built", "base": 2}}
     state = position(d2=["[2C]", "QH", "9D"], r1c1="KS", r1c2="TC", decks=built)
-    refused(state, "d2 r1c1 QH", "a deck in built mode hides the cards beneath its base: QH is beneath d2's base")
+    refused(state, "d2 r1c1 QH", "d2 is in built mode: its cards are counted from the top")
     refused(state, "d2 r1c2 2", "a deck in built mode hides the cards beneath its base: d2's built pile holds only 1")
     assert not any(m.card == "QH" for m in state.legal_moves())
 
@@ -370,10 +370,10 @@ def test_explain_names_the_rule():
                      decks={"d3": {"mode": "built", "base": 2}})
     words = {
         "r2c3 r2c5": "cards move only to the row above or below: r2c3 is in row 2, r2c5 too",
-        "d3 r2c5 8D": "a deck in built mode hides the cards beneath its base",
+        "d3 r2c5 2": "a deck in built mode hides the cards beneath its base",
         "r2c3 f0": "only row 1 cards go to the foundations",
         "r1c1 d2": "nothing is placed on a deck in draw mode",
-        "d2 r1c1 QH": "QH is face down in d2",
+        "d2 r1c1 QH": "QH is not among the face-up cards of d2",
         "r1c1 r1c1": "a move needs two different piles",
         "r3c1 r2c3": "r3c1 is empty",
         "r1c1 r2c3 3": "r1c1 holds only 1 card",

@@ -275,14 +275,10 @@ class MutatedSolitaire(Game):
             card = parse_card(move.card)
             if card in pile:
                 return (card,), None
-            if face_down(card) in pile:
-                return (), f"{move.card} is face down in {src}"
-            return (), f"{move.card} is not in {src}"
+            # The same words whether the card is face down here or elsewhere: a refusal
+            # must not tell the player where a hidden card lies.
+            return (), f"{move.card} is not among the face-up cards of {src}"
         if move.card is not None:
-            card = parse_card(move.card)
-            if mode is not None and (card in pile[:mode] or face_down(card) in pile[:mode]):
-                return (), (f"a deck in built mode hides the cards beneath its base: "
-                            f"{move.card} is beneath {src}'s base")
             what = f"{src} is in built mode" if mode is not None else f"{src} is not a deck in draw mode"
             return (), f"{what}: its cards are counted from the top, like '{src} {move.dst} 2', not named"
         floor = mode or 0
