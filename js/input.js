@@ -95,10 +95,10 @@ function attachPointer(board) {
     if (drag) {
       drag.ghost.remove();
       board.board.classList.remove("sw-dragging");
-      const target = pileOf(document.elementFromPoint(event.clientX, event.clientY));
+      const target = board.pick ? dropTarget(board, event.clientX, event.clientY) : null;
       swallowClick = true;
       setTimeout(() => { swallowClick = false; }, 0);
-      if (target && target.dataset.pile !== board.pick?.src && board.pick) drop(board, target.dataset.pile);
+      if (target) drop(board, target.dataset.pile);
       else board.clearPick();
     }
     press = null;
@@ -150,6 +150,14 @@ function attachPointer(board) {
     surface.removeEventListener("click", click);
     surface.removeEventListener("dblclick", dblclick);
   };
+}
+
+/** The pile under the pointer to drop on: a highlighted target if one is there (a pile lying
+ * beneath another, as in Interlock's dropdown), else the topmost pile other than the source. */
+function dropTarget(board, x, y) {
+  const piles = [...new Set(document.elementsFromPoint(x, y).map(pileOf).filter(Boolean))]
+    .filter((p) => p.dataset.pile !== board.pick.src);
+  return piles.find((p) => p.classList.contains("sw-target")) || piles[0] || null;
 }
 
 /** A copy of the picked cards that follows the pointer; the originals stay, dimmed. */

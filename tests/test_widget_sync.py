@@ -287,6 +287,18 @@ def test_replay_animates_in_the_background_to_the_end():
     assert seen == list(range(1, len(line) + 1))
 
 
+def test_a_move_during_a_replay_takes_over():
+    widget = sw.SolitaireWidget("triple_interchange", deal=2)
+    line = playout(widget.state, 5)
+    widget.replay(line, delay=30)
+    assert widget.busy == "replaying"
+    other = next(m for m in widget.state.legal_moves() if m != line[0])
+    send(widget, sync_move(other))
+    assert widget.busy == "" and widget.history == [other] and widget.line == [other]
+    widget.stop()
+    assert widget.history == [other]
+
+
 def test_replay_of_an_illegal_line_changes_nothing():
     widget = sw.SolitaireWidget("freecell", deal=1)
     line = playout(widget.state, 2) + ["t0 f0"]
@@ -364,6 +376,27 @@ def test_solve_shows_progress_then_offers_a_replay_that_wins():
     send(widget, {"type": "action", "name": "replay"})
     widget.wait(60)
     assert widget.state.is_won() and widget.status["won"]
+    made = []
+    widget.observe(lambda change: made.append(change["new"]), names="moves_made")
+    send(widget, {"type": "action", "name": "replay"})      # again: back to where the win starts
+    widget.wait(60)
+    assert made == list(range(len(widget.solution) + 1))
+    assert widget.state.is_won() and widget.moves_made == len(widget.solution)
+    send(widget, {"type": "action", "name": "new", "deal": 2})
+    assert widget.solution == [] and widget.solver_progress == {}
+    updates, replies = send(widget, {"type": "action", "name": "replay"})
+    assert replies == [{"type": "error", "text": "nothing to replay: solve first"}]
+
+
+def test_a_new_deal_ends_a_running_search():
+    pytest.importorskip("solwidget.solver")
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    widget.solve(max_states=10**7)
+    assert widget.busy == "solving"
+    widget.new_deal(5)
+    assert widget.busy == ""
+    widget.wait(30)
+    assert widget.solver_progress == {} and widget.solution == [] and widget.deal == 5
 
 
 def test_show_solver_runs_in_the_background_and_stops():

@@ -88,8 +88,10 @@ class SolitaireWidget(anywidget.AnyWidget):
                          layout=sync.layout_of(the_game))
         self.game = the_game
         self._lock = threading.RLock()
-        self._stop = threading.Event()
+        self._stop = threading.Event()          # set by stop(): the worker ends soon
         self._worker: threading.Thread | None = None
+        self._generation = 0                    # bumped to cancel a worker without waiting
+        self._solution_from: State | None = None
         self._shown: State | None = None     # the position the browser has
         self._states: list[State] = [start]
         self._line: list[Move] = []
@@ -118,6 +120,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         """Play one move (a Move or text like ``"t3 f0"``); IllegalMove says why not."""
         with self._lock:
             new = self.state.play(move)      # raises, changing nothing, when illegal
+            self._cancel_replay()
             move = self.game.parse_move(move)
             del self._states[self.moves_made + 1:], self._line[self.moves_made:]
             self._states.append(new)
@@ -129,6 +132,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if self.moves_made == 0:
                 raise SolwidgetError("nothing to undo")
+            self._cancel_replay()
             self._show(self.moves_made - 1)
             return self.state
 
@@ -136,6 +140,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if self.moves_made == len(self._line):
                 raise SolwidgetError("nothing to redo")
+            self._cancel_replay()
             self._show(self.moves_made + 1)
             return self.state
 
@@ -144,6 +149,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self._line):
                 raise SolwidgetError(f"no position {index!r}: the line has {len(self._line)} moves")
+            self._cancel_replay()
             self._show(index)
             return self.state
 
@@ -198,20 +204,24 @@ class SolitaireWidget(anywidget.AnyWidget):
 
         The solver is stepped ``steps`` states at a time, in a background thread (or here,
         when ``background`` is False); progress is sent at most every ``every`` seconds.
+        A win is offered for replay from the position the search started at.
         """
-        def run():
+        start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
+
+        def run(cancelled):
             last = 0.0
-            while not solver.done and not self._stop.is_set():
+            while not solver.done and not cancelled():
                 progress = solver.step(steps)
                 now = time.monotonic()
-                if now - last >= every:
+                if now - last >= every and not cancelled():
                     self.solver_progress = _progress_dict(progress, running=True)
                     last = now
-            self._solver_finished(solver)
+            if not cancelled() or self._stop.is_set():
+                self._solver_finished(solver, start)
 
         return self._start("solving", run, background)
 
-    def _solver_finished(self, solver) -> None:
+    def _solver_finished(self, solver, start: State) -> None:
         progress = _progress_dict(solver.progress, running=False)
         result = solver.result if solver.done else None
         with self._lock, self.hold_sync():
@@ -221,6 +231,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             else:
                 progress["status"] = result.status
                 if result.status == "won":
+                    self._solution_from = start
                     self.solution = [str(m) for m in result.moves]
                     self._say(f"solved: a win in {len(result.moves)} moves; press Replay to watch it",
                               "info")
@@ -231,10 +242,14 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.solver_progress = progress
 
     def replay(self, moves=None, delay: float | None = 0.4, background: bool = True):
-        """Put ``moves`` (default: the solver's win) after the current position and step
-        through them, ``delay`` seconds apart; ``delay=None`` only sets up the scrubber."""
-        moves = self.solution if moves is None else moves
+        """Put ``moves`` after the current position and step through them, ``delay`` seconds
+        apart (``delay=None`` only sets up the scrubber). Without ``moves``, replay the
+        solver's win from the position it was found for (going back to it if need be)."""
+        self._cancel_replay()
         with self._lock:
+            if moves is None:
+                moves = self.solution
+                self._go_to_solution_start()
             start = self.moves_made
             states, line = [self.state], []
             for move in moves:                  # check the whole line before changing anything
@@ -249,17 +264,28 @@ class SolitaireWidget(anywidget.AnyWidget):
         if delay is None:
             return None
 
-        def run():
+        def run(cancelled):
             for index in range(start + 1, start + len(line) + 1):
-                if self._stop.wait(delay):
+                if self._stop.wait(delay) or cancelled():
                     return
                 with self._lock:
                     self._show(index)
 
         return self._start("replaying", run, background)
 
+    def _go_to_solution_start(self) -> None:
+        if not self.solution:
+            raise SolwidgetError("nothing to replay: solve first")
+        if self.state == self._solution_from:
+            return
+        for index in range(len(self._states) - 1, -1, -1):
+            if self._states[index] == self._solution_from:
+                self._show(index)
+                return
+        raise SolwidgetError("the solver's win starts from another position: press Solve again")
+
     def stop(self) -> None:
-        """Stop a running solver or replay."""
+        """Stop a running solver or replay, and wait for it."""
         self._stop.set()
         self.wait()
 
@@ -269,16 +295,30 @@ class SolitaireWidget(anywidget.AnyWidget):
         if worker is not None and worker is not threading.current_thread():
             worker.join(timeout)
 
+    def _cancel_replay(self) -> None:
+        """A person's move, undo or seek takes over from a running replay."""
+        if self.busy == "replaying":
+            self._generation += 1
+            self.busy = ""
+
     def _start(self, what: str, run, background: bool):
+        """Run ``run(cancelled)`` as the one worker; a newer worker cancels older ones."""
         self.stop()
         self._stop.clear()
+        self._generation += 1
+        generation = self._generation
+
+        def cancelled() -> bool:
+            return self._stop.is_set() or generation != self._generation
 
         def guarded():
-            self.busy = what
             try:
-                run()
+                run(cancelled)
             finally:
-                self.busy = ""
+                if generation == self._generation:
+                    self.busy = ""
+
+        self.busy = what
 
         if not background:
             guarded()
@@ -289,6 +329,8 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ syncing
     def _reset(self, start: State, message: str) -> None:
+        self._generation += 1                   # a solver or replay of the old game ends
+        self.busy = ""
         self._states, self._line = [start], []
         self.solution = []
         self.solver_progress = {}
@@ -375,8 +417,6 @@ class SolitaireWidget(anywidget.AnyWidget):
             elif name == "solve":
                 self.solve()
             elif name == "replay":
-                if not self.solution:
-                    raise SolwidgetError("nothing to replay: solve first")
                 self.replay(delay=self.replay_delay)
             else:
                 getattr(self, name)()

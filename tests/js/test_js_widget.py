@@ -315,3 +315,25 @@ def test_an_error_from_the_kernel_is_shown(page):
     kernel(page, widget)
     assert page.text_content('[data-role="message"]').startswith("'index' must be a whole number")
     assert "sw-flash" in page.get_attribute('[data-role="message"]', "class")
+
+
+def test_a_dropdown_lands_on_the_pile_beneath(page):
+    # Interlock deal 1: once t28 is empty, t27 is t17's only covering pile and may drop onto it.
+    widget = sw.SolitaireWidget("interlock", deal=1)
+    widget.play("t22 f0")
+    widget.play("t28 t25")
+    assert sw.Move("t27", "t17") in widget.state.legal_moves()
+    mount(page, widget)
+    assert "sw-covered" in page.get_attribute('[data-pile="t17"]', "class")
+    card = page.locator(card_selector("t27", 0)).bounding_box()
+    below = page.locator('[data-pile="t17"]').bounding_box()
+    page.mouse.move(card["x"] + 8, card["y"] + 8)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 60, card["y"] + 80, steps=4)
+    assert page.locator('[data-pile="t17"].sw-target').count() == 1
+    page.mouse.move(below["x"] + below["width"] / 2, below["y"] + below["height"] / 2, steps=4)
+    page.mouse.up()
+    assert sent(page) == [{"type": "move", "src": "t27", "dst": "t17", "n": 1}]
+    kernel(page, widget)
+    assert str(widget.history[-1]) == "t27 t17"
+    page.wait_for_function("() => document.querySelector('[data-pile=\"t27\"]').classList.contains('sw-gone')")
