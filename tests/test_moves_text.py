@@ -90,3 +90,9 @@ def test_play_and_explain_take_text_or_moves():
         state.play("t0")
     reason = state.explain("t0 t1 QH")
     assert "cards are named only when taken from inside a Mutated Solitaire deck" in reason
+
+
+@pytest.mark.parametrize("move", [Move(3, "f0"), Move(["t0"], "f0"), Move("t0", None)])
+def test_move_values_with_bad_pile_ids_are_refused(move):
+    with pytest.raises(sw.InvalidMoveText, match="freecell has no pile"):
+        sw.load_game("freecell").parse_move(move)

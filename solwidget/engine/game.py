@@ -99,13 +99,17 @@ class Game:
             move = self.parse_move(move)
         except InvalidMoveText as err:
             return str(err)
+        return self._reason(state, move)
+
+    def _reason(self, state: State, move: Move) -> str | None:
+        """``explain`` for a move already parsed."""
         if move in self._moves(state):
             return None
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 
     def play(self, state: State, move: Move | str) -> State:
         move = self.parse_move(move)
-        reason = self.explain(state, move)
+        reason = self._reason(state, move)
         if reason is not None:
             raise IllegalMove(move, reason)
         return self._apply(state, move)
@@ -142,7 +146,7 @@ class Game:
         """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``."""
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
-            if pid not in self._index and pid not in self.actions:
+            if not isinstance(pid, str) or (pid not in self._index and pid not in self.actions):
                 raise InvalidMoveText(f"malformed move '{move}': {self.id} has no pile {pid!r}")
         if not isinstance(move.n, int) or isinstance(move.n, bool) or move.n < 1:
             raise InvalidMoveText(f"malformed move '{move}': the number of cards must be a whole number >= 1")

@@ -192,10 +192,12 @@ class Patience(Game):
         limits = (self.group_limit(piles, False), self.group_limit(piles, True))
         for src in givers:
             yield from self._tableau_moves(piles, src, takers, limits)
+        fits_on = self._fits_on
         for src, card in singles:
             if src not in self._tableau_set:
                 for dst in takers:
-                    if self._fits_pile(piles, dst, card):
+                    target = piles[dst]
+                    if card in fits_on[target[-1]] if target else self._empty_takes(piles, dst, card):
                         yield one[src][dst]
 
         free_cells = [c for c in self.C if not piles[c]]
