@@ -122,6 +122,7 @@ export class Board {
     this.pileIds = new Set(this.pileInfo.keys());
     this.room = new Map(layout.piles.map((p) => [p.id, fanRoom(p, layout.piles, layout)]));
     this.pileEls = new Map();
+    this.extents = new Map();       // pile id -> how far down its cards reach, in card widths
     this.board.replaceChildren();
     this.board.setAttribute("aria-label", `${layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
     for (const [event, callback] of this.listeners.filter(([e]) => e.startsWith("change:pile_"))) {
@@ -150,7 +151,6 @@ export class Board {
     this.unit = unit;
     this.root.style.setProperty("--u", `${unit}px`);
     this.board.style.width = `${Math.ceil(layout.width * unit)}px`;
-    this.board.style.height = `${Math.ceil(layout.height * unit)}px`;
     this.drawAll();
   }
 
@@ -167,14 +167,25 @@ export class Board {
     if (this.pick && !this.pickStillThere()) this.pick = null;
     for (const pid of this.dirty) this.drawPile(pid);
     this.dirty.clear();
+    this.fitHeight();
     this.decorate();
     this.toolbar.update();
   }
 
   drawAll() {
     for (const pid of this.pileInfo.keys()) this.drawPile(pid);
+    this.fitHeight();
     this.decorate();
     this.toolbar.update();
+  }
+
+  /** As tall as the cards reach (in whole card widths, so it changes seldom), at most the
+   * layout's height, which leaves room for the longest fans. */
+  fitHeight() {
+    let bottom = 0;
+    for (const [pid, extent] of this.extents) bottom = Math.max(bottom, this.pileInfo.get(pid).y + extent);
+    const height = Math.min(this.layout.height, Math.ceil(bottom + 0.35));
+    this.board.style.height = `${Math.ceil(height * this.unit)}px`;
   }
 
   /** Rebuild one pile's cards; the pile element itself (and its focus) stays. */
@@ -211,6 +222,7 @@ export class Board {
     pileEl.style.top = `${pile.y * u}px`;
     pileEl.style.width = `${(1 + (pile.fan === "right" ? extent : 0)) * u}px`;
     pileEl.style.height = `${(CARD_HEIGHT + (pile.fan === "down" ? extent : 0)) * u}px`;
+    this.extents.set(pid, CARD_HEIGHT + (pile.fan === "down" ? extent : 0));
     pileEl.classList.toggle("sw-empty-pile", codes.length === 0);
     pileEl.classList.toggle("sw-gone", codes.length === 0 && Boolean(pile.gone_when_empty));
     const top = codes.length ? codes[codes.length - 1] : null;

@@ -194,12 +194,12 @@ class SolitaireWidget(anywidget.AnyWidget):
         return found
 
     # ------------------------------------------------------------ the solver
-    def solve(self, background: bool = True, steps: int = 500, **options):
+    def solve(self, background: bool = True, steps: int = 500, **options) -> None:
         """Run the solver on the current position, showing its progress; offer the win."""
         from ..solver import Solver
-        return self.show_solver(Solver(self.state, **options), background=background, steps=steps)
+        self.show_solver(Solver(self.state, **options), background=background, steps=steps)
 
-    def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2):
+    def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2) -> None:
         """Show a running search live: its progress and best line, then its result.
 
         The solver is stepped ``steps`` states at a time, in a background thread (or here,
@@ -219,7 +219,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             if not cancelled() or self._stop.is_set():
                 self._solver_finished(solver, start)
 
-        return self._start("solving", run, background)
+        self._start("solving", run, background)
 
     def _solver_finished(self, solver, start: State) -> None:
         progress = _progress_dict(solver.progress, running=False)
@@ -241,7 +241,7 @@ class SolitaireWidget(anywidget.AnyWidget):
                     self._say("the solver ran out of budget without an answer", "info")
             self.solver_progress = progress
 
-    def replay(self, moves=None, delay: float | None = 0.4, background: bool = True):
+    def replay(self, moves=None, delay: float | None = 0.4, background: bool = True) -> None:
         """Put ``moves`` after the current position and step through them, ``delay`` seconds
         apart (``delay=None`` only sets up the scrubber). Without ``moves``, replay the
         solver's win from the position it was found for (going back to it if need be)."""
@@ -262,7 +262,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self._show(start, message=f"replay: {len(line)} moves; use the slider to go back and forth",
                        kind="info")
         if delay is None:
-            return None
+            return
 
         def run(cancelled):
             for index in range(start + 1, start + len(line) + 1):
@@ -271,7 +271,7 @@ class SolitaireWidget(anywidget.AnyWidget):
                 with self._lock:
                     self._show(index)
 
-        return self._start("replaying", run, background)
+        self._start("replaying", run, background)
 
     def _go_to_solution_start(self) -> None:
         if not self.solution:
@@ -301,7 +301,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self._generation += 1
             self.busy = ""
 
-    def _start(self, what: str, run, background: bool):
+    def _start(self, what: str, run, background: bool) -> None:
         """Run ``run(cancelled)`` as the one worker; a newer worker cancels older ones."""
         self.stop()
         self._stop.clear()
@@ -320,12 +320,11 @@ class SolitaireWidget(anywidget.AnyWidget):
 
         self.busy = what
 
-        if not background:
+        if background:
+            self._worker = threading.Thread(target=guarded, name=f"solwidget-{what}", daemon=True)
+            self._worker.start()
+        else:
             guarded()
-            return None
-        self._worker = threading.Thread(target=guarded, name=f"solwidget-{what}", daemon=True)
-        self._worker.start()
-        return self._worker
 
     # ------------------------------------------------------------ syncing
     def _reset(self, start: State, message: str) -> None:
