@@ -221,13 +221,9 @@ def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
     from .solver import solve
 
     state = load_game(game_id, **options).deal(deal)
-    limits = {}
-    if budget is not None:
-        limits["max_seconds"] = budget
-    if max_states is not None:
-        limits["max_states"] = max_states
     start = time.perf_counter()
-    result = solve(state, **limits)
+    # both limits explicit: None means no limit (not the solver's default state budget)
+    result = solve(state, max_states=max_states, max_seconds=budget)
     seconds = round(time.perf_counter() - start, 4)
     moves = len(result.moves) if result.status == "won" else None
     return StudyRow(deal, result.status, moves, int(result.progress.expanded), seconds)

@@ -1,0 +1,259 @@
+"""Studies: the same table on local processes, any executor and a real Dask cluster;
+resumable after an interruption; clear errors for bad arguments."""
+
+import csv
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+
+import pytest
+
+import solwidget as sw
+from solwidget.cli import main
+from solwidget.study import (COLUMNS, StudyError, load_study, parse_deals, solve_deal, study,
+                             wilson_interval)
+
+GAME = "freecell"
+DEALS = "1-6"
+MAX_STATES = 300          # a state budget, not seconds: results do not depend on the machine
+
+
+def outcome(table):
+    """Everything in a table but the seconds, which differ from run to run."""
+    return [(row.deal, row.status, row.moves, row.states) for row in table]
+
+
+def records(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory):
+    """The study run straight through on local processes, with its results file."""
+    out = tmp_path_factory.mktemp("straight") / "freecell.csv"
+    table = study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=out, progress=False, workers=2)
+    return table, out
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """Remembers which deals it was asked to solve."""
+
+    def __init__(self):
+        super().__init__(max_workers=2)
+        self.deals = []
+
+    def submit(self, fn, *args, **kwargs):
+        self.deals.append(args[2])
+        return super().submit(fn, *args, **kwargs)
+
+
+class InterruptedExecutor(CountingExecutor):
+    """Solves the first ``k`` deals it gets, then acts as if Ctrl-C was pressed."""
+
+    def __init__(self, k):
+        super().__init__()
+        self.k = k
+        self.first = []
+
+    def submit(self, fn, *args, **kwargs):
+        if len(self.deals) < self.k:
+            self.first.append(super().submit(fn, *args, **kwargs))
+            return self.first[-1]
+        self.deals.append(args[2])
+        return ThreadPoolExecutor.submit(self, self._interrupt, list(self.first))
+
+    @staticmethod
+    def _interrupt(first):
+        wait(first)
+        raise KeyboardInterrupt
+
+
+def test_the_table_is_one_row_per_deal_in_deal_order(straight):
+    table, out = straight
+    assert table.deals == [1, 2, 3, 4, 5, 6]
+    assert table.counts()["won"] >= 1
+    for row in table:
+        assert row.status in ("won", "lost", "unknown")
+        assert 0 < row.states <= MAX_STATES + 100   # the solver may finish the batch it started
+        assert (row.moves is not None) == (row.status == "won")
+    assert sorted(int(r["deal"]) for r in records(out)) == table.deals
+
+
+def test_a_won_row_is_the_solvers_own_answer(straight):
+    table, _ = straight
+    row = next(row for row in table if row.status == "won")
+    result = sw.solve(sw.load_game(GAME).deal(row.deal), max_states=MAX_STATES)
+    assert (result.status, len(result.moves), result.progress.expanded) == (row.status, row.moves, row.states)
+
+
+def test_any_executor_gives_the_same_table(straight):
+    with CountingExecutor() as pool:
+        table = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, progress=False)
+    assert outcome(table) == outcome(straight[0])
+    assert sorted(pool.deals) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_dask_cluster_gives_the_same_table_as_local_processes(straight):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        table = study(GAME, DEALS, budget=None, max_states=MAX_STATES,
+                      scheduler=cluster.scheduler_address, progress=False)
+    assert outcome(table) == outcome(straight[0])
+
+
+def test_an_interrupted_study_resumed_gives_the_same_table(straight, tmp_path):
+    out = tmp_path / "study.csv"
+    with pytest.raises(KeyboardInterrupt), InterruptedExecutor(k=3) as pool:
+        study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
+    kept = sorted(int(r["deal"]) for r in records(out))
+    assert kept == [1, 2, 3]                  # every result that came in was written at once
+    with CountingExecutor() as pool:
+        table = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
+    assert sorted(pool.deals) == [4, 5, 6]    # the deals already done were not solved again
+    assert outcome(table) == outcome(straight[0])
+    assert sorted(int(r["deal"]) for r in records(out)) == [1, 2, 3, 4, 5, 6]
+    assert outcome(load_study(out)) == outcome(straight[0])
+
+
+def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
+    out = tmp_path / "killed.csv"
+    command = [sys.executable, "-m", "solwidget.cli", "study", GAME, "--deals", DEALS, "--max-states",
+               str(MAX_STATES), "--budget", "600", "--workers", "1", "--out", str(out), "--quiet"]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and child.poll() is None:
+        if out.exists() and len(records(out)) >= 2:
+            break
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert 2 <= len(records(out)) < 6           # killed part way
+    with open(out, "a") as f:
+        f.write(f"{GAME},,5,wo")        # a line cut short by the kill
+    table = study(GAME, DEALS, budget=600, max_states=MAX_STATES, out=out, progress=False, workers=2)
+    assert outcome(table) == outcome(straight[0])
+    assert sorted(int(r["deal"]) for r in records(out)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_finished_study_rerun_solves_nothing(straight):
+    table, out = straight
+    with CountingExecutor() as pool:
+        again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
+    assert pool.deals == []
+    assert again == table           # seconds included: the rows come from the file
+
+
+def test_a_smaller_range_reads_only_its_deals_from_the_file(straight):
+    table, out = straight
+    part = study(GAME, "2-4", budget=None, max_states=MAX_STATES, out=out, progress=False)
+    assert part.rows == table.rows[1:4]
+
+
+def test_the_csv_round_trips(straight, tmp_path):
+    table, _ = straight
+    path = tmp_path / "copy.csv"
+    table.to_csv(path)
+    assert load_study(path) == table
+    assert tuple(next(csv.reader(open(path)))) == COLUMNS
+
+
+def test_the_worker_reports_one_deal():
+    row = solve_deal(GAME, {}, 1, None, MAX_STATES)
+    assert row.deal == 1 and row.status in ("won", "lost", "unknown") and row.states > 0
+
+
+@pytest.mark.parametrize("deals, numbers", [
+    ("1-5", [1, 2, 3, 4, 5]), ("7", [7]), ("1-3,10,12-13", [1, 2, 3, 10, 12, 13]),
+    (range(4, 7), [4, 5, 6]), ([3, 1, 3], [1, 3]), (9, [9]),
+])
+def test_deal_ranges(deals, numbers):
+    assert parse_deals(deals) == numbers
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"game": "no_such_game"}, "unknown game 'no_such_game'"),
+    ({"deals": "5-1"}, "deal range '5-1' is reversed"),
+    ({"deals": ""}, "no deals"),
+    ({"deals": range(3, 3)}, "no deals"),
+    ({"deals": "1-x"}, "cannot read deals"),
+    ({"deals": "0-3"}, "out of range"),
+    ({"budget": 0}, "budget is seconds per deal, a positive number"),
+    ({"budget": -5}, "budget is seconds per deal, a positive number"),
+    ({"budget": None}, "a study needs a budget"),
+    ({"max_states": 0}, "max_states is a whole number >= 1"),
+    ({"workers": 0}, "workers is a whole number >= 1"),
+    ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
+    ({"executor": ThreadPoolExecutor(1), "scheduler": "tcp://127.0.0.1:1"}, "not both"),
+])
+def test_bad_arguments_get_clear_errors(kwargs, words, tmp_path):
+    args = {"game": GAME, "deals": "1-3", "budget": 1.0, "out": tmp_path / "unused.csv", "progress": False,
+            **kwargs}
+    with pytest.raises(sw.SolwidgetError, match=words):
+        study(args.pop("game"), args.pop("deals"), args.pop("budget"), **args)
+    assert not (tmp_path / "unused.csv").exists()
+
+
+def test_an_unreachable_scheduler_fails_quickly_and_clearly():
+    pytest.importorskip("distributed")
+    start = time.monotonic()
+    with pytest.raises(StudyError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        study(GAME, "1-2", 1.0, scheduler="tcp://127.0.0.1:9", progress=False)
+    assert time.monotonic() - start < 15
+
+
+def test_a_file_of_another_study_is_refused(straight, tmp_path):
+    _, out = straight
+    with pytest.raises(StudyError, match="holds results of another study"):
+        study(GAME, DEALS, budget=None, max_states=MAX_STATES + 1, out=out, progress=False)
+    with pytest.raises(StudyError, match="holds results of another study"):
+        study("reversed_solitaire", DEALS, budget=None, max_states=MAX_STATES, out=out, progress=False)
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    with pytest.raises(StudyError, match="not a solwidget study file"):
+        study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=other, progress=False)
+
+
+def test_the_cli_runs_and_resumes_a_study(straight, tmp_path, capsys):
+    out = tmp_path / "cli.csv"
+    argv = ["study", GAME, "--deals", DEALS, "--max-states", str(MAX_STATES), "--out", str(out), "--quiet"]
+    assert main(argv + ["--workers", "2"]) == 0
+    summary = capsys.readouterr().out
+    won = straight[0].counts()["won"]
+    assert summary.startswith(f"freecell, deals 1-6, 10 s / {MAX_STATES:,} states per deal: {won} won")
+    assert main(argv + ["--rows"]) == 0
+    assert capsys.readouterr().out.split("\n")[0].split() == ["deal", "status", "moves", "states", "seconds"]
+    assert main(["study", GAME, "--deals", "9-2"]) == 2
+    assert "deal range '9-2' is reversed" in capsys.readouterr().err
+
+
+def test_wilson_interval_matches_published_values():
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_win_rate_and_summary(straight):
+    table, _ = straight
+    counts = table.counts()
+    rate, low, high = table.win_rate()
+    assert rate == counts["won"] / 6 and low <= rate <= high
+    assert table.summary().startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal: {counts['won']} won")
+
+
+def test_plots_save_pngs(straight, tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from solwidget import plots
+    table, _ = straight
+    fig = plots.win_rate_plot({"FreeCell": table}, path=tmp_path / "docs" / "win.png")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["FreeCell"]
+    plots.solve_time_plot([table, table], path=tmp_path / "times.png")
+    for name in ("docs/win.png", "times.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
