@@ -123,6 +123,7 @@ export class Board {
     this.room = new Map(layout.piles.map((p) => [p.id, fanRoom(p, layout.piles, layout)]));
     this.pileEls = new Map();
     this.extents = new Map();       // pile id -> how far down its cards reach, in card widths
+    this.drawn = new Map();         // pile id -> the codes drawn last
     this.board.replaceChildren();
     this.board.setAttribute("aria-label", `${layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
     for (const [event, callback] of this.listeners.filter(([e]) => e.startsWith("change:pile_"))) {
@@ -194,6 +195,10 @@ export class Board {
     const pileEl = this.pileEls.get(pid);
     if (!pile || !pileEl) return;
     const codes = this.codes(pid);
+    const before = this.drawn.get(pid) || [];
+    let kept = 0;               // cards that were there already; the others arrive with a flourish
+    while (kept < codes.length && kept < before.length && codes[kept] === before[kept]) kept += 1;
+    this.drawn.set(pid, codes);
     const u = this.unit;
     const offsets = fanOffsets(codes, pile.fan, this.room.get(pid));
     const shift = pile.fan === "none" ? Math.max(0, codes.length - 2) : 0;   // stacks show their top two
@@ -202,6 +207,7 @@ export class Board {
       if (index < shift) return;
       const card = cardElement(code, pid);
       card.dataset.index = String(index);
+      if (index >= kept && before.length > 0 && codes.length > before.length) card.classList.add("sw-arrived");
       const offset = offsets[index] * u;
       card.style.transform = pile.fan === "right" ? `translate(${offset}px, 0)` : `translate(0, ${offset}px)`;
       children.push(card);

@@ -66,7 +66,10 @@ export function buildToolbar(board) {
   const stopButton = make("button", "sw-button", { "data-action": "stop", type: "button" }, "Stop");
   const replayButton = make("button", "sw-button", { "data-action": "replay", type: "button" }, "Replay the win");
   solverView.append(solverText, solverLine, stopButton, replayButton);
-  footer.append(timeline, solverView);
+  const rules = make("details", "sw-rules", { "data-role": "rules" });
+  const rulesText = make("p", "");
+  rules.append(make("summary", "", {}, "Rules"), rulesText);
+  footer.append(timeline, solverView, rules);
 
   function send(name, extra = {}) {
     board.send({ type: "action", name, ...extra });
@@ -110,6 +113,7 @@ export function buildToolbar(board) {
     const busy = model.get("busy") || "";
     title.textContent = layout.name || "";
     title.title = layout.summary || "";
+    rulesText.textContent = layout.summary || "";
     if (document.activeElement !== dealInput) dealInput.value = String(model.get("deal"));
     buttons.get("undo").disabled = made === 0;
     buttons.get("redo").disabled = made >= length;

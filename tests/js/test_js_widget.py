@@ -79,6 +79,15 @@ def test_the_board_fits_a_narrow_output_area(page):
     assert box < wide <= 900
 
 
+def test_the_rules_are_one_click_away(page):
+    widget = sw.SolitaireWidget("mutated", deal=1)
+    mount(page, widget)
+    assert page.is_hidden('[data-role="rules"] p')
+    page.click('[data-role="rules"] summary')
+    assert page.text_content('[data-role="rules"] p') == widget.game.summary
+    assert page.get_attribute(".sw-title", "title") == widget.game.summary
+
+
 def test_cards_carry_aria_labels(page):
     widget = sw.SolitaireWidget("freecell", deal=1)
     mount(page, widget)
@@ -136,6 +145,8 @@ def test_click_a_card_then_a_target(page):
                            f" === {src_len - move.n}")
     assert dom_piles(page)[move.dst] == visible_piles(widget.state)[move.dst]
     assert page.locator(".sw-target").count() == 0
+    assert page.locator(f'[data-pile="{move.dst}"] .sw-arrived').count() == move.n
+    assert page.locator(".sw-arrived").count() == move.n
 
 
 def test_drag_and_drop(page):
