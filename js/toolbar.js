@@ -120,7 +120,10 @@ export function buildToolbar(board) {
     buttons.get("solve").disabled = busy === "solving";
     colourBox.checked = Boolean(model.get("four_colour"));
     board.root.classList.toggle("sw-four-colour", Boolean(model.get("four_colour")));
-    board.status.textContent = status.text || "";
+    // Counters a game keeps beside its piles (the stock's redeals used) follow the status.
+    const counters = Object.entries(model.get("extras") || {})
+      .filter(([, value]) => typeof value === "number").map(([key, value]) => `${key}: ${value}`);
+    board.status.textContent = [status.text || "", ...counters].filter(Boolean).join(" · ");
     board.status.classList.toggle("sw-won", Boolean(status.won));
     board.status.classList.toggle("sw-stuck", Boolean(status.stuck));
     board.message.textContent = model.get("message") || "";
