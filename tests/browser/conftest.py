@@ -38,20 +38,17 @@ def jupyter(request, jupyter_servers):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(playwright_session):
     """Debian's chromium under Playwright; failing to launch fails under CI and skips elsewhere."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        try:
-            chromium = launch_chromium(playwright)
-        except Exception as error:  # noqa: BLE001 - any launch failure means the same here
-            message = f"cannot launch Debian's chromium: {error}"
-            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-                pytest.fail(message)
-            pytest.skip(message)
-        yield chromium
-        chromium.close()
+    try:
+        chromium = launch_chromium(playwright_session)
+    except Exception as error:  # noqa: BLE001 - any launch failure means the same here
+        message = f"cannot launch Debian's chromium: {error}"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -18,14 +18,12 @@ def server():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(playwright_session):
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+    browser = playwright_session.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="module")
