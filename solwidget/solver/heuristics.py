@@ -5,9 +5,10 @@ The Patience score counts what stands between a position and the win:
 - blockers: tableau cards lying above a card that must go home before them (walking each
   pile from the bottom, a card counts when a more urgent card lies somewhere below it);
 - urgent depth: how many cards lie above each card that could go home next;
-- face-down cards;
+- face-down cards, and cards in piles that others cover (Interlock's layers);
 and rewards room to manoeuvre: free cells and empty tableau piles.
-Other games get cards home and face-down cards only.
+Other games (Mutated Solitaire) get cards home, blockers, urgent depth and face-down cards
+over all their piles.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
-                   "cells": 0.5, "empty": 1.0}
+                   "cells": 0.5, "empty": 1.0, "covered": 1.0}
 
 
 def make_score(game, weights: dict | None = None):
@@ -30,24 +31,43 @@ def make_score(game, weights: dict | None = None):
 
 
 def _generic_score(game, w):
+    """Cards home, face-down cards, and blockers over every pile but the foundations
+    (foundations taken to build up in suit from the Ace, as in Mutated Solitaire)."""
     total = game.card_count
     founds = game.foundation_indices
-    w_home, w_down = w["home"], w["down"]
+    others = tuple(i for i in range(len(game.pile_ids)) if i not in founds)
+    w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
 
     def score(state) -> float:
         piles = state.piles
         home = sum(len(piles[f]) for f in founds)
-        down = sum(1 for pile in piles for c in pile if c & FACE_DOWN)
-        return w_home * (total - home) + w_down * down
+        if home == total:
+            return 0.0
+        need = _need_tables(founds, True, game.decks, piles)
+        blockers = urgent = down = 0
+        for i in others:
+            pile = piles[i]
+            lowest = 99
+            size = len(pile)
+            for j, card in enumerate(pile):
+                if card & FACE_DOWN:
+                    down += 1
+                n = need[card & 63]
+                if n > lowest:
+                    blockers += 1
+                else:
+                    lowest = n
+                if n == 1:
+                    urgent += size - 1 - j
+        return max(w_home * (total - home) + w_down * down + w_block * blockers + w_urgent * urgent, 0.5)
 
     return score
 
 
-def _need_tables(game: Patience, piles):
+def _need_tables(foundations, ace_up: bool, decks: int, piles):
     """need[card & 63]: how many cards of its suit must go home before this one, plus one."""
     levels = [[0], [0], [0], [0]]
-    ace_up = game.step > 0
-    for f in game.F:
+    for f in foundations:
         pile = piles[f]
         if pile:
             top = pile[-1]
@@ -56,7 +76,7 @@ def _need_tables(game: Patience, piles):
     for suit in range(4):
         marks = levels[suit]
         base = suit << 4
-        if len(marks) == 1 or game.decks == 1:
+        if len(marks) == 1 or decks == 1:
             level = max(marks)
             if ace_up:
                 for rank in range(1, 14):
@@ -80,20 +100,25 @@ def _patience_score(game: Patience, w):
     F, C, T = game.F, game.C, game.T
     w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
     w_down, w_cells, w_empty, w_buried = w["down"], w["cells"], w["empty"], w["buried"]
+    w_covered = w["covered"]
+    covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
+    ace_up = game.step > 0
 
     def score(state) -> float:
         piles = state.piles
         home = sum(len(piles[f]) for f in F)
         if home == total:
             return 0.0
-        need = _need_tables(game, piles)
-        blockers = urgent = down = empty = buried = 0
+        need = _need_tables(F, ace_up, game.decks, piles)
+        blockers = urgent = down = empty = buried = covered = 0
         for t in T:
             pile = piles[t]
             if not pile:
                 if game._can_take(piles, t):
                     empty += 1
                 continue
+            if covering and not game._can_give(piles, t):
+                covered += len(pile)
             lowest = 99
             size = len(pile)
             deepest = size
@@ -110,7 +135,7 @@ def _patience_score(game: Patience, w):
                     urgent += size - 1 - j
             buried += size - 1 - deepest
         filled = sum(1 for c in C if piles[c])
-        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried
+        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried + w_covered * covered
                  + w_down * down + w_cells * filled * (filled + 1) / 2 - w_empty * empty)
         return max(value, 0.5)
 

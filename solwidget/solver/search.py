@@ -1,20 +1,28 @@
 """Best-first search over positions, one bounded step at a time.
 
-The frontier is a heap ordered by ``score + depth_weight * moves so far`` (a weighted A*:
-the score alone finds wins fastest, the depth term shortens them), ties broken by the
-order in which positions were generated, newest first, so the search is deterministic.
+A solver runs a small portfolio of best-first searches in turn, a slice of expansions each
+(deterministic: the turns do not depend on time). Each search orders its frontier by
+``score + depth_weight * moves so far`` (a weighted A*; the score alone dives fastest, the
+depth term shortens wins and widens the search on a plateau), ties broken by generation
+order, newest first. The default portfolio pairs a depth weight of 0.5 with a pure greedy
+search: where one stalls on a plateau of the heuristic, the other often walks through.
 Wins are noticed when a position is generated, shortened (shorten.py) and replayed through
 ``State.play`` before they are returned.
 
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
-serve), and a position is skipped only when its key is in the transposition table. Every
-key enters the table together with a position pushed on the frontier, so at any time each
-key in the table belongs to a position expanded or still waiting. Evicting keys keeps this
-true (it can only make the search redo work), so when the frontier runs empty the expanded
-positions are closed under successors: every reachable position was expanded, none won.
-The frontier itself is never silently cut: if it must be trimmed to bound memory, the
-search records it and can no longer answer "lost", only "won" or "unknown".
+serve), and a search skips a position only when its key is in that search's transposition
+table. Every key enters the table together with a position pushed on the frontier, so at
+any time each key in the table belongs to a position expanded or still waiting. Evicting
+keys keeps this true (it only makes the search redo work), so when one search's frontier
+runs empty its expanded positions are closed under successors: every reachable position was
+expanded, none won. A frontier is never silently cut: if it must be trimmed to bound
+memory, that search records it and can no longer answer "lost", only "won" or "unknown".
+
+Memory: keys are ~100-byte ``bytes`` for Patience games; the tables keep at most
+``table_size`` keys in all (two generations per search), the frontiers at most
+``frontier_size`` positions in all (a position shares its unchanged piles with its parent).
+At the defaults that stays well under 2 GB.
 """
 
 from __future__ import annotations
@@ -29,42 +37,116 @@ from .result import Progress, SolveResult
 from .shorten import shorten
 
 DEFAULT_MAX_STATES = 200_000
-TABLE_SIZE = 2_000_000        # keys kept per generation (two generations: <= 4M keys, ~0.6 GB)
-FRONTIER_SIZE = 1_500_000     # positions waiting; beyond this the worst half is dropped
+TABLE_SIZE = 4_000_000        # keys kept, all searches together
+FRONTIER_SIZE = 2_000_000     # positions waiting, all searches together
+SLICE = 64                    # expansions per turn of each search
+DEFAULT_PORTFOLIO = ({"depth_weight": 0.5}, {"depth_weight": 0.0})
+
+
+class _Search:
+    """One best-first search: its frontier, its transposition table, its best position."""
+
+    def __init__(self, expander, depth_weight, table_size, frontier_size):
+        self.x = expander
+        self.key = expander.key
+        self.score = expander.score
+        self.depth_weight = depth_weight
+        self.table_size = table_size // 2
+        self.frontier_size = frontier_size
+        self.frontier = []
+        self.table, self.old_table = set(), set()
+        self.order = 0
+        self.complete = True           # False once frontier positions were dropped
+        self.best_score = None
+        self.best_node = None
+
+    def seed(self, state, node):
+        self.remember(self.key(state))
+        self.push(state, node, self.score(state))
+
+    def push(self, state, node, value):
+        self.order += 1
+        heapq.heappush(self.frontier, (value + self.depth_weight * node[2], -self.order, state, node))
+
+    def remember(self, key):
+        self.table.add(key)
+        if len(self.table) >= self.table_size:     # evict the older generation (see above)
+            self.old_table = self.table
+            self.table = set()
+
+    def expand_next(self, progress):
+        """Expand the best waiting position; return a won node, else None."""
+        _, _, state, node = heapq.heappop(self.frontier)
+        progress.expanded += 1
+        progress.depth = node[2]
+        x, key_of, score = self.x, self.key, self.score
+        table, old = self.table, self.old_table
+        for moves, child in x.expand(state):
+            progress.generated += 1
+            key = key_of(child)
+            if key in table or key in old:
+                continue
+            self.remember(key)
+            table = self.table
+            child_node = (node, moves, node[2] + len(moves))
+            if x.is_won(child):
+                return child_node
+            value = score(child)
+            if self.best_score is None or value < self.best_score:
+                self.best_score, self.best_node = value, child_node
+            self.push(child, child_node, value)
+        if len(self.frontier) > self.frontier_size:
+            self.trim()
+        return None
+
+    def trim(self):
+        """Keep the better half of the frontier; this search can no longer prove a loss."""
+        self.frontier[:] = heapq.nsmallest(self.frontier_size // 2, self.frontier)
+        heapq.heapify(self.frontier)
+        self.complete = False
 
 
 class Solver:
-    """A search that runs ``step(n)`` expansions at a time; ``solve()`` runs it to the end."""
+    """A search that runs ``step(n)`` expansions at a time; ``solve()`` runs it to the end.
+
+    Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit), ``portfolio``
+    (a list of ``{"depth_weight": w, "weights": {...}}``, one search each; giving
+    ``depth_weight`` or ``weights`` instead runs that single search), ``autoplay`` (safe
+    foundation moves), ``shorten_wins``, ``table_size`` and ``frontier_size`` (memory).
+    """
 
     def __init__(self, state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
-                 max_seconds: float | None = None, depth_weight: float = 0.5,
-                 weights: dict | None = None, autoplay: bool = True, shorten_wins: bool = True,
-                 table_size: int = TABLE_SIZE, frontier_size: int = FRONTIER_SIZE):
+                 max_seconds: float | None = None, depth_weight: float | None = None,
+                 weights: dict | None = None, portfolio=None, autoplay: bool = True,
+                 shorten_wins: bool = True, table_size: int = TABLE_SIZE,
+                 frontier_size: int = FRONTIER_SIZE):
         if not isinstance(state, State):
             raise TypeError(f"Solver needs a State (game.deal(n)), not {type(state).__name__}")
+        if portfolio is None:
+            if depth_weight is None and weights is None:
+                portfolio = DEFAULT_PORTFOLIO
+            else:
+                portfolio = ({"depth_weight": 0.5 if depth_weight is None else depth_weight,
+                              "weights": weights},)
         self.state = state
         self.game = state.game
         self.max_states = max_states
         self.max_seconds = max_seconds
-        self.depth_weight = depth_weight
         self.shorten_wins = shorten_wins
-        self.table_size = table_size
-        self.frontier_size = frontier_size
-        self._x = expander_for(self.game, weights, autoplay)
         self.progress = Progress()
         self.result: SolveResult | None = None
-        self._complete = True            # False once frontier states were dropped
-        self._order = 0
-        self._frontier = []
-        self._table, self._old_table = set(), set()
-        self._best_node = None
-        start, played = self._x.start(state)
-        root = (None, played, len(played))
-        if self._x.is_won(start):
+        k = len(portfolio)
+        self._searches = [_Search(expander_for(self.game, p.get("weights"), autoplay),
+                                  p.get("depth_weight", 0.5), table_size // k, frontier_size // k)
+                          for p in portfolio]
+        self._turn, self._slice_left = 0, SLICE
+        start, played = self._searches[0].x.start(state)
+        root = (None, tuple(played), len(played))
+        if self._searches[0].x.is_won(start):
             self._finish_won(root)
             return
-        self._remember(self._x.key(start))
-        self._push(start, root)
+        for search in self._searches:
+            search.seed(start, root)
 
     @property
     def done(self) -> bool:
@@ -77,45 +159,29 @@ class Solver:
             return self.progress
         began = time.perf_counter()
         progress = self.progress
-        x, key_of, frontier = self._x, self._x.key, self._frontier
-        score, dw = x.score, self.depth_weight
+        won = None
         try:
             for _ in range(n):
-                if not frontier:
-                    self._finish_exhausted()
+                search = self._next_search()
+                if search is None or self._out_of_budget(began):
                     break
-                if self._out_of_budget(began):
+                won = search.expand_next(progress)
+                if won is not None:
                     break
-                _, _, state, node = heapq.heappop(frontier)
-                progress.expanded += 1
-                progress.depth = node[2]
-                for moves, child in x.expand(state):
-                    progress.generated += 1
-                    key = key_of(child)
-                    if key in self._table or key in self._old_table:
-                        continue
-                    self._remember(key)
-                    child_node = (node, moves, node[2] + len(moves))
-                    if x.is_won(child):
-                        progress.searching += time.perf_counter() - began
-                        self._finish_won(child_node)
-                        return progress
-                    value = score(child)
-                    if progress.best_score is None or value < progress.best_score:
-                        progress.best_score = value
-                        self._best_node = child_node
-                    self._order += 1
-                    heapq.heappush(frontier, (value + dw * child_node[2], -self._order, child, child_node))
-                if len(frontier) > self.frontier_size:
-                    self._trim()
         finally:
             spent = time.perf_counter() - began
             progress.elapsed += spent
-            if self.result is None or self.result.status != "won":
-                progress.searching += spent
+            progress.searching += spent
             if self.result is None:
-                progress.frontier = len(frontier)
-                progress.best_line = self.best_line
+                progress.frontier = sum(len(s.frontier) for s in self._searches)
+            scores = [s.best_score for s in self._searches if s.best_score is not None]
+            progress.best_score = min(scores) if scores else None
+        if won is not None:
+            began = time.perf_counter()
+            self._finish_won(won)
+            progress.elapsed += time.perf_counter() - began
+        elif self.result is None:
+            progress.best_line = self.best_line
         return progress
 
     def solve(self, chunk: int = 5000) -> SolveResult:
@@ -124,23 +190,33 @@ class Solver:
             self.step(chunk)
         return self.result
 
+    @property
+    def best_line(self) -> list[Move]:
+        """The moves to the best-scored position any search has generated."""
+        best = None
+        for s in self._searches:
+            if s.best_node is not None and (best is None or s.best_score < best.best_score):
+                best = s
+        return self._line(best.best_node) if best else []
+
     # ------------------------------------------------------------------ helpers
-    def _push(self, state, node):
-        self._order += 1
-        heapq.heappush(self._frontier, (self._x.score(state), -self._order, state, node))
-
-    def _remember(self, key):
-        table = self._table
-        table.add(key)
-        if len(table) >= self.table_size:        # evict the older generation (see above)
-            self._old_table = table
-            self._table = set()
-
-    def _trim(self):
-        """Keep the better half of the frontier; the search can no longer prove a loss."""
-        self._frontier[:] = heapq.nsmallest(self.frontier_size // 2, self._frontier)
-        heapq.heapify(self._frontier)
-        self._complete = False
+    def _next_search(self):
+        """The search whose turn it is (round robin, SLICE expansions each), or None once
+        the search is over (then ``self.result`` says why)."""
+        searches = self._searches
+        for _ in range(len(searches) + 1):
+            search = searches[self._turn]
+            if self._slice_left > 0 and search.frontier:
+                self._slice_left -= 1
+                return search
+            if not search.frontier and search.complete and search.x.sound:
+                self.result = SolveResult("lost", [], self.progress)
+                self._release()
+                return None
+            self._turn = (self._turn + 1) % len(searches)
+            self._slice_left = SLICE
+        self._finish_unknown("the searches dropped positions to bound their memory")
+        return None
 
     def _out_of_budget(self, began) -> bool:
         p = self.progress
@@ -174,26 +250,15 @@ class Solver:
         self.result = SolveResult("won", moves, self.progress)
         self._release()
 
-    def _finish_exhausted(self):
-        if self._complete and self._x.sound:
-            self.result = SolveResult("lost", [], self.progress)
-        else:
-            self._finish_unknown("the search dropped positions to bound its memory")
-            return
-        self._release()
-
     def _finish_unknown(self, reason):
-        self.progress.best_line = self._line(self._best_node) if self._best_node else []
+        self.progress.best_line = self.best_line
         self.result = SolveResult("unknown", [], self.progress, reason)
         self._release()
 
     def _release(self):
-        self.progress.frontier = len(self._frontier)
-        self._frontier, self._table, self._old_table = [], set(), set()
-
-    @property
-    def best_line(self) -> list[Move]:
-        return self._line(self._best_node) if self._best_node else []
+        self.progress.frontier = sum(len(s.frontier) for s in self._searches)
+        for s in self._searches:
+            s.frontier, s.table, s.old_table = [], set(), set()
 
 
 def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
