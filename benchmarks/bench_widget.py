@@ -1,0 +1,274 @@
+"""The widget in a real browser (JupyterLab 4 + Debian's chromium): how fast a move comes back, how
+many bytes it costs, and how fast the biggest game first draws.
+
+    .venv/bin/python benchmarks/bench_widget.py [--moves 30] [--game reversed_solitaire] [--deal 1]
+
+- click -> drawn: a move made by clicking a card, then its target pile. Measured in the page, from
+  the drop click's event time to the first animation frame after the card is in its new pile
+  (so: browser -> kernel -> browser, and the drawing). Median over the moves.
+- bytes per move: websocket frames seen by Playwright (page.on("websocket")) from the drop click
+  until the kernel has answered everything, both ways, whole frames (Jupyter's message envelope
+  included). "comm" counts the widget's comm messages only (the target); "+status" adds the
+  kernel's busy/idle status messages that travel with them.
+- first draw: Triple Interchange (156 cards), from the widget's data reaching the page (the
+  comm_open frame, timestamped in the page) to the first animation frame with every card drawn.
+  Also shown: from pressing run on the cell, which adds the kernel's work.
+
+Targets (issue 5): click -> drawn <= 50 ms, <= 2 KB per move, first draw <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+
+from harness import STEP_TIMEOUT, JupyterServer, launch_chromium, open_notebook  # noqa: E402
+
+TARGET_MS, TARGET_BYTES, TARGET_FIRST_DRAW_MS = 50, 2048, 100
+BIG_GAME = "triple_interchange"
+
+# Kernel helpers: a line of moves that a person can make by clicking (no stock turns), as
+# (move text, source pile, how many cards move, target pile, its top card after).
+HELPERS = '''
+def _clickable_line(state, length, budget=20_000):
+    """A line of ``length`` moves from ``state`` (depth-first, never repeating a position), each
+    one a person makes by clicking a card and a pile; foundation moves tried last, to go far."""
+    kinds = state.game.pile_kinds
+    def options(state):
+        found = [(m, s) for m, s in state.game.successors(state)
+                 if kinds.get(m.src) in ("tableau", "cell") and m.card is None]
+        return sorted(found, key=lambda ms: kinds.get(ms[0].dst) == "foundation")
+    path, seen, stack = [], {state}, [iter(options(state))]
+    while stack and len(path) < length and budget > 0:
+        step = next((ms for ms in stack[-1] if ms[1] not in seen), None)
+        if step is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        budget -= 1
+        move, after = step
+        seen.add(after)
+        path.append((move, after))
+        stack.append(iter(options(after)))
+    return [(str(m), m.src, m.n, m.dst, s.to_dict()["piles"][m.dst][-1]) for m, s in path]
+'''
+
+# Arms a watcher for one move: resolves with the click's time and the time the moved card is
+# drawn on top of its target pile (first animation frame after the DOM shows it there).
+JS_ARM = """([dst, card]) => {
+    window._sw_move = new Promise((resolve) => {
+        let clicked = null;
+        const onClick = (event) => { clicked = event.timeStamp; };
+        window.addEventListener('click', onClick, {capture: true, once: true});
+        const done = () => {
+            const pile = document.querySelector(`[data-pile="${dst}"]`);
+            if (!pile) return false;
+            const cards = [...pile.querySelectorAll('[data-card]')];
+            return cards.length > 0 && cards[cards.length - 1].dataset.card === card;
+        };
+        const observer = new MutationObserver(() => {
+            if (clicked === null || !done()) return;
+            observer.disconnect();
+            const inDom = performance.now();
+            requestAnimationFrame(() => resolve({clicked, inDom, drawn: performance.now()}));
+        });
+        observer.observe(document.body, {subtree: true, childList: true, attributes: true});
+    });
+}"""
+
+JS_AWAIT_MOVE = """(timeout) => Promise.race([window._sw_move,
+                                            new Promise((resolve) => setTimeout(() => resolve(null), timeout))])"""
+
+# Timestamps (page clock) of websocket messages that open a comm: set up before the page loads.
+JS_HOOK_WEBSOCKET = """(() => {
+    window._sw_comm_opens = [];
+    const Original = window.WebSocket;
+    const decoder = new TextDecoder();
+    window.WebSocket = class extends Original {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener('message', (event) => {
+                const at = performance.now();
+                const data = typeof event.data === 'string' ? event.data
+                    : event.data instanceof ArrayBuffer ? decoder.decode(event.data) : '';
+                if (data.includes('"comm_open"')) window._sw_comm_opens.push(at);
+            });
+        }
+    };
+})();"""
+
+JS_RUN_CELL_AND_TIME_DRAW = """([index, expected, timeout]) => new Promise((resolve) => {
+    setTimeout(() => resolve(null), timeout);
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    const output = panel.content.widgets[index].node;
+    // every pile is there; a fanned pile shows all its cards, a stack at least its top one
+    const drawn = () => Object.entries(expected).every(([pid, [count, fanned]]) => {
+        const pile = output.querySelector(`[data-pile="${pid}"]`);
+        const shown = pile ? pile.querySelectorAll('[data-card]').length : -1;
+        return fanned ? shown === count : shown >= Math.min(count, 1);
+    });
+    const observer = new MutationObserver(() => {
+        if (!drawn()) return;
+        observer.disconnect();
+        const inDom = performance.now();
+        requestAnimationFrame(() => resolve({run, inDom, drawn: performance.now(),
+                                              opened: window._sw_comm_opens.slice(-1)[0]}));
+    });
+    observer.observe(output, {subtree: true, childList: true, attributes: true});
+    panel.content.activeCellIndex = index;
+    const run = performance.now();
+    app.commands.execute('notebook:run-cell');
+})"""
+
+
+def message_types(data: bytes) -> tuple[str, str]:
+    """The Jupyter message type of one kernel websocket frame and of its parent, either wire format.
+
+    JupyterLab speaks "v1.kernel.websocket.jupyter.org": a count and offsets (little-endian
+    uint64) then channel, header, parent header, metadata, content, buffers. The older format is
+    one JSON object.
+    """
+    try:
+        if data[:1] == b"{":
+            message = json.loads(data)
+            header, parent = message["header"], message.get("parent_header") or {}
+        else:
+            count = struct.unpack_from("<Q", data)[0]
+            offsets = struct.unpack_from(f"<{count}Q", data, 8)
+            header = json.loads(data[offsets[1]:offsets[2]])
+            parent = json.loads(data[offsets[2]:offsets[3]] or b"{}")
+        return header.get("msg_type", ""), parent.get("msg_type", "")
+    except (ValueError, KeyError, IndexError, TypeError, struct.error):
+        return "", ""
+
+
+COMM = ("comm_msg", "comm_open")
+
+
+class Frames:
+    """Sizes of the websocket frames of comm messages, and of the status messages they cause."""
+
+    def __init__(self, page):
+        self.log: list[tuple[str, int]] = []    # ("comm" | "status" | "other", size)
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket):
+        socket.on("framesent", self._record)
+        socket.on("framereceived", self._record)
+
+    def _record(self, payload):
+        data = payload.encode() if isinstance(payload, str) else payload
+        kind, parent = message_types(data)
+        what = "comm" if kind in COMM else "status" if kind == "status" and parent in COMM else "other"
+        self.log.append((what, len(data)))
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def since(self, mark: int) -> tuple[int, int]:
+        """Bytes since ``mark``: of comm messages, and of those plus their status messages."""
+        frames = self.log[mark:]
+        comm = sum(size for what, size in frames if what == "comm")
+        return comm, comm + sum(size for what, size in frames if what == "status")
+
+
+def measure_moves(page, frames, nb, count: int) -> list[dict]:
+    line = nb.value(f"_clickable_line(w.state, {count})")
+    results = []
+    for text, src, n, dst, top in line:
+        page.locator(f'[data-pile="{src}"] [data-card]').nth(-n).click()   # the group's lowest card
+        page.evaluate(JS_ARM, [dst, top])
+        mark = frames.mark()
+        page.locator(f'[data-pile="{dst}"]').click()
+        times = page.evaluate(JS_AWAIT_MOVE, STEP_TIMEOUT)
+        if times is None:
+            raise RuntimeError(f"move {text} was not drawn in {STEP_TIMEOUT} ms")
+        nb.run("pass")  # the kernel answers after every frame of the move: they have all arrived
+        comm, total = frames.since(mark)
+        results.append({"move": text, "ms": times["drawn"] - times["clicked"],
+                        "dom_ms": times["inDom"] - times["clicked"], "comm": comm, "with_status": total})
+    return results
+
+
+def measure_first_draw(browser, server, repeats: int) -> list[dict]:
+    """Triple Interchange's first draw in a fresh page, then when shown again in the same page."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(JS_HOOK_WEBSOCKET)
+    cells = ["import solwidget as sw",
+             f"sw.SolitaireWidget({BIG_GAME!r}, deal=1)"]
+    nb = open_notebook(page, server, cells, run=False, name="bench-first-draw.ipynb")
+    nb.run("import solwidget as sw")
+    expected = nb.value(f"(lambda g, s: {{p['id']: [len(s.pile(p['id'])), p['fan'] != 'none'] "
+                        f"for p in g.layout()['piles']}})(sw.load_game({BIG_GAME!r}), "
+                        f"sw.load_game({BIG_GAME!r}).deal(1))")
+    timings = []
+    for _ in range(repeats):
+        times = page.evaluate(JS_RUN_CELL_AND_TIME_DRAW, [1, expected, 60_000])
+        if times is None:
+            raise RuntimeError(f"{BIG_GAME} did not draw {expected} cards in 60 s")
+        timings.append({"from_data": times["drawn"] - times["opened"], "from_run": times["drawn"] - times["run"]})
+    page.close()
+    return timings
+
+
+def row(name, value, unit, target):
+    verdict = "ok" if value <= target else "OVER"
+    print(f"  {name:<44} {value:>9.1f} {unit:<3} (target <= {target} {unit}) {verdict}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--game", default="reversed_solitaire")
+    parser.add_argument("--deal", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=5, help="first draws of Triple Interchange")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as root, JupyterServer("lab", root) as server, \
+            sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        frames = Frames(page)
+        cells = [f"import solwidget as sw\nw = sw.SolitaireWidget({args.game!r}, deal={args.deal})\nw", HELPERS]
+        started = time.monotonic()
+        nb = open_notebook(page, server, cells, name="bench-moves.ipynb")
+        print(f"JupyterLab open, notebook run, widget drawn: {time.monotonic() - started:.1f} s", flush=True)
+        moves = measure_moves(page, frames, nb, args.moves)
+        page.close()
+        first = measure_first_draw(browser, server, args.repeats)
+        browser.close()
+
+    ms = [m["ms"] for m in moves]
+    print(f"\n{args.game} deal {args.deal}: {len(moves)} moves by click, click");
+    print(f"  {'move':<12} {'click->drawn ms':>16} {'click->DOM ms':>14} {'comm bytes':>11} {'+status':>10}")
+    for m in moves:
+        print(f"  {m['move']:<12} {m['ms']:>16.1f} {m['dom_ms']:>14.1f} {m['comm']:>11} {m['with_status']:>10}")
+    print("\nSummary (JupyterLab 4, Debian chromium, loopback)")
+    row("click -> move drawn, median", statistics.median(ms), "ms", TARGET_MS)
+    print(f"  {'click -> move drawn, min / max':<44} {min(ms):>9.1f} / {max(ms):.1f} ms")
+    row("comm bytes per move, median", statistics.median(m["comm"] for m in moves), "B", TARGET_BYTES)
+    print(f"  {'comm bytes per move, max':<44} {max(m['comm'] for m in moves):>9} B")
+    print(f"  {'comm + status bytes per move, median':<44} {statistics.median(m['with_status'] for m in moves):>9.0f} B")
+    row(f"{BIG_GAME} first draw (fresh page)", first[0]["from_data"], "ms", TARGET_FIRST_DRAW_MS)
+    if len(first) > 1:
+        row(f"{BIG_GAME} draw again, median of {len(first) - 1}",
+            statistics.median(t["from_data"] for t in first[1:]), "ms", TARGET_FIRST_DRAW_MS)
+    print(f"  {'  same, from pressing run (adds the kernel)':<44} "
+          f"{first[0]['from_run']:>9.1f} ms fresh, "
+          f"{statistics.median(t['from_run'] for t in first):.1f} ms median")
+
+
+if __name__ == "__main__":
+    main()
