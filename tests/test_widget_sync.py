@@ -408,3 +408,19 @@ def test_show_solver_runs_in_the_background_and_stops():
     assert widget.busy == ""
     assert widget.solver_progress["status"] in ("stopped", "won", "lost", "unknown")
     assert widget.solver_progress["expanded"] >= 0
+
+
+def test_hint_searches_within_a_time_budget_unless_told(monkeypatch):
+    solver = pytest.importorskip("solwidget.solver")
+    asked = []
+
+    def fake_hint(state, **budget):
+        asked.append(budget)
+        return solver.hint(state, max_states=200)
+
+    monkeypatch.setattr(solver, "hint", fake_hint)
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    widget.hint()
+    widget.hint(max_seconds=0.5, max_states=10)
+    assert asked == [{"max_seconds": sw.SolitaireWidget.HINT_SECONDS}, {"max_seconds": 0.5, "max_states": 10}]
+    assert widget.highlight and widget.game.parse_move(widget.highlight[0]) in widget.state.legal_moves()

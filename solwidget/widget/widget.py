@@ -66,6 +66,7 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # Seconds between the moves of a replay that the browser's Replay button starts.
     replay_delay = traitlets.Float(0.4, min=0.0)
+    HINT_SECONDS = 2.0          # the longest a hint searches unless told otherwise
 
     # The engine's position (observable from Python, never sent: it knows face-down cards).
     state = traitlets.Instance(State, allow_none=True)
@@ -180,8 +181,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         return played
 
     def hint(self, **budget):
-        """Ask the solver for a hint; highlight its move. Returns the Hint, or None."""
+        """Ask the solver for a hint; highlight its move. Returns the Hint, or None.
+
+        ``budget`` goes to ``sw.hint`` (max_states, max_seconds); by default the search
+        stops after ``HINT_SECONDS``, so that a click on Hint answers promptly.
+        """
         from ..solver import hint as solver_hint
+        budget.setdefault("max_seconds", self.HINT_SECONDS)
         found = solver_hint(self.state, **budget)
         with self._lock, self.hold_sync():
             if found is None:
