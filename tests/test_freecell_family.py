@@ -101,7 +101,7 @@ def test_a_cell_card_goes_to_a_fitting_tableau_pile_or_an_empty_one(game_id):
 def test_a_cell_card_never_goes_to_another_cell_and_leaves_one_at_a_time(game_id):
     s = position(game_id, c0="7D", rest="t7")
     refused(s, "c0 c1", "only a card from the tableau may go to a cell")
-    refused(s, "c0 t0 2", "c0 holds only 1 card")
+    refused(s, "c0 t0 2", "only one card at a time leaves a cell")
     refused(s, "c1 t0", "c1 is empty")
 
 

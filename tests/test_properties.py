@@ -4,7 +4,7 @@
 At every position of a playout: each card is present exactly ``decks`` times; every legal
 move is accepted by ``play()`` (and by ``successors()``, with the same result) and its text
 parses back to it; random moves outside ``legal_moves()`` are refused with a reason and
-change nothing; ``state_from_dict(to_dict())`` gives the position back.
+change nothing (each refusal names a rule, never the generic fallback); ``state_from_dict(to_dict())`` gives the position back.
 """
 
 import random
@@ -57,6 +57,7 @@ def check_illegal_moves(state, legal, rng, tries=12):
             continue
         reason = state.explain(move)
         assert isinstance(reason, str) and reason, f"{move} is not legal but has no reason"
+        assert not reason.endswith("is not a legal move in this position"), f"{move}: no rule named"
         with pytest.raises(sw.IllegalMove) as err:
             state.play(move)
         assert err.value.reason == reason

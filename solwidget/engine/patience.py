@@ -285,14 +285,14 @@ class Patience(Game):
         s, d, n = self._index[move.src], self._index[move.dst], move.n
         if not piles[s]:
             return f"{move.src} is empty"
+        if src_kind != "tableau" and n > 1:
+            return f"only one card at a time leaves {'a cell' if src_kind == 'cell' else 'the waste'}"
         if n > len(piles[s]):
             return f"{move.src} holds only {len(piles[s])} card{'s' * (len(piles[s]) > 1)}"
         if src_kind == "tableau":
             reason = self._give_refusal(piles, s)
             if reason:
                 return reason
-        elif n > 1:
-            return f"only one card at a time leaves {'a cell' if src_kind == 'cell' else 'the waste'}"
         moving = piles[s][-n:]
         if any(c & FACE_DOWN for c in moving):
             return "a face-down card cannot be moved"
