@@ -3,8 +3,9 @@
 
 At every position of a playout: each card is present exactly ``decks`` times; every legal
 move is accepted by ``play()`` (and by ``successors()``, with the same result) and its text
-parses back to it; random moves outside ``legal_moves()`` are refused with a reason and
-change nothing (each refusal names a rule, never the generic fallback); ``state_from_dict(to_dict())`` gives the position back.
+parses back to it; random moves outside ``legal_moves()`` are refused with a reason that
+names a rule (never the generic fallback) and change nothing; ``state_from_dict(to_dict())``
+gives the position back.
 """
 
 import random
