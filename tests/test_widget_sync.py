@@ -413,10 +413,11 @@ def test_show_solver_runs_in_the_background_and_stops():
 def test_hint_searches_within_a_time_budget_unless_told(monkeypatch):
     solver = pytest.importorskip("solwidget.solver")
     asked = []
+    real_hint = solver.hint
 
     def fake_hint(state, **budget):
         asked.append(budget)
-        return solver.hint(state, max_states=200)
+        return real_hint(state, max_states=200)
 
     monkeypatch.setattr(solver, "hint", fake_hint)
     widget = sw.SolitaireWidget("triple_interchange", deal=1)
