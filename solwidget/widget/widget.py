@@ -188,6 +188,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         """
         from ..solver import hint as solver_hint
         budget.setdefault("max_seconds", self.HINT_SECONDS)
+        self._say("looking for a hint…", "info")
         found = solver_hint(self.state, **budget)
         with self._lock, self.hold_sync():
             if found is None:
