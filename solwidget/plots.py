@@ -63,7 +63,8 @@ def win_rate_plot(tables, ax=None, path=None, confidence: float = 0.95):
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     budgets = sorted({table.budget_text() for _, table in labelled})
-    ax.set_xlabel(f"deals won, with the {confidence:.0%} Wilson interval (budget {', '.join(budgets)})")
+    ax.set_xlabel(f"deals won, with the {confidence:.0%} Wilson interval "
+                  f"({'budget' if len(budgets) == 1 else 'budgets'} {'; '.join(budgets)})")
     ax.set_title("How often is each game won?", loc="left")
     _save(fig, path)
     return fig
@@ -83,12 +84,16 @@ def solve_time_plot(tables, ax=None, path=None):
         ax.axvline(budget, color="grey", ls="--", lw=1)
         ax.text(budget, 0.02, f" budget {budget:g} s", color="grey", fontsize=8, rotation=90, va="bottom")
     ax.set_xscale("log")
+    from matplotlib.ticker import LogLocator
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}")
+    ax.xaxis.set_minor_formatter(lambda x, _: "")
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(lambda y, _: f"{y:.0%}")
     ax.set_xlabel("seconds per deal")
     ax.set_ylabel("deals decided (won or lost)")
     ax.set_title("How long does the solver take?", loc="left")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="upper left", fontsize=9)
     _save(fig, path)
     return fig
