@@ -13,9 +13,14 @@ QUICK_DEALS = {
     "reversed_solitaire": [8, 9],
     "inverted_freecell": [8, 9],
     "freecell": [2, 3, 8],
-    "triple_interchange": [2],
-    "interlock": [2],
+    "triple_interchange": [2, 5],
+    "unlimited": [4],
+    "interlock": [1, 2],
+    "love_a_duck": [8],
 }
+# Deals proved lost quickly; the second entry says whether the proof is cheap enough to
+# repeat with every reduction off (no autoplay, every single stock turn expanded).
+LOST_DEALS = [("single_interchange", 8, True), ("guardian", 7, False)]
 QUICK_BUDGET = 3000
 
 
@@ -39,6 +44,16 @@ def test_wins_replay_to_a_won_state(game_id):
         result = sw.solve(game.deal(number), max_states=QUICK_BUDGET)
         assert result.status == "won", (game_id, number, result)
         assert _replays_to_win(game.deal(number), result.moves)
+
+
+@pytest.mark.parametrize("game_id,number,cross_check", LOST_DEALS)
+def test_deals_proved_lost_stay_lost_without_the_reductions(game_id, number, cross_check):
+    state = sw.load_game(game_id).deal(number)
+    assert sw.solve(state, max_states=QUICK_BUDGET).status == "lost"
+    if cross_check:
+        plain = sw.solve(state, max_states=50_000, autoplay=False, compress_stock=False)
+        assert plain.status == "lost"
+        assert plain.progress.expanded > 10 * QUICK_BUDGET // 30
 
 
 def _all_home_but(game_id, card_names, foundation_start):

@@ -23,7 +23,7 @@ from .stock import is_turn, waste_plays
 class GenericExpander:
     sound = True        # every reduction here keeps some win whenever one exists
 
-    def __init__(self, game, weights=None, autoplay=True):
+    def __init__(self, game, weights=None, autoplay=True, compress=True):
         self.game = game
         self.score = make_score(game, weights)
         self.key = game.key
@@ -40,12 +40,12 @@ class GenericExpander:
 
 
 class PatienceExpander(GenericExpander):
-    def __init__(self, game: Patience, weights=None, autoplay=True):
+    def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
         if engine_key_is_plain(game):
-            self.key = patience_key(game)
-        self.compress = bool(game.draw)
+            self.key = patience_key(game, compress)
+        self.compress = bool(game.draw) and compress
         self.first_empty_only = game.symmetric_tableau
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
@@ -116,6 +116,6 @@ class PatienceExpander(GenericExpander):
             yield (moves + tuple(played)) if played else moves, child
 
 
-def expander_for(game, weights=None, autoplay=True):
+def expander_for(game, weights=None, autoplay=True, compress=True):
     cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
-    return cls(game, weights, autoplay)
+    return cls(game, weights, autoplay, compress)

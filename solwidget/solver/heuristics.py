@@ -17,7 +17,7 @@ from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
-                   "cells": 0.5, "empty": 1.0, "covered": 1.0}
+                   "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0}
 
 
 def make_score(game, weights: dict | None = None):
@@ -100,7 +100,8 @@ def _patience_score(game: Patience, w):
     F, C, T = game.F, game.C, game.T
     w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
     w_down, w_cells, w_empty, w_buried = w["down"], w["cells"], w["empty"], w["buried"]
-    w_covered = w["covered"]
+    w_covered, w_reserve = w["covered"], w["reserve"]
+    reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
     ace_up = game.step > 0
 
@@ -135,7 +136,9 @@ def _patience_score(game: Patience, w):
                     urgent += size - 1 - j
             buried += size - 1 - deepest
         filled = sum(1 for c in C if piles[c])
+        reserve = sum(len(piles[i]) for i in reserve_piles)
         value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried + w_covered * covered
+                 - w_reserve * reserve
                  + w_down * down + w_cells * filled * (filled + 1) / 2 - w_empty * empty)
         return max(value, 0.5)
 

@@ -25,12 +25,12 @@ def engine_key_is_plain(game) -> bool:
     return isinstance(game, Patience) and type(game).key is Patience.key
 
 
-def patience_key(game: Patience):
+def patience_key(game: Patience, compress: bool = True):
     """A function state -> bytes, equivalent to ``game.key``, or finer never coarser except
     for the stock cycle rule above."""
     F, C, T = game.F, game.C, game.T
     symmetric = game.symmetric_tableau
-    draw_cycle = game.draw == 1 and game.redeals is None
+    draw_cycle = game.draw == 1 and game.redeals is None and compress
     has_stock = game.draw != 0
     limited = game.redeals is not None and has_stock
 

@@ -112,12 +112,14 @@ class Solver:
     Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit), ``portfolio``
     (a list of ``{"depth_weight": w, "weights": {...}}``, one search each; giving
     ``depth_weight`` or ``weights`` instead runs that single search), ``autoplay`` (safe
-    foundation moves), ``shorten_wins``, ``table_size`` and ``frontier_size`` (memory).
+    foundation moves) and ``compress_stock`` (turns folded into waste plays): both sound,
+    off only to cross-check them; ``shorten_wins``, ``table_size`` and ``frontier_size`` (memory).
     """
 
     def __init__(self, state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
                  max_seconds: float | None = None, depth_weight: float | None = None,
                  weights: dict | None = None, portfolio=None, autoplay: bool = True,
+                 compress_stock: bool = True,
                  shorten_wins: bool = True, table_size: int = TABLE_SIZE,
                  frontier_size: int = FRONTIER_SIZE):
         if not isinstance(state, State):
@@ -136,7 +138,7 @@ class Solver:
         self.progress = Progress()
         self.result: SolveResult | None = None
         k = len(portfolio)
-        self._searches = [_Search(expander_for(self.game, p.get("weights"), autoplay),
+        self._searches = [_Search(expander_for(self.game, p.get("weights"), autoplay, compress_stock),
                                   p.get("depth_weight", 0.5), table_size // k, frontier_size // k)
                           for p in portfolio]
         self._turn, self._slice_left = 0, SLICE

@@ -1,6 +1,7 @@
 """Shorter, more teachable wins: cheap rewrites of a winning line, each checked by the rules.
 
-1. Loops: when the line passes through the same position twice, the moves between go.
+1. Loops: when the line passes through the same position twice, the moves between go
+   (a full turn of the stock, with unlimited redeals, is such a loop).
 2. Detours: a card (or group) moved by move i and next moved by move j, from where move i
    put it, is tried three ways, and the first that works is kept:
    - straight to its final place at time i ("t1 c0 ... c0 t5" becomes "t1 t5 ..."),
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 from ..engine.moves import Move
+from ..engine.patience import Patience
 
 MAX_PASSES = 4
 
@@ -29,14 +31,23 @@ def _positions(game, start, moves):
     return states
 
 
+def _loop_id(game):
+    """What must repeat for the moves between to be a loop: the whole state, or only the
+    piles when the game allows unlimited redeals (the redeals counted then change nothing)."""
+    if isinstance(game, Patience) and game.draw and game.redeals is None:
+        return lambda state: state.piles
+    return lambda state: state
+
+
 def drop_loops(game, start, moves):
     states = _positions(game, start, moves)
+    ident = _loop_id(game)
     last = {}
     for k, s in enumerate(states):
-        last[s] = k
+        last[ident(s)] = k
     kept, k = [], 0
     while k < len(moves):
-        jump = last[states[k]]
+        jump = last[ident(states[k])]
         if jump > k:
             k = jump
             continue
