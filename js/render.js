@@ -66,7 +66,8 @@ export class Board {
     this.dirty = new Set();
     this.flushQueued = false;
     this.listeners = [];
-    this.root = div("sw-root", { "data-role": "widget" });
+    // JupyterLab's shortcuts (r: raw cell, arrows: cell selection) leave keys in here to us.
+    this.root = div("sw-root", { "data-role": "widget", "data-lm-suppress-shortcuts": "true" });
     el.appendChild(this.root);
     this.toolbar = buildToolbar(this);
     this.felt = div("sw-felt");
