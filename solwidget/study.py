@@ -234,7 +234,7 @@ def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
 def _csv_record(game_id, options, row: StudyRow, budget, max_states) -> list:
     return [game_id, _options_text(options), row.deal, row.status,
             "" if row.moves is None else row.moves, row.states, f"{row.seconds:.4f}",
-            "" if budget is None else f"{budget:g}", "" if max_states is None else max_states]
+            "" if budget is None else repr(float(budget)), "" if max_states is None else max_states]
 
 
 def _options_text(options: dict) -> str:
@@ -333,6 +333,8 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
         raise StudyError(f"workers is a whole number >= 1, not {workers!r}")
 
     path = Path(out) if out is not None else None
+    if path is not None and path.is_dir():
+        raise StudyError(f"out is a file to append results to, but {path} is a folder")
     done = _done_in_file(path, game, budget, max_states) if path else {}
     results = {d: done[d] for d in numbers if d in done}
     todo = [d for d in numbers if d not in done]

@@ -154,6 +154,15 @@ def test_a_smaller_range_reads_only_its_deals_from_the_file(straight):
     assert part.rows == table.rows[1:4]
 
 
+def test_an_odd_time_budget_resumes_from_its_own_file(tmp_path):
+    out = tmp_path / "odd.csv"
+    first = study(GAME, "1-2", budget=123.456789012, max_states=MAX_STATES, out=out, progress=False)
+    with CountingExecutor() as pool:
+        again = study(GAME, "1-2", budget=123.456789012, max_states=MAX_STATES, out=out, executor=pool,
+                      progress=False)
+    assert pool.deals == [] and again == first
+
+
 def test_the_csv_round_trips(straight, tmp_path):
     table, _ = straight
     path = tmp_path / "copy.csv"
@@ -189,6 +198,7 @@ def test_deal_ranges(deals, numbers):
     ({"workers": 0}, "workers is a whole number >= 1"),
     ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
     ({"executor": ThreadPoolExecutor(1), "scheduler": "tcp://127.0.0.1:1"}, "not both"),
+    ({"out": "."}, "is a folder"),
 ])
 def test_bad_arguments_get_clear_errors(kwargs, words, tmp_path):
     args = {"game": GAME, "deals": "1-3", "budget": 1.0, "out": tmp_path / "unused.csv", "progress": False,
