@@ -17,7 +17,8 @@ from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
-                   "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0}
+                   "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0,
+                   "unsorted": 0.0}
 
 
 def make_score(game, weights: dict | None = None):
@@ -100,7 +101,8 @@ def _patience_score(game: Patience, w):
     F, C, T = game.F, game.C, game.T
     w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
     w_down, w_cells, w_empty, w_buried = w["down"], w["cells"], w["empty"], w["buried"]
-    w_covered, w_reserve = w["covered"], w["reserve"]
+    w_covered, w_reserve, w_unsorted = w["covered"], w["reserve"], w["unsorted"]
+    fits = game.build.fits
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
     ace_up = game.step > 0
@@ -111,7 +113,7 @@ def _patience_score(game: Patience, w):
         if home == total:
             return 0.0
         need = _need_tables(F, ace_up, game.decks, piles)
-        blockers = urgent = down = empty = buried = covered = 0
+        blockers = urgent = down = empty = buried = covered = unsorted = 0
         for t in T:
             pile = piles[t]
             if not pile:
@@ -135,10 +137,15 @@ def _patience_score(game: Patience, w):
                 if n == 1:
                     urgent += size - 1 - j
             buried += size - 1 - deepest
+            if w_unsorted:
+                run = size - 1
+                while run > 0 and fits(pile[run - 1], pile[run]):
+                    run -= 1
+                unsorted += run
         filled = sum(1 for c in C if piles[c])
         reserve = sum(len(piles[i]) for i in reserve_piles)
         value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried + w_covered * covered
-                 - w_reserve * reserve
+                 - w_reserve * reserve + w_unsorted * unsorted
                  + w_down * down + w_cells * filled * (filled + 1) / 2 - w_empty * empty)
         return max(value, 0.5)
 
