@@ -210,7 +210,8 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
 
 function attachKeyboard(board) {
   function key(event) {
-    if (event.target.closest("input, button, select, textarea")) return;
+    if (!board.root.contains(event.target) || event.target.closest("input, button, select, textarea")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const pileEl = pileOf(event.target);
     const pid = pileEl?.dataset.pile;
     if (ARROWS[event.key] && pid) {
@@ -228,8 +229,10 @@ function attachKeyboard(board) {
     event.preventDefault();
     event.stopPropagation();
   }
-  board.root.addEventListener("keydown", key);
-  return () => board.root.removeEventListener("keydown", key);
+  // On the window, in the capture phase: the notebook's own shortcuts (r: raw cell, arrows:
+  // cell selection) listen on the document and would otherwise take these keys first.
+  window.addEventListener("keydown", key, true);
+  return () => window.removeEventListener("keydown", key, true);
 }
 
 /** Enter on a pile: pick up its top card; Enter again there takes one more card of the run
