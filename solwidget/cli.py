@@ -55,12 +55,23 @@ def _study(args) -> None:
     print(table.summary())
 
 
+def _seconds_or_none(text: str) -> float | None:
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds or 'none', not {text!r}") from None
+
+
 def _add_study(sub) -> None:
     study = sub.add_parser("study", help="solve many deals: how often is a game won?")
     study.add_argument("game", help="a game id (see 'solwidget games')")
     study.add_argument("--deals", default="1-100", help="deal numbers: '1-1000', '7' or '1-10,20' (default 1-100)")
-    study.add_argument("--budget", type=float, default=10.0, help="seconds per deal (default 10)")
-    study.add_argument("--max-states", type=int, help="states per deal (results independent of the machine)")
+    study.add_argument("--budget", type=_seconds_or_none, default=10.0,
+                       help="seconds per deal (default 10); 'none' for no time limit, with --max-states")
+    study.add_argument("--max-states", type=int,
+                       help="states per deal; with --budget none, results do not depend on the machine")
     study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
     study.add_argument("--out", help="CSV file: results are appended as they come; a rerun resumes it")

@@ -239,6 +239,17 @@ def test_the_cli_runs_and_resumes_a_study(straight, tmp_path, capsys):
     assert capsys.readouterr().out.split("\n")[0].split() == ["deal", "status", "moves", "states", "seconds"]
     assert main(["study", GAME, "--deals", "9-2"]) == 2
     assert "deal range '9-2' is reversed" in capsys.readouterr().err
+    assert main(["study", GAME, "--deals", "1-2", "--budget", "none", "--quiet"]) == 2
+    assert "a study needs a budget" in capsys.readouterr().err
+
+
+def test_the_cli_without_a_time_limit_matches_the_api(straight, tmp_path, capsys):
+    out = tmp_path / "states_only.csv"
+    argv = ["study", GAME, "--deals", DEALS, "--budget", "none", "--max-states", str(MAX_STATES),
+            "--out", str(out), "--quiet", "--workers", "2"]
+    assert main(argv) == 0
+    assert outcome(load_study(out)) == outcome(straight[0]) and load_study(out).budget is None
+    assert capsys.readouterr().out.startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal")
 
 
 def test_wilson_interval_matches_published_values():
