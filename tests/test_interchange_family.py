@@ -91,6 +91,13 @@ def test_a_group_down_in_one_suit_moves_as_a_unit(game_id):
     refused(s, "t0 t1 5", "t0 holds only 4 cards")
 
 
+@pytest.mark.parametrize("game_id", [g for g in FAMILY if g != "single_interchange"])
+def test_each_target_takes_the_part_of_a_run_that_fits_it(game_id):
+    s = position(game_id, t0="[4D] 9S 8S 7S 6S", t1="TS", t2="8S", t3="7S", t4="5S", t5="9H")
+    to_targets = {m for m in moves(s) if m.split()[:2] in [["t0", f"t{i}"] for i in range(1, 6)]}
+    assert to_targets == {"t0 t1 4", "t0 t2 2", "t0 t3"}
+
+
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_a_face_down_card_exposed_is_turned_up_by_the_same_move(game_id):
     s = position(game_id, t0="[3C] 9H", t1="TH", t2="[KD] AS")

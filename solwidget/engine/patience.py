@@ -22,7 +22,8 @@ ROW_GAP = 0.3
 
 class Build(NamedTuple):
     """How a card goes on a tableau card: ``direction`` -1 is down, +1 up; ``suits`` is
-    ``"alternate"`` (colours), ``"same"`` (suit) or ``"any"``."""
+    ``"alternate"`` (colours), ``"same"`` (suit) or ``"any"``. Ranks never wrap round, so
+    the ranks of a run step by one (move generation relies on it)."""
 
     direction: int
     suits: str
