@@ -208,3 +208,18 @@ def test_winning_means_every_card_on_the_foundations(game_id):
     almost = position(game_id, c0=last, **runs)
     assert not almost.is_won() and not almost.is_stuck()
     assert legal(almost, f"c0 f3").is_won()
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_the_number_of_cells_is_an_option(game_id):
+    game = sw.load_game(game_id, cells=2)
+    assert [p for p in game.pile_ids if p.startswith("c")] == ["c0", "c1"]
+    s = position(game_id, options={"cells": 2}, t1="9C 8D 7S 6D", t2="TH", t3="QC", t4="QD", t5="JS",
+                 t6="KH", rest="t7")
+    assert s.game.group_limit(s.piles, False) == 6            # (2 + 1) x 2^1
+    assert s.to_dict()["options"] == {"cells": 2}
+    for bad in (-1, 11, 2.0, True, "4"):
+        with pytest.raises(ValueError, match="cells must be a whole number from 0 to 10"):
+            sw.load_game(game_id, cells=bad)
+    with pytest.raises(TypeError, match="has no option"):
+        sw.load_game(game_id, celIs=4)
