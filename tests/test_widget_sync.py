@@ -341,6 +341,14 @@ def test_recorder_counts_what_the_comm_carries():
 
 
 # ------------------------------------------------------------------ the solver's part
+def test_hint_highlights_a_legal_move_in_every_game(widget):
+    pytest.importorskip("solwidget.solver")
+    found = widget.hint(max_states=150, max_seconds=1)
+    assert found is not None and widget.highlight == [str(found.move)]
+    assert found.move in widget.state.legal_moves()
+    assert synced(widget)["highlight"] == [str(found.move)]
+
+
 def test_hint_highlights_a_legal_move():
     pytest.importorskip("solwidget.solver")
     widget = sw.SolitaireWidget("freecell", deal=1)
