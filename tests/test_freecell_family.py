@@ -223,3 +223,11 @@ def test_the_number_of_cells_is_an_option(game_id):
             sw.load_game(game_id, cells=bad)
     with pytest.raises(TypeError, match="has no option"):
         sw.load_game(game_id, celIs=4)
+
+
+def test_no_legal_move_at_all_is_stuck():
+    # Full cells, no empty pile, every top card black, no Ace on top: no move is left.
+    s = position("freecell", c0="KS", c1="KC", c2="QS", c3="QC", t0="JS", t1="JC", t2="TS", t3="TC",
+                 t4="9S", t5="9C", t6="8S", rest="t7")
+    assert s.pile("t7")[-1] == "7S" and s.legal_moves() == []
+    assert s.is_stuck() and not s.is_won()

@@ -190,3 +190,12 @@ def test_only_stock_cycling_left_is_stuck(game_id):
     assert s.is_stuck() and not s.is_won()
     free = position(game_id, **{**piles, "t6": "AS QS QS KS"})   # an Ace in the stock
     assert not free.is_stuck()
+
+
+@pytest.mark.parametrize("game_id", UNLIMITED_PASSES)
+def test_stock_refusals_name_what_is_empty(game_id):
+    s = position(game_id, t0="KD", rest="t1")
+    refused(s, "stock waste", "the stock and the waste are both empty")
+    refused(s, "waste stock", "the waste is empty: there is nothing to turn over")
+    refused(s, "waste t0", "waste is empty")
+    refused(s, "stock t0", "cards leave the stock only by 'stock waste'")
