@@ -79,9 +79,10 @@ def safe_move(game: Patience, state: State) -> Move | None:
     tops = None
     ids = game.pile_ids
     wanted = _wanted(game, piles)
-    if not any(piles[i] and piles[i][-1] in wanted for i in game.T + game.C):
-        if game.WASTE is None or not piles[game.WASTE] or piles[game.WASTE][-1] not in wanted:
-            return None
+    tops = [pile[-1] for pile in piles if pile]      # a quick pre-check over every top card
+    if wanted.isdisjoint(tops):
+        return None
+    tops = None
     sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64 and game._can_give(piles, t)]
     sources += [c for c in game.C if piles[c]]
     if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:

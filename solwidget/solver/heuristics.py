@@ -107,13 +107,45 @@ def _patience_score(game: Patience, w):
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
     ace_up = game.step > 0
 
+    def pile_value(pile, need) -> float:
+        """The weighted blockers, urgent depth, buried depth, face-down and unsorted cards
+        of one tableau pile."""
+        blockers = urgent = down = 0
+        lowest = 99
+        size = len(pile)
+        deepest = size
+        for j, card in enumerate(pile):
+            if card & FACE_DOWN:
+                down += 1
+            n = need[card & 63]
+            if n > lowest:
+                blockers += 1
+            else:
+                lowest = n
+                deepest = j
+            if n == 1:
+                urgent += size - 1 - j
+        value = w_block * blockers + w_urgent * urgent + w_down * down + w_buried * (size - 1 - deepest)
+        if w_unsorted:
+            run = size - 1
+            while run > 0 and fits(pile[run - 1], pile[run]):
+                run -= 1
+            value += w_unsorted * run
+        return value
+
+    # A move changes one or two piles: the other piles' values come from this cache, valid
+    # while the foundations (which fix every card's urgency) stay the same.
+    cache: dict = {}
+
     def score(state) -> float:
         piles = state.piles
         home = sum(len(piles[f]) for f in F)
         if home == total:
             return 0.0
-        need = _need_tables(F, ace_up, game.decks, piles)
-        blockers = urgent = down = empty = buried = covered = unsorted = 0
+        tops = tuple(sorted(piles[f][-1] if piles[f] else 0 for f in F))
+        need = None
+        value = w_home * (total - home)
+        empty = covered = 0
         for t in T:
             pile = piles[t]
             if not pile:
@@ -122,31 +154,18 @@ def _patience_score(game: Patience, w):
                 continue
             if covering and not game._can_give(piles, t):
                 covered += len(pile)
-            lowest = 99
-            size = len(pile)
-            deepest = size
-            for j, card in enumerate(pile):
-                if card & FACE_DOWN:
-                    down += 1
-                n = need[card & 63]
-                if n > lowest:
-                    blockers += 1
-                else:
-                    lowest = n
-                    deepest = j
-                if n == 1:
-                    urgent += size - 1 - j
-            buried += size - 1 - deepest
-            if w_unsorted:
-                run = size - 1
-                while run > 0 and fits(pile[run - 1], pile[run]):
-                    run -= 1
-                unsorted += run
+            part = cache.get((tops, pile))
+            if part is None:
+                if need is None:
+                    need = _need_tables(F, ace_up, game.decks, piles)
+                if len(cache) > 300_000:
+                    cache.clear()
+                part = cache[tops, pile] = pile_value(pile, need)
+            value += part
         filled = sum(1 for c in C if piles[c])
         reserve = sum(len(piles[i]) for i in reserve_piles)
-        value = (w_home * (total - home) + w_block * blockers + w_urgent * urgent + w_buried * buried + w_covered * covered
-                 - w_reserve * reserve + w_unsorted * unsorted
-                 + w_down * down + w_cells * filled * (filled + 1) / 2 - w_empty * empty)
+        value += (w_covered * covered - w_reserve * reserve + w_cells * filled * (filled + 1) / 2
+                  - w_empty * empty)
         return max(value, 0.5)
 
     return score
