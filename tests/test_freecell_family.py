@@ -5,6 +5,7 @@ import pytest
 
 import solwidget as sw
 from helpers import moves, position
+from solwidget.engine.errors import InvalidOption
 
 DOWN_GAMES = ["reversed_solitaire", "freecell"]          # tableau down in alternating colours
 FAMILY = ["reversed_solitaire", "inverted_freecell", "freecell"]
@@ -219,10 +220,11 @@ def test_the_number_of_cells_is_an_option(game_id):
     assert s.game.group_limit(s.piles, False) == 6            # (2 + 1) x 2^1
     assert s.to_dict()["options"] == {"cells": 2}
     for bad in (-1, 11, 2.0, True, "4"):
-        with pytest.raises(ValueError, match="cells must be a whole number from 0 to 10"):
+        with pytest.raises(InvalidOption, match="cells must be a whole number from 0 to 10"):
             sw.load_game(game_id, cells=bad)
-    with pytest.raises(TypeError, match="has no option"):
+    with pytest.raises(InvalidOption, match="has no option celIs"):
         sw.load_game(game_id, celIs=4)
+    assert issubclass(InvalidOption, sw.SolwidgetError) and issubclass(InvalidOption, TypeError)
 
 
 def test_no_legal_move_at_all_is_stuck():

@@ -26,6 +26,11 @@ class InvalidDeal(SolwidgetError):
     """A deal number that is not a whole number in the supported range."""
 
 
+class InvalidOption(SolwidgetError, TypeError):
+    """A game option that the game does not have, or a value that it cannot take
+    (also a TypeError, as for any unknown keyword argument)."""
+
+
 class UnknownGame(SolwidgetError, KeyError):
     """A game id that solwidget does not have."""
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
 from .deals import check_deal_number, shuffled_cards
-from .errors import IllegalMove, InvalidMoveText, InvalidPosition
+from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
 from .moves import Move, parse_move_text
 from .state import State
 
@@ -35,7 +35,7 @@ class Game:
         unknown = set(options) - set(self.option_defaults)
         if unknown:
             known = ", ".join(sorted(self.option_defaults)) or "none"
-            raise TypeError(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
+            raise InvalidOption(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
         self.options = {**self.option_defaults, **options}
         self._index = {pid: i for i, pid in enumerate(self.pile_ids)}
         self.foundation_indices = tuple(i for i, pid in enumerate(self.pile_ids)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
-from .errors import InvalidPosition
+from .errors import InvalidOption, InvalidPosition
 from .game import Game
 from .moves import Move
 from .state import State
@@ -60,7 +60,7 @@ class Patience(Game):
     def __init__(self, **options):
         self.cells = options.get("cells", self.cells)
         if isinstance(self.cells, bool) or not isinstance(self.cells, int) or not 0 <= self.cells <= 10:
-            raise ValueError(f"cells must be a whole number from 0 to 10, not {self.cells!r}")
+            raise InvalidOption(f"cells must be a whole number from 0 to 10, not {self.cells!r}")
         ids = [f"f{i}" for i in range(4 * self.decks)]
         kinds = ["foundation"] * len(ids)
         ids += [f"c{i}" for i in range(self.cells)]
