@@ -1,0 +1,39 @@
+"""Draw the README's winnability figures from the study files in docs/studies/.
+
+    python docs/make_figures.py        # writes docs/win_rates.png and docs/solve_times.png,
+                                       # prints the winnability table in Markdown
+
+Each docs/studies/GAME.csv is made (and resumed) by:
+    solwidget study GAME --deals 1-50 --budget 2 --workers 1 --out docs/studies/GAME.csv
+"""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from solwidget import plots  # noqa: E402
+from solwidget.study import load_study  # noqa: E402
+
+DOCS = Path(__file__).resolve().parent
+ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell"]
+
+
+def main() -> None:
+    files = sorted((DOCS / "studies").glob("*.csv"),
+                   key=lambda f: ORDER.index(f.stem) if f.stem in ORDER else len(ORDER))
+    tables = {f.stem: load_study(f) for f in files}
+    plots.win_rate_plot(tables, path=DOCS / "win_rates.png")
+    plots.solve_time_plot(tables, path=DOCS / "solve_times.png")
+    print("| game | deals | budget | won | lost | unknown | win rate (95% CI) |")
+    print("|---|---|---|---|---|---|---|")
+    for game, table in tables.items():
+        c = table.counts()
+        rate, low, high = table.win_rate()
+        print(f"| `{game}` | {table.deals[0]}-{table.deals[-1]} | {table.budget_text()} | {c['won']} | "
+              f"{c['lost']} | {c['unknown']} | {rate:.0%} ({low:.0%}-{high:.0%}) |")
+
+
+if __name__ == "__main__":
+    main()
