@@ -125,6 +125,8 @@ export class Board {
     this.pileEls = new Map();
     this.extents = new Map();       // pile id -> how far down its cards reach, in card widths
     this.drawn = new Map();         // pile id -> the codes drawn last
+    this.marks = [];                // [element, class] that decorate() added
+    this.added = [];                // captions and action buttons that decorate() added
     this.board.replaceChildren();
     this.board.setAttribute("aria-label", `${layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
     for (const [event, callback] of this.listeners.filter(([e]) => e.startsWith("change:pile_"))) {
@@ -206,7 +208,7 @@ export class Board {
     const children = [];
     codes.forEach((code, index) => {
       if (index < shift) return;
-      const card = cardElement(code, pid);
+      const card = cardElement(code, pid, index === codes.length - 1);
       card.dataset.index = String(index);
       if (index >= kept && before.length > 0 && codes.length > before.length) card.classList.add("sw-arrived");
       const offset = offsets[index] * u;
@@ -239,18 +241,20 @@ export class Board {
 
   /** What depends on more than one pile: covering, picks, targets, hints, captions. */
   decorate() {
+    // Undo the last decoration (only what it touched: a board holds hundreds of cards).
+    for (const [node, className] of this.marks) node.classList.remove(className);
+    for (const node of this.added) node.remove();
+    this.marks = [];
+    this.added = [];
     const legal = this.legal();
     const extras = this.model.get("extras") || {};
     for (const [pid, pileEl] of this.pileEls) {
       const pile = this.pileInfo.get(pid);
-      const covered = (pile.covered_by || []).some((c) => this.codes(c).length > 0);
-      pileEl.classList.toggle("sw-covered", covered);
-      pileEl.classList.remove("sw-target", "sw-hint-dst", "sw-source");
-      pileEl.querySelector(".sw-caption")?.remove();
+      if (pile.covered_by && pile.covered_by.length) {
+        pileEl.classList.toggle("sw-covered", pile.covered_by.some((c) => this.codes(c).length > 0));
+      }
       const caption = this.captionFor(pid, extras);
-      if (caption) pileEl.appendChild(caption);
-      for (const action of pileEl.querySelectorAll(".sw-pile-action")) action.remove();
-      for (const card of pileEl.querySelectorAll(".sw-card")) card.classList.remove("sw-picked", "sw-hint-src");
+      if (caption) this.append(pileEl, caption);
     }
     for (const move of pileActions(legal, this.pileIds)) {
       const pileEl = this.pileEls.get(move.src);
@@ -260,12 +264,22 @@ export class Board {
       button.dataset.move = move.text;
       button.textContent = move.dst;
       button.title = move.text;
-      pileEl.appendChild(button);
+      this.append(pileEl, button);
     }
     const stock = this.pileEls.get("stock");
     if (stock) stock.classList.toggle("sw-redeal-ok", legal.some((m) => m.dst === "stock"));
     if (this.pick) this.showPick(legal);
     for (const text of this.model.get("highlight") || []) this.showHint(parseMove(text));
+  }
+
+  mark(node, className) {
+    node.classList.add(className);
+    this.marks.push([node, className]);
+  }
+
+  append(parent, node) {
+    parent.appendChild(node);
+    this.added.push(node);
   }
 
   captionFor(pid, extras) {
@@ -287,12 +301,13 @@ export class Board {
 
   showPick(legal) {
     const { src, index } = this.pick;
-    this.pileEls.get(src).classList.add("sw-source");
+    this.mark(this.pileEls.get(src), "sw-source");
     const picked = this.pick.single ? this.cardEls(src, index).slice(0, 1) : this.cardEls(src, index);
-    for (const card of picked) card.classList.add("sw-picked");
+    for (const card of picked) this.mark(card, "sw-picked");
     for (const move of legal) {
-      if (move.src === src && (move.card ? move.card === this.pick.card : move.n === this.pick.n)) {
-        this.pileEls.get(move.dst)?.classList.add("sw-target");
+      const target = this.pileEls.get(move.dst);
+      if (target && move.src === src && (move.card ? move.card === this.pick.card : move.n === this.pick.n)) {
+        this.mark(target, "sw-target");
       }
     }
   }
@@ -301,8 +316,9 @@ export class Board {
     const codes = this.codes(move.src);
     const index = move.card ? codes.lastIndexOf(move.card) : codes.length - move.n;
     const cards = this.cardEls(move.src, index);
-    for (const card of move.card ? cards.slice(0, 1) : cards) card.classList.add("sw-hint-src");
-    this.pileEls.get(move.dst)?.classList.add("sw-hint-dst");
+    for (const card of move.card ? cards.slice(0, 1) : cards) this.mark(card, "sw-hint-src");
+    const target = this.pileEls.get(move.dst);
+    if (target) this.mark(target, "sw-hint-dst");
   }
 
   flashError() {
