@@ -97,9 +97,10 @@ def test_any_executor_gives_the_same_table(straight):
 
 
 def test_a_dask_cluster_gives_the_same_table_as_local_processes(straight):
+    """A real scheduler on loopback TCP and two worker processes (each with a nanny)."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=":0") as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         table = study(GAME, DEALS, budget=None, max_states=MAX_STATES,
                       scheduler=cluster.scheduler_address, progress=False)
