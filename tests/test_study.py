@@ -279,3 +279,16 @@ def test_plots_save_pngs(straight, tmp_path):
     plots.solve_time_plot([table, table], path=tmp_path / "times.png")
     for name in ("docs/win.png", "times.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_to_pandas_needs_pandas_only_when_called(straight):
+    table, _ = straight
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(StudyError, match="pip install pandas"):
+            table.to_pandas()
+    else:
+        frame = table.to_pandas()
+        assert list(frame.columns) == ["deal", "status", "moves", "states", "seconds"]
+        assert list(frame["deal"]) == table.deals
