@@ -5,7 +5,10 @@ solver packs the engine's own canonical key (foundations and cells as sets, tabl
 as a set when the game says they are symmetric) into one ``bytes`` value: the same
 equivalence, a tenth of the memory. Draw-one stocks with unlimited redeals go one step
 further (stock.py): the turning position is dropped, since every position reaches every
-other. Any other game uses ``game.key`` as it is.
+other: indeed any card of the stock or waste can be turned up at any time, so their order
+does not matter either, only which cards they hold (a sorted multiset: in a game of several
+decks, playing one copy of a card or another gives the same key). Any other game uses
+``game.key`` as it is.
 """
 
 from __future__ import annotations
@@ -26,8 +29,7 @@ def engine_key_is_plain(game) -> bool:
 
 
 def patience_key(game: Patience, compress: bool = True):
-    """A function state -> bytes, equivalent to ``game.key``, or finer never coarser except
-    for the stock cycle rule above."""
+    """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above."""
     F, C, T = game.F, game.C, game.T
     symmetric = game.symmetric_tableau
     draw_cycle = game.draw == 1 and game.redeals is None and compress
@@ -43,7 +45,7 @@ def patience_key(game: Patience, compress: bool = True):
             tableau.sort()
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
         if draw_cycle:
-            parts.append(bytes(cycle(game, piles)))
+            parts.append(bytes(sorted(cycle(game, piles))))
         elif has_stock:
             parts.append(bytes(piles[game.STOCK]) + _SEP + bytes(piles[game.WASTE]))
             if limited:

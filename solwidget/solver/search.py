@@ -5,7 +5,8 @@ A solver runs a small portfolio of best-first searches in turn, a slice of expan
 ``score + depth_weight * moves so far`` (a weighted A*; the score alone dives fastest, the
 depth term shortens wins and widens the search on a plateau), ties broken by generation
 order, newest first. The default portfolio pairs a depth weight of 0.5 with a pure greedy
-search: where one stalls on a plateau of the heuristic, the other often walks through.
+search that also prizes free cells, empty piles and ordered piles: where one stalls on a
+plateau of the heuristic, the other often walks through.
 Wins are noticed when a position is generated, shortened (shorten.py) and replayed through
 ``State.play`` before they are returned.
 
@@ -57,7 +58,8 @@ def default_frontier_size(game) -> int:
     a card, with its search node."""
     return FRONTIER_BYTES // (200 + 8 * game.card_count)
 SLICE = 64                    # expansions per turn of each search
-DEFAULT_PORTFOLIO = ({"depth_weight": 0.5}, {"depth_weight": 0.0, "weights": {"unsorted": 0.5}})
+DEFAULT_PORTFOLIO = ({"depth_weight": 0.5},
+                     {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}})
 
 
 class _Search:

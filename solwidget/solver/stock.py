@@ -11,7 +11,7 @@ With one card turned at a time the reachable positions are computed directly: th
 in turning order form a fixed cycle (waste bottom to top, then the stock from its top),
 and a position is how many of them lie on the waste. With unlimited redeals every position
 of the cycle reaches every other, so the canonical key keeps the cycle and drops the
-position (``cycle_key``). Other draws walk the turns through the engine.
+position (keys.py). Other draws walk the turns through the engine.
 """
 
 from __future__ import annotations
@@ -107,8 +107,23 @@ def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[M
             found = cache[card] = targets(piles, card)
         return found
 
+    # With one card a turn and unlimited redeals only the first copy of a card counts: the
+    # key keeps the stock and waste as a multiset (keys.py), so playing a later copy (or a
+    # copy of the card on top now, which the ordinary moves play) gives a key-equal position.
+    distinct = game.draw == 1 and game.redeals is None
+    played = set()
+    if distinct and piles[game.WASTE]:
+        played.add(piles[game.WASTE][-1])
+
+    def wanted(card):
+        if card in played or not places(card):
+            return False
+        if distinct:
+            played.add(card)
+        return True
+
     ids = game.pile_ids
-    for turns, turned in reachable_tops(game, state, places):
+    for turns, turned in reachable_tops(game, state, wanted):
         for dst in places(turned.piles[game.WASTE][-1]):
             move = Move("waste", ids[dst])
             yield turns + (move,), game._apply(turned, move)
