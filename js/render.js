@@ -128,7 +128,6 @@ export class Board {
     this.marks = [];                // [element, class] that decorate() added
     this.added = [];                // captions and action buttons that decorate() added
     this.board.replaceChildren();
-    this.board.setAttribute("aria-label", `${layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
     for (const [event, callback] of this.listeners.filter(([e]) => e.startsWith("change:pile_"))) {
       this.model.off(event, callback);
     }
@@ -144,6 +143,7 @@ export class Board {
     }
     const first = layout.piles.find((p) => p.kind === "tableau" || p.kind === "space") || layout.piles[0];
     if (first) this.pileEls.get(first.id).tabIndex = 0;
+    this.unit = null;               // a new layout is drawn whole, whatever the width
     this.resize();
   }
 
@@ -174,13 +174,13 @@ export class Board {
     this.fitHeight();
     this.decorate();
     this.toolbar.update();
+    this.board.setAttribute("aria-label", `${this.layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
   }
 
   drawAll() {
     for (const pid of this.pileInfo.keys()) this.drawPile(pid);
-    this.fitHeight();
-    this.decorate();
-    this.toolbar.update();
+    this.dirty.clear();
+    this.flush();
   }
 
   /** As tall as the cards reach (in whole card widths, so it changes seldom), at most the
