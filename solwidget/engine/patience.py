@@ -22,8 +22,7 @@ ROW_GAP = 0.3
 
 class Build(NamedTuple):
     """How a card goes on a tableau card: ``direction`` -1 is down, +1 up; ``suits`` is
-    ``"alternate"`` (colours), ``"same"`` (suit) or ``"any"``. Ranks never wrap round, so
-    the ranks of a run step by one (move generation relies on it)."""
+    ``"alternate"`` (colours), ``"same"`` (suit) or ``"any"``."""
 
     direction: int
     suits: str
@@ -190,16 +189,23 @@ class Patience(Game):
             for f in (empty if card & 15 == start else wants.get(card, ())):
                 yield one[src][f]
 
+        fits_on = self._fits_on
+        takes: dict[int, list[int]] = {}      # card -> the non-empty tableau piles it fits on
+        empty_takers = []
+        for dst in takers:
+            if piles[dst]:
+                for card in fits_on[piles[dst][-1]]:
+                    takes.setdefault(card, []).append(dst)
+            else:
+                empty_takers.append(dst)
         limits = (self.group_limit(piles, False), self.group_limit(piles, True))
         for src in givers:
-            yield from self._tableau_moves(piles, src, takers, limits)
-        fits_on = self._fits_on
+            yield from self._tableau_moves(piles, src, takes, empty_takers, limits)
         for src, card in singles:
             if src not in self._tableau_set:
-                for dst in takers:
-                    target = piles[dst]
-                    if card in fits_on[target[-1]] if target else self._empty_takes(piles, dst, card):
-                        yield one[src][dst]
+                fitting = takes.get(card, []) + [d for d in empty_takers if self._empty_takes(piles, d, card)]
+                for dst in sorted(fitting):
+                    yield one[src][dst]
 
         free_cells = [c for c in self.C if not piles[c]]
         if free_cells:
@@ -221,34 +227,20 @@ class Patience(Game):
             return card in self._fits_on[target[-1]]
         return self._empty_takes(piles, dst, card)
 
-    def _tableau_moves(self, piles, src: int, takers, limits) -> Iterator[Move]:
+    def _tableau_moves(self, piles, src: int, takes: dict, empty_takers: list, limits) -> Iterator[Move]:
+        """Moves of the top cards of tableau pile ``src`` to other tableau piles, by
+        destination then count; ``takes`` maps a card to the non-empty piles it fits on."""
         pile = piles[src]
         run = self._run_length(pile)
-        ids = self.pile_ids
-        fits_on = self._fits_on
-        one = self._one_card_moves[src]
-        longest = min(run, limits[0])
-        yukon = self.group == "yukon"
-        way = self.build.direction
-        for dst in takers:
-            if dst == src:
-                continue
-            target = piles[dst]
-            if not target:
-                for n in range(1, min(run, limits[1]) + 1):
-                    if self._empty_takes(piles, dst, pile[-n]):
-                        yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
-            elif yukon:
-                takes = fits_on[target[-1]]
-                for n in range(1, longest + 1):
-                    if pile[-n] in takes:
-                        yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
-            else:
-                # The ranks of a run step by one, so at most one of its cards can fit the
-                # target: the one whose rank is the target's plus the build direction.
-                n = 1 + ((pile[-1] & 15) - (target[-1] & 15) - way) * way
-                if 1 <= n <= longest and pile[-n] in fits_on[target[-1]]:
-                    yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
+        found = [(dst, n) for n in range(1, min(run, limits[0]) + 1)
+                 for dst in takes.get(pile[-n], ()) if dst != src]
+        for dst in empty_takers:
+            if dst != src:
+                found += [(dst, n) for n in range(1, min(run, limits[1]) + 1)
+                          if self._empty_takes(piles, dst, pile[-n])]
+        one, ids = self._one_card_moves[src], self.pile_ids
+        for dst, n in sorted(found):
+            yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
 
     def _apply(self, state: State, move: Move) -> State:
         piles = list(state.piles)
