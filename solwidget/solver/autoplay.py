@@ -76,11 +76,9 @@ def _wanted(game: Patience, piles) -> set[int]:
 def safe_move(game: Patience, state: State) -> Move | None:
     """One provably safe move to a foundation, or None."""
     piles = state.piles
-    tops = None
     ids = game.pile_ids
     wanted = _wanted(game, piles)
-    tops = [pile[-1] for pile in piles if pile]      # a quick pre-check over every top card
-    if wanted.isdisjoint(tops):
+    if wanted.isdisjoint([pile[-1] for pile in piles if pile]):    # a quick pre-check
         return None
     tops = None
     sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64 and game._can_give(piles, t)]

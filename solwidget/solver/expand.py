@@ -43,10 +43,13 @@ class PatienceExpander(GenericExpander):
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
-        if engine_key_is_plain(game):
+        # The key-equal duplicates skipped below are key-equal under Patience's own key;
+        # a game with a key of its own gets every move.
+        self.plain = engine_key_is_plain(game)
+        if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
-        self.first_empty_only = game.symmetric_tableau
+        self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
 
@@ -66,8 +69,9 @@ class PatienceExpander(GenericExpander):
         first empty one when empty piles are interchangeable."""
         game = self.game
         places = []
+        first_empty = self._first_empty_foundation(piles) if self.plain else None
         for f in game._foundation_for(piles, card):
-            if piles[f] or f == self._first_empty_foundation(piles):
+            if piles[f] or first_empty is None or f == first_empty:
                 places.append(f)
         empty_seen = False
         for t in game.T:
@@ -84,8 +88,8 @@ class PatienceExpander(GenericExpander):
 
     def _moves(self, state):
         game, piles, kinds, index = self.game, state.piles, self.kinds, self.index
-        free_cell = next((c for c in game.C if not piles[c]), None)
-        free_foundation = self._first_empty_foundation(piles)
+        free_cell = next((c for c in game.C if not piles[c]), None) if self.plain else None
+        free_foundation = self._first_empty_foundation(piles) if self.plain else None
         empty_pile = None
         if self.first_empty_only:
             empty_pile = next((t for t in game.T if not piles[t] and game._can_take(piles, t)), None)
@@ -96,9 +100,10 @@ class PatienceExpander(GenericExpander):
             dst = index.get(move.dst)
             if dst is not None:
                 kind = kinds[dst]
-                if kind == "cell" and dst != free_cell:
+                if free_cell is not None and kind == "cell" and dst != free_cell:
                     continue
-                if kind == "foundation" and not piles[dst] and dst != free_foundation:
+                if free_foundation is not None and kind == "foundation" and not piles[dst] \
+                        and dst != free_foundation:
                     continue
                 if empty_pile is not None and kind == "tableau" and not piles[dst] and dst != empty_pile:
                     continue
