@@ -221,7 +221,8 @@ class SolitaireWidget(anywidget.AnyWidget):
                 progress = solver.step(steps)
                 now = time.monotonic()
                 if now - last >= every and not cancelled():
-                    self.solver_progress = _progress_dict(progress, running=True)
+                    with self._lock:        # one thread at a time changes what is synced
+                        self.solver_progress = _progress_dict(progress, running=True)
                     last = now
             if not cancelled() or self._stop.is_set():
                 self._solver_finished(solver, start)
