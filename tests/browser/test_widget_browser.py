@@ -199,7 +199,7 @@ def test_undo_button_restores_the_position(widget):
     widget.page.locator('[data-action="undo"]').click()
 
     card(widget.page, src, name).wait_for()
-    assert kernel_position(widget)["piles"] == dealt["piles"]
+    assert kernel_position(widget) == dealt
     wait_for_board(widget, widget.value("_board(w.state)"))
 
 
@@ -211,13 +211,17 @@ def test_replay_draws_each_position_of_the_line(widget):
     widget.page.evaluate(f"""() => {{
         window._sw_seen = [];
         const record = () => window._sw_seen.push(({JS_DRAWN_BOARD})());
-        new MutationObserver(record).observe(document.body, {{subtree: true, childList: true}});
+        window._sw_observer = new MutationObserver(record);
+        window._sw_observer.observe(document.body, {{subtree: true, childList: true}});
     }}""")
 
     widget.run(f"w.replay({line!r}, delay=0.3)")
 
     wait_for_board(widget, steps[-1])
-    seen = widget.page.evaluate("() => window._sw_seen")
+    seen = widget.page.evaluate("() => { window._sw_observer.disconnect(); return window._sw_seen; }")
     stacks = widget.value("_stacks(w.state)")
     drawn_steps = [step for step in steps if any(shows(board, step, stacks) for board in seen)]
     assert drawn_steps == steps, "every position of the replay is drawn in turn"
+    widget.run("w.wait(10)")
+    assert widget.value("[str(m) for m in w.history]") == line
+    assert widget.value("_board(w.state)") == steps[-1]
