@@ -1,4 +1,5 @@
-"""The command line: ``solwidget games``, ``solwidget deal GAME N``.
+"""The command line: ``solwidget games``, ``solwidget deal GAME N``, ``solwidget study``,
+``solwidget solve``.
 
 Each command is a subparser added by its own ``_add_*`` function and runs through
 ``args.run(args)``; a new command adds one such function to ``COMMANDS``.
@@ -48,8 +49,14 @@ def _add_deal(sub) -> None:
 def _study(args) -> None:
     from .study import study
 
-    table = study(args.game, args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
-                  out=args.out, workers=args.workers, progress=not args.quiet)
+    try:
+        table = study(args.game, args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
+                      out=args.out, workers=args.workers, progress=not args.quiet)
+    except KeyboardInterrupt:
+        kept = f"the deals finished are in {args.out}: run the same command again to resume" if args.out \
+            else "nothing was kept: give --out FILE to make a study resumable"
+        print(f"solwidget: study interrupted; {kept}", file=sys.stderr)
+        raise SystemExit(130) from None
     if args.rows:
         print(table.format())
     print(table.summary())
