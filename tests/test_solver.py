@@ -191,6 +191,13 @@ def test_hint_says_promising_when_no_win_is_found():
     assert "promising" in str(h)
 
 
+def test_hint_in_a_lost_position_says_so():
+    state = sw.load_game("single_interchange").deal(8)
+    h = sw.hint(state)
+    assert not h.winning and h.lost and h.move in state.legal_moves()
+    assert "no sequence of moves wins" in str(h)
+
+
 def test_hint_is_none_when_no_move_is_legal():
     state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
                                  ["KC", "KD", "KH", "KS"])

@@ -12,7 +12,8 @@ HINT_STATES = 20_000
 def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None = None,
          **options) -> Hint | None:
     """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
-    whether it starts a win the search found, or only the line that looked best."""
+    whether it starts a win the search found, or only the line that looked best (then
+    ``hint.lost`` tells whether the search proved that nothing wins)."""
     legal = state.legal_moves()
     if not legal:
         return None
@@ -20,7 +21,8 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
     result = solver.solve()
     if result.status == "won" and result.moves:
         return Hint(result.moves[0], True, result.moves)
-    line = solver.best_line
+    lost = result.status == "lost"
+    line = solver.progress.best_line
     if line and line[0] in legal:
-        return Hint(line[0], False, line)
-    return Hint(legal[0], False, [legal[0]])
+        return Hint(line[0], False, line, lost)
+    return Hint(legal[0], False, [legal[0]], lost)

@@ -59,8 +59,11 @@ class Hint:
     move: Move
     winning: bool
     moves: list[Move]
+    lost: bool = False        # the search proved that no win exists from here
 
     def __str__(self) -> str:
         if self.winning:
             return f"{self.move}: the first move of a win in {len(self.moves)} moves"
+        if self.lost:
+            return f"{self.move}: the most promising move, though no sequence of moves wins from here"
         return f"{self.move}: the most promising move (no win found within the budget)"

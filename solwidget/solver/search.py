@@ -233,6 +233,7 @@ class Solver:
                 self._slice_left -= 1
                 return search
             if not search.frontier and search.complete and search.x.sound:
+                self.progress.best_line = self.best_line
                 self.result = SolveResult("lost", [], self.progress)
                 self._release()
                 return None
