@@ -60,7 +60,7 @@ export function sendHome(board, pid, index) {
 }
 
 function attachPointer(board) {
-  let press = null;          // {pid, index, x, y, id, card}
+  let press = null;          // {pid, index, x, y, id}: a press on a face-up card
   let drag = null;           // {ghost, dx, dy}
   let swallowClick = false;
 
@@ -70,7 +70,7 @@ function attachPointer(board) {
     const pileEl = pileOf(event.target);
     if (!cardEl || !pileEl || isBack(cardEl.dataset.card)) return;
     press = { pid: pileEl.dataset.pile, index: Number(cardEl.dataset.index), x: event.clientX,
-      y: event.clientY, id: event.pointerId, card: cardEl };
+      y: event.clientY, id: event.pointerId };
   }
 
   function move(event) {
