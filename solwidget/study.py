@@ -340,16 +340,23 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     todo = [d for d in numbers if d not in done]
 
     if todo:
-        with _executor_for(executor, scheduler, workers, len(todo)) as pool:
-            _run(pool, game, todo, budget, max_states, path, results,
-                 _progress_bar(progress, game.id, len(numbers), len(results)))
+        runner = _executor_for(executor, scheduler, workers, len(todo))
+        with runner as pool:
+            futures = []
+            try:
+                _run(pool, futures, game, todo, budget, max_states, path, results,
+                     _progress_bar(progress, game.id, len(numbers), len(results)))
+            except BaseException:          # an error, or Ctrl-C: the rows written so far stay
+                runner.abandon(futures)
+                raise
     return StudyTable(game.id, [results[d] for d in numbers], budget, max_states, _custom_options(game))
 
 
-def _run(pool: cf.Executor, game: Game, todo, budget, max_states, path, results, bar) -> None:
+def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states, path, results,
+         bar) -> None:
+    """Submit every deal (into ``futures``), then record each result as it arrives."""
     options = _custom_options(game)
-    futures = [pool.submit(solve_deal, game.id, options, deal, budget, max_states)
-               for deal in todo]
+    futures += [pool.submit(solve_deal, game.id, options, deal, budget, max_states) for deal in todo]
     sink = _open_sink(path)
     try:
         for future in cf.as_completed(futures):
@@ -362,8 +369,6 @@ def _run(pool: cf.Executor, game: Game, todo, budget, max_states, path, results,
             if bar:
                 bar.update(1)
     finally:
-        for future in futures:
-            future.cancel()
         if sink:
             sink.close()
         if bar:
@@ -393,9 +398,14 @@ class _Borrowed:
     def __exit__(self, *exc):
         return False
 
+    def abandon(self, futures) -> None:
+        """The study stops early: drop the deals not started yet."""
+        for future in futures:
+            future.cancel()
+
 
 class _OwnProcesses:
-    """Local processes, shut down at the end; on an interrupt, pending deals are dropped."""
+    """Local processes, shut down at the end, stopped at once if the study stops early."""
 
     def __init__(self, workers: int):
         self.pool = cf.ProcessPoolExecutor(max_workers=workers)
@@ -403,9 +413,17 @@ class _OwnProcesses:
     def __enter__(self):
         return self.pool
 
-    def __exit__(self, exc_type, *exc):
-        self.pool.shutdown(wait=exc_type is None, cancel_futures=True)
+    def __exit__(self, *exc):
+        self.pool.shutdown(wait=True)
         return False
+
+    def abandon(self, futures) -> None:
+        """The finished deals are in the file already; the ones being solved would only delay
+        the exit (a rerun solves them again), so stop the processes. The pool then fails the
+        pending futures itself (cancelling them first trips a race in Python 3.11's pool).
+        concurrent.futures has no public way to stop workers before Python 3.14."""
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            process.terminate()
 
 
 class _DaskExecutor:
@@ -428,6 +446,10 @@ class _DaskExecutor:
     def __exit__(self, *exc):
         self.client.close()
         return False
+
+    def abandon(self, futures) -> None:
+        for future in futures:
+            future.cancel()
 
 
 def _executor_for(executor, scheduler, workers, jobs):
