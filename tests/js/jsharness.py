@@ -16,6 +16,8 @@ import shutil
 import threading
 from pathlib import Path
 
+from solwidget.widget.measure import SyncRecorder
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -59,25 +61,20 @@ def mount(page, widget, width: int | None = None) -> None:
 
 
 def kernel(page, widget) -> list[dict]:
-    """Deliver the page's messages to the widget, then send the changed traits back."""
+    """Deliver what the page sent (custom messages, saved trait changes) to the widget as the
+    comm would, then send the changed traits and the widget's custom replies back."""
     messages = page.evaluate("() => window.model.sent.splice(0)")
-    replies = []
-    original = widget._send
-
-    def capture(msg, buffers=None):
-        if msg.get("method") == "custom":
-            replies.append(msg["content"])
-
-    widget._send = capture
-    try:
+    saved = page.evaluate("() => window.model.saved.splice(0)")
+    with SyncRecorder(widget) as recorder:
+        for changes in saved:
+            widget.set_state(changes)
         for message in messages:
-            widget._on_message(widget, message, [])
-    finally:
-        widget._send = original
+            widget._handle_custom_msg(message, [])
     before = page.evaluate("() => window.model.state")
     after = synced_state(widget)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
     page.evaluate("(changes) => window.model.update(changes)", changed)
-    for reply in replies:
-        page.evaluate("(msg) => window.model.receive(msg)", reply)
+    for sent in recorder.messages:
+        if sent.get("method") == "custom":
+            page.evaluate("(msg) => window.model.receive(msg)", sent["content"])
     return messages

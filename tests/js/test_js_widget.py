@@ -120,6 +120,8 @@ def test_four_colour_switch_and_dark_theme(page):
     page.check('[data-role="four-colour"]')
     assert page.evaluate("() => window.model.saved") == [{"four_colour": True}]
     assert clubs.evaluate("(c) => getComputedStyle(c).color") != black
+    kernel(page, widget)
+    assert widget.four_colour is True
     felt = page.evaluate("() => getComputedStyle(document.querySelector('.sw-felt')).backgroundColor")
     page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'false')")
     dark = page.evaluate("() => getComputedStyle(document.querySelector('.sw-felt')).backgroundColor")
