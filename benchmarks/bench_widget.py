@@ -192,7 +192,8 @@ def measure_moves(page, frames, nb, count: int) -> list[dict]:
     results = []
     for text, src, n, dst, top in line:
         if src != "stock":
-            page.locator(f'[data-pile="{src}"] [data-card]').nth(-n).click()   # the group's lowest card
+            # the group's lowest card, by its top left corner: in a fan that is what shows
+            page.locator(f'[data-pile="{src}"] [data-card]').nth(-n).click(position={"x": 8, "y": 8})
         page.evaluate(JS_ARM, [dst, top])
         mark = frames.mark()
         page.locator(f'[data-pile="{"stock" if src == "stock" else dst}"]').click()
