@@ -57,7 +57,7 @@ def synced_state(widget) -> dict:
 
 def mount(page, widget, width: int | None = None) -> None:
     page.evaluate("([state, width]) => mount(state, width)", [synced_state(widget), width])
-    page.wait_for_selector("[data-pile]")
+    page.wait_for_selector(".sw-root[style*=\"--u\"]")
 
 
 def kernel(page, widget) -> list[dict]:
