@@ -356,7 +356,8 @@ def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states,
          bar) -> None:
     """Submit every deal (into ``futures``), then record each result as it arrives."""
     options = _custom_options(game)
-    futures += [pool.submit(solve_deal, game.id, options, deal, budget, max_states) for deal in todo]
+    for deal in todo:               # one by one, so that an interrupt here leaves none untracked
+        futures.append(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
     sink = _open_sink(path)
     try:
         for future in cf.as_completed(futures):
