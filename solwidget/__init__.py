@@ -8,13 +8,13 @@
 from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
-from .study import StudyError, study
+from .study import StudyError, StudyTable, load_study, study
 
 __version__ = "0.1.0"
 
 __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
-           "StudyError", "study",
+           "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
 
 
