@@ -274,3 +274,59 @@ def open_notebook(page, server: JupyterServer, cells: list[str], wait_for: str |
     if wait_for:
         page.locator(wait_for).first.wait_for(state="visible", timeout=FIRST_LOAD_TIMEOUT)
     return Notebook(page, server, name)
+
+
+# ------------------------------------------------------------------ the widget's board
+# Kernel helpers (run them in a notebook cell) that say what the page must draw for `w`.
+BOARD_HELPERS = '''
+def _stacks(state):
+    """Piles that do not fan: the widget may draw only their top cards."""
+    return [pile["id"] for pile in state.game.layout()["piles"] if pile["fan"] == "none"]
+
+def _board(state):
+    """Every pile as the page must draw it: face-down cards as "back"."""
+    return {pid: ["back" if card.startswith("[") else card for card in cards]
+            for pid, cards in state.to_dict()["piles"].items()}
+'''
+
+# The drawn board: pile id -> its cards' data-card values, bottom to top.
+JS_DRAWN_BOARD = """() => Object.fromEntries([...document.querySelectorAll('[data-pile]')].map(pile =>
+    [pile.dataset.pile, [...pile.querySelectorAll('[data-card]')].map(card => card.dataset.card)]))"""
+
+# Does the drawn board show `expected`? A fanned pile shows all its cards; a stack (a pile that
+# does not fan: cells, foundations, stock) may show only its top cards, but at least the top one.
+JS_BOARD_SHOWS = """([expected, stacks]) => {
+    for (const [pid, cards] of Object.entries(expected)) {
+        const pile = document.querySelector(`[data-pile="${pid}"]`);
+        if (!pile) return false;
+        const drawn = [...pile.querySelectorAll('[data-card]')].map(c => c.dataset.card);
+        const shown = stacks.includes(pid) && drawn.length > 0 ? cards.slice(-drawn.length) : cards;
+        if (drawn.join(' ') !== shown.join(' ')) return false;
+    }
+    return true;
+}"""
+
+
+def shows(drawn: dict, expected: dict, stacks: list) -> bool:
+    """The Python twin of JS_BOARD_SHOWS, for boards recorded in the page."""
+    for pid, cards in expected.items():
+        seen = drawn.get(pid)
+        if seen is None:
+            return False
+        shown = cards[-len(seen):] if pid in stacks and seen else cards
+        if seen != shown:
+            return False
+    return True
+
+
+def wait_for_board(nb: Notebook, expected: dict) -> None:
+    """Wait until the page shows ``expected`` (pile id -> cards, as `_board` gives) for the kernel's
+    widget `w`; on a timeout, say what it drew instead."""
+    stacks = nb.value("_stacks(w.state)")
+    try:
+        nb.page.wait_for_function(JS_BOARD_SHOWS, arg=[expected, stacks])
+    except Exception as error:  # noqa: BLE001 - re-raised with the board that was drawn
+        drawn = nb.page.evaluate(JS_DRAWN_BOARD)
+        wrong = {pid: (drawn.get(pid), cards) for pid, cards in expected.items()
+                 if not shows({pid: drawn.get(pid)}, {pid: cards}, stacks)}
+        raise AssertionError(f"board not drawn as the kernel has it (pile: drawn, expected): {wrong}") from error

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from harness import BOARD_HELPERS, JS_DRAWN_BOARD, shows, wait_for_board
+
 pytestmark = pytest.mark.browser
 
 GAME, DEAL = "reversed_solitaire", 1
@@ -22,15 +24,6 @@ w
 # Helpers defined in the kernel, so that each probe is one short expression.
 HELPERS_CELL = '''
 from solwidget.engine.moves import Move
-
-def _stacks(state):
-    """Piles that do not fan: the widget may draw only their top cards."""
-    return [pile["id"] for pile in state.game.layout()["piles"] if pile["fan"] == "none"]
-
-def _board(state):
-    """Every pile as the page must draw it: face-down cards as "back"."""
-    return {pid: ["back" if card.startswith("[") else card for card in cards]
-            for pid, cards in state.to_dict()["piles"].items()}
 
 def _single_card_moves(state, legal):
     """(src, dst, card, reason) for one-card moves from a tableau top card, legal or not."""
@@ -62,36 +55,6 @@ def _line(state, length):
     return line
 '''
 
-# The drawn board: pile id -> its cards' data-card values, bottom to top.
-JS_DRAWN_BOARD = """() => Object.fromEntries([...document.querySelectorAll('[data-pile]')].map(pile =>
-    [pile.dataset.pile, [...pile.querySelectorAll('[data-card]')].map(card => card.dataset.card)]))"""
-
-# Does the drawn board show `expected`? A fanned pile shows all its cards; a stack (a pile that
-# does not fan: cells, foundations, stock) may show only its top cards, but at least the top one.
-JS_BOARD_SHOWS = """([expected, stacks]) => {
-    for (const [pid, cards] of Object.entries(expected)) {
-        const pile = document.querySelector(`[data-pile="${pid}"]`);
-        if (!pile) return false;
-        const drawn = [...pile.querySelectorAll('[data-card]')].map(c => c.dataset.card);
-        const shown = stacks.includes(pid) && drawn.length > 0 ? cards.slice(-drawn.length) : cards;
-        if (drawn.join(' ') !== shown.join(' ')) return false;
-    }
-    return true;
-}"""
-
-
-def shows(drawn: dict, expected: dict, stacks: list) -> bool:
-    """The Python twin of JS_BOARD_SHOWS, for boards recorded in the page."""
-    for pid, cards in expected.items():
-        seen = drawn.get(pid)
-        if seen is None:
-            return False
-        shown = cards[-len(seen):] if pid in stacks and seen else cards
-        if seen != shown:
-            return False
-    return True
-
-
 def card(page, pile: str, name: str):
     return page.locator(f'[data-pile="{pile}"] [data-card="{name}"]').last
 
@@ -102,18 +65,6 @@ def pile(page, pid: str):
 
 def kernel_position(nb) -> dict:
     return nb.value("{'piles': w.state.to_dict()['piles'], 'history': len(w.history)}")
-
-
-def wait_for_board(nb, expected: dict) -> None:
-    """Wait until the page shows ``expected``; on a timeout, say what it drew instead."""
-    stacks = nb.value("_stacks(w.state)")
-    try:
-        nb.page.wait_for_function(JS_BOARD_SHOWS, arg=[expected, stacks])
-    except Exception as error:  # noqa: BLE001 - re-raised with the board that was drawn
-        drawn = nb.page.evaluate(JS_DRAWN_BOARD)
-        wrong = {pid: (drawn.get(pid), cards) for pid, cards in expected.items()
-                 if not shows({pid: drawn.get(pid)}, {pid: cards}, stacks)}
-        raise AssertionError(f"board not drawn as the kernel has it (pile: drawn, expected): {wrong}") from error
 
 
 def drag(page, source, target) -> None:
@@ -134,7 +85,7 @@ def drag(page, source, target) -> None:
 @pytest.fixture(scope="module")
 def shown(module_notebook):
     """One notebook per front end (opening one is the slow part), with the helpers in its kernel."""
-    return module_notebook([HELPERS_CELL, WIDGET_CELL])
+    return module_notebook([BOARD_HELPERS + HELPERS_CELL, WIDGET_CELL])
 
 
 @pytest.fixture
