@@ -2,8 +2,10 @@
 many bytes it costs, and how fast the biggest game first draws.
 
     .venv/bin/python benchmarks/bench_widget.py [--moves 30] [--game reversed_solitaire] [--deal 1]
+                                                [--pages 3] [--redraws 3]
 
-- click -> drawn: a move made by clicking a card, then its target pile. Measured in the page, from
+- click -> drawn: a move made by clicking a card, then its target pile (a stock turn: one click on
+  the stock), along a line of --moves moves found in the kernel. Measured in the page, from
   the drop click's event time to the first animation frame after the card is in its new pile
   (so: browser -> kernel -> browser, and the drawing). Median over the moves.
 - bytes per move: websocket frames seen by Playwright (page.on("websocket")) from the drop click
@@ -11,8 +13,10 @@ many bytes it costs, and how fast the biggest game first draws.
   included). "comm" counts the widget's comm messages only (the target); "+status" adds the
   kernel's busy/idle status messages that travel with them.
 - first draw: Triple Interchange (156 cards), from the widget's data reaching the page (the
-  comm_open frame, timestamped in the page) to the first animation frame with every card drawn.
-  Also shown: from pressing run on the cell, which adds the kernel's work.
+  comm_open frame, timestamped in the page) to the first animation frame with every card drawn;
+  median over --pages fresh pages (the widget's code not yet loaded there), and, apart, over
+  --redraws runs of the same cell in each page. Also shown: from pressing run on the cell, which
+  adds the kernel's work.
 
 Targets (issue 5): click -> drawn <= 50 ms, <= 2 KB per move, first draw <= 100 ms.
 """
