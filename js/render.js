@@ -10,7 +10,7 @@ const CARD_HEIGHT = 1.4;
 // How far a fanned card sits from the one beneath it, in card widths.
 const FAN_STEP = {
   down: { up: 0.3, back: 0.14 },
-  right: { up: 0.4, back: 0.12 },
+  right: { up: 0.5, back: 0.12 },
 };
 const MIN_UNIT = 26;
 const MAX_UNIT = 72;
