@@ -19,6 +19,7 @@ import json
 import math
 import os
 import re
+import socket
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -436,10 +437,15 @@ class _DaskExecutor:
         except ImportError:
             raise StudyError("scheduler= needs dask.distributed: pip install 'solwidget[study]'") from None
         try:
-            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as err:
+            _knock(address)
+        except (OSError, ValueError) as err:
             raise StudyError(f"cannot reach the Dask scheduler at {address!r} "
                              f"within {CONNECT_TIMEOUT:g} s: {err}") from None
+        try:
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except Exception as err:      # something answered, but not a Dask scheduler
+            raise StudyError(f"cannot connect to a Dask scheduler at {address!r}: "
+                             f"{type(err).__name__}: {err}") from None
 
     def __enter__(self):
         return self.client.get_executor()
@@ -451,6 +457,17 @@ class _DaskExecutor:
     def abandon(self, futures) -> None:
         for future in futures:
             future.cancel()
+
+
+def _knock(address: str) -> None:
+    """Fail fast, before a Client exists, when a TCP scheduler address refuses connections
+    (a Client that failed to connect still tries to close itself, slowly, at exit)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme in ("tcp", "tls"):
+        socket.create_connection(parse_host_port(location), timeout=CONNECT_TIMEOUT).close()
 
 
 def _executor_for(executor, scheduler, workers, jobs):

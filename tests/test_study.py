@@ -3,8 +3,10 @@ resumable after an interruption; clear errors for bad arguments."""
 
 import csv
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
@@ -230,6 +232,24 @@ def test_an_unreachable_scheduler_fails_quickly_and_clearly():
     start = time.monotonic()
     with pytest.raises(StudyError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
         study(GAME, "1-2", 1.0, scheduler="tcp://127.0.0.1:9", progress=False)
+    assert time.monotonic() - start < 15
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_refused_clearly():
+    pytest.importorskip("distributed")
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer_nonsense():
+        with server:
+            connection, _ = server.accept()
+            with connection:
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4)
+
+    threading.Thread(target=answer_nonsense, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(StudyError, match=f"cannot connect to a Dask scheduler at 'tcp://127.0.0.1:{port}'"):
+        study(GAME, "1-2", 1.0, scheduler=f"tcp://127.0.0.1:{port}", progress=False)
     assert time.monotonic() - start < 15
 
 
