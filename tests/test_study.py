@@ -2,6 +2,7 @@
 resumable after an interruption; clear errors for bad arguments."""
 
 import csv
+import os
 import signal
 import socket
 import subprocess
@@ -127,13 +128,14 @@ def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
     out = tmp_path / "killed.csv"
     command = [sys.executable, "-m", "solwidget.cli", "study", GAME, "--deals", DEALS, "--max-states",
                str(MAX_STATES), "--budget", "600", "--workers", "1", "--out", str(out), "--quiet"]
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and child.poll() is None:
         if out.exists() and len(records(out)) >= 2:
             break
         time.sleep(0.01)
-    child.send_signal(signal.SIGKILL)
+    os.killpg(child.pid, signal.SIGKILL)     # the study and its worker processes, as a crash would
     child.wait()
     assert len(records(out)) >= 2    # usually part way; a fast machine may finish first, which still checks the file
     with open(out, "a") as f:
