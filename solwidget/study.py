@@ -19,6 +19,7 @@ import json
 import math
 import os
 import re
+import signal
 import socket
 import time
 from collections.abc import Iterable
@@ -410,7 +411,7 @@ class _OwnProcesses:
     """Local processes, shut down at the end, stopped at once if the study stops early."""
 
     def __init__(self, workers: int):
-        self.pool = cf.ProcessPoolExecutor(max_workers=workers)
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
 
     def __enter__(self):
         return self.pool
@@ -426,6 +427,16 @@ class _OwnProcesses:
         concurrent.futures has no public way to stop workers before Python 3.14."""
         for process in list((getattr(self.pool, "_processes", None) or {}).values()):
             process.terminate()
+
+
+def _end_with_parent() -> None:
+    """In a worker process: end when the study's process dies, even by SIGKILL, instead of
+    waiting for work forever (Linux's PR_SET_PDEATHSIG; elsewhere nothing is done)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)     # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 class _DaskExecutor:

@@ -41,6 +41,34 @@ def straight(tmp_path_factory):
     return table, out
 
 
+def worker_pids(pid):
+    """The child processes of ``pid`` (Linux /proc)."""
+    tasks = f"/proc/{pid}/task"
+    return {int(c) for t in os.listdir(tasks) for c in open(f"{tasks}/{t}/children").read().split()}
+
+
+def workers_end(pids, within=10.0):
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        alive = {p for p in pids if os.path.exists(f"/proc/{p}") and "zombie" not in _state(p)}
+        if not alive:
+            return True
+        time.sleep(0.05)
+    for p in pids:                  # do not leave them behind even when the test fails
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return False
+
+
+def _state(pid):
+    try:
+        return open(f"/proc/{pid}/status").read().split("State:")[1].split("\n")[0].lower()
+    except (OSError, IndexError):
+        return "zombie"
+
+
 class CountingExecutor(ThreadPoolExecutor):
     """Remembers which deals it was asked to solve."""
 
@@ -135,8 +163,10 @@ def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
         if out.exists() and len(records(out)) >= 2:
             break
         time.sleep(0.01)
-    os.killpg(child.pid, signal.SIGKILL)     # the study and its worker processes, as a crash would
+    workers = worker_pids(child.pid)
+    child.send_signal(signal.SIGKILL)           # the study only: its workers must not linger
     child.wait()
+    assert workers_end(workers), "the study's worker processes outlived it"
     assert len(records(out)) >= 2    # usually part way; a fast machine may finish first, which still checks the file
     with open(out, "a") as f:
         f.write(f"{GAME},,5,wo")        # a line cut short by the kill
