@@ -1,5 +1,6 @@
 // Cards drawn in code: HTML and CSS with suit glyphs, no card art.
-// A card arrives as its code ("QH", "TD") or as "back" for a face-down or hidden card.
+// A card arrives as its code ("QH", "TD") or as "back" for a face-down or hidden card; a run
+// of N hidden cards arrives as one "back*N" entry (see expandCodes).
 
 const RANK_NAMES = {
   A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
@@ -10,9 +11,22 @@ export const SUIT_GLYPHS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" 
 const RANK_LABELS = { T: "10" };
 
 export const BACK = "back";
+const RUN = /^back\*(\d+)$/;
+const CODE = /^[A2-9TJQK][CDHS]$/;
 
 export function isBack(code) {
   return code === BACK;
+}
+
+/** A pile trait's entries, one per card: "back*3" stands for three backs. */
+export function expandCodes(synced) {
+  const codes = [];
+  for (const entry of synced || []) {
+    const run = RUN.exec(entry);
+    if (run) for (let i = Number(run[1]); i > 0; i -= 1) codes.push(BACK);
+    else codes.push(CODE.test(entry) ? entry : BACK);      // anything unknown is drawn as a back
+  }
+  return codes;
 }
 
 /** "queen of hearts", or "a face-down card". */
@@ -21,35 +35,23 @@ export function cardName(code) {
   return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** One card element: data-card carries the code ("back" for a face-down card). Only a card
+/** One card as HTML: data-card carries the code ("back" for a face-down card). Only a card
  * shown ``whole`` (the top of its pile) gets its centre and far corner: beneath, in a fan,
- * only the corner shows, and fewer elements draw faster. */
-export function cardElement(code, pileId, whole = true) {
-  const card = el("div", "sw-card");
-  card.dataset.card = code;
-  card.setAttribute("role", "img");
-  card.setAttribute("aria-label", `${cardName(code)} on ${pileId}`);
-  if (isBack(code)) {
-    card.className = "sw-card sw-back";
-    return card;
-  }
+ * only the corner shows, and fewer elements draw faster. ``style`` positions it in its pile.
+ * Codes are checked by expandCodes and pile ids come from the layout (escaped there). */
+export function cardHTML(code, pileId, index, whole, style, extraClass = "") {
+  const head = `data-card="${code}" data-index="${index}" role="img" aria-label="${cardName(code)} on ${pileId}"`
+    + (style ? ` style="${style}"` : "");
+  if (isBack(code)) return `<div class="sw-card sw-back${extraClass}" ${head}></div>`;
   const rank = code[0];
   const suit = code[1];
-  card.className = `sw-card sw-suit-${suit}`;
   const glyph = SUIT_GLYPHS[suit];
   const label = (RANK_LABELS[rank] || rank) + glyph;
-  card.appendChild(el("span", "sw-corner", label));
+  let inner = `<span class="sw-corner">${label}</span>`;
   if (whole) {
     const face = "JQK".includes(rank);
-    card.append(el("span", face ? "sw-centre sw-face" : "sw-centre", face ? rank + glyph : glyph),
-      el("span", "sw-corner sw-far", label));
+    inner += `<span class="sw-centre${face ? " sw-face" : ""}">${face ? rank + glyph : glyph}</span>`
+      + `<span class="sw-corner sw-far">${label}</span>`;
   }
-  return card;
+  return `<div class="sw-card sw-suit-${suit}${extraClass}" ${head}>${inner}</div>`;
 }

@@ -1,8 +1,8 @@
 """What the widget sends to the browser and what it accepts back, with no Jupyter needed.
 
 The browser sees only what a player at the table sees: each pile as a list of card codes
-(``"QH"``), a face-down or otherwise hidden card as ``"back"``. Every message from the
-browser goes through ``check_message`` before anything happens; a bad one raises
+(``"QH"``), a face-down or otherwise hidden card as ``"back"`` (a run of them synced as
+one ``"back*N"``). Every message from the browser goes through ``check_message`` before anything happens; a bad one raises
 ``BadMessage`` with words for the person, and changes nothing.
 """
 
@@ -46,6 +46,45 @@ def extras_of(state: State) -> dict:
 
 def visible_pile(cards: tuple, hidden: int = 0) -> list[str]:
     return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]
+
+
+def compact_pile(codes: list[str]) -> list[str]:
+    """A pile as it is synced: each run of two or more backs becomes one ``"back*N"`` entry.
+
+    A stock of 100 face-down cards is then one short entry, not 100 ``"back"`` ones.
+    """
+    out: list[str] = []
+    run = 0
+    for code in [*codes, None]:
+        if code == BACK:
+            run += 1
+            continue
+        if run:
+            out.append(BACK if run == 1 else f"{BACK}*{run}")
+            run = 0
+        if code is not None:
+            out.append(code)
+    return out
+
+
+def synced_pile(codes: list[str], stack: bool = False) -> list[str]:
+    """What a pile trait carries: ``codes`` with runs of backs compacted. A ``stack`` (a pile
+    that does not fan: stock, waste, cells, foundations) shows only its top two cards, so
+    the cards beneath them go as backs too: a long waste is one short entry, not 100 codes."""
+    if stack and len(codes) > 2:
+        codes = [BACK] * (len(codes) - 2) + codes[-2:]
+    return compact_pile(codes)
+
+
+def expand_pile(synced: list[str]) -> list[str]:
+    """The pile's codes one per card, from its synced form (``compact_pile``'s inverse)."""
+    out: list[str] = []
+    for code in synced:
+        if code.startswith(f"{BACK}*"):
+            out += [BACK] * int(code[len(BACK) + 1:])
+        else:
+            out.append(code)
+    return out
 
 
 def visible_piles(state: State) -> dict[str, list[str]]:

@@ -88,6 +88,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
                          layout=sync.layout_of(the_game))
         self.game = the_game
+        self._stacks = {p["id"] for p in self.layout["piles"] if p["fan"] == "none"}
         self._lock = threading.RLock()
         self._stop = threading.Event()          # set by stop(): the worker ends soon
         self._worker: threading.Thread | None = None
@@ -350,7 +351,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self.hold_sync():
             for pid in sync.changed_piles(before, after):
                 pile = after.piles[self.game.pile_index(pid)]
-                setattr(self, pile_trait(pid), sync.visible_pile(pile, hidden.get(pid, 0)))
+                setattr(self, pile_trait(pid), sync.synced_pile(sync.visible_pile(pile, hidden.get(pid, 0)),
+                                                                  pid in self._stacks))
             self._shown = after
             self.state = after
             self.extras = sync.extras_of(after)
