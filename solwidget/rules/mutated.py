@@ -432,7 +432,7 @@ class MutatedSolitaire(Game):
     def layout(self) -> dict:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
-        gap, fan_room, deck_room = 0.15, 2.6, 3.0
+        gap, fan_room, deck_room = 0.15, 1.0, 3.0     # a row grows in the widget as its fans grow
         step = 1 + gap
         row_height = 1.4 + fan_room
         deck_x = COLUMNS * step + 0.35

@@ -13,7 +13,7 @@ from ..engine.state import State
 from .sync import BACK, visible_piles
 
 CARD_HEIGHT = 1.4
-FAN_STEP = {"down": {"up": 0.3, "back": 0.14}, "right": {"up": 0.4, "back": 0.12}}
+FAN_STEP = {"down": {"up": 0.3, "back": 0.14}, "right": {"up": 0.62, "back": 0.12}}
 GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOURS = {"C": "#1b1b1b", "D": "#c8102e", "H": "#c8102e", "S": "#1b1b1b"}
 FOUR_COLOURS = {"C": "#1b7f2a", "D": "#1554c0", "H": "#c8102e", "S": "#1b1b1b"}
