@@ -22,9 +22,11 @@ memory, that search records it and can no longer answer "lost", only "won" or "u
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
-count so that together they stay under about 1.8 GB whatever the budget (measured: Triple
-Interchange, the largest game searched, 110 MB after 10,000 expansions and 53,000 waiting
-positions).
+count (about 1 GB of waiting positions and 0.5 GB of keys), plus the search nodes of the
+expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
+million states), so a search stays under 2 GB whatever its budget. Measured: Mutated
+Solitaire (tuple keys, the costliest) 483 MB after 140,000 expansions with 250,000
+positions waiting and 390,000 keys.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ from .result import Progress, SolveResult
 from .shorten import shorten
 
 DEFAULT_MAX_STATES = 200_000
-TABLE_BYTES = 600_000_000     # transposition tables, all searches together
-FRONTIER_BYTES = 1_200_000_000  # waiting positions, all searches together
+TABLE_BYTES = 500_000_000     # transposition tables, all searches together
+FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 
 
 def default_table_size(game) -> int:
@@ -49,14 +51,14 @@ def default_table_size(game) -> int:
     game's own key (tuples) keeps its piles alive, budgeted like a waiting position."""
     if engine_key_is_plain(game):
         return TABLE_BYTES // (game.card_count + 120)
-    return TABLE_BYTES // (200 + 8 * game.card_count)
+    return TABLE_BYTES // (400 + 8 * game.card_count)
 
 
 def default_frontier_size(game) -> int:
-    """Positions to keep waiting: measured at about 1.1 KB each for Triple Interchange's 156
-    cards (a position shares its unchanged piles with its parent); budgeted at 200 + 8 bytes
-    a card, with its search node."""
-    return FRONTIER_BYTES // (200 + 8 * game.card_count)
+    """Positions to keep waiting, with their search nodes: measured at about 1.1 KB each for
+    Mutated Solitaire (a position shares its unchanged piles with its parent); budgeted at
+    600 + 8 bytes a card."""
+    return FRONTIER_BYTES // (600 + 8 * game.card_count)
 SLICE = 64                    # expansions per turn of each search
 DEFAULT_PORTFOLIO = ({"depth_weight": 0.5},
                      {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}})
