@@ -14,6 +14,7 @@ const FAN_STEP = {
   right: { up: 0.62, back: 0.12 },
 };
 const MIN_BACK_STEP = 0.04;     // a squeezed fan gives up its backs' room first
+const MIN_FAN_ROOM = 3.6;       // a fan at the bottom fans this far at least (13 face-up cards)
 const ROW_GAP = 0.45;           // room kept under a fan (captions, counts) when it pushes a row down
 const MIN_UNIT = 26;
 const MAX_UNIT = 72;
@@ -37,12 +38,13 @@ function beneath(above, below) {
 }
 
 /** How much room (card widths) a pile has to fan into. A down fan with piles of its layer
- * beneath pushes them down instead (unlimited); else it fans to the layout's bottom. A right
+ * beneath pushes them down instead (unlimited); else it fans to the layout's bottom (or
+ * MIN_FAN_ROOM, the board growing). A right
  * fan stops before the next pile of its row, or the board's edge. */
 function fanRoom(pile, piles, layout) {
   if (pile.fan === "down") {
     if (piles.some((other) => beneath(pile, other))) return Infinity;
-    return Math.max(layout.height - pile.y - CARD_HEIGHT, 0.3);
+    return Math.max(layout.height - pile.y - CARD_HEIGHT, MIN_FAN_ROOM);
   }
   if (pile.fan === "right") {
     let room = layout.width - pile.x - 1;

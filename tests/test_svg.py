@@ -10,7 +10,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN, card_name
-from solwidget.widget.svg import fan_offsets
+from solwidget.widget.svg import fan_offsets, row_shifts
 from solwidget.widget.sync import visible_piles
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -87,3 +87,14 @@ def test_svg_needs_no_jupyter():
             "print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
+
+
+def test_a_long_fan_moves_the_row_beneath_it_down():
+    piles = [{"id": "a", "x": 0, "y": 0, "z": 0}, {"id": "b", "x": 0.5, "y": 2.4, "z": 0},
+             {"id": "c", "x": 3, "y": 2.4, "z": 0}, {"id": "d", "x": 0, "y": 2.4, "z": 1}]
+    extents = {"a": 1.9, "b": 1.4, "c": 1.4, "d": 1.4}
+    assert row_shifts(piles, extents) == {"a": 0, "b": 0, "c": 0, "d": 0}      # it fits the gap
+    extents["a"] = 3.0
+    shifts = row_shifts(piles, extents)
+    assert shifts["b"] == shifts["c"] == pytest.approx(3.0 + 0.45 - 2.4)       # the row moves as one
+    assert shifts["a"] == 0 and shifts["d"] == 0                               # another layer stays

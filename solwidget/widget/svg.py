@@ -20,15 +20,24 @@ FOUR_COLOURS = {"C": "#1b7f2a", "D": "#1554c0", "H": "#c8102e", "S": "#1b1b1b"}
 FELT, LINE, FACE, EDGE, BACK_FILL = "#2f6b47", "#7fa58d", "#fdfdf8", "#8a8a80", "#27468f"
 
 
+ROW_GAP = 0.45      # room kept under a fan that pushes the row beneath it down (as the widget)
+MIN_FAN_ROOM = 3.6  # a fan at the bottom fans this far at least (13 face-up cards), growing the board
+
+
+def _beneath(above: dict, below: dict) -> bool:
+    """Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?"""
+    return (below is not above and below["z"] == above["z"] and below["y"] > above["y"]
+            and below["x"] < above["x"] + 1 and above["x"] < below["x"] + 1)
+
+
 def _fan_room(pile: dict, piles: list[dict], layout: dict) -> float:
-    """Room to fan into before a pile of the same layer, or the board's edge (as the widget)."""
+    """Room to fan into (as the widget): a down fan with piles of its layer beneath pushes
+    them down instead; else it fans to the layout's bottom, or MIN_FAN_ROOM if more. A right
+    fan stops before the next pile of its row, or the board's edge."""
     if pile["fan"] == "down":
-        room = layout["height"] - pile["y"] - CARD_HEIGHT
-        for other in piles:
-            if other is not pile and other["z"] == pile["z"] and other["y"] > pile["y"] \
-                    and abs(other["x"] - pile["x"]) < 1:
-                room = min(room, other["y"] - pile["y"] - CARD_HEIGHT - 0.1)
-        return max(room, 0.3)
+        if any(_beneath(pile, other) for other in piles):
+            return float("inf")
+        return max(layout["height"] - pile["y"] - CARD_HEIGHT, MIN_FAN_ROOM)
     if pile["fan"] == "right":
         room = layout["width"] - pile["x"] - 1
         for other in piles:
@@ -37,6 +46,26 @@ def _fan_room(pile: dict, piles: list[dict], layout: dict) -> float:
                 room = min(room, other["x"] - pile["x"] - 1.1)
         return max(room, 0.3)
     return 0.0
+
+
+def row_shifts(piles: list[dict], extents: dict[str, float]) -> dict[str, float]:
+    """How far each pile moves down so that the fans above it fit, a row (piles of one layer
+    at one height) as one; ``extents``: pile id -> drawn height. As the widget does it."""
+    rows: dict[tuple, list[dict]] = {}
+    for pile in piles:
+        rows.setdefault((pile["z"], pile["y"]), []).append(pile)
+    shifts: dict[str, float] = {}
+    for (_, y), row in sorted(rows.items(), key=lambda item: item[0][1]):
+        shift = 0.0
+        for pile in row:
+            for above in piles:
+                if _beneath(above, pile):
+                    gap = min(ROW_GAP, y - above["y"] - CARD_HEIGHT)
+                    bottom = above["y"] + shifts[above["id"]] + extents[above["id"]] + gap
+                    shift = max(shift, shifts[above["id"]], bottom - y)
+        for pile in row:
+            shifts[pile["id"]] = shift
+    return shifts
 
 
 def fan_offsets(codes: list[str], fan: str, room: float) -> list[float]:
@@ -77,8 +106,13 @@ def state_svg(state: State, unit: float = 44.0, four_colour: bool = False) -> st
     shown = visible_piles(state)
     colours = FOUR_COLOURS if four_colour else COLOURS
     pad = unit * 0.3
+    offsets = {p["id"]: fan_offsets(shown[p["id"]], p["fan"], _fan_room(p, piles, layout)) for p in piles}
+    extents = {p["id"]: CARD_HEIGHT + (offsets[p["id"]][-1] if p["fan"] == "down" and offsets[p["id"]] else 0)
+               for p in piles}
+    shifts = row_shifts(piles, extents)
+    bottom = max((p["y"] + shifts[p["id"]] + extents[p["id"]] for p in piles), default=0)
     width = layout["width"] * unit + 2 * pad
-    height = layout["height"] * unit + 2 * pad
+    height = max(layout["height"], bottom + 0.2) * unit + 2 * pad
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" '
              f'role="img" aria-label="{escape(state.game.name)}">',
@@ -87,7 +121,7 @@ def state_svg(state: State, unit: float = 44.0, four_colour: bool = False) -> st
              f'<rect width="{width:.0f}" height="{height:.0f}" rx="8" fill="{FELT}"/>']
     for pile in sorted(piles, key=lambda p: p["z"]):
         codes = shown[pile["id"]]
-        x, y = pad + pile["x"] * unit, pad + pile["y"] * unit
+        x, y = pad + pile["x"] * unit, pad + (pile["y"] + shifts[pile["id"]]) * unit
         covered = any(shown[c] for c in pile.get("covered_by", []))
         group = [f'<g data-pile="{pile["id"]}">']
         if not codes:
@@ -100,9 +134,8 @@ def state_svg(state: State, unit: float = 44.0, four_colour: bool = False) -> st
                                  f'font-size="{unit * 0.4:.1f}" text-anchor="middle" fill="{LINE}">'
                                  f'{escape(pile["empty"])}</text>')
         else:
-            offsets = fan_offsets(codes, pile["fan"], _fan_room(pile, piles, layout))
             first = max(0, len(codes) - 2) if pile["fan"] == "none" else 0
-            for code, offset in list(zip(codes, offsets))[first:]:
+            for code, offset in list(zip(codes, offsets[pile["id"]]))[first:]:
                 dx, dy = (offset * unit, 0) if pile["fan"] == "right" else (0, offset * unit)
                 group.append(_card(code, x + dx, y + dy, unit, colours))
                 if covered:         # shade the covered pile's cards, as the widget does
