@@ -6,8 +6,8 @@ A solver runs a small portfolio of best-first searches in turn, a slice of expan
 depth term shortens wins and widens the search on a plateau), ties broken by generation
 order, newest first. The default portfolio pairs a depth weight of 0.5 with a pure greedy
 search that also prizes free cells, empty piles and ordered piles: where one stalls on a
-plateau of the heuristic, the other often walks through.
-Wins are noticed when a position is generated, shortened (shorten.py) and replayed through
+plateau of the heuristic, the other often walks through; games with free cells add a third
+that weighs room alone. Wins are noticed when a position is generated, shortened (shorten.py) and replayed through
 ``State.play`` before they are returned.
 
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
