@@ -3,7 +3,7 @@
 A key must be equal only for positions that play alike. For plain ``Patience`` games the
 solver packs the engine's own canonical key (foundations and cells as sets, tableau piles
 as a set when the game says they are symmetric) into one ``bytes`` value: the same
-equivalence, a tenth of the memory. Draw-one stocks with unlimited redeals go one step
+equivalence in a fraction of the memory. Draw-one stocks with unlimited redeals go one step
 further (stock.py): the turning position is dropped, since every position reaches every
 other: indeed any card of the stock or waste can be turned up at any time, so their order
 does not matter either, only which cards they hold (a sorted multiset: in a game of several

@@ -9,9 +9,10 @@ instead of expanding every single turn: the same wins, far fewer states.
 
 With one card turned at a time the reachable positions are computed directly: the cards
 in turning order form a fixed cycle (waste bottom to top, then the stock from its top),
-and a position is how many of them lie on the waste. With unlimited redeals every position
-of the cycle reaches every other, so the canonical key keeps the cycle and drops the
-position (keys.py). Other draws walk the turns through the engine.
+and a position is how many of them lie on the waste. With unlimited redeals every card of
+the cycle can be turned up at any time, so the canonical key keeps only which cards the
+stock and waste hold (keys.py), and a card of several copies is played from its first copy
+only. Other draws walk the turns through the engine.
 """
 
 from __future__ import annotations
