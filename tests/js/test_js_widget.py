@@ -112,6 +112,83 @@ def test_covered_piles_are_shaded_and_backs_hide_their_card(page):
     assert page.locator('[data-card="back"][aria-label^="a face-down card on"]').count() == backs.count()
 
 
+def test_a_stock_synced_as_a_count_draws_its_top_backs_and_the_count(page):
+    widget = sw.SolitaireWidget("quadruple_interchange", deal=1)
+    assert widget.pile_stock == [f"back*{len(widget.state.pile('stock'))}"]
+    mount(page, widget)
+    drawn = page.locator('[data-pile="stock"] [data-card]')
+    assert drawn.count() == 2 and page.locator('[data-pile="stock"] [data-card="back"]').count() == 2
+    assert page.text_content('[data-pile="stock"] [data-role="count"]') == str(len(widget.state.pile("stock")))
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def test_a_long_fan_moves_the_row_beneath_it_down_and_back(page):
+    widget = sw.SolitaireWidget("mutated", deal=1)
+    mount(page, widget)
+    row2 = box(page, '[data-pile="r2c1"]')["y"]
+    row3 = box(page, '[data-pile="r3c1"]')["y"]
+    assert box(page, '[data-pile="d2"]')["y"] == row2
+    long_fan = ["back", "KS", "QH", "JS", "TH", "9S", "8H", "7S"]
+    page.evaluate("(codes) => window.model.update({pile_r1c1: codes})", long_fan)
+    fan_bottom = box(page, f'[data-pile="r1c1"] [data-index="{len(long_fan) - 1}"]')
+    moved = box(page, '[data-pile="r2c1"]')["y"]
+    assert moved > fan_bottom["y"] + fan_bottom["height"]               # below the fan, not under it
+    assert box(page, '[data-pile="d2"]')["y"] == moved                 # the whole row moves
+    assert box(page, '[data-pile="r3c1"]')["y"] - row3 == pytest.approx(moved - row2, abs=0.5)   # and the rows below
+    page.evaluate("(codes) => window.model.update({pile_r1c1: codes})", widget.pile_r1c1)
+    assert box(page, '[data-pile="r2c1"]')["y"] == row2                # and back when it shrinks
+
+
+def test_right_fans_leave_each_face_up_cards_corner_readable(page):
+    widget = sw.SolitaireWidget("mutated", deal=1)
+    mount(page, widget)
+    for deck in ("d1", "d2", "d3"):
+        codes = visible_piles(widget.state)[deck]
+        for index, code in enumerate(codes[:-1]):
+            if code == "back":
+                continue
+            corner = box(page, f'[data-pile="{deck}"] [data-index="{index}"] .sw-corner')
+            following = box(page, f'[data-pile="{deck}"] [data-index="{index + 1}"]')
+            assert corner["x"] + corner["width"] <= following["x"], (deck, code)
+
+
+def test_covered_cards_show_only_their_corner_index(page):
+    widget = sw.SolitaireWidget("interlock", deal=1)
+    mount(page, widget)
+    shown = page.evaluate("""() => [...document.querySelectorAll('.sw-covered .sw-card:not(.sw-back)')].map((c) => [
+        getComputedStyle(c.querySelector('.sw-corner')).display,
+        [...c.querySelectorAll('.sw-centre, .sw-far')].map((e) => getComputedStyle(e).display)])""")
+    assert shown and all(corner != "none" and all(d == "none" for d in rest) for corner, rest in shown)
+    covered = page.evaluate("() => getComputedStyle(document.querySelector('.sw-covered .sw-suit-H, "
+                            ".sw-covered .sw-suit-D')).color")
+    face = page.evaluate("() => getComputedStyle(document.querySelector('.sw-covered .sw-card')).backgroundColor")
+    assert contrast(covered, face) >= 4.5
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG contrast ratio of two CSS rgb() colours."""
+    def luminance(css):
+        channels = [int(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(one), luminance(two)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_a_new_width_resizes_the_cards_without_redrawing_them(page):
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    mount(page, widget, width=900)
+    page.evaluate("() => { window.kept = document.querySelector('[data-pile=\"t0\"] [data-card]'); }")
+    wide = box(page, '[data-pile="t0"] [data-card]')["width"]
+    page.evaluate("() => { document.getElementById('out').style.width = '600px'; }")
+    page.wait_for_function(f"() => document.querySelector('[data-pile=\"t0\"] [data-card]')"
+                           f".getBoundingClientRect().width < {wide}")
+    assert page.evaluate("() => window.kept === document.querySelector('[data-pile=\"t0\"] [data-card]')")
+
+
 def test_four_colour_switch_and_dark_theme(page):
     widget = sw.SolitaireWidget("triple_interchange", deal=1)
     mount(page, widget)
