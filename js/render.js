@@ -250,7 +250,9 @@ export class Board {
   fitHeight() {
     let bottom = 0;
     for (const [pid, extent] of this.extents) {
-      bottom = Math.max(bottom, this.pileInfo.get(pid).y + this.shifts.get(pid) + extent);
+      const pile = this.pileInfo.get(pid);
+      const count = pile.kind === "stock" || pile.kind === "waste" ? 0.2 : 0;   // its count, below it
+      bottom = Math.max(bottom, pile.y + this.shifts.get(pid) + extent + count);
     }
     const height = Math.ceil((bottom + 0.2) * 4) / 4;     // 0.2: room below the last card
     if (height !== this.height) {
