@@ -71,8 +71,10 @@ def main(argv):
     setup_python()
     setup_js()
     if job == "lab":
-        headless = ["--no-browser"] if os.environ.get("CI") or not os.environ.get("DISPLAY") else []
-        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *headless,
+        flags = ["--no-browser"] if os.environ.get("CI") or not os.environ.get("DISPLAY") else []
+        if os.geteuid() == 0:
+            flags.append("--allow-root")   # containers and CI machines often run as root
+        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *flags,
                       f"--notebook-dir={ROOT / 'notebooks'}", *argv[2:]])
     if job == "test":
         setup_browser()
