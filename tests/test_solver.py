@@ -5,6 +5,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine.cards import deck, card_name
 from solwidget.solver.autoplay import safe_moves
+from solwidget.solver.expand import CellsExpander, PatienceExpander, cells_fast_path
 from solwidget.solver.keys import engine_key_is_plain, patience_key
 from solwidget.solver.stock import REDEAL, TURN, reachable_tops
 
@@ -261,6 +262,38 @@ def test_compact_keys_mean_what_the_engine_keys_mean(game_id):
         states += [state.play(m) for m in state.legal_moves()[:6]]
     pairs = {(meaning(s), key(s)) for s in states}
     assert len({e for e, _ in pairs}) == len({k for _, k in pairs}) == len(pairs)
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire", "inverted_freecell"])
+@pytest.mark.parametrize("autoplay", [True, False])
+def test_fast_freecell_successors_are_the_engines(game_id, autoplay):
+    # The fast path yields what the general Patience expander yields, in the same order,
+    # along a walk that reaches cells, empty piles, supermoves and foundation moves.
+    game = sw.load_game(game_id)
+    assert cells_fast_path(game)
+    fast = CellsExpander(game, autoplay=autoplay)
+    general = PatienceExpander(game, autoplay=autoplay)
+    positions = []
+    for number in (1, 2, 3):
+        state = fast.start(game.deal(number))[0]
+        assert state == general.start(game.deal(number))[0]
+        for turn in range(60):
+            positions.append(state)
+            children = list(general.expand(state))
+            if not children:
+                break
+            state = children[(turn * 7) % len(children)][1]
+    state = game.deal(QUICK_DEALS[game_id][0])      # a winning line empties piles on the way
+    for move in sw.solve(state).moves:
+        state = state.play(move)
+        positions.append(state)
+    assert any(not p.piles[t] for p in positions for t in game.T)
+    for state in positions:
+        assert list(fast.expand(state)) == list(general.expand(state))
+
+
+def test_fast_path_is_only_for_the_freecell_shape():
+    assert not any(cells_fast_path(sw.load_game(g)) for g in ("triple_interchange", "interlock", "mutated"))
 
 
 def test_solve_command_prints_status_and_moves(capsys):

@@ -13,7 +13,9 @@ Every move comes from the engine's move generator, and only legal moves are appl
 
 from __future__ import annotations
 
+from ..engine.moves import Move
 from ..engine.patience import Patience
+from ..engine.state import State
 from .autoplay import settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
@@ -121,6 +123,156 @@ class PatienceExpander(GenericExpander):
             yield (moves + tuple(played)) if played else moves, child
 
 
+
+
+def _hooks_plain(game) -> bool:
+    """Does ``game`` use Patience's own move rules (no covering, dropdowns or reveals)?"""
+    cls = type(game)
+    return all(getattr(cls, name) is getattr(Patience, name)
+               for name in ("_can_give", "_can_take", "_empty_takes", "_extra_moves", "_reveal",
+                            "_moves", "_apply", "_run_length", "group_limit", "_foundation_for"))
+
+
+def cells_fast_path(game) -> bool:
+    """The FreeCell family's shape: one deck, free cells, supermoves, no stock, no face-down
+    cards, symmetric tableau, Patience's own rules and key."""
+    return (isinstance(game, Patience) and _hooks_plain(game) and engine_key_is_plain(game)
+            and game.decks == 1 and bool(game.C) and not game.draw and not game.face_down_cards
+            and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
+
+
+class CellsExpander(PatienceExpander):
+    """PatienceExpander's successors for FreeCell-like games, made straight from the piles.
+
+    It yields exactly what ``PatienceExpander`` yields, in the same order (the engine's move
+    order, the same key-equal duplicates skipped), so the searches are unchanged; it only
+    skips the engine's general machinery (hooks, Move look-ups by pile id, the filters).
+    The engine stays the judge: every win is replayed through ``State.play`` (search.py),
+    and tests/test_solver.py compares both expanders move for move.
+    """
+
+    def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
+        super().__init__(game, weights, autoplay, compress)
+        self._one = game._one_card_moves       # [src][dst]: the one-card Move, built once
+        self._ids = game.pile_ids
+        self._fits_on = game._fits_on
+        self._safe_hosts = self._host_table()
+
+    def _host_table(self):
+        """_safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the
+        autoplay rule of autoplay.py: ``card`` is safe once all of them are home)."""
+        game = self.game
+        table = [()] * 64
+        for suit in range(4):
+            for rank in range(1, 14):
+                over = rank + game.build.direction
+                if not 1 <= over <= 13:
+                    continue
+                policy = game.build.suits
+                hosts = ((suit,) if policy == "same" else
+                         ((0, 3) if suit in (1, 2) else (1, 2)) if policy == "alternate" else range(4))
+                table[suit << 4 | rank] = tuple((s, over) for s in hosts)
+        return table
+
+    def _child(self, state, piles, src, dst, n):
+        new = list(piles)
+        moving = piles[src][-n:]
+        new[src] = piles[src][:-n]
+        new[dst] = piles[dst] + moving
+        return State(state.game, tuple(new), state.extra)
+
+    def _moves(self, state):
+        piles = state.piles
+        game, one, child = self.game, self._one, self._child
+        F, C, T = game.F, game.C, game.T
+        free_cell = next((c for c in C if not piles[c]), None)
+        empties = [t for t in T if not piles[t]]
+        givers = [t for t in T if piles[t]]
+        singles = [(t, piles[t][-1]) for t in givers] + [(c, piles[c][-1]) for c in C if piles[c]]
+
+        wants, empty_f = game._foundation_wants(piles)
+        first_f = empty_f[:1]
+        start = game.foundation_start
+        for src, card in singles:
+            for f in (first_f if card & 15 == start else wants.get(card, ())):
+                yield (one[src][f],), child(state, piles, src, f, 1)
+
+        fits_on = self._fits_on
+        takes: dict = {}
+        for dst in givers:
+            for card in fits_on[piles[dst][-1]]:
+                takes.setdefault(card, []).append(dst)
+        free = sum(1 for c in C if not piles[c]) + 1
+        limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
+        empty = empties[0] if empties else None
+        for src in givers:
+            pile = piles[src]
+            run = game._run_length(pile)
+            found = [(dst, n) for n in range(1, min(run, limit) + 1)
+                     for dst in takes.get(pile[-n], ()) if dst != src]
+            if empty is not None:
+                found += [(empty, n) for n in range(1, min(run, limit_to_empty) + 1)]
+            for dst, n in sorted(found):
+                step = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
+                yield (step,), child(state, piles, src, dst, n)
+        for c in C:
+            if piles[c]:
+                fitting = takes.get(piles[c][-1], [])
+                for dst in sorted(fitting + [empty]) if empty is not None else fitting:
+                    yield (one[c][dst],), child(state, piles, c, dst, 1)
+        if free_cell is not None:
+            for src in givers:
+                yield (one[src][free_cell],), child(state, piles, src, free_cell, 1)
+
+    def _settle(self, state):
+        """autoplay.settle for these games: the same safe moves, in the same order."""
+        game, hosts, one = self.game, self._safe_hosts, self._one
+        step, up = game.step, game.step > 0
+        sources = game.T + game.C
+        played = []
+        while True:
+            piles = state.piles
+            level, home_pile = [0 if up else 14] * 4, [None] * 4
+            for f in game.F:
+                if piles[f]:
+                    top = piles[f][-1]
+                    level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
+            empty_f = next((f for f in game.F if not piles[f]), None)
+            for src in sources:
+                pile = piles[src]
+                if not pile:
+                    continue
+                card = pile[-1]
+                suit = card >> 4 & 3
+                if card & 15 != level[suit] + step:
+                    continue
+                if all((level[s] >= r) if up else (level[s] <= r) for s, r in hosts[card]):
+                    f = empty_f if home_pile[suit] is None else home_pile[suit]
+                    played.append(one[src][f])
+                    state = self._child(state, piles, src, f, 1)
+                    break
+            else:
+                return state, played
+
+    def start(self, state):
+        if not self.autoplay:
+            return state, ()
+        settled, played = self._settle(state)
+        return settled, tuple(played)
+
+    def expand(self, state):
+        if not self.autoplay:
+            yield from self._moves(state)
+            return
+        settle = self._settle
+        for moves, child in self._moves(state):
+            child, played = settle(child)
+            yield (moves + tuple(played)) if played else moves, child
+
+
 def expander_for(game, weights=None, autoplay=True, compress=True):
-    cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
+    if cells_fast_path(game):
+        cls = CellsExpander
+    else:
+        cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
     return cls(game, weights, autoplay, compress)

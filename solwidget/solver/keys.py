@@ -36,6 +36,9 @@ def patience_key(game: Patience, compress: bool = True):
     has_stock = game.draw != 0
     limited = game.redeals is not None and has_stock
 
+    if game.C and game.decks == 1 and not has_stock:
+        return _cells_key(C, T, symmetric)
+
     def key(state) -> bytes:
         piles = state.piles
         founds = sorted(bytes(piles[f]) for f in F)
@@ -51,5 +54,20 @@ def patience_key(game: Patience, compress: bool = True):
             if limited:
                 parts.append(bytes(state.extra))
         return b"\xfe".join(parts)
+
+    return key
+
+
+def _cells_key(C, T, symmetric):
+    """The same equivalence for one-deck games without a stock (the FreeCell family), packed
+    with less work: the foundations are left out, since the cards not in the cells or the
+    tableau are home, and with one deck those cards fix the foundations (one pile a suit,
+    built in order); the cells become their sorted cards."""
+    def key(state) -> bytes:
+        piles = state.piles
+        tableau = [bytes(piles[t]) for t in T]
+        if symmetric:
+            tableau.sort()
+        return bytes(sorted(piles[c][0] for c in C if piles[c])) + b"\xfe" + _SEP.join(tableau)
 
     return key
