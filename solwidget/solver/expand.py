@@ -157,6 +157,9 @@ class CellsExpander(PatienceExpander):
         self._ids = game.pile_ids
         self._fits_on = game._fits_on
         self._safe_hosts = self._host_table()
+        self.up = game.step > 0
+        self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
+        self._foundation_set = frozenset(game.F)
 
     def _host_table(self):
         """_safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the
@@ -182,9 +185,14 @@ class CellsExpander(PatienceExpander):
         return State(state.game, tuple(new), state.extra)
 
     def _moves(self, state):
+        for move, _, _, child in self._steps(state):
+            yield (move,), child
+
+    def _steps(self, state):
+        """(move, source index, destination index, position after it), in the engine's order."""
         piles = state.piles
         game, one, child = self.game, self._one, self._child
-        F, C, T = game.F, game.C, game.T
+        C, T = game.C, game.T
         free_cell = next((c for c in C if not piles[c]), None)
         empties = [t for t in T if not piles[t]]
         givers = [t for t in T if piles[t]]
@@ -195,7 +203,7 @@ class CellsExpander(PatienceExpander):
         start = game.foundation_start
         for src, card in singles:
             for f in (first_f if card & 15 == start else wants.get(card, ())):
-                yield (one[src][f],), child(state, piles, src, f, 1)
+                yield one[src][f], src, f, child(state, piles, src, f, 1)
 
         fits_on = self._fits_on
         takes: dict = {}
@@ -213,40 +221,46 @@ class CellsExpander(PatienceExpander):
             if empty is not None:
                 found += [(empty, n) for n in range(1, min(run, limit_to_empty) + 1)]
             for dst, n in sorted(found):
-                step = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
-                yield (step,), child(state, piles, src, dst, n)
+                move = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
+                yield move, src, dst, child(state, piles, src, dst, n)
         for c in C:
             if piles[c]:
                 fitting = takes.get(piles[c][-1], [])
                 for dst in sorted(fitting + [empty]) if empty is not None else fitting:
-                    yield (one[c][dst],), child(state, piles, c, dst, 1)
+                    yield one[c][dst], c, dst, child(state, piles, c, dst, 1)
         if free_cell is not None:
             for src in givers:
-                yield (one[src][free_cell],), child(state, piles, src, free_cell, 1)
+                yield one[src][free_cell], src, free_cell, child(state, piles, src, free_cell, 1)
+
+    def _levels(self, piles):
+        """Per suit, the rank on top of its foundation (0, or 14 building down, if none);
+        per suit, that foundation's index; and the first empty foundation."""
+        F = self.game.F
+        level, home_pile = [0 if self.up else 14] * 4, [None] * 4
+        for f in F:
+            if piles[f]:
+                top = piles[f][-1]
+                level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
+        return level, home_pile, next((f for f in F if not piles[f]), None)
+
+    def _goes_home_safely(self, card, level) -> bool:
+        """Does ``card`` go on its foundation next, with every card that could go on it home?"""
+        if card & 15 != level[card >> 4 & 3] + self.game.step:
+            return False
+        if self.up:
+            return all(level[s] >= r for s, r in self._safe_hosts[card])
+        return all(level[s] <= r for s, r in self._safe_hosts[card])
 
     def _settle(self, state):
         """autoplay.settle for these games: the same safe moves, in the same order."""
-        game, hosts, one = self.game, self._safe_hosts, self._one
-        step, up = game.step, game.step > 0
-        sources = game.T + game.C
+        one, sources, safe = self._one, self._sources, self._goes_home_safely
         played = []
         while True:
             piles = state.piles
-            level, home_pile = [0 if up else 14] * 4, [None] * 4
-            for f in game.F:
-                if piles[f]:
-                    top = piles[f][-1]
-                    level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-            empty_f = next((f for f in game.F if not piles[f]), None)
+            level, home_pile, empty_f = self._levels(piles)
             for src in sources:
-                pile = piles[src]
-                if not pile:
-                    continue
-                card = pile[-1]
-                suit = card >> 4 & 3
-                if card & 15 != level[suit] + step:
-                    continue
-                if all((level[s] >= r) if up else (level[s] <= r) for s, r in hosts[card]):
+                if piles[src] and safe(piles[src][-1], level):
+                    suit = piles[src][-1] >> 4 & 3
                     f = empty_f if home_pile[suit] is None else home_pile[suit]
                     played.append(one[src][f])
                     state = self._child(state, piles, src, f, 1)
@@ -261,13 +275,22 @@ class CellsExpander(PatienceExpander):
         return settled, tuple(played)
 
     def expand(self, state):
+        """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
+        so after a move that sends nothing home the foundations are unchanged and only the
+        card it turned up on its source can have become safe: only then is settling needed."""
         if not self.autoplay:
             yield from self._moves(state)
             return
-        settle = self._settle
-        for moves, child in self._moves(state):
+        settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
+        level = self._levels(state.piles)[0]
+        for move, src, dst, child in self._steps(state):
+            if dst not in foundations:
+                uncovered = child.piles[src]
+                if not uncovered or not safe(uncovered[-1], level):
+                    yield (move,), child
+                    continue
             child, played = settle(child)
-            yield (moves + tuple(played)) if played else moves, child
+            yield (move, *played), child
 
 
 def expander_for(game, weights=None, autoplay=True, compress=True):
