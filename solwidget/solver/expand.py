@@ -232,6 +232,11 @@ class CellsExpander(PatienceExpander):
             for src in givers:
                 yield one[src][free_cell], src, free_cell, child(state, piles, src, free_cell, 1)
 
+    def is_won(self, state) -> bool:
+        """Every card home: no stock here, so the tableau and cells are empty."""
+        piles = state.piles
+        return not any(piles[i] for i in self._sources)
+
     def _levels(self, piles):
         """Per suit, the rank on top of its foundation (0, or 14 building down, if none);
         per suit, that foundation's index; and the first empty foundation."""
