@@ -4,7 +4,7 @@
                                        # prints the winnability table in Markdown
 
 Each docs/studies/GAME.csv is made (and resumed) by:
-    solwidget study GAME --deals 1-50 --budget 2 --workers 1 --out docs/studies/GAME.csv
+    solwidget study GAME --deals 1-200 --budget 2 --workers 2 --out docs/studies/GAME.csv
 """
 
 from pathlib import Path
