@@ -18,7 +18,7 @@ from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
                    "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0,
-                   "unsorted": 0.0}
+                   "unsorted": 0.0, "rows": 0.5, "decks": 0.5}
 
 
 def make_score(game, weights: dict | None = None):
@@ -28,6 +28,8 @@ def make_score(game, weights: dict | None = None):
         raise TypeError(f"unknown heuristic weights {sorted(unknown)}: known are {sorted(DEFAULT_WEIGHTS)}")
     if isinstance(game, Patience):
         return _patience_score(game, w)
+    if game.id == "mutated":
+        return _mutated_score(game, w)
     return _generic_score(game, w)
 
 
@@ -166,6 +168,64 @@ def _patience_score(game: Patience, w):
         reserve = sum(len(piles[i]) for i in reserve_piles)
         value += (w_covered * covered - w_reserve * reserve + w_cells * filled * (filled + 1) / 2
                   - w_empty * empty)
+        return max(value, 0.5)
+
+    return score
+
+
+def _mutated_score(game, w):
+    """Mutated Solitaire: cards home, and the road each other card still has to go.
+
+    - rows: a card reaches the foundations only through row 1, one row a move, so a card in
+      row N needs N moves at least (weighted by ``rows``);
+    - decks: a deck card face down waits for a flip (a King into its row), one face up is
+      free to take at any time, so only the face-down ones count (``decks``, plus ``down``);
+    - spaces and built decks: blockers (a card above a more urgent one), urgent depth (cards
+      on a card the foundations want next) and face-down cards, as in the generic score.
+    Cards inside a deck in draw mode block nothing: any face-up one may be taken."""
+    from ..rules.mutated import DECKS, DRAW, R2X, ROW, SPACES
+    total = game.card_count
+    founds = game.foundation_indices
+    w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
+    w_rows, w_decks = w["rows"], w["decks"]
+    stacks = SPACES + (R2X,)
+
+    def stack_value(pile, need, row):
+        blockers = urgent = down = 0
+        lowest = 99
+        size = len(pile)
+        for j, card in enumerate(pile):
+            if card & FACE_DOWN:
+                down += 1
+            n = need[card & 63]
+            if n > lowest:
+                blockers += 1
+            else:
+                lowest = n
+            if n == 1:
+                urgent += size - 1 - j + row - 1
+        return w_down * down + w_block * blockers + w_urgent * urgent + w_rows * row * size
+
+    def score(state) -> float:
+        piles = state.piles
+        home = sum(len(piles[f]) for f in founds)
+        if home == total:
+            return 0.0
+        need = _need_tables(founds, True, 1, piles)
+        value = w_home * (total - home)
+        for i in stacks:
+            if piles[i]:
+                value += stack_value(piles[i], need, ROW[i])
+        for d, base in zip(DECKS, state.extra):
+            pile = piles[d]
+            if not pile:
+                continue
+            row = ROW[d]
+            loose = pile if base == DRAW else pile[:base]
+            down = sum(1 for c in loose if c & FACE_DOWN)
+            value += (w_decks + w_down) * down + w_rows * row * len(loose)
+            if base != DRAW:
+                value += stack_value(pile[base:], need, row) + w_down * len(loose)
         return max(value, 0.5)
 
     return score
