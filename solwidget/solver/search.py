@@ -75,10 +75,18 @@ CELLS_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"cells": 1.0}}, DEFAULT_POR
 MUTATED_PORTFOLIO = ({"depth_weight": 0.5},
                      {"depth_weight": 0.0, "weights": {"rows": 0.25, "decks": 1.0}})
 
+# Triple Interchange: 36 face-down cards are most of the work, and in-suit runs are what
+# frees them: both searches count a face-down card twice, the greedy one prizes sorted piles
+# (at 2 s a deal: deals 1-30, 20 won instead of 17; deals 31-50, 11 instead of 9).
+TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 2.0}},
+                                {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}})
+
 
 def default_portfolio(game):
     if game.id == "mutated":
         return MUTATED_PORTFOLIO
+    if game.id == "triple_interchange":
+        return TRIPLE_INTERCHANGE_PORTFOLIO
     return CELLS_PORTFOLIO if getattr(game, "C", ()) else DEFAULT_PORTFOLIO
 
 
