@@ -63,11 +63,16 @@ def _cells_key(C, T, symmetric):
     with less work: the foundations are left out, since the cards not in the cells or the
     tableau are home, and with one deck those cards fix the foundations (one pile a suit,
     built in order); the cells become their sorted cards."""
+    # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
+    assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
+    cells, tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
+
     def key(state) -> bytes:
         piles = state.piles
-        tableau = [bytes(piles[t]) for t in T]
+        held = bytes(sorted(card for cell in piles[cells] for card in cell))
+        columns = list(map(bytes, piles[tableau]))
         if symmetric:
-            tableau.sort()
-        return bytes(sorted(piles[c][0] for c in C if piles[c])) + b"\xfe" + _SEP.join(tableau)
+            columns.sort()
+        return held + b"\xfe" + _SEP.join(columns)
 
     return key
