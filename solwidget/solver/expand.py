@@ -196,7 +196,8 @@ class CellsExpander(PatienceExpander):
         free_cell = next((c for c in C if not piles[c]), None)
         empties = [t for t in T if not piles[t]]
         givers = [t for t in T if piles[t]]
-        singles = [(t, piles[t][-1]) for t in givers] + [(c, piles[c][-1]) for c in C if piles[c]]
+        held = [(c, piles[c][-1]) for c in C if piles[c]]
+        singles = [(t, piles[t][-1]) for t in givers] + held
 
         wants, empty_f = game._foundation_wants(piles)
         first_f = empty_f[:1]
@@ -210,12 +211,14 @@ class CellsExpander(PatienceExpander):
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
                 takes.setdefault(card, []).append(dst)
-        free = sum(1 for c in C if not piles[c]) + 1
+        free = len(C) - len(held) + 1         # free cells, plus one
         limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
         empty = empties[0] if empties else None
         for src in givers:
             pile = piles[src]
-            run = game._run_length(pile)
+            run, size = 1, len(pile)          # Patience._run_length without face-down cards
+            while run < size and pile[-run] in fits_on[pile[-run - 1]]:
+                run += 1
             found = [(dst, n) for n in range(1, min(run, limit) + 1)
                      for dst in takes.get(pile[-n], ()) if dst != src]
             if empty is not None:
