@@ -21,6 +21,7 @@ import os
 import re
 import signal
 import socket
+import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -138,24 +139,12 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     """Wilson score interval for a binomial proportion (good near 0 % and 100 %, unlike p ± z·se)."""
     if n == 0:
         return 0.0, 1.0
-    z = _normal_quantile(0.5 + confidence / 2)
+    z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _normal_quantile(q: float) -> float:
-    """Inverse of the standard normal CDF, by bisection on erf (exact enough, no SciPy)."""
-    low, high = -10.0, 10.0
-    for _ in range(100):
-        mid = (low + high) / 2
-        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < q:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
 
 
 # ---------------------------------------------------------------- arguments
