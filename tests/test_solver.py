@@ -5,6 +5,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine.cards import deck, card_name
 from solwidget.solver.autoplay import safe_moves
+from solwidget.solver.heuristics import DEFAULT_WEIGHTS, _cells_score, _patience_score
 from solwidget.solver.expand import CellsExpander, PatienceExpander, cells_fast_path
 from solwidget.solver.keys import engine_key_is_plain, patience_key
 from solwidget.solver.stock import REDEAL, TURN, reachable_tops
@@ -290,6 +291,22 @@ def test_fast_freecell_successors_are_the_engines(game_id, autoplay):
     assert any(not p.piles[t] for p in positions for t in game.T)
     for state in positions:
         assert list(fast.expand(state)) == list(general.expand(state))
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire", "inverted_freecell"])
+def test_freecell_score_is_the_patience_score(game_id):
+    game = sw.load_game(game_id)
+    for weights in (None, {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}, {"buried": 0.3, "down": 2.0}):
+        w = {**DEFAULT_WEIGHTS, **(weights or {})}
+        fast, general = _cells_score(game, w), _patience_score(game, w)
+        for number in (1, 2):
+            state = game.deal(number)
+            for turn in range(120):
+                assert fast(state) == general(state)
+                legal = state.legal_moves()
+                if not legal:
+                    break
+                state = state.play(legal[(turn * 5) % len(legal)])
 
 
 def test_fast_path_is_only_for_the_freecell_shape():

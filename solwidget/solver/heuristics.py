@@ -27,7 +27,7 @@ def make_score(game, weights: dict | None = None):
     if unknown:
         raise TypeError(f"unknown heuristic weights {sorted(unknown)}: known are {sorted(DEFAULT_WEIGHTS)}")
     if isinstance(game, Patience):
-        return _patience_score(game, w)
+        return _cells_score(game, w) if _plain_cells_game(game) else _patience_score(game, w)
     if game.id == "mutated":
         return _mutated_score(game, w)
     return _generic_score(game, w)
@@ -98,20 +98,14 @@ def _need_tables(foundations, ace_up: bool, decks: int, piles):
     return need
 
 
-def _patience_score(game: Patience, w):
-    total = game.card_count
-    F, C, T = game.F, game.C, game.T
-    w_home, w_block, w_urgent = w["home"], w["blockers"], w["urgent"]
-    w_down, w_cells, w_empty, w_buried = w["down"], w["cells"], w["empty"], w["buried"]
-    w_covered, w_reserve, w_unsorted = w["covered"], w["reserve"], w["unsorted"]
+def _pile_valuer(game: Patience, w):
+    """pile_value(pile, need): the weighted blockers, urgent depth, buried depth, face-down
+    and unsorted cards of one tableau pile."""
+    w_block, w_urgent, w_down = w["blockers"], w["urgent"], w["down"]
+    w_buried, w_unsorted = w["buried"], w["unsorted"]
     fits = game.build.fits
-    reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
-    covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
-    ace_up = game.step > 0
 
     def pile_value(pile, need) -> float:
-        """The weighted blockers, urgent depth, buried depth, face-down and unsorted cards
-        of one tableau pile."""
         blockers = urgent = down = 0
         lowest = 99
         size = len(pile)
@@ -134,6 +128,20 @@ def _patience_score(game: Patience, w):
                 run -= 1
             value += w_unsorted * run
         return value
+
+    return pile_value
+
+
+def _patience_score(game: Patience, w):
+    total = game.card_count
+    F, C, T = game.F, game.C, game.T
+    w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
+    w_covered, w_reserve = w["covered"], w["reserve"]
+    reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
+    covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
+    ace_up = game.step > 0
+
+    pile_value = _pile_valuer(game, w)
 
     # A move changes one or two piles: the other piles' values come from this cache, valid
     # while the foundations (which fix every card's urgency) stay the same.
@@ -168,6 +176,52 @@ def _patience_score(game: Patience, w):
         reserve = sum(len(piles[i]) for i in reserve_piles)
         value += (w_covered * covered - w_reserve * reserve + w_cells * filled * (filled + 1) / 2
                   - w_empty * empty)
+        return max(value, 0.5)
+
+    return score
+
+
+def _plain_cells_game(game: Patience) -> bool:
+    """Free cells, no stock, every tableau pile open (the FreeCell family)."""
+    cls = type(game)
+    return (bool(game.C) and not game.draw and cls._can_give is Patience._can_give
+            and cls._can_take is Patience._can_take)
+
+
+def _cells_score(game: Patience, w):
+    """_patience_score's value for _plain_cells_game games, with less work a position: no
+    stock, covering or closed piles to ask about, and the piles read as slices."""
+    total, F, C, T = game.card_count, game.F, game.C, game.T
+    founds, cells, tableau = (slice(ids[0], ids[-1] + 1) for ids in (F, C, T))
+    assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T))
+    w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
+    ace_up = game.step > 0
+    pile_value = _pile_valuer(game, w)
+    cache: dict = {}        # as in _patience_score
+
+    def score(state) -> float:
+        piles = state.piles
+        home = sum(map(len, piles[founds]))
+        if home == total:
+            return 0.0
+        tops = tuple(sorted([pile[-1] if pile else 0 for pile in piles[founds]]))
+        need = None
+        value = w_home * (total - home)
+        empty = 0
+        for pile in piles[tableau]:
+            if not pile:
+                empty += 1
+                continue
+            part = cache.get((tops, pile))
+            if part is None:
+                if need is None:
+                    need = _need_tables(F, ace_up, game.decks, piles)
+                if len(cache) > 300_000:
+                    cache.clear()
+                part = cache[tops, pile] = pile_value(pile, need)
+            value += part
+        filled = len(C) - piles[cells].count(())
+        value += w_cells * filled * (filled + 1) / 2 - w_empty * empty    # as _patience_score adds
         return max(value, 0.5)
 
     return score
