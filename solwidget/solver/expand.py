@@ -160,6 +160,8 @@ class CellsExpander(PatienceExpander):
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.F)
+        self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
+        assert self._held.stop - self._held.start == len(self._sources)
 
     def _host_table(self):
         """_safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the
@@ -237,8 +239,7 @@ class CellsExpander(PatienceExpander):
 
     def is_won(self, state) -> bool:
         """Every card home: no stock here, so the tableau and cells are empty."""
-        piles = state.piles
-        return not any(piles[i] for i in self._sources)
+        return not any(state.piles[self._held])
 
     def _levels(self, piles):
         """Per suit, the rank on top of its foundation (0, or 14 building down, if none);
