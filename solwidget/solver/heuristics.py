@@ -198,6 +198,7 @@ def _cells_score(game: Patience, w):
     ace_up = game.step > 0
     pile_value = _pile_valuer(game, w)
     cache: dict = {}        # as in _patience_score
+    needs: dict = {}        # the need tables by foundation tops, which alone fix them
 
     def score(state) -> float:
         piles = state.piles
@@ -215,9 +216,12 @@ def _cells_score(game: Patience, w):
             part = cache.get((tops, pile))
             if part is None:
                 if need is None:
-                    need = _need_tables(F, ace_up, game.decks, piles)
+                    need = needs.get(tops)
+                    if need is None:
+                        need = needs[tops] = _need_tables(F, ace_up, game.decks, piles)
                 if len(cache) > 300_000:
                     cache.clear()
+                    needs.clear()
                 part = cache[tops, pile] = pile_value(pile, need)
             value += part
         filled = len(C) - piles[cells].count(())

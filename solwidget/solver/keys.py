@@ -69,7 +69,7 @@ def _cells_key(C, T, symmetric):
 
     def key(state) -> bytes:
         piles = state.piles
-        held = bytes(sorted(card for cell in piles[cells] for card in cell))
+        held = b"".join(sorted(map(bytes, piles[cells])))     # the held cards, sorted
         columns = list(map(bytes, piles[tableau]))
         if symmetric:
             columns.sort()
