@@ -9,6 +9,8 @@
   key), a group only to the first empty tableau pile when the tableau piles are symmetric;
 - stock compression (stock.py): turns are expanded only as part of a waste play.
 Every move comes from the engine's move generator, and only legal moves are applied.
+``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
+same order, computed straight from the piles; tests/test_solver.py compares the two.
 """
 
 from __future__ import annotations
