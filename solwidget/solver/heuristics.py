@@ -7,8 +7,9 @@ The Patience score counts what stands between a position and the win:
 - urgent depth: how many cards lie above each card that could go home next;
 - face-down cards, and cards in piles that others cover (Interlock's layers);
 and rewards room to manoeuvre: free cells and empty tableau piles.
-Other games (Mutated Solitaire) get cards home, blockers, urgent depth and face-down cards
-over all their piles.
+Mutated Solitaire has a score of its own (the rows each card still has to climb, the
+face-down deck cards waiting for a flip); any other game gets cards home, blockers, urgent
+depth and face-down cards over all its piles.
 """
 
 from __future__ import annotations
