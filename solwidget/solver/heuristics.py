@@ -50,22 +50,32 @@ def _generic_score(game, w):
         need = _need_tables(founds, True, game.decks, piles)
         blockers = urgent = down = 0
         for i in others:
-            pile = piles[i]
-            lowest = 99
-            size = len(pile)
-            for j, card in enumerate(pile):
-                if card & FACE_DOWN:
-                    down += 1
-                n = need[card & 63]
-                if n > lowest:
-                    blockers += 1
-                else:
-                    lowest = n
-                if n == 1:
-                    urgent += size - 1 - j
+            d, b, u, _ = _scan(piles[i], need)
+            down, blockers, urgent = down + d, blockers + b, urgent + u
         return max(w_home * (total - home) + w_down * down + w_block * blockers + w_urgent * urgent, 0.5)
 
     return score
+
+
+def _scan(pile, need):
+    """Walk a pile from the bottom: (face-down cards, blockers, urgent depth, urgent cards),
+    where a blocker lies above a more urgent card and urgent depth counts the cards above
+    each card the foundations want next."""
+    blockers = depth = urgent = down = 0
+    lowest = 99
+    size = len(pile)
+    for j, card in enumerate(pile):
+        if card & FACE_DOWN:
+            down += 1
+        n = need[card & 63]
+        if n > lowest:
+            blockers += 1
+        else:
+            lowest = n
+        if n == 1:
+            depth += size - 1 - j
+            urgent += 1
+    return down, blockers, depth, urgent
 
 
 def _need_tables(foundations, ace_up: bool, decks: int, piles):
@@ -250,20 +260,9 @@ def _mutated_score(game, w):
     stacks = SPACES + (R2X,)
 
     def stack_value(pile, need, row):
-        blockers = urgent = down = 0
-        lowest = 99
-        size = len(pile)
-        for j, card in enumerate(pile):
-            if card & FACE_DOWN:
-                down += 1
-            n = need[card & 63]
-            if n > lowest:
-                blockers += 1
-            else:
-                lowest = n
-            if n == 1:
-                urgent += size - 1 - j + row - 1
-        return w_down * down + w_block * blockers + w_urgent * urgent + w_rows * row * size
+        down, blockers, depth, urgent = _scan(pile, need)
+        urgent_depth = depth + urgent * (row - 1)      # an urgent card still climbs its rows
+        return w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
 
     def score(state) -> float:
         piles = state.piles
