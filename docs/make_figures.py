@@ -17,7 +17,8 @@ from solwidget import plots  # noqa: E402
 from solwidget.study import load_study  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
-ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell"]
+ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell", "inverted_freecell",
+         "interchange", "unlimited", "single_interchange", "quadruple_interchange", "love_a_duck", "guardian"]
 
 
 def main() -> None:
