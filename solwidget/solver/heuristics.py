@@ -50,7 +50,7 @@ def _generic_score(game, w):
         need = _need_tables(founds, True, game.decks, piles)
         blockers = urgent = down = 0
         for i in others:
-            d, b, u, _ = _scan(piles[i], need)
+            d, b, u, _, _ = _scan(piles[i], need)
             down, blockers, urgent = down + d, blockers + b, urgent + u
         return max(w_home * (total - home) + w_down * down + w_block * blockers + w_urgent * urgent, 0.5)
 
@@ -58,12 +58,13 @@ def _generic_score(game, w):
 
 
 def _scan(pile, need):
-    """Walk a pile from the bottom: (face-down cards, blockers, urgent depth, urgent cards),
-    where a blocker lies above a more urgent card and urgent depth counts the cards above
-    each card the foundations want next."""
+    """Walk a pile from the bottom: (face-down cards, blockers, urgent depth, urgent cards,
+    index of the most urgent card), where a blocker lies above a more urgent card and urgent
+    depth counts the cards above each card the foundations want next."""
     blockers = depth = urgent = down = 0
     lowest = 99
     size = len(pile)
+    deepest = size
     for j, card in enumerate(pile):
         if card & FACE_DOWN:
             down += 1
@@ -72,10 +73,11 @@ def _scan(pile, need):
             blockers += 1
         else:
             lowest = n
+            deepest = j
         if n == 1:
             depth += size - 1 - j
             urgent += 1
-    return down, blockers, depth, urgent
+    return down, blockers, depth, urgent, deepest
 
 
 def _need_tables(foundations, ace_up: bool, decks: int, piles):
@@ -117,21 +119,8 @@ def _pile_valuer(game: Patience, w):
     fits = game.build.fits
 
     def pile_value(pile, need) -> float:
-        blockers = urgent = down = 0
-        lowest = 99
+        down, blockers, urgent, _, deepest = _scan(pile, need)
         size = len(pile)
-        deepest = size
-        for j, card in enumerate(pile):
-            if card & FACE_DOWN:
-                down += 1
-            n = need[card & 63]
-            if n > lowest:
-                blockers += 1
-            else:
-                lowest = n
-                deepest = j
-            if n == 1:
-                urgent += size - 1 - j
         value = w_block * blockers + w_urgent * urgent + w_down * down + w_buried * (size - 1 - deepest)
         if w_unsorted:
             run = size - 1
@@ -260,7 +249,7 @@ def _mutated_score(game, w):
     stacks = SPACES + (R2X,)
 
     def stack_value(pile, need, row):
-        down, blockers, depth, urgent = _scan(pile, need)
+        down, blockers, depth, urgent, _ = _scan(pile, need)
         urgent_depth = depth + urgent * (row - 1)      # an urgent card still climbs its rows
         return w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
 
