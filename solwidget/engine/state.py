@@ -23,17 +23,20 @@ class State:
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "piles", piles)
         object.__setattr__(self, "extra", extra)
-        object.__setattr__(self, "_hash", hash((piles, extra)))
+        object.__setattr__(self, "_hash", None)   # computed when first asked: a solver makes
+                                                   # many states and hashes few of them
 
     def __setattr__(self, name, value):
         raise AttributeError("a State is immutable: play a move to get a new one")
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, State) and self._hash == other._hash
+        return (isinstance(other, State) and hash(self) == hash(other)
                 and self.piles == other.piles and self.extra == other.extra
                 and self.game == other.game)
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self.piles, self.extra)))
         return self._hash
 
     def __reduce__(self):

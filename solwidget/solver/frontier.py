@@ -1,0 +1,99 @@
+"""The positions a search has generated and not yet expanded.
+
+Best first, as a heap of ``(priority, -order, state, node)`` entries. With ``explore`` > 0,
+that share of the pops takes instead a random entry of a random *type* (its rounded
+priority and its depth): type-based exploration (Xie, Müller and Holte, AAAI 2014). A greedy
+search stuck on a plateau or in a local minimum of its score keeps expanding look-alike
+positions; picking types at random reaches the few positions of rarer types, which are
+often the way out, and so cuts the long tail of hard deals. The choices come from a seeded
+generator, so a search stays deterministic.
+
+Every entry lives in the heap and in its type's bucket; an entry popped from one is
+remembered in ``taken`` until it turns up in the other, where it is dropped. ``len()``
+counts the entries still waiting.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+
+
+class Frontier:
+    def __init__(self, explore: float = 0.0, seed: int = 0):
+        if not 0.0 <= explore < 1.0:
+            raise ValueError(f"explore must be in [0, 1), not {explore!r}")
+        self.explore = explore
+        self.heap: list = []
+        self.waiting = 0
+        self._rng = random.Random(seed)
+        self._buckets: dict = {}
+        self._types: list = []
+        self._taken: set = set()
+
+    def __len__(self) -> int:
+        return self.waiting
+
+    def push(self, entry) -> None:
+        heapq.heappush(self.heap, entry)
+        self.waiting += 1
+        if self.explore:
+            self._bucket(entry).append(entry)
+
+    def pop(self):
+        """The best entry, or with probability ``explore`` one of a random type."""
+        self.waiting -= 1
+        if not self.explore:
+            return heapq.heappop(self.heap)
+        entry = self._pop_random() if self._rng.random() < self.explore else self._pop_best()
+        self._taken.add(entry[1])
+        return entry
+
+    def entries(self) -> list:
+        """The waiting entries, in no particular order."""
+        taken = self._taken
+        return [e for e in self.heap if e[1] not in taken]
+
+    def keep(self, n: int) -> None:
+        """Keep only the ``n`` best waiting entries."""
+        best = heapq.nsmallest(n, self.entries())
+        self.heap, self.waiting = [], 0
+        self._buckets, self._types, self._taken = {}, [], set()
+        for entry in best:
+            self.push(entry)
+
+    def clear(self) -> None:
+        self.keep(0)
+
+    def _bucket(self, entry) -> list:
+        kind = (int(entry[0]), entry[3][2])
+        bucket = self._buckets.get(kind)
+        if bucket is None:
+            bucket = self._buckets[kind] = []
+            self._types.append(kind)
+        return bucket
+
+    def _pop_best(self):
+        taken = self._taken
+        while True:
+            entry = heapq.heappop(self.heap)
+            if entry[1] not in taken:
+                return entry
+            taken.discard(entry[1])          # popped from its bucket before
+
+    def _pop_random(self):
+        taken, types, rng = self._taken, self._types, self._rng
+        while True:
+            i = rng.randrange(len(types))
+            bucket = self._buckets[types[i]]
+            if not bucket:                      # an emptied type goes for good
+                del self._buckets[types[i]]
+                types[i] = types[-1]
+                types.pop()
+                continue
+            j = rng.randrange(len(bucket))
+            bucket[j], bucket[-1] = bucket[-1], bucket[j]
+            entry = bucket.pop()
+            if entry[1] not in taken:
+                return entry
+            taken.discard(entry[1])          # popped from the heap before

@@ -1,0 +1,96 @@
+"""The search frontier: best first, type-based exploration, trimming; and the searches using it."""
+
+import heapq
+
+import pytest
+
+import solwidget as sw
+from solwidget.solver.frontier import Frontier
+
+
+def _entries(count):
+    """Frontier entries (priority, -order, state, node) with depths 0..4 and 20 priorities."""
+    return [((i * 7) % 20 + 0.5, -i, f"state {i}", (None, (), i % 5)) for i in range(count)]
+
+
+def _drain(frontier):
+    popped = []
+    while frontier:
+        popped.append(frontier.pop())
+    return popped
+
+
+def test_without_exploration_entries_come_best_first():
+    frontier = Frontier()
+    entries = _entries(200)
+    for entry in entries:
+        frontier.push(entry)
+    assert len(frontier) == 200
+    assert _drain(frontier) == sorted(entries)
+
+
+def test_exploration_pops_every_entry_once_and_not_always_the_best():
+    frontier = Frontier(explore=0.5, seed=3)
+    entries = _entries(300)
+    for entry in entries[:150]:
+        frontier.push(entry)
+    popped = [frontier.pop() for _ in range(100)]
+    for entry in entries[150:]:                  # pushes and pops interleaved, as in a search
+        frontier.push(entry)
+    popped += _drain(frontier)
+    assert len(frontier) == 0
+    assert sorted(popped) == sorted(entries)
+    assert popped != sorted(popped)
+
+
+def test_exploration_is_deterministic_for_a_seed():
+    runs = []
+    for _ in range(2):
+        frontier = Frontier(explore=0.3, seed=11)
+        for entry in _entries(120):
+            frontier.push(entry)
+        runs.append([e[1] for e in _drain(frontier)])
+    assert runs[0] == runs[1]
+
+
+def test_keep_holds_the_best_waiting_entries():
+    frontier = Frontier(explore=0.4)
+    entries = _entries(100)
+    for entry in entries:
+        frontier.push(entry)
+    gone = [frontier.pop() for _ in range(30)]
+    frontier.keep(20)
+    waiting = [e for e in entries if e not in gone]
+    assert len(frontier) == 20
+    assert sorted(frontier.entries()) == heapq.nsmallest(20, waiting)
+
+
+@pytest.mark.parametrize("explore", [-0.1, 1.0])
+def test_explore_must_be_a_share_below_one(explore):
+    with pytest.raises(ValueError, match="explore"):
+        Frontier(explore=explore)
+
+
+def test_exploring_searches_still_prove_losses():
+    # Deal 8 of Single Interchange is lost (tests/test_solver.py proves it without exploring).
+    state = sw.load_game("single_interchange").deal(8)
+    result = sw.solve(state, max_states=3000, portfolio=[{"depth_weight": 0.0, "explore": 0.5}])
+    assert result.status == "lost"
+
+
+def test_exploring_searches_win_and_agree_when_stepped():
+    state = sw.load_game("freecell").deal(5)
+    options = {"max_states": 3000, "portfolio": [{"depth_weight": 0.5, "explore": 0.3}]}
+    solver = sw.Solver(state, **options)
+    while not solver.done:
+        solver.step(9)
+    at_once = sw.solve(state, **options)
+    assert solver.result.status == at_once.status == "won"
+    assert solver.result.moves == at_once.moves
+    assert solver.progress.expanded == at_once.progress.expanded
+
+
+@pytest.mark.parametrize("portfolio", [[], [{"depth": 1}], ["greedy"]])
+def test_a_malformed_portfolio_is_refused(portfolio):
+    with pytest.raises((TypeError, ValueError), match="portfolio"):
+        sw.Solver(sw.load_game("freecell").deal(1), portfolio=portfolio)
