@@ -6,7 +6,8 @@ import random
 import solwidget as sw
 from solwidget.engine.cards import RANKS, SUITS, parse_card
 from solwidget.solver.expand import expander_for
-from solwidget.solver.mutated import MutatedExpander, is_settled, safe_move
+from solwidget.solver.heuristics import make_score
+from solwidget.solver.mutated import MutatedExpander, is_settled, key, safe_move
 from test_mutated import position
 
 GAME = sw.load_game("mutated")
@@ -119,6 +120,22 @@ def test_without_autoplay_the_children_are_the_engine_successors_up_to_the_key()
         assert set(ours) == {GAME.key(child) for _, child in GAME.successors(state)}
 
 
+def test_the_expander_key_is_the_game_key_in_another_shape():
+    ours, theirs = {}, {}
+    for state in random_positions(12):
+        mine, engine = key(state), GAME.key(state)
+        assert ours.setdefault(mine, engine) == engine and theirs.setdefault(engine, mine) == mine
+    assert len(ours) > 500
+    state = random_positions(1)[-1]
+    piles = list(state.piles)
+    for a, b, same in (("r1c1", "r1c4", True), ("r3c2", "r3c5", True), ("r1c1", "r2c1", False)):
+        i, j = GAME.pile_index(a), GAME.pile_index(b)
+        swapped = piles.copy()
+        swapped[i], swapped[j] = piles[j], piles[i]
+        other = sw.State(GAME, tuple(swapped), state.extra)
+        assert (key(other) == key(state)) == same == (GAME.key(other) == GAME.key(state))
+
+
 def test_expander_for_picks_the_mutated_expander():
     assert isinstance(expander_for(GAME), MutatedExpander)
 
@@ -174,3 +191,22 @@ def test_autoplay_and_skipped_moves_agree_with_the_plain_search_on_small_positio
         assert on.status == off.status, GAME.format(state)
         seen[on.status] += 1
     assert seen["won"] >= 10 and seen["lost"] >= 5, seen
+
+
+# ---------------------------------------------------------------- the score
+def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
+    warm = make_score(GAME, {"orphans": 8.0})
+    positions = random_positions(6)
+    values = [warm(state) for state in positions]
+    assert [warm(state) for state in positions] == values
+    assert [make_score(GAME, {"orphans": 8.0})(state) for state in positions[::9]] == values[::9]
+
+
+def test_orphans_count_the_rows_a_card_climbs_with_both_hosts_home():
+    """3C in row 3 needs a red 4 in row 2 and again in row 1: with both red 4s home, it is
+    an orphan for two rows; with 4H on r2c1, for none."""
+    orphan = position(r3c1="[9C] 3C", f0="AH-4H", f1="AD-4D", f2="AC 2C")
+    hosted = position(r3c1="[9C] 3C", r2c1="4H", f0="AH-3H", f1="AD-4D", f2="AC 2C")
+    plain, weighed = make_score(GAME), make_score(GAME, {"orphans": 8.0})
+    assert weighed(orphan) - plain(orphan) == 2 * 8.0
+    assert weighed(hosted) == plain(hosted)
