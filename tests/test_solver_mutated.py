@@ -193,6 +193,14 @@ def test_autoplay_and_skipped_moves_agree_with_the_plain_search_on_small_positio
     assert seen["won"] >= 10 and seen["lost"] >= 5, seen
 
 
+def test_a_deal_proved_lost_stays_lost_without_the_safe_and_skipped_moves():
+    """Deal 88 runs out of positions after about 5,000 expansions either way (the solver
+    before this expander proved it lost too)."""
+    state = GAME.deal(88)
+    assert sw.solve(state, max_states=20_000).status == "lost"
+    assert sw.solve(state, max_states=20_000, autoplay=False).status == "lost"
+
+
 # ---------------------------------------------------------------- the score
 def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
     warm = make_score(GAME, {"orphans": 8.0})
@@ -203,10 +211,13 @@ def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
 
 
 def test_orphans_count_the_rows_a_card_climbs_with_both_hosts_home():
-    """3C in row 3 needs a red 4 in row 2 and again in row 1: with both red 4s home, it is
-    an orphan for two rows; with 4H on r2c1, for none."""
+    """3C in row 3 needs a red 4 in row 2 and again in row 1: with both red 4s home (or one
+    home and one beneath it), it is an orphan for two rows; with 4H on r2c1, for none, and
+    a card lying on its host is carried by it."""
     orphan = position(r3c1="[9C] 3C", f0="AH-4H", f1="AD-4D", f2="AC 2C")
+    buried = position(r3c1="[4H] 3C", f0="AH-3H", f1="AD-4D", f2="AC 2C")
     hosted = position(r3c1="[9C] 3C", r2c1="4H", f0="AH-3H", f1="AD-4D", f2="AC 2C")
+    carried = position(r3c1="[9C] 4H 3C", f0="AH-3H", f1="AD-4D", f2="AC 2C")
     plain, weighed = make_score(GAME), make_score(GAME, {"orphans": 8.0})
-    assert weighed(orphan) - plain(orphan) == 2 * 8.0
-    assert weighed(hosted) == plain(hosted)
+    assert weighed(orphan) - plain(orphan) == weighed(buried) - plain(buried) == 2 * 8.0
+    assert weighed(hosted) == plain(hosted) and weighed(carried) == plain(carried)

@@ -241,10 +241,12 @@ def _mutated_score(game, w):
     - spaces and built decks: blockers (a card above a more urgent one), urgent depth (cards
       on a card the foundations want next) and face-down cards, as in the generic score.
     - orphans: a card below row 1 climbs onto a host in the row above (one rank higher, of
-      the other colour); when both its hosts are home, one must come back first: each row
-      it still has to climb counts (``orphans``; Kings climb into empty spaces, never orphans).
+      the other colour); when both its hosts are home (or lie beneath it in its own pile),
+      one must come back first: each row it still has to climb counts (``orphans``). Cards
+      lying on their host move with it and Kings climb into empty spaces: never orphans.
     Cards inside a deck in draw mode block nothing: any face-up one may be taken."""
-    from ..rules.mutated import DECKS, DRAW, R2X, ROW, SPACES
+    from ..rules.mutated import BUILD, DECKS, DRAW, R2X, ROW, SPACES
+    BUILD_FITS = BUILD.fits
     total = game.card_count
     founds = game.foundation_indices
     w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
@@ -252,15 +254,25 @@ def _mutated_score(game, w):
     stacks = tuple((i, ROW[i]) for i in SPACES + (R2X,))
     other_colour = ((1, 2), (0, 3), (0, 3), (1, 2))
 
-    def orphans(pile, level) -> int:
-        """The cards of ``pile`` whose hosts are both home (Kings have none)."""
+    def hosts_gone(card, level, beneath=()) -> bool:
+        """Are both hosts of ``card`` home or buried ``beneath`` it (Kings have none)?"""
+        rank = card & 15
+        if rank == 13:
+            return False
+        a, b = other_colour[card >> 4 & 3]
+        return ((level[a] > rank or (a << 4 | rank + 1) in beneath)
+                and (level[b] > rank or (b << 4 | rank + 1) in beneath))
+
+    def stack_orphans(pile, level) -> int:
+        """The orphans of a space or built pile: a card lying on its host is carried by it;
+        a host lying lower in the same pile is out of reach until the card leaves."""
         count = 0
-        for card in pile:
-            rank = card & 15
-            if rank != 13:
-                a, b = other_colour[card >> 4 & 3]
-                if level[a] > rank and level[b] > rank:
-                    count += 1
+        for j, card in enumerate(pile):
+            under = pile[j - 1] if j else FACE_DOWN
+            if not under & FACE_DOWN and BUILD_FITS(under, card):
+                continue
+            if hosts_gone(card, level, {c & 63 for c in pile[:j]}):
+                count += 1
         return count
 
     def stack_value(pile, need, row, level):
@@ -268,7 +280,7 @@ def _mutated_score(game, w):
         urgent_depth = depth + urgent * (row - 1)      # an urgent card still climbs its rows
         value = w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
         if w_orphans and row > 1:
-            value += w_orphans * (row - 1) * orphans(pile, level)
+            value += w_orphans * (row - 1) * stack_orphans(pile, level)
         return value
 
     # A move changes a few piles: the others' values come from this cache, valid while the
@@ -316,8 +328,8 @@ def _mutated_score(game, w):
             loose = pile if base == DRAW else pile[:base]
             down = sum(1 for c in loose if c & FACE_DOWN)
             value += (w_decks + w_down) * down + w_rows * row * len(loose)
-            if w_orphans and row > 1:
-                value += w_orphans * (row - 1) * orphans(loose, level)
+            if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
+                value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
             if base != DRAW:
                 value += stack_value(pile[base:], need or need_table(level), row, level) + w_down * len(loose)
         return max(value, 0.5)
