@@ -305,6 +305,9 @@ class CellsExpander(PatienceExpander):
 
 
 def expander_for(game, weights=None, autoplay=True, compress=True):
+    if game.id == "mutated":
+        from .mutated import MutatedExpander     # imported here: it builds on GenericExpander
+        return MutatedExpander(game, weights, autoplay, compress)
     if cells_fast_path(game):
         cls = CellsExpander
     else:

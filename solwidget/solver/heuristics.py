@@ -19,7 +19,7 @@ from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
                    "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0,
-                   "unsorted": 0.0, "rows": 0.5, "decks": 0.5}
+                   "unsorted": 0.0, "rows": 0.5, "decks": 0.5, "orphans": 0.0}
 
 
 def make_score(game, weights: dict | None = None):
@@ -240,29 +240,86 @@ def _mutated_score(game, w):
       free to take at any time, so only the face-down ones count (``decks``, plus ``down``);
     - spaces and built decks: blockers (a card above a more urgent one), urgent depth (cards
       on a card the foundations want next) and face-down cards, as in the generic score.
+    - orphans: a card below row 1 climbs onto a host in the row above (one rank higher, of
+      the other colour); when both its hosts are home (or lie beneath it in its own pile),
+      one must come back first: each row it still has to climb counts (``orphans``). Cards
+      lying on their host move with it and Kings climb into empty spaces: never orphans.
     Cards inside a deck in draw mode block nothing: any face-up one may be taken."""
-    from ..rules.mutated import DECKS, DRAW, R2X, ROW, SPACES
+    from ..rules.mutated import BUILD, DECKS, DRAW, R2X, ROW, SPACES
+    BUILD_FITS = BUILD.fits
     total = game.card_count
     founds = game.foundation_indices
     w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
-    w_rows, w_decks = w["rows"], w["decks"]
-    stacks = SPACES + (R2X,)
+    w_rows, w_decks, w_orphans = w["rows"], w["decks"], w["orphans"]
+    stacks = tuple((i, ROW[i]) for i in SPACES + (R2X,))
+    other_colour = ((1, 2), (0, 3), (0, 3), (1, 2))
 
-    def stack_value(pile, need, row):
+    def hosts_gone(card, level, beneath=()) -> bool:
+        """Are both hosts of ``card`` home or buried ``beneath`` it (Kings have none)?"""
+        rank = card & 15
+        if rank == 13:
+            return False
+        a, b = other_colour[card >> 4 & 3]
+        return ((level[a] > rank or (a << 4 | rank + 1) in beneath)
+                and (level[b] > rank or (b << 4 | rank + 1) in beneath))
+
+    def stack_orphans(pile, level) -> int:
+        """The orphans of a space or built pile: a card lying on its host is carried by it;
+        a host lying lower in the same pile is out of reach until the card leaves."""
+        count = 0
+        for j, card in enumerate(pile):
+            under = pile[j - 1] if j else FACE_DOWN
+            if not under & FACE_DOWN and BUILD_FITS(under, card):
+                continue
+            if hosts_gone(card, level, {c & 63 for c in pile[:j]}):
+                count += 1
+        return count
+
+    def stack_value(pile, need, row, level):
         down, blockers, depth, urgent, _ = _scan(pile, need)
         urgent_depth = depth + urgent * (row - 1)      # an urgent card still climbs its rows
-        return w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
+        value = w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
+        if w_orphans and row > 1:
+            value += w_orphans * (row - 1) * stack_orphans(pile, level)
+        return value
+
+    # A move changes a few piles: the others' values come from this cache, valid while the
+    # foundations (which fix every card's urgency and orphans) stay the same.
+    cache: dict = {}
+    needs: dict = {}        # the need tables by foundation levels, which alone fix them
+
+    def need_table(level):
+        need = needs.get(level)
+        if need is None:
+            need = needs[level] = [0] * 64
+            for suit in range(4):
+                for rank in range(1, 14):
+                    need[suit << 4 | rank] = rank - level[suit]
+        return need
 
     def score(state) -> float:
         piles = state.piles
-        home = sum(len(piles[f]) for f in founds)
+        level = [0, 0, 0, 0]
+        for f in founds:
+            if piles[f]:
+                level[piles[f][0] >> 4 & 3] = len(piles[f])
+        home = sum(level)
         if home == total:
             return 0.0
-        need = _need_tables(founds, True, 1, piles)
+        if len(cache) > 300_000:
+            cache.clear()
+            needs.clear()
+        level = tuple(level)
+        need = None
         value = w_home * (total - home)
-        for i in stacks:
-            if piles[i]:
-                value += stack_value(piles[i], need, ROW[i])
+        for i, row in stacks:
+            pile = piles[i]
+            if pile:
+                part = cache.get((level, row, pile))
+                if part is None:
+                    need = need or need_table(level)
+                    part = cache[level, row, pile] = stack_value(pile, need, row, level)
+                value += part
         for d, base in zip(DECKS, state.extra):
             pile = piles[d]
             if not pile:
@@ -271,8 +328,10 @@ def _mutated_score(game, w):
             loose = pile if base == DRAW else pile[:base]
             down = sum(1 for c in loose if c & FACE_DOWN)
             value += (w_decks + w_down) * down + w_rows * row * len(loose)
+            if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
+                value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
             if base != DRAW:
-                value += stack_value(pile[base:], need, row) + w_down * len(loose)
+                value += stack_value(pile[base:], need or need_table(level), row, level) + w_down * len(loose)
         return max(value, 0.5)
 
     return score

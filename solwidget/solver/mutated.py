@@ -1,0 +1,189 @@
+"""Mutated Solitaire's successors: the engine's moves, with reductions that lose no win.
+
+Mutated Solitaire (RULES.md section 4) lets the top foundation card come back to row 1, so
+autoplay.py's rule (a card is safe once every card that could go on it is home) does not
+hold as it stands: a home card may come back to serve as a host, a card for another to climb
+on from row 2. What holds instead rests on the lemma below. Words: a card's *guests* are the
+two cards that may be built on it (one rank lower, other colour); ``level[s]`` is how many
+cards of suit ``s`` are home; colour X is the card's own, Y the other one.
+
+**Settled cards.** A home card c = (X, r), not a King, is *settled* when both Y suits are
+home to r - 1 at least and both X suits to r - 2 at least. Its guests (Y, r - 1) and its
+predecessor (X, r - 1) are then home and settled too (check the levels), all of lower rank.
+
+**Lemma.** From any position P, if some line wins, one wins in which no card settled at P
+ever leaves the foundations, and it is no longer. Proof, by induction on the rank: suppose
+the settled cards of lower rank already never leave, and let c be settled, of rank r. Delete
+every move of c made after P (c alone, from its foundation and on) and drop c from every run
+it tops; the positions of the new line are the old ones with c home. Each remaining move
+stays legal: nothing can lie on c while it is away (its guests are home for good), so c
+always tops its pile, and it always lies on a host (it is no King, so it never lands in an
+empty space), so no pile's emptiness, no turning up and no flip changes; a run that carried
+c moves the same head without it; c's foundation keeps c - 1 under c (c - 1 never leaves)
+and takes c + 1 only once c is home in the old line too. An Ace's foundation lies empty
+while it is away; an Ace that went there in the old line goes to another empty one (the
+foundations are a set in the key, and with a suit away at most three hold cards). Only
+moves are deleted.
+
+**Safe moves (autoplay).** Let c = (X, r), no King, be the top card of a row-1 space or of
+the built pile of d1 (not its base), with c next on its foundation, both Y suits home to
+r - 1 and the other X suit to r - 3 (so c's guests and c - 1 are settled). Then c may go
+home at once, unless it lies on a face-down King and d1 is not empty. Proof: take a winning
+line L, by the lemma one in which c's guests and c - 1 never leave home. Nothing is ever put
+on c, so c only ever moves alone, onto hosts or home. Play c home first and delete its
+moves from L (at least one: c is not home); drop it from runs as above. Its own pile cannot
+change in L while c lies there, so emptying it or turning up the card beneath c sooner
+changes nothing that L does,
+except that a King turned up flips d1, at a different time: hence the exception (an empty
+deck in draw mode stays empty, so it is never flipped). Not the base of a built d1: its
+leaving puts the deck back in draw mode, where flips reach it. Not a card of d1 in draw
+mode: taken off, it changes what "d1 build" turns into a base, and a base blocks flips.
+Not a King: from home it may come back to an empty row-1 space and flip d1 again.
+
+**Skipped moves.** A settled card is never taken back from its foundation (the lemma).
+Among moves that lead to key-equal positions (spaces of a row and the foundations are
+sets in the key), a run goes only to the first empty space of each row and an Ace only to
+the first empty foundation.
+
+**Why no win is lost.** In each case the line kept is no longer than the one it replaces,
+and strictly shorter when a move is skipped. So from a winnable position, a shortest winning
+line starts with a move that is kept, and the safe moves played after it do not lengthen
+what is left: some successor is nearer to a win, and the search reaches one.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import FACE_DOWN, KING
+from ..engine.moves import Move
+from ..rules.mutated import DECKS, DRAW, F, PILE_IDS, ROW, SPACES
+from .expand import GenericExpander
+
+ROW1 = tuple(s for s in SPACES if ROW[s] == 1)
+D1 = DECKS[0]
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))   # suits C D H S -> the suits of the other colour
+PARTNER = (3, 2, 1, 0)                             # the other suit of the same colour
+FOUNDATION_SET = frozenset(F)
+INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
+ROW_SLICES = tuple(slice(SPACES[0] + 5 * r, SPACES[0] + 5 * r + 5) for r in range(3))
+assert all(ROW[i] == r + 1 for r, part in enumerate(ROW_SLICES) for i in range(part.start, part.stop))
+REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their places
+
+
+def key(state):
+    """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: the
+    foundations and the spaces of each row as sorted tuples, r2x and the decks as they are."""
+    piles = state.piles
+    return (tuple(sorted(piles[:4])), tuple(sorted(piles[ROW_SLICES[0]])), tuple(sorted(piles[ROW_SLICES[1]])),
+            tuple(sorted(piles[ROW_SLICES[2]])), piles[REST], state.extra)
+
+
+def levels(piles) -> tuple[list[int], list[int | None]]:
+    """Per suit, how many of its cards are home, and which foundation holds them."""
+    level, home = [0] * 4, [None] * 4
+    for f in F:
+        pile = piles[f]
+        if pile:
+            suit = pile[0] >> 4 & 3
+            level[suit], home[suit] = len(pile), f
+    return level, home
+
+
+def is_settled(card: int, level) -> bool:
+    """A home card that never needs to leave its foundation (the lemma above)."""
+    rank, suit = card & 15, card >> 4 & 3
+    if rank == KING:
+        return False
+    return (min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
+            and level[PARTNER[suit]] >= rank - 2)
+
+
+def goes_home_safely(card: int, level) -> bool:
+    """Is ``card`` next on its foundation, with its guests and its predecessor settled?"""
+    rank, suit = card & 15, card >> 4 & 3
+    return (rank != KING and level[suit] == rank - 1
+            and min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
+            and level[PARTNER[suit]] >= rank - 3)
+
+
+def _turns_up_a_flip(piles, pile) -> bool:
+    """Would taking the top card of this row-1 space turn up a King that flips d1?"""
+    return (len(pile) == 2 and pile[0] & FACE_DOWN and pile[0] & 15 == KING) and bool(piles[D1])
+
+
+def safe_move(state) -> Move | None:
+    """One safe move home (see the module docstring), or None."""
+    piles = state.piles
+    level, home = levels(piles)
+    base = state.extra[0]
+    sources = ROW1 + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
+    for src in sources:
+        pile = piles[src]
+        if not pile or not goes_home_safely(pile[-1], level):
+            continue
+        if src != D1 and _turns_up_a_flip(piles, pile):
+            continue
+        suit = pile[-1] >> 4 & 3
+        f = home[suit] if home[suit] is not None else next(f for f in F if not piles[f])
+        return Move(PILE_IDS[src], PILE_IDS[f])
+    return None
+
+
+def settle(game, state):
+    """Play safe moves until none is left; return the position and those moves."""
+    played = []
+    while True:
+        move = safe_move(state)
+        if move is None:
+            return state, played
+        state = game._apply(state, move)
+        played.append(move)
+
+
+class MutatedExpander(GenericExpander):
+    """The engine's moves less the skipped ones, each followed by the safe moves it allows.
+    ``autoplay=False`` turns off the safe moves and the kept-home rule (to cross-check them);
+    the key-equal duplicates are skipped either way."""
+
+    def __init__(self, game, weights=None, autoplay=True, compress=True):
+        super().__init__(game, weights)
+        self.autoplay = autoplay
+        self.key = key
+
+    def start(self, state):
+        if not self.autoplay:
+            return state, ()
+        settled, played = settle(self.game, state)
+        return settled, tuple(played)
+
+    def is_won(self, state) -> bool:
+        return sum(len(state.piles[f]) for f in F) == 52
+
+    def _moves(self, state):
+        piles, apply = state.piles, self.game._apply
+        first_empty = {}
+        for s in SPACES:
+            if not piles[s]:
+                first_empty.setdefault(ROW[s], s)
+        empty_foundation = next((f for f in F if not piles[f]), None)
+        level = levels(piles)[0] if self.autoplay else None
+        for move in self.game._moves(state):
+            dst = INDEX.get(move.dst)
+            if dst is not None and not piles[dst]:
+                if dst in FOUNDATION_SET:
+                    if dst != empty_foundation:
+                        continue
+                elif dst != first_empty.get(ROW[dst], dst):
+                    continue
+            if level is not None and move.src[0] == "f" and is_settled(piles[INDEX[move.src]][-1], level):
+                continue
+            yield move, apply(state, move)
+
+    def expand(self, state):
+        if not self.autoplay:
+            for move, child in self._moves(state):
+                yield (move,), child
+            return
+        game = self.game
+        for move, child in self._moves(state):
+            child, played = settle(game, child)
+            yield (move, *played), child

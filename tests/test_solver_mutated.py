@@ -1,0 +1,223 @@
+"""The Mutated Solitaire expander (solver/mutated.py): its safe moves, its skipped moves, and
+cross-checks of both against the plain search on small positions."""
+
+import random
+
+import solwidget as sw
+from solwidget.engine.cards import RANKS, SUITS, parse_card
+from solwidget.solver.expand import expander_for
+from solwidget.solver.heuristics import make_score
+from solwidget.solver.mutated import MutatedExpander, is_settled, key, safe_move
+from test_mutated import position
+
+GAME = sw.load_game("mutated")
+BUILT_D1 = {"d1": {"mode": "built", "base": 1}}
+
+
+def first_safe(state):
+    move = safe_move(state)
+    return None if move is None else str(move)
+
+
+def first_moves(state, autoplay):
+    return {str(moves[0]) for moves, _ in MutatedExpander(GAME, autoplay=autoplay).expand(state)}
+
+
+# ---------------------------------------------------------------- safe moves
+def test_an_ace_on_a_face_down_card_in_row_1_goes_home_and_turns_it_up():
+    state = position(r1c1="[5S] AH", r1c2="KC")
+    assert first_safe(state) == "r1c1 f2"
+    start, played = MutatedExpander(GAME).start(state)
+    assert [str(m) for m in played] == ["r1c1 f2"]
+    assert start.piles[GAME.pile_index("r1c1")] == (parse_card("5S"),)
+    assert MutatedExpander(GAME, autoplay=False).start(state) == (state, ())
+
+
+def test_an_ace_on_a_face_down_king_waits_while_d1_could_be_flipped():
+    piles = {"r1c1": "[KS] AH", "d1": "[QS] JS"}
+    assert first_safe(position(**piles)) is None
+    assert first_safe(position(decks=BUILT_D1, **piles)) is None
+    assert first_safe(position(**{**piles, "d1": ""})) == "r1c1 f2"
+
+
+def test_no_safe_move_from_rows_2_and_3_nor_from_d1_in_draw_mode():
+    for piles in ({"r2c1": "[5S] AH"}, {"r3c1": "AD"}, {"d1": "[5D] AS"}):
+        state = position(**piles)
+        assert first_safe(state) is None and any(m.dst[0] == "f" for m in state.legal_moves()) == ("d1" in piles)
+
+
+def test_a_built_d1_gives_its_top_but_never_its_base():
+    assert first_safe(position(d1="[5D] 2H", f0="AH", decks=BUILT_D1)) is None
+    assert first_safe(position(d1="[5D] 3S 2H", f0="AH", decks=BUILT_D1)) == "d1 f0"
+
+
+def test_a_two_waits_for_both_aces_of_the_other_colour():
+    piles = {"r1c1": "[9D] 2H", "f0": "AH", "f1": "AC", "r3c1": "AS"}
+    assert first_safe(position(**piles)) is None
+    assert first_safe(position(**{**piles, "r3c1": "", "f2": "AS"})) == "r1c1 f0"
+
+
+def test_a_higher_card_also_waits_for_the_other_suit_of_its_colour():
+    piles = {"r1c1": "[9S] 5H", "f0": "AH-4H", "f1": "AC-4C", "f2": "AS-4S", "f3": "AD", "r3c1": "2D"}
+    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 3 = 2 wanted
+    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) == "r1c1 f0"
+    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D", "f2": "AS-3S"})) is None
+
+
+def test_kings_never_go_home_on_their_own():
+    assert first_safe(position(r1c1="KH", f0="AH-QH")) is None
+
+
+# ---------------------------------------------------------------- settled cards
+def test_settled_cards_are_the_ones_the_levels_allow():
+    level = [3, 2, 2, 3]                # C D H S home to 3, 2, 2, 3
+    assert all(is_settled(parse_card(name), level) for name in ("2D", "2H", "3C", "3S"))
+    assert not is_settled(parse_card("4C"), [4, 2, 3, 3])         # a red suit home only to 2
+    assert not is_settled(parse_card("4C"), [4, 3, 3, 1])         # spades home only to 1
+    assert not is_settled(parse_card("KC"), [13, 13, 13, 13])     # a King may come back to flip d1
+
+
+def test_a_settled_card_is_not_taken_back_but_others_and_kings_are():
+    piles = {"f0": "AH-3H", "f1": "AC 2C", "f2": "AS 2S", "f3": "AD", "r1c1": "4S", "r2c1": "2D"}
+    settled = position(**piles)
+    assert "f0 r1c1" in first_moves(settled, False) and "f0 r1c1" not in first_moves(settled, True)
+    unsettled = position(**{**piles, "f3": "", "r2c1": "AD"})     # no diamond home: 3H may come back
+    assert "f0 r1c1" in first_moves(unsettled, True)
+    king = position(f0="AS-KS", r1c1="", r2c1="[2D] 3C")
+    assert any(m.startswith("f0 r1c") for m in first_moves(king, True))
+
+
+# ---------------------------------------------------------------- the expander
+def random_positions(count, seed=7, steps=60):
+    """Positions reached by random legal play from deals 1..count."""
+    rng = random.Random(seed)
+    out = []
+    for number in range(1, count + 1):
+        state = GAME.deal(number)
+        for _ in range(steps):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state = state.play(rng.choice(moves))
+            out.append(state)
+    return out
+
+
+def test_every_move_the_expander_yields_is_legal_and_leads_where_it_says():
+    for state in random_positions(12)[::7]:
+        for moves, child in MutatedExpander(GAME).expand(state):
+            after = state
+            for move in moves:
+                after = after.play(move)
+            assert after.piles == child.piles and after.extra == child.extra
+
+
+def test_without_autoplay_the_children_are_the_engine_successors_up_to_the_key():
+    plain = MutatedExpander(GAME, autoplay=False)
+    for state in random_positions(12)[::5]:
+        ours = [GAME.key(child) for _, child in plain.expand(state)]
+        assert len(ours) == len(set(ours))
+        assert set(ours) == {GAME.key(child) for _, child in GAME.successors(state)}
+
+
+def test_the_expander_key_is_the_game_key_in_another_shape():
+    ours, theirs = {}, {}
+    for state in random_positions(12):
+        mine, engine = key(state), GAME.key(state)
+        assert ours.setdefault(mine, engine) == engine and theirs.setdefault(engine, mine) == mine
+    assert len(ours) > 500
+    state = random_positions(1)[-1]
+    piles = list(state.piles)
+    for a, b, same in (("r1c1", "r1c4", True), ("r3c2", "r3c5", True), ("r1c1", "r2c1", False)):
+        i, j = GAME.pile_index(a), GAME.pile_index(b)
+        swapped = piles.copy()
+        swapped[i], swapped[j] = piles[j], piles[i]
+        other = sw.State(GAME, tuple(swapped), state.extra)
+        assert (key(other) == key(state)) == same == (GAME.key(other) == GAME.key(state))
+
+
+def test_expander_for_picks_the_mutated_expander():
+    assert isinstance(expander_for(GAME), MutatedExpander)
+
+
+# ---------------------------------------------------------------- cross-checks
+RED, BLACK = ("H", "D"), ("S", "C")
+
+
+def small_position(rng, locked: bool):
+    """Most cards home; 4 to 12 others (6 to 8 when locked) spread over spaces (one card, or a face-down card and a
+    face-up one), r2x and the decks, faces at random in the decks. A locked position also
+    holds, in row 3, two Queens of one colour, each on a face-down King of the other
+    colour: neither can ever move (their only hosts lie beneath them), so it is lost."""
+    away = {s: rng.randint(0, 2) if locked else rng.randint(1, 3) for s in SUITS}
+    piles = {pid: [] for pid in GAME.pile_ids}
+    if locked:
+        rank = 12
+        tops, hosts = (RED, BLACK) if rng.random() < 0.5 else (BLACK, RED)
+        for top, host, space in zip(tops, hosts, ("r3c1", "r3c2")):
+            away[top], away[host] = max(away[top], 14 - rank), max(away[host], 13 - rank)
+            piles[space] = [f"[{RANKS[rank] + host}]", RANKS[rank - 1] + top]
+    piles.update({f"f{i}": [RANKS[r] + s for r in range(13 - away[s])] for i, s in enumerate(SUITS)})
+    placed = {c.strip("[]") for pile in piles.values() for c in pile}
+    loose = [RANKS[r] + s for s in SUITS for r in range(13 - away[s], 13) if RANKS[r] + s not in placed]
+    rng.shuffle(loose)
+    spaces = [pid for pid in GAME.pile_ids if pid[0] == "r" and pid != "r2x"]
+    while loose:
+        where = rng.choice(spaces + ["r2x", "d1", "d2", "d3", "d1", "d2", "d3"])
+        card = loose.pop()
+        pile = piles[where]
+        if where[0] == "d" and len(pile) < 7:
+            pile.append(card if rng.random() < 0.5 else f"[{card}]")
+        elif where == "r2x" and not pile:
+            pile.append(card)
+        elif where[0] == "r" and where != "r2x" and len(pile) < 2:
+            if pile:
+                pile[0] = f"[{pile[0]}]"
+            pile.append(card)
+        else:
+            loose.append(card)
+    return GAME.state_from_dict({"game": "mutated", "piles": piles})
+
+
+def test_autoplay_and_skipped_moves_agree_with_the_plain_search_on_small_positions():
+    rng = random.Random(2024)
+    seen = {"won": 0, "lost": 0}
+    for k in range(40):
+        state = small_position(rng, locked=k % 2 == 1)
+        on = sw.solve(state, max_states=3000)
+        off = sw.solve(state, max_states=3000, autoplay=False)
+        if "unknown" in (on.status, off.status):
+            continue
+        assert on.status == off.status, GAME.format(state)
+        seen[on.status] += 1
+    assert seen["won"] >= 10 and seen["lost"] >= 5, seen
+
+
+def test_a_deal_proved_lost_stays_lost_without_the_safe_and_skipped_moves():
+    """Deal 88 runs out of positions after about 5,000 expansions either way (the solver
+    before this expander proved it lost too)."""
+    state = GAME.deal(88)
+    assert sw.solve(state, max_states=20_000).status == "lost"
+    assert sw.solve(state, max_states=20_000, autoplay=False).status == "lost"
+
+
+# ---------------------------------------------------------------- the score
+def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
+    warm = make_score(GAME, {"orphans": 8.0})
+    positions = random_positions(6)
+    values = [warm(state) for state in positions]
+    assert [warm(state) for state in positions] == values
+    assert [make_score(GAME, {"orphans": 8.0})(state) for state in positions[::9]] == values[::9]
+
+
+def test_orphans_count_the_rows_a_card_climbs_with_both_hosts_home():
+    """3C in row 3 needs a red 4 in row 2 and again in row 1: with both red 4s home (or one
+    home and one beneath it), it is an orphan for two rows; with 4H on r2c1, for none, and
+    a card lying on its host is carried by it."""
+    orphan = position(r3c1="[9C] 3C", f0="AH-4H", f1="AD-4D", f2="AC 2C")
+    buried = position(r3c1="[4H] 3C", f0="AH-3H", f1="AD-4D", f2="AC 2C")
+    hosted = position(r3c1="[9C] 3C", r2c1="4H", f0="AH-3H", f1="AD-4D", f2="AC 2C")
+    carried = position(r3c1="[9C] 4H 3C", f0="AH-3H", f1="AD-4D", f2="AC 2C")
+    plain, weighed = make_score(GAME), make_score(GAME, {"orphans": 8.0})
+    assert weighed(orphan) - plain(orphan) == weighed(buried) - plain(buried) == 2 * 8.0
+    assert weighed(hosted) == plain(hosted) and weighed(carried) == plain(carried)
