@@ -14,13 +14,14 @@ replayed through ``State.play`` before they are returned.
 
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
-serve; mutated.py for Mutated Solitaire's own safe and skipped moves), and a search skips a position only when its key is in that search's transposition
-table. Every key enters the table together with a position pushed on the frontier, so at
-any time each key in the table belongs to a position expanded or still waiting. Evicting
-keys keeps this true (it only makes the search redo work), so when one search's frontier
-runs empty its expanded positions are closed under successors: every reachable position was
-expanded, none won. A frontier is never silently cut: if it must be trimmed to bound
-memory, that search records it and can no longer answer "lost", only "won" or "unknown".
+serve; mutated.py for Mutated Solitaire's own safe and skipped moves), and a search skips a
+position only when its key is in that search's transposition table. Every key enters the
+table together with a position pushed on the frontier, so at any time each key in the table
+belongs to a position expanded or still waiting. Evicting keys keeps this true (it only
+makes the search redo work), so when one search's frontier runs empty its expanded
+positions are closed under successors: every reachable position was expanded, none won. A
+frontier is never silently cut: if it must be trimmed to bound memory, that search records
+it and can no longer answer "lost", only "won" or "unknown".
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
