@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
+from . import bridges
 from .autoplay import settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
@@ -53,6 +54,8 @@ class PatienceExpander(GenericExpander):
         if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
+        # Interlock: reserve cards go to the tableau only as bridges (bridges.py)
+        self.bridges = self.compress and bridges.applies(game)
         self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
@@ -87,6 +90,9 @@ class PatienceExpander(GenericExpander):
                 places.append(t)
         return tuple(places)
 
+    def _foundations(self, piles, card) -> tuple[int, ...]:
+        return tuple(f for f in self._targets(piles, card) if self.kinds[f] == "foundation")
+
     def _first_empty_foundation(self, piles):
         return next((f for f in self.game.F if not piles[f]), None)
 
@@ -101,6 +107,8 @@ class PatienceExpander(GenericExpander):
         for move in game._moves(state):
             if self.compress and is_turn(move):
                 continue
+            if self.bridges and move.src == "waste" and kinds[index[move.dst]] == "tableau":
+                continue
             dst = index.get(move.dst)
             if dst is not None:
                 kind = kinds[dst]
@@ -112,7 +120,10 @@ class PatienceExpander(GenericExpander):
                 if empty_pile is not None and kind == "tableau" and not piles[dst] and dst != empty_pile:
                     continue
             yield (move,), apply(state, move)
-        if self.compress:
+        if self.bridges:
+            yield from waste_plays(game, state, self._foundations)
+            yield from bridges.bridges(game, state)
+        elif self.compress:
             yield from waste_plays(game, state, self._targets)
 
     def expand(self, state):
