@@ -6,7 +6,8 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck
-from solwidget.solver import bridges
+from solwidget.solver import bridges, deadends
+from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
 
 GAME = sw.load_game("interlock")
@@ -46,6 +47,10 @@ def _position(piles: dict) -> sw.State:
 
 def _without_bridges(monkeypatch):
     monkeypatch.setattr(bridges, "applies", lambda game: False)
+
+
+def _without_dead_ends(monkeypatch):
+    monkeypatch.setattr(deadends, "applies", lambda game: False)
 
 
 def test_bridges_apply_to_interlock_only():
@@ -93,6 +98,7 @@ FINISHING_SEEDS = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19
 
 def test_same_answers_with_and_without_bridges(monkeypatch):
     """Bridges change no answer: won and lost endgames alike."""
+    _without_dead_ends(monkeypatch)
     answers = [sw.solve(small_position(seed), max_states=1500).status for seed in FINISHING_SEEDS]
     _without_bridges(monkeypatch)
     plain = [sw.solve(small_position(seed), max_states=1500).status for seed in FINISHING_SEEDS]
@@ -100,6 +106,58 @@ def test_same_answers_with_and_without_bridges(monkeypatch):
     assert "unknown" not in answers and answers.count("lost") >= 15
 
 
-def test_a_deal_proved_lost():
+def test_a_deal_proved_lost_by_search(monkeypatch):
+    _without_dead_ends(monkeypatch)
     result = sw.solve(GAME.deal(34), max_states=2000)
     assert result.status == "lost", result
+
+
+# -------------------------------------------------------------------- dead ends
+def _spades_left(**piles) -> sw.State:
+    """Every card home but the spades, which lie where ``piles`` says."""
+    return _position({**piles, **_home_to(C=13, D=13, H=13, S=0)})
+
+
+def test_a_king_over_its_own_ace_with_no_back_pile_to_go_to_is_dead(monkeypatch):
+    # KS (front) covers AS; the back piles hold spades, which only go home after AS (their
+    # red hosts are home), so none empties for KS: nothing can ever move
+    backs = {f"t{i}": [card] for i, card in enumerate(["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"])}
+    dead = _spades_left(t19=["KS"], t9=["AS"], stock=["[JS]", "[QS]"], **backs)
+    # with a back pile empty, KS goes there, and everything goes home
+    backs["t8"] = []
+    alive = _spades_left(t19=["KS"], t9=["AS"], stock=["[TS]", "[JS]", "[QS]"], **backs)
+    assert DeadEnds(GAME).is_dead(dead) and not DeadEnds(GAME).is_dead(alive)
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(dead).status == "lost"
+    assert sw.solve(alive).status == "won"
+
+
+def test_deals_dead_at_the_start_are_proved_lost_at_once():
+    for number in (13, 26, 30, 34, 43):
+        result = sw.solve(GAME.deal(number), max_states=10)
+        assert result.status == "lost", (number, result)
+
+
+def test_no_position_of_a_winning_line_is_dead():
+    dead_ends = DeadEnds(GAME)
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15)] + [small_position(s) for s in FINISHING_SEEDS]
+    won = 0
+    for start in starts:
+        result = sw.solve(start, max_states=3000)
+        if result.status != "won":
+            continue
+        won += 1
+        state = start
+        for move in result.moves:
+            assert not dead_ends.is_dead(state), (GAME.to_dict(start), move)
+            state = state.play(move)
+    assert won >= 30
+
+
+def test_endgames_found_dead_are_lost_without_the_test_and_without_bridges(monkeypatch):
+    dead_ends = DeadEnds(GAME)
+    dead = [seed for seed in FINISHING_SEEDS if dead_ends.is_dead(small_position(seed))]
+    _without_dead_ends(monkeypatch)
+    _without_bridges(monkeypatch)
+    answers = [sw.solve(small_position(seed), max_states=1500).status for seed in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 15, answers
