@@ -7,7 +7,9 @@
 - one representative among moves that lead to key-equal positions: a card goes only to the
   first free cell and the first empty foundation (cells and foundations are sets in the
   key), a group only to the first empty tableau pile when the tableau piles are symmetric;
-- stock compression (stock.py): turns are expanded only as part of a waste play.
+- stock compression (stock.py): turns are expanded only as part of a waste play;
+- Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once
+  (bridges.py), and a position that provably cannot be won is not expanded (deadends.py).
 Every move comes from the engine's move generator, and only legal moves are applied.
 ``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
 same order, computed straight from the piles; tests/test_solver.py compares the two.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
+from . import bridges, deadends
 from .autoplay import settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
@@ -53,6 +56,10 @@ class PatienceExpander(GenericExpander):
         if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
+        # Interlock: reserve cards go to the tableau only as bridges (bridges.py)
+        self.bridges = self.compress and bridges.applies(game)
+        # Interlock: positions that provably cannot be won get no successors (deadends.py)
+        self.dead_ends = deadends.DeadEnds(game) if deadends.applies(game) else None
         self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
@@ -72,11 +79,7 @@ class PatienceExpander(GenericExpander):
         single card off the tableau): foundations, then fitting tableau piles; only the
         first empty one when empty piles are interchangeable."""
         game = self.game
-        places = []
-        first_empty = self._first_empty_foundation(piles) if self.plain else None
-        for f in game._foundation_for(piles, card):
-            if piles[f] or first_empty is None or f == first_empty:
-                places.append(f)
+        places = self._foundations(piles, card)
         empty_seen = False
         for t in game.T:
             if game._can_take(piles, t) and game._fits_pile(piles, t, card):
@@ -86,6 +89,12 @@ class PatienceExpander(GenericExpander):
                     empty_seen = True
                 places.append(t)
         return tuple(places)
+
+    def _foundations(self, piles, card) -> list[int]:
+        """The foundations where ``card`` may go (only the first empty one: they are a set)."""
+        first_empty = self._first_empty_foundation(piles) if self.plain else None
+        return [f for f in self.game._foundation_for(piles, card)
+                if piles[f] or first_empty is None or f == first_empty]
 
     def _first_empty_foundation(self, piles):
         return next((f for f in self.game.F if not piles[f]), None)
@@ -101,6 +110,8 @@ class PatienceExpander(GenericExpander):
         for move in game._moves(state):
             if self.compress and is_turn(move):
                 continue
+            if self.bridges and move.src == "waste" and kinds[index[move.dst]] == "tableau":
+                continue
             dst = index.get(move.dst)
             if dst is not None:
                 kind = kinds[dst]
@@ -112,10 +123,15 @@ class PatienceExpander(GenericExpander):
                 if empty_pile is not None and kind == "tableau" and not piles[dst] and dst != empty_pile:
                     continue
             yield (move,), apply(state, move)
-        if self.compress:
+        if self.bridges:
+            yield from waste_plays(game, state, self._foundations)
+            yield from bridges.bridges(game, state)
+        elif self.compress:
             yield from waste_plays(game, state, self._targets)
 
     def expand(self, state):
+        if self.dead_ends is not None and self.dead_ends.is_dead(state):
+            return
         if not self.autoplay:
             yield from self._moves(state)
             return

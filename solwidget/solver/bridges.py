@@ -1,0 +1,139 @@
+"""Reserve plays in Interlock: a stock card goes to the tableau only to take a card at once.
+
+In Interlock (one deck, one card turned at a time, unlimited redeals, every tableau pile a
+run) any card of the stock or waste, the *reserve*, can be turned to the top of the waste
+before any move, so a reserve card is as free as a card can be. Lines are read here as
+their moves other than turns (turns touch only the reserve: stock.py), a waste play meaning
+"turn the card up, then play it". Playing a reserve card X onto the tableau pays only if
+something is then built on X, and it can wait until then:
+
+Lemma (normal form). If a position has a winning line of n moves, it has one of at most n
+moves in which every play from the waste to the tableau is followed at once by a move that
+puts a card on the card just played.
+
+Proof. Call a waste play of X to the tableau *late* when the move after it puts nothing on
+X (a won line ends with every card home, so it is never the last move). Take the last late
+play, at index t, delete it (X stays in the reserve), and look at the first later move that
+concerns X:
+(a) X moves alone to another place b: play it from the waste to b instead (one move fewer);
+(b) a card or run is put on X: first play X from the waste onto its host (the card under
+    it then; see below why that is legal), then that move (as many moves as before);
+(c) X goes home: play it home from the waste (one move fewer).
+Until then the two lines differ only by X lying on its host or not (the host stays under X,
+perhaps carried with it in a larger run; a King played to an empty back pile has no host,
+and that pile stays empty instead). Every move in between stays legal without X: nothing
+is put on X (it is the first move concerning X), a run carrying X has the same head
+without it and is still a run, so it fits where it went (a dropdown too); X's pile was
+uncovered when X came, and piles are never covered again, so no dropdown lands on it; the
+pile holding X's host is non-empty in both lines, so every pile's emptiness, covering and
+"gone" state agree, except an empty back pile where a King X would lie: back piles cover
+nothing, and an empty one only takes more; the host cannot go home in between, as X lies
+on it in the old line. In (b) the host tops an uncovered pile (the move puts a card there)
+and X fitted on it when played. So the new line still wins. In (a) and (c) it is shorter.
+In (b) it is as long; X's play is no longer late and moved later, the moves in between
+moved one place earlier; among those at least one is no waste play to the tableau (else
+the last of them would be late, since the move after it puts a card on X, and it comes
+after t), and no other play became late (the plays after t were followed by a card put on
+them, and the move now after X's play puts one on X). So the sum of the indices of the
+waste plays to the tableau grew, at the same length: it is bounded by the length squared,
+so repeating ends, with no late play and no more moves than at first.
+
+Consequence for the search. Chaining the plays that follow each other, every waste play to
+the tableau of a normal line starts a *bridge*: cards X1, ..., Xk from the reserve, X1
+onto a tableau top (or a King onto an empty back pile), each Xi+1 onto Xi, then a run from
+another tableau pile onto Xk (the move after Xk's play puts a card on Xk, from a pile or
+from the waste; a bridge is finite, so it ends with a run from a pile). The expander
+offers bridges as successors instead of single waste plays to the tableau (plays to the
+foundations stay). If a position has a win, take a shortest one and put it in normal form:
+its first move or bridge is a successor from which a win of fewer moves exists, and safe
+autoplay after it only deletes moves (autoplay.py). By induction on the length of the
+shortest win, the search reaches a won position whenever one exists: "lost" stays a proof.
+tests/test_solver_interlock.py compares the answers with and without bridges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..engine.moves import Move
+from ..engine.patience import Patience
+from ..engine.state import State
+from .stock import cycle, reachable_tops
+
+
+def applies(game) -> bool:
+    """Interlock proper: one deck turned one card at a time with unlimited redeals, runs
+    only, covering piles that are gone once empty (the lemma above uses each of these)."""
+    from ..rules.interlock import Interlock
+    return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
+            and game.decks == 1 and game.group == "run" and not game.C)
+
+
+def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
+    """head card -> (pile, count) for every run that may leave an uncovered pile."""
+    units = {}
+    for a in game.T:
+        pile = piles[a]
+        if pile and game._can_give(piles, a):
+            for n in range(1, game._run_length(pile) + 1):
+                units[pile[-n]] = (a, n)
+    return units
+
+
+def _chains(fits_on, reserve, first: tuple, units, target: int):
+    """Chains of reserve cards, each fitting on the one before, that a unit can end:
+    (chain, head card of the unit)."""
+    stack = [first]
+    while stack:
+        chain = stack.pop()
+        last = chain[-1]
+        for head in fits_on[last]:
+            unit = units.get(head)
+            if unit is not None and unit[0] != target:
+                yield chain, head
+        stack.extend(chain + (c,) for c in fits_on[last] if c in reserve)
+
+
+def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+    """Each bridge (see above): the moves, turns included, and the position after them."""
+    piles = state.piles
+    reserve = set(cycle(game, piles))
+    if not reserve:
+        return
+    units = _units(game, piles)
+    fits_on = game._fits_on
+    ids = game.pile_ids
+    for b in game.T:
+        pile = piles[b]
+        if not game._can_take(piles, b):
+            continue
+        if pile:
+            starts = [(c,) for c in fits_on[pile[-1]] if c in reserve]
+        else:
+            starts = [(c,) for c in reserve if game._empty_takes(piles, b, c)]
+        for first in starts:
+            for chain, head in _chains(fits_on, reserve, first, units, b):
+                yield _play(game, state, chain, b, units[head], ids)
+
+
+def _turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], State]:
+    """The turns that bring reserve card ``card`` to the top of the waste, and the state."""
+    waste = state.piles[game.WASTE]
+    if waste and waste[-1] == card:
+        return (), state
+    return next(reachable_tops(game, state, lambda top: top == card))
+
+
+def _play(game, state, chain, b, unit, ids):
+    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it."""
+    moves = []
+    to_b = Move("waste", ids[b])
+    for card in chain:
+        turns, state = _turn_up(game, state, card)
+        moves += turns
+        moves.append(to_b)
+        state = game._apply(state, to_b)
+    a, n = unit
+    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
+    moves.append(move)
+    return tuple(moves), game._apply(state, move)

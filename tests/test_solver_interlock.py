@@ -1,0 +1,163 @@
+"""The solver's Interlock reductions, each cross-checked: the same answers with it and without."""
+
+import random
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.cards import card_name, deck
+from solwidget.solver import bridges, deadends
+from solwidget.solver.deadends import DeadEnds
+from solwidget.solver.expand import PatienceExpander
+
+GAME = sw.load_game("interlock")
+
+
+def small_position(seed: int, left=(10, 16)) -> sw.State:
+    """A random Interlock endgame: each suit home up to a random rank, ``left`` cards still
+    out, one card on each pile of a random set where no covering pile lies over an empty
+    pile, the other cards (two at least) in the stock and waste."""
+    rnd = random.Random(seed)
+    while True:
+        levels = [rnd.randint(0, 13) for _ in range(4)]
+        rest = [c for c in deck() if c & 15 > levels[c >> 4 & 3]]
+        filled = set()
+        for t in reversed(GAME.T):      # front first: a pile under a filled pile is filled
+            if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.3:
+                filled.add(t)
+        if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest) - 2:
+            break
+    rnd.shuffle(rest)
+    piles = {pid: [] for pid in GAME.pile_ids}
+    for t in sorted(filled):
+        piles[GAME.pile_ids[t]] = [card_name(rest.pop())]
+    on_waste = rnd.randint(0, len(rest))
+    piles["waste"] = [card_name(c) for c in rest[:on_waste]]
+    piles["stock"] = [f"[{card_name(c)}]" for c in rest[on_waste:]]
+    for f, suit in zip(GAME.F, range(4)):
+        piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, levels[suit] + 1)]
+    return GAME.state_from_dict({"game": "interlock", "piles": piles})
+
+
+def _position(piles: dict) -> sw.State:
+    full = {pid: [] for pid in GAME.pile_ids}
+    full.update(piles)
+    return GAME.state_from_dict({"game": "interlock", "piles": full})
+
+
+def _without_bridges(monkeypatch):
+    monkeypatch.setattr(bridges, "applies", lambda game: False)
+
+
+def _without_dead_ends(monkeypatch):
+    monkeypatch.setattr(deadends, "applies", lambda game: False)
+
+
+def test_bridges_apply_to_interlock_only():
+    assert bridges.applies(GAME)
+    assert not any(bridges.applies(sw.load_game(g)) for g in ("love_a_duck", "guardian", "unlimited"))
+
+
+def _home_to(**ranks) -> dict:
+    """Foundation piles holding each suit up to the rank given (C=10: AC to TC)."""
+    names = "A23456789TJQK"
+    return {f"f{k}": [names[r] + suit for r in range(ranks[suit])] for k, suit in enumerate("CDHS")}
+
+
+def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
+    # back piles, all uncovered: QH and QD (reserve) may bridge KS or KC to JC; KH may go to
+    # an empty back pile, but only in a bridge, and no red jack could end one
+    state = _position({"t0": ["KS"], "t1": ["KC"], "t8": ["JC"], "t2": ["KD"],
+                       "stock": ["[QH]", "[QD]", "[KH]", "[QC]"], **_home_to(C=10, D=11, H=11, S=12)})
+    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    bridged = sorted(" ".join(str(m) for m in moves if m.src != "stock")
+                     for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
+    assert bridged == ["waste t0 t8 t0", "waste t0 t8 t0", "waste t1 t8 t1", "waste t1 t8 t1"]
+    plain = PatienceExpander(GAME)
+    plain.bridges = False
+    assert any(moves[-1] == sw.Move("waste", "t3") for moves, _ in plain._moves(state))
+
+
+def test_bridges_are_legal_lines_to_the_positions_they_give():
+    for seed in range(40):
+        state = small_position(seed)
+        for moves, child in bridges.bridges(GAME, state):
+            reached = state
+            for move in moves:
+                reached = reached.play(move)
+            assert reached.piles == child.piles, (seed, moves)
+            assert moves[-1].src != "waste"          # a bridge ends with a run from a pile
+
+
+# Endgames of small_position whose search ends within 1,500 expansions with bridges and
+# without (found by trying seeds 0-59); about half are lost.
+FINISHING_SEEDS = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 21, 23, 25, 26, 27,
+                   28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 48, 49,
+                   51, 52, 53, 54, 55, 56, 57, 58, 59]
+
+
+def test_same_answers_with_and_without_bridges(monkeypatch):
+    """Bridges change no answer: won and lost endgames alike."""
+    _without_dead_ends(monkeypatch)
+    answers = [sw.solve(small_position(seed), max_states=1500).status for seed in FINISHING_SEEDS]
+    _without_bridges(monkeypatch)
+    plain = [sw.solve(small_position(seed), max_states=1500).status for seed in FINISHING_SEEDS]
+    assert answers == plain
+    assert "unknown" not in answers and answers.count("lost") >= 15
+
+
+def test_a_deal_proved_lost_by_search(monkeypatch):
+    _without_dead_ends(monkeypatch)
+    result = sw.solve(GAME.deal(34), max_states=2000)
+    assert result.status == "lost", result
+
+
+# -------------------------------------------------------------------- dead ends
+def _spades_left(**piles) -> sw.State:
+    """Every card home but the spades, which lie where ``piles`` says."""
+    return _position({**piles, **_home_to(C=13, D=13, H=13, S=0)})
+
+
+def test_a_king_over_its_own_ace_with_no_back_pile_to_go_to_is_dead(monkeypatch):
+    # KS (front) covers AS; the back piles hold spades, which only go home after AS (their
+    # red hosts are home), so none empties for KS: nothing can ever move
+    backs = {f"t{i}": [card] for i, card in enumerate(["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"])}
+    dead = _spades_left(t19=["KS"], t9=["AS"], stock=["[JS]", "[QS]"], **backs)
+    # with a back pile empty, KS goes there, and everything goes home
+    backs["t8"] = []
+    alive = _spades_left(t19=["KS"], t9=["AS"], stock=["[TS]", "[JS]", "[QS]"], **backs)
+    assert DeadEnds(GAME).is_dead(dead) and not DeadEnds(GAME).is_dead(alive)
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(dead).status == "lost"
+    assert sw.solve(alive).status == "won"
+
+
+def test_deals_dead_at_the_start_are_proved_lost_at_once():
+    for number in (13, 26, 30, 34, 43):
+        result = sw.solve(GAME.deal(number), max_states=10)
+        assert result.status == "lost", (number, result)
+
+
+def test_no_position_of_a_winning_line_is_dead():
+    dead_ends = DeadEnds(GAME)
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15)] + [small_position(s) for s in FINISHING_SEEDS]
+    won = 0
+    for start in starts:
+        result = sw.solve(start, max_states=3000)
+        if result.status != "won":
+            continue
+        won += 1
+        state = start
+        for move in result.moves:
+            assert not dead_ends.is_dead(state), (GAME.to_dict(start), move)
+            state = state.play(move)
+    assert won >= 30
+
+
+def test_endgames_found_dead_are_lost_without_the_test_and_without_bridges(monkeypatch):
+    dead_ends = DeadEnds(GAME)
+    dead = [seed for seed in FINISHING_SEEDS if dead_ends.is_dead(small_position(seed))]
+    _without_dead_ends(monkeypatch)
+    _without_bridges(monkeypatch)
+    answers = [sw.solve(small_position(seed), max_states=1500).status for seed in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 15, answers
