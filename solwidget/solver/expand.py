@@ -29,6 +29,7 @@ from .stock import is_turn, waste_plays
 
 class GenericExpander:
     sound = True        # every reduction here keeps some win whenever one exists
+    autoplay = False    # expanders that know safe moves home turn it on, with _settle
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         self.game = game
@@ -36,7 +37,15 @@ class GenericExpander:
         self.key = game.key
 
     def start(self, state):
-        return state, ()
+        """The search's first position: ``state`` after the safe moves it allows."""
+        if not self.autoplay:
+            return state, ()
+        settled, played = self._settle(state)
+        return settled, tuple(played)
+
+    def _settle(self, state):
+        """Play safe moves home until none is left: (position, moves played)."""
+        return state, []
 
     def is_won(self, state) -> bool:
         return self.game.is_won(state)
@@ -64,11 +73,8 @@ class PatienceExpander(GenericExpander):
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
 
-    def start(self, state):
-        if not self.autoplay:
-            return state, ()
-        settled, played = settle(self.game, state)
-        return settled, tuple(played)
+    def _settle(self, state):
+        return settle(self.game, state)
 
     def is_won(self, state) -> bool:
         piles = state.piles
@@ -135,9 +141,8 @@ class PatienceExpander(GenericExpander):
         if not self.autoplay:
             yield from self._moves(state)
             return
-        game = self.game
         for moves, child in self._moves(state):
-            child, played = settle(game, child)
+            child, played = self._settle(child)
             yield (moves + tuple(played)) if played else moves, child
 
 
@@ -294,12 +299,6 @@ class CellsExpander(PatienceExpander):
                     break
             else:
                 return state, played
-
-    def start(self, state):
-        if not self.autoplay:
-            return state, ()
-        settled, played = self._settle(state)
-        return settled, tuple(played)
 
     def expand(self, state):
         """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),

@@ -149,11 +149,8 @@ class MutatedExpander(GenericExpander):
         self.autoplay = autoplay
         self.key = key
 
-    def start(self, state):
-        if not self.autoplay:
-            return state, ()
-        settled, played = settle(self.game, state)
-        return settled, tuple(played)
+    def _settle(self, state):
+        return settle(self.game, state)
 
     def is_won(self, state) -> bool:
         return sum(len(state.piles[f]) for f in F) == 52
@@ -183,7 +180,6 @@ class MutatedExpander(GenericExpander):
             for move, child in self._moves(state):
                 yield (move,), child
             return
-        game = self.game
         for move, child in self._moves(state):
-            child, played = settle(game, child)
+            child, played = self._settle(child)
             yield (move, *played), child
