@@ -246,20 +246,20 @@ def _mutated_score(game, w):
       lying on their host move with it and Kings climb into empty spaces: never orphans.
     Cards inside a deck in draw mode block nothing: any face-up one may be taken."""
     from ..rules.mutated import BUILD, DECKS, DRAW, R2X, ROW, SPACES
-    BUILD_FITS = BUILD.fits
+    from .mutated import OTHER_COLOUR
+    fits = BUILD.fits
     total = game.card_count
     founds = game.foundation_indices
     w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
     w_rows, w_decks, w_orphans = w["rows"], w["decks"], w["orphans"]
     stacks = tuple((i, ROW[i]) for i in SPACES + (R2X,))
-    other_colour = ((1, 2), (0, 3), (0, 3), (1, 2))
 
     def hosts_gone(card, level, beneath=()) -> bool:
         """Are both hosts of ``card`` home or buried ``beneath`` it (Kings have none)?"""
         rank = card & 15
         if rank == 13:
             return False
-        a, b = other_colour[card >> 4 & 3]
+        a, b = OTHER_COLOUR[card >> 4 & 3]
         return ((level[a] > rank or (a << 4 | rank + 1) in beneath)
                 and (level[b] > rank or (b << 4 | rank + 1) in beneath))
 
@@ -269,7 +269,7 @@ def _mutated_score(game, w):
         count = 0
         for j, card in enumerate(pile):
             under = pile[j - 1] if j else FACE_DOWN
-            if not under & FACE_DOWN and BUILD_FITS(under, card):
+            if not under & FACE_DOWN and fits(under, card):
                 continue
             if hosts_gone(card, level, {c & 63 for c in pile[:j]}):
                 count += 1
@@ -288,13 +288,10 @@ def _mutated_score(game, w):
     cache: dict = {}
     needs: dict = {}        # the need tables by foundation levels, which alone fix them
 
-    def need_table(level):
+    def need_table(level, piles):
         need = needs.get(level)
         if need is None:
-            need = needs[level] = [0] * 64
-            for suit in range(4):
-                for rank in range(1, 14):
-                    need[suit << 4 | rank] = rank - level[suit]
+            need = needs[level] = _need_tables(founds, True, 1, piles)
         return need
 
     def score(state) -> float:
@@ -317,7 +314,7 @@ def _mutated_score(game, w):
             if pile:
                 part = cache.get((level, row, pile))
                 if part is None:
-                    need = need or need_table(level)
+                    need = need or need_table(level, piles)
                     part = cache[level, row, pile] = stack_value(pile, need, row, level)
                 value += part
         for d, base in zip(DECKS, state.extra):
@@ -331,7 +328,7 @@ def _mutated_score(game, w):
             if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
                 value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
             if base != DRAW:
-                value += stack_value(pile[base:], need or need_table(level), row, level) + w_down * len(loose)
+                value += stack_value(pile[base:], need or need_table(level, piles), row, level) + w_down * len(loose)
         return max(value, 0.5)
 
     return score
