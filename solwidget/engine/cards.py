@@ -9,6 +9,7 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 FACE_DOWN = 64
 ACE, KING = 1, 13
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))   # by suit: the two suits of the other colour
 
 _SUIT_GLYPHS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 

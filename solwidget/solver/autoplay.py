@@ -16,6 +16,7 @@ draw-three stocks (where one card fewer regroups the turns) get no automatic was
 
 from __future__ import annotations
 
+from ..engine.cards import OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
@@ -42,19 +43,21 @@ def _copies_home(game: Patience, tops, suit: int, rank: int) -> int:
     return sum(1 for t in tops[suit] if t <= rank)
 
 
+def host_suits(policy: str, suit: int) -> tuple[int, ...]:
+    """The suits of the cards that may be built on a card of ``suit``, by build policy."""
+    if policy == "same":
+        return (suit,)
+    if policy == "alternate":
+        return OTHER_COLOUR[suit]
+    return (0, 1, 2, 3)
+
+
 def is_safe(game: Patience, tops, card: int) -> bool:
     """Every card that could be built on ``card`` is home in every copy."""
     rank = (card & 15) + game.build.direction
     if not 1 <= rank <= 13:
         return True
-    suit = card >> 4 & 3
-    policy = game.build.suits
-    if policy == "same":
-        hosts = (suit,)
-    elif policy == "alternate":
-        hosts = (0, 3) if suit in (1, 2) else (1, 2)
-    else:
-        hosts = (0, 1, 2, 3)
+    hosts = host_suits(game.build.suits, card >> 4 & 3)
     return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
 
 

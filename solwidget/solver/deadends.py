@@ -43,7 +43,7 @@ dead and that positions found dead are lost when searched without the test.
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN, KING
+from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
 
 
 def applies(game) -> bool:
@@ -69,8 +69,7 @@ class DeadEnds:
         self.hosts = [()] * 64
         for suit in range(4):
             for rank in range(1, KING):
-                other = (1, 2) if suit in (0, 3) else (0, 3)
-                self.hosts[suit << 4 | rank] = tuple(s << 4 | rank + 1 for s in other)
+                self.hosts[suit << 4 | rank] = tuple(s << 4 | rank + 1 for s in OTHER_COLOUR[suit])
 
     def is_dead(self, state) -> bool:
         piles = state.piles

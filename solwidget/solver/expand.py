@@ -21,7 +21,7 @@ from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
 from . import bridges, deadends
-from .autoplay import settle
+from .autoplay import host_suits, settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
 from .stock import is_turn, waste_plays
@@ -196,9 +196,7 @@ class CellsExpander(PatienceExpander):
                 over = rank + game.build.direction
                 if not 1 <= over <= 13:
                     continue
-                policy = game.build.suits
-                hosts = ((suit,) if policy == "same" else
-                         ((0, 3) if suit in (1, 2) else (1, 2)) if policy == "alternate" else range(4))
+                hosts = host_suits(game.build.suits, suit)
                 table[suit << 4 | rank] = tuple((s, over) for s in hosts)
         return table
 

@@ -14,7 +14,7 @@ depth and face-down cards over all its piles.
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN
+from ..engine.cards import FACE_DOWN, OTHER_COLOUR
 from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
@@ -246,7 +246,6 @@ def _mutated_score(game, w):
       lying on their host move with it and Kings climb into empty spaces: never orphans.
     Cards inside a deck in draw mode block nothing: any face-up one may be taken."""
     from ..rules.mutated import BUILD, DECKS, DRAW, R2X, ROW, SPACES
-    from .mutated import OTHER_COLOUR
     fits = BUILD.fits
     total = game.card_count
     founds = game.foundation_indices

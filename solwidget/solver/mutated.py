@@ -53,14 +53,13 @@ what is left: some successor is nearer to a win, and the search reaches one.
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN, KING
+from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..rules.mutated import DECKS, DRAW, F, PILE_IDS, ROW, SPACES
 from .expand import GenericExpander
 
 ROW1 = tuple(s for s in SPACES if ROW[s] == 1)
 D1 = DECKS[0]
-OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))   # suits C D H S -> the suits of the other colour
 PARTNER = (3, 2, 1, 0)                             # the other suit of the same colour
 FOUNDATION_SET = frozenset(F)
 INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
