@@ -188,6 +188,15 @@ def _plain_cells_game(game: Patience) -> bool:
             and cls._can_take is Patience._can_take)
 
 
+class _PileValues(dict):
+    """Pile -> value, for one set of foundation tops, with the need table they fix."""
+    __slots__ = ("need",)
+
+    def __init__(self, need):
+        super().__init__()
+        self.need = need
+
+
 def _cells_score(game: Patience, w):
     """_patience_score's value for _plain_cells_game games, with less work a position: no
     stock, covering or closed piles to ask about, and the piles read as slices."""
@@ -197,8 +206,17 @@ def _cells_score(game: Patience, w):
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     ace_up = game.step > 0
     pile_value = _pile_valuer(game, w)
-    cache: dict = {}        # as in _patience_score
-    needs: dict = {}        # the need tables by foundation tops, which alone fix them
+    # Pile values by foundation tops (which alone fix every card's urgency), then by pile:
+    # a move changes one or two piles, so most lookups hit.
+    values: dict = {}
+    cached = [0]
+
+    def pile_values(tops, piles) -> dict:
+        if cached[0] > 300_000:
+            values.clear()
+            cached[0] = 0
+        by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
+        return by_pile
 
     def score(state) -> float:
         piles = state.piles
@@ -206,24 +224,20 @@ def _cells_score(game: Patience, w):
         if home == total:
             return 0.0
         tops = tuple(sorted([pile[-1] if pile else 0 for pile in piles[founds]]))
-        need = None
+        by_pile = values.get(tops)
+        if by_pile is None:
+            by_pile = pile_values(tops, piles)
         value = w_home * (total - home)
         empty = 0
         for pile in piles[tableau]:
-            if not pile:
+            if pile:
+                part = by_pile.get(pile)
+                if part is None:
+                    part = by_pile[pile] = pile_value(pile, by_pile.need)
+                    cached[0] += 1
+                value += part
+            else:
                 empty += 1
-                continue
-            part = cache.get((tops, pile))
-            if part is None:
-                if need is None:
-                    need = needs.get(tops)
-                    if need is None:
-                        need = needs[tops] = _need_tables(F, ace_up, game.decks, piles)
-                if len(cache) > 300_000:
-                    cache.clear()
-                    needs.clear()
-                part = cache[tops, pile] = pile_value(pile, need)
-            value += part
         filled = len(C) - piles[cells].count(())
         value += w_cells * filled * (filled + 1) / 2 - w_empty * empty    # as _patience_score adds
         return max(value, 0.5)

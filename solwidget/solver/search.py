@@ -134,40 +134,42 @@ class _Search:
         self.best_node = None
 
     def seed(self, state, node):
-        self.remember(self.key(state))
-        self.push(state, node, self.score(state))
-
-    def push(self, state, node, value):
+        self.table.add(self.key(state))
         self.order += 1
-        self.frontier.push((value + self.depth_weight * node[2], -self.order, state, node))
-
-    def remember(self, key):
-        self.table.add(key)
-        if len(self.table) >= self.table_size:     # evict the older generation (see above)
-            self.old_table = self.table
-            self.table = set()
+        self.frontier.push((self.score(state) + self.depth_weight * node[2], -self.order, state, node))
 
     def expand_next(self, progress):
-        """Expand the best waiting position; return a won node, else None."""
+        """Expand the best waiting position; return a won node, else None. The hot loop of
+        every search, so written with locals; a score is 0 only for a won position."""
         _, _, state, node = self.frontier.pop()
+        depth = node[2]
         progress.expanded += 1
-        progress.depth = node[2]
-        x, key_of, score = self.x, self.key, self.score
-        table, old = self.table, self.old_table
-        for moves, child in x.expand(state):
-            progress.generated += 1
-            key = key_of(child)
-            if key in table or key in old:
-                continue
-            self.remember(key)
-            table = self.table
-            child_node = (node, moves, node[2] + len(moves))
-            if x.is_won(child):
-                return child_node
-            value = score(child)
-            if self.best_score is None or value < self.best_score:
-                self.best_score, self.best_node = value, child_node
-            self.push(child, child_node, value)
+        progress.depth = depth
+        key_of, score, is_won, push = self.key, self.score, self.x.is_won, self.frontier.push
+        table, old, table_size = self.table, self.old_table, self.table_size
+        depth_weight, best = self.depth_weight, self.best_score
+        generated = 0
+        try:
+            for moves, child in self.x.expand(state):
+                generated += 1
+                key = key_of(child)
+                if key in table or key in old:
+                    continue
+                table.add(key)
+                if len(table) >= table_size:      # evict the older generation (see above)
+                    self.old_table, self.table = table, set()
+                    table, old = self.table, self.old_table
+                child_node = (node, moves, depth + len(moves))
+                value = score(child)
+                if value == 0.0 and is_won(child):
+                    return child_node
+                if best is None or value < best:
+                    best = self.best_score = value
+                    self.best_node = child_node
+                self.order += 1
+                push((value + depth_weight * child_node[2], -self.order, child, child_node))
+        finally:
+            progress.generated += generated
         if len(self.frontier) > self.frontier_size:
             self.trim()
         return None
