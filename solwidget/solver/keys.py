@@ -3,7 +3,8 @@
 A key must be equal only for positions that play alike. For plain ``Patience`` games the
 solver packs the engine's own canonical key (foundations and cells as sets, tableau piles
 as a set when the game says they are symmetric) into one ``bytes`` value: the same
-equivalence in a fraction of the memory. Draw-one stocks with unlimited redeals go one step
+equivalence in a fraction of the memory (the FreeCell family gets a tuple of its piles,
+quicker to make). Draw-one stocks with unlimited redeals go one step
 further (stock.py): the turning position is dropped, since every position reaches every
 other: indeed any card of the stock or waste can be turned up at any time, so their order
 does not matter either, only which cards they hold (a sorted multiset: in a game of several
@@ -59,20 +60,30 @@ def patience_key(game: Patience, compress: bool = True):
 
 
 def _cells_key(C, T, symmetric):
-    """The same equivalence for one-deck games without a stock (the FreeCell family), packed
+    """The same equivalence for one-deck games without a stock (the FreeCell family), made
     with less work: the foundations are left out, since the cards not in the cells or the
     tableau are home, and with one deck those cards fix the foundations (one pile a suit,
-    built in order); the cells become their sorted cards."""
+    built in order). The key is a tuple of the piles themselves, the tableau's (sorted when
+    symmetric) then the sorted cells: quicker to make than bytes, and a position shares all
+    but one or two piles with its parent, so the keys share most of their memory."""
     # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
     assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
     cells, tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
 
-    def key(state) -> bytes:
+    def key(state) -> tuple:
         piles = state.piles
-        held = b"".join(sorted(map(bytes, piles[cells])))     # the held cards, sorted
-        columns = list(map(bytes, piles[tableau]))
-        if symmetric:
-            columns.sort()
-        return held + b"\xfe" + _SEP.join(columns)
+        parts = sorted(piles[tableau]) if symmetric else list(piles[tableau])
+        parts += sorted(piles[cells])
+        return tuple(parts)
 
     return key
+
+
+def key_bytes(game) -> int:
+    """About how much memory one key of the solver's transposition table takes (with its
+    share of a set), for sizing the table."""
+    if not engine_key_is_plain(game):
+        return 400 + 8 * game.card_count     # the game's own key keeps its piles alive
+    if game.C and game.decks == 1 and not game.draw:
+        return 400                           # _cells_key: a tuple, and the piles it keeps
+    return game.card_count + 120             # packed bytes

@@ -40,7 +40,7 @@ from ..engine.moves import Move
 from ..engine.state import State
 from .expand import expander_for
 from .frontier import Frontier
-from .keys import engine_key_is_plain
+from .keys import key_bytes
 from .result import Progress, SolveResult
 from .shorten import shorten
 
@@ -50,11 +50,8 @@ FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 
 
 def default_table_size(game) -> int:
-    """Keys to keep: a packed key is about one byte a card, plus set and object overhead; a
-    game's own key (tuples) keeps its piles alive, budgeted like a waiting position."""
-    if engine_key_is_plain(game):
-        return TABLE_BYTES // (game.card_count + 120)
-    return TABLE_BYTES // (400 + 8 * game.card_count)
+    """Keys to keep within TABLE_BYTES (keys.key_bytes says what one costs)."""
+    return TABLE_BYTES // key_bytes(game)
 
 
 def default_frontier_size(game) -> int:
