@@ -20,11 +20,11 @@ class State:
     __slots__ = ("game", "piles", "extra", "_hash")
 
     def __init__(self, game: Game, piles: tuple, extra: tuple = ()):
-        object.__setattr__(self, "game", game)
-        object.__setattr__(self, "piles", piles)
-        object.__setattr__(self, "extra", extra)
-        object.__setattr__(self, "_hash", None)   # computed when first asked: a solver makes
-                                                   # many states and hashes few of them
+        # The slots' own setters, quicker than object.__setattr__: a solver makes many states.
+        _set_game(self, game)
+        _set_piles(self, piles)
+        _set_extra(self, extra)
+        _set_hash(self, None)      # computed when first asked: a solver hashes few states
 
     def __setattr__(self, name, value):
         raise AttributeError("a State is immutable: play a move to get a new one")
@@ -36,7 +36,7 @@ class State:
 
     def __hash__(self) -> int:
         if self._hash is None:
-            object.__setattr__(self, "_hash", hash((self.piles, self.extra)))
+            _set_hash(self, hash((self.piles, self.extra)))
         return self._hash
 
     def __reduce__(self):
@@ -85,6 +85,10 @@ class State:
         on_foundations = sum(len(self.piles[i]) for i in self.game.foundation_indices)
         return (f"<State {self.game.id}: {on_foundations}/{self.game.card_count} cards home,"
                 f" {len(self.legal_moves())} legal moves>")
+
+
+_set_game, _set_piles, _set_extra, _set_hash = (
+    getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash"))
 
 
 def _restore(game_id, options, piles, extra):

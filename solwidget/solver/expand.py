@@ -208,26 +208,26 @@ class CellsExpander(PatienceExpander):
         return State(state.game, tuple(new), state.extra)
 
     def _moves(self, state):
-        for move, _, _, child in self._steps(state):
-            yield (move,), child
-
-    def _steps(self, state):
-        """(move, source index, destination index, position after it), in the engine's order."""
         piles = state.piles
-        game, one, child = self.game, self._one, self._child
+        for move, src, dst, n in self._plans(piles):
+            yield (move,), self._child(state, piles, src, dst, n)
+
+    def _plans(self, piles) -> list:
+        """(move, source index, destination index, cards moved) for each legal move, in the
+        engine's order."""
+        game, one = self.game, self._one
         C, T = game.C, game.T
-        free_cell = next((c for c in C if not piles[c]), None)
         empties = [t for t in T if not piles[t]]
         givers = [t for t in T if piles[t]]
         held = [(c, piles[c][-1]) for c in C if piles[c]]
-        singles = [(t, piles[t][-1]) for t in givers] + held
+        plans = []
 
         wants, empty_f = game._foundation_wants(piles)
         first_f = empty_f[:1]
         start = game.foundation_start
-        for src, card in singles:
+        for src, card in [(t, piles[t][-1]) for t in givers] + held:
             for f in (first_f if card & 15 == start else wants.get(card, ())):
-                yield one[src][f], src, f, child(state, piles, src, f, 1)
+                plans.append((one[src][f], src, f, 1))
 
         fits_on = self._fits_on
         takes: dict = {}
@@ -246,17 +246,18 @@ class CellsExpander(PatienceExpander):
                      for dst in takes.get(pile[-n], ()) if dst != src]
             if empty is not None:
                 found += [(empty, n) for n in range(1, min(run, limit_to_empty) + 1)]
-            for dst, n in sorted(found):
+            found.sort()
+            for dst, n in found:
                 move = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
-                yield move, src, dst, child(state, piles, src, dst, n)
-        for c in C:
-            if piles[c]:
-                fitting = takes.get(piles[c][-1], [])
-                for dst in sorted(fitting + [empty]) if empty is not None else fitting:
-                    yield one[c][dst], c, dst, child(state, piles, c, dst, 1)
-        if free_cell is not None:
-            for src in givers:
-                yield one[src][free_cell], src, free_cell, child(state, piles, src, free_cell, 1)
+                plans.append((move, src, dst, n))
+        for c, card in held:
+            fitting = takes.get(card, [])
+            for dst in sorted(fitting + [empty]) if empty is not None else fitting:
+                plans.append((one[c][dst], c, dst, 1))
+        if len(held) < len(C):
+            free_cell = next(c for c in C if not piles[c])
+            plans += [(one[src][free_cell], src, free_cell, 1) for src in givers]
+        return plans
 
     def is_won(self, state) -> bool:
         """Every card home: no stock here, so the tableau and cells are empty."""
@@ -306,15 +307,19 @@ class CellsExpander(PatienceExpander):
             yield from self._moves(state)
             return
         settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
-        level = self._levels(state.piles)[0]
-        for move, src, dst, child in self._steps(state):
-            if dst not in foundations:
-                uncovered = child.piles[src]
-                if not uncovered or not safe(uncovered[-1], level):
-                    yield (move,), child
-                    continue
-            child, played = settle(child)
-            yield (move, *played), child
+        piles, game, extra = state.piles, state.game, state.extra
+        level = self._levels(piles)[0]
+        for move, src, dst, n in self._plans(piles):
+            new = list(piles)              # self._child, written out: the hottest loop
+            source = piles[src]
+            new[src] = rest = source[:-n]
+            new[dst] = piles[dst] + source[-n:]
+            child = State(game, tuple(new), extra)
+            if dst in foundations or (rest and safe(rest[-1], level)):
+                child, played = settle(child)
+                yield (move, *played), child
+            else:
+                yield (move,), child
 
 
 def expander_for(game, weights=None, autoplay=True, compress=True):
