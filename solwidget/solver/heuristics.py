@@ -247,16 +247,23 @@ def _cells_score(game: Patience, w):
         by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
         return by_pile
 
+    last = [None, 0.0, None]   # the foundations last scored, their part, their pile values
+
     def score(state) -> float:
         piles = state.piles
-        home = sum(map(len, piles[founds]))
-        if home == total:
-            return 0.0
-        tops = tuple(sorted([pile[-1] if pile else 0 for pile in piles[founds]]))
-        by_pile = values.get(tops)
-        if by_pile is None:
-            by_pile = pile_values(tops, piles)
-        value = w_home * (total - home)
+        foundations = piles[founds]
+        if foundations == last[0]:       # a sibling's: the search scores siblings in a row
+            value, by_pile = last[1], last[2]
+        else:
+            home = sum(map(len, foundations))
+            if home == total:
+                return 0.0
+            tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
+            by_pile = values.get(tops)
+            if by_pile is None:
+                by_pile = pile_values(tops, piles)
+            value = w_home * (total - home)
+            last[:] = foundations, value, by_pile
         empty = 0
         for pile in piles[tableau]:
             if pile:
