@@ -179,6 +179,8 @@ class CellsExpander(PatienceExpander):
         self._one = game._one_card_moves       # [src][dst]: the one-card Move, built once
         self._ids = game.pile_ids
         self._fits_on = game._fits_on
+        # _hosts[card]: the cards ``card`` may be built on (fits_on read the other way)
+        self._hosts = [tuple(top for top in range(64) if card in game._fits_on[top]) for card in range(64)]
         self._safe_hosts = self._host_table()
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
@@ -229,11 +231,8 @@ class CellsExpander(PatienceExpander):
             for f in (first_f if card & 15 == start else wants.get(card, ())):
                 plans.append((one[src][f], src, f, 1))
 
-        fits_on = self._fits_on
-        takes: dict = {}
-        for dst in givers:
-            for card in fits_on[piles[dst][-1]]:
-                takes.setdefault(card, []).append(dst)
+        fits_on, hosts = self._fits_on, self._hosts
+        topped_by = {piles[t][-1]: t for t in givers}    # one deck: each card is unique
         free = len(C) - len(held) + 1         # free cells, plus one
         limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
         empty = empties[0] if empties else None
@@ -242,8 +241,12 @@ class CellsExpander(PatienceExpander):
             run, size = 1, len(pile)          # Patience._run_length without face-down cards
             while run < size and pile[-run] in fits_on[pile[-run - 1]]:
                 run += 1
-            found = [(dst, n) for n in range(1, min(run, limit) + 1)
-                     for dst in takes.get(pile[-n], ()) if dst != src]
+            found = []
+            for n in range(1, min(run, limit) + 1):
+                for host in hosts[pile[-n]]:
+                    dst = topped_by.get(host)
+                    if dst is not None and dst != src:
+                        found.append((dst, n))
             if empty is not None:
                 found += [(empty, n) for n in range(1, min(run, limit_to_empty) + 1)]
             found.sort()
@@ -251,8 +254,10 @@ class CellsExpander(PatienceExpander):
                 move = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
                 plans.append((move, src, dst, n))
         for c, card in held:
-            fitting = takes.get(card, [])
-            for dst in sorted(fitting + [empty]) if empty is not None else fitting:
+            fitting = [topped_by[host] for host in hosts[card] if host in topped_by]
+            if empty is not None:
+                fitting.append(empty)
+            for dst in sorted(fitting):
                 plans.append((one[c][dst], c, dst, 1))
         if len(held) < len(C):
             free_cell = next(c for c in C if not piles[c])
