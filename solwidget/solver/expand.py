@@ -179,14 +179,21 @@ class CellsExpander(PatienceExpander):
         self._one = game._one_card_moves       # [src][dst]: the one-card Move, built once
         self._ids = game.pile_ids
         self._fits_on = game._fits_on
-        # _hosts[card]: the cards ``card`` may be built on (fits_on read the other way)
-        self._hosts = [tuple(top for top in range(64) if card in game._fits_on[top]) for card in range(64)]
+        self._hosts = self._host_cards()
         self._safe_hosts = self._host_table()
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.F)
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
+
+    def _host_cards(self) -> list:
+        """_hosts[card]: the cards ``card`` may be built on (fits_on read the other way)."""
+        hosts = [[] for _ in range(64)]
+        for top in range(64):
+            for card in self._fits_on[top]:
+                hosts[card].append(top)
+        return hosts
 
     def _host_table(self):
         """_safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the
