@@ -84,14 +84,10 @@ def safe_move(game: Patience, state: State) -> Move | None:
     if wanted.isdisjoint([pile[-1] for pile in piles if pile]):    # a quick pre-check
         return None
     tops = None
-    sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64 and game._can_give(piles, t)]
-    sources += [c for c in game.C if piles[c]]
-    if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
-        sources.append(game.WASTE)
-    for src in sources:
+    for src in _sources(game, piles):
         card = piles[src][-1]
-        if card not in wanted:
-            continue
+        if card not in wanted or (src in game._tableau_set and not game._can_give(piles, src)):
+            continue            # covering asked only of the wanted cards: it is the costly test
         for f in game._foundation_for(piles, card):
             if tops is None:
                 tops = _home_tops(game, piles)
@@ -99,6 +95,16 @@ def safe_move(game: Patience, state: State) -> Move | None:
                 return Move(ids[src], ids[f])
             break
     return None
+
+
+def _sources(game: Patience, piles) -> list[int]:
+    """The piles whose face-up top card may go home, in the order safe_move tries them:
+    tableau, cells, then a draw-one waste (covering is left to the caller)."""
+    sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64]
+    sources += [c for c in game.C if piles[c]]
+    if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
+        sources.append(game.WASTE)
+    return sources
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
