@@ -33,9 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+sys.path[:0] = [str(TESTS / "browser"), str(TESTS)]
 
-from harness import STEP_TIMEOUT, JupyterServer, launch_chromium, open_notebook  # noqa: E402
+from chromium import launch_chromium  # noqa: E402
+from harness import STEP_TIMEOUT, JupyterServer, open_notebook  # noqa: E402
 
 TARGET_MS, TARGET_BYTES, TARGET_FIRST_DRAW_MS = 50, 2048, 100
 BIG_GAME = "triple_interchange"

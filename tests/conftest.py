@@ -1,6 +1,10 @@
-"""Shared test settings: hypothesis runs derandomized, so a CI run is repeatable."""
+"""Shared test settings and fixtures: hypothesis runs derandomized, so a CI run is
+repeatable; one Playwright and one Debian chromium serve every browser test."""
+
+import os
 
 import pytest
+from chromium import launch_chromium
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("solwidget", derandomize=True, deadline=None, max_examples=40,
@@ -16,3 +20,18 @@ def playwright_session():
 
     with sync_playwright() as playwright:
         yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session):
+    """Debian's chromium under Playwright; failing to launch fails under CI (the project
+    installs it there) and skips elsewhere."""
+    try:
+        chromium = launch_chromium(playwright_session)
+    except Exception as error:  # noqa: BLE001 - any launch failure means the same here
+        message = f"cannot launch Debian's chromium: {error}"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    yield chromium
+    chromium.close()

@@ -1,15 +1,14 @@
-"""Fixtures for the real-browser tests: JupyterLab 4 and Notebook 7 servers, Debian's chromium.
+"""Fixtures for the real-browser tests: JupyterLab 4 and Notebook 7 servers (the browser
+fixture, Debian's chromium, is tests/conftest.py's).
 
 The machinery lives in harness.py (the widget benchmark and the screenshot script use it too).
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from harness import STEP_TIMEOUT, JupyterServer, launch_chromium, open_notebook
+from harness import STEP_TIMEOUT, JupyterServer, open_notebook
 
 FRONT_ENDS = ("lab", "notebook")
 
@@ -35,20 +34,6 @@ def jupyter_servers(tmp_path_factory):
 def jupyter(request, jupyter_servers):
     """A running server of each front end in turn: JupyterLab 4, then Notebook 7."""
     return jupyter_servers(request.param)
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_session):
-    """Debian's chromium under Playwright; failing to launch fails under CI and skips elsewhere."""
-    try:
-        chromium = launch_chromium(playwright_session)
-    except Exception as error:  # noqa: BLE001 - any launch failure means the same here
-        message = f"cannot launch Debian's chromium: {error}"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
-    yield chromium
-    chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -22,9 +22,6 @@ from pathlib import Path
 import nbformat
 
 TOKEN = "solwidget-browser-tests"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 SERVER_START_TIMEOUT = 90      # seconds; a cold JupyterLab start on a busy 2-core box is slow
 FIRST_LOAD_TIMEOUT = 90_000    # ms; first page load, kernel start and first cell run
 STEP_TIMEOUT = 15_000          # ms; one click, move or kernel call once everything is loaded
@@ -41,11 +38,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def launch_chromium(playwright):
-    """Debian's chromium (never a downloaded browser)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 class JupyterServer:

@@ -1,11 +1,10 @@
-"""Fixtures for the front end's tests in headless Chromium (Debian's; no browser download)."""
+"""Fixtures for the front end's tests: the test page, served from the checkout (the browser
+fixture, Debian's chromium, is tests/conftest.py's)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from jsharness import CHROMIUM, LAUNCH_ARGS, ROOT, PAGE, start_server, url
+from jsharness import ROOT, PAGE, start_server, url
 
 
 @pytest.fixture(scope="session")
@@ -15,15 +14,6 @@ def server():
     httpd = start_server()
     yield url(httpd)
     httpd.shutdown()
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_session):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    browser = playwright_session.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -12,16 +12,12 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import shutil
 import threading
 from pathlib import Path
 
 from solwidget.widget.measure import SyncRecorder
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGE = "/tests/js/page.html"
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
 import solwidget as sw  # noqa: E402
-from jsharness import CHROMIUM, LAUNCH_ARGS, ROOT, mount, open_page, start_server, url  # noqa: E402
+from chromium import launch_chromium  # noqa: E402
+from jsharness import ROOT, mount, open_page, start_server, url  # noqa: E402
 
 SEED_GAMES = {"reversed_solitaire": 1, "triple_interchange": 1, "interlock": 1, "mutated": 1}
 OUT = ROOT / "docs" / "screenshots"
@@ -26,7 +27,7 @@ def main() -> None:
     httpd = start_server()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            browser = launch_chromium(p)
             page = open_page(browser, url(httpd), width=1000, height=1100)
             for game, deal in SEED_GAMES.items():
                 mount(page, sw.SolitaireWidget(game, deal=deal), width=960)

@@ -1,0 +1,16 @@
+"""Debian's chromium, the one browser of every browser test, benchmark and screenshot script.
+
+Playwright drives it; no browser is ever downloaded. The project installs the package
+(`apt-get install chromium`, done by `python3 dev.py setup` where it can).
+"""
+
+from __future__ import annotations
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def launch_chromium(playwright):
+    """A headless Debian chromium under ``playwright`` (its sync API)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
