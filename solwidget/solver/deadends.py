@@ -8,16 +8,21 @@ of it needs, made of events that must have happened before. Events are
 - U(p): every covering pile of p is empty (p is uncovered);
 - A(x): card x lies on top of an uncovered pile (so a run may be put on it), or is a
   card of the reserve (stock and waste) that might get there;
-- S(p): an empty uncovered back pile other than p exists (a King from p might go there).
+- S(p): an empty uncovered back pile other than p exists (a King from p might go there);
+- B(c): tableau card c is bare: nothing lies on it (now, or after some move).
 The rules (the facts behind them come from RULES.md section 3 and rules/interlock.py):
 - E(p) for an empty pile and H(c) for a card home hold from the start. Covering piles
   (middle and front) never take cards once empty, so U(p) follows from E of each of p's
   covering piles, and it then holds for good.
-- H(c) needs H of the card below c in its suit, and, for a card of a tableau pile p, U(p):
-  c goes home from the top of an uncovered pile, so it either never left p, which then
-  was uncovered, or it left p earlier, and a covered pile gives no cards (a dropdown moves
-  an uncovered pile).
-- A(x), for a card x of pile q, needs U(q), by the same argument. For a reserve card x,
+- H(c) needs H of the card below c in its suit, and, for a card of a tableau pile p, U(p)
+  and B(c): c goes home from the top of an uncovered pile, so it either never left p,
+  which then was uncovered, or it left p earlier, and a covered pile gives no cards (a
+  dropdown moves an uncovered pile).
+- B(c) holds from the start for a top card. For a card c with card g lying on it now, B(c)
+  needs g to leave c first, and g leaves c only as the head of the unit that moves (a
+  dropdown carries c along with g): home (H(g)), onto a host of g other than c (A of that
+  host), or, for a King, onto an empty back pile (S; c's pile holds cards).
+- A(x), for a card x of pile q, needs U(q), by the same argument, and B(x). For a reserve card x,
   A(x) needs A(y) for a host y of x (a card one rank higher of the other colour), or,
   for a King, S: a reserve card reaches the tableau only onto such a card or an empty
   back pile, both on uncovered piles.
@@ -80,17 +85,25 @@ class DeadEnds:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = {}
+        buried = {}                                       # card -> the card lying on it now
         for t in self.T:
-            for card in piles[t]:
+            pile = piles[t]
+            for j, card in enumerate(pile):
                 pile_of[card] = t
+                if j + 1 < len(pile):
+                    buried[card] = pile[j + 1]
         empty = bytearray(not pile for pile in piles)     # E found
         uncovered = bytearray(len(piles))                 # U found
         available = bytearray(64)                         # A found
+        bare = bytearray(64)                              # B found
+        for t in self.T:
+            if piles[t]:
+                bare[piles[t][-1]] = 1
         for t in self.T:
             if all(empty[c] for c in covers[t]):
                 uncovered[t] = 1
                 for card in piles[t]:
-                    available[card] = 1
+                    available[card] = bare[card]
         slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
         waiting = [t for t in self.T if piles[t]]         # piles not found to empty yet
         reserve = [c & ~FACE_DOWN for i in self.reserve_piles for c in piles[i]]
@@ -108,9 +121,17 @@ class DeadEnds:
                     if not uncovered[q] and all(empty[c] for c in covers[q]):
                         uncovered[q] = 1
                         for card in piles[q]:
-                            available[card] = 1
+                            available[card] = bare[card]
                         slots += self.is_back[q] and empty[q]
             waiting = still
+            still_buried = {}
+            for card, guest in buried.items():
+                if self._guest_leaves(card, guest, available, home, slots):
+                    bare[card] = changed = True
+                    available[card] = uncovered[pile_of[card]]
+                else:
+                    still_buried[card] = guest
+            buried = still_buried
             unplaced = []
             for card in reserve:
                 if any(available[h] for h in hosts[card]) or (card & 15 == KING and slots):
@@ -120,14 +141,23 @@ class DeadEnds:
             reserve = unplaced
             for suit in range(4):
                 while home[suit] < KING:
-                    t = pile_of.get(suit << 4 | home[suit] + 1)
-                    if t is not None and not uncovered[t]:
+                    card = suit << 4 | home[suit] + 1
+                    t = pile_of.get(card)
+                    if t is not None and not (uncovered[t] and bare[card]):
                         break
                     home[suit] += 1
                     changed = True
             if home == [KING] * 4:
                 return False
         return True
+
+    def _guest_leaves(self, card, guest, available, home, slots) -> bool:
+        """Might ``guest``, lying on ``card`` now, ever leave it (rule B above)?"""
+        if home[guest >> 4 & 3] >= guest & 15:
+            return True
+        if guest & 15 == KING:
+            return slots > 0
+        return any(available[h] for h in self.hosts[guest] if h != card)
 
     def _bottom_leaves(self, piles, empty, available, home, t, slots) -> bool:
         """Might the bottom card of uncovered pile ``t`` leave it (rule E above)?"""
