@@ -221,3 +221,21 @@ def test_a_card_whose_guest_cannot_leave_never_goes_home(monkeypatch):
     assert DeadEnds(GAME).is_dead(state)
     _without_dead_ends(monkeypatch)
     assert sw.solve(state, max_states=2000).status == "lost"
+
+
+def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
+    # 3H and then 4H are safe (the black twos and threes are home) and next on their
+    # foundation, deep in the stock; 5H and 5D are next then, but 4S could still go on
+    # them (it lies under 9D): they stay
+    names = "A23456789TJQK"
+    rest = [r + "S" for r in names[4:]] + [r + "D" for r in names[4:] if r != "9"] + \
+        [r + "H" for r in names[2:] if r != "Q"]
+    state = _position({"t0": ["4S"], "t9": ["9D"], "waste": ["QH"], "stock": [f"[{c}]" for c in rest],
+                       **_home_to(C=13, D=4, H=2, S=3)})
+    settled, played = PatienceExpander(GAME).start(state)
+    reached = state
+    for move in played:
+        reached = reached.play(move)
+    assert reached.piles == settled.piles
+    home = [card_name(c) for f in GAME.F for c in settled.piles[f]]
+    assert "3H" in home and "4H" in home and "5H" not in home and "5D" not in home
