@@ -239,3 +239,10 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
     assert reached.piles == settled.piles
     home = [card_name(c) for f in GAME.F for c in settled.piles[f]]
     assert "3H" in home and "4H" in home and "5H" not in home and "5D" not in home
+
+
+def test_the_interlock_portfolio_digs_out_hard_deals():
+    # each took the previous default pair 3,500 states or more (5 and 14: over 6,000)
+    for number in (4, 5, 7, 14):
+        result = sw.solve(GAME.deal(number), max_states=1000)
+        assert result.status == "won", (number, result)
