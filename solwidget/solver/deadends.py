@@ -85,13 +85,15 @@ class DeadEnds:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = {}
-        buried = {}                                       # card -> the card lying on it now
+        buried = []         # (card, its guest's suit and rank, the guest's other hosts)
         for t in self.T:
             pile = piles[t]
             for j, card in enumerate(pile):
                 pile_of[card] = t
                 if j + 1 < len(pile):
-                    buried[card] = pile[j + 1]
+                    guest = pile[j + 1]
+                    buried.append((card, guest >> 4 & 3, guest & 15,
+                                   tuple(h for h in hosts[guest] if h != card)))
         empty = bytearray(not pile for pile in piles)     # E found
         uncovered = bytearray(len(piles))                 # U found
         available = bytearray(64)                         # A found
@@ -124,13 +126,15 @@ class DeadEnds:
                             available[card] = bare[card]
                         slots += self.is_back[q] and empty[q]
             waiting = still
-            still_buried = {}
-            for card, guest in buried.items():
-                if self._guest_leaves(card, guest, available, home, slots):
+            still_buried = []
+            for entry in buried:             # rule B: may the guest leave the card?
+                card, suit, rank, elsewhere = entry
+                if home[suit] >= rank or (rank == KING and slots) or \
+                        (elsewhere and (available[elsewhere[0]] or available[elsewhere[-1]])):
                     bare[card] = changed = True
                     available[card] = uncovered[pile_of[card]]
                 else:
-                    still_buried[card] = guest
+                    still_buried.append(entry)
             buried = still_buried
             unplaced = []
             for card in reserve:
@@ -150,14 +154,6 @@ class DeadEnds:
             if home == [KING] * 4:
                 return False
         return True
-
-    def _guest_leaves(self, card, guest, available, home, slots) -> bool:
-        """Might ``guest``, lying on ``card`` now, ever leave it (rule B above)?"""
-        if home[guest >> 4 & 3] >= guest & 15:
-            return True
-        if guest & 15 == KING:
-            return slots > 0
-        return any(available[h] for h in self.hosts[guest] if h != card)
 
     def _bottom_leaves(self, piles, empty, available, home, t, slots) -> bool:
         """Might the bottom card of uncovered pile ``t`` leave it (rule E above)?"""
