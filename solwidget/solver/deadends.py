@@ -75,16 +75,18 @@ class DeadEnds:
         for suit in range(4):
             for rank in range(1, KING):
                 self.hosts[suit << 4 | rank] = tuple(s << 4 | rank + 1 for s in OTHER_COLOUR[suit])
+        # pair[card]: the card and its two hosts, card 0 (no card) standing in for a King's
+        self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
 
     def is_dead(self, state) -> bool:
         piles = state.piles
-        covers, covered, hosts = self.covers, self.covered, self.hosts
+        covers, covered, hosts, pair = self.covers, self.covered, self.hosts, self.pair
         home = [0, 0, 0, 0]
         for f in self.game.F:
             if piles[f]:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
-        pile_of = {}
+        pile_of = [None] * 64
         buried = []         # (card, its guest's suit and rank, the guest's other hosts)
         for t in self.T:
             pile = piles[t]
@@ -92,29 +94,35 @@ class DeadEnds:
                 pile_of[card] = t
                 if j + 1 < len(pile):
                     guest = pile[j + 1]
-                    buried.append((card, guest >> 4 & 3, guest & 15,
-                                   tuple(h for h in hosts[guest] if h != card)))
+                    others = [h for h in hosts[guest] if h != card]
+                    buried.append((card, guest >> 4 & 3, guest & 15, *(others + [0, 0])[:2]))
         empty = bytearray(not pile for pile in piles)     # E found
         uncovered = bytearray(len(piles))                 # U found
-        available = bytearray(64)                         # A found
+        available = bytearray(64)                         # A found (card 0 is none: never)
         bare = bytearray(64)                              # B found
         for t in self.T:
             if piles[t]:
                 bare[piles[t][-1]] = 1
         for t in self.T:
-            if all(empty[c] for c in covers[t]):
+            if not covers[t] or (empty[covers[t][0]] and empty[covers[t][1]]):
                 uncovered[t] = 1
                 for card in piles[t]:
                     available[card] = bare[card]
         slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
         waiting = [t for t in self.T if piles[t]]         # piles not found to empty yet
-        reserve = [c & ~FACE_DOWN for i in self.reserve_piles for c in piles[i]]
+        reserve = [pair[c & ~FACE_DOWN] for i in self.reserve_piles for c in piles[i]]
         changed = True
         while changed:
             changed = False
             still = []
-            for t in waiting:
-                if not (uncovered[t] and self._bottom_leaves(piles, empty, available, home, t, slots)):
+            for t in waiting:                # rule E: may the bottom card leave?
+                if not uncovered[t]:
+                    still.append(t)
+                    continue
+                bottom, h0, h1 = pair[piles[t][0]]
+                rank = bottom & 15
+                if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
+                        or (rank == KING and slots) or self._drops(piles, empty, t, bottom)):
                     still.append(t)
                     continue
                 empty[t] = changed = True
@@ -128,25 +136,25 @@ class DeadEnds:
             waiting = still
             still_buried = []
             for entry in buried:             # rule B: may the guest leave the card?
-                card, suit, rank, elsewhere = entry
-                if home[suit] >= rank or (rank == KING and slots) or \
-                        (elsewhere and (available[elsewhere[0]] or available[elsewhere[-1]])):
+                card, suit, rank, h0, h1 = entry
+                if home[suit] >= rank or available[h0] or available[h1] or (rank == KING and slots):
                     bare[card] = changed = True
                     available[card] = uncovered[pile_of[card]]
                 else:
                     still_buried.append(entry)
             buried = still_buried
             unplaced = []
-            for card in reserve:
-                if any(available[h] for h in hosts[card]) or (card & 15 == KING and slots):
+            for entry in reserve:            # rule A for reserve cards
+                card, h0, h1 = entry
+                if available[h0] or available[h1] or (card & 15 == KING and slots):
                     available[card] = changed = True
                 else:
-                    unplaced.append(card)
+                    unplaced.append(entry)
             reserve = unplaced
             for suit in range(4):
                 while home[suit] < KING:
                     card = suit << 4 | home[suit] + 1
-                    t = pile_of.get(card)
+                    t = pile_of[card]
                     if t is not None and not (uncovered[t] and bare[card]):
                         break
                     home[suit] += 1
@@ -155,17 +163,9 @@ class DeadEnds:
                 return False
         return True
 
-    def _bottom_leaves(self, piles, empty, available, home, t, slots) -> bool:
-        """Might the bottom card of uncovered pile ``t`` leave it (rule E above)?"""
-        bottom = piles[t][0]
-        if home[bottom >> 4 & 3] >= bottom & 15:
-            return True
-        if bottom & 15 == KING:
-            return slots > 0                 # t holds cards: the slot is another pile
-        hosts = self.hosts[bottom]
-        if available[hosts[0]] or available[hosts[1]]:
-            return True
-        for q in self.covered[t]:            # a dropdown onto a pile that t covers
-            if piles[q] and piles[q][-1] in hosts and all(c == t or empty[c] for c in self.covers[q]):
+    def _drops(self, piles, empty, t, bottom) -> bool:
+        """Might pile ``t`` drop down onto a pile it covers, onto its top card now (rule E)?"""
+        for q in self.covered[t]:
+            if piles[q] and piles[q][-1] in self.hosts[bottom] and all(c == t or empty[c] for c in self.covers[q]):
                 return True
         return False
