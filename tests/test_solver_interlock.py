@@ -13,10 +13,11 @@ from solwidget.solver.expand import PatienceExpander
 GAME = sw.load_game("interlock")
 
 
-def small_position(seed: int, left=(10, 16)) -> sw.State:
+def small_position(seed: int, left=(10, 16), runs: float = 0.0) -> sw.State:
     """A random Interlock endgame: each suit home up to a random rank, ``left`` cards still
     out, one card on each pile of a random set where no covering pile lies over an empty
-    pile, the other cards (two at least) in the stock and waste."""
+    pile, the other cards (two at least) in the stock and waste. With ``runs`` > 0, each
+    pile then grows into a run, one more card with that chance each time."""
     rnd = random.Random(seed)
     while True:
         levels = [rnd.randint(0, 13) for _ in range(4)]
@@ -28,9 +29,17 @@ def small_position(seed: int, left=(10, 16)) -> sw.State:
         if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest) - 2:
             break
     rnd.shuffle(rest)
+    columns = {t: [rest.pop()] for t in sorted(filled)}
+    for column in columns.values():
+        while runs and len(rest) > 2 and rnd.random() < runs:
+            guests = sorted(c for c in rest if c in GAME._fits_on[column[-1]])
+            if not guests:
+                break
+            column.append(rnd.choice(guests))
+            rest.remove(column[-1])
     piles = {pid: [] for pid in GAME.pile_ids}
-    for t in sorted(filled):
-        piles[GAME.pile_ids[t]] = [card_name(rest.pop())]
+    for t, column in columns.items():
+        piles[GAME.pile_ids[t]] = [card_name(c) for c in column]
     on_waste = rnd.randint(0, len(rest))
     piles["waste"] = [card_name(c) for c in rest[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in rest[on_waste:]]
@@ -161,3 +170,79 @@ def test_endgames_found_dead_are_lost_without_the_test_and_without_bridges(monke
     _without_bridges(monkeypatch)
     answers = [sw.solve(small_position(seed), max_states=1500).status for seed in dead]
     assert answers == ["lost"] * len(dead) and len(dead) >= 15, answers
+
+
+# Endgames of small_position with runs on the piles: their searches end within 1,500
+# expansions without the dead-end test (seeds 0-59 tried).
+RUN_SEEDS = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 17, 18, 19, 21, 22, 23, 24, 25, 27, 28,
+             29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 47, 48, 49, 51, 52,
+             53, 55, 56, 58]
+
+
+def _run_position(seed):
+    return small_position(seed, (12, 20), runs=0.6)
+
+
+def test_endgames_with_runs_found_dead_are_lost_without_the_test(monkeypatch):
+    dead_ends = DeadEnds(GAME)
+    dead = [seed for seed in RUN_SEEDS if dead_ends.is_dead(_run_position(seed))]
+    _without_dead_ends(monkeypatch)
+    answers = [sw.solve(_run_position(seed), max_states=1500).status for seed in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 12, answers
+
+
+def test_no_position_of_a_winning_line_with_runs_is_dead():
+    dead_ends = DeadEnds(GAME)
+    won = 0
+    for seed in RUN_SEEDS:
+        start = _run_position(seed)
+        result = sw.solve(start, max_states=1500)
+        if result.status != "won":
+            continue
+        won += 1
+        state = start
+        for move in result.moves:
+            assert not dead_ends.is_dead(state), (seed, move)
+            state = state.play(move)
+    assert won >= 20
+
+
+def test_a_card_whose_guest_cannot_leave_never_goes_home(monkeypatch):
+    # From deal 8's search. AH lies in back pile t7, under t17, whose bottom card KS must go
+    # home or to an empty back pile (all nine hold cards, none can be emptied); JS lies in
+    # t17 under TH, which waits for the hearts, so JS and KS never go home. Without the
+    # bare-card rule JS counted as free, and the position as alive.
+    state = _position({
+        **_home_to(C=12, S=2, D=2, H=0), "t0": ["KH", "QS", "JD", "TS", "9H"], "t1": ["5H", "4S"],
+        "t2": ["3S"], "t3": ["TD"], "t4": ["KD"], "t5": ["3D"], "t6": ["KC"], "t7": ["AH"],
+        "t8": ["8S"], "t12": ["4D"], "t13": ["5S"], "t14": ["6H"], "t15": ["6D"], "t16": ["7D"],
+        "t17": ["KS", "QD", "JS", "TH", "9S", "8H", "7S"], "t24": ["QH"], "t26": ["7H", "6S", "5D"],
+        "waste": ["8D", "2H", "JH", "9D", "3H", "4H"]})
+    assert DeadEnds(GAME).is_dead(state)
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(state, max_states=2000).status == "lost"
+
+
+def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
+    # 3H and then 4H are safe (the black twos and threes are home) and next on their
+    # foundation, deep in the stock; 5H and 5D are next then, but 4S could still go on
+    # them (it lies under 9D): they stay
+    names = "A23456789TJQK"
+    rest = [r + "S" for r in names[4:]] + [r + "D" for r in names[4:] if r != "9"] + \
+        [r + "H" for r in names[2:] if r != "Q"]
+    state = _position({"t0": ["4S"], "t9": ["9D"], "waste": ["QH"], "stock": [f"[{c}]" for c in rest],
+                       **_home_to(C=13, D=4, H=2, S=3)})
+    settled, played = PatienceExpander(GAME).start(state)
+    reached = state
+    for move in played:
+        reached = reached.play(move)
+    assert reached.piles == settled.piles
+    home = [card_name(c) for f in GAME.F for c in settled.piles[f]]
+    assert "3H" in home and "4H" in home and "5H" not in home and "5D" not in home
+
+
+def test_the_interlock_portfolio_digs_out_hard_deals():
+    # each took the previous default pair 1,600 states or more (5, 22 and 38: over 6,000)
+    for number in (4, 5, 7, 22, 38, 42):
+        result = sw.solve(GAME.deal(number), max_states=1000)
+        assert result.status == "won", (number, result)

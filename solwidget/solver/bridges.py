@@ -38,6 +38,12 @@ them, and the move now after X's play puts one on X). So the sum of the indices 
 waste plays to the tableau grew, at the same length: it is bounded by the length squared,
 so repeating ends, with no late play and no more moves than at first.
 
+Safe reserve cards. Autoplay (autoplay.py) sends a safe card home from the top of the
+waste; here any reserve card may be turned up first, so a safe reserve card goes home at
+once as well (``settle``). Its argument carries over: the lines are read without their
+turns, and with unlimited redeals every reserve card stays reachable however the reserve
+shrinks, so deleting the safe card's later moves leaves a line that still wins.
+
 Consequence for the search. Chaining the plays that follow each other, every waste play to
 the tableau of a normal line starts a *bridge*: cards X1, ..., Xk from the reserve, X1
 onto a tableau top (or a King onto an empty back pile), each Xi+1 onto Xi, then a run from
@@ -58,6 +64,7 @@ from collections.abc import Iterator
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
+from . import autoplay
 from .stock import cycle, reachable_tops
 
 
@@ -137,3 +144,28 @@ def _play(game, state, chain, b, unit, ids):
     move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
     moves.append(move)
     return tuple(moves), game._apply(state, move)
+
+
+def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
+    """autoplay.settle, and each safe reserve card home too, turned up first (see above)."""
+    played = []
+    while True:
+        state, moves = autoplay.settle(game, state)
+        played += moves
+        card = _safe_reserve_card(game, state.piles)
+        if card is None:
+            return state, played
+        turns, state = _turn_up(game, state, card)
+        home = Move("waste", game.pile_ids[next(game._foundation_for(state.piles, card))])
+        state = game._apply(state, home)
+        played += [*turns, home]
+
+
+def _safe_reserve_card(game: Patience, piles) -> int | None:
+    """A reserve card that some foundation takes next and that is safe there."""
+    wanted = autoplay._wanted(game, piles)
+    reserve = cycle(game, piles)
+    if wanted.isdisjoint(reserve):
+        return None
+    tops = autoplay._home_tops(game, piles)
+    return next((c for c in reserve if c in wanted and autoplay.is_safe(game, tops, c)), None)

@@ -74,6 +74,8 @@ class PatienceExpander(GenericExpander):
         self.index = game._index
 
     def _settle(self, state):
+        if self.bridges:        # Interlock: safe reserve cards go home too (bridges.py)
+            return bridges.settle(self.game, state)
         return settle(self.game, state)
 
     def is_won(self, state) -> bool:
