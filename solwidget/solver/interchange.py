@@ -1,0 +1,261 @@
+"""Dead ends in Triple Interchange: positions from which no win exists, found without search.
+
+The game (RULES.md section 2): several decks, foundations built up in suit from any Ace on
+any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
+takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
+card can be played at any time. Face-down cards only wait for the cards above them to go.
+
+The test is a relaxation, as in deadends.py (Interlock's): for a position it works out
+every event that *might* happen in some continuation, using for each kind of event a
+condition that every real occurrence of it needs, made of events that happened before.
+Cards are physical cards: copies of one card are told apart by where they lie now.
+Events, for a tableau card c of pile p and a card type t (suit and rank):
+- L(c): c leaves p (alone or inside a moving group);
+- X(c): c is on top of some pile (so a card may be put on it or it may go home);
+- H(c): c goes home; N(t): some copy of t that is not home now goes home;
+- E(p): pile p is empty; A(t): some copy of t lies on top of a tableau pile.
+The rules:
+- X(c) needs L of every card above c in p: whether c is still in p or moved away, every card
+  that lay on it there has left p by then (alone or moved along with it).
+- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card) and a foundation at
+  r - 1 in suit s when c goes: either one is at r - 1 now (more copies of (s, r - 1) home
+  than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: twelve
+  foundations, twelve Aces), or some copy of (s, r - 1) not home now goes home first:
+  N((s, r - 1)). Stock and waste cards are always within reach (unlimited redeals).
+- A(t) needs X(c) for a tableau copy c of t, or a stock or waste copy and a place for it:
+  A of a host type (one rank higher, same suit; none for a King) or some E(q).
+- L(c), for c in p, needs H(c), or that c moves as the head of a group, onto a host
+  (A((s, r + 1))) or an empty pile q != p (E(q)). The group is c and the cards above it,
+  so every card above c has left p before, except those still on it in the moving group:
+  they follow c down in suit, so they are among the run that lies on c now (identities
+  counted, face-down or not), and every card above that run has left p before. A card of
+  that run leaves p with c: L(c) gives L of each of them.
+- E(p), for a pile p that holds cards, needs L of its bottom card (cards come and go at
+  the top only, so the bottom card leaves last).
+Starting from the facts of the position (the cards home, the empty piles, the cards on
+top) the rules are applied until nothing changes. By induction over the moves of any
+continuation, every event that happens in it is among the events found (each needs events
+that happened earlier, found by then). A win sends every card home; so if some card's H is
+not found, no win exists: the position is *dead*.
+
+The search does not expand a dead position (expand.py). That keeps "lost" a proof
+(search.py): every position on a winning line has a win, so none of them is dead, and the
+argument there that some won position is reached uses only those.
+tests/test_solver_interchange.py checks that no position on the solver's winning lines is
+dead and that positions found dead are lost when searched without the test.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import KING
+from ..engine.moves import Move
+from .stock import REDEAL, TURN, _turned, cycle
+
+_TYPES = range(64)
+
+
+def _fits(game) -> bool:
+    """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
+    draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
+    from ..rules.interchange import _InterchangeFamily
+    return (isinstance(game, _InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
+            and game.draw == 1 and game.redeals is None and game.step == 1 and not game.C
+            and game.build.direction == -1 and game.build.suits == "same")
+
+
+def applies(game) -> bool:
+    """Does the dead-end test below hold for ``game``?"""
+    return _fits(game)
+
+
+def bridges_apply(game) -> bool:
+    """Do the bridges below hold for ``game``?"""
+    return _fits(game)
+
+
+class DeadEnds:
+    """``is_dead(state)``: does the relaxation above leave some card unable to go home?"""
+
+    def __init__(self, game):
+        self.game = game
+        self.F, self.T = game.F, game.T
+        self.reserve_piles = (game.STOCK, game.WASTE)
+
+    def is_dead(self, state) -> bool:
+        piles = state.piles
+        home = self._home_counts(piles)
+        columns = [tuple(c & 63 for c in piles[t]) for t in self.T]
+        reserve = bytearray(64)               # loose copies in the stock and waste
+        for i in self.reserve_piles:
+            for c in piles[i]:
+                reserve[c & 63] = 1
+        # bound[k]: the cards of column k from bound[k] up have been found to leave
+        bound = [len(col) for col in columns]
+        runs = [_run_lengths(col) for col in columns]
+        while True:
+            empties = sum(1 for b in bound if b == 0)
+            homeable, available = self._type_events(home, reserve, columns, bound, empties)
+            changed = False
+            for k, col in enumerate(columns):
+                b = bound[k]
+                if b == 0:
+                    continue
+                lowest = _lowest_leaver(col, runs[k], b, homeable, available, empties - (b == 0))
+                if lowest < b:
+                    bound[k] = lowest
+                    changed = True
+            if not changed:
+                break
+        if any(b > 1 for b in bound):          # a card that is never on top never goes home
+            return True
+        types = {c for col in columns for c in col}
+        types.update(t for t in _TYPES if reserve[t])
+        return not all(homeable[t] for t in types)
+
+    def _home_counts(self, piles) -> list[int]:
+        """home[t]: how many copies of card type t are home (foundations run from the Ace)."""
+        home = [0] * 64
+        for f in self.F:
+            pile = piles[f]
+            if pile:
+                top = pile[-1]
+                base = top & 0x30
+                for rank in range(1, (top & 15) + 1):
+                    home[base | rank] += 1
+        return home
+
+    @staticmethod
+    def _type_events(home, reserve, columns, bound, empties):
+        """(homeable, available) by card type, from the events found so far:
+        homeable[t]: a copy of t not home might go home once on top (rule H);
+        available[t]: A(t), a copy of t might lie on top of a tableau pile."""
+        exposed = bytearray(64)                 # X found for some tableau copy
+        for col, b in zip(columns, bound):
+            for c in col[max(b - 1, 0):]:
+                exposed[c] = 1
+        homeable = bytearray(64)
+        available = bytearray(64)
+        for suit in range(4):
+            base = suit << 4
+            ok = True                           # homeable for rank 1: always a foundation
+            for rank in range(1, KING + 1):
+                t = base | rank
+                if rank > 1:
+                    below = t - 1
+                    ok = home[below] > home[t] or (homeable[below] and (reserve[below] or exposed[below]))
+                homeable[t] = ok
+            above = False
+            for rank in range(KING, 0, -1):
+                t = base | rank
+                above = exposed[t] or (reserve[t] and (above or empties > 0))
+                available[t] = above
+        return homeable, available
+
+
+def _run_lengths(col) -> list[int]:
+    """run[i]: how many cards above col[i] follow it down in suit, one rank at a time."""
+    run = [0] * len(col)
+    for i in range(len(col) - 2, -1, -1):
+        if col[i + 1] == col[i] - 1 and col[i] & 15 > 1:
+            run[i] = run[i + 1] + 1
+    return run
+
+
+def _lowest_leaver(col, run, b, homeable, available, other_empties) -> int:
+    """The new bound of a column whose cards from ``b`` up are found to leave: each card
+    below that might leave (rule L) lowers it; a candidate's run must reach the bound."""
+    i = b - 1
+    while i >= 0 and i + run[i] >= b - 1:
+        c = col[i]
+        if (i == b - 1 and homeable[c]) or other_empties > 0 or \
+                (c & 15 < KING and available[c + 1]):
+            b = i
+        i -= 1
+    return b
+
+
+# ---------------------------------------------------------------------- bridges
+# Reserve plays: bridges.py's lemma holds here too, so a stock or waste card goes to the
+# tableau only in a *bridge*: reserve cards X1, ..., Xk, X1 onto a tableau top or an empty
+# pile, each Xi+1 onto Xi, then a run from another pile onto Xk. Its proof carries over:
+# every stock and waste card can be turned up before any move (draw one, unlimited
+# redeals); a run carrying X keeps its head without X and still fits where it goes; the
+# host under X cannot go home while X lies on it; and an X played to an empty pile (any
+# card may go there) leaves that pile empty in the new line until X's first move that
+# matters, which only adds room (runs move whole whatever the empty piles, so no move's
+# legality depends on their number). The proof tracks physical cards, so copies of a card
+# change nothing. Cards of the same type are interchangeable in every later move, so a
+# bridge is offered once per sequence of card types, and only to the first empty pile
+# (the tableau piles are symmetric: the key sorts them).
+
+
+def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
+    """head card -> every (pile, count) run of a tableau pile that it heads."""
+    units: dict[int, list[tuple[int, int]]] = {}
+    for a in game.T:
+        pile = piles[a]
+        for n in range(1, game._run_length(pile) + 1):
+            units.setdefault(pile[-n], []).append((a, n))
+    return units
+
+
+def bridges(game, state):
+    """Each bridge: the moves, turns included, and the position after them."""
+    piles = state.piles
+    reserve = set(cycle(game, piles))
+    if not reserve:
+        return
+    units = _units(game, piles)
+    fits_on, ids = game._fits_on, game.pile_ids
+    empty_seen = False
+    for b in game.T:
+        pile = piles[b]
+        if pile:
+            starts = [c for c in fits_on[pile[-1]] if c in reserve]
+        elif empty_seen:
+            continue
+        else:
+            empty_seen = True
+            starts = sorted(reserve)
+        for first in starts:
+            chain = (first,)
+            while True:
+                head = chain[-1] - 1 if chain[-1] & 15 > 1 else None
+                for a, n in units.get(head, ()):
+                    if a != b:
+                        yield _play(game, state, chain, b, (a, n), ids)
+                if head is None or head not in reserve:
+                    break
+                chain += (head,)
+
+
+def _turn_up(game, state, card):
+    """The turns that bring reserve card ``card`` to the top of the waste, and the state:
+    the first of stock.reachable_tops's answers, found by index (draw one, no redeal limit)."""
+    piles = state.piles
+    now = len(piles[game.WASTE])
+    if now and piles[game.WASTE][-1] == card:
+        return (), state
+    order = cycle(game, piles)
+    if card in order[now:]:
+        on_waste = order.index(card, now) + 1
+        return (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
+    on_waste = order.index(card) + 1
+    lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
+    return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+
+
+def _play(game, state, chain, b, unit, ids):
+    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it
+    (as bridges._play does)."""
+    moves = []
+    to_b = Move("waste", ids[b])
+    for card in chain:
+        turns, state = _turn_up(game, state, card)
+        moves += turns
+        moves.append(to_b)
+        state = game._apply(state, to_b)
+    a, n = unit
+    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
+    moves.append(move)
+    return tuple(moves), game._apply(state, move)
