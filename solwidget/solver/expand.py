@@ -10,7 +10,8 @@
 - stock compression (stock.py): turns are expanded only as part of a waste play;
 - Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once
   (bridges.py), and a position that provably cannot be won is not expanded (deadends.py);
-  Triple and Quadruple Interchange: the same two, each with its own proof (interchange.py).
+  Triple and Quadruple Interchange: the same two, each with its own proof, and a reserve
+  card goes home only in a bridge too, a card from a pile put on it at once (interchange.py).
 Every move comes from the engine's move generator, and only legal moves are applied.
 ``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
 same order, computed straight from the piles; tests/test_solver.py compares the two.
@@ -66,14 +67,17 @@ class PatienceExpander(GenericExpander):
         if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
-        # Interlock and Triple Interchange: reserve cards go to the tableau only as bridges
-        # (bridges.py, interchange.py)
+        # Interlock and Triple Interchange: reserve cards go to the tableau only in bridges
+        # (bridges.py); Triple Interchange's reserve cards go home only in bridges too
+        # (interchange.py)
         self.bridge_moves = None
+        self.home_bridges = None
         if self.compress:
             if bridges.applies(game):
                 self.bridge_moves = bridges.bridges
             elif interchange.bridges_apply(game):
                 self.bridge_moves = interchange.bridges
+                self.home_bridges = interchange.home_bridges
         self.bridges = self.bridge_moves is not None
         # Interlock: positions that provably cannot be won get no successors (deadends.py)
         self.dead_ends = deadends.DeadEnds(game) if deadends.applies(game) else None
@@ -127,7 +131,8 @@ class PatienceExpander(GenericExpander):
         for move in game._moves(state):
             if self.compress and is_turn(move):
                 continue
-            if self.bridges and move.src == "waste" and kinds[index[move.dst]] == "tableau":
+            if self.bridges and move.src == "waste" and \
+                    (self.home_bridges or kinds[index[move.dst]] == "tableau"):
                 continue
             dst = index.get(move.dst)
             if dst is not None:
@@ -141,7 +146,10 @@ class PatienceExpander(GenericExpander):
                     continue
             yield (move,), apply(state, move)
         if self.bridges:
-            yield from waste_plays(game, state, self._foundations)
+            if self.home_bridges:
+                yield from self.home_bridges(game, state)
+            else:
+                yield from waste_plays(game, state, self._foundations)
             yield from self.bridge_moves(game, state)
         elif self.compress:
             yield from waste_plays(game, state, self._targets)

@@ -47,7 +47,7 @@ dead and that positions found dead are lost when searched without the test.
 
 from __future__ import annotations
 
-from ..engine.cards import KING
+from ..engine.cards import ACE, FACE_DOWN, KING
 from ..engine.moves import Move
 from .stock import REDEAL, TURN, _turned, cycle
 
@@ -174,19 +174,55 @@ def _lowest_leaver(col, run, b, homeable, available, other_empties) -> int:
     return b
 
 
-# ---------------------------------------------------------------------- bridges
-# Reserve plays: bridges.py's lemma holds here too, so a stock or waste card goes to the
-# tableau only in a *bridge*: reserve cards X1, ..., Xk, X1 onto a tableau top or an empty
-# pile, each Xi+1 onto Xi, then a run from another pile onto Xk. Its proof carries over:
-# every stock and waste card can be turned up before any move (draw one, unlimited
-# redeals); a run carrying X keeps its head without X and still fits where it goes; the
-# host under X cannot go home while X lies on it; and an X played to an empty pile (any
-# card may go there) leaves that pile empty in the new line until X's first move that
-# matters, which only adds room (runs move whole whatever the empty piles, so no move's
-# legality depends on their number). The proof tracks physical cards, so copies of a card
-# change nothing. Cards of the same type are interchangeable in every later move, so a
-# bridge is offered once per sequence of card types, and only to the first empty pile
-# (the tableau piles are symmetric: the key sorts them).
+# ------------------------------------------------------------------ reserve plays
+# Every stock and waste card, the *reserve*, can be turned to the top of the waste before
+# any move (draw one, unlimited redeals), and turns touch nothing else (stock.py). Lines are
+# read here as their moves other than turns, a reserve play meaning "turn the card up, then
+# play it". Playing a reserve card X pays only if something is then put on X, and it can
+# wait until then:
+#
+# Lemma (normal form). If a position has a winning line of n moves, it has one of at most
+# n moves in which every reserve play is followed at once by a move that puts a card on the
+# card just played, but for a King played home.
+#
+# Proof. Call a reserve play *late* when it breaks that rule. Take the last late play, of
+# X at index t, delete it (X stays in the reserve), and look at the first later move that
+# concerns X (a run carrying X along does not count):
+# (a) X moves alone to another place: play it from the reserve there instead (a move fewer);
+# (b) a card or run is put on X: first play X from the reserve where it went at t, then
+#     that move (as many moves as before);
+# (c) X goes home from the tableau: play it home from the reserve (a move fewer).
+# One of them comes: a won line sends X home, and a foundation that X started or raised
+# to rank r < King later takes a card of rank r + 1 on X. Until then the two lines differ
+# only by X being in the reserve or in place. Every move in between stays legal without X:
+# nothing is put on X, so a foundation where X went is not played to in between, and
+# keeps its top for (b); a run carrying X has the same head without it and still fits
+# where it goes; the card under X on the tableau cannot go home while X lies on it, and
+# is on top again for (b); an empty pile where X went stays empty, which only adds room
+# (any card may go to an empty pile, and runs move whole whatever the empty piles, so no
+# move's legality depends on their number); the reserve holding one card more changes no
+# other reserve play. So the new line still wins. After (b) no play at t or later is late:
+# the plays moved one place earlier keep the moves that followed them, but for the last,
+# now followed by X's play, and that one was no late-able reserve play before (the move
+# after it put a card on X, not on it, and it came after t); X's play is now followed by
+# the move that puts a card on X. So (length, index of the last late play) drops in
+# every step, and the steps end with a line as claimed. The proof tracks physical cards,
+# so copies of a card change nothing.
+#
+# Consequence for the search. Chaining the plays that follow each other, every reserve
+# play of a normal line starts a *bridge*: reserve cards X1, ..., Xk, each played on the
+# one before, X1 onto a tableau card or an empty pile, then a run from a pile onto Xk; or
+# X1 onto a foundation (an Ace onto an empty one), then a card from the top of a pile home
+# onto Xk, or Xk a King. The expander offers bridges instead of single reserve plays, each
+# with its macro moves (turns included). If a position has a win, take a shortest one and
+# put it in normal form: its first move or bridge is a successor from which a win of fewer
+# moves exists, and safe autoplay after it only deletes moves (autoplay.py). By induction
+# on the length of the shortest win, the search reaches a won position whenever one
+# exists: "lost" stays a proof. Cards of the same type are interchangeable in every later
+# move, so a bridge is offered once per sequence of card types, onto the first empty pile
+# only (the key sorts the tableau piles) and onto one foundation of each top (the key
+# sorts the foundations). bridges.py proves the same for Interlock's tableau bridges.
+# tests/test_solver_interchange.py compares the answers with and without bridges.
 
 
 def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
@@ -259,3 +295,52 @@ def _play(game, state, chain, b, unit, ids):
     move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
     moves.append(move)
     return tuple(moves), game._apply(state, move)
+
+
+def home_bridges(game, state):
+    """Each bridge to a foundation: the moves, turns included, and the position after."""
+    piles = state.piles
+    reserve = set(cycle(game, piles))
+    if not reserve:
+        return
+    on_top: dict[int, list[int]] = {}        # a face-up top card -> the piles it tops
+    for t in game.T:
+        if piles[t] and not piles[t][-1] & FACE_DOWN:
+            on_top.setdefault(piles[t][-1], []).append(t)
+    seen = set()
+    for f in game.F:
+        top = piles[f][-1] if piles[f] else 0
+        if top in seen or top & 15 == KING:
+            continue
+        seen.add(top)
+        firsts = [c for c in (ACE, 16 | ACE, 32 | ACE, 48 | ACE) if c in reserve] if not top else \
+            [top + 1] if top + 1 in reserve else []
+        for first in firsts:
+            chain = (first,)
+            while True:
+                last = chain[-1]
+                if last & 15 == KING:
+                    yield _play_home(game, state, chain, f, None)
+                    break
+                for a in on_top.get(last + 1, ()):
+                    yield _play_home(game, state, chain, f, a)
+                if last + 1 not in reserve:
+                    break
+                chain += (last + 1,)
+
+
+def _play_home(game, state, chain, f, a):
+    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
+    (if any) onto it."""
+    moves = []
+    to_f = Move("waste", game.pile_ids[f])
+    for card in chain:
+        turns, state = _turn_up(game, state, card)
+        moves += turns
+        moves.append(to_f)
+        state = game._apply(state, to_f)
+    if a is not None:
+        move = game._one_card_moves[a][f]
+        moves.append(move)
+        state = game._apply(state, move)
+    return tuple(moves), state
