@@ -51,9 +51,6 @@ from ..engine.cards import ACE, FACE_DOWN, KING
 from ..engine.moves import Move
 from .stock import REDEAL, TURN, _turned, cycle
 
-_TYPES = range(64)
-
-
 def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
     draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
@@ -82,25 +79,32 @@ class DeadEnds:
         self.reserve_piles = (game.STOCK, game.WASTE)
 
     def is_dead(self, state) -> bool:
+        # Sets of card types are bit masks: bit t for type t (suit << 4 | rank), so that a
+        # suit is a 16-bit lane and "one rank up" is a shift by one.
         piles = state.piles
-        home = self._home_counts(piles)
         columns = [tuple(c & 63 for c in piles[t]) for t in self.T]
-        reserve = bytearray(64)               # loose copies in the stock and waste
+        loose = 0                               # types with a copy in the stock or waste
         for i in self.reserve_piles:
             for c in piles[i]:
-                reserve[c & 63] = 1
+                loose |= 1 << (c & 63)
+        ready = self._foundations_ready(piles)
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
         runs = [_run_lengths(col) for col in columns]
+        tops = [_suffix_masks(col) for col in columns]     # tops[k][i]: types of col[i:]
         while True:
-            empties = sum(1 for b in bound if b == 0)
-            homeable, available = self._type_events(home, reserve, columns, bound, empties)
+            empties = bound.count(0)
+            exposed = 0                         # X found for some tableau copy
+            for k, b in enumerate(bound):
+                exposed |= tops[k][max(b - 1, 0)]
+            homeable = _homeable(ready, loose | exposed)
+            available = _available(exposed, loose, empties)
             changed = False
             for k, col in enumerate(columns):
                 b = bound[k]
                 if b == 0:
                     continue
-                lowest = _lowest_leaver(col, runs[k], b, homeable, available, empties - (b == 0))
+                lowest = _lowest_leaver(col, runs[k], b, homeable, available, empties)
                 if lowest < b:
                     bound[k] = lowest
                     changed = True
@@ -108,12 +112,14 @@ class DeadEnds:
                 break
         if any(b > 1 for b in bound):          # a card that is never on top never goes home
             return True
-        types = {c for col in columns for c in col}
-        types.update(t for t in _TYPES if reserve[t])
-        return not all(homeable[t] for t in types)
+        needed = loose
+        for k in range(len(columns)):
+            needed |= tops[k][0]
+        return needed & ~homeable != 0
 
-    def _home_counts(self, piles) -> list[int]:
-        """home[t]: how many copies of card type t are home (foundations run from the Ace)."""
+    def _foundations_ready(self, piles) -> int:
+        """The types that may go home now, or once an Ace is: a foundation of the suit sits
+        one rank below (more copies of that card home than of this one), or an Ace."""
         home = [0] * 64
         for f in self.F:
             pile = piles[f]
@@ -122,34 +128,47 @@ class DeadEnds:
                 base = top & 0x30
                 for rank in range(1, (top & 15) + 1):
                     home[base | rank] += 1
-        return home
+        ready = ACES
+        for t in range(64):
+            if t & 15 > 1 and home[t - 1] > home[t]:
+                ready |= 1 << t
+        return ready
 
-    @staticmethod
-    def _type_events(home, reserve, columns, bound, empties):
-        """(homeable, available) by card type, from the events found so far:
-        homeable[t]: a copy of t not home might go home once on top (rule H);
-        available[t]: A(t), a copy of t might lie on top of a tableau pile."""
-        exposed = bytearray(64)                 # X found for some tableau copy
-        for col, b in zip(columns, bound):
-            for c in col[max(b - 1, 0):]:
-                exposed[c] = 1
-        homeable = bytearray(64)
-        available = bytearray(64)
-        for suit in range(4):
-            base = suit << 4
-            ok = True                           # homeable for rank 1: always a foundation
-            for rank in range(1, KING + 1):
-                t = base | rank
-                if rank > 1:
-                    below = t - 1
-                    ok = home[below] > home[t] or (homeable[below] and (reserve[below] or exposed[below]))
-                homeable[t] = ok
-            above = False
-            for rank in range(KING, 0, -1):
-                t = base | rank
-                above = exposed[t] or (reserve[t] and (above or empties > 0))
-                available[t] = above
-        return homeable, available
+
+ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
+RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
+
+
+def _homeable(ready: int, present: int) -> int:
+    """Rule H by type: t may go home once on top if a foundation is ready for it now, or
+    a copy of the card below it, not home now, is on top or loose and may go home first."""
+    homeable = ready
+    while True:
+        grown = homeable | ((homeable & present) << 1) & RANKS_MASK
+        if grown == homeable:
+            return homeable
+        homeable = grown
+
+
+def _available(exposed: int, loose: int, empties: int) -> int:
+    """Rule A by type: a copy on top of a pile, or a loose copy with a place to go: an
+    empty pile, or a host (one rank up, same suit) that is available."""
+    if empties:
+        return exposed | loose
+    available = exposed
+    while True:
+        grown = available | (loose & (available >> 1))
+        if grown == available:
+            return available
+        available = grown
+
+
+def _suffix_masks(col) -> list[int]:
+    """masks[i]: the types of col[i:]; masks[len(col)] = 0."""
+    masks = [0] * (len(col) + 1)
+    for i in range(len(col) - 1, -1, -1):
+        masks[i] = masks[i + 1] | 1 << col[i]
+    return masks
 
 
 def _run_lengths(col) -> list[int]:
@@ -167,8 +186,8 @@ def _lowest_leaver(col, run, b, homeable, available, other_empties) -> int:
     i = b - 1
     while i >= 0 and i + run[i] >= b - 1:
         c = col[i]
-        if (i == b - 1 and homeable[c]) or other_empties > 0 or \
-                (c & 15 < KING and available[c + 1]):
+        if other_empties or (i == b - 1 and homeable >> c & 1) or \
+                (c & 15 < KING and available >> (c + 1) & 1):
             b = i
         i -= 1
     return b
