@@ -118,9 +118,14 @@ def test_no_position_on_a_winning_line_is_dead(number):
     assert not any(dead_ends.is_dead(s) for s in _line_positions(GAME.deal(number), result.moves))
 
 
+# Two searches, written out so that the positions below do not change with the portfolio.
+SEARCHES = [{"depth_weight": 0.5, "weights": {"down": 2.0}},
+            {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}}]
+
+
 def _waiting_positions(number: int, expansions: int) -> list:
     """The positions a search of deal ``number`` has waiting after ``expansions``."""
-    solver = Solver(GAME.deal(number), max_states=expansions + 10)
+    solver = Solver(GAME.deal(number), max_states=expansions + 10, portfolio=SEARCHES)
     solver.step(expansions)
     return [entry[2] for search in solver._searches for entry in search.frontier.entries()]
 
