@@ -1,4 +1,6 @@
-"""Dead ends in Triple Interchange: positions from which no win exists, found without search.
+"""The solver's reductions for Triple Interchange (and Quadruple): dead ends, positions from
+which no win exists, found without search (below); and stock and waste cards played only in
+bridges, a card put on them at once (the section "reserve plays" further down).
 
 The game (RULES.md section 2): several decks, foundations built up in suit from any Ace on
 any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
@@ -50,6 +52,7 @@ from __future__ import annotations
 from ..engine.cards import ACE, FACE_DOWN, KING
 from ..engine.moves import Move
 from .stock import REDEAL, TURN, _turned, cycle
+
 
 def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
