@@ -19,7 +19,7 @@ QUICK_DEALS = {
     "unlimited": [4],
     "interlock": [1, 2],
     "love_a_duck": [8],
-    "quadruple_interchange": [5],
+    "quadruple_interchange": [7],
     "mutated": [2],
 }
 # Deals proved lost quickly; the second entry says whether the proof is cheap enough to

@@ -9,7 +9,9 @@
   key), a group only to the first empty tableau pile when the tableau piles are symmetric;
 - stock compression (stock.py): turns are expanded only as part of a waste play;
 - Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once
-  (bridges.py), and a position that provably cannot be won is not expanded (deadends.py).
+  (bridges.py), and a position that provably cannot be won is not expanded (deadends.py);
+  Triple and Quadruple Interchange: the same two, each with its own proof, and a reserve
+  card goes home only in a bridge too, a card from a pile put on it at once (interchange.py).
 Every move comes from the engine's move generator, and only legal moves are applied.
 ``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
 same order, computed straight from the piles; tests/test_solver.py compares the two.
@@ -20,7 +22,7 @@ from __future__ import annotations
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
-from . import bridges, deadends
+from . import bridges, deadends, interchange
 from .autoplay import host_suits, settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
@@ -65,10 +67,23 @@ class PatienceExpander(GenericExpander):
         if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
-        # Interlock: reserve cards go to the tableau only as bridges (bridges.py)
-        self.bridges = self.compress and bridges.applies(game)
+        # Interlock and Triple Interchange: reserve cards go to the tableau only in bridges
+        # (bridges.py); Triple Interchange's reserve cards go home only in bridges too
+        # (interchange.py)
+        self.bridge_moves = None
+        self.home_bridges = None
+        if self.compress:
+            if bridges.applies(game):
+                self.bridge_moves = bridges.bridges
+            elif interchange.bridges_apply(game):
+                self.bridge_moves = interchange.bridges
+                self.home_bridges = interchange.home_bridges
+        self.bridges = self.bridge_moves is not None
         # Interlock: positions that provably cannot be won get no successors (deadends.py)
         self.dead_ends = deadends.DeadEnds(game) if deadends.applies(game) else None
+        # Triple Interchange: the same for its own dead ends (interchange.py)
+        if interchange.applies(game):
+            self.dead_ends = interchange.DeadEnds(game)
         self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
         self.index = game._index
@@ -118,7 +133,8 @@ class PatienceExpander(GenericExpander):
         for move in game._moves(state):
             if self.compress and is_turn(move):
                 continue
-            if self.bridges and move.src == "waste" and kinds[index[move.dst]] == "tableau":
+            if self.bridges and move.src == "waste" and \
+                    (self.home_bridges or kinds[index[move.dst]] == "tableau"):
                 continue
             dst = index.get(move.dst)
             if dst is not None:
@@ -132,8 +148,11 @@ class PatienceExpander(GenericExpander):
                     continue
             yield (move,), apply(state, move)
         if self.bridges:
-            yield from waste_plays(game, state, self._foundations)
-            yield from bridges.bridges(game, state)
+            if self.home_bridges:
+                yield from self.home_bridges(game, state)
+            else:
+                yield from waste_plays(game, state, self._foundations)
+            yield from self.bridge_moves(game, state)
         elif self.compress:
             yield from waste_plays(game, state, self._targets)
 

@@ -85,9 +85,17 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
 
 # Triple Interchange: 36 face-down cards are most of the work, and in-suit runs are what
 # frees them: both searches count a face-down card twice, the greedy one prizes sorted piles
-# (at 2 s a deal: deals 1-30, 20 won instead of 17; deals 31-50, 11 instead of 9).
+# (at 2 s a deal: deals 1-30, 20 won instead of 17; deals 31-50, 11 instead of 9). With the
+# bridges of interchange.py a third search, a weighted A* with a depth weight of 1 (a move's
+# depth counts its stock turns), wins hard deals sooner: eleven of them (9, 18, 32, 33, 38,
+# 56, 66, 69, 71, 80, 89) at 25,000 states a deal, all won in 76,000 expansions instead of
+# 134,200, and deals 1-30 in 27,700 instead of 33,800. In place of the first search it won
+# the eleven in 63,400 but one, and was far slower on easy deals (deal 7: 12,600 instead of
+# 400); a depth weight of 0.1 (4 of the 11 won), exploring (0.3 of the pops: 9 won) and
+# counting stock and waste cards as half gone (10 won, 105,000) did worse.
 TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 2.0}},
-                                {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}})
+                                {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}},
+                                {"depth_weight": 1.0, "weights": {"down": 2.0}})
 
 # Interlock: the work is digging out the cards under the front layers, so the search counts
 # a card in a covered pile as much as a card not yet home, and explores. Chosen at 6,000

@@ -1,0 +1,368 @@
+"""The solver's reductions for Triple Interchange (and Quadruple): dead ends, positions from
+which no win exists, found without search (below); and stock and waste cards played only in
+bridges, a card put on them at once (the section "reserve plays" further down).
+
+The game (RULES.md section 2): several decks, foundations built up in suit from any Ace on
+any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
+takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
+card can be played at any time. Face-down cards only wait for the cards above them to go.
+
+The test is a relaxation, as in deadends.py (Interlock's): for a position it works out
+every event that *might* happen in some continuation, using for each kind of event a
+condition that every real occurrence of it needs, made of events that happened before.
+Cards are physical cards: copies of one card are told apart by where they lie now.
+Events, for a tableau card c of pile p and a card type t (suit and rank):
+- L(c): c leaves p (alone or inside a moving group);
+- X(c): c is on top of some pile (so a card may be put on it or it may go home);
+- H(c): c goes home; N(t): some copy of t that is not home now goes home;
+- E(p): pile p is empty; A(t): some copy of t lies on top of a tableau pile.
+The rules:
+- X(c) needs L of every card above c in p: whether c is still in p or moved away, every card
+  that lay on it there has left p by then (alone or moved along with it).
+- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card) and a foundation at
+  r - 1 in suit s when c goes: either one is at r - 1 now (more copies of (s, r - 1) home
+  than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: twelve
+  foundations, twelve Aces), or some copy of (s, r - 1) not home now goes home first:
+  N((s, r - 1)). Stock and waste cards are always within reach (unlimited redeals).
+- A(t) needs X(c) for a tableau copy c of t, or a stock or waste copy and a place for it:
+  A of a host type (one rank higher, same suit; none for a King) or some E(q).
+- L(c), for c in p, needs H(c), or that c moves as the head of a group, onto a host
+  (A((s, r + 1))) or an empty pile q != p (E(q)). The group is c and the cards above it,
+  so every card above c has left p before, except those still on it in the moving group:
+  they follow c down in suit, so they are among the run that lies on c now (identities
+  counted, face-down or not), and every card above that run has left p before. A card of
+  that run leaves p with c: L(c) gives L of each of them.
+- E(p), for a pile p that holds cards, needs L of its bottom card (cards come and go at
+  the top only, so the bottom card leaves last).
+Starting from the facts of the position (the cards home, the empty piles, the cards on
+top) the rules are applied until nothing changes. By induction over the moves of any
+continuation, every event that happens in it is among the events found (each needs events
+that happened earlier, found by then). A win sends every card home; so if some card's H is
+not found, no win exists: the position is *dead*.
+
+The search does not expand a dead position (expand.py). That keeps "lost" a proof
+(search.py): every position on a winning line has a win, so none of them is dead, and the
+argument there that some won position is reached uses only those.
+tests/test_solver_interchange.py checks that no position on the solver's winning lines is
+dead and that positions found dead are lost when searched without the test.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import ACE, FACE_DOWN, KING
+from ..engine.moves import Move
+from .stock import REDEAL, TURN, _turned, cycle
+
+
+def _fits(game) -> bool:
+    """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
+    draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
+    from ..rules.interchange import _InterchangeFamily
+    return (isinstance(game, _InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
+            and game.draw == 1 and game.redeals is None and game.step == 1 and not game.C
+            and game.build.direction == -1 and game.build.suits == "same")
+
+
+def applies(game) -> bool:
+    """Does the dead-end test below hold for ``game``?"""
+    return _fits(game)
+
+
+def bridges_apply(game) -> bool:
+    """Do the bridges below hold for ``game``?"""
+    return _fits(game)
+
+
+class DeadEnds:
+    """``is_dead(state)``: does the relaxation above leave some card unable to go home?"""
+
+    def __init__(self, game):
+        self.game = game
+        self.F, self.T = game.F, game.T
+        self.reserve_piles = (game.STOCK, game.WASTE)
+
+    def is_dead(self, state) -> bool:
+        # Sets of card types are bit masks: bit t for type t (suit << 4 | rank), so that a
+        # suit is a 16-bit lane and "one rank up" is a shift by one.
+        piles = state.piles
+        columns = [tuple(c & 63 for c in piles[t]) for t in self.T]
+        loose = 0                               # types with a copy in the stock or waste
+        for i in self.reserve_piles:
+            for c in piles[i]:
+                loose |= 1 << (c & 63)
+        ready = self._foundations_ready(piles)
+        # bound[k]: the cards of column k from bound[k] up have been found to leave
+        bound = [len(col) for col in columns]
+        runs = [_run_lengths(col) for col in columns]
+        tops = [_suffix_masks(col) for col in columns]     # tops[k][i]: types of col[i:]
+        while True:
+            empties = bound.count(0)
+            exposed = 0                         # X found for some tableau copy
+            for k, b in enumerate(bound):
+                exposed |= tops[k][max(b - 1, 0)]
+            homeable = _homeable(ready, loose | exposed)
+            available = _available(exposed, loose, empties)
+            changed = False
+            for k, col in enumerate(columns):
+                b = bound[k]
+                if b == 0:
+                    continue
+                lowest = _lowest_leaver(col, runs[k], b, homeable, available, empties)
+                if lowest < b:
+                    bound[k] = lowest
+                    changed = True
+            if not changed:
+                break
+        if any(b > 1 for b in bound):          # a card that is never on top never goes home
+            return True
+        needed = loose
+        for k in range(len(columns)):
+            needed |= tops[k][0]
+        return needed & ~homeable != 0
+
+    def _foundations_ready(self, piles) -> int:
+        """The types that may go home now, or once an Ace is: a foundation of the suit sits
+        one rank below (more copies of that card home than of this one), or an Ace."""
+        home = [0] * 64
+        for f in self.F:
+            pile = piles[f]
+            if pile:
+                top = pile[-1]
+                base = top & 0x30
+                for rank in range(1, (top & 15) + 1):
+                    home[base | rank] += 1
+        ready = ACES
+        for t in range(64):
+            if t & 15 > 1 and home[t - 1] > home[t]:
+                ready |= 1 << t
+        return ready
+
+
+ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
+RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
+
+
+def _homeable(ready: int, present: int) -> int:
+    """Rule H by type: t may go home once on top if a foundation is ready for it now, or
+    a copy of the card below it, not home now, is on top or loose and may go home first."""
+    homeable = ready
+    while True:
+        grown = homeable | ((homeable & present) << 1) & RANKS_MASK
+        if grown == homeable:
+            return homeable
+        homeable = grown
+
+
+def _available(exposed: int, loose: int, empties: int) -> int:
+    """Rule A by type: a copy on top of a pile, or a loose copy with a place to go: an
+    empty pile, or a host (one rank up, same suit) that is available."""
+    if empties:
+        return exposed | loose
+    available = exposed
+    while True:
+        grown = available | (loose & (available >> 1))
+        if grown == available:
+            return available
+        available = grown
+
+
+def _suffix_masks(col) -> list[int]:
+    """masks[i]: the types of col[i:]; masks[len(col)] = 0."""
+    masks = [0] * (len(col) + 1)
+    for i in range(len(col) - 1, -1, -1):
+        masks[i] = masks[i + 1] | 1 << col[i]
+    return masks
+
+
+def _run_lengths(col) -> list[int]:
+    """run[i]: how many cards above col[i] follow it down in suit, one rank at a time."""
+    run = [0] * len(col)
+    for i in range(len(col) - 2, -1, -1):
+        if col[i + 1] == col[i] - 1 and col[i] & 15 > 1:
+            run[i] = run[i + 1] + 1
+    return run
+
+
+def _lowest_leaver(col, run, b, homeable, available, other_empties) -> int:
+    """The new bound of a column whose cards from ``b`` up are found to leave: each card
+    below that might leave (rule L) lowers it; a candidate's run must reach the bound."""
+    i = b - 1
+    while i >= 0 and i + run[i] >= b - 1:
+        c = col[i]
+        if other_empties or (i == b - 1 and homeable >> c & 1) or \
+                (c & 15 < KING and available >> (c + 1) & 1):
+            b = i
+        i -= 1
+    return b
+
+
+# ------------------------------------------------------------------ reserve plays
+# Every stock and waste card, the *reserve*, can be turned to the top of the waste before
+# any move (draw one, unlimited redeals), and turns touch nothing else (stock.py). Lines are
+# read here as their moves other than turns, a reserve play meaning "turn the card up, then
+# play it". Playing a reserve card X pays only if something is then put on X, and it can
+# wait until then:
+#
+# Lemma (normal form). If a position has a winning line of n moves, it has one of at most
+# n moves in which every reserve play is followed at once by a move that puts a card on the
+# card just played, but for a King played home.
+#
+# Proof. Call a reserve play *late* when it breaks that rule. Take the last late play, of
+# X at index t, delete it (X stays in the reserve), and look at the first later move that
+# concerns X (a run carrying X along does not count):
+# (a) X moves alone to another place: play it from the reserve there instead (a move fewer);
+# (b) a card or run is put on X: first play X from the reserve where it went at t, then
+#     that move (as many moves as before);
+# (c) X goes home from the tableau: play it home from the reserve (a move fewer).
+# One of them comes: a won line sends X home, and a foundation that X started or raised
+# to rank r < King later takes a card of rank r + 1 on X. Until then the two lines differ
+# only by X being in the reserve or in place. Every move in between stays legal without X:
+# nothing is put on X, so a foundation where X went is not played to in between, and
+# keeps its top for (b); a run carrying X has the same head without it and still fits
+# where it goes; the card under X on the tableau cannot go home while X lies on it, and
+# is on top again for (b); an empty pile where X went stays empty, which only adds room
+# (any card may go to an empty pile, and runs move whole whatever the empty piles, so no
+# move's legality depends on their number); the reserve holding one card more changes no
+# other reserve play. So the new line still wins. After (b) no play at t or later is late:
+# the plays moved one place earlier keep the moves that followed them, but for the last,
+# now followed by X's play, and that one was no late-able reserve play before (the move
+# after it put a card on X, not on it, and it came after t); X's play is now followed by
+# the move that puts a card on X. So (length, index of the last late play) drops in
+# every step, and the steps end with a line as claimed. The proof tracks physical cards,
+# so copies of a card change nothing.
+#
+# Consequence for the search. Chaining the plays that follow each other, every reserve
+# play of a normal line starts a *bridge*: reserve cards X1, ..., Xk, each played on the
+# one before, X1 onto a tableau card or an empty pile, then a run from a pile onto Xk; or
+# X1 onto a foundation (an Ace onto an empty one), then a card from the top of a pile home
+# onto Xk, or Xk a King. The expander offers bridges instead of single reserve plays, each
+# with its macro moves (turns included). If a position has a win, take a shortest one and
+# put it in normal form: its first move or bridge is a successor from which a win of fewer
+# moves exists, and safe autoplay after it only deletes moves (autoplay.py). By induction
+# on the length of the shortest win, the search reaches a won position whenever one
+# exists: "lost" stays a proof. Cards of the same type are interchangeable in every later
+# move, so a bridge is offered once per sequence of card types, onto the first empty pile
+# only (the key sorts the tableau piles) and onto one foundation of each top (the key
+# sorts the foundations). bridges.py proves the same for Interlock's tableau bridges.
+# tests/test_solver_interchange.py compares the answers with and without bridges.
+
+
+def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
+    """head card -> every (pile, count) run of a tableau pile that it heads."""
+    units: dict[int, list[tuple[int, int]]] = {}
+    for a in game.T:
+        pile = piles[a]
+        for n in range(1, game._run_length(pile) + 1):
+            units.setdefault(pile[-n], []).append((a, n))
+    return units
+
+
+def bridges(game, state):
+    """Each bridge: the moves, turns included, and the position after them."""
+    piles = state.piles
+    reserve = set(cycle(game, piles))
+    if not reserve:
+        return
+    units = _units(game, piles)
+    fits_on, ids = game._fits_on, game.pile_ids
+    empty_seen = False
+    for b in game.T:
+        pile = piles[b]
+        if pile:
+            starts = [c for c in fits_on[pile[-1]] if c in reserve]
+        elif empty_seen:
+            continue
+        else:
+            empty_seen = True
+            starts = sorted(reserve)
+        for first in starts:
+            chain = (first,)
+            while True:
+                head = chain[-1] - 1 if chain[-1] & 15 > 1 else None
+                for a, n in units.get(head, ()):
+                    if a != b:
+                        yield _play(game, state, chain, b, (a, n), ids)
+                if head is None or head not in reserve:
+                    break
+                chain += (head,)
+
+
+def _turn_up(game, state, card):
+    """The turns that bring reserve card ``card`` to the top of the waste, and the state:
+    the first of stock.reachable_tops's answers, found by index (draw one, no redeal limit)."""
+    piles = state.piles
+    now = len(piles[game.WASTE])
+    if now and piles[game.WASTE][-1] == card:
+        return (), state
+    order = cycle(game, piles)
+    if card in order[now:]:
+        on_waste = order.index(card, now) + 1
+        return (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
+    on_waste = order.index(card) + 1
+    lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
+    return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+
+
+def _play(game, state, chain, b, unit, ids):
+    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it
+    (as bridges._play does)."""
+    moves = []
+    to_b = Move("waste", ids[b])
+    for card in chain:
+        turns, state = _turn_up(game, state, card)
+        moves += turns
+        moves.append(to_b)
+        state = game._apply(state, to_b)
+    a, n = unit
+    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
+    moves.append(move)
+    return tuple(moves), game._apply(state, move)
+
+
+def home_bridges(game, state):
+    """Each bridge to a foundation: the moves, turns included, and the position after."""
+    piles = state.piles
+    reserve = set(cycle(game, piles))
+    if not reserve:
+        return
+    on_top: dict[int, list[int]] = {}        # a face-up top card -> the piles it tops
+    for t in game.T:
+        if piles[t] and not piles[t][-1] & FACE_DOWN:
+            on_top.setdefault(piles[t][-1], []).append(t)
+    seen = set()
+    for f in game.F:
+        top = piles[f][-1] if piles[f] else 0
+        if top in seen or top & 15 == KING:
+            continue
+        seen.add(top)
+        firsts = [c for c in (ACE, 16 | ACE, 32 | ACE, 48 | ACE) if c in reserve] if not top else \
+            [top + 1] if top + 1 in reserve else []
+        for first in firsts:
+            chain = (first,)
+            while True:
+                last = chain[-1]
+                if last & 15 == KING:
+                    yield _play_home(game, state, chain, f, None)
+                    break
+                for a in on_top.get(last + 1, ()):
+                    yield _play_home(game, state, chain, f, a)
+                if last + 1 not in reserve:
+                    break
+                chain += (last + 1,)
+
+
+def _play_home(game, state, chain, f, a):
+    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
+    (if any) onto it."""
+    moves = []
+    to_f = Move("waste", game.pile_ids[f])
+    for card in chain:
+        turns, state = _turn_up(game, state, card)
+        moves += turns
+        moves.append(to_f)
+        state = game._apply(state, to_f)
+    if a is not None:
+        move = game._one_card_moves[a][f]
+        moves.append(move)
+        state = game._apply(state, move)
+    return tuple(moves), state

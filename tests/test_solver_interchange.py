@@ -1,0 +1,222 @@
+"""The solver's Triple Interchange reductions (solver/interchange.py), each cross-checked:
+the same answers with it and without, and nothing on a winning line flagged dead."""
+
+import random
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.cards import card_name
+from solwidget.solver import interchange
+from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.interchange import DeadEnds
+from solwidget.solver.search import Solver
+from solwidget.solver.stock import is_turn
+
+GAME = sw.load_game("triple_interchange")
+RANKS = "A23456789TJQK"
+
+
+def _foundations(levels) -> dict:
+    """Twelve foundations, three a suit (C, D, H, S), built up to the ranks given."""
+    piles = {}
+    for k, (suit, rank) in enumerate((s, r) for s, ranks in zip("CDHS", levels) for r in ranks):
+        piles[f"f{k}"] = [RANKS[r] + suit for r in range(rank)]
+    return piles
+
+
+def _position(piles: dict) -> sw.State:
+    full = {pid: [] for pid in GAME.pile_ids}
+    full.update(piles)
+    return GAME.state_from_dict({"game": "triple_interchange", "piles": full})
+
+
+def small_position(seed: int, left=(12, 18)) -> sw.State:
+    """A random endgame: foundations at random high ranks, ``left`` cards out, one card or
+    more on each of most tableau piles (cards under the top face down at random), the
+    others in the stock and waste."""
+    rnd = random.Random(seed)
+    while True:
+        levels = [[13 - min(13, int(rnd.expovariate(0.8))) for _ in range(3)] for _ in range(4)]
+        out = [suit << 4 | rank for suit in range(4) for rank in range(1, 14)
+               for level in levels[suit] if rank > level]
+        if left[0] <= len(out) <= left[1]:
+            break
+    rnd.shuffle(out)
+    piles = _foundations(levels)
+    filled = rnd.randint(6, 9)
+    columns = [[out.pop()] for _ in range(filled)]
+    while len(out) > 3 and rnd.random() < 0.6:
+        rnd.choice(columns).insert(0, out.pop())
+    for t, column in enumerate(columns):
+        piles[f"t{t}"] = [f"[{card_name(c)}]" if j < len(column) - 1 and rnd.random() < 0.5 else card_name(c)
+                          for j, c in enumerate(column)]
+    on_waste = rnd.randint(0, len(out))
+    piles["waste"] = [card_name(c) for c in out[:on_waste]]
+    piles["stock"] = [f"[{card_name(c)}]" for c in out[on_waste:]]
+    return _position(piles)
+
+
+def _without_dead_ends(monkeypatch):
+    monkeypatch.setattr(interchange, "applies", lambda game: False)
+
+
+def _without_bridges(monkeypatch):
+    monkeypatch.setattr(interchange, "bridges_apply", lambda game: False)
+
+
+def test_the_reductions_apply_to_the_any_card_unlimited_games_only():
+    assert interchange.applies(GAME) and interchange.applies(sw.load_game("quadruple_interchange"))
+    assert not any(interchange.applies(sw.load_game(g))
+                   for g in ("interchange", "unlimited", "single_interchange", "interlock", "freecell"))
+
+
+# -------------------------------------------------------------------- dead ends
+def _aces_under_twos(**changes) -> sw.State:
+    """Clubs home; each other Ace under the 2 of its suit on a pile of its own; the rest
+    of spades, hearts and diamonds (3 to King, three of each) in the stock."""
+    piles = _foundations([[13, 13, 13], [0, 0, 0], [0, 0, 0], [0, 0, 0]])
+    pairs = [("A" + s, "2" + s) for s in "DHS" for _ in range(3)]
+    for t, (ace, two) in enumerate(pairs):
+        piles[f"t{t}"] = [ace, two]
+    piles["stock"] = [f"[{r}{s}]" for s in "DHS" for r in RANKS[2:] for _ in range(3)]
+    piles.update(changes)
+    return _position(piles)
+
+
+def test_twos_on_their_aces_with_no_pile_to_spare_are_dead(monkeypatch):
+    # a 2 could only go on a 3 of its suit, and a 3 from the stock only on a 4 ... up to a
+    # King, which needs an empty pile: none can ever be made
+    dead = _aces_under_twos()
+    # one pair in the stock instead: that pile is empty, and a King may go there
+    alive = _aces_under_twos(t8=[], stock=[f"[{r}{s}]" for s in "DHS" for r in RANKS[2:] for _ in range(3)]
+                             + ["[AS]", "[2S]"])
+    assert DeadEnds(GAME).is_dead(dead) and not DeadEnds(GAME).is_dead(alive)
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(dead).status == "lost"
+    assert sw.solve(alive, max_states=20_000).status == "won"
+
+
+def test_a_dead_deal_is_proved_lost_at_once():
+    # the same dead position: the search expands nothing
+    result = sw.solve(_aces_under_twos(), max_states=10)
+    assert result.status == "lost" and result.progress.expanded <= 1
+
+
+def _line_positions(state, moves):
+    yield state
+    for move in moves:
+        state = state.play(move)
+        yield state
+
+
+@pytest.mark.parametrize("number", [2, 5, 8, 11, 22, 28])
+def test_no_position_on_a_winning_line_is_dead(number):
+    dead_ends = DeadEnds(GAME)
+    result = sw.solve(GAME.deal(number), max_states=3000)
+    assert result.status == "won", result
+    assert not any(dead_ends.is_dead(s) for s in _line_positions(GAME.deal(number), result.moves))
+
+
+# Two searches, written out so that the positions below do not change with the portfolio.
+SEARCHES = [{"depth_weight": 0.5, "weights": {"down": 2.0}},
+            {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}}]
+
+
+def _waiting_positions(number: int, expansions: int) -> list:
+    """The positions a search of deal ``number`` has waiting after ``expansions``."""
+    solver = Solver(GAME.deal(number), max_states=expansions + 10, portfolio=SEARCHES)
+    solver.step(expansions)
+    return [entry[2] for search in solver._searches for entry in search.frontier.entries()]
+
+
+@pytest.fixture(scope="module")
+def dead_positions():
+    """Six positions that a search of deal 9 meets and the test flags dead (a sixth of
+    those waiting; random endgames are too loose to be dead, these are the real thing),
+    spread among those with the fewest reserve cards, whose searches without the test and
+    without bridges end soonest."""
+    dead_ends = DeadEnds(GAME)
+    waiting = _waiting_positions(9, 600)
+    dead = [s for s in waiting if dead_ends.is_dead(s)]
+    assert len(dead) >= len(waiting) // 10
+    dead.sort(key=lambda s: len(s.piles[GAME.STOCK]) + len(s.piles[GAME.WASTE]))
+    return dead[::4][:6]
+
+
+def test_positions_found_dead_are_lost_without_the_test(monkeypatch, dead_positions):
+    _without_dead_ends(monkeypatch)
+    answers = [sw.solve(s, max_states=3000).status for s in dead_positions]
+    assert answers == ["lost"] * 6, answers
+
+
+def test_no_position_on_endgame_wins_is_dead():
+    dead_ends = DeadEnds(GAME)
+    wins = 0
+    for seed in range(60):
+        state = small_position(seed)
+        result = sw.solve(state, max_states=3000)
+        if result.status == "won":
+            wins += 1
+            assert not any(dead_ends.is_dead(s) for s in _line_positions(state, result.moves)), seed
+    assert wins >= 20
+
+
+# -------------------------------------------------------------------- bridges
+def test_bridges_are_legal_lines_to_the_positions_they_give():
+    count = 0
+    for seed in range(40):
+        state = small_position(seed)
+        for moves, child in [*interchange.bridges(GAME, state), *interchange.home_bridges(GAME, state)]:
+            reached = state
+            for move in moves:
+                reached = reached.play(move)
+            assert reached.piles == child.piles, (seed, moves)
+            # a bridge ends with a card from a pile, or a King home
+            assert moves[-1].src != "waste" or child.piles[GAME._index[moves[-1].dst]][-1] & 15 == 13
+            count += 1
+    assert count >= 20
+
+
+def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
+    # 8S from the stock goes on 9S only if 7S (t1) follows at once, JH on QH only with TH;
+    # 9H, 8H and 7H would take nothing; KH, JH and 8S go to the first empty pile only, each
+    # with the card that follows it
+    state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
+                       "t0": ["KS", "QS", "JS", "TS", "9S"], "t1": ["7S"], "t2": ["QH"], "t3": ["TH"],
+                       "stock": ["[8S]", "[KH]", "[JH]", "[7H]", "[8H]", "[9H]"]})
+    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    played = sorted(" ".join(str(m) for m in moves if not is_turn(m))
+                    for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
+    assert played == ["waste t0 t1 t0", "waste t2 t3 t2", "waste t4 t1 t4", "waste t4 t2 t4",
+                      "waste t4 t3 t4"]
+    plain = PatienceExpander(GAME)
+    plain.bridges = False
+    assert any(moves[-1] == sw.Move("waste", "t3") for moves, _ in plain._moves(state))
+
+
+def test_a_reserve_card_goes_home_only_to_take_a_card_from_a_pile():
+    # 7H and 8H go home from the stock only with 9H (t0) after them; QS only with KS
+    state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
+                       "t0": ["9H"], "t1": ["KH", "QH", "JH", "TH"],
+                       "stock": ["[7H]", "[KS]", "[8H]", "[QS]"]})
+    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    home = sorted(" ".join(str(m) for m in moves if not is_turn(m))
+                  for moves in lines if any(m.src == "waste" and m.dst[0] == "f" for m in moves))
+    assert home == ["waste f6 waste f6 t0 f6", "waste f9 waste f9"]
+    plain = PatienceExpander(GAME)
+    plain.bridges = False
+    assert any(moves[-1] == sw.Move("waste", "f6") for moves, _ in plain._moves(state))
+
+
+def test_same_answers_with_and_without_bridges(monkeypatch, dead_positions):
+    """Random endgames (won) and the dead positions above (lost), searched without the
+    dead-end test: bridges change no answer."""
+    _without_dead_ends(monkeypatch)
+    positions = [small_position(seed) for seed in range(20)] + dead_positions
+    answers = [sw.solve(s, max_states=3000).status for s in positions]
+    _without_bridges(monkeypatch)
+    plain = [sw.solve(s, max_states=3000).status for s in positions]
+    both = [(a, b) for a, b in zip(answers, plain) if "unknown" not in (a, b)]
+    assert all(a == b for a, b in both), list(zip(answers, plain))
+    assert len(both) >= 24 and sum(a == "lost" for a, _ in both) >= 5
