@@ -89,8 +89,8 @@ class PatienceExpander(GenericExpander):
         self.index = game._index
 
     def _settle(self, state):
-        if self.bridges:        # Interlock: safe reserve cards go home too (bridges.py)
-            return bridges.settle(self.game, state)
+        if self.bridge_moves is bridges.bridges:    # Interlock: safe reserve cards go home
+            return bridges.settle(self.game, state)  # too (bridges.py)
         return settle(self.game, state)
 
     def is_won(self, state) -> bool:
