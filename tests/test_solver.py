@@ -8,7 +8,7 @@ from solwidget.solver.autoplay import safe_moves
 from solwidget.solver.heuristics import DEFAULT_WEIGHTS, _cells_score, _patience_score
 from solwidget.solver.expand import CellsExpander, PatienceExpander, cells_fast_path
 from solwidget.solver.keys import engine_key_is_plain, patience_key
-from solwidget.solver.stock import REDEAL, TURN, reachable_tops
+from solwidget.solver.stock import REDEAL, TURN, cycle, reachable_tops, turn_up
 
 # Deals that each game's solver wins within a small budget (found with the default options).
 QUICK_DEALS = {
@@ -318,3 +318,16 @@ def test_solve_command_prints_status_and_moves(capsys):
     assert main(["solve", "freecell", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "won in" in out and "t" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize("game_id", ["triple_interchange", "interlock"])
+def test_turning_up_one_card_is_the_first_way_the_turns_reach_it(game_id):
+    game = sw.load_game(game_id)
+    state = game.deal(3)
+    for _ in range(5):                  # some cards on the waste, some in the stock
+        state = state.play("stock waste")
+    for card in set(cycle(game, state.piles)):
+        first = next(reachable_tops(game, state, lambda top: top == card), None)
+        if state.piles[game.WASTE][-1] == card:
+            first = ((), state)         # already on top: no turn at all
+        assert turn_up(game, state, card) == first

@@ -65,7 +65,7 @@ from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
 from . import autoplay
-from .stock import cycle, reachable_tops
+from .stock import cycle, turn_up
 
 
 def applies(game) -> bool:
@@ -120,23 +120,16 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
             starts = [(c,) for c in reserve if game._empty_takes(piles, b, c)]
         for first in starts:
             for chain, head in _chains(fits_on, reserve, first, units, b):
-                yield _play(game, state, chain, b, units[head], ids)
+                yield play_bridge(game, state, chain, b, units[head], ids)
 
 
-def _turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], State]:
-    """The turns that bring reserve card ``card`` to the top of the waste, and the state."""
-    waste = state.piles[game.WASTE]
-    if waste and waste[-1] == card:
-        return (), state
-    return next(reachable_tops(game, state, lambda top: top == card))
-
-
-def _play(game, state, chain, b, unit, ids):
-    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it."""
+def play_bridge(game, state, chain, b, unit, ids):
+    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
+    the moves, turns included, and the position after them."""
     moves = []
     to_b = Move("waste", ids[b])
     for card in chain:
-        turns, state = _turn_up(game, state, card)
+        turns, state = turn_up(game, state, card)
         moves += turns
         moves.append(to_b)
         state = game._apply(state, to_b)
@@ -155,7 +148,7 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         card = _safe_reserve_card(game, state.piles)
         if card is None:
             return state, played
-        turns, state = _turn_up(game, state, card)
+        turns, state = turn_up(game, state, card)
         home = Move("waste", game.pile_ids[next(game._foundation_for(state.piles, card))])
         state = game._apply(state, home)
         played += [*turns, home]

@@ -51,7 +51,8 @@ from __future__ import annotations
 
 from ..engine.cards import ACE, FACE_DOWN, KING
 from ..engine.moves import Move
-from .stock import REDEAL, TURN, _turned, cycle
+from .bridges import play_bridge
+from .stock import cycle, turn_up
 
 
 def _fits(game) -> bool:
@@ -281,42 +282,10 @@ def bridges(game, state):
                 head = chain[-1] - 1 if chain[-1] & 15 > 1 else None
                 for a, n in units.get(head, ()):
                     if a != b:
-                        yield _play(game, state, chain, b, (a, n), ids)
+                        yield play_bridge(game, state, chain, b, (a, n), ids)
                 if head is None or head not in reserve:
                     break
                 chain += (head,)
-
-
-def _turn_up(game, state, card):
-    """The turns that bring reserve card ``card`` to the top of the waste, and the state:
-    the first of stock.reachable_tops's answers, found by index (draw one, no redeal limit)."""
-    piles = state.piles
-    now = len(piles[game.WASTE])
-    if now and piles[game.WASTE][-1] == card:
-        return (), state
-    order = cycle(game, piles)
-    if card in order[now:]:
-        on_waste = order.index(card, now) + 1
-        return (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
-    on_waste = order.index(card) + 1
-    lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
-    return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
-
-
-def _play(game, state, chain, b, unit, ids):
-    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it
-    (as bridges._play does)."""
-    moves = []
-    to_b = Move("waste", ids[b])
-    for card in chain:
-        turns, state = _turn_up(game, state, card)
-        moves += turns
-        moves.append(to_b)
-        state = game._apply(state, to_b)
-    a, n = unit
-    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
-    moves.append(move)
-    return tuple(moves), game._apply(state, move)
 
 
 def home_bridges(game, state):
@@ -357,7 +326,7 @@ def _play_home(game, state, chain, f, a):
     moves = []
     to_f = Move("waste", game.pile_ids[f])
     for card in chain:
-        turns, state = _turn_up(game, state, card)
+        turns, state = turn_up(game, state, card)
         moves += turns
         moves.append(to_f)
         state = game._apply(state, to_f)

@@ -74,6 +74,24 @@ def _draw_one(game, state, wanted):
             yield lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
 
 
+def turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], State]:
+    """The turns that bring reserve card ``card`` to the top of the waste, and the state
+    after them: the first of reachable_tops's answers, found by index (draw one, unlimited
+    redeals)."""
+    assert game.draw == 1 and game.redeals is None
+    piles = state.piles
+    now = len(piles[game.WASTE])
+    if now and piles[game.WASTE][-1] == card:
+        return (), state
+    order = cycle(game, piles)
+    if card in order[now:]:
+        on_waste = order.index(card, now) + 1
+        return (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
+    on_waste = order.index(card) + 1
+    lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
+    return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+
+
 def _walk(game, state):
     """Turn through the engine until the stock and waste are back where they started."""
     start = (state.piles[game.STOCK], state.piles[game.WASTE])
