@@ -147,12 +147,12 @@ def test_deals_dead_at_the_start_are_proved_lost_at_once():
         assert result.status == "lost", (number, result)
 
 
-def test_no_position_of_a_winning_line_is_dead():
+def _wins_checked_alive(starts, max_states) -> int:
+    """Solve each start; along every win found, assert no position is dead. The wins."""
     dead_ends = DeadEnds(GAME)
-    starts = [GAME.deal(n) for n in (1, 2, 6, 15)] + [small_position(s) for s in FINISHING_SEEDS]
     won = 0
     for start in starts:
-        result = sw.solve(start, max_states=3000)
+        result = sw.solve(start, max_states=max_states)
         if result.status != "won":
             continue
         won += 1
@@ -160,7 +160,12 @@ def test_no_position_of_a_winning_line_is_dead():
         for move in result.moves:
             assert not dead_ends.is_dead(state), (GAME.to_dict(start), move)
             state = state.play(move)
-    assert won >= 30
+    return won
+
+
+def test_no_position_of_a_winning_line_is_dead():
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15)] + [small_position(s) for s in FINISHING_SEEDS]
+    assert _wins_checked_alive(starts, 3000) >= 30
 
 
 def test_endgames_found_dead_are_lost_without_the_test_and_without_bridges(monkeypatch):
@@ -192,19 +197,7 @@ def test_endgames_with_runs_found_dead_are_lost_without_the_test(monkeypatch):
 
 
 def test_no_position_of_a_winning_line_with_runs_is_dead():
-    dead_ends = DeadEnds(GAME)
-    won = 0
-    for seed in RUN_SEEDS:
-        start = _run_position(seed)
-        result = sw.solve(start, max_states=1500)
-        if result.status != "won":
-            continue
-        won += 1
-        state = start
-        for move in result.moves:
-            assert not dead_ends.is_dead(state), (seed, move)
-            state = state.play(move)
-    assert won >= 20
+    assert _wins_checked_alive([_run_position(seed) for seed in RUN_SEEDS], 1500) >= 20
 
 
 def test_a_card_whose_guest_cannot_leave_never_goes_home(monkeypatch):
