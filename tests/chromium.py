@@ -1,7 +1,7 @@
 """Debian's chromium, the one browser of every browser test, benchmark and screenshot script.
 
 Playwright drives it; no browser is ever downloaded. The project installs the package
-(`apt-get install chromium`, done by `python3 dev.py setup` where it can).
+(`apt-get install chromium`, which `python3 dev.py test` runs when it is missing).
 """
 
 from __future__ import annotations

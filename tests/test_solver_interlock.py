@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck

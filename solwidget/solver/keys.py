@@ -20,10 +20,6 @@ from .stock import cycle
 _SEP = b"\xff"
 
 
-def _pack(piles) -> bytes:
-    return _SEP.join(map(bytes, piles))
-
-
 def engine_key_is_plain(game) -> bool:
     """Is ``game.key`` Patience's own (so that packing it here keeps its meaning)?"""
     return isinstance(game, Patience) and type(game).key is Patience.key
