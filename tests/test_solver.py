@@ -265,6 +265,45 @@ def test_compact_keys_mean_what_the_engine_keys_mean(game_id):
     assert len({e for e, _ in pairs}) == len({k for _, k in pairs}) == len(pairs)
 
 
+def test_a_whole_pile_is_not_moved_to_an_empty_pile():
+    # Onto an empty pile of a symmetric tableau, a whole pile makes the same position again.
+    piles = {"t0": ["9S", "8H"], "t7": []}
+    rest = [card_name(c) for c in deck(1) if card_name(c) not in ("9S", "8H")]
+    for t in range(1, 7):
+        piles[f"t{t}"] = rest[(t - 1) * 8:t * 8]
+    piles["c0"], piles["c1"] = rest[48:49], rest[49:]
+    state = _position("freecell", piles)
+    game = state.game
+    assert "t0 t7 2" in [str(m) for m in state.legal_moves()]
+    key = patience_key(game)
+    assert key(state.play("t0 t7 2")) == key(state)
+    for expander in (CellsExpander(game, autoplay=False), PatienceExpander(game, autoplay=False)):
+        tried = [str(moves[0]) for moves, _ in expander.expand(state)]
+        assert "t0 t7" in tried and "t0 t7 2" not in tried
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire"])
+def test_fast_freecell_search_skips_only_the_undoing_of_the_last_move(game_id):
+    game = sw.load_game(game_id)
+    expander = CellsExpander(game)
+    undone = 0
+    for number in (1, 2):
+        parent = expander.start(game.deal(number))[0]
+        for turn in range(40):
+            children = list(expander.expand(parent))
+            if not children:
+                break
+            for came_by, child in children:
+                skipped = [c for c in expander.expand(child) if c not in list(expander.expand(child, came_by))]
+                if len(came_by) == 1:     # one move, nothing sent home: undoing it, if legal, is skipped
+                    assert skipped == [c for c in expander.expand(child) if c[1] == parent]
+                    undone += len(skipped)
+                else:
+                    assert skipped == []
+            parent = children[(turn * 7) % len(children)][1]
+    assert undone > 5
+
+
 @pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire", "inverted_freecell"])
 @pytest.mark.parametrize("autoplay", [True, False])
 def test_fast_freecell_successors_are_the_engines(game_id, autoplay):

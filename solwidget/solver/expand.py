@@ -6,7 +6,8 @@
 - safe foundation moves played at once (autoplay.py);
 - one representative among moves that lead to key-equal positions: a card goes only to the
   first free cell and the first empty foundation (cells and foundations are sets in the
-  key), a group only to the first empty tableau pile when the tableau piles are symmetric;
+  key), a group only to the first empty tableau pile when the tableau piles are symmetric,
+  and never a whole pile there (the position would be this one again);
 - stock compression (stock.py): turns are expanded only as part of a waste play;
 - Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once
   (bridges.py), and a position that provably cannot be won is not expanded (deadends.py);
@@ -18,6 +19,8 @@ same order, computed straight from the piles; tests/test_solver.py compares the 
 """
 
 from __future__ import annotations
+
+import functools
 
 from ..engine.moves import Move
 from ..engine.patience import Patience
@@ -52,7 +55,9 @@ class GenericExpander:
     def is_won(self, state) -> bool:
         return self.game.is_won(state)
 
-    def expand(self, state):
+    def expand(self, state, came_by=()):
+        """(moves, position) for each successor of ``state``; ``came_by``, the moves that led
+        to ``state``, lets an expander skip undoing them (CellsExpander)."""
         for move, child in self.game.successors(state):
             yield (move,), child
 
@@ -122,6 +127,12 @@ class PatienceExpander(GenericExpander):
     def _first_empty_foundation(self, piles):
         return next((f for f in self.game.F if not piles[f]), None)
 
+    def _whole_pile(self, piles, move) -> bool:
+        """Does ``move`` take a whole tableau pile? Onto an empty pile, when the tableau
+        piles are symmetric, that gives a position key-equal to this one."""
+        src = self.index.get(move.src)
+        return src is not None and self.kinds[src] == "tableau" and move.n == len(piles[src])
+
     def _moves(self, state):
         game, piles, kinds, index = self.game, state.piles, self.kinds, self.index
         free_cell = next((c for c in game.C if not piles[c]), None) if self.plain else None
@@ -144,7 +155,8 @@ class PatienceExpander(GenericExpander):
                 if free_foundation is not None and kind == "foundation" and not piles[dst] \
                         and dst != free_foundation:
                     continue
-                if empty_pile is not None and kind == "tableau" and not piles[dst] and dst != empty_pile:
+                if empty_pile is not None and kind == "tableau" and not piles[dst] and \
+                        (dst != empty_pile or self._whole_pile(piles, move)):
                     continue
             yield (move,), apply(state, move)
         if self.bridges:
@@ -156,7 +168,7 @@ class PatienceExpander(GenericExpander):
         elif self.compress:
             yield from waste_plays(game, state, self._targets)
 
-    def expand(self, state):
+    def expand(self, state, came_by=()):
         if self.dead_ends is not None and self.dead_ends.is_dead(state):
             return
         if not self.autoplay:
@@ -197,38 +209,19 @@ class CellsExpander(PatienceExpander):
 
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
-        self._one = game._one_card_moves       # [src][dst]: the one-card Move, built once
-        self._ids = game.pile_ids
         self._fits_on = game._fits_on
-        self._hosts = self._host_cards()
-        self._safe_hosts = self._host_table()
+        self._move, self._hosts, self._safe_hosts = _cells_tables(game)
+        self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.F)
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
-    def _host_cards(self) -> list:
-        """_hosts[card]: the cards ``card`` may be built on (fits_on read the other way)."""
-        hosts = [[] for _ in range(64)]
-        for top in range(64):
-            for card in self._fits_on[top]:
-                hosts[card].append(top)
-        return hosts
-
-    def _host_table(self):
-        """_safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the
-        autoplay rule of autoplay.py: ``card`` is safe once all of them are home)."""
-        game = self.game
-        table = [()] * 64
-        for suit in range(4):
-            for rank in range(1, 14):
-                over = rank + game.build.direction
-                if not 1 <= over <= 13:
-                    continue
-                hosts = host_suits(game.build.suits, suit)
-                table[suit << 4 | rank] = tuple((s, over) for s in hosts)
-        return table
+    def _undoing(self, move):
+        """The move that puts ``move``'s cards back (from the table, so ``is`` finds it)."""
+        index = self.index
+        return self._move[index[move.dst]][index[move.src]][move.n]
 
     def _child(self, state, piles, src, dst, n):
         new = list(piles)
@@ -275,12 +268,11 @@ class CellsExpander(PatienceExpander):
                     dst = topped_by.get(host)
                     if dst is not None and dst != src:
                         found.append((dst, n))
-            if empty is not None:
-                found += [(empty, n) for n in range(1, min(run, limit_to_empty) + 1)]
+            if empty is not None:       # not the whole pile: that changes nothing (above)
+                found += [(empty, n) for n in range(1, min(run, limit_to_empty, size - 1) + 1)]
             found.sort()
-            for dst, n in found:
-                move = one[src][dst] if n == 1 else Move(self._ids[src], self._ids[dst], n)
-                plans.append((move, src, dst, n))
+            moves = self._move[src]
+            plans += [(moves[dst][n], src, dst, n) for dst, n in found]
         for c, card in held:
             fitting = [topped_by[host] for host in hosts[card] if host in topped_by]
             if empty is not None:
@@ -332,17 +324,22 @@ class CellsExpander(PatienceExpander):
             else:
                 return state, played
 
-    def expand(self, state):
+    def expand(self, state, came_by=()):
         """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
         so after a move that sends nothing home the foundations are unchanged and only the
-        card it turned up on its source can have become safe: only then is settling needed."""
+        card it turned up on its source can have become safe: only then is settling needed.
+        When ``state`` came by one move that sent nothing home, undoing it is skipped: it
+        gives back the position before, expanded already (no safe move there either)."""
         if not self.autoplay:
             yield from self._moves(state)
             return
         settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
         piles, game, extra = state.piles, state.game, state.extra
         level = self._levels(piles)[0]
+        undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
         for move, src, dst, n in self._plans(piles):
+            if move is undo:
+                continue
             new = list(piles)              # self._child, written out: the hottest loop
             source = piles[src]
             new[src] = rest = source[:-n]
@@ -353,6 +350,29 @@ class CellsExpander(PatienceExpander):
                 yield (move, *played), child
             else:
                 yield (move,), child
+
+
+@functools.lru_cache(maxsize=8)
+def _cells_tables(game):
+    """CellsExpander's tables, built once a game (a search starts two expanders):
+    - moves[src][dst][n]: every Move (a run has 13 cards at most);
+    - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
+    - safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
+      rule of autoplay.py: ``card`` is safe once all of them are home)."""
+    ids = game.pile_ids
+    moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
+             for a, row in zip(ids, game._one_card_moves)]
+    hosts = [[] for _ in range(64)]
+    for top in range(64):
+        for card in game._fits_on[top]:
+            hosts[card].append(top)
+    safe_hosts = [()] * 64
+    for suit in range(4):
+        for rank in range(1, 14):
+            over = rank + game.build.direction
+            if 1 <= over <= 13:
+                safe_hosts[suit << 4 | rank] = tuple((s, over) for s in host_suits(game.build.suits, suit))
+    return moves, hosts, safe_hosts
 
 
 def expander_for(game, weights=None, autoplay=True, compress=True):

@@ -174,7 +174,7 @@ class MutatedExpander(GenericExpander):
                 continue
             yield move, apply(state, move)
 
-    def expand(self, state):
+    def expand(self, state, came_by=()):
         if not self.autoplay:
             for move, child in self._moves(state):
                 yield (move,), child

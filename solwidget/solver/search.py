@@ -168,13 +168,16 @@ class _Search:
         depth_weight, best = self.depth_weight, self.best_score
         generated = 0
         try:
-            for moves, child in self.x.expand(state):
+            for moves, child in self.x.expand(state, node[1]):
                 generated += 1
                 key = key_of(child)
-                if key in table or key in old:
+                if old and key in old:
                     continue
-                table.add(key)
-                if len(table) >= table_size:      # evict the older generation (see above)
+                size = len(table)
+                table.add(key)                    # one hash of the key: it is costly
+                if len(table) == size:
+                    continue
+                if size + 1 >= table_size:        # evict the older generation (see above)
                     self.old_table, self.table = table, set()
                     table, old = self.table, self.old_table
                 child_node = (node, moves, depth + len(moves))
