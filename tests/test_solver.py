@@ -348,6 +348,27 @@ def test_freecell_score_is_the_patience_score(game_id):
                 state = state.play(legal[(turn * 5) % len(legal)])
 
 
+@pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire"])
+def test_freecell_children_scored_from_their_parent_score_as_the_score_does(game_id):
+    game = sw.load_game(game_id)
+    for weights in (None, {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}, {"urgent": 2.0, "cells": 1.0}):
+        expander = CellsExpander(game, weights)
+        fresh = _cells_score(game, {**DEFAULT_WEIGHTS, **(weights or {})})    # a cold cache
+        from_parent = 0
+        for number in (1, 2, 3):
+            state = expander.start(game.deal(number))[0]
+            for turn in range(60):
+                children = list(expander.scored(state))
+                if not children:
+                    break
+                for _, child, value in children:
+                    if value is not None:
+                        assert value == fresh(child) == expander.score(child)
+                        from_parent += 1
+                state = children[(turn * 5) % len(children)][1]
+        assert from_parent > 200
+
+
 def test_fast_path_is_only_for_the_freecell_shape():
     assert not any(cells_fast_path(sw.load_game(g)) for g in ("triple_interchange", "interlock", "mutated"))
 

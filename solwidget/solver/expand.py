@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 
+from ..engine.cards import ACE, KING
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
@@ -60,6 +61,12 @@ class GenericExpander:
         to ``state``, lets an expander skip undoing them (CellsExpander)."""
         for move, child in self.game.successors(state):
             yield (move,), child
+
+    def scored(self, state, came_by=()):
+        """``expand``, each successor with its score when the expander knows it cheaply,
+        else None (the search then asks ``score``)."""
+        for moves, child in self.expand(state, came_by):
+            yield moves, child, None
 
 
 class PatienceExpander(GenericExpander):
@@ -212,6 +219,10 @@ class CellsExpander(PatienceExpander):
         self._fits_on = game._fits_on
         self._move, self._hosts, self._safe_hosts = _cells_tables(game)
         self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
+        self._F, self._C, self._T = game.F, game.C, game.T
+        self._moves_from = self.score.moves_from     # heuristics._cells_score
+        self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
+        self._starters = [suit << 4 | game.foundation_start for suit in range(4)]
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.F)
@@ -237,31 +248,60 @@ class CellsExpander(PatienceExpander):
 
     def _plans(self, piles) -> list:
         """(move, source index, destination index, cards moved) for each legal move, in the
-        engine's order."""
-        game, one = self.game, self._one
-        C, T = game.C, game.T
-        empties = [t for t in T if not piles[t]]
-        givers = [t for t in T if piles[t]]
-        held = [(c, piles[c][-1]) for c in C if piles[c]]
+        engine's order: to the foundations, from the tableau (a single card without a sort),
+        from the cells, to a free cell."""
+        one, hosts, fits_on = self._one, self._hosts, self._fits_on
+        wants, first_f = {}, None       # card -> the foundation that takes it next
+        for f in self._F:
+            pile = piles[f]
+            if pile:
+                if pile[-1] & 15 != self._last:
+                    wants[pile[-1] + self._step] = f
+            elif first_f is None:
+                first_f = f
+        if first_f is not None:
+            for card in self._starters:
+                wants[card] = first_f
         plans = []
-
-        wants, empty_f = game._foundation_wants(piles)
-        first_f = empty_f[:1]
-        start = game.foundation_start
-        for src, card in [(t, piles[t][-1]) for t in givers] + held:
-            for f in (first_f if card & 15 == start else wants.get(card, ())):
-                plans.append((one[src][f], src, f, 1))
-
-        fits_on, hosts = self._fits_on, self._hosts
-        topped_by = {piles[t][-1]: t for t in givers}    # one deck: each card is unique
-        free = len(C) - len(held) + 1         # free cells, plus one
+        topped_by, empties = {}, []     # one deck: each card tops one pile at most
+        for t in self._T:
+            pile = piles[t]
+            if pile:
+                card = pile[-1]
+                topped_by[card] = t
+                f = wants.get(card)
+                if f is not None:
+                    plans.append((one[t][f], t, f, 1))
+            else:
+                empties.append(t)
+        held, free_cell = [], None
+        for c in self._C:
+            pile = piles[c]
+            if pile:
+                card = pile[0]
+                held.append((c, card))
+                f = wants.get(card)
+                if f is not None:
+                    plans.append((one[c][f], c, f, 1))
+            elif free_cell is None:
+                free_cell = c
+        free = len(self._C) - len(held) + 1         # free cells, plus one
         limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
         empty = empties[0] if empties else None
-        for src in givers:
+        for src in topped_by.values():
             pile = piles[src]
             run, size = 1, len(pile)          # Patience._run_length without face-down cards
             while run < size and pile[-run] in fits_on[pile[-run - 1]]:
                 run += 1
+            moves = self._move[src]
+            if run == 1:
+                found = [dst for dst in map(topped_by.get, hosts[pile[-1]]) if dst is not None]
+                if empty is not None and size > 1:
+                    found.append(empty)
+                if found:
+                    found.sort()
+                    plans += [(moves[dst][1], src, dst, 1) for dst in found]
+                continue
             found = []
             for n in range(1, min(run, limit) + 1):
                 for host in hosts[pile[-n]]:
@@ -271,17 +311,15 @@ class CellsExpander(PatienceExpander):
             if empty is not None:       # not the whole pile: that changes nothing (above)
                 found += [(empty, n) for n in range(1, min(run, limit_to_empty, size - 1) + 1)]
             found.sort()
-            moves = self._move[src]
             plans += [(moves[dst][n], src, dst, n) for dst, n in found]
         for c, card in held:
             fitting = [topped_by[host] for host in hosts[card] if host in topped_by]
             if empty is not None:
                 fitting.append(empty)
-            for dst in sorted(fitting):
-                plans.append((one[c][dst], c, dst, 1))
-        if len(held) < len(C):
-            free_cell = next(c for c in C if not piles[c])
-            plans += [(one[src][free_cell], src, free_cell, 1) for src in givers]
+            fitting.sort()
+            plans += [(one[c][dst], c, dst, 1) for dst in fitting]
+        if free_cell is not None:
+            plans += [(one[src][free_cell], src, free_cell, 1) for src in topped_by.values()]
         return plans
 
     def is_won(self, state) -> bool:
@@ -325,31 +363,40 @@ class CellsExpander(PatienceExpander):
                 return state, played
 
     def expand(self, state, came_by=()):
+        if not self.autoplay:
+            yield from self._moves(state)
+            return
+        for moves, child, _ in self.scored(state, came_by):
+            yield moves, child
+
+    def scored(self, state, came_by=()):
         """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
         so after a move that sends nothing home the foundations are unchanged and only the
         card it turned up on its source can have become safe: only then is settling needed.
-        When ``state`` came by one move that sent nothing home, undoing it is skipped: it
-        gives back the position before, expanded already (no safe move there either)."""
+        A move that sends nothing home changes two piles: its score comes from ``state``'s
+        (heuristics.py). When ``state`` came by one move that sent nothing home, undoing it
+        is skipped: it gives back the position before, expanded already."""
         if not self.autoplay:
-            yield from self._moves(state)
+            yield from super().scored(state, came_by)
             return
         settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
         piles, game, extra = state.piles, state.game, state.extra
         level = self._levels(piles)[0]
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
+        after = self._moves_from(state)
         for move, src, dst, n in self._plans(piles):
             if move is undo:
                 continue
             new = list(piles)              # self._child, written out: the hottest loop
             source = piles[src]
             new[src] = rest = source[:-n]
-            new[dst] = piles[dst] + source[-n:]
+            new[dst] = grown = piles[dst] + source[-n:]
             child = State(game, tuple(new), extra)
             if dst in foundations or (rest and safe(rest[-1], level)):
                 child, played = settle(child)
-                yield (move, *played), child
+                yield (move, *played), child, None
             else:
-                yield (move,), child
+                yield (move,), child, after(src, rest, dst, grown)
 
 
 @functools.lru_cache(maxsize=8)

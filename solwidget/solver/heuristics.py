@@ -245,25 +245,27 @@ def _cells_score(game: Patience, w):
             values.clear()
             cached[0] = 0
         by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
+        by_pile[()] = 0.0                # an empty pile: nothing to weigh
         return by_pile
 
     last = [None, 0.0, None]   # the foundations last scored, their part, their pile values
 
+    def foundations_part(piles, foundations, home):
+        tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
+        by_pile = values.get(tops)
+        if by_pile is None:
+            by_pile = pile_values(tops, piles)
+        last[:] = foundations, w_home * (total - home), by_pile
+
     def score(state) -> float:
         piles = state.piles
         foundations = piles[founds]
-        if foundations == last[0]:       # a sibling's: the search scores siblings in a row
-            value, by_pile = last[1], last[2]
-        else:
+        if foundations != last[0]:       # else a sibling's: the search scores siblings in a row
             home = sum(map(len, foundations))
             if home == total:
                 return 0.0
-            tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
-            by_pile = values.get(tops)
-            if by_pile is None:
-                by_pile = pile_values(tops, piles)
-            value = w_home * (total - home)
-            last[:] = foundations, value, by_pile
+            foundations_part(piles, foundations, home)
+        value, by_pile = last[1], last[2]
         empty = 0
         for pile in piles[tableau]:
             if pile:
@@ -278,6 +280,63 @@ def _cells_score(game: Patience, w):
         value += w_cells * filled * (filled + 1) / 2 - w_empty * empty    # as _patience_score adds
         return max(value, 0.5)
 
+    in_tableau = [False] * (max(T) + 1)
+    for t in T:
+        in_tableau[t] = True
+    blank = [0.0] * len(game.pile_ids)
+
+    def moves_from(state):
+        """For the positions one move from ``state`` that leave the foundations as they are:
+        a function (source, its pile after, destination, its pile after) -> their score,
+        worked out from ``state``'s by the two piles that change. (With weights that are
+        multiples of a power of two, as all the portfolios' are, every sum is exact and the
+        score is the one ``score`` gives.)"""
+        piles = state.piles
+        foundations = piles[founds]
+        if foundations != last[0]:
+            foundations_part(piles, foundations, sum(map(len, foundations)))
+        home, by_pile = last[1], last[2]
+
+        def value_of(pile) -> float:
+            value = by_pile.get(pile)
+            if value is None:
+                value = by_pile[pile] = pile_value(pile, by_pile.need)
+                cached[0] += 1
+            return value
+
+        columns = piles[tableau]
+        parts = list(map(by_pile.get, columns))
+        if None in parts:                  # seldom: the parent was scored with these foundations
+            parts = list(map(value_of, columns))
+        part = list(blank)
+        part[tableau] = parts
+        core = home + sum(part)            # cards home, and the tableau piles' parts
+        filled = len(C) - piles[cells].count(())
+        empty = columns.count(())
+        get = by_pile.get
+
+        def after(src, rest, dst, grown) -> float:
+            value = core - part[src] - part[dst]
+            cells_filled, empties = filled, empty
+            if in_tableau[src]:
+                own = get(rest)
+                value += value_of(rest) if own is None else own
+                if not rest:
+                    empties += 1
+            else:
+                cells_filled -= 1
+            if in_tableau[dst]:
+                own = get(grown)
+                value += value_of(grown) if own is None else own
+                if not piles[dst]:
+                    empties -= 1
+            else:
+                cells_filled += 1
+            return max(value + w_cells * cells_filled * (cells_filled + 1) / 2 - w_empty * empties, 0.5)
+
+        return after
+
+    score.moves_from = moves_from
     return score
 
 

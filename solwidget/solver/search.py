@@ -168,7 +168,7 @@ class _Search:
         depth_weight, best = self.depth_weight, self.best_score
         generated = 0
         try:
-            for moves, child in self.x.expand(state, node[1]):
+            for moves, child, value in self.x.scored(state, node[1]):
                 generated += 1
                 key = key_of(child)
                 if old and key in old:
@@ -181,7 +181,8 @@ class _Search:
                     self.old_table, self.table = table, set()
                     table, old = self.table, self.old_table
                 child_node = (node, moves, depth + len(moves))
-                value = score(child)
+                if value is None:
+                    value = score(child)
                 if value == 0.0 and is_won(child):
                     return child_node
                 if best is None or value < best:
