@@ -101,9 +101,13 @@ class Game:
             return str(err)
         return self._reason(state, move)
 
+    def _moves_from(self, state: State, src: str) -> Iterator[Move]:
+        """The legal moves that take cards from pile ``src`` (games may find them quicker)."""
+        return (move for move in self._moves(state) if move.src == src)
+
     def _reason(self, state: State, move: Move) -> str | None:
         """``explain`` for a move already parsed."""
-        if move in self._moves(state):
+        if move in self._moves_from(state, move.src):
             return None
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 

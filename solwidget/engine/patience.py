@@ -173,7 +173,14 @@ class Patience(Game):
         empty = max(0, sum(1 for t in self.T if not piles[t] and self._can_take(piles, t)) - to_empty)
         return (free_cells + 1) << empty
 
-    def _moves(self, state: State) -> Iterator[Move]:
+    def _moves_from(self, state: State, src: str) -> Iterator[Move]:
+        source = self._index.get(src)
+        if source is None:
+            return super()._moves_from(state, src)
+        return self._moves(state, source)
+
+    def _moves(self, state: State, source: int | None = None) -> Iterator[Move]:
+        """Every legal move, or only those from pile index ``source``."""
         piles = state.piles
         one = self._one_card_moves
         givers = [t for t in self.T if piles[t] and self._can_give(piles, t)]
@@ -182,6 +189,9 @@ class Patience(Game):
         singles += [(c, piles[c][-1]) for c in self.C if piles[c]]
         if self.WASTE is not None and piles[self.WASTE]:
             singles.append((self.WASTE, piles[self.WASTE][-1]))
+        if source is not None:
+            givers = [t for t in givers if t == source]
+            singles = [single for single in singles if single[0] == source]
 
         wants, empty = self._foundation_wants(piles)
         start = self.foundation_start
@@ -214,12 +224,18 @@ class Patience(Game):
                     for c in free_cells:
                         yield one[src][c]
 
-        if self.draw:
+        if self.draw and source in (None, self.STOCK, self.WASTE):
             if piles[self.STOCK]:
-                yield self._DEAL
+                if source in (None, self.STOCK):
+                    yield self._DEAL
             elif piles[self.WASTE] and (self.redeals is None or state.extra[0] < self.redeals):
-                yield self._REDEAL
-        yield from self._extra_moves(state)
+                if source in (None, self.WASTE):
+                    yield self._REDEAL
+        extra = self._extra_moves(state)
+        if source is None:
+            yield from extra
+        else:
+            yield from (move for move in extra if self._index[move.src] == source)
 
     def _fits_pile(self, piles, dst: int, card: int) -> bool:
         target = piles[dst]

@@ -21,7 +21,7 @@ MAX_PASSES = 4
 
 
 def _legal(game, state, move) -> bool:
-    return move in game._moves(state)
+    return move in game._moves_from(state, move.src)
 
 
 def _positions(game, start, moves):
