@@ -62,11 +62,14 @@ class GenericExpander:
         for move, child in self.game.successors(state):
             yield (move,), child
 
-    def scored(self, state, came_by=()):
-        """``expand``, each successor with its score when the expander knows it cheaply,
-        else None (the search then asks ``score``)."""
+    def scored(self, state, came_by, admit):
+        """``expand`` for the search: only the successors whose key ``admit`` takes (it
+        records them: the search's transposition table), each with its score when the
+        expander knows it cheaply, else None (the search then asks ``score``)."""
+        key = self.key
         for moves, child in self.expand(state, came_by):
-            yield moves, child, None
+            if admit(key(child)):
+                yield moves, child, None
 
 
 class PatienceExpander(GenericExpander):
@@ -221,6 +224,7 @@ class CellsExpander(PatienceExpander):
         self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
         self._F, self._C, self._T = game.F, game.C, game.T
         self._moves_from = self.score.moves_from     # heuristics._cells_score
+        self._key_of_piles = self.key.of_piles       # keys._cells_key
         self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
         self._starters = [suit << 4 | game.foundation_start for suit in range(4)]
         self.up = game.step > 0
@@ -290,8 +294,9 @@ class CellsExpander(PatienceExpander):
         empty = empties[0] if empties else None
         for src in topped_by.values():
             pile = piles[src]
-            run, size = 1, len(pile)          # Patience._run_length without face-down cards
-            while run < size and pile[-run] in fits_on[pile[-run - 1]]:
+            size = len(pile)            # Patience._run_length without face-down cards, as
+            run, most = 1, min(size, limit)     # far as a move may carry
+            while run < most and pile[-run] in fits_on[pile[-run - 1]]:
                 run += 1
             moves = self._move[src]
             if run == 1:
@@ -366,19 +371,21 @@ class CellsExpander(PatienceExpander):
         if not self.autoplay:
             yield from self._moves(state)
             return
-        for moves, child, _ in self.scored(state, came_by):
+        for moves, child, _ in self.scored(state, came_by, lambda key: True):
             yield moves, child
 
-    def scored(self, state, came_by=()):
+    def scored(self, state, came_by, admit):
         """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
         so after a move that sends nothing home the foundations are unchanged and only the
         card it turned up on its source can have become safe: only then is settling needed.
-        A move that sends nothing home changes two piles: its score comes from ``state``'s
-        (heuristics.py). When ``state`` came by one move that sent nothing home, undoing it
-        is skipped: it gives back the position before, expanded already."""
+        Such a move changes two piles: its key is asked before the position is built, and
+        its score comes from ``state``'s (heuristics.py). When ``state`` came by one move
+        that sent nothing home, undoing it is skipped: it gives back the position before,
+        expanded already."""
         if not self.autoplay:
-            yield from super().scored(state, came_by)
+            yield from super().scored(state, came_by, admit)
             return
+        key, key_of_piles = self.key, self._key_of_piles
         settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
         piles, game, extra = state.piles, state.game, state.extra
         level = self._levels(piles)[0]
@@ -391,12 +398,12 @@ class CellsExpander(PatienceExpander):
             source = piles[src]
             new[src] = rest = source[:-n]
             new[dst] = grown = piles[dst] + source[-n:]
-            child = State(game, tuple(new), extra)
             if dst in foundations or (rest and safe(rest[-1], level)):
-                child, played = settle(child)
-                yield (move, *played), child, None
-            else:
-                yield (move,), child, after(src, rest, dst, grown)
+                child, played = settle(State(game, tuple(new), extra))
+                if admit(key(child)):
+                    yield (move, *played), child, None
+            elif admit(key_of_piles(new)):
+                yield (move,), State(game, tuple(new), extra), after(src, rest, dst, grown)
 
 
 @functools.lru_cache(maxsize=8)

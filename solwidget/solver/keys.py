@@ -66,12 +66,16 @@ def _cells_key(C, T, symmetric):
     assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
     cells, tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
 
-    def key(state) -> tuple:
-        piles = state.piles
+    def of_piles(piles) -> tuple:
+        """The key of a position with these piles (a tuple or a list of them)."""
         parts = sorted(piles[tableau]) if symmetric else list(piles[tableau])
         parts += sorted(piles[cells])
         return tuple(parts)
 
+    def key(state) -> tuple:
+        return of_piles(state.piles)
+
+    key.of_piles = of_piles     # CellsExpander asks before it builds a position
     return key
 
 

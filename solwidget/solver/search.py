@@ -147,6 +147,7 @@ class _Search:
         self.frontier = Frontier(explore)
         self.table, self.old_table = set(), set()
         self.order = 0
+        self.generated = 0             # successors produced, duplicates included
         self.complete = True           # False once frontier positions were dropped
         self.best_score = None
         self.best_node = None
@@ -156,6 +157,21 @@ class _Search:
         self.order += 1
         self.frontier.push((self.score(state) + self.depth_weight * node[2], -self.order, state, node))
 
+    def admit(self, key) -> bool:
+        """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
+        it need not build what is seen)."""
+        self.generated += 1
+        if self.old_table and key in self.old_table:
+            return False
+        table = self.table
+        size = len(table)
+        table.add(key)                        # one hash of the key: it is costly
+        if len(table) == size:
+            return False
+        if size + 1 >= self.table_size:       # evict the older generation (see above)
+            self.old_table, self.table = table, set()
+        return True
+
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
         every search, so written with locals; a score is 0 only for a won position."""
@@ -163,35 +179,19 @@ class _Search:
         depth = node[2]
         progress.expanded += 1
         progress.depth = depth
-        key_of, score, is_won, push = self.key, self.score, self.x.is_won, self.frontier.push
-        table, old, table_size = self.table, self.old_table, self.table_size
+        score, is_won, push = self.score, self.x.is_won, self.frontier.push
         depth_weight, best = self.depth_weight, self.best_score
-        generated = 0
-        try:
-            for moves, child, value in self.x.scored(state, node[1]):
-                generated += 1
-                key = key_of(child)
-                if old and key in old:
-                    continue
-                size = len(table)
-                table.add(key)                    # one hash of the key: it is costly
-                if len(table) == size:
-                    continue
-                if size + 1 >= table_size:        # evict the older generation (see above)
-                    self.old_table, self.table = table, set()
-                    table, old = self.table, self.old_table
-                child_node = (node, moves, depth + len(moves))
-                if value is None:
-                    value = score(child)
-                if value == 0.0 and is_won(child):
-                    return child_node
-                if best is None or value < best:
-                    best = self.best_score = value
-                    self.best_node = child_node
-                self.order += 1
-                push((value + depth_weight * child_node[2], -self.order, child, child_node))
-        finally:
-            progress.generated += generated
+        for moves, child, value in self.x.scored(state, node[1], self.admit):
+            child_node = (node, moves, depth + len(moves))
+            if value is None:
+                value = score(child)
+            if value == 0.0 and is_won(child):
+                return child_node
+            if best is None or value < best:
+                best = self.best_score = value
+                self.best_node = child_node
+            self.order += 1
+            push((value + depth_weight * child_node[2], -self.order, child, child_node))
         if len(self.frontier) > self.frontier_size:
             self.trim()
         return None
@@ -274,6 +274,7 @@ class Solver:
             spent = time.perf_counter() - began
             progress.elapsed += spent
             progress.searching += spent
+            progress.generated = sum(s.generated for s in self._searches)
             if self.result is None:
                 progress.frontier = sum(len(s.frontier) for s in self._searches)
             scores = [s.best_score for s in self._searches if s.best_score is not None]
