@@ -15,7 +15,8 @@ replayed through ``State.play`` before they are returned.
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
 serve; mutated.py for Mutated Solitaire's own safe and skipped moves), and a search skips a
-position only when its key is in that search's transposition table. Every key enters the
+position only when its key is in that search's transposition table (``admit``), or when it
+is the position before the last move, undone (expanded already: CellsExpander). Every key enters the
 table together with a position pushed on the frontier, so at any time each key in the table
 belongs to a position expanded or still waiting. Evicting keys keeps this true (it only
 makes the search redo work), so when one search's frontier runs empty its expanded
