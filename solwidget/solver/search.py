@@ -35,6 +35,7 @@ positions waiting and 390,000 keys.
 
 from __future__ import annotations
 
+import gc
 import time
 
 from ..engine.moves import Move
@@ -263,6 +264,8 @@ class Solver:
         began = time.perf_counter()
         progress = self.progress
         won = None
+        collecting = gc.isenabled()
+        gc.disable()            # a search makes no reference cycles: only its passes would cost
         try:
             for _ in range(n):
                 search = self._next_search()
@@ -272,6 +275,8 @@ class Solver:
                 if won is not None:
                     break
         finally:
+            if collecting:
+                gc.enable()
             spent = time.perf_counter() - began
             progress.elapsed += spent
             progress.searching += spent
