@@ -233,6 +233,12 @@ class CellsExpander(PatienceExpander):
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
+    def start(self, state):
+        """The search's first position, its piles as bytes (one a card): all the fast path
+        does with a pile, it does the same with bytes, and bytes keep their hash, so keys
+        and scores hash a pile once; they slice quicker and take less memory too."""
+        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))
+
     def _undoing(self, move):
         """The move that puts ``move``'s cards back (from the table, so ``is`` finds it)."""
         index = self.index

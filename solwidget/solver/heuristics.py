@@ -228,7 +228,8 @@ class _PileValues(dict):
 
 def _cells_score(game: Patience, w):
     """_patience_score's value for _plain_cells_game games, with less work a position: no
-    stock, covering or closed piles to ask about, and the piles read as slices."""
+    stock, covering or closed piles to ask about, and the piles read as slices. A pile may be
+    a tuple of cards (the engine's) or bytes (CellsExpander's)."""
     total, F, C, T = game.card_count, game.F, game.C, game.T
     founds, cells, tableau = (slice(ids[0], ids[-1] + 1) for ids in (F, C, T))
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T))
@@ -245,7 +246,7 @@ def _cells_score(game: Patience, w):
             values.clear()
             cached[0] = 0
         by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
-        by_pile[()] = 0.0                # an empty pile: nothing to weigh
+        by_pile[()] = by_pile[b""] = 0.0     # an empty pile (either kind): nothing to weigh
         return by_pile
 
     last = [None, 0.0, None]   # the foundations last scored, their part, their pile values
@@ -276,7 +277,7 @@ def _cells_score(game: Patience, w):
                 value += part
             else:
                 empty += 1
-        filled = len(C) - piles[cells].count(())
+        filled = sum(map(bool, piles[cells]))
         value += w_cells * filled * (filled + 1) / 2 - w_empty * empty    # as _patience_score adds
         return max(value, 0.5)
 
@@ -311,8 +312,8 @@ def _cells_score(game: Patience, w):
         part = list(blank)
         part[tableau] = parts
         core = home + sum(part)            # cards home, and the tableau piles' parts
-        filled = len(C) - piles[cells].count(())
-        empty = columns.count(())
+        filled = sum(map(bool, piles[cells]))
+        empty = len(columns) - sum(map(bool, columns))
         get = by_pile.get
 
         def after(src, rest, dst, grown) -> float:
