@@ -223,6 +223,7 @@ class CellsExpander(PatienceExpander):
         self._move, self._hosts, self._safe_hosts = _cells_tables(game)
         self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
         self._F, self._C, self._T = game.F, game.C, game.T
+        self._runs = {}                              # pile -> _run_of(pile)
         self._moves_from = self.score.moves_from     # heuristics._cells_score
         self._key_of_piles = self.key.of_piles       # keys._cells_key
         self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
@@ -258,9 +259,8 @@ class CellsExpander(PatienceExpander):
 
     def _plans(self, piles) -> list:
         """(move, source index, destination index, cards moved) for each legal move, in the
-        engine's order: to the foundations, from the tableau (a single card without a sort),
-        from the cells, to a free cell."""
-        one, hosts, fits_on = self._one, self._hosts, self._fits_on
+        engine's order: to the foundations, from the tableau, from the cells, to a free cell."""
+        one, hosts = self._one, self._hosts
         wants, first_f = {}, None       # card -> the foundation that takes it next
         for f in self._F:
             pile = piles[f]
@@ -298,31 +298,21 @@ class CellsExpander(PatienceExpander):
         free = len(self._C) - len(held) + 1         # free cells, plus one
         limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
         empty = empties[0] if empties else None
+        runs = self._runs
         for src in topped_by.values():
             pile = piles[src]
-            size = len(pile)            # Patience._run_length without face-down cards, as
-            run, most = 1, min(size, limit)     # far as a move may carry
-            while run < most and pile[-run] in fits_on[pile[-run - 1]]:
-                run += 1
-            moves = self._move[src]
-            if run == 1:
-                found = [dst for dst in map(topped_by.get, hosts[pile[-1]]) if dst is not None]
-                if empty is not None and size > 1:
-                    found.append(empty)
-                if found:
-                    found.sort()
-                    plans += [(moves[dst][1], src, dst, 1) for dst in found]
-                continue
-            found = []
-            for n in range(1, min(run, limit) + 1):
-                for host in hosts[pile[-n]]:
-                    dst = topped_by.get(host)
-                    if dst is not None and dst != src:
-                        found.append((dst, n))
+            known = runs.get(pile)
+            if known is None:
+                known = self._run_of(pile)
+            run, wanted = known
+            found = [(dst, n) for host, n in wanted[min(run, limit)]
+                     if (dst := topped_by.get(host)) is not None]
             if empty is not None:       # not the whole pile: that changes nothing (above)
-                found += [(empty, n) for n in range(1, min(run, limit_to_empty, size - 1) + 1)]
-            found.sort()
-            plans += [(moves[dst][n], src, dst, n) for dst, n in found]
+                found += [(empty, n) for n in range(1, min(run, limit_to_empty, len(pile) - 1) + 1)]
+            if found:
+                found.sort()
+                moves = self._move[src]
+                plans += [(moves[dst][n], src, dst, n) for dst, n in found]
         for c, card in held:
             fitting = [topped_by[host] for host in hosts[card] if host in topped_by]
             if empty is not None:
@@ -332,6 +322,23 @@ class CellsExpander(PatienceExpander):
         if free_cell is not None:
             plans += [(one[src][free_cell], src, free_cell, 1) for src in topped_by.values()]
         return plans
+
+    def _run_of(self, pile) -> tuple:
+        """(run, wanted): how many top cards of ``pile`` may move together as far as their
+        order goes (Patience._run_length without face-down cards), and wanted[k], the
+        (host, n) pairs for the top n <= k of them: the run of n cards may go on host. Kept
+        by pile: a pile's hash is kept too when it is bytes."""
+        fits_on, hosts = self._fits_on, self._hosts
+        run, size = 1, len(pile)
+        while run < size and pile[-run] in fits_on[pile[-run - 1]]:
+            run += 1
+        wanted = [()]
+        for n in range(1, run + 1):
+            wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
+        if len(self._runs) > 200_000:
+            self._runs.clear()
+        known = self._runs[pile] = (run, wanted)
+        return known
 
     def is_won(self, state) -> bool:
         """Every card home: no stock here, so the tableau and cells are empty."""
