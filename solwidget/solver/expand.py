@@ -224,6 +224,9 @@ class CellsExpander(PatienceExpander):
         self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
         self._F, self._C, self._T = game.F, game.C, game.T
         self._runs = {}                              # pile -> _run_of(pile)
+        self._facts = {}                             # foundations -> _foundation_facts
+        self._founds = slice(game.F[0], game.F[-1] + 1)
+        assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
         self._moves_from = self.score.moves_from     # heuristics._cells_score
         self._key_of_piles = self.key.of_piles       # keys._cells_key
         self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
@@ -261,17 +264,7 @@ class CellsExpander(PatienceExpander):
         """(move, source index, destination index, cards moved) for each legal move, in the
         engine's order: to the foundations, from the tableau, from the cells, to a free cell."""
         one, hosts = self._one, self._hosts
-        wants, first_f = {}, None       # card -> the foundation that takes it next
-        for f in self._F:
-            pile = piles[f]
-            if pile:
-                if pile[-1] & 15 != self._last:
-                    wants[pile[-1] + self._step] = f
-            elif first_f is None:
-                first_f = f
-        if first_f is not None:
-            for card in self._starters:
-                wants[card] = first_f
+        wants = self._foundation_facts(piles)[0]
         plans = []
         topped_by, empties = {}, []     # one deck: each card tops one pile at most
         for t in self._T:
@@ -344,16 +337,32 @@ class CellsExpander(PatienceExpander):
         """Every card home: no stock here, so the tableau and cells are empty."""
         return not any(state.piles[self._held])
 
-    def _levels(self, piles):
-        """Per suit, the rank on top of its foundation (0, or 14 building down, if none);
-        per suit, that foundation's index; and the first empty foundation."""
-        F = self.game.F
+    def _foundation_facts(self, piles):
+        """What the foundations say, kept by foundations (a few thousand sets of them):
+        - wants: card -> the foundation that takes it next;
+        - level: per suit, the rank on top of its foundation (0, or 14 building down, if none);
+        - home_pile: per suit, that foundation's index;
+        - the first empty foundation."""
+        foundations = piles[self._founds]
+        facts = self._facts.get(foundations)
+        if facts is not None:
+            return facts
         level, home_pile = [0 if self.up else 14] * 4, [None] * 4
-        for f in F:
-            if piles[f]:
-                top = piles[f][-1]
+        wants, first_f = {}, None
+        for f in self._F:
+            pile = piles[f]
+            if pile:
+                top = pile[-1]
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-        return level, home_pile, next((f for f in F if not piles[f]), None)
+                if top & 15 != self._last:
+                    wants[top + self._step] = f
+            elif first_f is None:
+                first_f = f
+        if first_f is not None:
+            for card in self._starters:
+                wants[card] = first_f
+        facts = self._facts[foundations] = (wants, level, home_pile, first_f)
+        return facts
 
     def _goes_home_safely(self, card, level) -> bool:
         """Does ``card`` go on its foundation next, with every card that could go on it home?"""
@@ -369,7 +378,7 @@ class CellsExpander(PatienceExpander):
         played = []
         while True:
             piles = state.piles
-            level, home_pile, empty_f = self._levels(piles)
+            _, level, home_pile, empty_f = self._foundation_facts(piles)
             for src in sources:
                 if piles[src] and safe(piles[src][-1], level):
                     suit = piles[src][-1] >> 4 & 3
@@ -401,7 +410,7 @@ class CellsExpander(PatienceExpander):
         key, key_of_piles = self.key, self._key_of_piles
         settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
         piles, game, extra = state.piles, state.game, state.extra
-        level = self._levels(piles)[0]
+        level = self._foundation_facts(piles)[1]
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
         after = self._moves_from(state)
         for move, src, dst, n in self._plans(piles):
