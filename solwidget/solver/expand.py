@@ -298,22 +298,34 @@ class CellsExpander(PatienceExpander):
             if known is None:
                 known = self._run_of(pile)
             run, wanted = known
-            found = [(dst, n) for host, n in wanted[min(run, limit)]
-                     if (dst := topped_by.get(host)) is not None]
+            found = []                  # loops, not comprehensions: each of those is a call
+            for host, n in wanted[min(run, limit)]:
+                dst = topped_by.get(host)
+                if dst is not None:
+                    found.append((dst, n))
             if empty is not None:       # not the whole pile: that changes nothing (above)
-                found += [(empty, n) for n in range(1, min(run, limit_to_empty, len(pile) - 1) + 1)]
+                for n in range(1, min(run, limit_to_empty, len(pile) - 1) + 1):
+                    found.append((empty, n))
             if found:
                 found.sort()
                 moves = self._move[src]
-                plans += [(moves[dst][n], src, dst, n) for dst, n in found]
+                for dst, n in found:
+                    plans.append((moves[dst][n], src, dst, n))
         for c, card in held:
-            fitting = [topped_by[host] for host in hosts[card] if host in topped_by]
+            fitting = []
+            for host in hosts[card]:
+                dst = topped_by.get(host)
+                if dst is not None:
+                    fitting.append(dst)
             if empty is not None:
                 fitting.append(empty)
             fitting.sort()
-            plans += [(one[c][dst], c, dst, 1) for dst in fitting]
+            moves = one[c]
+            for dst in fitting:
+                plans.append((moves[dst], c, dst, 1))
         if free_cell is not None:
-            plans += [(one[src][free_cell], src, free_cell, 1) for src in topped_by.values()]
+            for src in topped_by.values():
+                plans.append((one[src][free_cell], src, free_cell, 1))
         return plans
 
     def _run_of(self, pile) -> tuple:
