@@ -354,7 +354,8 @@ class CellsExpander(PatienceExpander):
         - wants: card -> the foundation that takes it next;
         - level: per suit, the rank on top of its foundation (0, or 14 building down, if none);
         - home_pile: per suit, that foundation's index;
-        - the first empty foundation."""
+        - the first empty foundation;
+        - the cards that would go home safely (autoplay.py's rule)."""
         foundations = piles[self._founds]
         facts = self._facts.get(foundations)
         if facts is not None:
@@ -373,7 +374,10 @@ class CellsExpander(PatienceExpander):
         if first_f is not None:
             for card in self._starters:
                 wants[card] = first_f
-        facts = self._facts[foundations] = (wants, level, home_pile, first_f)
+        step = self.game.step
+        nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
+        safe = frozenset(card for card in nexts if self._goes_home_safely(card, level))
+        facts = self._facts[foundations] = (wants, level, home_pile, first_f, safe)
         return facts
 
     def _goes_home_safely(self, card, level) -> bool:
@@ -386,13 +390,13 @@ class CellsExpander(PatienceExpander):
 
     def _settle(self, state):
         """autoplay.settle for these games: the same safe moves, in the same order."""
-        one, sources, safe = self._one, self._sources, self._goes_home_safely
+        one, sources = self._one, self._sources
         played = []
         while True:
             piles = state.piles
-            _, level, home_pile, empty_f = self._foundation_facts(piles)
+            _, _, home_pile, empty_f, safe = self._foundation_facts(piles)
             for src in sources:
-                if piles[src] and safe(piles[src][-1], level):
+                if piles[src] and piles[src][-1] in safe:
                     suit = piles[src][-1] >> 4 & 3
                     f = empty_f if home_pile[suit] is None else home_pile[suit]
                     played.append(one[src][f])
@@ -420,9 +424,9 @@ class CellsExpander(PatienceExpander):
             yield from super().scored(state, came_by, admit)
             return
         key, key_of_piles = self.key, self._key_of_piles
-        settle, safe, foundations = self._settle, self._goes_home_safely, self._foundation_set
+        settle, foundations = self._settle, self._foundation_set
         piles, game, extra = state.piles, state.game, state.extra
-        level = self._foundation_facts(piles)[1]
+        safe = self._foundation_facts(piles)[4]
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
         after = self._moves_from(state)
         for move, src, dst, n in self._plans(piles):
@@ -432,7 +436,7 @@ class CellsExpander(PatienceExpander):
             source = piles[src]
             new[src] = rest = source[:-n]
             new[dst] = grown = piles[dst] + source[-n:]
-            if dst in foundations or (rest and safe(rest[-1], level)):
+            if dst in foundations or (rest and rest[-1] in safe):
                 child, played = settle(State(game, tuple(new), extra))
                 if admit(key(child)):
                     yield (move, *played), child, None
