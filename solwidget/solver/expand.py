@@ -212,9 +212,11 @@ class CellsExpander(PatienceExpander):
 
     It yields exactly what ``PatienceExpander`` yields, in the same order (the engine's move
     order, the same key-equal duplicates skipped), so the searches are unchanged; it only
-    skips the engine's general machinery (hooks, Move look-ups by pile id, the filters).
-    The engine stays the judge: every win is replayed through ``State.play`` (search.py),
-    and tests/test_solver.py compares both expanders move for move.
+    skips the engine's general machinery (hooks, Move look-ups by pile id, the filters) and
+    keeps the search's piles as bytes (``start``). What a pile or the foundations imply is
+    kept by pile and by foundations. The engine stays the judge: every win is replayed
+    through ``State.play`` (search.py), and tests/test_solver.py compares both expanders
+    move for move.
     """
 
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
