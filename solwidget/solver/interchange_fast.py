@@ -24,6 +24,8 @@ from .keys import engine_key_is_plain
 from .stock import REDEAL, TURN
 
 ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
+_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # for bytes.translate
+_FACE_DOWN = bytes(c | FACE_DOWN for c in range(128)) + bytes(range(128, 256))
 
 
 def fast_path(game, compress=True) -> bool:
@@ -34,7 +36,8 @@ def fast_path(game, compress=True) -> bool:
 
 class _Reserve:
     """The stock and waste as a turning cycle: ``order`` (waste bottom to top, then the
-    stock from its top), ``now`` cards of it on the waste, ``redeals`` made so far."""
+    stock from its top, as bytes: quick to slice and search), ``now`` cards of it on the
+    waste, ``redeals`` made so far."""
     __slots__ = ("order", "now", "redeals")
 
     def __init__(self, order, now, redeals):
@@ -61,7 +64,7 @@ class _Reserve:
     def piles(self):
         """(stock, waste) as the engine holds them."""
         order, now = self.order, self.now
-        return tuple(c | FACE_DOWN for c in reversed(order[now:])), order[:now]
+        return tuple(order[now:].translate(_FACE_DOWN)[::-1]), tuple(order[:now])
 
 
 class _Chain:
@@ -100,7 +103,11 @@ class InterchangeExpander(PatienceExpander):
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
         self._group_moves = {}
+        self._founds = slice(game.F[0], game.F[-1] + 1)
+        self._tableau = slice(game.T[0], game.T[-1] + 1)
+        assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
+        self._safe_by_founds = {}          # foundations -> their safe cards
 
     # ------------------------------------------------------------ positions
     def _group_move(self, a, b, n):
@@ -161,7 +168,7 @@ class InterchangeExpander(PatienceExpander):
                 yield (self._group_move(src, dst, n),), self._child(state, src, dst, n)
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
-            order = waste + tuple(c & ~FACE_DOWN for c in reversed(stock))
+            order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
             yield from self._home_bridges(state, reserve, set(order))
             yield from self._bridges(state, reserve, set(order), givers, first_empty)
@@ -242,9 +249,18 @@ class InterchangeExpander(PatienceExpander):
     def _safe_cards(self, piles):
         """The cards that some foundation takes next and that are safe there (autoplay.py:
         every copy of the card below in suit is home); an Ace while a foundation is empty."""
-        founds = tuple(piles[self._F[0]:self._F[-1] + 1])
+        founds = tuple(piles[self._founds])
         if founds == self._safe_for[0]:
             return self._safe_for[1]
+        safe = self._safe_by_founds.get(founds)
+        if safe is None:
+            if len(self._safe_by_founds) > 100_000:
+                self._safe_by_founds.clear()
+            safe = self._safe_by_founds[founds] = self._safe_set(founds)
+        self._safe_for[:] = founds, safe
+        return safe
+
+    def _safe_set(self, founds) -> frozenset:
         tops = [[], [], [], []]
         empty = False
         for pile in founds:
@@ -260,19 +276,19 @@ class InterchangeExpander(PatienceExpander):
             for rank in tops[suit]:
                 if rank < KING and sum(1 for r in tops[suit] if r >= rank) == decks:
                     safe.add(suit << 4 | rank + 1)
-        self._safe_for[:] = founds, safe
-        return safe
+        return frozenset(safe)
 
     def _settle(self, state):
         """autoplay.settle for these games: the same safe moves, in the same order."""
         piles = state.piles
         safe = self._safe_cards(piles)
         W = self._W
-        sources = [t for t in self._T if piles[t]]
-        if piles[W]:
-            sources.append(W)
-        if not any(piles[s][-1] in safe for s in sources):
-            return state, []
+        for pile in piles[self._tableau]:
+            if pile and pile[-1] in safe:
+                break
+        else:
+            if not (piles[W] and piles[W][-1] in safe):
+                return state, []
         new, played = list(piles), []
         while True:
             safe = self._safe_cards(new)
