@@ -108,6 +108,9 @@ class DeadEnds:
         for c in set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE)):
             loose |= 1 << c
         ready = self._foundations_ready(piles)
+        needed = loose                          # every type not home
+        for k in range(len(columns)):
+            needed |= tops[k][0]
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
         while True:
@@ -116,6 +119,8 @@ class DeadEnds:
             for k, b in enumerate(bound):
                 exposed |= tops[k][max(b - 1, 0)]
             homeable = _homeable(ready, loose | exposed)
+            if needed & ~homeable == 0 and max(bound) <= 1:
+                return False    # bounds only fall and homeable only grows: so it ends
             available = _available(exposed, loose, empties)
             changed = False
             for k, col in enumerate(columns):
@@ -130,9 +135,6 @@ class DeadEnds:
                 break
         if any(b > 1 for b in bound):          # a card that is never on top never goes home
             return True
-        needed = loose
-        for k in range(len(columns)):
-            needed |= tops[k][0]
         return needed & ~homeable != 0
 
     def _foundations_ready(self, piles) -> int:

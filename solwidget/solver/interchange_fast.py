@@ -157,9 +157,9 @@ class InterchangeExpander(PatienceExpander):
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
                 takes.setdefault(card, []).append(dst)
-        for src in givers:                      # on the tableau
+        runs = [(src, _run_length(piles[src], fits_on)) for src in givers]
+        for src, run in runs:                   # on the tableau
             pile = piles[src]
-            run = _run_length(pile, fits_on)
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             if first_empty is not None:
                 found += [(first_empty, n) for n in range(1, run + 1)]
@@ -171,7 +171,7 @@ class InterchangeExpander(PatienceExpander):
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
             yield from self._home_bridges(state, reserve, set(order))
-            yield from self._bridges(state, reserve, set(order), givers, first_empty)
+            yield from self._bridges(state, reserve, set(order), runs, first_empty)
 
     def _home_bridges(self, state, start, reserve):
         """interchange.home_bridges, on the cycle."""
@@ -202,13 +202,14 @@ class InterchangeExpander(PatienceExpander):
                         break
                     last += 1
 
-    def _bridges(self, state, start, reserve, givers, first_empty):
-        """interchange.bridges, on the cycle."""
+    def _bridges(self, state, start, reserve, runs, first_empty):
+        """interchange.bridges, on the cycle; ``runs``: (pile, run length) of each pile
+        that holds cards."""
         piles = state.piles
         units = {}                              # head card -> (pile, count) runs it heads
-        for a in givers:
+        for a, run in runs:
             pile = piles[a]
-            for n in range(1, _run_length(pile, self._fits_on) + 1):
+            for n in range(1, run + 1):
                 units.setdefault(pile[-n], []).append((a, n))
         for b in self._T:
             pile = piles[b]
