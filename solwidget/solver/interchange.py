@@ -103,21 +103,19 @@ class DeadEnds:
             columns.append(read[0])
             runs.append(read[1])
             tops.append(read[2])
-        loose = 0                               # types with a copy in the stock or waste
-        stock, waste = self.reserve_piles
-        for c in set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE)):
-            loose |= 1 << c
+        stock, waste = self.reserve_piles       # the types with a copy in the stock or waste:
+        loose = sum(map(_BITS.__getitem__, set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE))))
         ready = self._foundations_ready(piles)
         needed = loose                          # every type not home
-        for k in range(len(columns)):
-            needed |= tops[k][0]
+        for masks in tops:
+            needed |= masks[0]
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
         while True:
             empties = bound.count(0)
             exposed = 0                         # X found for some tableau copy
-            for k, b in enumerate(bound):
-                exposed |= tops[k][max(b - 1, 0)]
+            for masks, b in zip(tops, bound):
+                exposed |= masks[b - 1 if b else 0]
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
                 return False    # bounds only fall and homeable only grows: so it ends
@@ -166,6 +164,7 @@ class DeadEnds:
 
 ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
 _TYPE = bytes(c & 63 for c in range(256))       # bytes.translate: a card's type, face up
+_BITS = [1 << t for t in range(64)]             # a type's bit
 RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
 
 
