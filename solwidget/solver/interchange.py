@@ -83,7 +83,8 @@ class DeadEnds:
         assert self.F == tuple(range(len(self.F)))
         self.reserve_piles = (game.STOCK, game.WASTE)
         # What the test reads of a pile or of the foundations depends on them alone, and a
-        # position shares most of them with its parent: kept here, bounded.
+        # position shares most of them with its parent: kept here, bounded (a pile's entry
+        # is about 1 KB: at most 50 MB).
         self._columns: dict = {}      # pile -> (its card types, run lengths, suffix masks)
         self._ready: dict = {}        # foundations -> _foundations_ready
 
@@ -93,7 +94,7 @@ class DeadEnds:
         piles = state.piles
         columns, runs, tops = [], [], []   # tops[k][i]: the types of columns[k][i:]
         known = self._columns
-        if len(known) > 200_000:
+        if len(known) > 50_000:
             known.clear()
         for t in self.T:
             read = known.get(piles[t])
@@ -141,7 +142,7 @@ class DeadEnds:
         founds = piles[self.F[0]:self.F[-1] + 1]
         ready = self._ready.get(founds)
         if ready is None:
-            if len(self._ready) > 100_000:
+            if len(self._ready) > 20_000:
                 self._ready.clear()
             ready = self._ready[founds] = self._ready_types(piles)
         return ready

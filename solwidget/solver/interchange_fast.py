@@ -255,7 +255,7 @@ class InterchangeExpander(PatienceExpander):
             return self._safe_for[1]
         safe = self._safe_by_founds.get(founds)
         if safe is None:
-            if len(self._safe_by_founds) > 100_000:
+            if len(self._safe_by_founds) > 20_000:
                 self._safe_by_founds.clear()
             safe = self._safe_by_founds[founds] = self._safe_set(founds)
         self._safe_for[:] = founds, safe
