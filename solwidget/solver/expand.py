@@ -16,6 +16,8 @@
 Every move comes from the engine's move generator, and only legal moves are applied.
 ``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
 same order, computed straight from the piles; tests/test_solver.py compares the two.
+``InterchangeExpander`` (interchange_fast.py) does the same for Triple and Quadruple
+Interchange; tests/test_solver_interchange.py compares it with PatienceExpander.
 """
 
 from __future__ import annotations
@@ -473,8 +475,11 @@ def expander_for(game, weights=None, autoplay=True, compress=True):
     if game.id == "mutated":
         from .mutated import MutatedExpander     # imported here: it builds on GenericExpander
         return MutatedExpander(game, weights, autoplay, compress)
+    from .interchange_fast import InterchangeExpander, fast_path    # it builds on PatienceExpander
     if cells_fast_path(game):
         cls = CellsExpander
+    elif fast_path(game, compress):
+        cls = InterchangeExpander
     else:
         cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
     return cls(game, weights, autoplay, compress)

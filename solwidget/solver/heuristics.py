@@ -135,42 +135,54 @@ def _pile_valuer(game: Patience, w):
 def _patience_score(game: Patience, w):
     total = game.card_count
     F, C, T = game.F, game.C, game.T
+    assert F == tuple(range(F[0], F[-1] + 1))
+    founds = slice(F[0], F[-1] + 1)
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     w_covered, w_reserve = w["covered"], w["reserve"]
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
+    takes_all = type(game)._can_take is Patience._can_take
     ace_up = game.step > 0
 
     pile_value = _pile_valuer(game, w)
 
-    # A move changes one or two piles: the other piles' values come from this cache, valid
-    # while the foundations (which fix every card's urgency) stay the same.
-    cache: dict = {}
+    # Pile values by foundation tops (which alone fix every card's urgency), then by pile:
+    # a move changes one or two piles, so most lookups hit.
+    values: dict = {}
+    cached = [0]
+    last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
 
     def score(state) -> float:
         piles = state.piles
-        home = sum(len(piles[f]) for f in F)
-        if home == total:
-            return 0.0
-        tops = tuple(sorted(piles[f][-1] if piles[f] else 0 for f in F))
-        need = None
+        foundations = piles[founds]
+        if foundations == last[0]:       # a sibling's: the search scores siblings in a row
+            home, by_pile = last[1], last[2]
+        else:
+            home = sum(map(len, foundations))
+            if home == total:
+                return 0.0
+            tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
+            by_pile = values.get(tops)
+            if by_pile is None:
+                if cached[0] > 300_000:
+                    values.clear()
+                    cached[0] = 0
+                by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
+            last[:] = foundations, home, by_pile
         value = w_home * (total - home)
         empty = covered = 0
         for t in T:
             pile = piles[t]
             if not pile:
-                if game._can_take(piles, t):
+                if takes_all or game._can_take(piles, t):
                     empty += 1
                 continue
             if covering and not game._can_give(piles, t):
                 covered += len(pile)
-            part = cache.get((tops, pile))
+            part = by_pile.get(pile)
             if part is None:
-                if need is None:
-                    need = _need_tables(F, ace_up, game.decks, piles)
-                if len(cache) > 300_000:
-                    cache.clear()
-                part = cache[tops, pile] = pile_value(pile, need)
+                part = by_pile[pile] = pile_value(pile, by_pile.need)
+                cached[0] += 1
             value += part
         filled = sum(1 for c in C if piles[c])
         reserve = sum(len(piles[i]) for i in reserve_piles)

@@ -80,28 +80,46 @@ class DeadEnds:
     def __init__(self, game):
         self.game = game
         self.F, self.T = game.F, game.T
+        assert self.F == tuple(range(len(self.F)))
         self.reserve_piles = (game.STOCK, game.WASTE)
+        # What the test reads of a pile or of the foundations depends on them alone, and a
+        # position shares most of them with its parent: kept here, bounded (a pile's entry
+        # is about 1 KB: at most 50 MB).
+        self._columns: dict = {}      # pile -> (its card types, run lengths, suffix masks)
+        self._ready: dict = {}        # foundations -> _foundations_ready
 
     def is_dead(self, state) -> bool:
         # Sets of card types are bit masks: bit t for type t (suit << 4 | rank), so that a
         # suit is a 16-bit lane and "one rank up" is a shift by one.
         piles = state.piles
-        columns = [tuple(c & 63 for c in piles[t]) for t in self.T]
-        loose = 0                               # types with a copy in the stock or waste
-        for i in self.reserve_piles:
-            for c in piles[i]:
-                loose |= 1 << (c & 63)
+        columns, runs, tops = [], [], []   # tops[k][i]: the types of columns[k][i:]
+        known = self._columns
+        if len(known) > 50_000:
+            known.clear()
+        for t in self.T:
+            read = known.get(piles[t])
+            if read is None:
+                col = bytes(piles[t]).translate(_TYPE)
+                read = known[piles[t]] = (col, _run_lengths(col), _suffix_masks(col))
+            columns.append(read[0])
+            runs.append(read[1])
+            tops.append(read[2])
+        stock, waste = self.reserve_piles       # the types with a copy in the stock or waste:
+        loose = sum(map(_BITS.__getitem__, set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE))))
         ready = self._foundations_ready(piles)
+        needed = loose                          # every type not home
+        for masks in tops:
+            needed |= masks[0]
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
-        runs = [_run_lengths(col) for col in columns]
-        tops = [_suffix_masks(col) for col in columns]     # tops[k][i]: types of col[i:]
         while True:
             empties = bound.count(0)
             exposed = 0                         # X found for some tableau copy
-            for k, b in enumerate(bound):
-                exposed |= tops[k][max(b - 1, 0)]
+            for masks, b in zip(tops, bound):
+                exposed |= masks[b - 1 if b else 0]
             homeable = _homeable(ready, loose | exposed)
+            if needed & ~homeable == 0 and max(bound) <= 1:
+                return False    # bounds only fall and homeable only grows: so it ends
             available = _available(exposed, loose, empties)
             changed = False
             for k, col in enumerate(columns):
@@ -116,14 +134,20 @@ class DeadEnds:
                 break
         if any(b > 1 for b in bound):          # a card that is never on top never goes home
             return True
-        needed = loose
-        for k in range(len(columns)):
-            needed |= tops[k][0]
         return needed & ~homeable != 0
 
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
         one rank below (more copies of that card home than of this one), or an Ace."""
+        founds = piles[self.F[0]:self.F[-1] + 1]
+        ready = self._ready.get(founds)
+        if ready is None:
+            if len(self._ready) > 20_000:
+                self._ready.clear()
+            ready = self._ready[founds] = self._ready_types(piles)
+        return ready
+
+    def _ready_types(self, piles) -> int:
         home = [0] * 64
         for f in self.F:
             pile = piles[f]
@@ -140,6 +164,8 @@ class DeadEnds:
 
 
 ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
+_TYPE = bytes(c & 63 for c in range(256))       # bytes.translate: a card's type, face up
+_BITS = [1 << t for t in range(64)]             # a type's bit
 RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
 
 

@@ -14,8 +14,8 @@ decks, playing one copy of a card or another gives the same key). Any other game
 
 from __future__ import annotations
 
+from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
-from .stock import cycle
 
 _SEP = b"\xff"
 
@@ -36,6 +36,9 @@ def patience_key(game: Patience, compress: bool = True):
     if game.C and game.decks == 1 and not has_stock:
         return _cells_key(C, T, symmetric)
 
+    if draw_cycle:
+        return _cycle_key(game, symmetric)
+
     def key(state) -> bytes:
         piles = state.piles
         founds = sorted(bytes(piles[f]) for f in F)
@@ -44,13 +47,42 @@ def patience_key(game: Patience, compress: bool = True):
         if symmetric:
             tableau.sort()
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
-        if draw_cycle:
-            parts.append(bytes(sorted(cycle(game, piles))))
-        elif has_stock:
+        if has_stock:
             parts.append(bytes(piles[game.STOCK]) + _SEP + bytes(piles[game.WASTE]))
             if limited:
                 parts.append(bytes(state.extra))
         return b"\xfe".join(parts)
+
+    return key
+
+
+_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # bytes.translate: every card face up
+
+
+def _cycle_key(game: Patience, symmetric: bool):
+    """patience_key's bytes for a draw-one stock with unlimited redeals, made with less
+    work: the piles of each kind read as one slice, and the foundations and cells' part and
+    the stock and waste's sorted cards remembered for the last ones seen, which most
+    successors of a position share."""
+    F, C, T = game.F, game.C, game.T
+    assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
+    founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
+    cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
+    stock, waste = game.STOCK, game.WASTE
+    last = [None, None, b""]      # the last stock and waste seen (kept alive), their cards
+    homes = [None, b""]           # the last foundations seen, with the cells: their part
+
+    def key(state) -> bytes:
+        piles = state.piles
+        if piles[stock] is not last[0] or piles[waste] is not last[1]:
+            loose = (bytes(piles[waste]) + bytes(piles[stock])).translate(_FACE_UP)
+            last[:] = piles[stock], piles[waste], bytes(sorted(loose))
+        held = piles[founds] + piles[cells]
+        if held != homes[0]:
+            homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
+                              + _SEP.join(sorted(map(bytes, piles[cells]))))
+        tableau_part = sorted(map(bytes, piles[tableau])) if symmetric else map(bytes, piles[tableau])
+        return b"\xfe".join((homes[1], _SEP.join(tableau_part), last[2]))
 
     return key
 

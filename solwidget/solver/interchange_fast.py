@@ -1,0 +1,318 @@
+"""Triple (and Quadruple) Interchange's successors, made straight from the piles.
+
+``InterchangeExpander`` yields exactly what ``PatienceExpander`` yields for these games, in
+the same order (the engine's moves with the same key-equal duplicates skipped, then the
+bridges of interchange.py, each followed by the same safe moves home), so the searches are
+unchanged; it only skips the general machinery. The gains:
+- the stock and waste are read once a position as their turning cycle (stock.py), and a
+  bridge's turns and plays are worked out on that cycle, one chain card after the other,
+  instead of building a position after every card;
+- safe moves home (autoplay.py) are looked for only among the pile tops, against the set of
+  cards the foundations take safely, made once for each set of foundations.
+The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
+tests/test_solver_interchange.py compares both expanders move for move.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import ACE, FACE_DOWN, KING
+from ..engine.moves import Move
+from ..engine.state import State
+from . import interchange
+from .expand import PatienceExpander, _hooks_plain
+from .keys import engine_key_is_plain
+from .stock import REDEAL, TURN
+
+ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
+_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # for bytes.translate
+_FACE_DOWN = bytes(c | FACE_DOWN for c in range(128)) + bytes(range(128, 256))
+
+
+def fast_path(game, compress=True) -> bool:
+    """Does InterchangeExpander give PatienceExpander's successors for ``game``?"""
+    return (compress and interchange.applies(game) and interchange.bridges_apply(game)
+            and _hooks_plain(game) and engine_key_is_plain(game) and game.symmetric_tableau)
+
+
+class _Reserve:
+    """The stock and waste as a turning cycle: ``order`` (waste bottom to top, then the
+    stock from its top, as bytes: quick to slice and search), ``now`` cards of it on the
+    waste, ``redeals`` made so far."""
+    __slots__ = ("order", "now", "redeals")
+
+    def __init__(self, order, now, redeals):
+        self.order, self.now, self.redeals = order, now, redeals
+
+    def play(self, card):
+        """turn_up(card) then a play of it from the waste: (the turns, the reserve after)."""
+        order, now = self.order, self.now
+        redeals = self.redeals
+        if now and order[now - 1] == card:
+            turns = ()
+        else:
+            try:
+                on_waste = order.index(card, now) + 1
+                turns = (TURN,) * (on_waste - now)
+            except ValueError:
+                on_waste = order.index(card) + 1
+                lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
+                turns = lead + (TURN,) * on_waste
+                redeals += 1
+            now = on_waste
+        return turns, _Reserve(order[:now - 1] + order[now:], now - 1, redeals)
+
+    def piles(self):
+        """(stock, waste) as the engine holds them."""
+        order, now = self.order, self.now
+        return tuple(order[now:].translate(_FACE_DOWN)[::-1]), tuple(order[:now])
+
+
+class _Chain:
+    """Reserve cards played one after the other onto one pile (a bridge's chain): the
+    turns and plays are worked out only when a bridge asks for them, most chains end
+    with none."""
+    __slots__ = ("cards", "played", "at", "_moves", "to")
+
+    def __init__(self, start: _Reserve, to: Move):
+        self.cards, self.played, self.at, self._moves, self.to = (), 0, start, (), to
+
+    def reserve(self) -> _Reserve:
+        """The reserve after the chain's cards were played."""
+        at, moves = self.at, self._moves
+        for card in self.cards[self.played:]:
+            turns, at = at.play(card)
+            moves += turns + (self.to,)
+        self.at, self._moves, self.played = at, moves, len(self.cards)
+        return at
+
+    def moves(self) -> tuple:
+        """Their turns and plays."""
+        self.reserve()
+        return self._moves
+
+
+class InterchangeExpander(PatienceExpander):
+    """PatienceExpander's successors for Triple and Quadruple Interchange (see above)."""
+
+    def __init__(self, game, weights=None, autoplay=True, compress=True):
+        super().__init__(game, weights, autoplay, compress)
+        assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
+        self._one = game._one_card_moves
+        self._ids = game.pile_ids
+        self._fits_on = game._fits_on
+        self._F, self._T = game.F, game.T
+        self._S, self._W = game.STOCK, game.WASTE
+        self._group_moves = {}
+        self._founds = slice(game.F[0], game.F[-1] + 1)
+        self._tableau = slice(game.T[0], game.T[-1] + 1)
+        assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
+        self._safe_for = [None, None]      # the last foundations seen, their safe cards
+        self._safe_by_founds = {}          # foundations -> their safe cards
+
+    # ------------------------------------------------------------ positions
+    def _group_move(self, a, b, n):
+        if n == 1:
+            return self._one[a][b]
+        move = self._group_moves.get((a, b, n))
+        if move is None:
+            move = self._group_moves[a, b, n] = Move(self._ids[a], self._ids[b], n)
+        return move
+
+    @staticmethod
+    def _take(new, a, n):
+        """Take ``n`` cards off tableau pile ``a`` of ``new``, turning up the card below."""
+        rest = new[a][:-n]
+        if rest and rest[-1] & FACE_DOWN:
+            rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
+        new[a] = rest
+
+    def _child(self, state, src, dst, n):
+        new = list(state.piles)
+        new[dst] = new[dst] + new[src][-n:]
+        self._take(new, src, n)
+        return State(state.game, tuple(new), state.extra)
+
+    # ------------------------------------------------------------ moves
+    def _moves(self, state):
+        piles = state.piles
+        T, one, fits_on = self._T, self._one, self._fits_on
+        givers = [t for t in T if piles[t]]
+        first_empty = next((t for t in T if not piles[t]), None)
+        wants, empty_f = {}, None
+        for f in self._F:
+            pile = piles[f]
+            if not pile:
+                if empty_f is None:
+                    empty_f = f
+            elif pile[-1] & 15 != KING:
+                wants.setdefault(pile[-1] + 1, []).append(f)
+        for src in givers:                      # to the foundations
+            card = piles[src][-1]
+            if card & FACE_DOWN:
+                continue
+            targets = ((empty_f,) if empty_f is not None else ()) if card & 15 == ACE else wants.get(card, ())
+            for f in targets:
+                yield (one[src][f],), self._child(state, src, f, 1)
+        takes = {}                              # card -> the piles it fits on
+        for dst in givers:
+            for card in fits_on[piles[dst][-1]]:
+                takes.setdefault(card, []).append(dst)
+        runs = [(src, _run_length(piles[src], fits_on)) for src in givers]
+        for src, run in runs:                   # on the tableau
+            pile = piles[src]
+            found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
+            if first_empty is not None:         # not a whole pile: the same position again
+                found += [(first_empty, n) for n in range(1, min(run, len(pile) - 1) + 1)]
+            found.sort()
+            for dst, n in found:
+                yield (self._group_move(src, dst, n),), self._child(state, src, dst, n)
+        stock, waste = piles[self._S], piles[self._W]
+        if stock or waste:
+            order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
+            reserve = _Reserve(order, len(waste), state.extra[0])
+            yield from self._home_bridges(state, reserve, set(order))
+            yield from self._bridges(state, reserve, set(order), runs, first_empty)
+
+    def _home_bridges(self, state, start, reserve):
+        """interchange.home_bridges, on the cycle."""
+        piles = state.piles
+        on_top = {}
+        for t in self._T:
+            if piles[t] and not piles[t][-1] & FACE_DOWN:
+                on_top.setdefault(piles[t][-1], []).append(t)
+        seen = set()
+        for f in self._F:
+            top = piles[f][-1] if piles[f] else 0
+            if top in seen or top & 15 == KING:
+                continue
+            seen.add(top)
+            firsts = [c for c in ACES if c in reserve] if not top else [top + 1] if top + 1 in reserve else []
+            to_f = self._one[self._W][f]
+            for first in firsts:
+                chain = _Chain(start, to_f)
+                last = first
+                while True:
+                    chain.cards += (last,)
+                    if last & 15 == KING:
+                        yield chain.moves(), self._bridged(state, chain, f)
+                        break
+                    for a in on_top.get(last + 1, ()):
+                        yield chain.moves() + (self._one[a][f],), self._bridged(state, chain, f, a, 1)
+                    if last + 1 not in reserve:
+                        break
+                    last += 1
+
+    def _bridges(self, state, start, reserve, runs, first_empty):
+        """interchange.bridges, on the cycle; ``runs``: (pile, run length) of each pile
+        that holds cards."""
+        piles = state.piles
+        units = {}                              # head card -> (pile, count) runs it heads
+        for a, run in runs:
+            pile = piles[a]
+            for n in range(1, run + 1):
+                units.setdefault(pile[-n], []).append((a, n))
+        for b in self._T:
+            pile = piles[b]
+            if pile:
+                starts = [c for c in self._fits_on[pile[-1]] if c in reserve]
+            elif b == first_empty:
+                starts = sorted(reserve)
+            else:
+                continue
+            to_b = self._one[self._W][b]
+            for first in starts:
+                chain = _Chain(start, to_b)
+                last = first
+                while True:
+                    chain.cards += (last,)
+                    head = last - 1 if last & 15 > 1 else None
+                    for a, n in units.get(head, ()):
+                        if a != b:
+                            yield (chain.moves() + (self._group_move(a, b, n),),
+                                   self._bridged(state, chain, b, a, n))
+                    if head is None or head not in reserve:
+                        break
+                    last = head
+
+    def _bridged(self, state, chain, b, a=None, n=0):
+        """The position after the chain's cards went from the reserve onto pile ``b``, then
+        the top ``n`` cards of pile ``a`` (if any)."""
+        reserve = chain.reserve()
+        new = list(state.piles)
+        new[self._S], new[self._W] = reserve.piles()
+        new[b] = new[b] + chain.cards
+        if a is not None:
+            new[b] += new[a][-n:]
+            self._take(new, a, n)
+        return State(state.game, tuple(new), (reserve.redeals,))
+
+    # ------------------------------------------------------------ safe moves home
+    def _safe_cards(self, piles):
+        """The cards that some foundation takes next and that are safe there (autoplay.py:
+        every copy of the card below in suit is home); an Ace while a foundation is empty."""
+        founds = tuple(piles[self._founds])
+        if founds == self._safe_for[0]:
+            return self._safe_for[1]
+        safe = self._safe_by_founds.get(founds)
+        if safe is None:
+            if len(self._safe_by_founds) > 20_000:
+                self._safe_by_founds.clear()
+            safe = self._safe_by_founds[founds] = self._safe_set(founds)
+        self._safe_for[:] = founds, safe
+        return safe
+
+    def _safe_set(self, founds) -> frozenset:
+        tops = [[], [], [], []]
+        empty = False
+        for pile in founds:
+            if pile:
+                tops[pile[-1] >> 4 & 3].append(pile[-1] & 15)
+            else:
+                empty = True
+        safe = set()
+        decks = self.game.decks
+        for suit in range(4):
+            if empty:
+                safe.add(suit << 4 | ACE)
+            for rank in tops[suit]:
+                if rank < KING and sum(1 for r in tops[suit] if r >= rank) == decks:
+                    safe.add(suit << 4 | rank + 1)
+        return frozenset(safe)
+
+    def _settle(self, state):
+        """autoplay.settle for these games: the same safe moves, in the same order."""
+        piles = state.piles
+        safe = self._safe_cards(piles)
+        W = self._W
+        for pile in piles[self._tableau]:
+            if pile and pile[-1] in safe:
+                break
+        else:
+            if not (piles[W] and piles[W][-1] in safe):
+                return state, []
+        new, played = list(piles), []
+        while True:
+            safe = self._safe_cards(new)
+            src = next((s for s in self._T if new[s] and new[s][-1] in safe), None)
+            if src is None and new[W] and new[W][-1] in safe:
+                src = W
+            if src is None:
+                return State(state.game, tuple(new), state.extra), played
+            card = new[src][-1]
+            f = next(f for f in self._F if (new[f][-1] == card - 1 if new[f] else card & 15 == ACE))
+            played.append(self._one[src][f])
+            new[f] = new[f] + (card,)
+            if src == W:
+                new[W] = new[W][:-1]
+            else:
+                self._take(new, src, 1)
+
+
+def _run_length(pile, fits_on) -> int:
+    """Patience._run_length for runs in suit."""
+    if not pile or pile[-1] & FACE_DOWN:
+        return 0
+    n, size = 1, len(pile)
+    while n < size and pile[-n] in fits_on[pile[-n - 1]]:
+        n += 1
+    return n
