@@ -179,19 +179,24 @@ class Patience(Game):
             return super()._moves_from(state, src)
         return self._moves(state, source)
 
+    @staticmethod
+    def _only(indices: tuple, source: int) -> tuple:
+        return (source,) if source in indices else ()
+
     def _moves(self, state: State, source: int | None = None) -> Iterator[Move]:
         """Every legal move, or only those from pile index ``source``."""
         piles = state.piles
         one = self._one_card_moves
-        givers = [t for t in self.T if piles[t] and self._can_give(piles, t)]
+        T, C, waste = self.T, self.C, self.WASTE          # where cards may come from
+        if source is not None:
+            T, C = self._only(T, source), self._only(C, source)
+            waste = waste if source == waste else None
+        givers = [t for t in T if piles[t] and self._can_give(piles, t)]
         takers = [t for t in self.T if self._can_take(piles, t)]
         singles = [(t, piles[t][-1]) for t in givers if not piles[t][-1] & FACE_DOWN]
-        singles += [(c, piles[c][-1]) for c in self.C if piles[c]]
-        if self.WASTE is not None and piles[self.WASTE]:
-            singles.append((self.WASTE, piles[self.WASTE][-1]))
-        if source is not None:
-            givers = [t for t in givers if t == source]
-            singles = [single for single in singles if single[0] == source]
+        singles += [(c, piles[c][-1]) for c in C if piles[c]]
+        if waste is not None and piles[waste]:
+            singles.append((waste, piles[waste][-1]))
 
         wants, empty = self._foundation_wants(piles)
         start = self.foundation_start
