@@ -16,13 +16,13 @@ Why "lost" is a proof. The successor function loses no win (expand.py: legal mov
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
 serve; mutated.py for Mutated Solitaire's own safe and skipped moves), and a search skips a
 position only when its key is in that search's transposition table (``admit``), or when it
-is the position before the last move, undone (expanded already: CellsExpander). Every key enters the
-table together with a position pushed on the frontier, so at any time each key in the table
-belongs to a position expanded or still waiting. Evicting keys keeps this true (it only
-makes the search redo work), so when one search's frontier runs empty its expanded
-positions are closed under successors: every reachable position was expanded, none won. A
-frontier is never silently cut: if it must be trimmed to bound memory, that search records
-it and can no longer answer "lost", only "won" or "unknown".
+is the position before the last move, undone (expanded already: CellsExpander). Every key
+enters the table together with a position pushed on the frontier, so at any time each key
+in the table belongs to a position expanded or still waiting. Evicting keys keeps this true
+(it only makes the search redo work), so when one search's frontier runs empty its
+expanded positions are closed under successors: every reachable position was expanded,
+none won. A frontier is never silently cut: if it must be trimmed to bound memory, that
+search records it and can no longer answer "lost", only "won" or "unknown".
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
