@@ -214,6 +214,7 @@ class DeadEnds:
                     available[card] = bare[card]
         slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
         waiting = [t for t in self.T if piles[t]]         # piles not found to empty yet
+        drops = self._drop_targets(piles)
         reserve = [pair[c & ~FACE_DOWN] for i in self.reserve_piles for c in piles[i]]
         changed = True
         while changed:
@@ -230,8 +231,8 @@ class DeadEnds:
                 bottom, h0, h1 = pair[piles[t][0]]
                 rank = bottom & 15
                 if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
-                        or (rank == KING and slots) or self._drops(piles, empty, t, bottom, home,
-                                                                   available, split)):
+                        or (rank == KING and slots)
+                        or (t in drops and self._drops(drops[t], empty, bottom, home, available, split))):
                     still.append(t)
                     continue
                 empty[t] = changed = True
@@ -239,7 +240,7 @@ class DeadEnds:
                     uses[bottom] |= available[h0] | available[h1] << 1
                 slots += self.is_back[t]
                 for q in covered[t]:
-                    if not uncovered[q] and all(empty[c] for c in covers[q]):
+                    if not uncovered[q] and empty[covers[q][0]] and empty[covers[q][1]]:
                         uncovered[q] = 1
                         for card in piles[q]:
                             available[card] = bare[card]
@@ -278,11 +279,26 @@ class DeadEnds:
                 return True
         return False
 
-    def _drops(self, piles, empty, t, bottom, home, available, split) -> bool:
-        """Might pile ``t`` drop down onto a pile it covers, onto its top card now (rule E)?"""
-        for q in self.covered[t]:
-            if piles[q] and piles[q][-1] in self.hosts[bottom] and all(c == t or empty[c] for c in self.covers[q]):
-                if split is not None and bottom == split[0] and piles[q][-1] == split[2]:
+    def _drop_targets(self, piles) -> dict:
+        """pile t -> [(y, c)]: for each pile that t covers whose top card y now is a host of
+        t's bottom card, y and that pile's other covering pile c (rule E's dropdowns: t may
+        drop onto y once c is empty; y stays the top card meanwhile, see above)."""
+        hosts, covers = self.hosts, self.covers
+        targets = {}
+        for t in self.T:
+            if piles[t] and self.covered[t]:
+                fitting = hosts[piles[t][0]]
+                for q in self.covered[t]:
+                    if piles[q] and piles[q][-1] in fitting:
+                        c0, c1 = covers[q]
+                        targets.setdefault(t, []).append((piles[q][-1], c1 if c0 == t else c0))
+        return targets
+
+    def _drops(self, targets, empty, bottom, home, available, split) -> bool:
+        """Might a pile with this bottom card drop down onto one of ``targets`` (rule E)?"""
+        for top, other_cover in targets:
+            if empty[other_cover]:
+                if split is not None and bottom == split[0] and top == split[2]:
                     twin, other = split[1], split[3]
                     if not (home[twin >> 4 & 3] >= twin & 15 or available[other]):
                         continue
