@@ -146,8 +146,9 @@ def test_deals_dead_at_the_start_are_proved_lost_at_once():
         assert result.status == "lost", (number, result)
 
 
-def _wins_checked_alive(starts, max_states) -> int:
-    """Solve each start; along every win found, assert no position is dead. The wins."""
+def _wins_checked_alive(starts, max_states, every_split=False) -> int:
+    """Solve each start; along every win found, assert no position is dead (under every
+    split of twins sharing a host, with ``every_split``). The wins."""
     dead_ends = DeadEnds(GAME)
     won = 0
     for start in starts:
@@ -157,7 +158,7 @@ def _wins_checked_alive(starts, max_states) -> int:
         won += 1
         state = start
         for move in result.moves:
-            assert not dead_ends.is_dead(state), (GAME.to_dict(start), move)
+            assert not dead_ends.is_dead(state, every_split), (GAME.to_dict(start), move)
             state = state.play(move)
     return won
 
@@ -238,3 +239,63 @@ def test_the_interlock_portfolio_digs_out_hard_deals():
     for number in (4, 5, 7, 22, 38, 42):
         result = sw.solve(GAME.deal(number), max_states=1000)
         assert result.status == "won", (number, result)
+
+
+# -------------------------------------------------------------------- splits
+def _without_splits(monkeypatch):
+    monkeypatch.setattr(DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
+
+
+def _killed_by_splits(monkeypatch, number, max_states) -> list:
+    """The positions of a deal's search (splits tried from its first position on) that
+    the plain closure left alive and a split proved dead."""
+    monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    killed = []
+    lost_both_ways = DeadEnds._lost_both_ways
+
+    def recording(self, piles, *split):
+        dead = lost_both_ways(self, piles, *split)
+        if dead:
+            killed.append(piles)
+        return dead
+
+    monkeypatch.setattr(DeadEnds, "_lost_both_ways", recording)
+    sw.solve(GAME.deal(number), max_states=max_states)
+    monkeypatch.setattr(DeadEnds, "_lost_both_ways", lost_both_ways)
+    return [sw.State(GAME, piles, (0,)) for piles in dict.fromkeys(killed)]
+
+
+def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
+    # deal 69 is won; deal 185 is lost: splits prune both searches
+    for number, budget in ((69, 1500), (185, 600)):
+        killed = _killed_by_splits(monkeypatch, number, budget)[:8]
+        plain = DeadEnds(GAME)
+        assert killed and all(plain._closure(s.piles, plain.pair, None) for s in killed)
+        _without_splits(monkeypatch)
+        answers = [sw.solve(state, max_states=3000).status for state in killed]
+        monkeypatch.undo()
+        assert answers == ["lost"] * 8, (number, answers)
+
+
+def test_no_position_of_a_winning_line_is_dead_under_any_split():
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15, 69, 76)] + [_run_position(seed) for seed in RUN_SEEDS]
+    assert _wins_checked_alive(starts, 3000, every_split=True) >= 25
+
+
+def test_splits_change_no_answer(monkeypatch):
+    """Endgames searched with splits tried everywhere and without splits: the same answers."""
+    monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    starts = [_run_position(seed) for seed in RUN_SEEDS] + [small_position(s, (18, 26), runs=0.5)
+                                                             for s in (193, 249)]
+    split = [sw.solve(state, max_states=3000).status for state in starts]
+    _without_splits(monkeypatch)
+    plain = [sw.solve(state, max_states=3000).status for state in starts]
+    both = [(a, b) for a, b in zip(split, plain) if "unknown" not in (a, b)]
+    assert all(a == b for a, b in both) and len(both) >= 40, list(zip(split, plain))
+    assert split[-2] == "lost"      # seed 193: dead by a split only, lost in 222 states without
+
+
+def test_splits_prove_deal_141_lost(monkeypatch):
+    # open at 40,000 states without splits; lost in 301 with them tried from the start
+    monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    assert sw.solve(GAME.deal(141), max_states=600).status == "lost"

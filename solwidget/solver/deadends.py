@@ -39,16 +39,52 @@ induction over the moves of any continuation, every event that happens in it is 
 events found (each needs events that happened earlier, found by then). A win sends every
 card home; so if some H(c) is not found, no win exists: the position is *dead*.
 
+Twins sharing a host (a *split*). The closure lets any number of cards use a host at once;
+a host holds one at a time. Twins g and g', the two cards of one rank and colour (7D and
+7H), have the same two hosts y and y' (8C and 8S). A card leaves y only as the head of the
+unit that moves (carrying y along leaves it on y): home, or onto a host of its own other
+than y, which for g is y'. In any continuation, take the first time that g or g' lies on
+y (now counts). If it is g, then whenever g' is put on y later, y is free, so g has left
+it before: H(g) happened, or A(y') did. Hence every continuation keeps one of
+  (i)  g' is put on y only after H(g) or A(y');   (ii) the same with g and g' swapped
+(both, if neither ever lies on y). The closure under (i) uses the same rules, except that
+putting g' on y (rule E for a pile whose bottom card is g', rule B for g' lying on a card,
+rule A for g' in the reserve, and a dropdown of a pile whose bottom card is g' onto y) also
+needs H(g) or A(y') found; by the same induction it finds every event of every
+continuation that keeps (i). So if neither closure, under (i) nor under (ii), finds every
+card home, no continuation wins: the position is dead. In the code the condition is a
+virtual card, VIRTUAL, that stands for y among g''s hosts and is found available once A(y)
+and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
+Which splits are tried changes only the cost: a position is called dead only when the
+plain closure, or both closures of some split, fail. Tried are the twins that the plain
+closure lets move while the same single host was available to both: first the splits that
+last proved positions dead, and all of them at every SCOUT-th position left alive; and
+none before PLAIN_FIRST positions were left alive, so that the short searches, most wins,
+stay as they were (a split costs two closures: of 400 positions that the plain closure
+leaves alive in the search of deal 8, a split proves 274 dead; of deals 24 and 106, none).
+Splits tried from the first position on lost three wins of deals 1-200 at 12,000 states
+(69, 76, 117) to the changed exploring. From the 300th, deals 1-300 had the same wins as
+from the 1,000th and 56 losses against 55, in 287,900 expansions against 325,200; deals
+301-400 (not used to choose) were decided 97 of 100, against 91 without splits.
+
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
 argument there that some won position is reached uses only those.
 tests/test_solver_interlock.py checks that no position on the solver's winning lines is
-dead and that positions found dead are lost when searched without the test.
+dead (under every split too) and that positions found dead, by the plain closure or by a
+split, are lost when searched without that test.
 """
 
 from __future__ import annotations
 
 from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+
+TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
+VIRTUAL = 15     # no card: stands in a split for "the host, once free" (see above)
+KILLERS = 8      # splits remembered for having proved positions dead, latest first
+KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
+SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
+PLAIN_FIRST = 300  # positions left alive by the plain closure before any split is tried
 
 
 def applies(game) -> bool:
@@ -77,10 +113,79 @@ class DeadEnds:
                 self.hosts[suit << 4 | rank] = tuple(s << 4 | rank + 1 for s in OTHER_COLOUR[suit])
         # pair[card]: the card and its two hosts, card 0 (no card) standing in for a King's
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
+        self.killers = []
+        self.alive = 0
 
-    def is_dead(self, state) -> bool:
+    def is_dead(self, state, every_split: bool = False) -> bool:
+        """The plain closure, then some splits (see above); ``every_split`` tries them all,
+        for the tests. Which splits are tried depends on the positions asked before, so
+        the answer may too, but "dead" is always proved."""
         piles = state.piles
-        covers, covered, hosts, pair = self.covers, self.covered, self.hosts, self.pair
+        uses = bytearray(64)
+        if not self._closure(piles, self.pair, None, uses):
+            return True
+        if every_split:
+            return any(self._lost_both_ways(piles, *split) for split in self._every_split(piles))
+        self.alive += 1
+        if self.alive <= PLAIN_FIRST:
+            return False
+        splits = set(self._splits(uses))
+        tries = [split for split in self.killers if split in splits][:KILLER_TRIES]
+        if self.alive % SCOUT == 0:
+            tries += sorted(splits.difference(self.killers))
+        for split in tries:
+            if self._lost_both_ways(piles, *split):
+                if split in self.killers:
+                    self.killers.remove(split)
+                self.killers.insert(0, split)
+                del self.killers[KILLERS:]
+                return True
+        return False
+
+    def _splits(self, uses):
+        """(guest, twin, host, other host) for each pair of twins that the plain closure let
+        move while one and the same host alone was available to both (``uses[card]``: bit 1
+        its first host, bit 2 its second, as ``pair`` lists them)."""
+        for card in range(64):
+            if card & 0x30 in (0x00, 0x10) and uses[card] in (1, 2) and uses[card] == uses[card ^ TWIN]:
+                _, h0, h1 = self.pair[card]
+                if uses[card] == 1:
+                    yield card, card ^ TWIN, h0, h1
+                else:
+                    yield card, card ^ TWIN, h1, h0
+
+    def _every_split(self, piles):
+        """Every (guest, twin, host, other host) with the twins and the host not home."""
+        home = [0, 0, 0, 0]
+        for f in self.game.F:
+            if piles[f]:
+                home[piles[f][-1] >> 4 & 3] = piles[f][-1] & 15
+        for rank in range(1, KING):
+            for suit in (0, 1):
+                card = suit << 4 | rank
+                if home[suit] < rank and home[suit ^ 3] < rank:
+                    _, h0, h1 = self.pair[card]
+                    for host, other in ((h0, h1), (h1, h0)):
+                        if home[host >> 4 & 3] <= rank:
+                            yield card, card ^ TWIN, host, other
+
+    def _lost_both_ways(self, piles, g, h, host, other) -> bool:
+        """Is the position dead under both cases of the split: g first on ``host``, then
+        h first?"""
+        for guest, twin in ((h, g), (g, h)):
+            pair = list(self.pair)
+            pair[guest] = tuple(VIRTUAL if c == host else c for c in pair[guest])
+            if self._closure(piles, pair, (guest, twin, host, other)):
+                return False
+        return True
+
+    def _closure(self, piles, pair, split, uses=None) -> bool:
+        """Apply the rules until nothing changes; True if every card is found to go home.
+        ``split`` (guest, twin, host, other host): the guest goes on the host only once its
+        twin is home or the other host was available; ``pair`` then names VIRTUAL as the
+        guest's host in the host's place. ``uses`` records, for each card that moves by
+        rules E, B or A, which of its hosts were available then."""
+        covers, covered = self.covers, self.covered
         home = [0, 0, 0, 0]
         for f in self.game.F:
             if piles[f]:
@@ -93,9 +198,12 @@ class DeadEnds:
             for j, card in enumerate(pile):
                 pile_of[card] = t
                 if j + 1 < len(pile):
+                    _, h0, h1 = pair[pile[j + 1]]
                     guest = pile[j + 1]
-                    others = [h for h in hosts[guest] if h != card]
-                    buried.append((card, guest >> 4 & 3, guest & 15, *(others + [0, 0])[:2]))
+                    if split is not None and card == split[2]:
+                        h0, h1 = (0 if h == VIRTUAL else h for h in (h0, h1))    # on the host
+                    buried.append((card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0,
+                                   0 if h1 == card else h1))
         empty = bytearray(not pile for pile in piles)     # E found
         uncovered = bytearray(len(piles))                 # U found
         available = bytearray(64)                         # A found (card 0 is none: never)
@@ -110,10 +218,15 @@ class DeadEnds:
                     available[card] = bare[card]
         slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
         waiting = [t for t in self.T if piles[t]]         # piles not found to empty yet
+        drops = self._drop_targets(piles)
         reserve = [pair[c & ~FACE_DOWN] for i in self.reserve_piles for c in piles[i]]
         changed = True
         while changed:
             changed = False
+            if split is not None and not available[VIRTUAL]:
+                guest, twin, host, other = split
+                if available[host] and (home[twin >> 4 & 3] >= twin & 15 or available[other]):
+                    available[VIRTUAL] = changed = True
             still = []
             for t in waiting:                # rule E: may the bottom card leave?
                 if not uncovered[t]:
@@ -122,13 +235,16 @@ class DeadEnds:
                 bottom, h0, h1 = pair[piles[t][0]]
                 rank = bottom & 15
                 if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
-                        or (rank == KING and slots) or self._drops(piles, empty, t, bottom)):
+                        or (rank == KING and slots)
+                        or (t in drops and self._drops(drops[t], empty, bottom, home, available, split))):
                     still.append(t)
                     continue
                 empty[t] = changed = True
+                if uses is not None:
+                    uses[bottom] |= available[h0] | available[h1] << 1
                 slots += self.is_back[t]
                 for q in covered[t]:
-                    if not uncovered[q] and all(empty[c] for c in covers[q]):
+                    if not uncovered[q] and empty[covers[q][0]] and empty[covers[q][1]]:
                         uncovered[q] = 1
                         for card in piles[q]:
                             available[card] = bare[card]
@@ -139,6 +255,8 @@ class DeadEnds:
                 card, suit, rank, h0, h1 = entry
                 if home[suit] >= rank or available[h0] or available[h1] or (rank == KING and slots):
                     bare[card] = changed = True
+                    if uses is not None:
+                        uses[suit << 4 | rank] |= available[h0] | available[h1] << 1
                     available[card] = uncovered[pile_of[card]]
                 else:
                     still_buried.append(entry)
@@ -148,6 +266,8 @@ class DeadEnds:
                 card, h0, h1 = entry
                 if available[h0] or available[h1] or (card & 15 == KING and slots):
                     available[card] = changed = True
+                    if uses is not None:
+                        uses[card] |= available[h0] | available[h1] << 1
                 else:
                     unplaced.append(entry)
             reserve = unplaced
@@ -160,12 +280,31 @@ class DeadEnds:
                     home[suit] += 1
                     changed = True
             if home == [KING] * 4:
-                return False
-        return True
+                return True
+        return False
 
-    def _drops(self, piles, empty, t, bottom) -> bool:
-        """Might pile ``t`` drop down onto a pile it covers, onto its top card now (rule E)?"""
-        for q in self.covered[t]:
-            if piles[q] and piles[q][-1] in self.hosts[bottom] and all(c == t or empty[c] for c in self.covers[q]):
+    def _drop_targets(self, piles) -> dict:
+        """pile t -> [(y, c)]: for each pile that t covers whose top card y now is a host of
+        t's bottom card, y and that pile's other covering pile c (rule E's dropdowns: t may
+        drop onto y once c is empty; y stays the top card meanwhile, see above)."""
+        hosts, covers = self.hosts, self.covers
+        targets = {}
+        for t in self.T:
+            if piles[t] and self.covered[t]:
+                fitting = hosts[piles[t][0]]
+                for q in self.covered[t]:
+                    if piles[q] and piles[q][-1] in fitting:
+                        c0, c1 = covers[q]
+                        targets.setdefault(t, []).append((piles[q][-1], c1 if c0 == t else c0))
+        return targets
+
+    def _drops(self, targets, empty, bottom, home, available, split) -> bool:
+        """Might a pile with this bottom card drop down onto one of ``targets`` (rule E)?"""
+        for top, other_cover in targets:
+            if empty[other_cover]:
+                if split is not None and bottom == split[0] and top == split[2]:
+                    twin, other = split[1], split[3]
+                    if not (home[twin >> 4 & 3] >= twin & 15 or available[other]):
+                        continue
                 return True
         return False
