@@ -303,7 +303,7 @@ class CellsExpander(PatienceExpander):
                 known = self._run_of(pile)
             run, wanted = known
             found = []                  # loops, not comprehensions: each of those is a call
-            for host, n in wanted[min(run, limit)]:
+            for host, n in wanted[run if run < limit else limit]:
                 dst = topped_by.get(host)
                 if dst is not None:
                     found.append((dst, n))

@@ -161,8 +161,8 @@ class _Search:
 
     def seed(self, state, node):
         self.table.add(self.key(state))
-        self.order += 1
-        self.frontier.push((self.score(state) + self.depth_weight * node[2], -self.order, state, node))
+        self.order -= 1
+        self.frontier.push((self.score(state) + self.depth_weight * node[2], self.order, state, node))
 
     def admit(self, key) -> bool:
         """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
@@ -188,6 +188,7 @@ class _Search:
         progress.depth = depth
         score, is_won, push = self.score, self.x.is_won, self.frontier.push
         depth_weight, best = self.depth_weight, self.best_score
+        order = self.order
         for moves, child, value in self.x.scored(state, node[1], self.admit):
             child_node = (node, moves, depth + len(moves))
             if value is None:
@@ -197,8 +198,9 @@ class _Search:
             if best is None or value < best:
                 best = self.best_score = value
                 self.best_node = child_node
-            self.order += 1
-            push((value + depth_weight * child_node[2], -self.order, child, child_node))
+            order -= 1                    # newest first among equals: the heap is a min-heap
+            push((value + depth_weight * child_node[2], order, child, child_node))
+        self.order = order
         if len(self.frontier) > self.frontier_size:
             self.trim()
         return None
