@@ -274,13 +274,21 @@ class Solver:
         collecting = gc.isenabled()
         gc.disable()            # a search makes no reference cycles: only its passes would cost
         try:
-            for _ in range(n):
+            left = n
+            while left > 0 and won is None:
                 search = self._next_search()
                 if search is None or self._out_of_budget(began):
                     break
-                won = search.expand_next(progress)
-                if won is not None:
-                    break
+                burst = min(left, self._slice_left)          # the clock is read once a burst
+                if self.max_states is not None:
+                    burst = min(burst, self.max_states - progress.expanded)
+                expand_next, frontier = search.expand_next, search.frontier
+                done = 0
+                while done < burst and frontier.waiting and won is None:
+                    won = expand_next(progress)
+                    done += 1
+                self._slice_left -= done
+                left -= done
         finally:
             if collecting:
                 gc.enable()
@@ -317,13 +325,13 @@ class Solver:
 
     # ------------------------------------------------------------------ helpers
     def _next_search(self):
-        """The search whose turn it is (round robin, SLICE expansions each), or None once
-        the search is over (then ``self.result`` says why)."""
+        """The search whose turn it is (round robin, SLICE expansions each: ``step`` counts
+        them off ``_slice_left``), or None once the search is over (then ``self.result``
+        says why)."""
         searches = self._searches
         for _ in range(len(searches) + 1):
             search = searches[self._turn]
             if self._slice_left > 0 and search.frontier:
-                self._slice_left -= 1
                 return search
             if not search.frontier and search.complete and search.x.sound:
                 self.progress.best_line = self.best_line
