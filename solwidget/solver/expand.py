@@ -245,6 +245,7 @@ class CellsExpander(PatienceExpander):
         """The search's first position, its piles as bytes (one a card): all the fast path
         does with a pile, it does the same with bytes, and bytes keep their hash, so keys
         and scores hash a pile once; they slice quicker and take less memory too."""
+        assert not state.extra          # no stock: nothing but the piles to a position
         return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))
 
     def _undoing(self, move):
@@ -414,7 +415,7 @@ class CellsExpander(PatienceExpander):
             yield from self._moves(state)
             return
         for moves, child, _ in self.scored(state, came_by, lambda key: True):
-            yield moves, child
+            yield moves, State(self.game, child, ()) if type(child) is tuple else child
 
     def scored(self, state, came_by, admit):
         """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
@@ -423,16 +424,18 @@ class CellsExpander(PatienceExpander):
         Such a move changes two piles: its key is asked before the position is built, and
         its score comes from ``state``'s (heuristics.py). When ``state`` came by one move
         that sent nothing home, undoing it is skipped: it gives back the position before,
-        expanded already."""
+        expanded already. Such a position goes to the search as its piles alone, a tuple:
+        most are never expanded, and one that is comes back here (no stock, so there is
+        nothing else to a position); the search asks no more of it, its score being known."""
         if not self.autoplay:
             yield from super().scored(state, came_by, admit)
             return
         key, key_of_piles = self.key, self._key_of_piles
-        settle, foundations = self._settle, self._foundation_set
-        piles, game, extra = state.piles, state.game, state.extra
+        settle, foundations, game = self._settle, self._foundation_set, self.game
+        piles = state if type(state) is tuple else state.piles
         safe = self._foundation_facts(piles)[4]
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
-        after = self._moves_from(state)
+        after = self._moves_from(piles)
         for move, src, dst, n in self._plans(piles):
             if move is undo:
                 continue
@@ -441,11 +444,11 @@ class CellsExpander(PatienceExpander):
             new[src] = rest = source[:-n]
             new[dst] = grown = piles[dst] + source[-n:]
             if dst in foundations or (rest and rest[-1] in safe):
-                child, played = settle(State(game, tuple(new), extra))
+                child, played = settle(State(game, tuple(new), ()))
                 if admit(key(child)):
                     yield (move, *played), child, None
             elif admit(key_of_piles(new)):
-                yield (move,), State(game, tuple(new), extra), after(src, rest, dst, grown)
+                yield (move,), tuple(new), after(src, rest, dst, grown)
 
 
 @functools.lru_cache(maxsize=8)

@@ -298,13 +298,12 @@ def _cells_score(game: Patience, w):
         in_tableau[t] = True
     blank = [0.0] * len(game.pile_ids)
 
-    def moves_from(state):
-        """For the positions one move from ``state`` that leave the foundations as they are:
-        a function (source, its pile after, destination, its pile after) -> their score,
-        worked out from ``state``'s by the two piles that change. (With weights that are
-        multiples of a power of two, as all the portfolios' are, every sum is exact and the
-        score is the one ``score`` gives.)"""
-        piles = state.piles
+    def moves_from(piles):
+        """For the positions one move from the one with these piles that leave the
+        foundations as they are: a function (source, its pile after, destination, its pile
+        after) -> their score, worked out from this position's by the two piles that change.
+        (With weights that are multiples of a power of two, as all the portfolios' are, every
+        sum is exact and the score is the one ``score`` gives.)"""
         foundations = piles[founds]
         if foundations != last[0]:
             foundations_part(piles, foundations, sum(map(len, foundations)))

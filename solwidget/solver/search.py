@@ -168,7 +168,8 @@ class _Search:
         """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
         it need not build what is seen)."""
         self.generated += 1
-        if self.old_table and key in self.old_table:
+        old = self.old_table
+        if old and key in old:
             return False
         table = self.table
         size = len(table)
