@@ -192,7 +192,6 @@ class Patience(Game):
             T, C = self._only(T, source), self._only(C, source)
             waste = waste if source == waste else None
         givers = [t for t in T if piles[t] and self._can_give(piles, t)]
-        takers = [t for t in self.T if self._can_take(piles, t)]
         singles = [(t, piles[t][-1]) for t in givers if not piles[t][-1] & FACE_DOWN]
         singles += [(c, piles[c][-1]) for c in C if piles[c]]
         if waste is not None and piles[waste]:
@@ -207,7 +206,7 @@ class Patience(Game):
         fits_on = self._fits_on
         takes: dict[int, list[int]] = {}      # card -> the non-empty tableau piles it fits on
         empty_takers = []
-        for dst in takers:
+        for dst in [t for t in self.T if self._can_take(piles, t)]:
             if piles[dst]:
                 for card in fits_on[piles[dst][-1]]:
                     takes.setdefault(card, []).append(dst)

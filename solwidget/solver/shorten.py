@@ -39,8 +39,8 @@ def _loop_id(game):
     return lambda state: state
 
 
-def drop_loops(game, start, moves):
-    states = _positions(game, start, moves)
+def drop_loops(game, start, moves, states=None):
+    states = states or _positions(game, start, moves)
     ident = _loop_id(game)
     last = {}
     for k, s in enumerate(states):
@@ -74,12 +74,14 @@ def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool):
             yield between + [through]
 
 
-def drop_detours(game, start, moves, thorough=False):
+def drop_detours(game, start, moves, thorough=False, states=None):
+    """``states``, if given, are the positions along ``moves``."""
     changed = True
     passes = 0
     while changed and passes < MAX_PASSES:
         changed, passes = False, passes + 1
-        states = _positions(game, start, moves)
+        if passes > 1 or states is None:
+            states = _positions(game, start, moves)
         i = 0
         while i < len(moves):
             first = moves[i]
@@ -104,5 +106,6 @@ def drop_detours(game, start, moves, thorough=False):
 def shorten(start, moves: list[Move]) -> list[Move]:
     """A line from ``start`` that reaches the same final position, usually shorter."""
     game = start.game
-    moves = drop_loops(game, start, list(moves))
-    return drop_detours(game, start, moves)
+    states = _positions(game, start, moves)
+    kept = drop_loops(game, start, list(moves), states)
+    return drop_detours(game, start, kept, states=states if len(kept) == len(moves) else None)
