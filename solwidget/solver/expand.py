@@ -418,15 +418,16 @@ class CellsExpander(PatienceExpander):
             yield moves, State(self.game, child, ()) if type(child) is tuple else child
 
     def scored(self, state, came_by, admit):
-        """Each move, then the safe moves it allows. ``state`` is settled (no safe move left),
-        so after a move that sends nothing home the foundations are unchanged and only the
-        card it turned up on its source can have become safe: only then is settling needed.
-        Such a move changes two piles: its key is asked before the position is built, and
-        its score comes from ``state``'s (heuristics.py). When ``state`` came by one move
-        that sent nothing home, undoing it is skipped: it gives back the position before,
-        expanded already. Such a position goes to the search as its piles alone, a tuple:
-        most are never expanded, and one that is comes back here (no stock, so there is
-        nothing else to a position); the search asks no more of it, its score being known."""
+        """Each move, then the safe moves it allows, for the search: (moves, child, its score
+        or None). ``state`` is settled (no safe move left), so after a move that sends nothing
+        home the foundations are unchanged and only the card it turned up can have become
+        safe: only then is settling needed. Such a move changes two piles, and its child is
+        made cheaply: its key is asked of the table before it is built, its score comes from
+        ``state``'s (heuristics.py), and it goes to the search as its piles alone, a tuple
+        (most children are never expanded; one that is comes back here as it is: with no
+        stock there is nothing else to a position). When ``state`` came by one move that
+        sent nothing home, undoing it is skipped: it gives back the position before,
+        expanded already."""
         if not self.autoplay:
             yield from super().scored(state, came_by, admit)
             return
