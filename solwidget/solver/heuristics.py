@@ -142,14 +142,7 @@ def _patience_score(game: Patience, w):
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
     takes_all = type(game)._can_take is Patience._can_take
-    ace_up = game.step > 0
-
-    pile_value = _pile_valuer(game, w)
-
-    # Pile values by foundation tops (which alone fix every card's urgency), then by pile:
-    # a move changes one or two piles, so most lookups hit.
-    values: dict = {}
-    cached = [0]
+    values = _ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
 
     def score(state) -> float:
@@ -161,13 +154,7 @@ def _patience_score(game: Patience, w):
             home = sum(map(len, foundations))
             if home == total:
                 return 0.0
-            tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
-            by_pile = values.get(tops)
-            if by_pile is None:
-                if cached[0] > 300_000:
-                    values.clear()
-                    cached[0] = 0
-                by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
+            by_pile = values.of(foundations, piles)
             last[:] = foundations, home, by_pile
         value = w_home * (total - home)
         empty = covered = 0
@@ -181,8 +168,7 @@ def _patience_score(game: Patience, w):
                 covered += len(pile)
             part = by_pile.get(pile)
             if part is None:
-                part = by_pile[pile] = pile_value(pile, by_pile.need)
-                cached[0] += 1
+                part = values.add(by_pile, pile)
             value += part
         filled = sum(1 for c in C if piles[c])
         reserve = sum(len(piles[i]) for i in reserve_piles)
@@ -236,6 +222,36 @@ class _PileValues(dict):
     def __init__(self, need):
         super().__init__()
         self.need = need
+        self[()] = self[b""] = 0.0       # an empty pile (either kind): nothing to weigh
+
+
+class _ValuesByTops:
+    """Pile values by foundation tops (which alone fix every card's urgency), then by pile: a
+    move changes one or two piles, so most lookups hit. At most LIMIT values are kept."""
+    LIMIT = 300_000
+
+    def __init__(self, game: Patience, pile_value):
+        self.game, self.pile_value = game, pile_value
+        self.tables: dict = {}
+        self.count = 0
+
+    def of(self, foundations, piles) -> _PileValues:
+        """The pile values for these foundation piles (``piles``: the whole position)."""
+        tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
+        by_pile = self.tables.get(tops)
+        if by_pile is None:
+            if self.count > self.LIMIT:
+                self.tables.clear()
+                self.count = 0
+            game = self.game
+            by_pile = self.tables[tops] = _PileValues(_need_tables(game.F, game.step > 0, game.decks, piles))
+        return by_pile
+
+    def add(self, by_pile: _PileValues, pile) -> float:
+        """A pile not valued yet: its value, kept."""
+        self.count += 1
+        value = by_pile[pile] = self.pile_value(pile, by_pile.need)
+        return value
 
 
 def _cells_score(game: Patience, w):
@@ -246,29 +262,11 @@ def _cells_score(game: Patience, w):
     founds, cells, tableau = (slice(ids[0], ids[-1] + 1) for ids in (F, C, T))
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T))
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
-    ace_up = game.step > 0
-    pile_value = _face_up_pile_valuer(game, w)
-    # Pile values by foundation tops (which alone fix every card's urgency), then by pile:
-    # a move changes one or two piles, so most lookups hit.
-    values: dict = {}
-    cached = [0]
-
-    def pile_values(tops, piles) -> dict:
-        if cached[0] > 300_000:
-            values.clear()
-            cached[0] = 0
-        by_pile = values[tops] = _PileValues(_need_tables(F, ace_up, game.decks, piles))
-        by_pile[()] = by_pile[b""] = 0.0     # an empty pile (either kind): nothing to weigh
-        return by_pile
-
+    values = _ValuesByTops(game, _face_up_pile_valuer(game, w))
     last = [None, 0.0, None]   # the foundations last scored, their part, their pile values
 
     def foundations_part(piles, foundations, home):
-        tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
-        by_pile = values.get(tops)
-        if by_pile is None:
-            by_pile = pile_values(tops, piles)
-        last[:] = foundations, w_home * (total - home), by_pile
+        last[:] = foundations, w_home * (total - home), values.of(foundations, piles)
 
     def score(state) -> float:
         piles = state.piles
@@ -284,8 +282,7 @@ def _cells_score(game: Patience, w):
             if pile:
                 part = by_pile.get(pile)
                 if part is None:
-                    part = by_pile[pile] = pile_value(pile, by_pile.need)
-                    cached[0] += 1
+                    part = values.add(by_pile, pile)
                 value += part
             else:
                 empty += 1
@@ -311,10 +308,7 @@ def _cells_score(game: Patience, w):
 
         def value_of(pile) -> float:
             value = by_pile.get(pile)
-            if value is None:
-                value = by_pile[pile] = pile_value(pile, by_pile.need)
-                cached[0] += 1
-            return value
+            return values.add(by_pile, pile) if value is None else value
 
         columns = piles[tableau]
         parts = list(map(by_pile.get, columns))
@@ -332,14 +326,14 @@ def _cells_score(game: Patience, w):
             cells_filled, empties = filled, empty
             if in_tableau[src]:
                 own = get(rest)
-                value += value_of(rest) if own is None else own
+                value += values.add(by_pile, rest) if own is None else own
                 if not rest:
                     empties += 1
             else:
                 cells_filled -= 1
             if in_tableau[dst]:
                 own = get(grown)
-                value += value_of(grown) if own is None else own
+                value += values.add(by_pile, grown) if own is None else own
                 if not piles[dst]:
                     empties -= 1
             else:
