@@ -379,16 +379,14 @@ class CellsExpander(PatienceExpander):
         if first_f is not None:
             for card in self._starters:
                 wants[card] = first_f
-        step = self.game.step
+        step = self._step
         nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
-        safe = frozenset(card for card in nexts if self._goes_home_safely(card, level))
+        safe = frozenset(card for card in nexts if self._guests_home(card, level))
         facts = self._facts[foundations] = (wants, level, home_pile, first_f, safe)
         return facts
 
-    def _goes_home_safely(self, card, level) -> bool:
-        """Does ``card`` go on its foundation next, with every card that could go on it home?"""
-        if card & 15 != level[card >> 4 & 3] + self.game.step:
-            return False
+    def _guests_home(self, card, level) -> bool:
+        """Is every card that could go on ``card`` home (so that it may go home safely)?"""
         if self.up:
             return all(level[s] >= r for s, r in self._safe_hosts[card])
         return all(level[s] <= r for s, r in self._safe_hosts[card])

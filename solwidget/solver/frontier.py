@@ -1,6 +1,6 @@
 """The positions a search has generated and not yet expanded.
 
-Best first, as a heap of ``(priority, -order, state, node)`` entries. With ``explore`` > 0,
+Best first, as a heap of ``(priority, -order, position, node)`` entries. With ``explore`` > 0,
 that share of the pops takes instead a random entry of a random *type* (its rounded
 priority and its depth): type-based exploration (Xie, Müller and Holte, AAAI 2014). A greedy
 search stuck on a plateau or in a local minimum of its score keeps expanding look-alike
