@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
@@ -81,25 +81,56 @@ class CountingExecutor(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+class _ReadFuture(Future):
+    """A future that tells ``on_read`` when its result is read."""
+
+    def __init__(self, on_read):
+        super().__init__()
+        self.on_read = on_read
+
+    def result(self, timeout=None):
+        try:
+            return super().result(timeout)
+        finally:
+            self.on_read()
+
+
 class InterruptedExecutor(CountingExecutor):
-    """Solves the first ``k`` deals it gets, then acts as if Ctrl-C was pressed."""
+    """Solves the first ``k`` deals it gets, then acts as if Ctrl-C was pressed once the
+    study has read their results (not merely once they are done: a study reads finished
+    futures in no set order, and a quick solver finishes all three before it reads any)."""
 
     def __init__(self, k):
         super().__init__()
         self.k = k
-        self.first = []
+        self.reads = 0
+        self.lock = threading.Lock()
+        self.all_read = threading.Event()
 
     def submit(self, fn, *args, **kwargs):
         if len(self.deals) < self.k:
-            self.first.append(super().submit(fn, *args, **kwargs))
-            return self.first[-1]
+            outer = _ReadFuture(self._read)
+            super().submit(fn, *args, **kwargs).add_done_callback(lambda inner: _copy(inner, outer))
+            return outer
         self.deals.append(args[2])
-        return ThreadPoolExecutor.submit(self, self._interrupt, list(self.first))
+        return ThreadPoolExecutor.submit(self, self._interrupt)
 
-    @staticmethod
-    def _interrupt(first):
-        wait(first)
+    def _read(self):
+        with self.lock:
+            self.reads += 1
+            if self.reads >= self.k:
+                self.all_read.set()
+
+    def _interrupt(self):
+        self.all_read.wait()
         raise KeyboardInterrupt
+
+
+def _copy(inner, outer):
+    if inner.exception() is not None:
+        outer.set_exception(inner.exception())
+    else:
+        outer.set_result(inner.result())
 
 
 def test_the_table_is_one_row_per_deal_in_deal_order(straight):
