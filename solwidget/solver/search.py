@@ -86,23 +86,17 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
                      {"depth_weight": 0.0, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
 
 # Triple Interchange: 36 face-down cards are most of the work, and in-suit runs are what
-# frees them: both searches count a face-down card twice, the greedy one prizes sorted piles
-# (at 2 s a deal: deals 1-30, 20 won instead of 17; deals 31-50, 11 instead of 9). With the
-# bridges of interchange.py a third search, a weighted A* with a depth weight of 1 (a move's
-# depth counts its stock turns), wins hard deals sooner: eleven of them (9, 18, 32, 33, 38,
-# 56, 66, 69, 71, 80, 89) at 25,000 states a deal, all won in 76,000 expansions instead of
-# 134,200, and deals 1-30 in 27,700 instead of 33,800. In place of the first search it won
-# the eleven in 63,400 but one, and was far slower on easy deals (deal 7: 12,600 instead of
-# 400); a depth weight of 0.1 (4 of the 11 won), exploring (0.3 of the pops: 9 won) and
-# counting stock and waste cards as half gone (10 won, 105,000) did worse. The greedy search
-# was dropped later: it won only easy deals (10 of deals 1-100 at 25,000 states, none over
-# 3,700 expansions), and without it the other two get half the turns each instead of a
-# third: deals 1-100 at 25,000 states, the same 98 won and 1 lost in 148,700 expansions
-# instead of 192,800 (deals 49, 56, 89: 15,900, 9,850, 10,650 instead of 23,850, 14,700,
-# 16,000); deals 101-200 at 15,000, 98 won instead of 97, 124,400 instead of 134,900, in
-# about the same CPU time (94 s against 93 s: an A* expansion costs more than a greedy one).
-TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 2.0}},
-                                {"depth_weight": 1.0, "weights": {"down": 2.0}})
+# frees them. Two weighted A* searches, depth weights 0.5 and 1 (a move's depth counts its
+# stock turns): the second wins hard deals sooner (eleven of deals 1-100 at 25,000 states in
+# 76,000 expansions instead of 134,200). Both count a face-down card 6 times and a blocker 3
+# times, not twice and once: at 15,000 states a deal, deals 1-500 leave 7 open instead of
+# 12 (1-200: none instead of 90, 161, 188), and the deals both win take 234,700 expansions
+# instead of 338,200, for solutions 5 % longer. Of the 11 deals open before, 3 stay open;
+# with 4 and 2 times, 5; with 8 and 4 times deal 66 goes unwon. Tried and dropped: a greedy
+# third search (it won only easy deals), exploring (0.3 of the pops), and one search with
+# the old weights beside one with these (9 of 16 hard deals open instead of 6).
+TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
+                                {"depth_weight": 1.0, "weights": {"down": 6.0, "blockers": 3.0}})
 
 # Interlock: the work is digging out the cards under the front layers, so the search counts
 # a card in a covered pile as much as a card not yet home, and explores. Chosen at 6,000
