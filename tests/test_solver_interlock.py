@@ -327,6 +327,22 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
         assert answers == ["lost"] * 8, (number, answers)
 
 
+def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
+    # 7D (front) may only drop onto 8C (middle, under it): the plain closure lets both red
+    # sevens use 8C, 8S being home, so that split is suggested
+    placed = {"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"]}
+    home = _home_to(C=7, D=5, H=5, S=13)
+    used = {c for pile in (*placed.values(), *home.values()) for c in pile}
+    rest = [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]
+    state = _position({**placed, "stock": rest, **home})
+    dead_ends = DeadEnds(GAME)
+    uses = bytearray(64)
+    assert dead_ends._closure(state.piles, dead_ends.pair, None, uses)
+    seven_d, seven_h, eight_c, eight_s = 0x17, 0x27, 0x08, 0x38
+    assert card_name(seven_d) == "7D" and card_name(eight_s) == "8S"
+    assert (seven_d, seven_h, eight_c, eight_s) in set(dead_ends._splits(uses))
+
+
 def test_no_position_of_a_winning_line_is_dead_under_any_split():
     starts = [GAME.deal(n) for n in (1, 2, 6, 15, 69, 76)] + [_run_position(seed) for seed in RUN_SEEDS]
     assert _wins_checked_alive(starts, 3000, every_split=True) >= 25

@@ -57,7 +57,8 @@ virtual card, VIRTUAL, that stands for y among g''s hosts and is found available
 and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or both closures of some split, fail. Tried are the twins that the plain
-closure lets move while the same single host was available to both: first the splits that
+closure lets move while the same single host was available to both (or, for a pile that
+might drop down, lay under it): first the splits that
 last proved positions dead, and all of them at every SCOUT-th position left alive; and
 none before PLAIN_FIRST positions were left alive, so that the short searches, most wins,
 stay as they were (a split costs two closures: of 400 positions that the plain closure
@@ -184,7 +185,8 @@ class DeadEnds:
         ``split`` (guest, twin, host, other host): the guest goes on the host only once its
         twin is home or the other host was available; ``pair`` then names VIRTUAL as the
         guest's host in the host's place. ``uses`` records, for each card that moves by
-        rules E, B or A, which of its hosts were available then."""
+        rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
+        pile it might drop onto."""
         covers, covered = self.covers, self.covered
         home = [0, 0, 0, 0]
         for f in self.game.F:
@@ -242,6 +244,9 @@ class DeadEnds:
                 empty[t] = changed = True
                 if uses is not None:
                     uses[bottom] |= available[h0] | available[h1] << 1
+                    if t in drops:          # a dropdown uses its host too
+                        tops = [y for y, c in drops[t] if empty[c]]
+                        uses[bottom] |= (h0 in tops) | (h1 in tops) << 1
                 slots += self.is_back[t]
                 for q in covered[t]:
                     if not uncovered[q] and empty[covers[q][0]] and empty[covers[q][1]]:
