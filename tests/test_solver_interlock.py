@@ -365,3 +365,9 @@ def test_splits_prove_deal_141_lost(monkeypatch):
     # open at 40,000 states without splits; lost in 301 with them tried from the start
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
     assert sw.solve(GAME.deal(141), max_states=600).status == "lost"
+
+
+def test_splits_on_hosts_under_dropping_piles_prove_deal_194_lost():
+    # open at 13,000 states when a dropdown did not count as using its host (and at 150,000
+    # before home bridges); lost in 1,241 with it, and in 1,961 without home bridges
+    assert sw.solve(GAME.deal(194), max_states=1500).status == "lost"
