@@ -40,20 +40,24 @@ so repeating ends, with no late play and no more moves than at first.
 
 Reserve cards home, late. A waste play home of X is *late* when the move after it does
 not send the next card of X's suit home (a King is never late: nothing follows it). Take
-the last late play of either kind, at index t. If it is a waste play home, move it to just
-before the first later move that sends the next card of its suit home (a winning line has
-one). In between X lies in the reserve instead of home: no move there concerns X (it was
-home), and X home or in the reserve changes no other move's legality (only the next card
-of its suit looks at its foundation, and the reserve only offers more cards to turn up). The
-line keeps its length and X's play is no longer late; the move now before it was after t,
-so it is no late play, and it is no reserve play at all: a waste play to the tableau
-before the move home would have been late, and a waste play home of W before it would
-have been followed by W's next card, X's. So no play became late, and the sum of the
-indices of the reserve plays grew (X's grew by more than the shifts of the plays in
-between take away). With the steps of the lemma above (a late play to the tableau: each
-step shortens the line, or keeps its length and makes that sum grow; the argument there
-holds as it is when "late" covers both kinds), repeating ends with a line of no more moves
-in which no reserve play of either kind is late.
+the last late play of either kind, at index t. If it is a waste play home, move it to
+just before the first later move that sends the next card of its suit home (a winning
+line has one). In between X lies in the reserve instead of home: no move there concerns X
+(it was home), and X home or in the reserve changes no other move's legality (only the
+next card of its suit looks at its foundation, and the reserve only offers more cards to
+turn up). The line keeps its length and X's play is no longer late; the move now before
+it was after t, so it is no late play, and it is no reserve play at all: a waste play to
+the tableau before the move home would have been late, and a waste play home of W before
+it would have been followed by W's next card, so W would be X. So no play became late,
+and the sum of the indices of the reserve plays grew (X's grew by more than the shifts of
+the plays in between take away). With the steps of the lemma above (a late play to the
+tableau: each step shortens the line, or keeps its length and makes that sum grow; the
+argument there holds as it is when "late" covers both kinds and the sum all reserve
+plays: a waste play home just before a move that puts a card on X would be late),
+repeating ends with a line of no more moves in which no reserve play of either kind is
+late. (Sending reserve cards home one at a time let the search visit each position once
+per choice of which of them are home: deal 36 took 55,400 expansions to prove lost,
+24,100 with home bridges.)
 
 Safe reserve cards. Autoplay (autoplay.py) sends a safe card home from the top of the
 waste; here any reserve card may be turned up first, so a safe reserve card goes home at

@@ -66,7 +66,9 @@ leaves alive in the search of deal 8, a split proves 274 dead; of deals 24 and 1
 Splits tried from the first position on lost three wins of deals 1-200 at 12,000 states
 (69, 76, 117) to the changed exploring. From the 300th, deals 1-300 had the same wins as
 from the 1,000th and 56 losses against 55, in 287,900 expansions against 325,200; deals
-301-400 (not used to choose) were decided 97 of 100, against 91 without splits.
+301-400 (not used to choose) were decided 97 of 100, against 91 without splits. Counting
+a dropdown as using its host made deals 72, 77 and 194 lost at 13,000 states (in 8,485,
+1,919 and 1,241; open without it, with home bridges in both runs).
 
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
