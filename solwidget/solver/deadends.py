@@ -68,7 +68,10 @@ Splits tried from the first position on lost three wins of deals 1-200 at 12,000
 from the 1,000th and 56 losses against 55, in 287,900 expansions against 325,200; deals
 301-400 (not used to choose) were decided 97 of 100, against 91 without splits. Counting
 a dropdown as using its host made deals 72, 77 and 194 lost at 13,000 states (in 8,485,
-1,919 and 1,241; open without it, with home bridges in both runs).
+1,919 and 1,241; open without it, with home bridges in both runs). With both, splits from
+the 100th position instead of the 300th: deals 1-300 at 13,000 states 233 won / 61 lost /
+6 open against 231 / 61 / 8 (deals 14 and 119 won), in 196,100 expansions against 222,600;
+deals 301-400 (not used to choose) 83 / 16 / 1 both ways, in 51,700 against 61,500.
 
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
@@ -87,7 +90,7 @@ VIRTUAL = 15     # no card: stands in a split for "the host, once free" (see abo
 KILLERS = 8      # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
-PLAIN_FIRST = 300  # positions left alive by the plain closure before any split is tried
+PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 
 
 def applies(game) -> bool:
