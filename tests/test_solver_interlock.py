@@ -8,19 +8,21 @@ from solwidget.engine.cards import card_name, deck
 from solwidget.solver import bridges, deadends
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.stock import is_turn
 
 GAME = sw.load_game("interlock")
 
 
-def small_position(seed: int, left=(10, 16), runs: float = 0.0) -> sw.State:
-    """A random Interlock endgame: each suit home up to a random rank, ``left`` cards still
+def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),) * 4) -> sw.State:
+    """A random Interlock endgame: each suit home up to a random rank (within ``levels``,
+    a range of ranks a suit: clubs, diamonds, hearts, spades), ``left`` cards still
     out, one card on each pile of a random set where no covering pile lies over an empty
     pile, the other cards (two at least) in the stock and waste. With ``runs`` > 0, each
     pile then grows into a run, one more card with that chance each time."""
     rnd = random.Random(seed)
     while True:
-        levels = [rnd.randint(0, 13) for _ in range(4)]
-        rest = [c for c in deck() if c & 15 > levels[c >> 4 & 3]]
+        home = [rnd.randint(*among) for among in levels]
+        rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
         for t in reversed(GAME.T):      # front first: a pile under a filled pile is filled
             if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.3:
@@ -43,7 +45,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0) -> sw.State:
     piles["waste"] = [card_name(c) for c in rest[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in rest[on_waste:]]
     for f, suit in zip(GAME.F, range(4)):
-        piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, levels[suit] + 1)]
+        piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
     return GAME.state_from_dict({"game": "interlock", "piles": piles})
 
 
@@ -112,6 +114,54 @@ def test_same_answers_with_and_without_bridges(monkeypatch):
     plain = [sw.solve(small_position(seed), max_states=1500).status for seed in FINISHING_SEEDS]
     assert answers == plain
     assert "unknown" not in answers and answers.count("lost") >= 15
+
+
+def _without_home_bridges(monkeypatch):
+    monkeypatch.setattr(bridges, "home_bridges", None)
+
+
+def test_home_bridges_are_legal_lines_to_the_positions_they_give():
+    seen = 0
+    for seed in range(80):
+        state = small_position(seed)
+        for moves, child in bridges.home_bridges(GAME, state):
+            reached = state
+            for move in moves:
+                reached = reached.play(move)
+            assert reached.piles == child.piles, (seed, moves)
+            home = [m for m in moves if not is_turn(m)]
+            assert all(m.dst[0] == "f" for m in home)
+            last = child.piles[GAME._index[home[-1].dst]][-1]
+            # the bridge ends with a card from a pile, or with a King from the reserve
+            assert home[-1].src != "waste" or last & 15 == 13, (seed, moves)
+            seen += 1
+    assert seen >= 20
+
+
+def test_same_answers_with_and_without_home_bridges(monkeypatch):
+    """Reserve cards sent home only in home bridges change no answer: won and lost endgames."""
+    _without_dead_ends(monkeypatch)
+    starts = [small_position(seed) for seed in FINISHING_SEEDS] + \
+        [_run_position(seed) for seed in RUN_SEEDS[:20]]
+    answers = [sw.solve(state, max_states=3000).status for state in starts]
+    _without_home_bridges(monkeypatch)
+    plain = [sw.solve(state, max_states=3000).status for state in starts]
+    pairs = [(a, b) for a, b in zip(answers, plain) if "unknown" not in (a, b)]
+    assert all(a == b for a, b in pairs) and len(pairs) >= 60, list(zip(answers, plain))
+    assert answers.count("lost") >= 20
+
+
+def test_a_win_that_needs_two_reserve_cards_home_before_a_card_from_a_pile():
+    # 8C (front) covers 5D, which covers the red nines; so 8C leaves only for home, after 6C
+    # and 7C from the reserve (neither safe: the red fives are out)
+    rest = [f"[{r}{s}]" for s in "CDH" for r in "56789TJQK"
+            if f"{r}{s}" not in ("5C", "8C", "5D", "9D", "9H")]
+    state = _position({"t19": ["8C"], "t9": ["5D"], "t0": ["9D"], "t1": ["9H"], "stock": rest,
+                       **_home_to(C=5, D=4, H=4, S=13)})
+    lines = [moves for moves, _ in bridges.home_bridges(GAME, state)]
+    assert [" ".join(str(m) for m in moves if not is_turn(m)) for moves in lines] == \
+        ["waste f0 waste f0 t19 f0", "waste f2 waste f2 waste f2 waste f2 t1 f2"]   # 9H: uncovered
+    assert sw.solve(state, max_states=200).status == "won"
 
 
 def test_a_deal_proved_lost_by_search(monkeypatch):
@@ -267,7 +317,7 @@ def _killed_by_splits(monkeypatch, number, max_states) -> list:
 
 def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
     # deal 69 is won; deal 185 is lost: splits prune both searches
-    for number, budget in ((69, 1500), (185, 600)):
+    for number, budget in ((69, 3000), (185, 600)):
         killed = _killed_by_splits(monkeypatch, number, budget)[:8]
         plain = DeadEnds(GAME)
         assert killed and all(plain._closure(s.piles, plain.pair, None) for s in killed)
@@ -275,6 +325,22 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
         answers = [sw.solve(state, max_states=3000).status for state in killed]
         monkeypatch.undo()
         assert answers == ["lost"] * 8, (number, answers)
+
+
+def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
+    # 7D (front) may only drop onto 8C (middle, under it): the plain closure lets both red
+    # sevens use 8C, 8S being home, so that split is suggested
+    placed = {"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"]}
+    home = _home_to(C=7, D=5, H=5, S=13)
+    used = {c for pile in (*placed.values(), *home.values()) for c in pile}
+    rest = [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]
+    state = _position({**placed, "stock": rest, **home})
+    dead_ends = DeadEnds(GAME)
+    uses = bytearray(64)
+    assert dead_ends._closure(state.piles, dead_ends.pair, None, uses)
+    seven_d, seven_h, eight_c, eight_s = 0x17, 0x27, 0x08, 0x38
+    assert card_name(seven_d) == "7D" and card_name(eight_s) == "8S"
+    assert (seven_d, seven_h, eight_c, eight_s) in set(dead_ends._splits(uses))
 
 
 def test_no_position_of_a_winning_line_is_dead_under_any_split():
@@ -299,3 +365,10 @@ def test_splits_prove_deal_141_lost(monkeypatch):
     # open at 40,000 states without splits; lost in 301 with them tried from the start
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
     assert sw.solve(GAME.deal(141), max_states=600).status == "lost"
+
+
+def test_splits_on_hosts_under_dropping_piles_prove_deal_194_lost():
+    # open at 13,000 states when a dropdown did not count as using its host (and at 150,000
+    # before home bridges); lost in 1,241 with it, and in 1,961 without home bridges (splits
+    # from the 300th position left alive; 533 from the 100th)
+    assert sw.solve(GAME.deal(194), max_states=1500).status == "lost"

@@ -57,7 +57,8 @@ virtual card, VIRTUAL, that stands for y among g''s hosts and is found available
 and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or both closures of some split, fail. Tried are the twins that the plain
-closure lets move while the same single host was available to both: first the splits that
+closure lets move while the same single host was available to both (or, for a pile that
+might drop down, lay under it): first the splits that
 last proved positions dead, and all of them at every SCOUT-th position left alive; and
 none before PLAIN_FIRST positions were left alive, so that the short searches, most wins,
 stay as they were (a split costs two closures: of 400 positions that the plain closure
@@ -65,7 +66,12 @@ leaves alive in the search of deal 8, a split proves 274 dead; of deals 24 and 1
 Splits tried from the first position on lost three wins of deals 1-200 at 12,000 states
 (69, 76, 117) to the changed exploring. From the 300th, deals 1-300 had the same wins as
 from the 1,000th and 56 losses against 55, in 287,900 expansions against 325,200; deals
-301-400 (not used to choose) were decided 97 of 100, against 91 without splits.
+301-400 (not used to choose) were decided 97 of 100, against 91 without splits. Counting
+a dropdown as using its host made deals 72, 77 and 194 lost at 13,000 states (in 8,485,
+1,919 and 1,241; open without it, with home bridges in both runs). With both, splits from
+the 100th position instead of the 300th: deals 1-300 at 13,000 states 233 won / 61 lost /
+6 open against 231 / 61 / 8 (deals 14 and 119 won), in 196,100 expansions against 222,600;
+deals 301-400 (not used to choose) 83 / 16 / 1 both ways, in 51,700 against 61,500.
 
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
@@ -84,7 +90,7 @@ VIRTUAL = 15     # no card: stands in a split for "the host, once free" (see abo
 KILLERS = 8      # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
-PLAIN_FIRST = 300  # positions left alive by the plain closure before any split is tried
+PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 
 
 def applies(game) -> bool:
@@ -184,7 +190,8 @@ class DeadEnds:
         ``split`` (guest, twin, host, other host): the guest goes on the host only once its
         twin is home or the other host was available; ``pair`` then names VIRTUAL as the
         guest's host in the host's place. ``uses`` records, for each card that moves by
-        rules E, B or A, which of its hosts were available then."""
+        rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
+        pile it might drop onto."""
         covers, covered = self.covers, self.covered
         home = [0, 0, 0, 0]
         for f in self.game.F:
@@ -242,6 +249,9 @@ class DeadEnds:
                 empty[t] = changed = True
                 if uses is not None:
                     uses[bottom] |= available[h0] | available[h1] << 1
+                    if t in drops:          # a dropdown uses its host too
+                        tops = [y for y, c in drops[t] if empty[c]]
+                        uses[bottom] |= (h0 in tops) | (h1 in tops) << 1
                 slots += self.is_back[t]
                 for q in covered[t]:
                     if not uncovered[q] and empty[covers[q][0]] and empty[covers[q][1]]:

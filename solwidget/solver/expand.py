@@ -9,10 +9,10 @@
   key), a group only to the first empty tableau pile when the tableau piles are symmetric,
   and never a whole pile there (the position would be this one again);
 - stock compression (stock.py): turns are expanded only as part of a waste play;
-- Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once
-  (bridges.py), and a position that provably cannot be won is not expanded (deadends.py);
-  Triple and Quadruple Interchange: the same two, each with its own proof, and a reserve
-  card goes home only in a bridge too, a card from a pile put on it at once (interchange.py).
+- Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once,
+  and home only in a home bridge, the next card of its suit sent home at once (bridges.py);
+  a position that provably cannot be won is not expanded (deadends.py). Triple and
+  Quadruple Interchange: the same, each with its own proof (interchange.py).
 Every move comes from the engine's move generator, and only legal moves are applied.
 ``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
 same order, computed straight from the piles; tests/test_solver.py compares the two.
@@ -84,14 +84,14 @@ class PatienceExpander(GenericExpander):
         if self.plain:
             self.key = patience_key(game, compress)
         self.compress = bool(game.draw) and compress
-        # Interlock and Triple Interchange: reserve cards go to the tableau only in bridges
-        # (bridges.py); Triple Interchange's reserve cards go home only in bridges too
-        # (interchange.py)
+        # Interlock and Triple Interchange: reserve cards go to the tableau only in bridges,
+        # and home only in home bridges (bridges.py, interchange.py)
         self.bridge_moves = None
         self.home_bridges = None
         if self.compress:
             if bridges.applies(game):
                 self.bridge_moves = bridges.bridges
+                self.home_bridges = bridges.home_bridges
             elif interchange.bridges_apply(game):
                 self.bridge_moves = interchange.bridges
                 self.home_bridges = interchange.home_bridges
