@@ -14,7 +14,8 @@ replayed through ``State.play`` before they are returned.
 
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
-serve; mutated.py for Mutated Solitaire's own safe and skipped moves), and a search skips a
+serve; mutated.py for Mutated Solitaire's own safe and skipped moves; positions proved dead,
+deadends.py, interchange.py and mutated_deadends.py, get no successors), and a search skips a
 position only when its key is in that search's transposition table (``admit``), or when it
 is the position before the last move, undone (expanded already: CellsExpander). Every key
 enters the table together with a position pushed on the frontier, so at any time each key
