@@ -8,6 +8,7 @@ from solwidget.engine.cards import RANKS, SUITS, parse_card
 from solwidget.solver.expand import expander_for
 from solwidget.solver.heuristics import make_score
 from solwidget.solver.mutated import MutatedExpander, is_settled, key, safe_move
+from solwidget.solver.mutated_deadends import DeadEnds, is_dead
 from test_mutated import position
 
 GAME = sw.load_game("mutated")
@@ -221,3 +222,77 @@ def test_orphans_count_the_rows_a_card_climbs_with_both_hosts_home():
     plain, weighed = make_score(GAME), make_score(GAME, {"orphans": 8.0})
     assert weighed(orphan) - plain(orphan) == weighed(buried) - plain(buried) == 2 * 8.0
     assert weighed(hosted) == plain(hosted) and weighed(carried) == plain(carried)
+
+
+# ---------------------------------------------------------------- buried builds
+def test_a_build_that_buries_both_hosts_of_its_base_is_skipped():
+    buried = position(d2="[JD] JH [TC]")
+    assert "d2 build" in first_moves(buried, False) and "d2 build" not in first_moves(buried, True)
+    one_host_out = position(d2="[JD] 5H [TC]")
+    assert "d2 build" in first_moves(one_host_out, True)
+    king = position(d2="[QD] QH [KS]")
+    assert "d2 build" in first_moves(king, True)
+
+
+def test_d1_builds_are_skipped_only_when_the_card_below_the_base_is_buried_too():
+    assert "d1 build" not in first_moves(position(d1="[JD] JH [9C] [TC]"), True)
+    assert "d1 build" in first_moves(position(d1="[JD] JH [TC]"), True)       # TC may go home
+    assert "d1 build" in first_moves(position(d1="[2S] [2C] [AH]"), True)     # an Ace goes home
+
+
+def test_the_position_after_a_buried_build_is_lost_without_the_dead_end_test(monkeypatch):
+    """(The plain search, with home cards free to come back, does not finish here.)"""
+    state = position(d2="[JD] JH [TC]", d1="", d3="", r1c1="KH QC", r1c2="KD", r1c3="KC QD JC", r1c4="QH")
+    after = state.play("d2 build")
+    assert is_dead(*parts(after))
+    monkeypatch.setattr(DeadEnds, "is_dead", lambda self, state: False)
+    assert sw.solve(after, max_states=20_000).status == "lost"
+    assert sw.solve(state, max_states=20_000).status == "won"
+
+
+# ---------------------------------------------------------------- dead ends
+def test_deals_with_a_cycle_of_buried_hosts_are_dead_from_the_start():
+    """Deal 901: AC lies in row 2 on its host 2H, AS in row 3 on its host 2D; an Ace climbs
+    only onto a 2 and goes home only from row 1, so each waits for the other."""
+    for number in (399, 834, 901):
+        result = sw.solve(GAME.deal(number), max_states=100)
+        assert result.status == "lost" and result.progress.expanded <= 1
+    assert not is_dead(*parts(GAME.deal(1)))
+
+
+def parts(state):
+    return state.piles, state.extra
+
+
+def test_no_position_on_a_winning_line_is_dead():
+    seen = 0
+    for number in range(1, 16):
+        result = sw.solve(GAME.deal(number), max_states=15_000)
+        if result.status != "won":
+            continue
+        state = GAME.deal(number)
+        for move in result.moves:
+            assert not is_dead(*parts(state)), (number, str(move))
+            state = state.play(move)
+            seen += 1
+    assert seen > 1000
+
+
+def test_positions_found_dead_are_lost_for_the_plain_search():
+    rng = random.Random(99)
+    dead = alive = 0
+    for k in range(60):
+        state = small_position(rng, locked=k % 3 == 0)
+        off = sw.solve(state, max_states=3000, autoplay=False)
+        if off.status == "unknown":
+            continue
+        if is_dead(*parts(state)):
+            assert off.status == "lost", GAME.format(state)
+            dead += 1
+        else:
+            alive += 1
+    cyclic = position(r2c3="[QH] JC", r3c3="[QD] JS", f0="AC-TC", f1="AD-JD", f2="AH-JH", f3="AS-TS",
+                      r1c1="KC", r1c2="KS", r1c3="KH QC", r1c4="KD QS", d1="", d2="", d3="")
+    assert is_dead(*parts(cyclic))
+    assert sw.solve(cyclic, max_states=20_000, autoplay=False).status == "lost"
+    assert dead >= 5 and alive >= 10, (dead, alive)

@@ -45,21 +45,35 @@ Among moves that lead to key-equal positions (spaces of a row and the foundation
 sets in the key), a run goes only to the first empty space of each row and an Ace only to
 the first empty foundation.
 
+**Buried builds.** "dN build" is skipped when it would bury both hosts of the new base
+(the two cards it may be put on) among the cards it hides, and, for d1, the base is no Ace
+and the card below it in its suit is hidden too: the position after it is lost. The hidden
+cards come back only once the base has left the deck, and while it is there they stay
+hidden: nothing is put under the base. It leaves only as the head of its run onto a host
+on top of a pile (both are hidden), or home, which only d1 reaches and which needs the card
+below it home first (hidden too); a King base is not skipped, since it leaves for an empty
+space. So the hidden cards, at least one (a host), never go home.
+
 **Why no win is lost.** In each case the line kept is no longer than the one it replaces,
-and strictly shorter when a move is skipped. So from a winnable position, a shortest winning
-line starts with a move that is kept, and the safe moves played after it do not lengthen
-what is left: some successor is nearer to a win, and the search reaches one.
+and strictly shorter when a move is skipped (and a buried build starts no win at all). So
+from a winnable position, a shortest winning line starts with a move that is kept, and the
+safe moves played after it do not lengthen what is left: some successor is nearer to a win, and the search reaches one.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..rules.mutated import DECKS, DRAW, F, PILE_IDS, ROW, SPACES
 from .expand import GenericExpander
+from .mutated_deadends import DeadEnds
 
 ROW1 = tuple(s for s in SPACES if ROW[s] == 1)
 D1 = DECKS[0]
+D1_ID = PILE_IDS[D1]
+# HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
+HOSTS = [tuple(s << 4 | (c & 15) + 1 for s in OTHER_COLOUR[c >> 4 & 3]) if 0 < c & 15 < KING else ()
+         for c in range(64)]
 PARTNER = (3, 2, 1, 0)                             # the other suit of the same colour
 FOUNDATION_SET = frozenset(F)
 INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
@@ -104,6 +118,18 @@ def goes_home_safely(card: int, level) -> bool:
             and level[PARTNER[suit]] >= rank - 3)
 
 
+def buries_its_way_out(deck, is_d1: bool) -> bool:
+    """Would "build" on this deck (in draw mode) hide both hosts of the new base, and for d1
+    the card below it in its suit too (a buried build, above)?"""
+    base = deck[-1] & 63
+    rank = base & 15
+    if rank == KING or (is_d1 and rank == ACE):
+        return False
+    hidden = {c & 63 for c in deck[:-1]}
+    return (all(h in hidden for h in HOSTS[base])
+            and (not is_d1 or base - 1 in hidden))
+
+
 def _turns_up_a_flip(piles, pile) -> bool:
     """Would taking the top card of this row-1 space turn up a King that flips d1?"""
     return (len(pile) == 2 and pile[0] & FACE_DOWN and pile[0] & 15 == KING) and bool(piles[D1])
@@ -140,13 +166,16 @@ def settle(game, state):
 
 class MutatedExpander(GenericExpander):
     """The engine's moves less the skipped ones, each followed by the safe moves it allows.
-    ``autoplay=False`` turns off the safe moves and the kept-home rule (to cross-check them);
+    A dead end (mutated_deadends.py) gets no successors. ``autoplay=False`` turns off the
+    safe moves, the kept-home rule, the skipped buried builds and the dead ends (to
+    cross-check them);
     the key-equal duplicates are skipped either way."""
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
         self.key = key
+        self.dead_ends = DeadEnds() if autoplay else None
 
     def _settle(self, state):
         return settle(self.game, state)
@@ -172,9 +201,13 @@ class MutatedExpander(GenericExpander):
                     continue
             if level is not None and move.src[0] == "f" and is_settled(piles[INDEX[move.src]][-1], level):
                 continue
+            if level is not None and dst is None and buries_its_way_out(piles[INDEX[move.src]], move.src == D1_ID):
+                continue
             yield move, apply(state, move)
 
     def expand(self, state, came_by=()):
+        if self.dead_ends is not None and self.dead_ends.is_dead(state):
+            return
         if not self.autoplay:
             for move, child in self._moves(state):
                 yield (move,), child
