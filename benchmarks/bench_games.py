@@ -55,6 +55,10 @@ def main(argv=None) -> int:
         print(f"{game_id:24}{count['won']:>6}{count['lost']:>6}{count['unknown']:>9}{decided:>9.0%}"
               f"{statistics.median(times):>10.2f}{max(times):>9.2f}{rate:>10.0f}"
               f"{statistics.mean(wins) if wins else 0:>12.1f}")
+    for game_id in game_ids:               # the deals to look at next
+        open_deals = sorted(r[1] for r in rows[game_id] if r[2] == "unknown")
+        if open_deals:
+            print(f"{game_id} unknown: {' '.join(map(str, open_deals))}")
     return 0
 
 
