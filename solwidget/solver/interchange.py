@@ -50,9 +50,8 @@ dead and that positions found dead are lost when searched without the test.
 from __future__ import annotations
 
 from ..engine.cards import ACE, FACE_DOWN, KING
-from ..engine.moves import Move
-from .bridges import play_bridge
-from .stock import cycle, turn_up
+from .bridges import play_bridge, play_home
+from .stock import cycle
 
 
 def _fits(game) -> bool:
@@ -337,27 +336,11 @@ def home_bridges(game, state):
             while True:
                 last = chain[-1]
                 if last & 15 == KING:
-                    yield _play_home(game, state, chain, f, None)
+                    yield play_home(game, state, chain, f, None)
                     break
                 for a in on_top.get(last + 1, ()):
-                    yield _play_home(game, state, chain, f, a)
+                    yield play_home(game, state, chain, f, a)
                 if last + 1 not in reserve:
                     break
                 chain += (last + 1,)
 
-
-def _play_home(game, state, chain, f, a):
-    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
-    (if any) onto it."""
-    moves = []
-    to_f = Move("waste", game.pile_ids[f])
-    for card in chain:
-        turns, state = turn_up(game, state, card)
-        moves += turns
-        moves.append(to_f)
-        state = game._apply(state, to_f)
-    if a is not None:
-        move = game._one_card_moves[a][f]
-        moves.append(move)
-        state = game._apply(state, move)
-    return tuple(moves), state
