@@ -88,14 +88,17 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     assert any(moves[-1] == sw.Move("waste", "t3") for moves, _ in plain._moves(state))
 
 
+def replay(state, moves):
+    for move in moves:
+        state = state.play(move)
+    return state
+
+
 def test_bridges_are_legal_lines_to_the_positions_they_give():
     for seed in range(40):
         state = small_position(seed)
         for moves, child in bridges.bridges(GAME, state):
-            reached = state
-            for move in moves:
-                reached = reached.play(move)
-            assert reached.piles == child.piles, (seed, moves)
+            assert replay(state, moves).piles == child.piles, (seed, moves)
             assert moves[-1].src != "waste"          # a bridge ends with a run from a pile
 
 
@@ -125,10 +128,7 @@ def test_home_bridges_are_legal_lines_to_the_positions_they_give():
     for seed in range(80):
         state = small_position(seed)
         for moves, child in bridges.home_bridges(GAME, state):
-            reached = state
-            for move in moves:
-                reached = reached.play(move)
-            assert reached.piles == child.piles, (seed, moves)
+            assert replay(state, moves).piles == child.piles, (seed, moves)
             home = [m for m in moves if not is_turn(m)]
             assert all(m.dst[0] == "f" for m in home)
             last = child.piles[GAME._index[home[-1].dst]][-1]
@@ -276,10 +276,7 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
     state = _position({"t0": ["4S"], "t9": ["9D"], "waste": ["QH"], "stock": [f"[{c}]" for c in rest],
                        **_home_to(C=13, D=4, H=2, S=3)})
     settled, played = PatienceExpander(GAME).start(state)
-    reached = state
-    for move in played:
-        reached = reached.play(move)
-    assert reached.piles == settled.piles
+    assert replay(state, played).piles == settled.piles
     home = [card_name(c) for f in GAME.F for c in settled.piles[f]]
     assert "3H" in home and "4H" in home and "5H" not in home and "5D" not in home
 
