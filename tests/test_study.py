@@ -208,10 +208,13 @@ def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
 
 def test_ctrl_c_stops_a_cli_study_at_once_and_keeps_its_rows(tmp_path):
     out = tmp_path / "interrupted.csv"
-    # seconds of work (deals 1-12 came to an end before the Ctrl-C once the solver got quicker)
+    # seconds of work, so that the Ctrl-C comes mid-study
     command = [sys.executable, "-m", "solwidget.cli", "study", "interlock", "--deals", "1-60", "--budget",
                "none", "--max-states", "3000", "--workers", "2", "--out", str(out), "--quiet"]
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # a terminal's Ctrl-C: the child hears SIGINT even where this run ignores it (a shell
+    # starts background jobs with SIGINT ignored, and children inherit that)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and len(records(out)) >= 1):
         time.sleep(0.01)
