@@ -154,7 +154,7 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
     reserve = set(cycle(game, piles))
     if not reserve:
         return
-    on_top = {piles[t][-1]: t for t in game.T if piles[t] and game._can_give(piles, t)}
+    on_top = {piles[t][-1]: (t,) for t in game.T if piles[t] and game._can_give(piles, t)}
     first_empty = next((f for f in game.F if not piles[f]), None)
     for f in game.F:
         if piles[f]:
@@ -165,17 +165,23 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
         else:
             continue
         for first in firsts:
-            chain = (first,)
-            while True:
-                last = chain[-1]
-                if last & 15 == KING:
-                    yield play_home(game, state, chain, f, None)
-                    break
-                if last + 1 in on_top:
-                    yield play_home(game, state, chain, f, on_top[last + 1])
-                if last + 1 not in reserve:
-                    break
-                chain += (last + 1,)
+            yield from home_chains(game, state, f, first, reserve, on_top)
+
+
+def home_chains(game, state, f, first, reserve, on_top):
+    """The home bridges onto foundation ``f`` that start with reserve card ``first``:
+    ``on_top`` gives, for a card, the piles it tops that may give it."""
+    chain = (first,)
+    while True:
+        last = chain[-1]
+        if last & 15 == KING:
+            yield play_home(game, state, chain, f, None)
+            return
+        for a in on_top.get(last + 1, ()):
+            yield play_home(game, state, chain, f, a)
+        if last + 1 not in reserve:
+            return
+        chain += (last + 1,)
 
 
 def play_home(game, state, chain, f, a):

@@ -50,7 +50,7 @@ dead and that positions found dead are lost when searched without the test.
 from __future__ import annotations
 
 from ..engine.cards import ACE, FACE_DOWN, KING
-from .bridges import play_bridge, play_home
+from .bridges import home_chains, play_bridge
 from .stock import cycle
 
 
@@ -332,15 +332,5 @@ def home_bridges(game, state):
         firsts = [c for c in (ACE, 16 | ACE, 32 | ACE, 48 | ACE) if c in reserve] if not top else \
             [top + 1] if top + 1 in reserve else []
         for first in firsts:
-            chain = (first,)
-            while True:
-                last = chain[-1]
-                if last & 15 == KING:
-                    yield play_home(game, state, chain, f, None)
-                    break
-                for a in on_top.get(last + 1, ()):
-                    yield play_home(game, state, chain, f, a)
-                if last + 1 not in reserve:
-                    break
-                chain += (last + 1,)
+            yield from home_chains(game, state, f, first, reserve, on_top)
 
