@@ -7,14 +7,14 @@ equivalence in a fraction of the memory (the FreeCell family gets a tuple of its
 quicker to make). Draw-one stocks with unlimited redeals go one step
 further (stock.py): the turning position is dropped, since every position reaches every
 other: indeed any card of the stock or waste can be turned up at any time, so their order
-does not matter either, only which cards they hold (a sorted multiset: in a game of several
-decks, playing one copy of a card or another gives the same key). Any other game uses
-``game.key`` as it is.
+does not matter either, only which cards they hold (in a game of several decks, playing one
+copy of a card or another gives the same key). And those cards are the ones not in the
+other piles (every card lies somewhere, and the key holds the others), so the stock and
+waste are left out of the key altogether. Any other game uses ``game.key`` as it is.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN
 from ..engine.patience import Patience
 
 _SEP = b"\xff"
@@ -56,33 +56,26 @@ def patience_key(game: Patience, compress: bool = True):
     return key
 
 
-_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # bytes.translate: every card face up
-
-
 def _cycle_key(game: Patience, symmetric: bool):
-    """patience_key's bytes for a draw-one stock with unlimited redeals, made with less
-    work: the piles of each kind read as one slice, and the foundations and cells' part and
-    the stock and waste's sorted cards remembered for the last ones seen, which most
-    successors of a position share."""
+    """patience_key's equivalence for a draw-one stock with unlimited redeals, in bytes made
+    with less work: the foundations, cells and tableau, each kind read as one slice, and the
+    foundations and cells' part remembered for the last ones seen, which most successors of
+    a position share. The stock and waste hold the cards the other piles do not (see above):
+    leaving them out keeps the equivalence and saves sorting them for every position."""
     F, C, T = game.F, game.C, game.T
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
-    stock, waste = game.STOCK, game.WASTE
-    last = [None, None, b""]      # the last stock and waste seen (kept alive), their cards
     homes = [None, b""]           # the last foundations seen, with the cells: their part
 
     def key(state) -> bytes:
         piles = state.piles
-        if piles[stock] is not last[0] or piles[waste] is not last[1]:
-            loose = (bytes(piles[waste]) + bytes(piles[stock])).translate(_FACE_UP)
-            last[:] = piles[stock], piles[waste], bytes(sorted(loose))
         held = piles[founds] + piles[cells]
         if held != homes[0]:
             homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
                               + _SEP.join(sorted(map(bytes, piles[cells]))))
         tableau_part = sorted(map(bytes, piles[tableau])) if symmetric else map(bytes, piles[tableau])
-        return b"\xfe".join((homes[1], _SEP.join(tableau_part), last[2]))
+        return homes[1] + b"\xfe" + _SEP.join(tableau_part)
 
     return key
 
