@@ -113,6 +113,8 @@ class DeadEnds:
         bound = [len(col) for col in columns]
         while True:
             empties = bound.count(0)
+            if empties and max(bound):          # with a pile that may empty, any card may
+                bound = [0] * len(bound)        # leave for it (rule L), top down: at once
             exposed = 0                         # X found for some tableau copy
             for masks, b in zip(tops, bound):
                 exposed |= masks[b - 1 if b else 0]
