@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, KING
+from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
@@ -220,7 +220,7 @@ def play_bridge(game, state, chain, b, unit, ids):
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
     """autoplay.settle, and each safe reserve card home too, turned up first (see above)."""
     played = []
-    while True:
+    while _may_settle(game, state.piles):
         state, moves = autoplay.settle(game, state)
         played += moves
         card = _safe_reserve_card(game, state.piles)
@@ -230,6 +230,32 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         home = Move("waste", game.pile_ids[next(game._foundation_for(state.piles, card))])
         state = game._apply(state, home)
         played += [*turns, home]
+    return state, played
+
+
+def _may_settle(game: Patience, piles) -> bool:
+    """A quick test that settle asks first, as most positions have nothing to settle: is
+    some card that goes home next, and safely (autoplay's rule), on top of a pile that may
+    give it, or in the reserve? If not, settle has no move to play."""
+    level = [0, 0, 0, 0]
+    for f in game.F:
+        if piles[f]:
+            top = piles[f][-1]
+            level[top >> 4 & 3] = top & 15
+    waste, stock = piles[game.WASTE], piles[game.STOCK]
+    tops = None
+    for suit in range(4):
+        rank = level[suit] + 1
+        if rank > KING or any(level[other] < rank - 1 for other in OTHER_COLOUR[suit]):
+            continue
+        card = suit << 4 | rank
+        if card in waste or card | FACE_DOWN in stock or card in stock:
+            return True
+        if tops is None:
+            tops = {piles[t][-1] for t in game.T if piles[t] and game._can_give(piles, t)}
+        if card in tops:
+            return True
+    return False
 
 
 def _safe_reserve_card(game: Patience, piles) -> int | None:
