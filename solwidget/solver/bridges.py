@@ -243,7 +243,6 @@ def _may_settle(game: Patience, piles) -> bool:
             top = piles[f][-1]
             level[top >> 4 & 3] = top & 15
     waste, stock = piles[game.WASTE], piles[game.STOCK]
-    tops = None
     for suit in range(4):
         rank = level[suit] + 1
         if rank > KING or any(level[other] < rank - 1 for other in OTHER_COLOUR[suit]):
@@ -251,10 +250,12 @@ def _may_settle(game: Patience, piles) -> bool:
         card = suit << 4 | rank
         if card in waste or card | FACE_DOWN in stock or card in stock:
             return True
-        if tops is None:
-            tops = {piles[t][-1] for t in game.T if piles[t] and game._can_give(piles, t)}
-        if card in tops:
-            return True
+        for t in game.T:            # one deck: the card tops one pile at most
+            pile = piles[t]
+            if pile and pile[-1] == card:
+                if game._can_give(piles, t):
+                    return True
+                break
     return False
 
 
