@@ -245,7 +245,8 @@ def _may_settle(game: Patience, piles) -> bool:
     waste, stock = piles[game.WASTE], piles[game.STOCK]
     for suit in range(4):
         rank = level[suit] + 1
-        if rank > KING or any(level[other] < rank - 1 for other in OTHER_COLOUR[suit]):
+        other, another = OTHER_COLOUR[suit]
+        if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
             continue
         card = suit << 4 | rank
         if card in waste or card | FACE_DOWN in stock or card in stock:

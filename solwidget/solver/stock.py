@@ -33,9 +33,20 @@ def is_turn(move: Move) -> bool:
 
 
 def cycle(game: Patience, piles) -> tuple[int, ...]:
-    """The stock and waste cards in the order turning shows them, from the waste's bottom."""
-    stock = piles[game.STOCK]
-    return piles[game.WASTE] + tuple(c & ~FACE_DOWN for c in reversed(stock))
+    """The stock and waste cards in the order turning shows them, from the waste's bottom.
+    The last answer is kept: a search asks it several times of each position and its
+    children, which mostly share the stock and waste (the same tuples)."""
+    global _last_cycle
+    stock, waste = piles[game.STOCK], piles[game.WASTE]
+    last = _last_cycle          # one read: another thread may replace it meanwhile
+    if stock is last[0] and waste is last[1]:
+        return last[2]
+    order = waste + tuple(c & ~FACE_DOWN for c in reversed(stock))
+    _last_cycle = (stock, waste, order)     # kept alive, so ``is`` cannot be fooled
+    return order
+
+
+_last_cycle = (None, None, ())
 
 
 def _turned(game: Patience, state: State, order: tuple, on_waste: int, redeals: int) -> State:
