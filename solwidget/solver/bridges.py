@@ -89,7 +89,7 @@ from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
 from . import autoplay
-from .stock import cycle, turn_up
+from .stock import cycle, play_off, turn_up
 
 
 def applies(game) -> bool:
@@ -203,18 +203,17 @@ def play_home(game, state, chain, f, a):
 
 def play_bridge(game, state, chain, b, unit, ids):
     """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
-    the moves, turns included, and the position after them."""
-    moves = []
-    to_b = Move("waste", ids[b])
-    for card in chain:
-        turns, state = turn_up(game, state, card)
-        moves += turns
-        moves.append(to_b)
-        state = game._apply(state, to_b)
+    the moves, turns included, and the position after them (made at once: what turn_up and
+    Patience._apply give, one move after another; Interlock turns up no cards)."""
+    piles = list(state.piles)
+    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
+        game, piles, chain, Move("waste", ids[b]))
     a, n = unit
-    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
-    moves.append(move)
-    return tuple(moves), game._apply(state, move)
+    moving = piles[a][-n:]
+    piles[a] = piles[a][:-n]
+    piles[b] = piles[b] + chain + moving
+    moves.append(Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b])
+    return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:

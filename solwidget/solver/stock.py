@@ -103,6 +103,31 @@ def turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], 
     return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
 
 
+def play_off(game: Patience, piles, cards, play: Move) -> tuple[list, tuple, tuple, int]:
+    """Turn up each of reserve cards ``cards`` in turn (as turn_up) and play it by ``play``, a
+    move from the waste: (the moves, the stock and the waste after them, the redeals among
+    them), found without the positions in between (draw one, unlimited redeals). Turning a
+    card up and playing it leaves the other reserve cards in their turning order, those
+    before it on the waste; a stock that no turn touched stays as it was."""
+    order = cycle(game, piles)
+    now = len(piles[game.WASTE])
+    moves, redeals, turned = [], 0, False
+    for card in cards:
+        i = order.index(card)
+        if not (now and i == now - 1):          # not on top of the waste already
+            turned = True
+            if i >= now:
+                moves += (TURN,) * (i + 1 - now)
+            else:
+                moves += (TURN,) * (len(order) - now) + (REDEAL,) + (TURN,) * (i + 1)
+                redeals += 1
+        moves.append(play)
+        order = order[:i] + order[i + 1:]
+        now = i
+    stock = tuple(c | FACE_DOWN for c in reversed(order[now:])) if turned else piles[game.STOCK]
+    return moves, stock, order[:now], redeals
+
+
 def _walk(game, state):
     """Turn through the engine until the stock and waste are back where they started."""
     start = (state.piles[game.STOCK], state.piles[game.WASTE])
