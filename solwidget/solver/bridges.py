@@ -204,7 +204,7 @@ def play_home(game, state, chain, f, a):
 def play_bridge(game, state, chain, b, unit, ids):
     """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
     the moves, turns included, and the position after them (made at once: what turn_up and
-    Patience._apply give, one move after another; Interlock turns up no cards)."""
+    Patience._apply give, one move after another)."""
     piles = list(state.piles)
     moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
         game, piles, chain, Move("waste", ids[b]))
@@ -212,6 +212,7 @@ def play_bridge(game, state, chain, b, unit, ids):
     moving = piles[a][-n:]
     piles[a] = piles[a][:-n]
     piles[b] = piles[b] + chain + moving
+    game._reveal(piles, a)          # as _apply does (Triple Interchange's face-down cards)
     moves.append(Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b])
     return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))
 

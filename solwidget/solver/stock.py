@@ -113,14 +113,17 @@ def play_off(game: Patience, piles, cards, play: Move) -> tuple[list, tuple, tup
     now = len(piles[game.WASTE])
     moves, redeals, turned = [], 0, False
     for card in cards:
-        i = order.index(card)
-        if not (now and i == now - 1):          # not on top of the waste already
+        if now and order[now - 1] == card:     # on top of the waste already
+            i = now - 1
+        elif card in order[now:]:               # turning on reaches it (its first copy)
+            i = order.index(card, now)
+            moves += (TURN,) * (i + 1 - now)
             turned = True
-            if i >= now:
-                moves += (TURN,) * (i + 1 - now)
-            else:
-                moves += (TURN,) * (len(order) - now) + (REDEAL,) + (TURN,) * (i + 1)
-                redeals += 1
+        else:                                   # after a redeal
+            i = order.index(card)
+            moves += (TURN,) * (len(order) - now) + (REDEAL,) + (TURN,) * (i + 1)
+            redeals += 1
+            turned = True
         moves.append(play)
         order = order[:i] + order[i + 1:]
         now = i
