@@ -91,6 +91,7 @@ KILLERS = 8      # splits remembered for having proved positions dead, latest fi
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
+ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 
 
 def applies(game) -> bool:
@@ -209,7 +210,7 @@ class DeadEnds:
                 if len(pile) > 1:
                     entries = known.get(pile)
                     if entries is None:
-                        if len(known) > 100_000:
+                        if len(known) > ENTRIES_KEPT:
                             known.clear()
                         entries = known[pile] = self._buried(pile, self.pair, None)
                     buried += entries
