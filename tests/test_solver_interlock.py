@@ -5,7 +5,7 @@ import random
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck
-from solwidget.solver import bridges, deadends
+from solwidget.solver import bridges, deadends, stock
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.stock import is_turn
@@ -100,6 +100,31 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
         for moves, child in bridges.bridges(GAME, state):
             assert replay(state, moves).piles == child.piles, (seed, moves)
             assert moves[-1].src != "waste"          # a bridge ends with a run from a pile
+
+
+def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves():
+    """stock.play_off (a bridge's reserve, made at once) against turn_up and _apply, move
+    by move: the same moves, stock, waste and redeal count, whatever order the cards
+    come in (the waste's top card first, too)."""
+    play = sw.Move("waste", "t0")
+    tried = 0
+    for seed in range(60):
+        state = small_position(seed)
+        order = stock.cycle(GAME, state.piles)
+        rnd = random.Random(seed)
+        cards = rnd.sample(order, min(4, len(order)))
+        if state.piles[GAME.WASTE] and seed % 3 == 0:
+            cards = [state.piles[GAME.WASTE][-1]] + [c for c in cards if c != state.piles[GAME.WASTE][-1]]
+        moves, after = [], state
+        for card in cards:
+            turns, after = stock.turn_up(GAME, after, card)
+            moves += [*turns, play]
+            after = GAME._apply(after, play)
+        made = stock.play_off(GAME, state.piles, cards, play)
+        assert made == (moves, after.piles[GAME.STOCK], after.piles[GAME.WASTE],
+                        after.extra[0] - state.extra[0]), seed
+        tried += any(m == stock.REDEAL for m in moves)
+    assert tried >= 10          # redeals were among the lines checked
 
 
 # Endgames of small_position whose search ends within 1,500 expansions with bridges and

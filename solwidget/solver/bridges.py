@@ -84,12 +84,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, KING
+from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
 from . import autoplay
-from .stock import cycle, turn_up
+from .stock import cycle, play_off, turn_up
 
 
 def applies(game) -> bool:
@@ -203,24 +203,24 @@ def play_home(game, state, chain, f, a):
 
 def play_bridge(game, state, chain, b, unit, ids):
     """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
-    the moves, turns included, and the position after them."""
-    moves = []
-    to_b = Move("waste", ids[b])
-    for card in chain:
-        turns, state = turn_up(game, state, card)
-        moves += turns
-        moves.append(to_b)
-        state = game._apply(state, to_b)
+    the moves, turns included, and the position after them (made at once: what turn_up and
+    Patience._apply give, one move after another)."""
+    piles = list(state.piles)
+    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
+        game, piles, chain, Move("waste", ids[b]))
     a, n = unit
-    move = Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b]
-    moves.append(move)
-    return tuple(moves), game._apply(state, move)
+    moving = piles[a][-n:]
+    piles[a] = piles[a][:-n]
+    piles[b] = piles[b] + chain + moving
+    game._reveal(piles, a)          # as _apply does (Triple Interchange's face-down cards)
+    moves.append(Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b])
+    return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
     """autoplay.settle, and each safe reserve card home too, turned up first (see above)."""
     played = []
-    while True:
+    while _may_settle(game, state.piles):
         state, moves = autoplay.settle(game, state)
         played += moves
         card = _safe_reserve_card(game, state.piles)
@@ -230,6 +230,34 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         home = Move("waste", game.pile_ids[next(game._foundation_for(state.piles, card))])
         state = game._apply(state, home)
         played += [*turns, home]
+    return state, played
+
+
+def _may_settle(game: Patience, piles) -> bool:
+    """A quick test that settle asks first, as most positions have nothing to settle: is
+    some card that goes home next, and safely (autoplay's rule), on top of a pile that may
+    give it, or in the reserve? If not, settle has no move to play."""
+    level = [0, 0, 0, 0]
+    for f in game.F:
+        if piles[f]:
+            top = piles[f][-1]
+            level[top >> 4 & 3] = top & 15
+    waste, stock = piles[game.WASTE], piles[game.STOCK]
+    for suit in range(4):
+        rank = level[suit] + 1
+        other, another = OTHER_COLOUR[suit]
+        if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
+            continue
+        card = suit << 4 | rank
+        if card in waste or card | FACE_DOWN in stock or card in stock:
+            return True
+        for t in game.T:            # one deck: the card tops one pile at most
+            pile = piles[t]
+            if pile and pile[-1] == card:
+                if game._can_give(piles, t):
+                    return True
+                break
+    return False
 
 
 def _safe_reserve_card(game: Patience, piles) -> int | None:

@@ -91,6 +91,7 @@ KILLERS = 8      # splits remembered for having proved positions dead, latest fi
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
+ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 
 
 def applies(game) -> bool:
@@ -121,6 +122,7 @@ class DeadEnds:
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
         self.killers = []
         self.alive = 0
+        self._entries = {}      # pile -> its rule B entries by the plain hosts (_start)
 
     def is_dead(self, state, every_split: bool = False) -> bool:
         """The plain closure, then some splits (see above); ``every_split`` tries them all,
@@ -128,10 +130,11 @@ class DeadEnds:
         the answer may too, but "dead" is always proved."""
         piles = state.piles
         uses = bytearray(64)
-        if not self._closure(piles, self.pair, None, uses):
+        start = self._start(piles)
+        if not self._closure(piles, self.pair, None, uses, start):
             return True
         if every_split:
-            return any(self._lost_both_ways(piles, *split) for split in self._every_split(piles))
+            return any(self._lost_both_ways(piles, *split, start) for split in self._every_split(piles))
         self.alive += 1
         if self.alive <= PLAIN_FIRST:
             return False
@@ -140,7 +143,7 @@ class DeadEnds:
         if self.alive % SCOUT == 0:
             tries += sorted(splits.difference(self.killers))
         for split in tries:
-            if self._lost_both_ways(piles, *split):
+            if self._lost_both_ways(piles, *split, start):
                 if split in self.killers:
                     self.killers.remove(split)
                 self.killers.insert(0, split)
@@ -175,57 +178,93 @@ class DeadEnds:
                         if home[host >> 4 & 3] <= rank:
                             yield card, card ^ TWIN, host, other
 
-    def _lost_both_ways(self, piles, g, h, host, other) -> bool:
+    def _lost_both_ways(self, piles, g, h, host, other, start=None) -> bool:
         """Is the position dead under both cases of the split: g first on ``host``, then
-        h first?"""
+        h first? ``start``: ``_start(piles)``, if known."""
+        start = start or self._start(piles)
         for guest, twin in ((h, g), (g, h)):
             pair = list(self.pair)
             pair[guest] = tuple(VIRTUAL if c == host else c for c in pair[guest])
-            if self._closure(piles, pair, (guest, twin, host, other)):
+            if self._closure(piles, pair, (guest, twin, host, other), start=start):
                 return False
         return True
 
-    def _closure(self, piles, pair, split, uses=None) -> bool:
-        """Apply the rules until nothing changes; True if every card is found to go home.
-        ``split`` (guest, twin, host, other host): the guest goes on the host only once its
-        twin is home or the other host was available; ``pair`` then names VIRTUAL as the
-        guest's host in the host's place. ``uses`` records, for each card that moves by
-        rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
-        pile it might drop onto."""
-        covers, covered = self.covers, self.covered
+    def _start(self, piles) -> tuple:
+        """What every closure of this position starts from, splits or not: the ranks home,
+        each card's pile, the buried cards' entries (``_buried``, by the plain hosts), and
+        rule E's dropdowns. The entries are kept by pile: a position shares most of its
+        piles with its parent (the same tuples)."""
         home = [0, 0, 0, 0]
         for f in self.game.F:
             if piles[f]:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = [None] * 64
-        buried = []         # (card, its guest's suit and rank, the guest's other hosts)
+        buried = []
+        known = self._entries
         for t in self.T:
             pile = piles[t]
-            for j, card in enumerate(pile):
-                pile_of[card] = t
-                if j + 1 < len(pile):
-                    _, h0, h1 = pair[pile[j + 1]]
-                    guest = pile[j + 1]
-                    if split is not None and card == split[2]:
-                        h0, h1 = (0 if h == VIRTUAL else h for h in (h0, h1))    # on the host
-                    buried.append((card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0,
-                                   0 if h1 == card else h1))
+            if pile:
+                for card in pile:
+                    pile_of[card] = t
+                if len(pile) > 1:
+                    entries = known.get(pile)
+                    if entries is None:
+                        if len(known) > ENTRIES_KEPT:
+                            known.clear()
+                        entries = known[pile] = self._buried(pile, self.pair, None)
+                    buried += entries
+        return home, pile_of, buried, self._drop_targets(piles)
+
+    @staticmethod
+    def _buried(pile, pair, split) -> list:
+        """(card, its guest's suit and rank, the guest's other hosts) for each card of
+        ``pile`` with a card on it (rule B), by ``pair`` (see ``_closure``)."""
+        entries = []
+        for j in range(len(pile) - 1):
+            card, guest = pile[j], pile[j + 1]
+            _, h0, h1 = pair[guest]
+            if split is not None and card == split[2]:
+                h0, h1 = (0 if h == VIRTUAL else h for h in (h0, h1))    # on the host
+            entries.append((card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0,
+                            0 if h1 == card else h1))
+        return entries
+
+    def _closure(self, piles, pair, split, uses=None, start=None) -> bool:
+        """Apply the rules until nothing changes; True if every card is found to go home.
+        ``split`` (guest, twin, host, other host): the guest goes on the host only once its
+        twin is home or the other host was available; ``pair`` then names VIRTUAL as the
+        guest's host in the host's place. ``uses`` records, for each card that moves by
+        rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
+        pile it might drop onto. ``start``: ``_start(piles)``, if known."""
+        covers, covered = self.covers, self.covered
+        home, pile_of, buried, drops = start or self._start(piles)
+        home = list(home)
+        if split is not None and pile_of[split[0]] is not None:     # the guest's entry
+            guest = split[0]
+            pile = piles[pile_of[guest]]
+            j = pile.index(guest)
+            if j:
+                entry = self._buried(pile[j - 1:j + 1], pair, split)[0]
+                buried = [entry if e[0] == pile[j - 1] else e for e in buried]
         empty = bytearray(not pile for pile in piles)     # E found
         uncovered = bytearray(len(piles))                 # U found
         available = bytearray(64)                         # A found (card 0 is none: never)
         bare = bytearray(64)                              # B found
+        waiting = []        # uncovered piles not found to empty yet, in order
         for t in self.T:
-            if piles[t]:
-                bare[piles[t][-1]] = 1
+            pile = piles[t]
+            if pile:
+                bare[pile[-1]] = 1
         for t in self.T:
             if not covers[t] or (empty[covers[t][0]] and empty[covers[t][1]]):
                 uncovered[t] = 1
-                for card in piles[t]:
-                    available[card] = bare[card]
+                pile = piles[t]
+                if pile:
+                    waiting.append(t)
+                    for card in pile:
+                        available[card] = bare[card]
         slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
-        waiting = [t for t in self.T if piles[t]]         # piles not found to empty yet
-        drops = self._drop_targets(piles)
         reserve = [pair[c & ~FACE_DOWN] for i in self.reserve_piles for c in piles[i]]
         changed = True
         while changed:
@@ -235,10 +274,8 @@ class DeadEnds:
                 if available[host] and (home[twin >> 4 & 3] >= twin & 15 or available[other]):
                     available[VIRTUAL] = changed = True
             still = []
-            for t in waiting:                # rule E: may the bottom card leave?
-                if not uncovered[t]:
-                    still.append(t)
-                    continue
+            freed = False       # a pile uncovered in this pass: it lies behind, so it
+            for t in waiting:   # waits for the next (rule E: may the bottom card leave?)
                 bottom, h0, h1 = pair[piles[t][0]]
                 rank = bottom & 15
                 if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
@@ -259,6 +296,11 @@ class DeadEnds:
                         for card in piles[q]:
                             available[card] = bare[card]
                         slots += self.is_back[q] and empty[q]
+                        if piles[q]:
+                            still.append(q)
+                            freed = True
+            if freed:
+                still.sort()
             waiting = still
             still_buried = []
             for entry in buried:             # rule B: may the guest leave the card?

@@ -141,6 +141,9 @@ def _patience_score(game: Patience, w):
     w_covered, w_reserve = w["covered"], w["reserve"]
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
+    from ..rules.interlock import _InterlockFamily
+    # Interlock's covering piles by index, as its _can_give reads them (None: never covered)
+    cover_pairs = game._pair if type(game)._can_give is _InterlockFamily._can_give else None
     takes_all = type(game)._can_take is Patience._can_take
     values = _ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
@@ -164,7 +167,11 @@ def _patience_score(game: Patience, w):
                 if takes_all or game._can_take(piles, t):
                     empty += 1
                 continue
-            if covering and not game._can_give(piles, t):
+            if cover_pairs is not None:
+                pair = cover_pairs[t]
+                if pair is not None and (piles[pair[0]] or piles[pair[1]]):
+                    covered += len(pile)
+            elif covering and not game._can_give(piles, t):
                 covered += len(pile)
             part = by_pile.get(pile)
             if part is None:

@@ -33,9 +33,20 @@ def is_turn(move: Move) -> bool:
 
 
 def cycle(game: Patience, piles) -> tuple[int, ...]:
-    """The stock and waste cards in the order turning shows them, from the waste's bottom."""
-    stock = piles[game.STOCK]
-    return piles[game.WASTE] + tuple(c & ~FACE_DOWN for c in reversed(stock))
+    """The stock and waste cards in the order turning shows them, from the waste's bottom.
+    The last answer is kept: a search asks it several times of each position and its
+    children, which mostly share the stock and waste (the same tuples)."""
+    global _last_cycle
+    stock, waste = piles[game.STOCK], piles[game.WASTE]
+    last = _last_cycle          # one read: another thread may replace it meanwhile
+    if stock is last[0] and waste is last[1]:
+        return last[2]
+    order = waste + tuple(c & ~FACE_DOWN for c in reversed(stock))
+    _last_cycle = (stock, waste, order)     # kept alive, so ``is`` cannot be fooled
+    return order
+
+
+_last_cycle = (None, None, ())
 
 
 def _turned(game: Patience, state: State, order: tuple, on_waste: int, redeals: int) -> State:
@@ -90,6 +101,34 @@ def turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], 
     on_waste = order.index(card) + 1
     lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
     return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
+
+
+def play_off(game: Patience, piles, cards, play: Move) -> tuple[list, tuple, tuple, int]:
+    """Turn up each of reserve cards ``cards`` in turn (as turn_up) and play it by ``play``, a
+    move from the waste: (the moves, the stock and the waste after them, the redeals among
+    them), found without the positions in between (draw one, unlimited redeals). Turning a
+    card up and playing it leaves the other reserve cards in their turning order, those
+    before it on the waste; a stock that no turn touched stays as it was."""
+    order = cycle(game, piles)
+    now = len(piles[game.WASTE])
+    moves, redeals, turned = [], 0, False
+    for card in cards:
+        if now and order[now - 1] == card:     # on top of the waste already
+            i = now - 1
+        elif card in order[now:]:               # turning on reaches it (its first copy)
+            i = order.index(card, now)
+            moves += (TURN,) * (i + 1 - now)
+            turned = True
+        else:                                   # after a redeal
+            i = order.index(card)
+            moves += (TURN,) * (len(order) - now) + (REDEAL,) + (TURN,) * (i + 1)
+            redeals += 1
+            turned = True
+        moves.append(play)
+        order = order[:i] + order[i + 1:]
+        now = i
+    stock = tuple(c | FACE_DOWN for c in reversed(order[now:])) if turned else piles[game.STOCK]
+    return moves, stock, order[:now], redeals
 
 
 def _walk(game, state):
