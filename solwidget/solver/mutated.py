@@ -139,11 +139,15 @@ def safe_move(state) -> Move | None:
     """One safe move home (see the module docstring), or None."""
     piles = state.piles
     level, home = levels(piles)
+    # at most one card per suit may go home: the next one, when it goes safely
+    safe = [card for card in (suit << 4 | level[suit] + 1 for suit in range(4)) if goes_home_safely(card, level)]
+    if not safe:
+        return None
     base = state.extra[0]
     sources = ROW1 + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
     for src in sources:
         pile = piles[src]
-        if not pile or not goes_home_safely(pile[-1], level):
+        if not pile or pile[-1] not in safe:
             continue
         if src != D1 and _turns_up_a_flip(piles, pile):
             continue
