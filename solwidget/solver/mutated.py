@@ -175,6 +175,8 @@ class MutatedExpander(GenericExpander):
     cross-check them);
     the key-equal duplicates are skipped either way."""
 
+    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
+
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
