@@ -61,6 +61,7 @@ CARD_MOVES = {(a, b, card): Move(PILE_IDS[a], PILE_IDS[b], 1, card_name(card))
               for a in DECKS for b in range(len(PILE_IDS)) for card in deck()}
 BUILD_MOVES = {d: Move(PILE_IDS[d], "build") for d in DECKS}
 CARD_BY_NAME = {card_name(card): card for card in deck()}
+PARENTS_OF = [PARENTS.get(card, ()) for card in range(64)]    # PARENTS as a list, by card
 
 
 def _run_length(pile: tuple, floor: int = 0) -> int:
@@ -155,8 +156,10 @@ class MutatedSolitaire(Game):
         return found
 
     def _moves(self, state: State) -> Iterator[Move]:
+        """``_targets`` written out for the rows of spaces (the hot loop of the solver)."""
         piles, modes = state.piles, state.extra
         board = self._open_piles(piles, modes)
+        tops, empty = board[0], board[1]
         targets = self._targets
         for src, rows, deck_at in GIVERS:
             pile = piles[src]
@@ -166,8 +169,18 @@ class MutatedSolitaire(Game):
             if mode == DRAW:
                 yield BUILD_MOVES[src]
                 for card in pile:
-                    if not card & FACE_DOWN:
-                        for row in rows:
+                    if card & FACE_DOWN:
+                        continue
+                    for row in rows:
+                        if row:
+                            row_tops = tops[row]
+                            for host in PARENTS_OF[card]:
+                                if host in row_tops:
+                                    yield CARD_MOVES[src, row_tops[host], card]
+                            if card & 15 == KING:
+                                for dst in empty[row]:
+                                    yield CARD_MOVES[src, dst, card]
+                        else:
                             for dst in targets(board, row, card, 1):
                                 yield CARD_MOVES[src, dst, card]
                 continue
@@ -175,8 +188,17 @@ class MutatedSolitaire(Game):
             for n in range(1, _run_length(pile, mode or 0) + 1):
                 head = pile[-n]
                 for row in rows:
-                    for dst in targets(board, row, head, n):
-                        yield moves[dst][n]
+                    if row:
+                        row_tops = tops[row]
+                        for host in PARENTS_OF[head]:
+                            if host in row_tops:
+                                yield moves[row_tops[host]][n]
+                        if head & 15 == KING:
+                            for dst in empty[row]:
+                                yield moves[dst][n]
+                    else:
+                        for dst in targets(board, row, head, n):
+                            yield moves[dst][n]
         for f in F:
             if piles[f]:
                 for dst in targets(board, 1, piles[f][-1], 1):

@@ -135,12 +135,25 @@ def _turns_up_a_flip(piles, pile) -> bool:
     return (len(pile) == 2 and pile[0] & FACE_DOWN and pile[0] & 15 == KING) and bool(piles[D1])
 
 
+_SAFE_BY_LEVELS: dict = {}       # at most 14 ** 4 foundation levels
+
+
+def safe_cards(level) -> tuple[int, ...]:
+    """The cards that may go home safely at these foundation levels: at most one a suit,
+    the next one."""
+    levels_now = tuple(level)
+    safe = _SAFE_BY_LEVELS.get(levels_now)
+    if safe is None:
+        nexts = (suit << 4 | level[suit] + 1 for suit in range(4))
+        safe = _SAFE_BY_LEVELS[levels_now] = tuple(card for card in nexts if goes_home_safely(card, level))
+    return safe
+
+
 def safe_move(state) -> Move | None:
     """One safe move home (see the module docstring), or None."""
     piles = state.piles
     level, home = levels(piles)
-    # at most one card per suit may go home: the next one, when it goes safely
-    safe = [card for card in (suit << 4 | level[suit] + 1 for suit in range(4)) if goes_home_safely(card, level)]
+    safe = safe_cards(level)
     if not safe:
         return None
     base = state.extra[0]

@@ -225,10 +225,22 @@ class _Search:
         return True
 
     def _admit_pooled(self, key) -> bool:
+        """``admit``, after noting ``key`` as generated for the pooled proof."""
         closure = self.closure
         if key not in closure.expanded:
             closure.pending.add(key)
-        return _Search.admit(self, key)
+        self.generated += 1
+        old = self.old_table
+        if old and key in old:
+            return False
+        table = self.table
+        size = len(table)
+        table.add(key)
+        if len(table) == size:
+            return False
+        if size + 1 >= self.table_size:
+            self.old_table, self.table = table, set()
+        return True
 
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
