@@ -5,6 +5,7 @@ import random
 
 import solwidget as sw
 from solwidget.engine.cards import RANKS, SUITS, parse_card
+from solwidget.solver import search
 from solwidget.solver.expand import expander_for
 from solwidget.solver.heuristics import make_score
 from solwidget.solver.mutated import MutatedExpander, is_settled, key, safe_move
@@ -200,6 +201,35 @@ def test_a_deal_proved_lost_stays_lost_without_the_safe_and_skipped_moves():
     state = GAME.deal(88)
     assert sw.solve(state, max_states=20_000).status == "lost"
     assert sw.solve(state, max_states=20_000, autoplay=False).status == "lost"
+
+
+def test_pooled_loss_proofs_agree_with_a_single_search_on_small_positions(monkeypatch):
+    """The portfolio's searches pool their loss proofs and (from the start, here) skip each
+    other's positions (search.py); a single search does neither: both answer alike wherever
+    both finish."""
+    monkeypatch.setattr(search, "POOL_AFTER", 0)
+    rng = random.Random(77)
+    seen = {"won": 0, "lost": 0}
+    for k in range(40):
+        state = small_position(rng, locked=k % 2 == 1)
+        pooled = sw.solve(state, max_states=3000)
+        alone = sw.solve(state, max_states=3000, depth_weight=0.5)
+        if "unknown" in (pooled.status, alone.status):
+            continue
+        assert pooled.status == alone.status, GAME.format(state)
+        seen[pooled.status] += 1
+    assert seen["won"] >= 10 and seen["lost"] >= 5, seen
+
+
+def test_a_pooled_loss_proof_takes_fewer_expansions(monkeypatch):
+    """Deal 154: the searches used to walk the same positions each (10,844 expansions); past
+    POOL_AFTER they leave each other's positions alone and the proof is theirs together."""
+    state = GAME.deal(154)
+    pooled = sw.solve(state, max_states=20_000)
+    monkeypatch.setattr(MutatedExpander, "pooled_proofs", False)
+    apart = sw.solve(state, max_states=20_000)
+    assert pooled.status == apart.status == "lost"
+    assert pooled.progress.expanded < 9000 and apart.progress.expanded > 10_000
 
 
 # ---------------------------------------------------------------- the score

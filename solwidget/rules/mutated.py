@@ -50,13 +50,27 @@ NEIGHBOUR_ROWS = {r: tuple(n for n in (r - 1, r + 1) if 0 <= n <= ROWS) for r in
 # The cards on which each card may be built: one rank higher, of the other colour.
 PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in deck()}
 
+# Tables for the move generator, which runs once per position the solver expands.
+# FITS[under][over]: may ``over`` lie on ``under`` in a run? Never on a face-down card.
+FITS = [[not under & FACE_DOWN and BUILD.fits(under, over) for over in range(128)] for under in range(128)]
+GIVERS = tuple((s, NEIGHBOUR_ROWS[ROW[s]], s - DECKS[0] if s in DECKS else None)
+               for s in SPACES + (R2X,) + DECKS)
+# The moves themselves, made once: MOVES[src][dst][n] counts cards; CARD_MOVES names a card.
+MOVES = [[[Move(a, b, n) for n in range(DECK_SIZE + KING)] for b in PILE_IDS] for a in PILE_IDS]
+CARD_MOVES = {(a, b, card): Move(PILE_IDS[a], PILE_IDS[b], 1, card_name(card))
+              for a in DECKS for b in range(len(PILE_IDS)) for card in deck()}
+BUILD_MOVES = {d: Move(PILE_IDS[d], "build") for d in DECKS}
+CARD_BY_NAME = {card_name(card): card for card in deck()}
+PARENTS_OF = [PARENTS.get(card, ()) for card in range(64)]    # PARENTS as a list, by card
+
 
 def _run_length(pile: tuple, floor: int = 0) -> int:
     """How many top cards of ``pile`` (not below index ``floor``) form a movable run."""
     if len(pile) <= floor or pile[-1] & FACE_DOWN:
         return 0
     n = 1
-    while len(pile) - n > floor and not pile[-n - 1] & FACE_DOWN and BUILD.fits(pile[-n - 1], pile[-n]):
+    fits = FITS
+    while len(pile) - n > floor and fits[pile[-n - 1]][pile[-n]]:
         n += 1
     return n
 
@@ -103,20 +117,20 @@ class MutatedSolitaire(Game):
     # ------------------------------------------------------------ moves
     @staticmethod
     def _open_piles(piles, modes):
-        """What may take cards, found once per position: the top card of every pile that may
-        be built on (card -> pile index), the empty spaces of each row, the card each
+        """What may take cards, found once per position: per row, the top card of every pile
+        that may be built on (card -> pile index) and the empty spaces; the card each
         foundation wants next (card -> foundation) and the empty foundations."""
-        tops, empty = {}, {r: [] for r in range(1, ROWS + 1)}
+        tops, empty = ({}, {}, {}, {}), ([], [], [], [])
         for s in SPACES:
             if piles[s]:
-                tops[piles[s][-1]] = s
+                tops[ROW[s]][piles[s][-1]] = s
             else:
                 empty[ROW[s]].append(s)
         if piles[R2X]:                      # r2x takes cards while it holds some, never once emptied
-            tops[piles[R2X][-1]] = R2X
+            tops[2][piles[R2X][-1]] = R2X
         for d, base in zip(DECKS, modes):
             if base != DRAW:
-                tops[piles[d][-1]] = d
+                tops[ROW[d]][piles[d][-1]] = d
         wanted, empty_foundations = {}, []
         for f in F:
             if not piles[f]:
@@ -135,39 +149,60 @@ class MutatedSolitaire(Game):
             if head & 15 == ACE:
                 return empty_foundations
             return [wanted[head]] if head in wanted else []
-        found = [tops[p] for p in PARENTS[head] if p in tops and ROW[tops[p]] == row]
+        row_tops = tops[row]
+        found = [row_tops[p] for p in PARENTS[head] if p in row_tops]
         if head & 15 == KING:
             found += empty[row]
         return found
 
     def _moves(self, state: State) -> Iterator[Move]:
+        """``_targets`` written out for the rows of spaces (the hot loop of the solver)."""
         piles, modes = state.piles, state.extra
-        ids = PILE_IDS
         board = self._open_piles(piles, modes)
-        for src in SPACES + (R2X,) + DECKS:
+        tops, empty = board[0], board[1]
+        targets = self._targets
+        for src, rows, deck_at in GIVERS:
             pile = piles[src]
             if not pile:
                 continue
-            rows = NEIGHBOUR_ROWS[ROW[src]]
-            mode = modes[src - DECKS[0]] if src in DECKS else None
+            mode = None if deck_at is None else modes[deck_at]
             if mode == DRAW:
-                yield Move(ids[src], "build")
+                yield BUILD_MOVES[src]
                 for card in pile:
-                    if not card & FACE_DOWN:
-                        for row in rows:
-                            for dst in self._targets(board, row, card, 1):
-                                yield Move(ids[src], ids[dst], 1, card_name(card))
+                    if card & FACE_DOWN:
+                        continue
+                    for row in rows:
+                        if row:
+                            row_tops = tops[row]
+                            for host in PARENTS_OF[card]:
+                                if host in row_tops:
+                                    yield CARD_MOVES[src, row_tops[host], card]
+                            if card & 15 == KING:
+                                for dst in empty[row]:
+                                    yield CARD_MOVES[src, dst, card]
+                        else:
+                            for dst in targets(board, row, card, 1):
+                                yield CARD_MOVES[src, dst, card]
                 continue
-            run = _run_length(pile, mode or 0)
-            for n in range(1, run + 1):
+            moves = MOVES[src]
+            for n in range(1, _run_length(pile, mode or 0) + 1):
                 head = pile[-n]
                 for row in rows:
-                    for dst in self._targets(board, row, head, n):
-                        yield Move(ids[src], ids[dst], n)
+                    if row:
+                        row_tops = tops[row]
+                        for host in PARENTS_OF[head]:
+                            if host in row_tops:
+                                yield moves[row_tops[host]][n]
+                        if head & 15 == KING:
+                            for dst in empty[row]:
+                                yield moves[dst][n]
+                    else:
+                        for dst in targets(board, row, head, n):
+                            yield moves[dst][n]
         for f in F:
             if piles[f]:
-                for dst in self._targets(board, 1, piles[f][-1], 1):
-                    yield Move(ids[f], ids[dst])
+                for dst in targets(board, 1, piles[f][-1], 1):
+                    yield MOVES[f][dst][1]
 
     def _apply(self, state: State, move: Move) -> State:
         piles = list(state.piles)
@@ -181,7 +216,9 @@ class MutatedSolitaire(Game):
         d = self._index[move.dst]
         pile = piles[s]
         if move.card is not None:
-            card = parse_card(move.card)
+            card = CARD_BY_NAME.get(move.card)
+            if card is None:
+                card = parse_card(move.card)
             i = pile.index(card)
             moving = (card,)
             piles[s] = pile[:i] + pile[i + 1:]

@@ -404,16 +404,30 @@ def _mutated_score(game, w):
             value += w_orphans * (row - 1) * stack_orphans(pile, level)
         return value
 
-    # A move changes a few piles: the others' values come from this cache, valid while the
-    # foundations (which fix every card's urgency and orphans) stay the same.
-    cache: dict = {}
-    needs: dict = {}        # the need tables by foundation levels, which alone fix them
+    # A move changes a few piles: the others' values come from these caches, valid while the
+    # foundations (which fix every card's urgency and orphans) stay the same. By foundation
+    # levels: the need table, and each row's values of the piles seen (a deck's by its mode).
+    by_level: dict = {}
+    stored = [0]            # values kept, for the size limit
 
-    def need_table(level, piles):
-        need = needs.get(level)
-        if need is None:
-            need = needs[level] = _need_tables(founds, True, 1, piles)
-        return need
+    def level_caches(level, piles):
+        caches = by_level.get(level)
+        if caches is None:
+            if stored[0] > 300_000:
+                by_level.clear()
+                stored[0] = 0
+            caches = by_level[level] = (_need_tables(founds, True, 1, piles), {}, {}, {}, {})
+        return caches
+
+    def deck_value(pile, base, row, level, need):
+        loose = pile if base == DRAW else pile[:base]
+        down = sum(1 for c in loose if c & FACE_DOWN)
+        value = (w_decks + w_down) * down + w_rows * row * len(loose)
+        if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
+            value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
+        if base != DRAW:
+            value += stack_value(pile[base:], need, row, level) + w_down * len(loose)
+        return value
 
     def score(state) -> float:
         piles = state.piles
@@ -424,32 +438,28 @@ def _mutated_score(game, w):
         home = sum(level)
         if home == total:
             return 0.0
-        if len(cache) > 300_000:
-            cache.clear()
-            needs.clear()
         level = tuple(level)
-        need = None
+        caches = level_caches(level, piles)
+        need = caches[0]
         value = w_home * (total - home)
         for i, row in stacks:
             pile = piles[i]
             if pile:
-                part = cache.get((level, row, pile))
+                known = caches[row]
+                part = known.get(pile)
                 if part is None:
-                    need = need or need_table(level, piles)
-                    part = cache[level, row, pile] = stack_value(pile, need, row, level)
+                    part = known[pile] = stack_value(pile, need, row, level)
+                    stored[0] += 1
                 value += part
+        decks = caches[4]
         for d, base in zip(DECKS, state.extra):
             pile = piles[d]
-            if not pile:
-                continue
-            row = ROW[d]
-            loose = pile if base == DRAW else pile[:base]
-            down = sum(1 for c in loose if c & FACE_DOWN)
-            value += (w_decks + w_down) * down + w_rows * row * len(loose)
-            if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
-                value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
-            if base != DRAW:
-                value += stack_value(pile[base:], need or need_table(level, piles), row, level) + w_down * len(loose)
+            if pile:
+                part = decks.get((d, pile, base))
+                if part is None:
+                    part = decks[d, pile, base] = deck_value(pile, base, ROW[d], level, need)
+                    stored[0] += 1
+                value += part
         return max(value, 0.5)
 
     return score

@@ -135,15 +135,32 @@ def _turns_up_a_flip(piles, pile) -> bool:
     return (len(pile) == 2 and pile[0] & FACE_DOWN and pile[0] & 15 == KING) and bool(piles[D1])
 
 
+_SAFE_BY_LEVELS: dict = {}       # at most 14 ** 4 foundation levels
+
+
+def safe_cards(level) -> tuple[int, ...]:
+    """The cards that may go home safely at these foundation levels: at most one a suit,
+    the next one."""
+    levels_now = tuple(level)
+    safe = _SAFE_BY_LEVELS.get(levels_now)
+    if safe is None:
+        nexts = (suit << 4 | level[suit] + 1 for suit in range(4))
+        safe = _SAFE_BY_LEVELS[levels_now] = tuple(card for card in nexts if goes_home_safely(card, level))
+    return safe
+
+
 def safe_move(state) -> Move | None:
     """One safe move home (see the module docstring), or None."""
     piles = state.piles
     level, home = levels(piles)
+    safe = safe_cards(level)
+    if not safe:
+        return None
     base = state.extra[0]
     sources = ROW1 + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
     for src in sources:
         pile = piles[src]
-        if not pile or not goes_home_safely(pile[-1], level):
+        if not pile or pile[-1] not in safe:
             continue
         if src != D1 and _turns_up_a_flip(piles, pile):
             continue
@@ -170,6 +187,8 @@ class MutatedExpander(GenericExpander):
     safe moves, the kept-home rule, the skipped buried builds and the dead ends (to
     cross-check them);
     the key-equal duplicates are skipped either way."""
+
+    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
