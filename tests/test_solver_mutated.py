@@ -221,6 +221,19 @@ def test_pooled_loss_proofs_agree_with_a_single_search_on_small_positions(monkey
     assert seen["won"] >= 10 and seen["lost"] >= 5, seen
 
 
+def test_a_pooled_proof_given_up_for_memory_leaves_the_searches_as_they_were(monkeypatch):
+    """Past its key limit (2,000 keys here) the pooled proof is given up before any search
+    skipped a position: deal 154 is then proved lost by one search alone, exactly as with no
+    pooling at all."""
+    monkeypatch.setattr(search._Closure, "full", property(lambda c: len(c.expanded) + len(c.pending) > 2000))
+    state = GAME.deal(154)
+    given_up = sw.solve(state, max_states=20_000)
+    monkeypatch.setattr(MutatedExpander, "pooled_proofs", False)
+    apart = sw.solve(state, max_states=20_000)
+    assert given_up.status == apart.status == "lost"
+    assert given_up.progress.expanded == apart.progress.expanded
+
+
 def test_a_pooled_loss_proof_takes_fewer_expansions(monkeypatch):
     """Deal 154: the searches used to walk the same positions each (10,844 expansions); past
     POOL_AFTER they leave each other's positions alone and the proof is theirs together."""

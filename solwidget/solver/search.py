@@ -45,8 +45,9 @@ count (about 1 GB of waiting positions and 0.5 GB of keys), plus the search node
 expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
 million states), so a search stays under 2 GB whatever its budget. Measured: Mutated
 Solitaire (tuple keys, the costliest) 483 MB after 140,000 expansions with 250,000
-positions waiting and 390,000 keys. A pooled proof keeps one more key per expansion, and
-the keys generated and not yet expanded.
+positions waiting and 390,000 keys. A pooled proof keeps the keys expanded and the keys
+generated and not yet expanded, a quarter of ``table_size`` at most (0.125 GB): past that
+it is given up.
 """
 
 from __future__ import annotations
@@ -169,11 +170,17 @@ def _checked_portfolio(portfolio) -> list[dict]:
 
 class _Closure:
     """The pooled loss proof (see the module docstring): keys expanded by any search, and
-    the keys generated and not yet expanded by any (the deal is lost once none is left)."""
+    the keys generated and not yet expanded by any (the deal is lost once none is left).
+    At most ``limit`` keys in all: past that the proof is given up (``full``)."""
 
-    def __init__(self, start_key):
+    def __init__(self, start_key, limit):
         self.expanded = set()
         self.pending = {start_key}
+        self.limit = limit
+
+    @property
+    def full(self) -> bool:
+        return len(self.expanded) + len(self.pending) > self.limit
 
     def expanding(self, key):
         self.expanded.add(key)
@@ -331,7 +338,7 @@ class Solver:
         for search in self._searches:
             search.seed(start, root)
         if len(self._searches) > 1 and all(getattr(s.x, "pooled_proofs", False) for s in self._searches):
-            self._closure = _Closure(self._searches[0].key(start))
+            self._closure = _Closure(self._searches[0].key(start), table_size // 4)
             for search in self._searches:
                 search.pool(self._closure)
 
@@ -405,8 +412,14 @@ class Solver:
         them off ``_slice_left``), or None once the search is over (then ``self.result``
         says why)."""
         searches = self._searches
-        if self._closure is not None and not self._closure.pending and all(s.x.sound for s in searches):
-            return self._finish_lost()
+        closure = self._closure
+        if closure is not None:
+            if not closure.pending and all(s.x.sound for s in searches):
+                return self._finish_lost()
+            if closure.full:                    # memory: give the pooled proof up; a search
+                self._closure = None            # that skipped can no longer prove a loss
+                for search in searches:
+                    search.pool(None)
         for _ in range(len(searches) + 1):
             search = searches[self._turn]
             if self._slice_left > 0 and search.frontier:
