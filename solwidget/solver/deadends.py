@@ -83,6 +83,8 @@ split, are lost when searched without that test.
 
 from __future__ import annotations
 
+from operator import not_
+
 from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
@@ -93,6 +95,7 @@ SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` su
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
+FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
@@ -201,6 +204,7 @@ class DeadEnds:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = [None] * 64
+        bare = bytearray(64)                              # B: the top cards
         buried = []
         known = self._entries
         for t in self.T:
@@ -208,6 +212,7 @@ class DeadEnds:
             if pile:
                 for card in pile:
                     pile_of[card] = t
+                bare[pile[-1]] = 1
                 if len(pile) > 1:
                     entries = known.get(pile)
                     if entries is None:
@@ -215,31 +220,30 @@ class DeadEnds:
                             known.clear()
                         entries = known[pile] = self._buried(pile, self.pair, None)
                     buried += entries
-        return home, pile_of, buried, self._drop_targets(piles), self._facts(piles)
+        return home, pile_of, buried, self._drop_targets(piles), self._facts(piles, bytes(bare))
 
-    def _facts(self, piles) -> tuple:
-        """The facts every closure starts from (the same for a split): E, U, A, B, the
-        uncovered piles that hold cards (rule E's waiting), S, and the reserve's cards."""
+    def _facts(self, piles, bare) -> tuple:
+        """The facts every closure starts from (the same for a split): E, U, A, B (``bare``,
+        the top cards), the uncovered piles that hold cards (rule E's waiting), S, and the
+        reserve's cards."""
         covers = self.covers
-        empty = bytes(not pile for pile in piles)
+        empty = bytes(map(not_, piles))
         uncovered = bytearray(len(piles))
         available = bytearray(64)
-        bare = bytearray(64)
         waiting = []
+        slots = 0
         for t in self.T:
-            pile = piles[t]
-            if pile:
-                bare[pile[-1]] = 1
-        for t in self.T:
-            if not covers[t] or (empty[covers[t][0]] and empty[covers[t][1]]):
+            cover = covers[t]
+            if not cover or (empty[cover[0]] and empty[cover[1]]):
                 uncovered[t] = 1
                 pile = piles[t]
                 if pile:
                     waiting.append(t)
                     available[pile[-1]] = 1
-        slots = sum(1 for b in self.backs if empty[b] and uncovered[b])
-        reserve = tuple(c & ~FACE_DOWN for i in self.reserve_piles for c in piles[i])
-        return empty, bytes(uncovered), bytes(available), bytes(bare), waiting, slots, reserve
+                else:
+                    slots += self.is_back[t]
+        reserve = tuple(map(FACE_UP.__and__, sum((piles[i] for i in self.reserve_piles), ())))
+        return empty, bytes(uncovered), bytes(available), bare, waiting, slots, reserve
 
     @staticmethod
     def _buried(pile, pair, split) -> list:
