@@ -103,11 +103,14 @@ def applies(game) -> bool:
 def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
+    covers = game._pair             # Interlock's covering piles by index, as _can_give reads them
     for a in game.T:
         pile = piles[a]
-        if pile and game._can_give(piles, a):
-            for n in range(1, game._run_length(pile) + 1):
-                units[pile[-n]] = (a, n)
+        if pile:
+            pair = covers[a]
+            if pair is None or not (piles[pair[0]] or piles[pair[1]]):
+                for n in range(1, game._run_length(pile) + 1):
+                    units[pile[-n]] = (a, n)
     return units
 
 
@@ -134,9 +137,13 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
     units = _units(game, piles)
     fits_on = game._fits_on
     ids = game.pile_ids
+    covers, gone = game._pair, game._gone_when_empty    # as Interlock's _can_take reads them
     for b in game.T:
         pile = piles[b]
-        if not game._can_take(piles, b):
+        if not pile and gone[b]:
+            continue
+        pair = covers[b]
+        if pair is not None and (piles[pair[0]] or piles[pair[1]]):
             continue
         if pile:
             starts = [(c,) for c in fits_on[pile[-1]] if c in reserve]
