@@ -103,11 +103,14 @@ def applies(game) -> bool:
 def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
+    covers = game._pair             # Interlock's covering piles by index, as _can_give reads them
     for a in game.T:
         pile = piles[a]
-        if pile and game._can_give(piles, a):
-            for n in range(1, game._run_length(pile) + 1):
-                units[pile[-n]] = (a, n)
+        if pile:
+            pair = covers[a]
+            if pair is None or not (piles[pair[0]] or piles[pair[1]]):
+                for n in range(1, game._run_length(pile) + 1):
+                    units[pile[-n]] = (a, n)
     return units
 
 
@@ -134,9 +137,13 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
     units = _units(game, piles)
     fits_on = game._fits_on
     ids = game.pile_ids
+    covers, gone = game._pair, game._gone_when_empty    # as Interlock's _can_take reads them
     for b in game.T:
         pile = piles[b]
-        if not game._can_take(piles, b):
+        if not pile and gone[b]:
+            continue
+        pair = covers[b]
+        if pair is not None and (piles[pair[0]] or piles[pair[1]]):
             continue
         if pile:
             starts = [(c,) for c in fits_on[pile[-1]] if c in reserve]
@@ -237,18 +244,8 @@ def _may_settle(game: Patience, piles) -> bool:
     """A quick test that settle asks first, as most positions have nothing to settle: is
     some card that goes home next, and safely (autoplay's rule), on top of a pile that may
     give it, or in the reserve? If not, settle has no move to play."""
-    level = [0, 0, 0, 0]
-    for f in game.F:
-        if piles[f]:
-            top = piles[f][-1]
-            level[top >> 4 & 3] = top & 15
     waste, stock = piles[game.WASTE], piles[game.STOCK]
-    for suit in range(4):
-        rank = level[suit] + 1
-        other, another = OTHER_COLOUR[suit]
-        if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
-            continue
-        card = suit << 4 | rank
+    for card in _safe_next(game, piles):
         if card in waste or card | FACE_DOWN in stock or card in stock:
             return True
         for t in game.T:            # one deck: the card tops one pile at most
@@ -258,6 +255,31 @@ def _may_settle(game: Patience, piles) -> bool:
                     return True
                 break
     return False
+
+
+_last_safe = [None, None, ()]     # the game and foundations last asked, their safe cards
+
+
+def _safe_next(game: Patience, piles) -> tuple:
+    """The cards that go home next and safely (autoplay's rule), by suit: they depend on
+    the foundations alone, which a position mostly shares with the one asked before."""
+    foundations = piles[game.F[0]:game.F[-1] + 1]       # Patience numbers them in a run
+    if _last_safe[0] is game and _last_safe[1] == foundations:
+        return _last_safe[2]
+    level = [0, 0, 0, 0]
+    for pile in foundations:
+        if pile:
+            top = pile[-1]
+            level[top >> 4 & 3] = top & 15
+    cards = []
+    for suit in range(4):
+        rank = level[suit] + 1
+        other, another = OTHER_COLOUR[suit]
+        if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
+            continue
+        cards.append(suit << 4 | rank)
+    _last_safe[:] = game, foundations, tuple(cards)
+    return _last_safe[2]
 
 
 def _safe_reserve_card(game: Patience, piles) -> int | None:

@@ -83,6 +83,8 @@ split, are lost when searched without that test.
 
 from __future__ import annotations
 
+from operator import not_
+
 from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
@@ -92,6 +94,8 @@ KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves al
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
+ALL_HOME = [KING] * 4
+FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
@@ -200,6 +204,7 @@ class DeadEnds:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = [None] * 64
+        bare = bytearray(64)                              # B: the top cards
         buried = []
         known = self._entries
         for t in self.T:
@@ -207,6 +212,7 @@ class DeadEnds:
             if pile:
                 for card in pile:
                     pile_of[card] = t
+                bare[pile[-1]] = 1
                 if len(pile) > 1:
                     entries = known.get(pile)
                     if entries is None:
@@ -214,7 +220,30 @@ class DeadEnds:
                             known.clear()
                         entries = known[pile] = self._buried(pile, self.pair, None)
                     buried += entries
-        return home, pile_of, buried, self._drop_targets(piles)
+        return home, pile_of, buried, self._drop_targets(piles), self._facts(piles, bytes(bare))
+
+    def _facts(self, piles, bare) -> tuple:
+        """The facts every closure starts from (the same for a split): E, U, A, B (``bare``,
+        the top cards), the uncovered piles that hold cards (rule E's waiting), S, and the
+        reserve's cards."""
+        covers = self.covers
+        empty = bytes(map(not_, piles))
+        uncovered = bytearray(len(piles))
+        available = bytearray(64)
+        waiting = []
+        slots = 0
+        for t in self.T:
+            cover = covers[t]
+            if not cover or (empty[cover[0]] and empty[cover[1]]):
+                uncovered[t] = 1
+                pile = piles[t]
+                if pile:
+                    waiting.append(t)
+                    available[pile[-1]] = 1
+                else:
+                    slots += self.is_back[t]
+        reserve = tuple(map(FACE_UP.__and__, sum((piles[i] for i in self.reserve_piles), ())))
+        return empty, bytes(uncovered), bytes(available), bare, waiting, slots, reserve
 
     @staticmethod
     def _buried(pile, pair, split) -> list:
@@ -238,7 +267,7 @@ class DeadEnds:
         rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
         pile it might drop onto. ``start``: ``_start(piles)``, if known."""
         covers, covered = self.covers, self.covered
-        home, pile_of, buried, drops = start or self._start(piles)
+        home, pile_of, buried, drops, facts = start or self._start(piles)
         home = list(home)
         if split is not None and pile_of[split[0]] is not None:     # the guest's entry
             guest = split[0]
@@ -247,25 +276,13 @@ class DeadEnds:
             if j:
                 entry = self._buried(pile[j - 1:j + 1], pair, split)[0]
                 buried = [entry if e[0] == pile[j - 1] else e for e in buried]
-        empty = bytearray(not pile for pile in piles)     # E found
-        uncovered = bytearray(len(piles))                 # U found
-        available = bytearray(64)                         # A found (card 0 is none: never)
-        bare = bytearray(64)                              # B found
-        waiting = []        # uncovered piles not found to empty yet, in order
-        for t in self.T:
-            pile = piles[t]
-            if pile:
-                bare[pile[-1]] = 1
-        for t in self.T:
-            if not covers[t] or (empty[covers[t][0]] and empty[covers[t][1]]):
-                uncovered[t] = 1
-                pile = piles[t]
-                if pile:
-                    waiting.append(t)
-                    for card in pile:
-                        available[card] = bare[card]
-        slots = sum(1 for b in self.backs if empty[b] and uncovered[b])   # S
-        reserve = [pair[c & ~FACE_DOWN] for i in self.reserve_piles for c in piles[i]]
+        empty, uncovered, available, bare, waiting, slots, reserve = facts
+        empty = bytearray(empty)             # E found
+        uncovered = bytearray(uncovered)     # U found
+        available = bytearray(available)     # A found (card 0 is none: never)
+        bare = bytearray(bare)               # B found
+        # waiting: uncovered piles not found to empty yet, in order (replaced, not changed)
+        reserve = [pair[c] for c in reserve]
         changed = True
         while changed:
             changed = False
@@ -331,7 +348,7 @@ class DeadEnds:
                         break
                     home[suit] += 1
                     changed = True
-            if home == [KING] * 4:
+            if home == ALL_HOME:
                 return True
         return False
 

@@ -145,6 +145,10 @@ def _patience_score(game: Patience, w):
     # Interlock's covering piles by index, as its _can_give reads them (None: never covered)
     cover_pairs = game._pair if type(game)._can_give is _InterlockFamily._can_give else None
     takes_all = type(game)._can_take is Patience._can_take
+    # Interlock's empty piles: those that may take a card, as its _can_take reads them
+    # (None: read by _can_take): an emptied middle or front pile never does
+    gone = (game._gone_when_empty if cover_pairs is not None
+            and type(game)._can_take is _InterlockFamily._can_take else None)
     values = _ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
 
@@ -164,7 +168,11 @@ def _patience_score(game: Patience, w):
         for t in T:
             pile = piles[t]
             if not pile:
-                if takes_all or game._can_take(piles, t):
+                if gone is not None:
+                    if not gone[t]:
+                        pair = cover_pairs[t]
+                        empty += pair is None or not (piles[pair[0]] or piles[pair[1]])
+                elif takes_all or game._can_take(piles, t):
                     empty += 1
                 continue
             if cover_pairs is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from ..engine.patience import Patience
 
 _SEP = b"\xff"
+PACKED_KEPT = 100_000    # piles whose bytes _cycle_key keeps (about 200 bytes each)
 
 
 def engine_key_is_plain(game) -> bool:
@@ -67,6 +68,24 @@ def _cycle_key(game: Patience, symmetric: bool):
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
     homes = [None, b""]           # the last foundations seen, with the cells: their part
+    # pile -> its bytes and _SEP: a position shares most piles with the ones seen before,
+    # so a lookup mostly replaces making bytes (cards are below 0xff: the parts stay apart)
+    packed = {}
+    packed_of = packed.__getitem__
+
+    def tableau_part(piles):
+        try:
+            parts = list(map(packed_of, piles))
+        except KeyError:
+            if len(packed) > PACKED_KEPT:
+                packed.clear()
+            for pile in piles:
+                if pile not in packed:
+                    packed[pile] = bytes(pile) + _SEP
+            parts = list(map(packed_of, piles))
+        if symmetric:
+            parts.sort()
+        return b"".join(parts)
 
     def key(state) -> bytes:
         piles = state.piles
@@ -74,8 +93,7 @@ def _cycle_key(game: Patience, symmetric: bool):
         if held != homes[0]:
             homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
                               + _SEP.join(sorted(map(bytes, piles[cells]))))
-        tableau_part = sorted(map(bytes, piles[tableau])) if symmetric else map(bytes, piles[tableau])
-        return homes[1] + b"\xfe" + _SEP.join(tableau_part)
+        return homes[1] + b"\xfe" + tableau_part(piles[tableau])
 
     return key
 
