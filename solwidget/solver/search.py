@@ -237,18 +237,7 @@ class _Search:
         closure = self.closure
         if key not in closure.expanded:
             closure.pending.add(key)
-        self.generated += 1
-        old = self.old_table
-        if old and key in old:
-            return False
-        table = self.table
-        size = len(table)
-        table.add(key)
-        if len(table) == size:
-            return False
-        if size + 1 >= self.table_size:
-            self.old_table, self.table = table, set()
-        return True
+        return self.admit(key)
 
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
