@@ -257,15 +257,17 @@ def _may_settle(game: Patience, piles) -> bool:
     return False
 
 
-_last_safe = [None, None, ()]     # the game and foundations last asked, their safe cards
+_last_safe = (None, None, ())     # the game and foundations last asked, their safe cards
 
 
 def _safe_next(game: Patience, piles) -> tuple:
     """The cards that go home next and safely (autoplay's rule), by suit: they depend on
     the foundations alone, which a position mostly shares with the one asked before."""
+    global _last_safe
     foundations = piles[game.F[0]:game.F[-1] + 1]       # Patience numbers them in a run
-    if _last_safe[0] is game and _last_safe[1] == foundations:
-        return _last_safe[2]
+    last = _last_safe           # one read: another thread may replace it meanwhile
+    if last[0] is game and last[1] == foundations:
+        return last[2]
     level = [0, 0, 0, 0]
     for pile in foundations:
         if pile:
@@ -278,8 +280,9 @@ def _safe_next(game: Patience, piles) -> tuple:
         if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
             continue
         cards.append(suit << 4 | rank)
-    _last_safe[:] = game, foundations, tuple(cards)
-    return _last_safe[2]
+    safe = tuple(cards)
+    _last_safe = (game, foundations, safe)
+    return safe
 
 
 def _safe_reserve_card(game: Patience, piles) -> int | None:
