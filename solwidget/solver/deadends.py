@@ -73,6 +73,17 @@ the 100th position instead of the 300th: deals 1-300 at 13,000 states 233 won / 
 6 open against 231 / 61 / 8 (deals 14 and 119 won), in 196,100 expansions against 222,600;
 deals 301-400 (not used to choose) 83 / 16 / 1 both ways, in 51,700 against 61,500.
 
+Tried and dropped (measured at eea7ab6): a count of Kings crowding the back piles. A King
+of a middle or front pile whose own suit waits for it to leave (found by a closure in which
+its pile keeps it) must go to an empty back pile and sit there until it goes home; if a set
+of such Kings (with Kings already at the bottom of back piles) must all sit at once, and the
+closure with their suits capped at the Queen finds fewer back piles empty and uncovered than
+the set holds, no win exists. It never fired: in deal 36's loss proof (23,615 expansions)
+sets of two came up 2,786 times, and each time the capped closure still emptied all nine
+back piles (it lets any number of Kings use one slot, one after another), while the extra
+closures cost 15 % of the CPU. Trying every split less often (SCOUT 64) lost deal 14 of
+deals 1-300 at 18,000 states and took 239,153 expansions instead of 226,050.
+
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
 argument there that some won position is reached uses only those.
