@@ -114,11 +114,11 @@ CELLS_PORTFOLIO = (DEFAULT_PORTFOLIO[1],
 # loss proof takes half as many again (deal 88: 6,280 instead of 4,232; 154: 10,844 instead
 # of 7,260; pooled proofs, POOL_AFTER above, bring 154 down to 8,704). In place of the
 # greedy search it won 109 too but lost 60 and 93 of deals 1-100.
-# The third search explores a tenth of its pops (frontier.py): at 18,000 states a deal,
-# deals 1-300 win 291 instead of 290 (59) in 550,900 expansions instead of 584,400, and of
-# the 25 deals open at 10 s, 59, 518, 813 and 843 are won. Exploring 0.3 of its pops won 47,
-# 648 and 701 too, but lost 109, 264 and 292 of deals 1-300; a fourth, exploring search
-# (0.3) lost 93, 359 and 518.
+# The third search explores a tenth of its pops (frontier.py): deals 1-1000 at 10 s leave 20
+# open instead of 25 (59, 518, 701, 813 and 843 won, none lost), and at 18,000 states a deal
+# deals 1-300 take 550,900 expansions instead of 584,400. Exploring 0.3 of its pops won 47
+# and 648 too, but lost 109, 264 and 292 of deals 1-300; a fourth, exploring search (0.3)
+# lost 93, 359 and 518.
 MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
                      {"depth_weight": 0.0, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
                      {"depth_weight": 0.2, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
