@@ -134,11 +134,13 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
 # third search (it won only easy deals), exploring (0.3 of the pops), and one search with
 # the old weights beside one with these (9 of 16 hard deals open instead of 6).
 # The second search explores a tenth of its pops: deals 1-1000 at 10 s leave 13 open instead
-# of 15 (322 and 781 won, none lost); on the 70 hardest deals, at 10 s of CPU each, it uses
-# 380 s instead of 423. Tried and dropped on those 70: a third search's worth of turns for
-# the first (128 expansions a turn against 64: 452 and 850 won, 161, 347, 366 and 372 lost),
-# and the first or both searches counting the cards below each pile's run ("unsorted" 1:
-# 322, 452 and 719 won, 594 and 718 lost; on 1-1000 as many decided as before).
+# of 15 (322 and 781 won, none lost); the 70 hardest deals, at 10 s of CPU each, take 380 s
+# instead of 423. Tried and dropped: both searches exploring a tenth (980 / 6 / 14 on deals
+# 1-1000: 735 won, 322 and 719 not); the second exploring 0.2 (322, 347 and 768 lost of the
+# hard deals); turns of 128 expansions for the first search against 64 for the second (452
+# and 850 won, 161, 347, 366 and 372 lost); the first or both searches counting the cards
+# below each pile's top run ("unsorted" 1: 322, 452 and 719 won, 594 and 718 lost; on deals
+# 1-1000 at 10 s of CPU, the first alone decided as many as before).
 TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
                                 {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}})
 
