@@ -57,13 +57,13 @@ class Frontier:
     def keep(self, n: int) -> None:
         """Keep only the ``n`` best waiting entries."""
         best = heapq.nsmallest(n, self.entries())
-        self.heap, self.waiting = [], 0
-        self._buckets, self._types, self._taken = {}, [], set()
+        self.clear()
         for entry in best:
             self.push(entry)
 
     def clear(self) -> None:
-        self.keep(0)
+        self.heap, self.waiting = [], 0
+        self._buckets, self._types, self._taken = {}, [], set()
 
     def _bucket(self, entry) -> list:
         kind = (int(entry[0]), entry[3][2])
