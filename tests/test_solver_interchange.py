@@ -163,6 +163,82 @@ def test_no_position_on_endgame_wins_is_dead():
     assert wins >= 20
 
 
+def _plain_closure_is_dead(state) -> bool:
+    """interchange.py's relaxation applied the plain way, card by card, every rule to every
+    card until nothing changes: the reference for DeadEnds.is_dead's quicker closure."""
+    piles = state.piles
+    cols = [[c & 63 for c in piles[t]] for t in GAME.T]
+    loose = {c & 63 for c in piles[GAME.STOCK] + piles[GAME.WASTE]}
+    home = [0] * 64
+    for f in GAME.F:
+        for card in piles[f]:
+            home[card & 63] += 1
+    ready = {t for t in range(64) if t & 15 == 1 or (1 < t & 15 <= 13 and home[t - 1] > home[t])}
+    gone = [[False] * len(col) for col in cols]
+    changed = True
+    while changed:
+        changed = False
+        empty = [all(g) for g in gone]
+        exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1:])}
+        homeable, available = set(ready), set(exposed)
+        for t in range(64):                          # rule H, up each suit
+            if t in homeable and t in exposed | loose and (t + 1) & 15 <= 13:
+                homeable.add(t + 1)
+        for t in reversed(range(64)):                # rule A, down each suit
+            if t in loose and (t + 1 in available or any(empty)):
+                available.add(t)
+        for k, col in enumerate(cols):
+            for i in range(len(col)):
+                top = i                               # the run in suit that lies on col[i]
+                while top + 1 < len(col) and col[top + 1] == col[top] - 1 and col[top] & 15 > 1:
+                    top += 1
+                somewhere = col[i] + 1 in available or any(e for q, e in enumerate(empty) if q != k)
+                leaves = (all(gone[k][i + 1:]) and col[i] in homeable) or (all(gone[k][top + 1:]) and somewhere)
+                if leaves and not all(gone[k][i:top + 1]):
+                    gone[k][i:top + 1] = [True] * (top + 1 - i)
+                    changed = True
+    never_on_top = any(not all(g[i + 1:]) for g in gone for i in range(len(g)))
+    needed = loose | {t for col in cols for t in col}
+    return never_on_top or not needed <= homeable
+
+
+def test_the_dead_end_closure_is_the_plain_one():
+    # DeadEnds.is_dead skips piles whose cards still wait for the same hosts, sends whole
+    # lines of cards home at once (_homeable): the same answers as the rules card by card
+    positions = _waiting_positions(9, 300) + [p for seed in range(10) for p in _walk(
+        PatienceExpander(GAME), small_position(seed), 10, 3)]
+    dead_ends = DeadEnds(GAME)
+    answers = [dead_ends.is_dead(s) for s in positions]
+    assert answers == [_plain_closure_is_dead(s) for s in positions]
+    assert 10 <= sum(answers) <= len(answers) - 10
+
+
+def test_a_top_card_that_may_go_home_only_later_is_asked_again():
+    # 5H tops the Queens it hides, with no 6H to go to: it may go home only once a 4H is on
+    # top, when the QS and KS over them have left; then the Queens go home, and the Kings
+    # at the bottom of every other pile (DeadEnds skips a pile until it may change: here
+    # only its top card's way home does)
+    piles = _foundations([[11, 11, 11], [11, 11, 11], [3, 3, 3], [11, 11, 13]])
+    piles.update(t0=["QH"] * 3 + ["QD"] * 3 + ["QC"] * 3 + ["5H"], t1=["KC", "4H", "QS"],
+                 t2=["KC", "4H", "QS"], t3=["KC", "4H", "KS"], t4=["KD"], t5=["KD"], t6=["KD"],
+                 t7=["KH"], t8=["KH"],
+                 stock=["[KS]", "[KH]", "[5H]", "[5H]"] + [f"[{r}H]" for r in RANKS[5:11] for _ in range(3)])
+    state = _position(piles)
+    assert not DeadEnds(GAME).is_dead(state) and not _plain_closure_is_dead(state)
+    assert sw.solve(state, max_states=2000).status == "won"
+
+
+def test_homeable_sends_lines_home_as_the_rule_does_a_card_at_a_time():
+    rnd = random.Random(5)
+    for _ in range(2000):
+        present = rnd.getrandbits(64) & interchange.RANKS_MASK
+        ready = interchange.ACES | rnd.getrandbits(64) & rnd.getrandbits(64) & interchange.RANKS_MASK
+        homeable = ready
+        for _ in range(13):
+            homeable |= (homeable & present) << 1 & interchange.RANKS_MASK
+        assert interchange._homeable(ready, present) == homeable
+
+
 # -------------------------------------------------------------------- bridges
 def test_bridges_are_legal_lines_to_the_positions_they_give():
     count = 0

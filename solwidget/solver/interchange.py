@@ -111,6 +111,7 @@ class DeadEnds:
             needed |= masks[0]
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
+        hosts = [None] * len(columns)           # hosts[k]: see _lowest_leaver (None: not asked)
         while True:
             empties = bound.count(0)
             if empties and max(bound):          # with a pile that may empty, any card may
@@ -125,9 +126,12 @@ class DeadEnds:
             changed = False
             for k, col in enumerate(columns):
                 b = bound[k]
-                if b == 0:
+                if b == 0:      # so no pile is empty: none may be (else all bounds are 0)
                     continue
-                lowest = _lowest_leaver(col, runs[k], b, homeable, available, empties)
+                wants = hosts[k]
+                if wants is not None and not (homeable >> col[b - 1] & 1 or available & wants):
+                    continue    # what its cards wait for is still missing: as it was
+                lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
                 if lowest < b:
                     bound[k] = lowest
                     changed = True
@@ -172,13 +176,11 @@ RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(
 
 def _homeable(ready: int, present: int) -> int:
     """Rule H by type: t may go home once on top if a foundation is ready for it now, or
-    a copy of the card below it, not home now, is on top or loose and may go home first."""
-    homeable = ready
-    while True:
-        grown = homeable | ((homeable & present) << 1) & RANKS_MASK
-        if grown == homeable:
-            return homeable
-        homeable = grown
+    a copy of the card below it, not home now, is on top or loose and may go home first.
+    So a ready type makes homeable every type above it in an unbroken line of present
+    types, and the one above that line: adding the ready bits of ``present`` to it carries
+    each through its line (a suit's lane ends at rank 13, so no carry reaches the next)."""
+    return ready | ((present + (ready & present)) ^ present) & RANKS_MASK
 
 
 def _available(exposed: int, loose: int, empties: int) -> int:
@@ -211,17 +213,23 @@ def _run_lengths(col) -> list[int]:
     return run
 
 
-def _lowest_leaver(col, run, b, homeable, available, other_empties) -> int:
+def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
     """The new bound of a column whose cards from ``b`` up are found to leave: each card
-    below that might leave (rule L) lowers it; a candidate's run must reach the bound."""
+    below that might leave (rule L) lowers it; a candidate's run must reach the bound. No
+    pile may be empty (rule L's empty pile: every card leaves, is_dead sees to that).
+    Also the hosts that the cards left below the bound, which might still lead a run away,
+    wait for (as a mask of types): until one of them is available, or the top card
+    homeable, the column keeps its bound. A King waits for rank 14, never available."""
     i = b - 1
+    hosts = 0
     while i >= 0 and i + run[i] >= b - 1:
         c = col[i]
-        if other_empties or (i == b - 1 and homeable >> c & 1) or \
-                (c & 15 < KING and available >> (c + 1) & 1):
-            b = i
+        if (i == b - 1 and homeable >> c & 1) or available >> (c + 1) & 1:
+            b, hosts = i, 0
+        else:
+            hosts |= 2 << c
         i -= 1
-    return b
+    return b, hosts
 
 
 # ------------------------------------------------------------------ reserve plays
