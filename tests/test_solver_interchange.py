@@ -8,7 +8,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine.cards import card_name
 from solwidget.solver import interchange
-from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.expand import GenericExpander, PatienceExpander
 from solwidget.solver.interchange import DeadEnds
 from solwidget.solver.interchange_fast import InterchangeExpander, fast_path
 from solwidget.solver.search import Solver
@@ -327,3 +327,31 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     for state in positions:
         assert fast.start(state) == general.start(state)
         assert list(fast.expand(state)) == list(general.expand(state))
+
+
+def _asking(keys: list, seen: set):
+    """An ``admit`` that records the keys asked and takes those not seen before."""
+    def admit(key):
+        keys.append(key)
+        new = key not in seen
+        seen.add(key)
+        return new
+    return admit
+
+
+@pytest.mark.parametrize("autoplay", [True, False])
+def test_fast_scored_children_are_the_expanded_ones(autoplay):
+    # scored asks a tableau move's or bridge's key before making its child when no safe
+    # move can follow: the same children, and the same keys asked in the same order, as
+    # scoring what expand gives, along walks where safe cards turn up and lie in the reserve
+    fast = InterchangeExpander(GAME, autoplay=autoplay)
+    positions = [p for number in (1, 2) for p in _walk(fast, GAME.deal(number), 60, 7)]
+    positions += [p for seed in range(12) for p in _walk(fast, small_position(seed), 25, 3)]
+    quick, plain = ([], set()), ([], set())
+    settled = 0
+    for state in positions:
+        children = list(fast.scored(state, (), _asking(*quick)))
+        assert children == list(GenericExpander.scored(fast, state, (), _asking(*plain)))
+        settled += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
+    assert quick[0] == plain[0] and len(quick[1]) < len(quick[0])
+    assert settled > 0 or not autoplay

@@ -87,14 +87,18 @@ def _cycle_key(game: Patience, symmetric: bool):
             parts.sort()
         return b"".join(parts)
 
-    def key(state) -> bytes:
-        piles = state.piles
+    def of_piles(piles) -> bytes:
+        """The key of a position with these piles (a tuple: the stock and waste unread)."""
         held = piles[founds] + piles[cells]
         if held != homes[0]:
             homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
                               + _SEP.join(sorted(map(bytes, piles[cells]))))
         return homes[1] + b"\xfe" + tableau_part(piles[tableau])
 
+    def key(state) -> bytes:
+        return of_piles(state.piles)
+
+    key.of_piles = of_piles     # InterchangeExpander asks before it builds a position
     return key
 
 
