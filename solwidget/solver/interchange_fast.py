@@ -115,7 +115,7 @@ class InterchangeExpander(PatienceExpander):
         assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
-        self._key_of_piles = self.key.of_piles     # keys._cycle_key
+        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # keys._cycle_key
 
     # ------------------------------------------------------------ positions
     def _group_move(self, a, b, n):
@@ -167,16 +167,15 @@ class InterchangeExpander(PatienceExpander):
                     continue
             yield moves, child, None
 
-    def _asked(self, piles, src, safe, admit, waste_top=None):
-        """Is the key of ``piles``, after a move from tableau pile ``src`` that sent nothing
-        home, new to ``admit``? None when it is not asked: no ``admit``, or a safe move may
-        follow (the card ``src`` shows now, or the waste's new top card, is in ``safe``)."""
-        if admit is None:
+    def _asked(self, parts, src, rest, dst, grown, safe, admit, waste_top=None):
+        """Is the key of the position of key ``parts`` after a move from tableau pile
+        ``src``, leaving ``rest``, to pile ``dst``, making it ``grown``, new to ``admit``?
+        None when it is not asked: no ``admit``, or a safe move may follow (the card ``src``
+        shows now, or the waste's new top card, is in ``safe``)."""
+        if admit is None or rest and rest[-1] in safe or waste_top in safe:
             return None
-        rest = piles[src]
-        if rest and rest[-1] in safe or waste_top in safe:
-            return None
-        return admit(self._key_of_piles(piles))
+        first = self._T[0]
+        return admit(self._key_with_two(parts, src - first, rest, dst - first, grown))
 
     def _moves(self, state):
         for moves, child, _ in self._successors(state):
@@ -187,6 +186,7 @@ class InterchangeExpander(PatienceExpander):
         key (its children not taken are left out), else the child is still to be settled."""
         piles = state.piles
         safe = self._safe_cards(piles) if self.autoplay else frozenset()
+        parts = self._key_parts(piles) if admit is not None else None
         T, one, fits_on = self._T, self._one, self._fits_on
         givers = [t for t in T if piles[t]]
         first_empty = next((t for t in T if not piles[t]), None)
@@ -217,17 +217,17 @@ class InterchangeExpander(PatienceExpander):
                 found += [(first_empty, n) for n in range(1, min(run, len(pile) - 1) + 1)]
             found.sort()
             for dst, n in found:
-                new = tuple(self._moved(piles, src, dst, n))
-                asked = self._asked(new, src, safe, admit)
+                new = self._moved(piles, src, dst, n)
+                asked = self._asked(parts, src, new[src], dst, new[dst], safe, admit)
                 if asked is not False:
-                    yield (self._group_move(src, dst, n),), State(state.game, new, state.extra), asked
+                    yield (self._group_move(src, dst, n),), State(state.game, tuple(new), state.extra), asked
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
             for moves, child in self._home_bridges(state, reserve, set(order)):
                 yield moves, child, None
-            yield from self._bridges(state, reserve, set(order), runs, first_empty, safe, admit)
+            yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit))
 
     def _home_bridges(self, state, start, reserve):
         """interchange.home_bridges, on the cycle."""
@@ -258,9 +258,11 @@ class InterchangeExpander(PatienceExpander):
                         break
                     last += 1
 
-    def _bridges(self, state, start, reserve, runs, first_empty, safe, admit):
-        """interchange.bridges, on the cycle, as _successors gives them (``safe`` and
-        ``admit`` for _asked); ``runs``: (pile, run length) of each pile that holds cards."""
+    def _bridges(self, state, start, reserve, runs, first_empty, asking):
+        """interchange.bridges, on the cycle, as _successors gives them (``asking``: the key
+        parts, safe cards and admit for _asked); ``runs``: (pile, run length) of each pile
+        that holds cards."""
+        parts, safe, admit = asking
         piles = state.piles
         units = {}                              # head card -> (pile, count) runs it heads
         for a, run in runs:
@@ -285,7 +287,8 @@ class InterchangeExpander(PatienceExpander):
                     for a, n in units.get(head, ()):
                         if a != b:
                             new = self._placed(piles, chain, b, a, n)
-                            asked = self._asked(tuple(new), a, safe, admit, chain.reserve().waste_top())
+                            asked = self._asked(parts, a, new[a], b, new[b], safe, admit,
+                                                chain.reserve().waste_top())
                             if asked is not False:
                                 yield (chain.moves() + (self._group_move(a, b, n),),
                                        self._with_reserve(state, new, chain), asked)

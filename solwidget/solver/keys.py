@@ -73,32 +73,52 @@ def _cycle_key(game: Patience, symmetric: bool):
     packed = {}
     packed_of = packed.__getitem__
 
-    def tableau_part(piles):
+    def packed_piles(piles) -> list:
         try:
-            parts = list(map(packed_of, piles))
+            return list(map(packed_of, piles))
         except KeyError:
             if len(packed) > PACKED_KEPT:
                 packed.clear()
             for pile in piles:
                 if pile not in packed:
                     packed[pile] = bytes(pile) + _SEP
-            parts = list(map(packed_of, piles))
+            return list(map(packed_of, piles))
+
+    def joined(parts: list) -> bytes:
         if symmetric:
             parts.sort()
         return b"".join(parts)
 
-    def of_piles(piles) -> bytes:
-        """The key of a position with these piles (a tuple: the stock and waste unread)."""
+    def head(piles) -> bytes:
+        """The foundations' and cells' part, and the separator after it."""
         held = piles[founds] + piles[cells]
         if held != homes[0]:
             homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
-                              + _SEP.join(sorted(map(bytes, piles[cells]))))
-        return homes[1] + b"\xfe" + tableau_part(piles[tableau])
+                              + _SEP.join(sorted(map(bytes, piles[cells]))) + b"\xfe")
+        return homes[1]
+
+    def of_piles(piles) -> bytes:
+        """The key of a position with these piles (a tuple: the stock and waste unread)."""
+        return head(piles) + joined(packed_piles(piles[tableau]))
+
+    def parts(piles) -> tuple:
+        """``of_piles(piles)`` taken apart, for ``with_two``: its head, and the tableau
+        piles' packed bytes in pile order."""
+        return head(piles), packed_piles(piles[tableau])
+
+    def with_two(parts, k: int, pile, m: int, other) -> bytes:
+        """The key of the position of ``parts`` with tableau piles ``k`` and ``m`` (counted
+        from the first tableau pile) replaced by ``pile`` and ``other``."""
+        start, packs = parts
+        packs = packs.copy()
+        packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP
+        return start + joined(packs)
 
     def key(state) -> bytes:
         return of_piles(state.piles)
 
-    key.of_piles = of_piles     # InterchangeExpander asks before it builds a position
+    # InterchangeExpander asks for a child's key before it builds the child
+    key.parts, key.with_two = parts, with_two
     return key
 
 
