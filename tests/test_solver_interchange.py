@@ -7,7 +7,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name
-from solwidget.solver import interchange
+from solwidget.solver import interchange, search
 from solwidget.solver.expand import GenericExpander, PatienceExpander
 from solwidget.solver.interchange import DeadEnds
 from solwidget.solver.interchange_fast import InterchangeExpander, fast_path
@@ -237,6 +237,35 @@ def test_homeable_sends_lines_home_as_the_rule_does_a_card_at_a_time():
         for _ in range(13):
             homeable |= (homeable & present) << 1 & interchange.RANKS_MASK
         assert interchange._homeable(ready, present) == homeable
+
+
+# -------------------------------------------------------------------- pooled proofs
+def test_pooled_loss_proofs_agree_with_a_single_search(monkeypatch):
+    """The portfolio's searches pool their loss proofs and (from the start, here) skip each
+    other's positions (search.py); a single search does neither: both answer alike, on
+    positions that a search of deal 595 (lost) has waiting and does not find dead."""
+    monkeypatch.setattr(search, "POOL_AFTER", 0)
+    dead_ends = DeadEnds(GAME)
+    waiting = [s for s in _waiting_positions(595, 1500) if not dead_ends.is_dead(s)]
+    waiting.sort(key=lambda s: len(s.piles[GAME.STOCK]) + len(s.piles[GAME.WASTE]))
+    shared = 0
+    for state in waiting[::60]:
+        pooled = sw.solve(state, max_states=3000)
+        alone = sw.solve(state, max_states=3000, depth_weight=0.5)
+        assert pooled.status == alone.status == "lost"
+        shared += pooled.progress.expanded > search.OPENING      # both searches took turns
+    assert shared >= 3
+
+
+def test_a_pooled_loss_proof_takes_fewer_expansions(monkeypatch):
+    """Deal 785: the two searches used to walk the same positions each (12,298 expansions);
+    past POOL_AFTER they leave each other's positions alone and the proof is theirs."""
+    state = GAME.deal(785)
+    pooled = sw.solve(state, max_states=20_000)
+    monkeypatch.setattr(InterchangeExpander, "pooled_proofs", False)
+    apart = sw.solve(state, max_states=20_000)
+    assert pooled.status == apart.status == "lost"
+    assert pooled.progress.expanded < 11_000 < apart.progress.expanded
 
 
 # -------------------------------------------------------------------- bridges

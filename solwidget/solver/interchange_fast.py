@@ -100,6 +100,7 @@ class _Chain:
 
 class InterchangeExpander(PatienceExpander):
     """PatienceExpander's successors for Triple and Quadruple Interchange (see above)."""
+    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
