@@ -106,34 +106,33 @@ class DeadEnds:
         stock, waste = self.reserve_piles       # the types with a copy in the stock or waste:
         loose = sum(map(_BITS.__getitem__, set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE))))
         ready = self._foundations_ready(piles)
-        needed = loose                          # every type not home
+        tableau = 0                             # every type in the tableau
         for masks in tops:
-            needed |= masks[0]
+            tableau |= masks[0]
+        needed = loose | tableau                # every type not home
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
         hosts = [None] * len(columns)           # hosts[k]: see _lowest_leaver (None: not asked)
+        exposed = 0                             # X found for some tableau copy
+        for masks, b in zip(tops, bound):
+            exposed |= masks[b - 1 if b else 0]
         while True:
-            empties = bound.count(0)
-            if empties and max(bound):          # with a pile that may empty, any card may
-                bound = [0] * len(bound)        # leave for it (rule L), top down: at once
-            exposed = 0                         # X found for some tableau copy
-            for masks, b in zip(tops, bound):
-                exposed |= masks[b - 1 if b else 0]
+            if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top
+                return needed & ~_homeable(ready, loose | tableau) != 0    # down: all do
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
                 return False    # bounds only fall and homeable only grows: so it ends
-            available = _available(exposed, loose, empties)
+            available = _available(exposed, loose)
             changed = False
             for k, col in enumerate(columns):
                 b = bound[k]
-                if b == 0:      # so no pile is empty: none may be (else all bounds are 0)
-                    continue
                 wants = hosts[k]
                 if wants is not None and not (homeable >> col[b - 1] & 1 or available & wants):
                     continue    # what its cards wait for is still missing: as it was
                 lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
                 if lowest < b:
                     bound[k] = lowest
+                    exposed |= tops[k][lowest - 1 if lowest else 0]
                     changed = True
             if not changed:
                 break
@@ -183,11 +182,10 @@ def _homeable(ready: int, present: int) -> int:
     return ready | ((present + (ready & present)) ^ present) & RANKS_MASK
 
 
-def _available(exposed: int, loose: int, empties: int) -> int:
-    """Rule A by type: a copy on top of a pile, or a loose copy with a place to go: an
-    empty pile, or a host (one rank up, same suit) that is available."""
-    if empties:
-        return exposed | loose
+def _available(exposed: int, loose: int) -> int:
+    """Rule A by type: a copy on top of a pile, or a loose copy with a place to go: a host
+    (one rank up, same suit) that is available (with a pile that may empty, is_dead needs
+    rule A no more)."""
     available = exposed
     while True:
         grown = available | (loose & (available >> 1))
