@@ -53,10 +53,10 @@ class _Reserve:
         if now and order[now - 1] == card:
             turns = ()
         else:
-            try:
-                on_waste = order.index(card, now) + 1
+            on_waste = order.find(card, now) + 1
+            if on_waste:
                 turns = (TURN,) * (on_waste - now)
-            except ValueError:
+            else:                   # not in the stock: after a redeal (a third of the plays)
                 on_waste = order.index(card) + 1
                 lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
                 turns = lead + (TURN,) * on_waste
