@@ -371,16 +371,22 @@ def _asking(keys: list, seen: set):
 @pytest.mark.parametrize("autoplay", [True, False])
 def test_fast_scored_children_are_the_expanded_ones(autoplay):
     # scored asks a tableau move's or bridge's key before making its child when no safe
-    # move can follow: the same children, and the same keys asked in the same order, as
-    # scoring what expand gives, along walks where safe cards turn up and lie in the reserve
+    # move can follow, and scores it from its parent: the same children, the same keys
+    # asked in the same order, as scoring what expand gives, and the scores the score
+    # gives, along walks where safe cards turn up and lie in the reserve
     fast = InterchangeExpander(GAME, autoplay=autoplay)
     positions = [p for number in (1, 2) for p in _walk(fast, GAME.deal(number), 60, 7)]
     positions += [p for seed in range(12) for p in _walk(fast, small_position(seed), 25, 3)]
     quick, plain = ([], set()), ([], set())
     settled = 0
+    scored = 0
     for state in positions:
         children = list(fast.scored(state, (), _asking(*quick)))
-        assert children == list(GenericExpander.scored(fast, state, (), _asking(*plain)))
+        assert [c[:2] for c in children] == [c[:2] for c in GenericExpander.scored(fast, state, (), _asking(*plain))]
         settled += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
+        for moves, child, value in children:    # a score from the parent's: the score's
+            assert value is None or value == fast.score(child)
+            scored += value is not None
     assert quick[0] == plain[0] and len(quick[1]) < len(quick[0])
     assert settled > 0 or not autoplay
+    assert scored > len(positions)

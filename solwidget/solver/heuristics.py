@@ -152,17 +152,18 @@ def _patience_score(game: Patience, w):
     values = _ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
 
+    def homes(piles) -> tuple:
+        """(cards home, the pile values for these foundations)."""
+        foundations = piles[founds]
+        if foundations != last[0]:       # else a sibling's: the search scores siblings in a row
+            last[:] = foundations, sum(map(len, foundations)), values.of(foundations, piles)
+        return last[1], last[2]
+
     def score(state) -> float:
         piles = state.piles
-        foundations = piles[founds]
-        if foundations == last[0]:       # a sibling's: the search scores siblings in a row
-            home, by_pile = last[1], last[2]
-        else:
-            home = sum(map(len, foundations))
-            if home == total:
-                return 0.0
-            by_pile = values.of(foundations, piles)
-            last[:] = foundations, home, by_pile
+        home, by_pile = homes(piles)
+        if home == total:
+            return 0.0
         value = w_home * (total - home)
         empty = covered = 0
         for t in T:
@@ -191,6 +192,34 @@ def _patience_score(game: Patience, w):
                   - w_empty * empty)
         return max(value, 0.5)
 
+    def moves_from(piles):
+        """For the positions one move from the one with these piles that moves cards from a
+        tableau pile to another and may play reserve cards under them (a bridge), in a game
+        of open piles that take anything (Triple Interchange): a function (source, its pile
+        after, destination, its pile after, reserve cards played) -> their score, worked out
+        from this position's by the two piles that change (exact with weights that are
+        multiples of a power of two, as _cells_score's moves_from)."""
+        assert cover_pairs is None and not covering and takes_all
+        home, by_pile = homes(piles)
+
+        def value_of(pile) -> float:
+            value = by_pile.get(pile)
+            return values.add(by_pile, pile) if value is None else value
+
+        part = {t: value_of(piles[t]) for t in T}
+        empty = sum(1 for t in T if not piles[t])
+        filled = sum(1 for c in C if piles[c])
+        core = (w_home * (total - home) + sum(part.values()) + w_cells * filled * (filled + 1) / 2
+                - w_reserve * sum(len(piles[i]) for i in reserve_piles))
+
+        def after(src, rest, dst, grown, played) -> float:
+            empties = empty + (not rest) - (not piles[dst])
+            value = core - part[src] - part[dst] + value_of(rest) + value_of(grown)
+            return max(value + w_reserve * played - w_empty * empties, 0.5)
+
+        return after
+
+    score.moves_from = moves_from
     return score
 
 

@@ -11,7 +11,7 @@ unchanged; it only skips the general machinery. The gains:
   cards the foundations take safely, made once for each set of foundations;
 - a tableau move or bridge that no safe move can follow gets its key asked before its
   position is made (``scored``): about half of them are seen already, and only the others
-  get their position, moves, stock and waste made.
+  get their position, moves, stock and waste made, and their score from their parent's.
 The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
 tests/test_solver_interchange.py compares both expanders move for move.
 """
@@ -154,19 +154,20 @@ class InterchangeExpander(PatienceExpander):
         turns up, or a reserve card left on the waste, can have become safe. Unless one of
         them is safe, no safe move follows, and the child's key is asked before the child is
         made: half of them are seen already (a search of deal 765 at 6,000 expansions made
-        21,290 such children fewer, of 48,170)."""
+        21,290 such children fewer, of 48,170). The others are scored from ``state``'s score
+        by the two piles that change."""
         if self.dead_ends.is_dead(state):
             return
         key, settle = self.key, self._settle
-        for moves, child, asked in self._successors(state, admit):
-            if not asked:
+        for moves, child, value in self._successors(state, admit):
+            if value is None:
                 if self.autoplay:
                     child, played = settle(child)
                     if played:
                         moves += tuple(played)
                 if not admit(key(child)):
                     continue
-            yield moves, child, None
+            yield moves, child, value
 
     def _asked(self, parts, src, rest, dst, grown, safe, admit, waste_top=None):
         """Is the key of the position of key ``parts`` after a move from tableau pile
@@ -183,11 +184,13 @@ class InterchangeExpander(PatienceExpander):
             yield moves, child
 
     def _successors(self, state, admit=None):
-        """(moves, child, asked) for each move: ``asked`` when ``_asked`` took the child's
-        key (its children not taken are left out), else the child is still to be settled."""
+        """(moves, child, its score) for each move when ``_asked`` took the child's key (those
+        it did not take are left out; the score comes from ``state``'s by the two piles that
+        change: heuristics' moves_from), else (moves, child, None): still to be settled."""
         piles = state.piles
         safe = self._safe_cards(piles) if self.autoplay else frozenset()
         parts = self._key_parts(piles) if admit is not None else None
+        after = self.score.moves_from(piles) if admit is not None else None
         T, one, fits_on = self._T, self._one, self._fits_on
         givers = [t for t in T if piles[t]]
         first_empty = next((t for t in T if not piles[t]), None)
@@ -221,14 +224,15 @@ class InterchangeExpander(PatienceExpander):
                 new = self._moved(piles, src, dst, n)
                 asked = self._asked(parts, src, new[src], dst, new[dst], safe, admit)
                 if asked is not False:
-                    yield (self._group_move(src, dst, n),), State(state.game, tuple(new), state.extra), asked
+                    yield ((self._group_move(src, dst, n),), State(state.game, tuple(new), state.extra),
+                           after(src, new[src], dst, new[dst], 0) if asked else None)
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
             for moves, child in self._home_bridges(state, reserve, set(order)):
                 yield moves, child, None
-            yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit))
+            yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit, after))
 
     def _home_bridges(self, state, start, reserve):
         """interchange.home_bridges, on the cycle."""
@@ -261,9 +265,9 @@ class InterchangeExpander(PatienceExpander):
 
     def _bridges(self, state, start, reserve, runs, first_empty, asking):
         """interchange.bridges, on the cycle, as _successors gives them (``asking``: the key
-        parts, safe cards and admit for _asked); ``runs``: (pile, run length) of each pile
-        that holds cards."""
-        parts, safe, admit = asking
+        parts, safe cards and admit for _asked, and the scores after a move); ``runs``:
+        (pile, run length) of each pile that holds cards."""
+        parts, safe, admit, after = asking
         piles = state.piles
         units = {}                              # head card -> (pile, count) runs it heads
         for a, run in runs:
@@ -292,7 +296,8 @@ class InterchangeExpander(PatienceExpander):
                                                 chain.reserve().waste_top())
                             if asked is not False:
                                 yield (chain.moves() + (self._group_move(a, b, n),),
-                                       self._with_reserve(state, new, chain), asked)
+                                       self._with_reserve(state, new, chain),
+                                       after(a, new[a], b, new[b], len(chain.cards)) if asked else None)
                     if head is None or head not in reserve:
                         break
                     last = head
