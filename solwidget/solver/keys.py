@@ -19,6 +19,7 @@ from ..engine.patience import Patience
 
 _SEP = b"\xff"
 PACKED_KEPT = 100_000    # piles whose bytes _cycle_key keeps (about 200 bytes each)
+HEADS_KEPT = 20_000      # foundations and cells whose part it keeps (a few hundred bytes each)
 
 
 def engine_key_is_plain(game) -> bool:
@@ -61,7 +62,8 @@ def _cycle_key(game: Patience, symmetric: bool):
     """patience_key's equivalence for a draw-one stock with unlimited redeals, in bytes made
     with less work: the foundations, cells and tableau, each kind read as one slice, and the
     foundations and cells' part remembered for the last ones seen, which most successors of
-    a position share. The stock and waste hold the cards the other piles do not (see above):
+    a position share, and kept by foundations (home bridges and popped positions bring back
+    ones seen before). The stock and waste hold the cards the other piles do not (see above):
     leaving them out keeps the equivalence and saves sorting them for every position."""
     F, C, T = game.F, game.C, game.T
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
@@ -89,12 +91,19 @@ def _cycle_key(game: Patience, symmetric: bool):
             parts.sort()
         return b"".join(parts)
 
+    heads = {}        # foundations and cells -> their part: a search meets a few thousand
+
     def head(piles) -> bytes:
         """The foundations' and cells' part, and the separator after it."""
         held = piles[founds] + piles[cells]
         if held != homes[0]:
-            homes[:] = held, (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
-                              + _SEP.join(sorted(map(bytes, piles[cells]))) + b"\xfe")
+            part = heads.get(held)
+            if part is None:
+                if len(heads) > HEADS_KEPT:
+                    heads.clear()
+                part = heads[held] = (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
+                                      + _SEP.join(sorted(map(bytes, piles[cells]))) + b"\xfe")
+            homes[:] = held, part
         return homes[1]
 
     def of_piles(piles) -> bytes:
