@@ -221,9 +221,10 @@ def test_deals_dead_at_the_start_are_proved_lost_at_once():
         assert result.status == "lost", (number, result)
 
 
-def _wins_checked_alive(starts, max_states, every_split=False) -> int:
+def _wins_checked_alive(starts, max_states, every_split=False, nested=0) -> int:
     """Solve each start; along every win found, assert no position is dead (under every
-    split of twins sharing a host, with ``every_split``). The wins."""
+    split of twins sharing a host, with ``every_split``; under ``nested`` splits nested,
+    as at a search's start). The wins."""
     dead_ends = DeadEnds(GAME)
     won = 0
     for start in starts:
@@ -234,6 +235,7 @@ def _wins_checked_alive(starts, max_states, every_split=False) -> int:
         state = start
         for move in result.moves:
             assert not dead_ends.is_dead(state, every_split), (GAME.to_dict(start), move)
+            assert not (nested and _dead_by_nested_splits(state, nested)), (GAME.to_dict(start), move)
             state = state.play(move)
     return won
 
@@ -319,9 +321,10 @@ def _without_splits(monkeypatch):
 
 
 def _killed_by_splits(monkeypatch, number, max_states) -> list:
-    """The positions of a deal's search (splits tried from its first position on) that
-    the plain closure left alive and a split proved dead."""
+    """The positions of a deal's search (single splits tried from its first position on)
+    that the plain closure left alive and a split proved dead."""
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
     killed = []
     lost_both_ways = DeadEnds._lost_both_ways
 
@@ -342,7 +345,7 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
     for number, budget in ((69, 3000), (185, 600)):
         killed = _killed_by_splits(monkeypatch, number, budget)[:8]
         plain = DeadEnds(GAME)
-        assert killed and all(plain._closure(s.piles, plain.pair, None) for s in killed)
+        assert killed and all(plain._closure(s.piles, plain.pair) for s in killed)
         _without_splits(monkeypatch)
         answers = [sw.solve(state, max_states=3000).status for state in killed]
         monkeypatch.undo()
@@ -359,7 +362,7 @@ def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
     state = _position({**placed, "stock": rest, **home})
     dead_ends = DeadEnds(GAME)
     uses = bytearray(64)
-    assert dead_ends._closure(state.piles, dead_ends.pair, None, uses)
+    assert dead_ends._closure(state.piles, dead_ends.pair, (), uses)
     seven_d, seven_h, eight_c, eight_s = 0x17, 0x27, 0x08, 0x38
     assert card_name(seven_d) == "7D" and card_name(eight_s) == "8S"
     assert (seven_d, seven_h, eight_c, eight_s) in set(dead_ends._splits(uses))
@@ -394,3 +397,24 @@ def test_splits_on_hosts_under_dropping_piles_prove_deal_194_lost():
     # before home bridges); lost in 1,241 with it, and in 1,961 without home bridges (splits
     # from the 300th position left alive; 533 from the 100th)
     assert sw.solve(GAME.deal(194), max_states=1500).status == "lost"
+
+
+def _dead_by_nested_splits(state, depth) -> bool:
+    dead_ends = DeadEnds(GAME)
+    return dead_ends._dead_under(state.piles, (), depth, dead_ends._start(state.piles))
+
+
+def test_a_start_dead_by_nested_splits_only_is_lost_with_single_splits(monkeypatch):
+    # deal 275's start: no single split proves it dead, two nested do; without them the
+    # search proves the deal lost in 481 states
+    start, _ = PatienceExpander(GAME).start(GAME.deal(275))
+    assert not DeadEnds(GAME).is_dead(start, every_split=True)
+    assert _dead_by_nested_splits(start, 2)
+    assert sw.solve(GAME.deal(275), max_states=1).status == "lost"
+    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
+    assert sw.solve(GAME.deal(275), max_states=1000).status == "lost"
+
+
+def test_no_position_of_a_winning_line_is_dead_under_nested_splits():
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15, 69)] + [_run_position(seed) for seed in RUN_SEEDS]
+    assert _wins_checked_alive(starts, 3000, nested=2) >= 25
