@@ -2,13 +2,17 @@
 
 import random
 
+import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck
 from solwidget.solver import bridges, deadends, stock
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.interlock_fast import InterlockExpander, fast_path
 from solwidget.solver.stock import is_turn
+
+from helpers import walk
 
 GAME = sw.load_game("interlock")
 
@@ -352,14 +356,16 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
         assert answers == ["lost"] * 8, (number, answers)
 
 
+def _with_the_rest_in_the_stock(piles: dict) -> sw.State:
+    used = {card for pile in piles.values() for card in pile}
+    return _position({**piles, "stock": [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]})
+
+
 def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
     # 7D (front) may only drop onto 8C (middle, under it): the plain closure lets both red
     # sevens use 8C, 8S being home, so that split is suggested
-    placed = {"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"]}
-    home = _home_to(C=7, D=5, H=5, S=13)
-    used = {c for pile in (*placed.values(), *home.values()) for c in pile}
-    rest = [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]
-    state = _position({**placed, "stock": rest, **home})
+    state = _with_the_rest_in_the_stock({"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"],
+                                         **_home_to(C=7, D=5, H=5, S=13)})
     dead_ends = DeadEnds(GAME)
     uses = bytearray(64)
     assert dead_ends._closure(state.piles, dead_ends.pair, (), uses)
@@ -418,3 +424,24 @@ def test_a_start_dead_by_nested_splits_only_is_lost_with_single_splits(monkeypat
 def test_no_position_of_a_winning_line_is_dead_under_nested_splits():
     starts = [GAME.deal(n) for n in (1, 2, 6, 15, 69)] + [_run_position(seed) for seed in RUN_SEEDS]
     assert _wins_checked_alive(starts, 3000, nested=2) >= 25
+
+
+@pytest.mark.parametrize("autoplay", [True, False])
+def test_fast_interlock_successors_are_the_general_ones(autoplay):
+    # The fast path yields what the general Patience expander yields, in the same order,
+    # along walks from deals and from endgames (runs, dropdowns, cards going home safely)
+    assert fast_path(GAME) and not fast_path(sw.load_game("love_a_duck"))
+    fast, general = InterlockExpander(GAME, autoplay=autoplay), PatienceExpander(GAME, autoplay=autoplay)
+    positions = [p for number in (1, 2, 3, 36) for stride in (3, 7) for p in walk(general, GAME.deal(number), 60, stride)]
+    positions += [p for seed in range(40) for p in walk(general, _run_position(seed), 25, 3)]
+    positions += [p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)]
+    hidden = _with_the_rest_in_the_stock({"t0": ["2H", "9S"], "t1": ["TD"], **_home_to(C=1, D=0, H=1, S=1)})
+    positions.append(general.start(hidden)[0])  # 9S onto TD turns up 2H, safe
+    dropdowns = 0
+    for state in positions:
+        assert fast.start(state) == general.start(state)
+        children = list(fast.expand(state))
+        assert children == list(general.expand(state))
+        dropdowns += sum(GAME._index[moves[0].dst] in GAME.covered.get(GAME._index[moves[0].src], ())
+                         for moves, _ in children if moves[0].src in GAME._index)
+    assert len(positions) > 900 and dropdowns > 100, dropdowns
