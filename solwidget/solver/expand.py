@@ -185,9 +185,10 @@ class PatienceExpander(GenericExpander):
     def expand(self, state, came_by=()):
         if self.dead_ends is not None and self.dead_ends.is_dead(state):
             return
-        if not self.autoplay:
-            yield from self._moves(state)
-            return
+        yield from self._settled_moves(state) if self.autoplay else self._moves(state)
+
+    def _settled_moves(self, state):
+        """Each move, then the safe moves it allows."""
         for moves, child in self._moves(state):
             child, played = self._settle(child)
             yield (moves + tuple(played)) if played else moves, child

@@ -151,12 +151,8 @@ class InterlockExpander(PatienceExpander):
             return piles[src][-1] in safe
         return any(piles[q] and piles[q][-1] in safe and self._uncovered(piles, q) for q in self._covered[src])
 
-    def expand(self, state, came_by=()):
-        if self.dead_ends is not None and self.dead_ends.is_dead(state):
-            return
-        if not self.autoplay:
-            yield from self._moves(state)
-            return
+    def _settled_moves(self, state):
+        """Each move, then the safe moves it allows, settling only where there may be some."""
         settled = not bridges._may_settle(self.game, state.piles)
         settle = self._settle
         for moves, child, src in self._sourced(state):
