@@ -60,12 +60,16 @@ other pair of twins, so case (i) is dead when the closures under (i) and each of
 cases fail (each guest with a virtual card of its own); a position is dead when every
 leaf of such a tree of cases is. The search's start, the first position left alive, gets
 splits nested FIRST_DEPTH deep, each level tried on the splits its own closure suggests
-(about six times the closures a level): of the starts of deals 1-1000, the plain closure
-proves 102 dead, one split 34 more, two nested 21 more (deal 436, open at 10 s, among
-them: lost in 33,588 expansions before) and three 4 more, in 0.1 s at most. Nested splits
-tried elsewhere in the search (on the positions where single splits are tried, or on the
-first 100 left alive) saved a third of deal 36's loss proof at most, and cost more CPU
-than they saved.
+(about eight times the closures a level): of the starts of deals 1-1000, the plain closure
+proves 102 dead, one split 34 more and two nested 21 more (deal 436, open at 10 s, among
+them: lost in 33,588 expansions before), in 4 ms a deal on average; three nested prove 5
+more, which the search proves lost within 2,136 expansions, but cost 21 ms a deal.
+Nested splits tried elsewhere in the search cost more CPU than they saved: where single
+splits are tried (killers and every SCOUT-th position), deal 36's proof took 16,888
+expansions instead of 23,615 but twice the CPU, and 845's 25,461 instead of 30,304; the
+killers kept as trees of splits, or the nested splits only under a host the outer split
+freed, or only under a case left alive by the other's death, were no better; on the
+first 100 positions left alive they saved a few hundred expansions.
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or both closures of some split, fail. Tried are the twins that the plain
 closure lets move while the same single host was available to both (or, for a pile that
@@ -115,7 +119,7 @@ KILLERS = 8      # splits remembered for having proved positions dead, latest fi
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
-FIRST_DEPTH = 3  # splits nested in the first position left alive: the search's start
+FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
 FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
