@@ -98,6 +98,18 @@ sets of two came up 2,786 times, and each time the capped closure still emptied 
 back piles (it lets any number of Kings use one slot, one after another), while the extra
 closures cost 15 % of the CPU. Trying every split less often (SCOUT 64) lost deal 14 of
 deals 1-300 at 18,000 states and took 239,153 expansions instead of 226,050.
+Also dropped (measured at 935fb42, on the loss proofs of deals 8, 36, 105, 281, 483, 532,
+576, 800 and 845): a reserve card sent home only once the rest of its home bridge is ready
+(the next card of its suit not in the reserve on top of an uncovered pile; sound by the
+home-bridge lemma of bridges.py): 122 expansions fewer in all, on deal 8. Splits on a
+host x, x never taking a card, or x taking one that must leave before x goes home (home,
+or onto the twin of x): not one of 300 positions of deal 36's proof found dead by such a
+split alone, 3 with a twin split inside. What the relaxation misses there is time: at
+deal 36's start the closure lets 6D, a reserve card, take 5C (6H, the other red six,
+holding 5S on 7S; 7C lies under KD) and also go home early, making way for 7D, though 5C
+would first have to leave it again. Nor do loss proofs repeat positions up to symmetry:
+swapping the contents of uncovered back piles, or of front piles with nothing left under
+them, made no two of the positions of deals 36, 576 and 845's searches alike (20,000 each).
 
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
