@@ -12,8 +12,8 @@ same safe moves home), so the searches are unchanged; it only skips the general 
   reserve), a child whose foundations did not change has something only if such a card
   came to the top of a pile that may give it: the top left on the pile the cards came
   from, or, if that pile emptied, the tops of the piles it uncovered. Every other pile
-  keeps its top or gets one of those it had (a run's head, a unit from another pile), no
-  pile is covered again, and the reserve only loses cards.
+  keeps its top or now shows the top card of the cards moved, which topped a pile that
+  gave it before; no pile is covered again, and the reserve only loses cards.
 The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
 tests/test_solver_interlock.py compares both expanders move for move.
 """
