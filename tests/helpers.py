@@ -54,3 +54,14 @@ def position(game_id: str, rest: str | None = None, redeals: int | None = None,
 def moves(state: sw.State) -> set[str]:
     """The legal moves as text, for comparing with a literal set."""
     return {str(m) for m in state.legal_moves()}
+
+
+def walk(expander, state, steps, stride):
+    """Settled positions along a walk that takes every ``stride``-th successor."""
+    state = expander.start(state)[0]
+    for turn in range(steps):
+        yield state
+        children = list(expander.expand(state))
+        if not children:
+            return
+        state = children[(turn * stride) % len(children)][1]

@@ -14,6 +14,8 @@ from solwidget.solver.interchange_fast import InterchangeExpander, fast_path
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
 
+from helpers import walk
+
 GAME = sw.load_game("triple_interchange")
 RANKS = "A23456789TJQK"
 
@@ -329,17 +331,6 @@ def test_same_answers_with_and_without_bridges(monkeypatch, dead_positions):
 
 
 # -------------------------------------------------------------------- the fast path
-def _walk(expander, state, steps, stride):
-    """Settled positions along a walk that takes every ``stride``-th successor."""
-    state = expander.start(state)[0]
-    for turn in range(steps):
-        yield state
-        children = list(expander.expand(state))
-        if not children:
-            return
-        state = children[(turn * stride) % len(children)][1]
-
-
 @pytest.mark.parametrize("game_id", ["triple_interchange", "quadruple_interchange"])
 @pytest.mark.parametrize("autoplay", [True, False])
 def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
@@ -348,9 +339,9 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     game = sw.load_game(game_id)
     assert fast_path(game) and not fast_path(sw.load_game("interchange"))
     fast, general = InterchangeExpander(game, autoplay=autoplay), PatienceExpander(game, autoplay=autoplay)
-    positions = [p for number in (1, 2, 3) for p in _walk(general, game.deal(number), 80, 7)]
+    positions = [p for number in (1, 2, 3) for p in walk(general, game.deal(number), 80, 7)]
     if game_id == "triple_interchange":
-        positions += [p for seed in range(12) for p in _walk(general, small_position(seed), 25, 3)]
+        positions += [p for seed in range(12) for p in walk(general, small_position(seed), 25, 3)]
         assert any(not p.piles[t] for p in positions for t in game.T)
         assert any(p.extra[0] for p in positions)
     for state in positions:

@@ -2,13 +2,17 @@
 
 import random
 
+import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck
 from solwidget.solver import bridges, deadends, stock
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.interlock_fast import InterlockExpander, fast_path
 from solwidget.solver.stock import is_turn
+
+from helpers import walk
 
 GAME = sw.load_game("interlock")
 
@@ -221,9 +225,10 @@ def test_deals_dead_at_the_start_are_proved_lost_at_once():
         assert result.status == "lost", (number, result)
 
 
-def _wins_checked_alive(starts, max_states, every_split=False) -> int:
+def _wins_checked_alive(starts, max_states, every_split=False, nested=0) -> int:
     """Solve each start; along every win found, assert no position is dead (under every
-    split of twins sharing a host, with ``every_split``). The wins."""
+    split of twins sharing a host, with ``every_split``; under ``nested`` splits nested,
+    as at a search's start). The wins."""
     dead_ends = DeadEnds(GAME)
     won = 0
     for start in starts:
@@ -234,6 +239,7 @@ def _wins_checked_alive(starts, max_states, every_split=False) -> int:
         state = start
         for move in result.moves:
             assert not dead_ends.is_dead(state, every_split), (GAME.to_dict(start), move)
+            assert not (nested and _dead_by_nested_splits(state, nested)), (GAME.to_dict(start), move)
             state = state.play(move)
     return won
 
@@ -319,9 +325,10 @@ def _without_splits(monkeypatch):
 
 
 def _killed_by_splits(monkeypatch, number, max_states) -> list:
-    """The positions of a deal's search (splits tried from its first position on) that
-    the plain closure left alive and a split proved dead."""
+    """The positions of a deal's search (single splits tried from its first position on)
+    that the plain closure left alive and a split proved dead."""
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
     killed = []
     lost_both_ways = DeadEnds._lost_both_ways
 
@@ -342,24 +349,26 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
     for number, budget in ((69, 3000), (185, 600)):
         killed = _killed_by_splits(monkeypatch, number, budget)[:8]
         plain = DeadEnds(GAME)
-        assert killed and all(plain._closure(s.piles, plain.pair, None) for s in killed)
+        assert killed and all(plain._closure(s.piles, plain.pair) for s in killed)
         _without_splits(monkeypatch)
         answers = [sw.solve(state, max_states=3000).status for state in killed]
         monkeypatch.undo()
         assert answers == ["lost"] * 8, (number, answers)
 
 
+def _with_the_rest_in_the_stock(piles: dict) -> sw.State:
+    used = {card for pile in piles.values() for card in pile}
+    return _position({**piles, "stock": [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]})
+
+
 def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
     # 7D (front) may only drop onto 8C (middle, under it): the plain closure lets both red
     # sevens use 8C, 8S being home, so that split is suggested
-    placed = {"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"]}
-    home = _home_to(C=7, D=5, H=5, S=13)
-    used = {c for pile in (*placed.values(), *home.values()) for c in pile}
-    rest = [f"[{card_name(c)}]" for c in deck() if card_name(c) not in used]
-    state = _position({**placed, "stock": rest, **home})
+    state = _with_the_rest_in_the_stock({"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"],
+                                         **_home_to(C=7, D=5, H=5, S=13)})
     dead_ends = DeadEnds(GAME)
     uses = bytearray(64)
-    assert dead_ends._closure(state.piles, dead_ends.pair, None, uses)
+    assert dead_ends._closure(state.piles, dead_ends.pair, (), uses)
     seven_d, seven_h, eight_c, eight_s = 0x17, 0x27, 0x08, 0x38
     assert card_name(seven_d) == "7D" and card_name(eight_s) == "8S"
     assert (seven_d, seven_h, eight_c, eight_s) in set(dead_ends._splits(uses))
@@ -394,3 +403,45 @@ def test_splits_on_hosts_under_dropping_piles_prove_deal_194_lost():
     # before home bridges); lost in 1,241 with it, and in 1,961 without home bridges (splits
     # from the 300th position left alive; 533 from the 100th)
     assert sw.solve(GAME.deal(194), max_states=1500).status == "lost"
+
+
+def _dead_by_nested_splits(state, depth) -> bool:
+    dead_ends = DeadEnds(GAME)
+    return dead_ends._dead_under(state.piles, (), depth, dead_ends._start(state.piles))
+
+
+def test_a_start_dead_by_nested_splits_only_is_lost_with_single_splits(monkeypatch):
+    # deal 275's start: no single split proves it dead, two nested do; without them the
+    # search proves the deal lost in 481 states
+    start, _ = PatienceExpander(GAME).start(GAME.deal(275))
+    assert not DeadEnds(GAME).is_dead(start, every_split=True)
+    assert _dead_by_nested_splits(start, 2)
+    assert sw.solve(GAME.deal(275), max_states=1).status == "lost"
+    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
+    assert sw.solve(GAME.deal(275), max_states=1000).status == "lost"
+
+
+def test_no_position_of_a_winning_line_is_dead_under_nested_splits():
+    starts = [GAME.deal(n) for n in (1, 2, 6, 15, 69)] + [_run_position(seed) for seed in RUN_SEEDS]
+    assert _wins_checked_alive(starts, 3000, nested=2) >= 25
+
+
+@pytest.mark.parametrize("autoplay", [True, False])
+def test_fast_interlock_successors_are_the_general_ones(autoplay):
+    # The fast path yields what the general Patience expander yields, in the same order,
+    # along walks from deals and from endgames (runs, dropdowns, cards going home safely)
+    assert fast_path(GAME) and not fast_path(sw.load_game("love_a_duck"))
+    fast, general = InterlockExpander(GAME, autoplay=autoplay), PatienceExpander(GAME, autoplay=autoplay)
+    positions = [p for number in (1, 2, 3, 36) for stride in (3, 7) for p in walk(general, GAME.deal(number), 60, stride)]
+    positions += [p for seed in range(40) for p in walk(general, _run_position(seed), 25, 3)]
+    positions += [p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)]
+    hidden = _with_the_rest_in_the_stock({"t0": ["2H", "9S"], "t1": ["TD"], **_home_to(C=1, D=0, H=1, S=1)})
+    positions.append(general.start(hidden)[0])  # 9S onto TD turns up 2H, safe
+    dropdowns = 0
+    for state in positions:
+        assert fast.start(state) == general.start(state)
+        children = list(fast.expand(state))
+        assert children == list(general.expand(state))
+        dropdowns += sum(GAME._index[moves[0].dst] in GAME.covered.get(GAME._index[moves[0].src], ())
+                         for moves, _ in children if moves[0].src in GAME._index)
+    assert len(positions) > 900 and dropdowns > 100, dropdowns

@@ -53,8 +53,25 @@ rule A for g' in the reserve, and a dropdown of a pile whose bottom card is g' o
 needs H(g) or A(y') found; by the same induction it finds every event of every
 continuation that keeps (i). So if neither closure, under (i) nor under (ii), finds every
 card home, no continuation wins: the position is dead. In the code the condition is a
-virtual card, VIRTUAL, that stands for y among g''s hosts and is found available once A(y)
+virtual card (VIRTUALS) that stands for y among g''s hosts and is found available once A(y)
 and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
+Splits nest: every continuation that keeps (i) also keeps one of the two cases of any
+other pair of twins, so case (i) is dead when the closures under (i) and each of those
+cases fail (each guest with a virtual card of its own); a position is dead when every
+leaf of such a tree of cases is. The search's start, the first position left alive, gets
+splits nested FIRST_DEPTH deep, each level tried on the splits its own closure suggests
+(about eight times the closures a level): of the starts of deals 1-1000, the plain closure
+proves 102 dead, one split 34 more and two nested 21 more (deal 436, open at 10 s, among
+them: lost in 33,588 expansions before), in 4 ms a deal on average; three nested prove 5
+more, which the search proves lost within 2,136 expansions, but cost 21 ms a deal.
+Nested splits tried elsewhere in the search cost more CPU than they saved: where single
+splits are tried (killers and every SCOUT-th position), deal 36's proof took 16,888
+expansions instead of 23,615 but twice the CPU, and 845's 25,461 instead of 30,304; the
+killers kept as trees of splits, or the nested splits only under a host the outer split
+freed, or only under a case left alive by the other's death, were no better (trees with
+the host rule: deals 1-1000 at 13,000 states lost deal 14, won at 9,212, and gained 483,
+lost at 12,374; 469,855 expansions instead of 473,516, 13 % more closures); on the first
+100 positions left alive they saved a few hundred expansions.
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or both closures of some split, fail. Tried are the twins that the plain
 closure lets move while the same single host was available to both (or, for a pile that
@@ -83,6 +100,18 @@ sets of two came up 2,786 times, and each time the capped closure still emptied 
 back piles (it lets any number of Kings use one slot, one after another), while the extra
 closures cost 15 % of the CPU. Trying every split less often (SCOUT 64) lost deal 14 of
 deals 1-300 at 18,000 states and took 239,153 expansions instead of 226,050.
+Also dropped (measured at 935fb42, on the loss proofs of deals 8, 36, 105, 281, 483, 532,
+576, 800 and 845): a reserve card sent home only once the rest of its home bridge is ready
+(the next card of its suit not in the reserve on top of an uncovered pile; sound by the
+home-bridge lemma of bridges.py): 122 expansions fewer in all, on deal 8. Splits on a
+host x, x never taking a card, or x taking one that must leave before x goes home (home,
+or onto the twin of x): not one of 300 positions of deal 36's proof found dead by such a
+split alone, 3 with a twin split inside. What the relaxation misses there is time: at
+deal 36's start the closure lets 6D, a reserve card, take 5C (6H, the other red six,
+holding 5S on 7S; 7C lies under KD) and also go home early, making way for 7D, though 5C
+would first have to leave it again. Nor do loss proofs repeat positions up to symmetry:
+swapping the contents of uncovered back piles, or of front piles with nothing left under
+them, made no two of the positions of deals 36, 576 and 845's searches alike (20,000 each).
 
 The search does not expand a dead position (expand.py). That keeps "lost" a proof
 (search.py): every position on a winning line has a win, so none of them is dead, and the
@@ -99,11 +128,12 @@ from operator import not_
 from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
-VIRTUAL = 15     # no card: stands in a split for "the host, once free" (see above)
+VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
 KILLERS = 8      # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
+FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
 FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
@@ -146,11 +176,13 @@ class DeadEnds:
         piles = state.piles
         uses = bytearray(64)
         start = self._start(piles)
-        if not self._closure(piles, self.pair, None, uses, start):
+        if not self._closure(piles, self.pair, (), uses, start):
             return True
         if every_split:
             return any(self._lost_both_ways(piles, *split, start) for split in self._every_split(piles))
         self.alive += 1
+        if self.alive == 1:             # the search's start: its splits, nested
+            return self._dead_under(piles, (), FIRST_DEPTH, start)
         if self.alive <= PLAIN_FIRST:
             return False
         splits = set(self._splits(uses))
@@ -193,16 +225,31 @@ class DeadEnds:
                         if home[host >> 4 & 3] <= rank:
                             yield card, card ^ TWIN, host, other
 
-    def _lost_both_ways(self, piles, g, h, host, other, start=None) -> bool:
-        """Is the position dead under both cases of the split: g first on ``host``, then
-        h first? ``start``: ``_start(piles)``, if known."""
+    def _lost_both_ways(self, piles, g, h, host, other, start=None, splits=(), depth=0) -> bool:
+        """Is the position dead under both cases of the split, g first on ``host``, then h
+        first, each with ``splits`` kept too and ``depth`` more splits nested (see above)?
+        ``start``: ``_start(piles)``, if known."""
         start = start or self._start(piles)
-        for guest, twin in ((h, g), (g, h)):
-            pair = list(self.pair)
-            pair[guest] = tuple(VIRTUAL if c == host else c for c in pair[guest])
-            if self._closure(piles, pair, (guest, twin, host, other), start=start):
-                return False
-        return True
+        virtual = VIRTUALS[len(splits)]
+        return all(self._dead_under(piles, (*splits, (guest, twin, host, other, virtual)), depth, start)
+                   for guest, twin in ((h, g), (g, h)))
+
+    def _dead_under(self, piles, splits, depth, start) -> bool:
+        """Does the closure under ``splits`` fail, or else, ``depth`` levels deep, both
+        cases of some further split that it suggests (the twins of each pair split once)?"""
+        uses = bytearray(64) if depth else None
+        if not self._closure(piles, self._split_pair(splits), splits, uses, start):
+            return True
+        split_pairs = {min(guest, guest ^ TWIN) for guest, *_ in splits}
+        return depth > 0 and any(self._lost_both_ways(piles, *split, start, splits, depth - 1)
+                                 for split in self._splits(uses) if split[0] not in split_pairs)
+
+    def _split_pair(self, splits):
+        """``pair`` with each split's guest taking its virtual card for the host."""
+        pair = list(self.pair)
+        for guest, _, host, _, virtual in splits:
+            pair[guest] = tuple(virtual if c == host else c for c in pair[guest])
+        return pair
 
     def _start(self, piles) -> tuple:
         """What every closure of this position starts from, splits or not: the ranks home,
@@ -229,7 +276,7 @@ class DeadEnds:
                     if entries is None:
                         if len(known) > ENTRIES_KEPT:
                             known.clear()
-                        entries = known[pile] = self._buried(pile, self.pair, None)
+                        entries = known[pile] = self._buried(pile, self.pair)
                     buried += entries
         return home, pile_of, buried, self._drop_targets(piles), self._facts(piles, bytes(bare))
 
@@ -257,36 +304,37 @@ class DeadEnds:
         return empty, bytes(uncovered), bytes(available), bare, waiting, slots, reserve
 
     @staticmethod
-    def _buried(pile, pair, split) -> list:
+    def _buried(pile, pair, splits=()) -> list:
         """(card, its guest's suit and rank, the guest's other hosts) for each card of
         ``pile`` with a card on it (rule B), by ``pair`` (see ``_closure``)."""
         entries = []
         for j in range(len(pile) - 1):
             card, guest = pile[j], pile[j + 1]
             _, h0, h1 = pair[guest]
-            if split is not None and card == split[2]:
-                h0, h1 = (0 if h == VIRTUAL else h for h in (h0, h1))    # on the host
+            for s_guest, _, s_host, _, virtual in splits:
+                if guest == s_guest and card == s_host:                  # on the host
+                    h0, h1 = (0 if h == virtual else h for h in (h0, h1))
             entries.append((card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0,
                             0 if h1 == card else h1))
         return entries
 
-    def _closure(self, piles, pair, split, uses=None, start=None) -> bool:
+    def _closure(self, piles, pair, splits=(), uses=None, start=None) -> bool:
         """Apply the rules until nothing changes; True if every card is found to go home.
-        ``split`` (guest, twin, host, other host): the guest goes on the host only once its
-        twin is home or the other host was available; ``pair`` then names VIRTUAL as the
-        guest's host in the host's place. ``uses`` records, for each card that moves by
-        rules E, B or A, which of its hosts were available then, or, by rule E, lay on a
-        pile it might drop onto. ``start``: ``_start(piles)``, if known."""
+        ``splits``, each (guest, twin, host, other host, virtual card): the guest goes on the
+        host only once its twin is home or the other host was available; ``pair`` then
+        names the virtual card as the guest's host in the host's place. ``uses`` records,
+        for each card that moves by rules E, B or A, which of its hosts were available
+        then, or, by rule E, lay on a pile it might drop onto. ``start``: ``_start(piles)``, if known."""
         covers, covered = self.covers, self.covered
         home, pile_of, buried, drops, facts = start or self._start(piles)
         home = list(home)
-        if split is not None and pile_of[split[0]] is not None:     # the guest's entry
-            guest = split[0]
-            pile = piles[pile_of[guest]]
-            j = pile.index(guest)
-            if j:
-                entry = self._buried(pile[j - 1:j + 1], pair, split)[0]
-                buried = [entry if e[0] == pile[j - 1] else e for e in buried]
+        for guest, *_ in splits:                   # the guests' entries
+            if pile_of[guest] is not None:
+                pile = piles[pile_of[guest]]
+                j = pile.index(guest)
+                if j:
+                    entry = self._buried(pile[j - 1:j + 1], pair, splits)[0]
+                    buried = [entry if e[0] == pile[j - 1] else e for e in buried]
         empty, uncovered, available, bare, waiting, slots, reserve = facts
         empty = bytearray(empty)             # E found
         uncovered = bytearray(uncovered)     # U found
@@ -297,10 +345,10 @@ class DeadEnds:
         changed = True
         while changed:
             changed = False
-            if split is not None and not available[VIRTUAL]:
-                guest, twin, host, other = split
-                if available[host] and (home[twin >> 4 & 3] >= twin & 15 or available[other]):
-                    available[VIRTUAL] = changed = True
+            for guest, twin, host, other, virtual in splits:
+                if not available[virtual] and available[host] and \
+                        (home[twin >> 4 & 3] >= twin & 15 or available[other]):
+                    available[virtual] = changed = True
             still = []
             freed = False       # a pile uncovered in this pass: it lies behind, so it
             for t in waiting:   # waits for the next (rule E: may the bottom card leave?)
@@ -308,7 +356,7 @@ class DeadEnds:
                 rank = bottom & 15
                 if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
                         or (rank == KING and slots)
-                        or (t in drops and self._drops(drops[t], empty, bottom, home, available, split))):
+                        or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))):
                     still.append(t)
                     continue
                 empty[t] = changed = True
@@ -378,13 +426,10 @@ class DeadEnds:
                         targets.setdefault(t, []).append((piles[q][-1], c1 if c0 == t else c0))
         return targets
 
-    def _drops(self, targets, empty, bottom, home, available, split) -> bool:
+    def _drops(self, targets, empty, bottom, home, available, splits) -> bool:
         """Might a pile with this bottom card drop down onto one of ``targets`` (rule E)?"""
         for top, other_cover in targets:
-            if empty[other_cover]:
-                if split is not None and bottom == split[0] and top == split[2]:
-                    twin, other = split[1], split[3]
-                    if not (home[twin >> 4 & 3] >= twin & 15 or available[other]):
-                        continue
+            if empty[other_cover] and all(bottom != guest or top != host or home[twin >> 4 & 3] >= twin & 15
+                                          or available[other] for guest, twin, host, other, _ in splits):
                 return True
         return False

@@ -18,6 +18,8 @@ Every move comes from the engine's move generator, and only legal moves are appl
 same order, computed straight from the piles; tests/test_solver.py compares the two.
 ``InterchangeExpander`` (interchange_fast.py) does the same for Triple and Quadruple
 Interchange; tests/test_solver_interchange.py compares it with PatienceExpander.
+``InterlockExpander`` (interlock_fast.py) does the same for Interlock, compared in
+tests/test_solver_interlock.py.
 """
 
 from __future__ import annotations
@@ -183,9 +185,10 @@ class PatienceExpander(GenericExpander):
     def expand(self, state, came_by=()):
         if self.dead_ends is not None and self.dead_ends.is_dead(state):
             return
-        if not self.autoplay:
-            yield from self._moves(state)
-            return
+        yield from self._settled_moves(state) if self.autoplay else self._moves(state)
+
+    def _settled_moves(self, state):
+        """Each move, then the safe moves it allows."""
         for moves, child in self._moves(state):
             child, played = self._settle(child)
             yield (moves + tuple(played)) if played else moves, child
@@ -477,11 +480,14 @@ def expander_for(game, weights=None, autoplay=True, compress=True):
     if game.id == "mutated":
         from .mutated import MutatedExpander     # imported here: it builds on GenericExpander
         return MutatedExpander(game, weights, autoplay, compress)
-    from .interchange_fast import InterchangeExpander, fast_path    # it builds on PatienceExpander
+    from .interchange_fast import InterchangeExpander, fast_path    # they build on PatienceExpander
+    from .interlock_fast import InterlockExpander, fast_path as interlock_fast_path
     if cells_fast_path(game):
         cls = CellsExpander
     elif fast_path(game, compress):
         cls = InterchangeExpander
+    elif interlock_fast_path(game, compress):
+        cls = InterlockExpander
     else:
         cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
     return cls(game, weights, autoplay, compress)

@@ -164,7 +164,13 @@ TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "
 # exploring: 11). Alone, as here, it decides as many of deals 1-50 and 101-200 at 8,000
 # states (137 of 150), and proves a loss in half the expansions, since no second search
 # walks the same positions again: at 20,000 states it decides 5 of the 16 deals left open,
-# the pair 2.
+# the pair 2. Deal 151 (won at 62,525 expansions, open at 10 s) is won at 27,808 with a
+# depth weight of 0.3 and at 38,459 exploring half the pops, but deals 1-300 at 13,000
+# states then lose deals 22 and 37 (won at 299 and 1,779), or 119 (2,576). Covered cards
+# weighed 12 won none of the 13 deals open at 10 s (10 s of CPU each), nor did a greedy
+# search exploring a tenth, a depth weight of 1, or covered 4 with blockers 2 (5 s each).
+# The depth weight 0.3 as a second search, with pooled proofs: deals 1-1000 at 13,000
+# states won the same 788 deals, and deals 8, 281 and 532 were no longer proved lost.
 INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},)
 
 

@@ -1,0 +1,163 @@
+"""Interlock's successors, made straight from the piles.
+
+``InterlockExpander`` yields exactly what ``PatienceExpander`` yields for Interlock, in the
+same order (the engine's moves that it keeps: tableau tops home, runs between uncovered
+piles, dropdowns; then the home bridges and bridges of bridges.py, each followed by the
+same safe moves home), so the searches are unchanged; it only skips the general machinery:
+- the moves are found from the piles by index, without the engine's hooks and without the
+  waste and stock moves that the expander would drop;
+- a child is settled (bridges.settle) only when it may have something to settle. The
+  position expanded is settled, and when it has nothing to settle (``_may_settle``: no
+  card that goes home next and safely tops a pile that may give it or lies in the
+  reserve), a child whose foundations did not change has something only if such a card
+  came to the top of a pile that may give it: the top left on the pile the cards came
+  from, or, if that pile emptied, the tops of the piles it uncovered. Every other pile
+  keeps its top or now shows the top card of the cards moved, which topped a pile that
+  gave it before; no pile is covered again, and the reserve only loses cards.
+The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
+tests/test_solver_interlock.py compares both expanders move for move.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import ACE, KING
+from ..engine.moves import Move
+from ..engine.state import State
+from . import bridges
+from .expand import PatienceExpander
+from .stock import waste_plays
+
+
+def fast_path(game, compress=True) -> bool:
+    """Does InterlockExpander give PatienceExpander's successors for ``game``?"""
+    return (compress and bridges.applies(game) and not game.face_down_cards
+            and game.empty_takes == "king")
+
+
+class InterlockExpander(PatienceExpander):
+    """PatienceExpander's successors for Interlock (see above)."""
+
+    def __init__(self, game, weights=None, autoplay=True, compress=True):
+        super().__init__(game, weights, autoplay, compress)
+        assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
+        self._one = game._one_card_moves
+        self._ids = game.pile_ids
+        self._fits_on = game._fits_on
+        self._F, self._T = game.F, game.T
+        self._pair = game._pair                 # covering piles by index (None: never covered)
+        self._gone = game._gone_when_empty
+        self._covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
+        self._droppers = [t for t in game.T if game.covers[t]]
+
+    def _uncovered(self, piles, t) -> bool:
+        pair = self._pair[t]
+        return pair is None or not (piles[pair[0]] or piles[pair[1]])
+
+    def _run(self, pile) -> int:
+        """Patience._run_length for a pile of face-up cards."""
+        fits_on, n, size = self._fits_on, 1, len(pile)
+        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
+            n += 1
+        return n
+
+    def _child(self, state, src, dst, n):
+        new = list(state.piles)
+        new[dst] = new[dst] + new[src][-n:]
+        new[src] = new[src][:-n]
+        return State(state.game, tuple(new), state.extra)
+
+    # ------------------------------------------------------------ moves
+    def _sourced(self, state):
+        """(moves, child, the pile the cards left, or None if the foundations changed) for
+        each successor before settling, in PatienceExpander's order."""
+        piles = state.piles
+        one, T = self._one, self._T
+        givers = [t for t in T if piles[t] and self._uncovered(piles, t)]
+        wants, first_empty = {}, None
+        for f in self._F:
+            pile = piles[f]
+            if not pile:
+                if first_empty is None:
+                    first_empty = f
+            elif pile[-1] & 15 != KING:
+                wants[pile[-1] + 1] = f
+        for src in givers:                      # home (an Ace to the first empty foundation)
+            card = piles[src][-1]
+            f = first_empty if card & 15 == ACE else wants.get(card)
+            if f is not None:
+                yield (one[src][f],), self._child(state, src, f, 1), None
+        yield from self._tableau_moves(state, givers)
+        yield from self._dropdowns(state)
+        game = self.game
+        home = self.home_bridges(game, state) if self.home_bridges else waste_plays(game, state, self._foundations)
+        for moves, child in home:
+            yield moves, child, None
+        index = game._index
+        for moves, child in self.bridge_moves(game, state):
+            yield moves, child, index[moves[-1].src]
+
+    def _tableau_moves(self, state, givers):
+        """Runs onto uncovered piles, by source, then destination and count (the engine's)."""
+        piles = state.piles
+        fits_on, one, ids = self._fits_on, self._one, self._ids
+        takes, empty_takers = {}, []
+        for dst in self._T:
+            pile = piles[dst]
+            if pile:
+                if self._uncovered(piles, dst):
+                    for card in fits_on[pile[-1]]:
+                        takes.setdefault(card, []).append(dst)
+            elif not self._gone[dst] and self._uncovered(piles, dst):
+                empty_takers.append(dst)
+        for src in givers:
+            pile = piles[src]
+            run = self._run(pile)
+            found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
+            for n in range(1, run + 1):
+                if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run
+                    found += [(dst, n) for dst in empty_takers]
+            found.sort()
+            for dst, n in found:
+                move = one[src][dst] if n == 1 else Move(ids[src], ids[dst], n)
+                yield (move,), self._child(state, src, dst, n), src
+
+    def _dropdowns(self, state):
+        """Interlock's dropdowns (rules/interlock.py), by the pile dropped onto."""
+        piles = state.piles
+        for x in self._droppers:
+            target = piles[x]
+            if not target:
+                continue
+            a, b = self._pair[x]
+            if bool(piles[a]) == bool(piles[b]):
+                continue                        # no covering pile holds cards, or both do
+            y = a if piles[a] else b
+            cards = piles[y]
+            if self._uncovered(piles, y) and cards[0] in self._fits_on[target[-1]] \
+                    and self._run(cards) == len(cards):
+                yield (Move(self._ids[y], self._ids[x], len(cards)),), self._child(state, y, x, len(cards)), y
+
+    def _moves(self, state):
+        for moves, child, _ in self._sourced(state):
+            yield moves, child
+
+    def _may_expose(self, piles, src) -> bool:
+        """Might a card that goes home next and safely top a pile that may give it, now
+        that cards left ``src`` (see above)?"""
+        safe = bridges._safe_next(self.game, piles)
+        if not safe:
+            return False
+        if piles[src]:
+            return piles[src][-1] in safe
+        return any(piles[q] and piles[q][-1] in safe and self._uncovered(piles, q) for q in self._covered[src])
+
+    def _settled_moves(self, state):
+        """Each move, then the safe moves it allows, settling only where there may be some."""
+        settled = not bridges._may_settle(self.game, state.piles)
+        settle = self._settle
+        for moves, child, src in self._sourced(state):
+            if src is None or not settled or self._may_expose(child.piles, src):
+                child, played = settle(child)
+                if played:
+                    moves += tuple(played)
+            yield moves, child
