@@ -88,7 +88,7 @@ def _add_study(sub) -> None:
 
 
 def _solve(args) -> None:
-    from .solver import Solver
+    from .solver.search import Solver, collector_paused
 
     state = load_game(args.game).deal(args.number)
     solver = Solver(state, max_states=args.max_states, max_seconds=args.max_seconds)
@@ -100,12 +100,13 @@ def _solve(args) -> None:
                        desc=f"{args.game} {args.number}", mininterval=0.5, delay=1.0)
         except ImportError:       # tqdm comes with the "study" extra; no bar without it
             pass
-    while not solver.done:
-        before = solver.progress.expanded
-        progress = solver.step(2000)
-        if bar is not None:
-            bar.update(progress.expanded - before)
-            bar.set_postfix_str(f"best {progress.best_score:g}" if progress.best_score is not None else "")
+    with collector_paused():            # between the steps too, as Solver.solve does
+        while not solver.done:
+            before = solver.progress.expanded
+            progress = solver.step(2000)
+            if bar is not None:
+                bar.update(progress.expanded - before)
+                bar.set_postfix_str(f"best {progress.best_score:g}" if progress.best_score is not None else "")
     if bar is not None:
         bar.close()
     result = solver.result
