@@ -61,9 +61,21 @@ def test_a_two_waits_for_both_aces_of_the_other_colour():
 
 def test_a_higher_card_also_waits_for_the_other_suit_of_its_colour():
     piles = {"r1c1": "[9S] 5H", "f0": "AH-4H", "f1": "AC-4C", "f2": "AS-4S", "f3": "AD", "r3c1": "2D"}
-    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 3 = 2 wanted
-    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) == "r1c1 f0"
-    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D", "f2": "AS-3S"})) is None
+    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 2 = 3 wanted
+    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) is None
+    assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D"})) == "r1c1 f0"
+    assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D", "f2": "AS-3S"})) is None
+
+
+def test_a_card_stays_while_a_guest_may_have_to_come_back_onto_it():
+    """QH's guests JS and JC are home, but TD (diamonds home to 9 only) climbs to row 1 only
+    on one of them, which comes back only onto QH: KS lies beneath TD and KC beneath QD, so
+    neither black King can take QH. Sent home at once, QH would leave the position lost."""
+    state = position(f0="AH-JH", f1="AS-JS", f2="AC-JC", f3="AD-9D", r1c1="[JD] QH", r1c2="[QS] KH",
+                     r1c3="[KD] QC", r2c1="[KS] TD", r3c1="[KC] QD", d1="", d2="", d3="")
+    assert first_safe(state) is None
+    assert sw.solve(state, max_states=5000).status == "won"
+    assert sw.solve(state, max_states=5000, autoplay=False).status == "won"
 
 
 def test_kings_never_go_home_on_their_own():

@@ -27,7 +27,7 @@ moves are deleted.
 
 **Safe moves (autoplay).** Let c = (X, r), no King, be the top card of a row-1 space or of
 the built pile of d1 (not its base), with c next on its foundation, both Y suits home to
-r - 1 and the other X suit to r - 3 (so c's guests and c - 1 are settled). Then c may go
+r - 1 and the other X suit to r - 2 (so c's guests and c - 1 are settled). Then c may go
 home at once, unless it lies on a face-down King and d1 is not empty. Proof: take a winning
 line L, by the lemma one in which c's guests and c - 1 never leave home. Nothing is ever put
 on c, so c only ever moves alone, onto hosts or home. Play c home first and delete its
@@ -39,6 +39,9 @@ deck in draw mode stays empty, so it is never flipped). Not the base of a built 
 leaving puts the deck back in draw mode, where flips reach it. Not a card of d1 in draw
 mode: taken off, it changes what "d1 build" turns into a base, and a base blocks flips.
 Not a King: from home it may come back to an empty row-1 space and flip d1 again.
+Not with the other X suit home to r - 3 only (as this rule once allowed): c's guests are
+then home but not settled, and one of them may have to come back onto c to carry that
+suit's card r - 2 up to row 1 (the tests hold a position won only that way).
 
 **Skipped moves.** A settled card is never taken back from its foundation (the lemma).
 Among moves that lead to key-equal positions (spaces of a row and the foundations are
@@ -115,7 +118,7 @@ def goes_home_safely(card: int, level) -> bool:
     rank, suit = card & 15, card >> 4 & 3
     return (rank != KING and level[suit] == rank - 1
             and min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
-            and level[PARTNER[suit]] >= rank - 3)
+            and level[PARTNER[suit]] >= rank - 2)
 
 
 def buries_its_way_out(deck, is_d1: bool) -> bool:
