@@ -205,14 +205,15 @@ class MutatedExpander(GenericExpander):
     def is_won(self, state) -> bool:
         return sum(len(state.piles[f]) for f in F) == 52
 
-    def _moves(self, state):
+    def _moves(self, state, level):
+        """The kept moves and their positions; ``level``: the foundation levels, or None
+        for every move (autoplay off)."""
         piles, apply = state.piles, self.game._apply
         first_empty = {}
         for s in SPACES:
             if not piles[s]:
                 first_empty.setdefault(ROW[s], s)
         empty_foundation = next((f for f in F if not piles[f]), None)
-        level = levels(piles)[0] if self.autoplay else None
         for move in self.game._moves(state):
             dst = INDEX.get(move.dst)
             if dst is not None and not piles[dst]:
@@ -227,13 +228,33 @@ class MutatedExpander(GenericExpander):
                 continue
             yield move, apply(state, move)
 
+    def scored(self, state, came_by, admit):
+        """``GenericExpander.scored``, with the score of each child that leaves the
+        foundations as they are worked out from its parent's (heuristics.py)."""
+        key, score_child = self.key, self.score.moves_from(state)
+        foundations = state.piles[:4]
+        for moves, child in self.expand(state, came_by):
+            if admit(key(child)):
+                if child.piles[:4] != foundations:
+                    yield moves, child, None
+                else:                  # one move, then: settle plays only moves home
+                    move = moves[0]    # ("dN build" puts nothing anywhere: d1 stands in)
+                    yield moves, child, score_child(child, (INDEX[move.src], INDEX.get(move.dst, D1)))
+
     def expand(self, state, came_by=()):
         if self.dead_ends is not None and self.dead_ends.is_dead(state):
             return
         if not self.autoplay:
-            for move, child in self._moves(state):
+            for move, child in self._moves(state, None):
                 yield (move,), child
             return
-        for move, child in self._moves(state):
-            child, played = self._settle(child)
-            yield (move, *played), child
+        level = levels(state.piles)[0]
+        # Which cards may go home safely depends on the foundations alone: with none at these
+        # levels, a child whose move neither sends a card home nor takes one back has none.
+        quiet = not safe_cards(level)
+        for move, child in self._moves(state, level):
+            if quiet and move.src[0] != "f" and move.dst[0] != "f":
+                yield (move,), child
+            else:
+                child, played = self._settle(child)
+                yield (move, *played), child
