@@ -85,12 +85,21 @@ assert all(ROW[i] == r + 1 for r, part in enumerate(ROW_SLICES) for i in range(p
 REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their places
 
 
+ROW_1, ROW_2, ROW_3 = ROW_SLICES
+
+
 def key(state):
-    """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: the
-    foundations and the spaces of each row as sorted tuples, r2x and the decks as they are."""
+    """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: one flat
+    tuple of the foundations sorted, the spaces of each row sorted (each group has its fixed
+    number of piles, so the groups stay apart), r2x and the decks as they are."""
     piles = state.piles
-    return (tuple(sorted(piles[:4])), tuple(sorted(piles[ROW_SLICES[0]])), tuple(sorted(piles[ROW_SLICES[1]])),
-            tuple(sorted(piles[ROW_SLICES[2]])), piles[REST], state.extra)
+    parts = sorted(piles[:4])
+    parts += sorted(piles[ROW_1])
+    parts += sorted(piles[ROW_2])
+    parts += sorted(piles[ROW_3])
+    parts += piles[REST]
+    parts.append(state.extra)
+    return tuple(parts)
 
 
 def levels(piles) -> tuple[list[int], list[int | None]]:
@@ -249,12 +258,34 @@ class MutatedExpander(GenericExpander):
                 yield (move,), child
             return
         level = levels(state.piles)[0]
-        # Which cards may go home safely depends on the foundations alone: with none at these
-        # levels, a child whose move neither sends a card home nor takes one back has none.
-        quiet = not safe_cards(level)
+        safe = safe_cards(level) if safe_move(state) is None else None
         for move, child in self._moves(state, level):
-            if quiet and move.src[0] != "f" and move.dst[0] != "f":
-                yield (move,), child
-            else:
+            if move.src[0] == "f" or move.dst[0] == "f" or _may_go_home(state, child, move, safe):
                 child, played = self._settle(child)
                 yield (move, *played), child
+            else:
+                yield (move,), child
+
+
+SAFE_SOURCES = frozenset(PILE_IDS[s] for s in ROW1 + (D1,))
+
+
+def _may_go_home(state, child, move, safe) -> bool:
+    """Might ``child``, one move from ``state`` that leaves the foundations as they are, have
+    a safe move? ``safe``: the cards that may go home safely at those foundations, or None
+    when ``state`` itself has a safe move. Which cards are safe depends on the foundations
+    alone, so when ``state`` has none (as every position the search expands: the start and
+    the children are settled), a safe card in ``child`` tops a row-1 pile or d1 that the move
+    touched, or a row-1 pile that d1's emptying lets go home (its face-down King no longer
+    flips d1)."""
+    if safe is None:
+        return True
+    if not safe:
+        return False
+    piles = child.piles
+    for pid in (move.src, move.dst):
+        if pid in SAFE_SOURCES:
+            pile = piles[INDEX[pid]]
+            if pile and pile[-1] in safe:
+                return True
+    return not piles[D1] and bool(state.piles[D1])
