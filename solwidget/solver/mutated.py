@@ -197,8 +197,10 @@ class MutatedExpander(GenericExpander):
     """The engine's moves less the skipped ones, each followed by the safe moves it allows.
     A dead end (mutated_deadends.py) gets no successors. ``autoplay=False`` turns off the
     safe moves, the kept-home rule, the skipped buried builds and the dead ends (to
-    cross-check them);
-    the key-equal duplicates are skipped either way."""
+    cross-check them); the key-equal duplicates are skipped either way. Tried and dropped:
+    leaving out the move that undoes the last one, as CellsExpander does (only when no King
+    heads it and no card was turned up): 2 % fewer children asked of the table on deals
+    1-20 at 3,000 states, 0.5 % fewer instructions, not worth its conditions."""
 
     pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
 
