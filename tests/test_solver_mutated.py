@@ -8,7 +8,8 @@ from solwidget.engine.cards import RANKS, SUITS, parse_card
 from solwidget.solver import search
 from solwidget.solver.expand import expander_for
 from solwidget.solver.heuristics import make_score
-from solwidget.solver.mutated import MutatedExpander, is_settled, key, safe_move
+from solwidget.solver.mutated import MutatedExpander, is_settled, key, levels, safe_cards, safe_move
+from solwidget.solver.mutated import _may_go_home
 from solwidget.solver.mutated_deadends import DeadEnds, is_dead
 from test_mutated import position
 
@@ -61,9 +62,21 @@ def test_a_two_waits_for_both_aces_of_the_other_colour():
 
 def test_a_higher_card_also_waits_for_the_other_suit_of_its_colour():
     piles = {"r1c1": "[9S] 5H", "f0": "AH-4H", "f1": "AC-4C", "f2": "AS-4S", "f3": "AD", "r3c1": "2D"}
-    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 3 = 2 wanted
-    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) == "r1c1 f0"
-    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D", "f2": "AS-3S"})) is None
+    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 2 = 3 wanted
+    assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) is None
+    assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D"})) == "r1c1 f0"
+    assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D", "f2": "AS-3S"})) is None
+
+
+def test_a_card_stays_while_a_guest_may_have_to_come_back_onto_it():
+    """QH's guests JS and JC are home, but TD (diamonds home to 9 only) climbs to row 1 only
+    on one of them, which comes back only onto QH: KS lies beneath TD and KC beneath QD, so
+    neither black King can take QH. Sent home at once, QH would leave the position lost."""
+    state = position(f0="AH-JH", f1="AS-JS", f2="AC-JC", f3="AD-9D", r1c1="[JD] QH", r1c2="[QS] KH",
+                     r1c3="[KD] QC", r2c1="[KS] TD", r3c1="[KC] QD", d1="", d2="", d3="")
+    assert first_safe(state) is None
+    assert sw.solve(state, max_states=5000).status == "won"
+    assert sw.solve(state, max_states=5000, autoplay=False).status == "won"
 
 
 def test_kings_never_go_home_on_their_own():
@@ -112,6 +125,25 @@ def test_every_move_the_expander_yields_is_legal_and_leads_where_it_says():
             for move in moves:
                 after = after.play(move)
             assert after.piles == child.piles and after.extra == child.extra
+
+
+def test_a_child_left_unsettled_has_no_safe_move():
+    """The expander settles a child of a settled position only where a move home might have
+    become safe (_may_go_home); elsewhere safe_move finds none."""
+    expander, skipped = MutatedExpander(GAME), 0
+    for state in random_positions(12)[::2]:
+        state = expander.start(state)[0]
+        safe = safe_cards(levels(state.piles)[0])
+        for move, child in expander._moves(state, levels(state.piles)[0]):
+            if "f" not in (move.src[0], move.dst[0]) and not _may_go_home(state, child, move, safe):
+                assert safe_move(child) is None, str(move)
+                skipped += 1
+    assert skipped > 1000, skipped
+    blocked = position(r1c1="[KS] AH", d1="5D", r2c1="[9C] 6S")     # AH waits: KS would flip d1
+    move = GAME.parse_move("d1 r2c1 5D")
+    child = blocked.play(move)
+    assert safe_move(blocked) is None and safe_move(child) is not None
+    assert _may_go_home(blocked, child, move, safe_cards(levels(blocked.piles)[0]))
 
 
 def test_without_autoplay_the_children_are_the_engine_successors_up_to_the_key():
@@ -252,6 +284,21 @@ def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
     values = [warm(state) for state in positions]
     assert [warm(state) for state in positions] == values
     assert [make_score(GAME, {"orphans": 8.0})(state) for state in positions[::9]] == values[::9]
+
+
+def test_a_child_scored_from_its_parent_gets_the_score_it_would_get_alone():
+    """MutatedExpander.scored works out the score of a child that leaves the foundations as
+    they are from its parent's, by the piles the move touched (heuristics: moves_from)."""
+    weights = search.MUTATED_PORTFOLIO[1]["weights"]
+    expander, cold = MutatedExpander(GAME, weights), make_score(GAME, weights)
+    worked_out = 0
+    for state in random_positions(12)[::4]:
+        state = expander.start(state)[0]
+        for moves, child, value in expander.scored(state, (), lambda key: True):
+            if value is not None:
+                assert value == cold(child), [str(m) for m in moves]
+                worked_out += 1
+    assert worked_out > 500, worked_out
 
 
 def test_orphans_count_the_rows_a_card_climbs_with_both_hosts_home():

@@ -411,6 +411,9 @@ def _mutated_score(game, w):
     w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
     w_rows, w_decks, w_orphans = w["rows"], w["decks"], w["orphans"]
     stacks = tuple((i, ROW[i]) for i in SPACES + (R2X,))
+    stack_row = [0] * len(ROW)                 # by pile: its row if a space or r2x, else 0
+    for i, row in stacks:
+        stack_row[i] = row
 
     def hosts_gone(card, level, beneath=()) -> bool:
         """Are both hosts of ``card`` home or buried ``beneath`` it (Kings have none)?"""
@@ -466,37 +469,88 @@ def _mutated_score(game, w):
             value += stack_value(pile[base:], need, row, level) + w_down * len(loose)
         return value
 
-    def score(state) -> float:
-        piles = state.piles
+    def stack_part(known, pile, need, row, level) -> float:
+        part = known.get(pile)
+        if part is None:
+            part = known[pile] = stack_value(pile, need, row, level)
+            stored[0] += 1
+        return part
+
+    def deck_part(decks, d, pile, base, level, need) -> float:
+        part = decks.get((d, pile, base))
+        if part is None:
+            part = decks[d, pile, base] = deck_value(pile, base, ROW[d], level, need)
+            stored[0] += 1
+        return part
+
+    def foundation_levels(piles) -> tuple:
         level = [0, 0, 0, 0]
         for f in founds:
             if piles[f]:
                 level[piles[f][0] >> 4 & 3] = len(piles[f])
+        return tuple(level)
+
+    def value_of(state) -> float:
+        piles = state.piles
+        level = foundation_levels(piles)
         home = sum(level)
         if home == total:
             return 0.0
-        level = tuple(level)
         caches = level_caches(level, piles)
         need = caches[0]
         value = w_home * (total - home)
         for i, row in stacks:
             pile = piles[i]
             if pile:
-                known = caches[row]
-                part = known.get(pile)
-                if part is None:
-                    part = known[pile] = stack_value(pile, need, row, level)
-                    stored[0] += 1
-                value += part
+                value += stack_part(caches[row], pile, need, row, level)
         decks = caches[4]
         for d, base in zip(DECKS, state.extra):
             pile = piles[d]
             if pile:
-                part = decks.get((d, pile, base))
-                if part is None:
-                    part = decks[d, pile, base] = deck_value(pile, base, ROW[d], level, need)
-                    stored[0] += 1
-                value += part
+                value += deck_part(decks, d, pile, base, level, need)
         return max(value, 0.5)
 
+    def moves_from(parent):
+        """For the children of ``parent`` that leave its foundations as they are: a function
+        (child, piles its move touched) -> its score, worked out from the parent's by the
+        piles that change (every part is a multiple of a quarter with the portfolios'
+        weights, so the sums are exact and the score is the one ``score`` gives). The parent
+        is scored at the first call."""
+        old, old_modes = parent.piles, parent.extra
+        level = foundation_levels(old)
+        known = []
+
+        def child_score(child, moved) -> float:
+            """``moved``: the piles the child's move took cards from and put them on (the
+            decks, which a King may flip, are looked at in any case)."""
+            if not known:
+                known[:] = value_of(parent), level_caches(level, old)
+            value, caches = known
+            if value <= 0.5:                          # the floor: the parts do not add up to it
+                return value_of(child)
+            need, decks = caches[0], caches[4]
+            piles = child.piles
+            for i in moved:
+                row = stack_row[i]
+                pile, was = piles[i], old[i]
+                if row and pile is not was:
+                    if was:
+                        value -= stack_part(caches[row], was, need, row, level)
+                    if pile:
+                        value += stack_part(caches[row], pile, need, row, level)
+            for d, base, was_base in zip(DECKS, child.extra, old_modes):
+                pile, was = piles[d], old[d]
+                if pile is not was or base != was_base:
+                    if was:
+                        value -= deck_part(decks, d, was, was_base, level, need)
+                    if pile:
+                        value += deck_part(decks, d, pile, base, level, need)
+            return max(value, 0.5)
+
+        return child_score
+
+    def score(state) -> float:       # value_of: moves_from, kept on score, may not refer to score
+        return value_of(state)       # (a reference cycle, which only the garbage collector frees)
+
+    score.moves_from = moves_from
     return score

@@ -51,6 +51,11 @@ line can still win, so none of them is dead, and the argument of search.py that 
 position is reached uses only those. tests/test_solver_mutated.py checks that positions on
 the solver's winning lines are never dead, and that positions found dead are lost when
 searched without this test.
+
+Tried and dropped: following the rows of cards back from home (a home card that hosts a
+guest from row 1 or 3 must first move down from row 1 to row 2, onto a host there or, a
+King, into an empty space). Sound, but in 15,000 expansions of deals 85 and 995 it marked no
+position dead (nor did the test without it), and in deals 88, 154 and 496 the same ones.
 """
 
 from __future__ import annotations
@@ -143,8 +148,9 @@ def is_dead(piles, modes) -> bool:
                 ok = True
             elif rank == KING:
                 ok = any(empty[n] for n in NEXT_ROWS[row] if n)
-            else:
-                ok = any(not beneath >> h & 1 and host_for(h, row) for h in HOSTS[card])
+            else:                    # two hosts: written out, the closure's busiest test
+                h, i = HOSTS[card]
+                ok = (not beneath >> h & 1 and host_for(h, row)) or (not beneath >> i & 1 and host_for(i, row))
             if ok:
                 left[card] = changed = True
             else:
