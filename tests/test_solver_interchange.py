@@ -207,7 +207,7 @@ def _plain_closure_is_dead(state) -> bool:
 def test_the_dead_end_closure_is_the_plain_one():
     # DeadEnds.is_dead skips piles whose cards still wait for the same hosts, sends whole
     # lines of cards home at once (_homeable): the same answers as the rules card by card
-    positions = _waiting_positions(9, 300) + [p for seed in range(10) for p in _walk(
+    positions = _waiting_positions(9, 300) + [p for seed in range(10) for p in walk(
         PatienceExpander(GAME), small_position(seed), 10, 3)]
     dead_ends = DeadEnds(GAME)
     answers = [dead_ends.is_dead(s) for s in positions]
@@ -366,8 +366,8 @@ def test_fast_scored_children_are_the_expanded_ones(autoplay):
     # asked in the same order, as scoring what expand gives, and the scores the score
     # gives, along walks where safe cards turn up and lie in the reserve
     fast = InterchangeExpander(GAME, autoplay=autoplay)
-    positions = [p for number in (1, 2) for p in _walk(fast, GAME.deal(number), 60, 7)]
-    positions += [p for seed in range(12) for p in _walk(fast, small_position(seed), 25, 3)]
+    positions = [p for number in (1, 2) for p in walk(fast, GAME.deal(number), 60, 7)]
+    positions += [p for seed in range(12) for p in walk(fast, small_position(seed), 25, 3)]
     quick, plain = ([], set()), ([], set())
     settled = 0
     scored = 0
