@@ -127,7 +127,7 @@ def _cycle_key(game: Patience, symmetric: bool):
         return of_piles(state.piles)
 
     # InterchangeExpander asks for a child's key before it builds the child
-    key.parts, key.with_two = parts, with_two
+    key.parts, key.with_two, key.of_piles = parts, with_two, of_piles
     return key
 
 
