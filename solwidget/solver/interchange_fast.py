@@ -41,11 +41,12 @@ def fast_path(game, compress=True) -> bool:
 class _Reserve:
     """The stock and waste as a turning cycle: ``order`` (waste bottom to top, then the
     stock from its top, as bytes: quick to slice and search), ``now`` cards of it on the
-    waste, ``redeals`` made so far."""
-    __slots__ = ("order", "now", "redeals")
+    waste, ``redeals`` made so far; ``top``, the card on top of the waste (None: none)."""
+    __slots__ = ("order", "now", "redeals", "top")
 
     def __init__(self, order, now, redeals):
         self.order, self.now, self.redeals = order, now, redeals
+        self.top = order[now - 1] if now else None
 
     def play(self, card):
         """turn_up(card) then a play of it from the waste: (the turns, the reserve after)."""
@@ -65,10 +66,6 @@ class _Reserve:
             now = on_waste
         return turns, _Reserve(order[:now - 1] + order[now:], now - 1, redeals)
 
-    def waste_top(self):
-        """The card on top of the waste (None: the waste is empty)."""
-        return self.order[self.now - 1] if self.now else None
-
     def piles(self):
         """(stock, waste) as the engine holds them."""
         order, now = self.order, self.now
@@ -77,27 +74,22 @@ class _Reserve:
 
 class _Chain:
     """Reserve cards played one after the other onto one pile (a bridge's chain): the
-    turns and plays are worked out only when a bridge asks for them, most chains end
-    with none."""
-    __slots__ = ("cards", "played", "at", "_moves", "to")
+    turns and plays are worked out only when a bridge asks for them (``reserve``), most
+    chains end with none. ``moves``: the turns and plays of the cards played so far."""
+    __slots__ = ("cards", "played", "at", "moves", "to")
 
     def __init__(self, start: _Reserve, to: Move):
-        self.cards, self.played, self.at, self._moves, self.to = (), 0, start, (), to
+        self.cards, self.played, self.at, self.moves, self.to = (), 0, start, (), to
 
     def reserve(self) -> _Reserve:
-        """The reserve after the chain's cards were played."""
+        """The reserve after the chain's cards were played (and ``moves`` theirs)."""
         if self.played < len(self.cards):
-            at, moves = self.at, self._moves
+            at, moves = self.at, self.moves
             for card in self.cards[self.played:]:
                 turns, at = at.play(card)
                 moves += turns + (self.to,)
-            self.at, self._moves, self.played = at, moves, len(self.cards)
+            self.at, self.moves, self.played = at, moves, len(self.cards)
         return self.at
-
-    def moves(self) -> tuple:
-        """Their turns and plays."""
-        self.reserve()
-        return self._moves
 
 
 class InterchangeExpander(PatienceExpander):
@@ -149,13 +141,13 @@ class InterchangeExpander(PatienceExpander):
         (the child, None) when a safe move may follow (a pile's top or the waste's is safe
         for the foundations after it: the key is the settled child's, scored asks it)."""
         W = self._W
-        top = chain.reserve().waste_top() if chain is not None else new[W][-1] if new[W] else None
+        top = chain.reserve().top if chain is not None else new[W][-1] if new[W] else None
         safe = self._safe_cards(new) if self.autoplay else ()
         asked = admit is not None and top not in safe and not any(p and p[-1] in safe for p in new[self._tableau])
         if asked and not admit(self._key_of(tuple(new))):
             return None
         if chain is not None:
-            child = self._with_reserve(state, new, chain)
+            child = self._with_reserve(state, new, chain.reserve())
         else:
             child = State(state.game, tuple(new), state.extra)
         return child, self.score(child) if asked else None
@@ -278,12 +270,12 @@ class InterchangeExpander(PatienceExpander):
                     if last & 15 == KING:
                         homed = self._homed(state, self._placed(piles, chain, f), admit, chain)
                         if homed is not None:
-                            yield (chain.moves(),) + homed
+                            yield (chain.moves,) + homed
                         break
                     for a in on_top.get(last + 1, ()):
                         homed = self._homed(state, self._placed(piles, chain, f, a, 1), admit, chain)
                         if homed is not None:
-                            yield (chain.moves() + (self._one[a][f],),) + homed
+                            yield (chain.moves + (self._one[a][f],),) + homed
                     if last + 1 not in reserve:
                         break
                     last += 1
@@ -319,13 +311,13 @@ class InterchangeExpander(PatienceExpander):
                                 chain = _Chain(start, to_b)
                             chain.cards = cards
                             rest, grown = _taken(piles[a], n), pile + cards + piles[a][-n:]
-                            asked = self._asked(parts, a, rest, b, grown, safe, admit,
-                                                chain.reserve().waste_top())
+                            played = chain.reserve()
+                            asked = self._asked(parts, a, rest, b, grown, safe, admit, played.top)
                             if asked is not False:
                                 new = list(piles)
                                 new[a], new[b] = rest, grown
-                                yield (chain.moves() + (self._group_move(a, b, n),),
-                                       self._with_reserve(state, new, chain),
+                                yield (chain.moves + (self._group_move(a, b, n),),
+                                       self._with_reserve(state, new, played),
                                        after(a, rest, b, grown, len(cards)) if asked else None)
                     if head is None or head not in reserve:
                         break
@@ -341,9 +333,8 @@ class InterchangeExpander(PatienceExpander):
             self._take(new, a, n)
         return new
 
-    def _with_reserve(self, state, new, chain):
-        """The position with piles ``new`` and the reserve after the chain was played."""
-        reserve = chain.reserve()
+    def _with_reserve(self, state, new, reserve):
+        """The position with piles ``new`` and ``reserve`` for its stock and waste."""
         new[self._S], new[self._W] = reserve.piles()
         return State(state.game, tuple(new), (reserve.redeals,))
 

@@ -121,7 +121,9 @@ def _cycle_key(game: Patience, symmetric: bool):
         start, packs = parts
         packs = packs.copy()
         packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP
-        return start + joined(packs)
+        if symmetric:
+            packs.sort()
+        return start + b"".join(packs)
 
     def key(state) -> bytes:
         return of_piles(state.piles)
