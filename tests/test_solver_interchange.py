@@ -361,16 +361,16 @@ def _asking(keys: list, seen: set):
 
 @pytest.mark.parametrize("autoplay", [True, False])
 def test_fast_scored_children_are_the_expanded_ones(autoplay):
-    # scored asks a tableau move's or bridge's key before making its child when no safe
-    # move can follow, and scores it from its parent: the same children, the same keys
-    # asked in the same order, as scoring what expand gives, and the scores the score
-    # gives, along walks where safe cards turn up and lie in the reserve
+    # scored asks a move's or bridge's key before making its child when no safe move can
+    # follow, and scores it (a tableau move or bridge from its parent): the same children,
+    # the same keys asked in the same order, as scoring what expand gives, and the scores
+    # the score gives, along walks where safe cards turn up and lie in the reserve
     fast = InterchangeExpander(GAME, autoplay=autoplay)
     positions = [p for number in (1, 2) for p in walk(fast, GAME.deal(number), 60, 7)]
     positions += [p for seed in range(12) for p in walk(fast, small_position(seed), 25, 3)]
     quick, plain = ([], set()), ([], set())
     settled = 0
-    scored = 0
+    scored = homed = 0
     for state in positions:
         children = list(fast.scored(state, (), _asking(*quick)))
         assert [c[:2] for c in children] == [c[:2] for c in GenericExpander.scored(fast, state, (), _asking(*plain))]
@@ -378,6 +378,7 @@ def test_fast_scored_children_are_the_expanded_ones(autoplay):
         for moves, child, value in children:    # a score from the parent's: the score's
             assert value is None or value == fast.score(child)
             scored += value is not None
+            homed += value is not None and moves[-1].dst.startswith("f")
     assert quick[0] == plain[0] and len(quick[1]) < len(quick[0])
     assert settled > 0 or not autoplay
-    assert scored > len(positions)
+    assert scored > len(positions) and homed > 0

@@ -212,9 +212,16 @@ def _patience_score(game: Patience, w):
         core = (w_home * (total - home) + sum(part.values()) + w_cells * filled * (filled + 1) / 2
                 - w_reserve * sum(len(piles[i]) for i in reserve_piles))
 
+        known = by_pile.get
+
         def after(src, rest, dst, grown, played) -> float:
             empties = empty + (not rest) - (not piles[dst])
-            value = core - part[src] - part[dst] + value_of(rest) + value_of(grown)
+            left, got = known(rest), known(grown)       # value_of, written out: the hot path
+            if left is None:
+                left = values.add(by_pile, rest)
+            if got is None:
+                got = values.add(by_pile, grown)
+            value = core - part[src] - part[dst] + left + got
             return max(value + w_reserve * played - w_empty * empties, 0.5)
 
         return after

@@ -116,9 +116,11 @@ class DeadEnds:
         exposed = 0                             # X found for some tableau copy
         for masks, b in zip(tops, bound):
             exposed |= masks[b - 1 if b else 0]
+        if needed & ~_homeable(ready, needed):  # some type cannot go home even with every
+            return True                         # card on top: neither end below changes that
+        if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
+            return False    # all do, and every type may go home (just seen)
         while True:
-            if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top
-                return needed & ~_homeable(ready, loose | tableau) != 0    # down: all do
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
                 return False    # bounds only fall and homeable only grows: so it ends
@@ -131,8 +133,10 @@ class DeadEnds:
                     continue    # what its cards wait for is still missing: as it was
                 lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
                 if lowest < b:
+                    if not lowest:
+                        return False    # a pile may empty: as above
                     bound[k] = lowest
-                    exposed |= tops[k][lowest - 1 if lowest else 0]
+                    exposed |= tops[k][lowest - 1]
                     changed = True
             if not changed:
                 break

@@ -9,9 +9,10 @@ unchanged; it only skips the general machinery. The gains:
   instead of building a position after every card;
 - safe moves home (autoplay.py) are looked for only among the pile tops, against the set of
   cards the foundations take safely, made once for each set of foundations;
-- a tableau move or bridge that no safe move can follow gets its key asked before its
-  position is made (``scored``): about half of them are seen already, and only the others
-  get their position, moves, stock and waste made, and their score from their parent's.
+- a move or bridge that no safe move can follow gets its key asked before its position is
+  made (``scored``): about half of them are seen already, and only the others get their
+  position, moves, stock and waste made (and a tableau move or bridge its score from its
+  parent's).
 The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
 tests/test_solver_interchange.py compares both expanders move for move.
 """
@@ -40,11 +41,12 @@ def fast_path(game, compress=True) -> bool:
 class _Reserve:
     """The stock and waste as a turning cycle: ``order`` (waste bottom to top, then the
     stock from its top, as bytes: quick to slice and search), ``now`` cards of it on the
-    waste, ``redeals`` made so far."""
-    __slots__ = ("order", "now", "redeals")
+    waste, ``redeals`` made so far; ``top``, the card on top of the waste (None: none)."""
+    __slots__ = ("order", "now", "redeals", "top")
 
     def __init__(self, order, now, redeals):
         self.order, self.now, self.redeals = order, now, redeals
+        self.top = order[now - 1] if now else None
 
     def play(self, card):
         """turn_up(card) then a play of it from the waste: (the turns, the reserve after)."""
@@ -64,10 +66,6 @@ class _Reserve:
             now = on_waste
         return turns, _Reserve(order[:now - 1] + order[now:], now - 1, redeals)
 
-    def waste_top(self):
-        """The card on top of the waste (None: the waste is empty)."""
-        return self.order[self.now - 1] if self.now else None
-
     def piles(self):
         """(stock, waste) as the engine holds them."""
         order, now = self.order, self.now
@@ -76,26 +74,22 @@ class _Reserve:
 
 class _Chain:
     """Reserve cards played one after the other onto one pile (a bridge's chain): the
-    turns and plays are worked out only when a bridge asks for them, most chains end
-    with none."""
-    __slots__ = ("cards", "played", "at", "_moves", "to")
+    turns and plays are worked out only when a bridge asks for them (``reserve``), most
+    chains end with none. ``moves``: the turns and plays of the cards played so far."""
+    __slots__ = ("cards", "played", "at", "moves", "to")
 
     def __init__(self, start: _Reserve, to: Move):
-        self.cards, self.played, self.at, self._moves, self.to = (), 0, start, (), to
+        self.cards, self.played, self.at, self.moves, self.to = (), 0, start, (), to
 
     def reserve(self) -> _Reserve:
-        """The reserve after the chain's cards were played."""
-        at, moves = self.at, self._moves
-        for card in self.cards[self.played:]:
-            turns, at = at.play(card)
-            moves += turns + (self.to,)
-        self.at, self._moves, self.played = at, moves, len(self.cards)
-        return at
-
-    def moves(self) -> tuple:
-        """Their turns and plays."""
-        self.reserve()
-        return self._moves
+        """The reserve after the chain's cards were played (and ``moves`` theirs)."""
+        if self.played < len(self.cards):
+            at, moves = self.at, self.moves
+            for card in self.cards[self.played:]:
+                turns, at = at.play(card)
+                moves += turns + (self.to,)
+            self.at, self.moves, self.played = at, moves, len(self.cards)
+        return self.at
 
 
 class InterchangeExpander(PatienceExpander):
@@ -117,6 +111,7 @@ class InterchangeExpander(PatienceExpander):
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
         self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # keys._cycle_key
+        self._key_of = self.key.of_piles
 
     # ------------------------------------------------------------ positions
     def _group_move(self, a, b, n):
@@ -130,10 +125,7 @@ class InterchangeExpander(PatienceExpander):
     @staticmethod
     def _take(new, a, n):
         """Take ``n`` cards off tableau pile ``a`` of ``new``, turning up the card below."""
-        rest = new[a][:-n]
-        if rest and rest[-1] & FACE_DOWN:
-            rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
-        new[a] = rest
+        new[a] = _taken(new[a], n)
 
     def _moved(self, piles, src, dst, n) -> list:
         """The piles after the top ``n`` cards of pile ``src`` went onto pile ``dst``."""
@@ -142,8 +134,23 @@ class InterchangeExpander(PatienceExpander):
         self._take(new, src, n)
         return new
 
-    def _child(self, state, src, dst, n):
-        return State(state.game, tuple(self._moved(state.piles, src, dst, n)), state.extra)
+    def _homed(self, state, new, admit, chain=None):
+        """A move or bridge home, to the position of piles ``new`` (for a bridge, whose
+        ``chain`` plays the reserve, its stock and waste are still ``state``'s): (the child,
+        its score) when its key was asked first and taken, None when it was seen already,
+        (the child, None) when a safe move may follow (a pile's top or the waste's is safe
+        for the foundations after it: the key is the settled child's, scored asks it)."""
+        W = self._W
+        top = chain.reserve().top if chain is not None else new[W][-1] if new[W] else None
+        safe = self._safe_cards(new) if self.autoplay else ()
+        asked = admit is not None and top not in safe and not any(p and p[-1] in safe for p in new[self._tableau])
+        if asked and not admit(self._key_of(tuple(new))):
+            return None
+        if chain is not None:
+            child = self._with_reserve(state, new, chain.reserve())
+        else:
+            child = State(state.game, tuple(new), state.extra)
+        return child, self.score(child) if asked else None
 
     # ------------------------------------------------------------ moves
     def scored(self, state, came_by, admit):
@@ -155,7 +162,10 @@ class InterchangeExpander(PatienceExpander):
         them is safe, no safe move follows, and the child's key is asked before the child is
         made: half of them are seen already (a search of deal 765 at 6,000 expansions made
         21,290 such children fewer, of 48,170). The others are scored from ``state``'s score
-        by the two piles that change."""
+        by the two piles that change. A move or bridge home changes the foundations and so
+        maybe the safe cards: its key is asked first when none of the child's pile tops nor
+        its waste's top is safe for its foundations (in deal 920's search at 5,000
+        expansions, 2,323 of the 3,201 moves and bridges home were seen already)."""
         if self.dead_ends.is_dead(state):
             return
         key, settle = self.key, self._settle
@@ -208,7 +218,9 @@ class InterchangeExpander(PatienceExpander):
                 continue
             targets = ((empty_f,) if empty_f is not None else ()) if card & 15 == ACE else wants.get(card, ())
             for f in targets:
-                yield (one[src][f],), self._child(state, src, f, 1), None
+                homed = self._homed(state, self._moved(piles, src, f, 1), admit)
+                if homed is not None:
+                    yield ((one[src][f],),) + homed
         takes = {}                              # card -> the piles it fits on
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
@@ -221,21 +233,22 @@ class InterchangeExpander(PatienceExpander):
                 found += [(first_empty, n) for n in range(1, min(run, len(pile) - 1) + 1)]
             found.sort()
             for dst, n in found:
-                new = self._moved(piles, src, dst, n)
-                asked = self._asked(parts, src, new[src], dst, new[dst], safe, admit)
+                rest, grown = _taken(pile, n), piles[dst] + pile[-n:]
+                asked = self._asked(parts, src, rest, dst, grown, safe, admit)
                 if asked is not False:
+                    new = list(piles)
+                    new[src], new[dst] = rest, grown
                     yield ((self._group_move(src, dst, n),), State(state.game, tuple(new), state.extra),
-                           after(src, new[src], dst, new[dst], 0) if asked else None)
+                           after(src, rest, dst, grown, 0) if asked else None)
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
-            for moves, child in self._home_bridges(state, reserve, set(order)):
-                yield moves, child, None
+            yield from self._home_bridges(state, reserve, set(order), admit)
             yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit, after))
 
-    def _home_bridges(self, state, start, reserve):
-        """interchange.home_bridges, on the cycle."""
+    def _home_bridges(self, state, start, reserve, admit):
+        """interchange.home_bridges, on the cycle, as _successors gives them (_homed)."""
         piles = state.piles
         on_top = {}
         for t in self._T:
@@ -255,10 +268,14 @@ class InterchangeExpander(PatienceExpander):
                 while True:
                     chain.cards += (last,)
                     if last & 15 == KING:
-                        yield chain.moves(), self._bridged(state, chain, f)
+                        homed = self._homed(state, self._placed(piles, chain, f), admit, chain)
+                        if homed is not None:
+                            yield (chain.moves,) + homed
                         break
                     for a in on_top.get(last + 1, ()):
-                        yield chain.moves() + (self._one[a][f],), self._bridged(state, chain, f, a, 1)
+                        homed = self._homed(state, self._placed(piles, chain, f, a, 1), admit, chain)
+                        if homed is not None:
+                            yield (chain.moves + (self._one[a][f],),) + homed
                     if last + 1 not in reserve:
                         break
                     last += 1
@@ -284,31 +301,31 @@ class InterchangeExpander(PatienceExpander):
                 continue
             to_b = self._one[self._W][b]
             for first in starts:
-                chain = _Chain(start, to_b)
-                last = first
+                cards, last, chain = (), first, None
                 while True:
-                    chain.cards += (last,)
+                    cards += (last,)
                     head = last - 1 if last & 15 > 1 else None
                     for a, n in units.get(head, ()):
                         if a != b:
-                            new = self._placed(piles, chain, b, a, n)
-                            asked = self._asked(parts, a, new[a], b, new[b], safe, admit,
-                                                chain.reserve().waste_top())
+                            if chain is None:       # made only for a chain that takes a run
+                                chain = _Chain(start, to_b)
+                            chain.cards = cards
+                            rest, grown = _taken(piles[a], n), pile + cards + piles[a][-n:]
+                            played = chain.reserve()
+                            asked = self._asked(parts, a, rest, b, grown, safe, admit, played.top)
                             if asked is not False:
-                                yield (chain.moves() + (self._group_move(a, b, n),),
-                                       self._with_reserve(state, new, chain),
-                                       after(a, new[a], b, new[b], len(chain.cards)) if asked else None)
+                                new = list(piles)
+                                new[a], new[b] = rest, grown
+                                yield (chain.moves + (self._group_move(a, b, n),),
+                                       self._with_reserve(state, new, played),
+                                       after(a, rest, b, grown, len(cards)) if asked else None)
                     if head is None or head not in reserve:
                         break
                     last = head
 
-    def _bridged(self, state, chain, b, a=None, n=0):
-        """The position after the chain's cards went from the reserve onto pile ``b``, then
-        the top ``n`` cards of pile ``a`` (if any)."""
-        return self._with_reserve(state, self._placed(state.piles, chain, b, a, n), chain)
-
     def _placed(self, piles, chain, b, a=None, n=0) -> list:
-        """``_bridged``'s piles but the stock and waste."""
+        """The piles but the stock and waste after the chain's cards went from the reserve
+        onto pile ``b``, then the top ``n`` cards of pile ``a`` (if any)."""
         new = list(piles)
         new[b] = new[b] + chain.cards
         if a is not None:
@@ -316,9 +333,8 @@ class InterchangeExpander(PatienceExpander):
             self._take(new, a, n)
         return new
 
-    def _with_reserve(self, state, new, chain):
-        """The position with piles ``new`` and the reserve after the chain was played."""
-        reserve = chain.reserve()
+    def _with_reserve(self, state, new, reserve):
+        """The position with piles ``new`` and ``reserve`` for its stock and waste."""
         new[self._S], new[self._W] = reserve.piles()
         return State(state.game, tuple(new), (reserve.redeals,))
 
@@ -382,6 +398,14 @@ class InterchangeExpander(PatienceExpander):
                 new[W] = new[W][:-1]
             else:
                 self._take(new, src, 1)
+
+
+def _taken(pile, n) -> tuple:
+    """A tableau pile after its top ``n`` cards left: the card below them turned up."""
+    rest = pile[:-n]
+    if rest and rest[-1] & FACE_DOWN:
+        rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
+    return rest
 
 
 def _run_length(pile, fits_on) -> int:

@@ -121,13 +121,15 @@ def _cycle_key(game: Patience, symmetric: bool):
         start, packs = parts
         packs = packs.copy()
         packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP
-        return start + joined(packs)
+        if symmetric:
+            packs.sort()
+        return start + b"".join(packs)
 
     def key(state) -> bytes:
         return of_piles(state.piles)
 
     # InterchangeExpander asks for a child's key before it builds the child
-    key.parts, key.with_two = parts, with_two
+    key.parts, key.with_two, key.of_piles = parts, with_two, of_piles
     return key
 
 
