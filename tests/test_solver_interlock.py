@@ -6,7 +6,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
-from solwidget.solver import autoplay, bridges, deadends, stock
+from solwidget.solver import autoplay, bridges, deadends, keys, stock
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.interlock_fast import InterlockExpander, fast_path
@@ -178,6 +178,30 @@ def test_same_answers_with_and_without_home_bridges(monkeypatch):
     pairs = [(a, b) for a, b in zip(answers, plain) if "unknown" not in (a, b)]
     assert all(a == b for a, b in pairs) and len(pairs) >= 60, list(zip(answers, plain))
     assert answers.count("lost") >= 20
+
+
+def test_the_key_sorts_the_uncovered_back_piles():
+    # t0 and t8 are uncovered (t9, t10, t17 and t18 empty), t3 and t4 are not (t13 holds 8C)
+    piles = {"t0": ["KD", "QS"], "t8": ["9H"], "t3": ["KH"], "t4": ["5H"], "t13": ["8C"],
+             **_home_to(C=7, D=11, H=4, S=3)}
+    state = _with_the_rest_in_the_stock(piles)
+    key = PatienceExpander(GAME).key
+    swapped = _with_the_rest_in_the_stock({**piles, "t0": piles["t8"], "t8": piles["t0"]})
+    covered = _with_the_rest_in_the_stock({**piles, "t3": piles["t4"], "t4": piles["t3"]})
+    assert key(swapped) == key(state) != key(covered)
+
+
+def test_same_answers_with_and_without_sorted_back_piles(monkeypatch):
+    """Keys that sort the uncovered back piles change no answer, and merge positions."""
+    _without_dead_ends(monkeypatch)
+    starts = [small_position(seed) for seed in FINISHING_SEEDS] + [_run_position(seed) for seed in RUN_SEEDS]
+    results = [sw.solve(state, max_states=3000) for state in starts]
+    monkeypatch.setattr(keys, "_backs_uncovered", lambda game: None)
+    plain = [sw.solve(state, max_states=3000) for state in starts]
+    assert [r.status for r in results] == [r.status for r in plain]
+    assert "unknown" not in [r.status for r in results]
+    merged = [r.progress.expanded < p.progress.expanded for r, p in zip(results, plain) if r.status == "lost"]
+    assert sum(merged) >= 3, merged
 
 
 def test_a_win_that_needs_two_reserve_cards_home_before_a_card_from_a_pile():
