@@ -5,8 +5,8 @@ import random
 import pytest
 
 import solwidget as sw
-from solwidget.engine.cards import card_name, deck
-from solwidget.solver import bridges, deadends, stock
+from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.solver import autoplay, bridges, deadends, keys, stock
 from solwidget.solver.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.interlock_fast import InterlockExpander, fast_path
@@ -180,6 +180,30 @@ def test_same_answers_with_and_without_home_bridges(monkeypatch):
     assert answers.count("lost") >= 20
 
 
+def test_the_key_sorts_the_uncovered_back_piles():
+    # t0 and t8 are uncovered (t9, t10, t17 and t18 empty), t3 and t4 are not (t13 holds 8C)
+    piles = {"t0": ["KD", "QS"], "t8": ["9H"], "t3": ["KH"], "t4": ["5H"], "t13": ["8C"],
+             **_home_to(C=7, D=11, H=4, S=3)}
+    state = _with_the_rest_in_the_stock(piles)
+    key = PatienceExpander(GAME).key
+    swapped = _with_the_rest_in_the_stock({**piles, "t0": piles["t8"], "t8": piles["t0"]})
+    covered = _with_the_rest_in_the_stock({**piles, "t3": piles["t4"], "t4": piles["t3"]})
+    assert key(swapped) == key(state) != key(covered)
+
+
+def test_same_answers_with_and_without_sorted_back_piles(monkeypatch):
+    """Keys that sort the uncovered back piles change no answer, and merge positions."""
+    _without_dead_ends(monkeypatch)
+    starts = [small_position(seed) for seed in FINISHING_SEEDS] + [_run_position(seed) for seed in RUN_SEEDS]
+    results = [sw.solve(state, max_states=3000) for state in starts]
+    monkeypatch.setattr(keys, "_backs_uncovered", lambda game: None)
+    plain = [sw.solve(state, max_states=3000) for state in starts]
+    assert [r.status for r in results] == [r.status for r in plain]
+    assert "unknown" not in [r.status for r in results]
+    merged = [r.progress.expanded < p.progress.expanded for r, p in zip(results, plain) if r.status == "lost"]
+    assert sum(merged) >= 3, merged
+
+
 def test_a_win_that_needs_two_reserve_cards_home_before_a_card_from_a_pile():
     # 8C (front) covers 5D, which covers the red nines; so 8C leaves only for home, after 6C
     # and 7C from the reserve (neither safe: the red fives are out)
@@ -298,9 +322,10 @@ def test_a_card_whose_guest_cannot_leave_never_goes_home(monkeypatch):
 
 
 def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
-    # 3H and then 4H are safe (the black twos and threes are home) and next on their
-    # foundation, deep in the stock; 5H and 5D are next then, but 4S could still go on
-    # them (it lies under 9D): they stay
+    # 3H and 4H, then 5H and 5D, are safe (the black suits are home to 3, so a black four
+    # goes home rather than onto a red five; the other red suit to 2 at least) and next on
+    # their foundations, deep in the stock; 6H and 6D are next then, but 5S could still go
+    # on them (4S lies under 9D): they stay
     names = "A23456789TJQK"
     rest = [r + "S" for r in names[4:]] + [r + "D" for r in names[4:] if r != "9"] + \
         [r + "H" for r in names[2:] if r != "Q"]
@@ -308,8 +333,46 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
                        **_home_to(C=13, D=4, H=2, S=3)})
     settled, played = PatienceExpander(GAME).start(state)
     assert replay(state, played).piles == settled.piles
-    home = [card_name(c) for f in GAME.F for c in settled.piles[f]]
-    assert "3H" in home and "4H" in home and "5H" not in home and "5D" not in home
+    home = {card_name(c) for f in GAME.F for c in settled.piles[f]}
+    assert {"3H", "4H", "5H", "5D"} <= home and not {"6H", "6D"} & home
+
+
+@pytest.mark.parametrize("levels, safe", [
+    ({"C": 2, "D": 1, "H": 3, "S": 1}, ["3C", "2D", "2S"]),     # 4H: the spades only to 1
+    ({"C": 4, "D": 1, "H": 4, "S": 4}, ["2D"]),                 # 5H: the diamonds only to 1
+    ({"C": 3, "D": 2, "H": 4, "S": 3}, ["4C", "3D", "5H", "4S"])])
+def test_a_card_is_safe_with_the_other_colour_two_below_and_its_colour_three(levels, safe):
+    piles = [()] * len(GAME.pile_ids)          # only the foundations count
+    for f, cards in _home_to(**levels).items():
+        piles[GAME._index[f]] = tuple(map(parse_card, cards))
+    assert [card_name(c) for c in bridges._safe_next(GAME, piles)] == safe
+
+
+def _autoplay_rule(game, piles) -> tuple:
+    """autoplay.py's safe cards (the other colour home to the rank below), for
+    bridges._safe_next: the rule the search used before."""
+    tops = autoplay._home_tops(game, piles)
+    return tuple(sorted(c for c in autoplay._wanted(game, piles) if autoplay.is_safe(game, tops, c)))
+
+
+def test_cards_safe_by_the_ranks_two_and_three_below_lose_no_win(monkeypatch):
+    """bridges.py's lemma: a position with the cards that only the stronger rule finds safe
+    sent home has a win when the position had one (both searched by autoplay's rule alone,
+    without dead ends)."""
+    pairs = []
+    for seed in range(1000):
+        state = small_position(seed)
+        stronger = bridges.settle(GAME, state)[0]
+        with monkeypatch.context() as weaker_rule:
+            weaker_rule.setattr(bridges, "_safe_next", _autoplay_rule)
+            weaker = bridges.settle(GAME, state)[0]
+        if stronger.piles != weaker.piles:
+            pairs.append((weaker, stronger))
+    monkeypatch.setattr(bridges, "_safe_next", _autoplay_rule)
+    _without_dead_ends(monkeypatch)
+    answers = [tuple(sw.solve(state, max_states=3000).status for state in pair) for pair in pairs]
+    assert all(before == after for before, after in answers), answers
+    assert answers.count(("won", "won")) >= 150 and answers.count(("lost", "lost")) >= 5
 
 
 def test_the_interlock_portfolio_digs_out_hard_deals():
@@ -345,8 +408,8 @@ def _killed_by_splits(monkeypatch, number, max_states) -> list:
 
 
 def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
-    # deal 69 is won; deal 185 is lost: splits prune both searches
-    for number, budget in ((69, 3000), (185, 600)):
+    # deal 3 is won; deal 185 is lost: splits prune both searches
+    for number, budget in ((3, 3000), (185, 600)):
         killed = _killed_by_splits(monkeypatch, number, budget)[:8]
         plain = DeadEnds(GAME)
         assert killed and all(plain._closure(s.piles, plain.pair) for s in killed)

@@ -59,11 +59,32 @@ late. (Sending reserve cards home one at a time let the search visit each positi
 per choice of which of them are home: deal 36 took 55,400 expansions to prove lost,
 24,100 with home bridges.)
 
-Safe reserve cards. Autoplay (autoplay.py) sends a safe card home from the top of the
-waste; here any reserve card may be turned up first, so a safe reserve card goes home at
-once as well (``settle``). Its argument carries over: the lines are read without their
-turns, and with unlimited redeals every reserve card stays reachable however the reserve
-shrinks, so deleting the safe card's later moves leaves a line that still wins.
+Safe cards home. A card c of rank r goes home at once (``settle``), from the top of a pile
+that may give it or from the reserve (turned up first: any reserve card can be), once it is
+next on its foundation, both suits of the other colour are home to r - 2 at least and the
+other suit of c's colour to r - 3 (autoplay.py's rule asks r - 1 of the other colour).
+
+Lemma (safe cards). If a position P has a winning line L of n moves, P with c home has one
+of fewer moves. Proof. What may ever be built on c: the two cards of rank r - 1 of the
+other colour, next on their foundations (home to r - 2) unless home; on those, only the
+card of rank r - 2 of c's colour and not of c's suit (c's suit is home to r - 1), next on
+its foundation (home to r - 3) unless home; on that, cards of rank r - 3 of the other
+colour, all home. Build L' by following L with a set D of cards, at first {c}, home in L'
+and not (yet) in L: a move that puts a unit on a card of D adds the unit's cards to D,
+and L' plays them home instead, top first (each is next on its foundation, by the ranks
+above, and the unit tops an uncovered pile or is played from the reserve); a move home of
+a card of D, or of a unit headed by one, is dropped; any other move is played without the
+cards of D that it carries. By induction, a card lying on a card of D is in D, so in L the
+cards of D lie at the tops of piles or in the reserve, and L' has L's piles without them
+and L's foundations with them. Each move kept is legal in L': a run without a top part is
+a run with the same head, and goes where it went (onto a card not in D, which lies where
+it did, or onto an empty back pile, empty in L' too); a card not in D goes home when it
+does in L (the cards below it in its suit are home in both); piles are only emptier, so
+none is less uncovered; a pile empty in L' and not in L holds only cards of D, on which
+nothing but cards of D is ever put; a dropdown onto a card of D adds the dropped pile to
+D, and a dropdown of a pile all in D is dropped (in L' it is empty already). L' ends with
+every card home, as L does; a unit added to D trades the move that added it and its
+cards' moves home for as many moves home, and c's move home is dropped: L' is shorter.
 
 Consequence for the search. Chaining the plays that follow each other, every waste play to
 the tableau of a normal line starts a *bridge*: cards X1, ..., Xk from the reserve, X1
@@ -72,9 +93,10 @@ another tableau pile onto Xk (the move after Xk's play puts a card on Xk, from a
 from the waste; a bridge is finite, so it ends with a run from a pile). Every waste play
 home starts a *home bridge*: X1 home, each Xi+1 the next card of the suit home from the
 reserve, then the next card home from the top of an uncovered pile, or Xk a King. The
-expander offers both kinds of bridges as successors instead of single waste plays. If a position has a win, take a shortest one and put it in normal form:
-its first move or bridge is a successor from which a win of fewer moves exists, and safe
-autoplay after it only deletes moves (autoplay.py). By induction on the length of the
+expander offers both kinds of bridges as successors instead of single waste plays. If a
+position has a win, take a shortest one and put it in normal form: its first move or
+bridge is a successor from which a win of fewer moves exists, and each safe card sent home
+after it leaves a shorter win still (the lemma above). By induction on the length of the
 shortest win, the search reaches a won position whenever one exists: "lost" stays a proof.
 tests/test_solver_interlock.py compares the answers with and without bridges, and with
 and without home bridges.
@@ -88,7 +110,6 @@ from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
-from . import autoplay
 from .stock import cycle, play_off, turn_up
 
 
@@ -225,44 +246,46 @@ def play_bridge(game, state, chain, b, unit, ids):
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
-    """autoplay.settle, and each safe reserve card home too, turned up first (see above)."""
+    """Send the safe cards home (see above), each from the top of a pile that may give it
+    or from the reserve, turned up first: the position then, and the moves."""
     played = []
-    while _may_settle(game, state.piles):
-        state, moves = autoplay.settle(game, state)
-        played += moves
-        card = _safe_reserve_card(game, state.piles)
-        if card is None:
+    while True:
+        found = _safe_card(game, state.piles)
+        if found is None:
             return state, played
-        turns, state = turn_up(game, state, card)
-        home = Move("waste", game.pile_ids[next(game._foundation_for(state.piles, card))])
-        state = game._apply(state, home)
-        played += [*turns, home]
-    return state, played
+        card, src = found
+        if src is None:
+            turns, state = turn_up(game, state, card)
+            played += turns
+            src = game.WASTE
+        move = game._one_card_moves[src][next(game._foundation_for(state.piles, card))]
+        state = game._apply(state, move)
+        played.append(move)
 
 
-def _may_settle(game: Patience, piles) -> bool:
-    """A quick test that settle asks first, as most positions have nothing to settle: is
-    some card that goes home next, and safely (autoplay's rule), on top of a pile that may
-    give it, or in the reserve? If not, settle has no move to play."""
-    waste, stock = piles[game.WASTE], piles[game.STOCK]
-    for card in _safe_next(game, piles):
-        if card in waste or card | FACE_DOWN in stock or card in stock:
-            return True
-        for t in game.T:            # one deck: the card tops one pile at most
-            pile = piles[t]
-            if pile and pile[-1] == card:
-                if game._can_give(piles, t):
-                    return True
-                break
-    return False
+def _safe_card(game: Patience, piles) -> tuple[int, int | None] | None:
+    """(card, pile) for a card that goes home next and safely: the first on top of a pile
+    that may give it, else the top of the waste or the first in the reserve's turning order
+    (pile None); None if there is none, as in most positions."""
+    safe = _safe_next(game, piles)
+    if not safe:
+        return None
+    for t in game.T:
+        pile = piles[t]
+        if pile and pile[-1] in safe and game._can_give(piles, t):
+            return pile[-1], t
+    waste = piles[game.WASTE]
+    if waste and waste[-1] in safe:
+        return waste[-1], None
+    return next(((card, None) for card in cycle(game, piles) if card in safe), None)
 
 
 _last_safe = (None, None, ())     # the game and foundations last asked, their safe cards
 
 
 def _safe_next(game: Patience, piles) -> tuple:
-    """The cards that go home next and safely (autoplay's rule), by suit: they depend on
-    the foundations alone, which a position mostly shares with the one asked before."""
+    """The cards that go home next and safely (see above), by suit: they depend on the
+    foundations alone, which a position mostly shares with the one asked before."""
     global _last_safe
     foundations = piles[game.F[0]:game.F[-1] + 1]       # Patience numbers them in a run
     last = _last_safe           # one read: another thread may replace it meanwhile
@@ -277,19 +300,9 @@ def _safe_next(game: Patience, piles) -> tuple:
     for suit in range(4):
         rank = level[suit] + 1
         other, another = OTHER_COLOUR[suit]
-        if rank > KING or level[other] < rank - 1 or level[another] < rank - 1:
+        if rank > KING or min(level[other], level[another]) < rank - 2 or level[suit ^ 3] < rank - 3:
             continue
         cards.append(suit << 4 | rank)
     safe = tuple(cards)
     _last_safe = (game, foundations, safe)
     return safe
-
-
-def _safe_reserve_card(game: Patience, piles) -> int | None:
-    """A reserve card that some foundation takes next and that is safe there."""
-    wanted = autoplay._wanted(game, piles)
-    reserve = cycle(game, piles)
-    if wanted.isdisjoint(reserve):
-        return None
-    tops = autoplay._home_tops(game, piles)
-    return next((c for c in reserve if c in wanted and autoplay.is_safe(game, tops, c)), None)

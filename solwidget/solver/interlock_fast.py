@@ -7,7 +7,7 @@ same safe moves home), so the searches are unchanged; it only skips the general 
 - the moves are found from the piles by index, without the engine's hooks and without the
   waste and stock moves that the expander would drop;
 - a child is settled (bridges.settle) only when it may have something to settle. The
-  position expanded is settled, and when it has nothing to settle (``_may_settle``: no
+  position expanded is settled, and when it has nothing to settle (``_safe_card``: no
   card that goes home next and safely tops a pile that may give it or lies in the
   reserve), a child whose foundations did not change has something only if such a card
   came to the top of a pile that may give it: the top left on the pile the cards came
@@ -153,7 +153,7 @@ class InterlockExpander(PatienceExpander):
 
     def _settled_moves(self, state):
         """Each move, then the safe moves it allows, settling only where there may be some."""
-        settled = not bridges._may_settle(self.game, state.piles)
+        settled = bridges._safe_card(self.game, state.piles) is None
         settle = self._settle
         for moves, child, src in self._sourced(state):
             if src is None or not settled or self._may_expose(child.piles, src):

@@ -11,6 +11,15 @@ does not matter either, only which cards they hold (in a game of several decks, 
 copy of a card or another gives the same key). And those cards are the ones not in the
 other piles (every card lies somewhere, and the key holds the others), so the stock and
 waste are left out of the key altogether. Any other game uses ``game.key`` as it is.
+
+Interlock (and its family, when its stock is such a cycle): a back pile covers no pile,
+and once both its covering piles are empty it is uncovered for good (an emptied middle or
+front pile is gone); no pile may drop onto it then (none of its covering piles holds
+cards), and the rules treat every back pile alike. So the uncovered back piles play alike:
+swapping their contents gives a position that plays as this one does, move for move, and
+the key sorts their contents (``_backs_uncovered``). Deal 105's loss proof takes 51,830
+expansions instead of 64,304, deal 833's 54,768 instead of 63,984 (sorting the front piles
+that cover only empty piles, alike too, shrank neither).
 """
 
 from __future__ import annotations
@@ -68,6 +77,7 @@ def _cycle_key(game: Patience, symmetric: bool):
     F, C, T = game.F, game.C, game.T
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
+    backs = _backs_uncovered(game)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
     homes = [None, b""]           # the last foundations seen, with the cells: their part
     # pile -> its bytes and _SEP: a position shares most piles with the ones seen before,
@@ -89,6 +99,8 @@ def _cycle_key(game: Patience, symmetric: bool):
     def joined(parts: list) -> bytes:
         if symmetric:
             parts.sort()
+        elif backs:
+            backs(piles, parts)
         return b"".join(parts)
 
     heads = {}        # foundations and cells -> their part: a search meets a few thousand
@@ -131,6 +143,25 @@ def _cycle_key(game: Patience, symmetric: bool):
     # InterchangeExpander asks for a child's key before it builds the child
     key.parts, key.with_two, key.of_piles = parts, with_two, of_piles
     return key
+
+
+def _backs_uncovered(game):
+    """For Interlock's family, a function (tableau piles, their parts in the key) that sorts
+    the parts of the uncovered back piles among themselves (see above); else None."""
+    from ..rules.interlock import _InterlockFamily
+    if not isinstance(game, _InterlockFamily):
+        return None
+    first = game.T[0]           # piles by their place in the tableau, as the key reads them
+    backs = tuple((t - first, *(c - first for c in game.covers[t])) for t in game.T if game.layer[t] == 0)
+    assert all(game._gone_when_empty[c + first] for _, *covers in backs for c in covers)
+
+    def sort_uncovered(piles, parts):
+        free = [t for t, c0, c1 in backs if not (piles[c0] or piles[c1])]
+        if len(free) > 1:
+            for t, part in zip(free, sorted([parts[t] for t in free])):
+                parts[t] = part
+
+    return sort_uncovered
 
 
 def _cells_key(C, T, symmetric):
