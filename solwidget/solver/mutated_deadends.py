@@ -5,57 +5,58 @@ As for Interlock (deadends.py), the test is a relaxation: it works out every eve
 occurrence of it needs, made of events that must have happened before. If the closure
 leaves some card unable to go home, no continuation wins: the position is *dead*.
 
-The shape of the piles (RULES.md section 4, rules/mutated.py): a space is at most one
-face-down card with a run on it (a card goes onto a space only onto a card it fits, a King
-run only into an empty space, and the face-down card turns up once it is bare); r2x is a run;
-a built deck is its hidden cards with a run on its base. So each such pile has a *head*, the
-lowest face-up card of its run, and the cards *beneath* the head (the face-down card, or the
-hidden cards of a built deck) stay where they are, unseen and unusable, until the head
-leaves: no run reaches below the head (the card under it does not take it), nothing is put
-under it, and a built deck's hidden cards come back only once its base has left.
-
-Words: a card's *hosts* are the two cards it may be put on (one rank higher, other colour);
-a *leaver* is a card that must leave its place before it can go home: a head, a card
-beneath a head (it becomes a head, or a card of a deck in draw mode, once the head leaves),
-and a card of a deck in draw mode. The other cards lie in a run on a card that takes them;
-they are not followed (assumed free), which only makes the closure find more.
+What the rules give (RULES.md section 4, rules/mutated.py): every move takes its cards to the
+row above or below their own (row 0 is the foundations, which only row 1 and d1 reach), a card
+other than a King lands on a *host* (one rank higher, other colour) topping a pile there, or
+is carried in a run on the card beneath it, and a King lands in an empty space (never r2x).
+A space is at most one face-down card with a run on it, r2x is a run, and a built deck is its
+hidden cards with a run on its base; so a pile's face-down or hidden cards, and the cards under
+a foundation's top, are *beneath* a card that has to move before they can (the run's lowest
+card, the base, the card above on the foundation). A deck's face-down cards turn up only when
+it is flipped, or, one at a time from the top, when "dN build" turns its top card up.
 
 Events, for the position P and any continuation from it:
-- H(c): c is home (now, or at some later time);
-- L(c), for a leaver c: c leaves its place (its first move);
-- Free(x): x is not beneath a head, or that head's L happened (x can be moved or built on);
-- R(c), for a card c home in P: c leaves its foundation;
-- E(n): some space of row n (not r2x, which never refills) is empty.
-Rules, each a condition that the event needs:
-- H(c) needs H(c - 1) (foundations build up in suit), Free(c), and L(c) for a leaver.
-- L(c) needs Free(c), and one of its ways out at the time it moves, where c's row is still
-  the row of its place: home (only from row 1 or d1: needs H(c - 1), and c - 1 not beneath
-  c, since those cards stay put until c leaves; an Ace needs nothing); for a King, an
-  empty space in a row next to c's (E); for another card, a host h, not beneath c, on top
-  of a pile in a row next to c's: h is either home in P, then R(h) (it comes back to row 1),
-  or Free(h) and, if h is a leaver, L(h) or h's place lies in a row next to c's (h that
-  never left its place is still in its row; a deck card becomes the top of a built pile in
-  its own deck's row without leaving its place).
-- R(c) needs R of the card above it on its foundation, if any (only the top card leaves),
-  and a place in row 1: a King needs E(1), another card a host h with, as above, R(h) if
-  h is home in P, or Free(h) and (L(h) or h's place in row 0, 1 or 2, next to row 1).
-- E(n) holds if a space of row n is empty in P; otherwise a space of row n whose head c
-  leaves (L(c)) and, if a face-down card x lies beneath c, x leaves too (L(x)).
-Starting from the events of P itself, the rules are applied until nothing changes. By
-induction over the moves of a continuation, every event in it is among those found (each
-needs events that happened before it, found by then). So if H(c) is not found for some
-card c, no continuation wins.
+- In(c, n): card c lies in row n at some time (row 0: home). In P: c's own row, its *place*;
+- Moved(c): c has moved, which is In(c, n) for some n other than its place (every move
+  changes rows);
+- E(n): some space of row n (not r2x) is empty;
+- Flip(n): deck dn is flipped.
+Rules, each a condition that the event needs, events before it:
+- In(c, m), c arriving from row n next to m, needs In(c, n) and Free(c): c moves only when
+  the card it lies beneath has moved, and, if it lies face down in a deck of row k, after
+  Flip(k) or after every card above it in that deck has moved (faces change only by flips
+  and builds). And for m = 0, n = 1 and c's predecessor home (In(c - 1, 0)), or c an Ace;
+  for a King (m > 0), E(m); for another card, a host h with In(h, m) and Free(h): c lands on
+  a host topping a pile of row m (r2x, or a built deck's top, whose base came up in its own
+  row), and is then free, or is carried in a run on a host that moves with it (the arrivals
+  of one move are taken lowest card first).
+- E(n): a space of row n empty in P, or Moved(b) for the bottom card b of one: moving the
+  bottom card takes the whole pile.
+- Flip(n): a King moved into a space of row n, that is In(K, n) for a King K placed elsewhere
+  or Moved(K); or a face-down King in a space of row n turned up: Moved(its head).
+Starting from P, the rules are applied until nothing changes. By induction over the moves of a
+continuation, every event in it is among those found (each needs events found before it).
+So if In(c, 0) is not found for some card c, no continuation wins. This follows rows: a card
+of row 3 goes home only if hosts wait for it in rows 2 and 1 (deal 160 is lost at the deal: its
+red Threes, in row 3, climb only onto a black Four in row 2, and neither black Four gets there
+before a red Three leaves row 3), and deck faces (in deal 995 no King ever moves, and no deck
+is flipped).
 
 The search keeps no dead position (MutatedExpander.scored): every position on a winning
 line can still win, so none of them is dead, and the argument of search.py that some won
 position is reached uses only those. tests/test_solver_mutated.py checks that positions on
-the solver's winning lines are never dead, and that positions found dead are lost when
-searched without this test.
+winning lines (found without this test) are never dead, and that positions found dead are
+lost when searched without it.
 
-Tried and dropped: following the rows of cards back from home (a home card that hosts a
-guest from row 1 or 3 must first move down from row 1 to row 2, onto a host there or, a
-King, into an empty space). Sound, but in 15,000 expansions of deals 85 and 995 it marked no
-position dead (nor did the test without it), and in deals 88, 154 and 496 the same ones.
+The closure before this one followed a card only to its first move (any card that had moved,
+and every card lying in a run, could then go home, and host a card from any row), and took
+every deck card as face up; with this one deals 160, 480 and 995, open at 10 s, are lost at
+the deal, and 496 too (23,377 expansions before). Sets of cards are bit masks, so a row takes
+a card's guests all at once: the search expands about 8 % fewer positions a second than
+with the closure before (deals 1-20 at 3,000 states: 4,700 against 5,100).
+Tried and dropped: a host also needing the cards that lie on it in P to have moved first (the
+carried runs aside): in 1,500 positions sampled from each search of deals 23, 47, 85, 213, 282
+and 995 (at 15,000 expansions) it found 10 more dead (1 in 213, 9 in 282), at twice the cost.
 """
 
 from __future__ import annotations
@@ -63,150 +64,168 @@ from __future__ import annotations
 from ..engine.cards import FACE_DOWN, KING
 from ..rules.mutated import DECKS, DRAW, F, R2X, ROW, SPACES
 
-ROWS = (1, 2, 3)
-NEXT_ROWS = {0: (1,), 1: (0, 2), 2: (1, 3), 3: (2,)}
-SPACE_ROWS = tuple((s, ROW[s]) for s in SPACES)
-PILES = tuple((p, ROW[p]) for p in SPACES + (R2X,))
-DECK_ROWS = tuple((d, ROW[d]) for d in DECKS)
-# HOSTS[card]: the two cards it may be put on (none for a King), by ``card & 63``
-HOSTS = [()] * 64
-for _suit, _others in enumerate(((1, 2), (0, 3), (0, 3), (1, 2))):
-    for _rank in range(1, KING):
-        HOSTS[_suit << 4 | _rank] = tuple(s << 4 | _rank + 1 for s in _others)
+# Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
+SUIT = 0xFFFF
+EVERY_CARD = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
+KINGS = sum(1 << (suit << 4 | KING) for suit in range(4))
+ACES = sum(1 << (suit << 4 | 1) for suit in range(4))
+CLIMB_ORDER = (3, 2, 1)      # rows spread in a pass: the order that needs the fewest passes
+ROW_1, ROW_2, ROW_3 = (slice(SPACES[0] + 5 * r, SPACES[0] + 5 * r + 5) for r in range(3))
+assert all(ROW[p] == r for r, part in ((1, ROW_1), (2, ROW_2), (3, ROW_3)) for p in range(part.start, part.stop))
 
 
-def _leavers(piles, modes):
-    """The leavers of a position, each as (card, row, cards beneath it as a bit mask, the head
-    above it or -1), and, per space of each row, (head, face-down card beneath it or -1)."""
-    leavers, spaces = [], {1: [], 2: [], 3: []}
-    for p, row in PILES:
-        pile = piles[p]
+def bits(cards) -> int:
+    """The set of these cards."""
+    found = 0
+    for card in cards:
+        found |= 1 << (card & 63)
+    return found
+
+
+def _row(piles) -> tuple:
+    """What a row's spaces (then, in row 2, r2x) give the closure: their cards, their bottom
+    cards (not r2x's: it never refills), whether a space is empty, (head, the face-down card
+    beneath it) for each space (or r2x) with one, and the heads above a face-down King."""
+    cards = bottoms = 0
+    empty = False
+    beneath, kings_down = [], []
+    for i, pile in enumerate(piles):
         if not pile:
+            empty |= i < 5
             continue
+        cards |= bits(pile)
+        if i < 5:
+            bottoms |= 1 << (pile[0] & 63)
         if pile[0] & FACE_DOWN:
-            head, down = pile[1] & 63, pile[0] & 63
-            leavers.append((head, row, 1 << down, -1))
-            leavers.append((down, row, 0, head))
-        else:
-            head, down = pile[0] & 63, -1
-            leavers.append((head, row, 0, -1))
-        if p != R2X:
-            spaces[row].append((head, down))
-    for (d, row), base in zip(DECK_ROWS, modes):
-        pile = piles[d]
-        if base == DRAW:
-            leavers.extend((c & 63, row, 0, -1) for c in pile)
-        elif pile:
-            head = pile[base] & 63
-            mask = 0
-            for c in pile[:base]:
-                mask |= 1 << (c & 63)
-                leavers.append((c & 63, row, 0, head))
-            leavers.append((head, row, mask, -1))
-    return leavers, spaces
+            beneath.append((pile[1] & 63, 1 << (pile[0] & 63)))
+            if pile[0] & 15 == KING and i < 5:
+                kings_down.append(pile[1] & 63)
+    return cards, bottoms, empty, tuple(beneath), tuple(kings_down)
 
 
-def is_dead(piles, modes) -> bool:
-    """Does the closure above leave some card unable to go home?"""
-    level = [0, 0, 0, 0]
-    for f in F:
-        if piles[f]:
-            level[piles[f][0] >> 4 & 3] = len(piles[f])
-    leavers, spaces = _leavers(piles, modes)
-    guard = [-1] * 64                # the head a card lies beneath
-    place = [-1] * 64                # a leaver's row
-    for card, row, _, head in leavers:
-        guard[card], place[card] = head, row
-    left = [False] * 64              # L found
-    home = level[:]                  # H found: each suit home up to this rank
-    back = [lv + 1 for lv in level]  # R found: each suit's cards from this rank up may leave
-    empty = [False, False, False, False]                  # E found, by row
-    for row in ROWS:
-        empty[row] = len(spaces[row]) < 5
-    waiting = leavers
-
-    def host_for(h, row) -> bool:
-        """May ``h`` (not beneath the guest) take a guest whose place lies in ``row``?"""
-        rank = h & 15
-        if rank <= level[h >> 4 & 3]:
-            return rank >= back[h >> 4 & 3]
-        g = guard[h]
-        if g >= 0 and not left[g]:
-            return False
-        return place[h] < 0 or left[h] or row in NEXT_ROWS[place[h]]
-
-    while True:
-        changed = False
-        still = []
-        for leaver in waiting:
-            card, row, beneath, head = leaver
-            if head >= 0 and not left[head]:
-                still.append(leaver)
-                continue
-            rank = card & 15
-            if row == 1 and (rank == 1 or (home[card >> 4 & 3] >= rank - 1 and not beneath >> (card - 1) & 1)):
-                ok = True
-            elif rank == KING:
-                ok = any(empty[n] for n in NEXT_ROWS[row] if n)
-            else:                    # two hosts: written out, the closure's busiest test
-                h, i = HOSTS[card]
-                ok = (not beneath >> h & 1 and host_for(h, row)) or (not beneath >> i & 1 and host_for(i, row))
-            if ok:
-                left[card] = changed = True
-            else:
-                still.append(leaver)
-        waiting = still
-        if not waiting:
-            return False             # every card can be moved and no card waits on another
-        for row in ROWS:
-            if not empty[row] and any(left[head] and (down < 0 or left[down]) for head, down in spaces[row]):
-                empty[row] = changed = True
-        for suit in range(4):
-            rank = home[suit] + 1
-            while rank <= KING:
-                card = suit << 4 | rank
-                if (guard[card] >= 0 and not left[guard[card]]) or (place[card] >= 0 and not left[card]):
-                    break
-                rank += 1
-            if rank - 1 > home[suit]:
-                home[suit] = rank - 1
-                changed = True
-            rank = back[suit] - 1          # the next card down that might leave home
-            if rank >= 1:
-                card = suit << 4 | rank
-                if (empty[1] if rank == KING else any(host_for(h, 0) for h in HOSTS[card])):
-                    back[suit] = rank
-                    changed = True
-        if not changed:
-            return min(home) < KING
-
-
-def _shape(piles, modes):
-    """What the closure reads of a position: the foundation levels, each space's head and
-    face-down card, r2x's head, the decks and their modes (runs above a head play no part)."""
-    parts = [len(piles[f]) and piles[f][0] for f in F]
-    parts += [len(piles[f]) for f in F]
-    for p, _ in PILES:
-        pile = piles[p]
-        parts.append(pile[:2] if pile and pile[0] & FACE_DOWN else pile[:1])
-    parts += [piles[d] for d in DECKS]
-    parts.append(modes)
-    return tuple(parts)
+def _deck(pile, base) -> tuple:
+    """What a deck gives the closure: its cards, ((its base, its hidden cards),) in built mode
+    or (), and (card, the cards above it in the deck) for each face-down card but the top one
+    (which a build turns up)."""
+    top = len(pile) if base == DRAW else base + 1
+    beneath = ((pile[base] & 63, bits(pile[:base])),) if base != DRAW and base else ()
+    down = tuple((1 << (c & 63), bits(pile[i + 1:top])) for i, c in enumerate(pile[:top - 1]) if c & FACE_DOWN)
+    return bits(pile), beneath, down
 
 
 class DeadEnds:
-    """``is_dead(state)`` with the answers kept by the part of the position the closure reads
-    (many positions of a search differ only in their runs)."""
-    LIMIT = 200_000
+    """``is_dead(state)``: does the closure above leave some card unable to go home? What a
+    row's spaces and a deck give the closure is kept by their piles (a position shares most of
+    them with its parent, the same tuples), and the answer by all of it (the closure reads in
+    which row a card lies, not where: many positions of a search give it the same)."""
+    LIMIT = 100_000
 
     def __init__(self):
-        self.known = {}
+        self.rows, self.decks, self.answers = {}, {}, {}
 
     def is_dead(self, state) -> bool:
-        shape = _shape(state.piles, state.extra)
-        dead = self.known.get(shape)
-        if dead is None:
-            if len(self.known) >= self.LIMIT:
-                self.known.clear()
-            dead = self.known[shape] = is_dead(state.piles, state.extra)
-        return dead
+        return self.dead(state.piles, state.extra)
+
+    def dead(self, piles, modes) -> bool:
+        """Is the position with these piles and deck modes dead?"""
+        home = 0
+        for f in F:
+            pile = piles[f]
+            if pile:                 # ranks 1 to len(pile) of the Ace's suit
+                home |= ((2 << len(pile)) - 2) << (pile[0] & 48)
+        rows = (_kept(self.rows, _row, piles[ROW_1]), _kept(self.rows, _row, piles[ROW_2] + (piles[R2X],)),
+                _kept(self.rows, _row, piles[ROW_3]))
+        decks = tuple(_kept(self.decks, _deck, piles[d], base) for d, base in zip(DECKS, modes))
+        parts = home, rows, decks
+        answer = self.answers.get(parts)
+        if answer is None:
+            if len(self.answers) >= self.LIMIT:
+                self.answers.clear()
+            answer = self.answers[parts] = all_home(_facts(*parts))
+        return not answer
+
+
+def _kept(known, maker, *key):
+    """``maker(*key)``, kept in ``known`` (cleared when full)."""
+    facts = known.get(key)
+    if facts is None:
+        if len(known) >= DeadEnds.LIMIT:
+            known.clear()
+        facts = known[key] = maker(*key)
+    return facts
+
+
+def _facts(home, rows, decks) -> tuple:
+    """The position's events and rules, as ``all_home`` takes them."""
+    place, bottoms, empty = [home, 0, 0, 0, 0], [0] * 4, [False] * 4   # row 4, none, spares a test
+    beneath, face_down, kings_down = [], [], []
+    for row, (cards, bottom, has_empty, under, kings), (deck_cards, deck_under, down) in zip((1, 2, 3), rows, decks):
+        place[row] = cards | deck_cards
+        bottoms[row], empty[row] = bottom, has_empty
+        beneath += under + deck_under
+        face_down += ((card, above, row) for card, above in down)
+        kings_down += ((head, row) for head in kings)
+    return place, beneath, face_down, kings_down, bottoms, empty
+
+
+def all_home(facts) -> bool:
+    """Apply the rules to P's ``facts`` (``_facts``) until nothing changes, or every card
+    is found home: is every In(c, 0) found? ``reach[n]``: the cards c with In(c, n) found."""
+    place, beneath, face_down, kings_down, bottoms, empty = facts
+    reach = list(place)
+    flipped = [False] * 4
+    while True:
+        moved = reach[0] & ~place[0] | reach[1] & ~place[1] | reach[2] & ~place[2] | reach[3] & ~place[3]
+        free = _free(reach, place, moved, beneath, face_down, kings_down, flipped)
+        grew = False
+        for row in CLIMB_ORDER:
+            came = (reach[row - 1] | reach[row + 1]) & free
+            here = reach[row]
+            kings = KINGS if empty[row] or moved & bottoms[row] else 0
+            while True:
+                hosts = here & free
+                black_hosts = (hosts | hosts >> 48) & SUIT
+                red_hosts = (hosts >> 16 | hosts >> 32) & SUIT
+                red, black = black_hosts >> 1, red_hosts >> 1        # their guests
+                new = came & ~here & (black | red << 16 | red << 32 | black << 48 | kings)
+                if not new:
+                    break
+                here |= new
+                grew = True
+            reach[row] = here
+        ready = reach[1] & free
+        new = ready & (reach[0] << 1 | ACES) & ~reach[0]
+        while new:                    # up each suit's foundation
+            reach[0] |= new
+            grew = True
+            new = ready & reach[0] << 1 & ~reach[0]
+        if reach[0] == EVERY_CARD:
+            return True
+        if not grew:
+            return False
+
+
+def _free(reach, place, moved, beneath, face_down, kings_down, flipped) -> int:
+    """The cards that may move, by the events found so far (``flipped``, Flip by row, is
+    brought up to date)."""
+    home = place[0]
+    free = EVERY_CARD & ~((home & ~moved) >> 1 & home)     # under a card still home
+    for head, cards in beneath:
+        if not moved >> head & 1:
+            free &= ~cards
+    if face_down:
+        for row in (1, 2, 3):
+            if not flipped[row] and reach[row] & KINGS & (~place[row] | moved):
+                flipped[row] = True
+        for head, row in kings_down:
+            if moved >> head & 1:
+                flipped[row] = True
+        for card, above, row in face_down:
+            if not flipped[row] and moved & above != above:
+                free &= ~card
+    return free
+
+
+def is_dead(piles, modes) -> bool:
+    """``DeadEnds.is_dead`` of the position with these piles and deck modes."""
+    return DeadEnds().dead(piles, modes)
