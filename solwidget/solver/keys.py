@@ -96,11 +96,12 @@ def _cycle_key(game: Patience, symmetric: bool):
                     packed[pile] = bytes(pile) + _SEP
             return list(map(packed_of, piles))
 
-    def joined(parts: list) -> bytes:
+    def joined(tableau, parts: list) -> bytes:
+        """The tableau's part of the key, from its piles and their packed bytes."""
         if symmetric:
             parts.sort()
         elif backs:
-            backs(piles, parts)
+            backs(tableau, parts)
         return b"".join(parts)
 
     heads = {}        # foundations and cells -> their part: a search meets a few thousand
@@ -120,7 +121,8 @@ def _cycle_key(game: Patience, symmetric: bool):
 
     def of_piles(piles) -> bytes:
         """The key of a position with these piles (a tuple: the stock and waste unread)."""
-        return head(piles) + joined(packed_piles(piles[tableau]))
+        tableau_piles = piles[tableau]
+        return head(piles) + joined(tableau_piles, packed_piles(tableau_piles))
 
     def parts(piles) -> tuple:
         """``of_piles(piles)`` taken apart, for ``with_two``: its head, and the tableau
@@ -129,7 +131,9 @@ def _cycle_key(game: Patience, symmetric: bool):
 
     def with_two(parts, k: int, pile, m: int, other) -> bytes:
         """The key of the position of ``parts`` with tableau piles ``k`` and ``m`` (counted
-        from the first tableau pile) replaced by ``pile`` and ``other``."""
+        from the first tableau pile) replaced by ``pile`` and ``other``. Only for a
+        symmetric tableau (InterchangeExpander's games): the back piles' order needs the
+        other piles."""
         start, packs = parts
         packs = packs.copy()
         packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP
@@ -141,7 +145,8 @@ def _cycle_key(game: Patience, symmetric: bool):
         return of_piles(state.piles)
 
     # InterchangeExpander asks for a child's key before it builds the child
-    key.parts, key.with_two, key.of_piles = parts, with_two, of_piles
+    key.parts, key.of_piles = parts, of_piles
+    key.with_two = with_two if symmetric or not backs else None
     return key
 
 
