@@ -52,7 +52,7 @@ def main(argv=None) -> int:
         rate = sum(r[4] for r in results) / max(1e-9, sum(r[5] for r in results))
         wins = [r[6] for r in results if r[2] == "won"]
         decided = (count["won"] + count["lost"]) / len(results)
-        print(f"{game_id:24}{count['won']:>6}{count['lost']:>6}{count['unknown']:>9}{decided:>9.0%}"
+        print(f"{game_id:24}{count['won']:>6}{count['lost']:>6}{count['unknown']:>9}{decided:>9.1%}"
               f"{statistics.median(times):>10.2f}{max(times):>9.2f}{rate:>10.0f}"
               f"{statistics.mean(wins) if wins else 0:>12.1f}")
     for game_id in game_ids:               # the deals to look at next
