@@ -29,8 +29,9 @@ def cpu_budget(game, deals, seconds, portfolio) -> None:
     for number in deals:
         began = time.process_time()
         solver = search.Solver(game.deal(number), max_states=None, portfolio=portfolio)
-        while not solver.done and time.process_time() - began < seconds:
-            solver.step(100)
+        with search.collector_paused():     # between the steps too, as Solver.solve (bench_games.py)
+            while not solver.done and time.process_time() - began < seconds:
+                solver.step(100)
         status = solver.result.status if solver.done else "unknown"
         rows.append((number, status, solver.progress.expanded, time.process_time() - began))
         print(f"{number:5d} {status:8s} {rows[-1][2]:8d} {rows[-1][3]:6.2f} s", flush=True)

@@ -10,7 +10,7 @@ from solwidget.solver.expand import expander_for
 from solwidget.solver.heuristics import make_score
 from solwidget.solver.mutated import MutatedExpander, is_settled, key, levels, safe_cards, safe_move
 from solwidget.solver.mutated import _may_go_home
-from solwidget.solver.mutated_deadends import DeadEnds, is_dead
+from solwidget.solver.mutated_deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
 from test_mutated import position
 
 GAME = sw.load_game("mutated")
@@ -415,3 +415,41 @@ def test_positions_found_dead_are_lost_for_the_plain_search():
     assert is_dead(*parts(cyclic))
     assert sw.solve(cyclic, max_states=20_000, autoplay=False).status == "lost"
     assert dead >= 5 and alive >= 10, (dead, alive)
+
+
+def one_rank_at_a_time(hosts, came):
+    """The cards of ``came`` that reach hosts' row, a rank a pass (as the closure once did)."""
+    here = hosts
+    while True:
+        black = (here | here >> 48) & SUIT
+        red = (here >> 16 | here >> 32) & SUIT
+        new = came & ~here & (red >> 1 | (black >> 1) << 16 | (black >> 1) << 32 | (red >> 1) << 48)
+        if not new:
+            return here & ~hosts
+        here |= new
+
+
+def climbed_a_card_at_a_time(home, ready):
+    while True:
+        new = ready & (home << 1 | ACES) & ~home
+        if not new:
+            return home
+        home |= new
+
+
+def test_the_doubling_closure_steps_agree_with_one_rank_a_pass():
+    """_guests_reached and _climbed find runs in four doublings; the passes they replace
+    added a rank at a time. Random sets, ``came`` and ``ready`` dense enough for runs of
+    every length."""
+    rng = random.Random(7)
+
+    every = [bit for bit in range(64) if EVERY_CARD >> bit & 1]
+
+    def cards(share):
+        return sum(1 << bit for bit in every if rng.random() < share)
+
+    for _ in range(3000):
+        hosts, home = cards(0.1), cards(0.2)
+        came, ready = cards(0.9) & ~hosts, cards(0.9)
+        assert came & _guests_reached(hosts, came) == one_rank_at_a_time(hosts, came)
+        assert _climbed(home, ready) == climbed_a_card_at_a_time(home, ready)

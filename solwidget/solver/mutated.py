@@ -91,7 +91,10 @@ ROW_1, ROW_2, ROW_3 = ROW_SLICES
 def key(state):
     """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: one flat
     tuple of the foundations sorted, the spaces of each row sorted (each group has its fixed
-    number of piles, so the groups stay apart), r2x and the decks as they are."""
+    number of piles, so the groups stay apart), r2x and the decks as they are. Tried and
+    dropped: the same parts packed into bytes, whose hash Python keeps (a pooled search
+    hashes each child's key three times): made and hashed three times, 45,867 keys of deals
+    1-5 at 3,000 states took 0.22 s against 0.14 for this tuple."""
     piles = state.piles
     parts = sorted(piles[:4])
     parts += sorted(piles[ROW_1])

@@ -131,6 +131,11 @@ CELLS_PORTFOLIO = (DEFAULT_PORTFOLIO[1],
 # exploring a fifth (745 won; 59 and 474 lost), POOL_AFTER 16,000 (474 lost). At 30 s, 745 is
 # won at 67,370 expansions (by the third search); 23 47 85 160 282 657 983 995 stay open
 # past 95,000 (the dead-end test marks no position of 85 or 995 dead in 15,000 expansions).
+# With the row/face closure (mutated_deadends.py; 160 480 995 lost at the deal), its speed-ups,
+# and the collector paused over each search as Solver.solve does (bench_solver_cpu.py, 4bca10e),
+# deals 1-1000 at 10 s of CPU: 979 won, 12 lost, 9 open (23 47 85 213 282 349 443 657 983);
+# 745 and 957 are won at 67,391 and 67,484 expansions, in 9.5-10 s. At 30 s of CPU the 9
+# stay open, at 140,000 (657) to 327,000 (213) expansions.
 MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
                      {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
                      {"depth_weight": 0.2, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
