@@ -136,6 +136,13 @@ CELLS_PORTFOLIO = (DEFAULT_PORTFOLIO[1],
 # deals 1-1000 at 10 s of CPU: 979 won, 12 lost, 9 open (23 47 85 213 282 349 443 657 983);
 # 745 and 957 are won at 67,391 and 67,484 expansions, in 9.5-10 s. At 30 s of CPU the 9
 # stay open, at 140,000 (657) to 327,000 (213) expansions.
+# bench_games.py's two processes at once get about 7 % fewer expansions a second than one
+# (4,639 against 4,972 at aa5f1f3, a quiet machine): 977 / 12 / 11 with 745 and 957 open,
+# against 978 / 12 / 10 (957 won); 8.8 s of CPU a deal gives the two processes' answers.
+# Tried and dropped at 8.8 s of CPU on deals 1-1000: the third search exploring a fifth
+# (59, 178 and 474 open by deal 600), its depth weight 0.3 (178, 474 and 766 open by 800),
+# all three exploring a tenth (975 / 12 / 13: 205, 269 and 474 open, 443 won), the greedy
+# search exploring a fifth (977 / 12 / 11: 349 and 957 won, 474 and 714 not).
 MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
                      {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
                      {"depth_weight": 0.2, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
