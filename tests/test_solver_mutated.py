@@ -8,8 +8,8 @@ from solwidget.engine.cards import RANKS, SUITS, parse_card
 from solwidget.solver import search
 from solwidget.solver.expand import expander_for
 from solwidget.solver.heuristics import make_score
-from solwidget.solver.mutated import MutatedExpander, is_settled, key, levels, safe_cards, safe_move
-from solwidget.solver.mutated import _may_go_home
+from solwidget.solver.mutated import (MutatedExpander, _may_go_home, is_settled, key, levels, safe_cards,
+                                      safe_move)
 from solwidget.solver.mutated_deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
 from test_mutated import position
 
@@ -442,7 +442,6 @@ def test_the_doubling_closure_steps_agree_with_one_rank_a_pass():
     added a rank at a time. Random sets, ``came`` and ``ready`` dense enough for runs of
     every length."""
     rng = random.Random(7)
-
     every = [bit for bit in range(64) if EVERY_CARD >> bit & 1]
 
     def cards(share):

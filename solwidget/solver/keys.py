@@ -131,9 +131,9 @@ def _cycle_key(game: Patience, symmetric: bool):
 
     def with_two(parts, k: int, pile, m: int, other) -> bytes:
         """The key of the position of ``parts`` with tableau piles ``k`` and ``m`` (counted
-        from the first tableau pile) replaced by ``pile`` and ``other``. Only for a
-        symmetric tableau (InterchangeExpander's games): the back piles' order needs the
-        other piles."""
+        from the first tableau pile) replaced by ``pile`` and ``other``. Not for Interlock's
+        family (``key.with_two`` is None there): sorting its uncovered back piles reads
+        the piles that cover them."""
         start, packs = parts
         packs = packs.copy()
         packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP

@@ -126,11 +126,12 @@ CELLS_PORTFOLIO = (DEFAULT_PORTFOLIO[1],
 # 40,000, won at 13,049 before); deals 1-300 at 18,000 states take the same decisions.
 # With the safe moves fixed (mutated.py), deals 1-1000 at 10 s of CPU (about 50,000
 # expansions on the machine of 2026-12) leave 13 open: 23 47 85 160 213 282 349 443 480 657
-# 745 983 995 (16 before the fix: 143, 450 and 732 won, none lost). At 50,000 states on those and the 49 deals that took over 1.5 s, tried and
-# dropped: all three searches exploring a tenth (443 won; 205 and 474 lost), the third
-# exploring a fifth (745 won; 59 and 474 lost), POOL_AFTER 16,000 (474 lost). At 30 s, 745 is
-# won at 67,370 expansions (by the third search); 23 47 85 160 282 657 983 995 stay open
-# past 95,000 (the dead-end test marks no position of 85 or 995 dead in 15,000 expansions).
+# 745 983 995 (16 before the fix: 143, 450 and 732 won, none lost). At 50,000 states on
+# those and the 49 deals that took over 1.5 s, tried and dropped: all three searches
+# exploring a tenth (443 won; 205 and 474 lost), the third exploring a fifth (745 won; 59
+# and 474 lost), POOL_AFTER 16,000 (474 lost). At 30 s, 745 is won at 67,370 expansions
+# (by the third search); 23 47 85 160 282 657 983 995 stay open past 95,000 (the dead-end
+# test marks no position of 85 or 995 dead in 15,000 expansions).
 # With the row/face closure (mutated_deadends.py; 160 480 995 lost at the deal), its speed-ups,
 # and the collector paused over each search as Solver.solve does (bench_solver_cpu.py, 4bca10e),
 # deals 1-1000 at 10 s of CPU: 979 won, 12 lost, 9 open (23 47 85 213 282 349 443 657 983);
