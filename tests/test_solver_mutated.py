@@ -11,6 +11,7 @@ from solwidget.solver.heuristics import make_score
 from solwidget.solver.mutated import (MutatedExpander, _may_go_home, is_settled, key, levels, safe_cards,
                                       safe_move)
 from solwidget.solver.mutated_deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
+from solwidget.solver.mutated_fast import apply, plans
 from test_mutated import position
 
 GAME = sw.load_game("mutated")
@@ -32,7 +33,7 @@ def test_an_ace_on_a_face_down_card_in_row_1_goes_home_and_turns_it_up():
     assert first_safe(state) == "r1c1 f2"
     start, played = MutatedExpander(GAME).start(state)
     assert [str(m) for m in played] == ["r1c1 f2"]
-    assert start.piles[GAME.pile_index("r1c1")] == (parse_card("5S"),)
+    assert tuple(start.piles[GAME.pile_index("r1c1")]) == (parse_card("5S"),)
     assert MutatedExpander(GAME, autoplay=False).start(state) == (state, ())
 
 
@@ -118,6 +119,31 @@ def random_positions(count, seed=7, steps=60):
     return out
 
 
+def as_bytes(state):
+    """The position with its piles as bytes, as the search keeps them."""
+    return sw.State(GAME, tuple(map(bytes, state.piles)), state.extra)
+
+
+def as_tuples(state):
+    return sw.State(GAME, tuple(map(tuple, state.piles)), state.extra)
+
+
+def test_the_moves_made_from_the_piles_are_the_engines_in_its_order():
+    """mutated_fast.plans and apply give the engine's moves (less the key-equal duplicates)
+    and positions, from piles as tuples and as bytes."""
+    plain, compared = MutatedExpander(GAME, autoplay=False), 0
+    for state in random_positions(30)[::3]:
+        engine = list(plain._engine_moves(state))
+        for shape in (state, as_bytes(state)):
+            ours = [(move, apply(shape.piles, shape.extra, src, dst, n, card))
+                    for move, src, dst, n, card in plans(shape.piles, shape.extra)]
+            assert [m for m, _ in ours] == [m for m, _ in engine]
+            for (move, (piles, modes)), (_, child) in zip(ours, engine):
+                assert tuple(map(tuple, piles)) == child.piles and modes == child.extra, str(move)
+                compared += 1
+    assert compared > 5000, compared
+
+
 def test_every_move_the_expander_yields_is_legal_and_leads_where_it_says():
     for state in random_positions(12)[::7]:
         for moves, child in MutatedExpander(GAME).expand(state):
@@ -125,6 +151,12 @@ def test_every_move_the_expander_yields_is_legal_and_leads_where_it_says():
             for move in moves:
                 after = after.play(move)
             assert after.piles == child.piles and after.extra == child.extra
+    for state in random_positions(4)[::7]:          # and from the search's bytes piles
+        for moves, child in MutatedExpander(GAME).expand(as_bytes(state)):
+            after = state
+            for move in moves:
+                after = after.play(move)
+            assert as_tuples(child) == after
 
 
 def test_a_child_left_unsettled_has_no_safe_move():
@@ -134,8 +166,8 @@ def test_a_child_left_unsettled_has_no_safe_move():
     for state in random_positions(12)[::2]:
         state = expander.start(state)[0]
         safe = safe_cards(levels(state.piles)[0])
-        for move, child in expander._moves(state, levels(state.piles)[0]):
-            if "f" not in (move.src[0], move.dst[0]) and not _may_go_home(state, child, move, safe):
+        for move, child, src, dst in expander._moves(state, levels(state.piles)[0]):
+            if "f" not in (move.src[0], move.dst[0]) and not _may_go_home(state, child, src, dst, safe):
                 assert safe_move(child) is None, str(move)
                 skipped += 1
     assert skipped > 1000, skipped
@@ -143,7 +175,8 @@ def test_a_child_left_unsettled_has_no_safe_move():
     move = GAME.parse_move("d1 r2c1 5D")
     child = blocked.play(move)
     assert safe_move(blocked) is None and safe_move(child) is not None
-    assert _may_go_home(blocked, child, move, safe_cards(levels(blocked.piles)[0]))
+    src, dst = GAME.pile_index("d1"), GAME.pile_index("r2c1")
+    assert _may_go_home(blocked, child, src, dst, safe_cards(levels(blocked.piles)[0]))
 
 
 def test_without_autoplay_the_children_are_the_engine_successors_up_to_the_key():
@@ -157,7 +190,7 @@ def test_without_autoplay_the_children_are_the_engine_successors_up_to_the_key()
 def test_the_expander_key_is_the_game_key_in_another_shape():
     ours, theirs = {}, {}
     for state in random_positions(12):
-        mine, engine = key(state), GAME.key(state)
+        mine, engine = key(as_bytes(state)), GAME.key(state)
         assert ours.setdefault(mine, engine) == engine and theirs.setdefault(engine, mine) == mine
     assert len(ours) > 500
     state = random_positions(1)[-1]
@@ -167,7 +200,7 @@ def test_the_expander_key_is_the_game_key_in_another_shape():
         swapped = piles.copy()
         swapped[i], swapped[j] = piles[j], piles[i]
         other = sw.State(GAME, tuple(swapped), state.extra)
-        assert (key(other) == key(state)) == same == (GAME.key(other) == GAME.key(state))
+        assert (key(as_bytes(other)) == key(as_bytes(state))) == same == (GAME.key(other) == GAME.key(state))
 
 
 def test_expander_for_picks_the_mutated_expander():
@@ -257,7 +290,7 @@ def test_a_pooled_proof_given_up_for_memory_leaves_the_searches_as_they_were(mon
     """Past its key limit (2,000 keys here) the pooled proof is given up before any search
     skipped a position: deal 154 is then proved lost by one search alone, exactly as with no
     pooling at all."""
-    monkeypatch.setattr(search._Closure, "full", property(lambda c: len(c.expanded) + len(c.pending) > 2000))
+    monkeypatch.setattr(search._Closure, "full", property(lambda c: len(c.generated) > 2000))
     state = GAME.deal(154)
     given_up = sw.solve(state, max_states=20_000)
     monkeypatch.setattr(MutatedExpander, "pooled_proofs", False)

@@ -67,13 +67,14 @@ from __future__ import annotations
 
 from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
-from ..rules.mutated import DECKS, DRAW, F, PILE_IDS, ROW, SPACES
+from ..engine.state import State
+from ..rules.mutated import DECKS, DRAW, F, MOVES, PILE_IDS, ROW, SPACES
 from .expand import GenericExpander
 from .mutated_deadends import DeadEnds
+from .mutated_fast import BUILD, apply, plans
 
 ROW1 = tuple(s for s in SPACES if ROW[s] == 1)
 D1 = DECKS[0]
-D1_ID = PILE_IDS[D1]
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
 HOSTS = [tuple(s << 4 | (c & 15) + 1 for s in OTHER_COLOUR[c >> 4 & 3]) if 0 < c & 15 < KING else ()
          for c in range(64)]
@@ -88,21 +89,30 @@ REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their pl
 ROW_1, ROW_2, ROW_3 = ROW_SLICES
 
 
+SEPARATOR = b"\xff"          # no card: cards are below 128
+MODES_BYTES = {}            # deck modes -> bytes, each mode + 1 (DRAW is -1)
+
+
 def key(state):
-    """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: one flat
-    tuple of the foundations sorted, the spaces of each row sorted (each group has its fixed
-    number of piles, so the groups stay apart), r2x and the decks as they are. Tried and
-    dropped: the same parts packed into bytes, whose hash Python keeps (a pooled search
-    hashes each child's key three times): made and hashed three times, 45,867 keys of deals
-    1-5 at 3,000 states took 0.22 s against 0.14 for this tuple."""
+    """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: the
+    foundations sorted, the spaces of each row sorted, r2x and the decks as they are, and
+    the deck modes, joined by a byte that is no card into one bytes (each group has its
+    fixed number of piles, so the parts come apart again: equal keys, equal positions).
+    The search's piles are bytes (MutatedExpander.start), so this takes a join, and the key
+    keeps its hash, which a pooled search asks three times. Against a tuple of the same
+    parts: 1.4 against 1.9 microseconds to make, 45 against 200 nanoseconds to hash again.
+    (The same parts made into bytes from tuple piles took longer than that tuple.)"""
     piles = state.piles
     parts = sorted(piles[:4])
     parts += sorted(piles[ROW_1])
     parts += sorted(piles[ROW_2])
     parts += sorted(piles[ROW_3])
     parts += piles[REST]
-    parts.append(state.extra)
-    return tuple(parts)
+    modes = MODES_BYTES.get(state.extra)
+    if modes is None:
+        modes = MODES_BYTES[state.extra] = bytes(mode + 1 for mode in state.extra)
+    parts.append(modes)
+    return SEPARATOR.join(parts)
 
 
 def levels(piles) -> tuple[list[int], list[int | None]]:
@@ -164,14 +174,13 @@ def safe_cards(level) -> tuple[int, ...]:
     return safe
 
 
-def safe_move(state) -> Move | None:
-    """One safe move home (see the module docstring), or None."""
-    piles = state.piles
+def safe_plan(piles, modes):
+    """One safe move home (see the module docstring) as (move, source, foundation), or None."""
     level, home = levels(piles)
     safe = safe_cards(level)
     if not safe:
         return None
-    base = state.extra[0]
+    base = modes[0]
     sources = ROW1 + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
     for src in sources:
         pile = piles[src]
@@ -181,48 +190,63 @@ def safe_move(state) -> Move | None:
             continue
         suit = pile[-1] >> 4 & 3
         f = home[suit] if home[suit] is not None else next(f for f in F if not piles[f])
-        return Move(PILE_IDS[src], PILE_IDS[f])
+        return MOVES[src][f][1], src, f
     return None
 
 
-def settle(game, state):
+def safe_move(state) -> Move | None:
+    """One safe move home, or None."""
+    plan = safe_plan(state.piles, state.extra)
+    return None if plan is None else plan[0]
+
+
+def settle(state):
     """Play safe moves until none is left; return the position and those moves."""
     played = []
+    piles, modes = state.piles, state.extra
     while True:
-        move = safe_move(state)
-        if move is None:
-            return state, played
-        state = game._apply(state, move)
+        plan = safe_plan(piles, modes)
+        if plan is None:
+            break
+        move, src, f = plan
+        piles, modes = apply(piles, modes, src, f, 1, None)
         played.append(move)
+    return (State(state.game, piles, modes) if played else state), played
 
 
 class MutatedExpander(GenericExpander):
-    """The engine's moves less the skipped ones, each followed by the safe moves it allows.
-    A dead end (mutated_deadends.py) gets no successors. ``autoplay=False`` turns off the
-    safe moves, the kept-home rule, the skipped buried builds and the dead ends (to
-    cross-check them); the key-equal duplicates are skipped either way. Tried and dropped:
-    leaving out the move that undoes the last one, as CellsExpander does (only when no King
-    heads it and no card was turned up): 2 % fewer children asked of the table on deals
-    1-20 at 3,000 states, 0.5 % fewer instructions, not worth its conditions."""
+    """The engine's moves less the skipped ones, each followed by the safe moves it allows,
+    made straight from the piles (mutated_fast.py). A dead end (mutated_deadends.py) gets no
+    successors. ``autoplay=False`` asks the engine for every move and turns off the safe
+    moves, the kept-home rule, the skipped buried builds and the dead ends (to cross-check
+    them); the key-equal duplicates are skipped either way. Tried and dropped: leaving out
+    the move that undoes the last one, as CellsExpander does (only when no King heads it and
+    no card was turned up): 2 % fewer children asked of the table on deals 1-20 at 3,000
+    states, 0.5 % fewer instructions, not worth its conditions."""
 
     pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
-        self.key = key
+        self.key = key if autoplay else game.key      # key() takes the search's bytes piles
         self.dead_ends = DeadEnds() if autoplay else None
 
+    def start(self, state):
+        """The search's first position, its piles as bytes (mutated_fast.py), settled."""
+        if self.autoplay:
+            state = State(state.game, tuple(map(bytes, state.piles)), state.extra)
+        return super().start(state)
+
     def _settle(self, state):
-        return settle(self.game, state)
+        return settle(state)
 
     def is_won(self, state) -> bool:
         return sum(len(state.piles[f]) for f in F) == 52
 
-    def _moves(self, state, level):
-        """The kept moves and their positions; ``level``: the foundation levels, or None
-        for every move (autoplay off)."""
-        piles, apply = state.piles, self.game._apply
+    def _engine_moves(self, state):
+        """Every move of the engine but the key-equal duplicates, and its position."""
+        piles, apply_move = state.piles, self.game._apply
         first_empty = {}
         for s in SPACES:
             if not piles[s]:
@@ -236,61 +260,73 @@ class MutatedExpander(GenericExpander):
                         continue
                 elif dst != first_empty.get(ROW[dst], dst):
                     continue
-            if level is not None and move.src[0] == "f" and is_settled(piles[INDEX[move.src]][-1], level):
+            yield move, apply_move(state, move)
+
+    def _moves(self, state, level):
+        """(move, position, source, destination) for each kept move (``BUILD`` the
+        destination of "dN build"); ``level``: the foundation levels."""
+        piles, modes, game = state.piles, state.extra, state.game
+        for move, src, dst, n, card in plans(piles, modes):
+            if src < 4 and is_settled(piles[src][-1], level):
                 continue
-            if level is not None and dst is None and buries_its_way_out(piles[INDEX[move.src]], move.src == D1_ID):
+            if dst == BUILD and buries_its_way_out(piles[src], src == D1):
                 continue
-            yield move, apply(state, move)
+            yield move, State(game, *apply(piles, modes, src, dst, n, card)), src, dst
+
+    def _successors(self, state):
+        """(moves, position, source, destination of the first move) for each successor."""
+        if not self.autoplay:
+            for move, child in self._engine_moves(state):
+                yield (move,), child, None, None
+            return
+        if self.dead_ends.is_dead(state):
+            return
+        level = levels(state.piles)[0]
+        safe = safe_cards(level) if safe_plan(state.piles, state.extra) is None else None
+        settle_child = self._settle
+        for move, child, src, dst in self._moves(state, level):
+            if src < 4 or 0 <= dst < 4 or _may_go_home(state, child, src, dst, safe):
+                child, played = settle_child(child)
+                yield (move, *played), child, src, dst
+            else:
+                yield (move,), child, src, dst
+
+    def expand(self, state, came_by=()):
+        for moves, child, _, _ in self._successors(state):
+            yield moves, child
 
     def scored(self, state, came_by, admit):
         """``GenericExpander.scored``, with the score of each child that leaves the
         foundations as they are worked out from its parent's (heuristics.py)."""
         key, score_child = self.key, self.score.moves_from(state)
         foundations = state.piles[:4]
-        for moves, child in self.expand(state, came_by):
+        for moves, child, src, dst in self._successors(state):
             if admit(key(child)):
-                if child.piles[:4] != foundations:
+                if src is None or child.piles[:4] != foundations:
                     yield moves, child, None
                 else:                  # one move, then: settle plays only moves home
-                    move = moves[0]    # ("dN build" puts nothing anywhere: d1 stands in)
-                    yield moves, child, score_child(child, (INDEX[move.src], INDEX.get(move.dst, D1)))
-
-    def expand(self, state, came_by=()):
-        if self.dead_ends is not None and self.dead_ends.is_dead(state):
-            return
-        if not self.autoplay:
-            for move, child in self._moves(state, None):
-                yield (move,), child
-            return
-        level = levels(state.piles)[0]
-        safe = safe_cards(level) if safe_move(state) is None else None
-        for move, child in self._moves(state, level):
-            if move.src[0] == "f" or move.dst[0] == "f" or _may_go_home(state, child, move, safe):
-                child, played = self._settle(child)
-                yield (move, *played), child
-            else:
-                yield (move,), child
+                    yield moves, child, score_child(child, (src, src if dst == BUILD else dst))
 
 
-SAFE_SOURCES = frozenset(PILE_IDS[s] for s in ROW1 + (D1,))
-
-
-def _may_go_home(state, child, move, safe) -> bool:
-    """Might ``child``, one move from ``state`` that leaves the foundations as they are, have
-    a safe move? ``safe``: the cards that may go home safely at those foundations, or None
-    when ``state`` itself has a safe move. Which cards are safe depends on the foundations
-    alone, so when ``state`` has none (as every position the search expands: the start and
-    the children are settled), a safe card in ``child`` tops a row-1 pile or d1 that the move
-    touched, or a row-1 pile that d1's emptying lets go home (its face-down King no longer
-    flips d1)."""
+def _may_go_home(state, child, src, dst, safe) -> bool:
+    """Might ``child``, one move from ``state`` (from pile ``src`` to ``dst``) that leaves the
+    foundations as they are, have a safe move? ``safe``: the cards that may go home safely
+    at those foundations, or None when ``state`` itself has a safe move. Which cards are
+    safe depends on the foundations alone, so when ``state`` has none (as every position the
+    search expands: the start and the children are settled), a safe card in ``child`` tops
+    a row-1 pile or d1 that the move touched, or a row-1 pile that d1's emptying lets go home
+    (its face-down King no longer flips d1)."""
     if safe is None:
         return True
     if not safe:
         return False
     piles = child.piles
-    for pid in (move.src, move.dst):
-        if pid in SAFE_SOURCES:
-            pile = piles[INDEX[pid]]
+    for i in (src, dst):
+        if i in SAFE_SOURCES:
+            pile = piles[i]
             if pile and pile[-1] in safe:
                 return True
     return not piles[D1] and bool(state.piles[D1])
+
+
+SAFE_SOURCES = frozenset(ROW1 + (D1,))      # piles that give safe moves home
