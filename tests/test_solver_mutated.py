@@ -166,7 +166,8 @@ def test_a_child_left_unsettled_has_no_safe_move():
     for state in random_positions(12)[::2]:
         state = expander.start(state)[0]
         safe = safe_cards(levels(state.piles)[0])
-        for move, child, src, dst in expander._moves(state, levels(state.piles)[0]):
+        for move, src, dst, n, card in plans(state.piles, state.extra):
+            child = sw.State(GAME, *apply(state.piles, state.extra, src, dst, n, card))
             if "f" not in (move.src[0], move.dst[0]) and not _may_go_home(state, child, src, dst, safe):
                 assert safe_move(child) is None, str(move)
                 skipped += 1

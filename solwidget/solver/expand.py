@@ -20,6 +20,8 @@ same order, computed straight from the piles; tests/test_solver.py compares the 
 Interchange; tests/test_solver_interchange.py compares it with PatienceExpander.
 ``InterlockExpander`` (interlock_fast.py) does the same for Interlock, compared in
 tests/test_solver_interlock.py.
+``MutatedExpander`` (mutated.py) makes Mutated Solitaire's moves from the piles
+(mutated_fast.py), compared with the engine's in tests/test_solver_mutated.py.
 """
 
 from __future__ import annotations
