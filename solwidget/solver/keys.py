@@ -196,6 +196,8 @@ def _cells_key(C, T, symmetric):
 def key_bytes(game) -> int:
     """About how much memory one key of the solver's transposition table takes (with its
     share of a set), for sizing the table."""
+    if game.id == "mutated":
+        return 220                           # solver/mutated.py's key: 111 bytes, a set's slots
     if not engine_key_is_plain(game):
         return 400 + 8 * game.card_count     # the game's own key keeps its piles alive
     if game.C and game.decks == 1 and not game.draw:
