@@ -52,6 +52,26 @@ def _open_piles(piles, modes):
     return tops, first_empty, wanted, empty_foundation
 
 
+HEADS_KEPT = 100_000         # piles whose run heads _run_heads keeps
+_heads: dict = {}
+
+
+def _heads_of(pile, floor=0) -> tuple:
+    """The cards that may head a run leaving ``pile`` (not below index ``floor``): its top
+    card, then down."""
+    return tuple(pile[-n] for n in range(1, _run_length(pile, floor) + 1))
+
+
+def _run_heads(pile) -> tuple:
+    """``_heads_of`` a space or r2x, kept by pile (most piles stay as they are)."""
+    heads = _heads.get(pile)
+    if heads is None:
+        if len(_heads) >= HEADS_KEPT:
+            _heads.clear()
+        heads = _heads[pile] = _heads_of(pile)
+    return heads
+
+
 def plans(piles, modes):
     """(move, source, destination or BUILD, cards counted from the top, the card named or
     None) for each move kept, in the engine's order."""
@@ -82,8 +102,7 @@ def plans(piles, modes):
                             yield CARD_MOVES[src, dst, card], src, dst, 1, card
             continue
         moves = MOVES[src]
-        for n in range(1, _run_length(pile, mode or 0) + 1):
-            head = pile[-n]
+        for n, head in enumerate(_run_heads(pile) if mode is None else _heads_of(pile, mode), 1):
             for row in rows:
                 if row:
                     row_tops = tops[row]
