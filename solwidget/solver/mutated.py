@@ -103,14 +103,15 @@ def _sorted_group(piles) -> bytes:
 def key(state) -> bytes:
     """``MutatedSolitaire.key`` in another shape, the same equivalence, made faster: the
     foundations sorted, the spaces of each row sorted, r2x and the decks as they are, and
-    the deck modes, joined by a byte that is no card into one bytes (each group has its
+    the deck modes, joined into one bytes by a byte that is no card (each group has its
     fixed number of piles, so the parts come apart again: equal keys, equal positions).
-    The search's piles are bytes (MutatedExpander.start), so this takes a join, and the key
-    keeps its hash, which a pooled search asks twice or more. Against a tuple of the same
-    parts: 1.4 against 1.9 microseconds to make, 45 against 200 nanoseconds to hash again
-    (the same parts made into bytes from tuple piles had taken longer than that tuple).
-    Tried and dropped: a child's key made from its parent's groups, looking up again only
-    those its move changed: 0.6 % fewer instructions (deal 745 at 5,000 states)."""
+    The search's piles are bytes (MutatedExpander.start), so this is a join, and the key
+    keeps its hash, which a pooled search asks twice or more: 45 nanoseconds to hash again
+    against 200 for a tuple of the same parts, and 1.4 microseconds to make against 1.9
+    (made from tuple piles, such bytes had taken longer than the tuple). Each group is kept
+    sorted by its piles (``_sorted_group``): 5.4 % fewer instructions on deal 745 at 5,000
+    states. Tried and dropped: a child's key made from its parent's groups, looking up again
+    only those its move changed (0.6 % fewer)."""
     piles, kept = state.piles, _groups.get
     founds, row_1, row_2, row_3 = piles[:4], piles[ROW_1], piles[ROW_2], piles[ROW_3]
     parts = [kept(founds) or _sorted_group(founds), kept(row_1) or _sorted_group(row_1),
