@@ -309,7 +309,11 @@ class MutatedExpander(GenericExpander):
                 if homeward:
                     yield moves, child, None
                 else:                   # one move, and the foundations as they were
-                    yield moves, child, score_child(child, (src, src if dst == BUILD else dst))
+                    touched = (src, src if dst == BUILD else dst)     # a build fills no pile
+                    yield moves, child, score_child(child, touched)
+
+
+SAFE_SOURCES = frozenset(ROW1 + (D1,))      # piles that give safe moves home
 
 
 def _may_go_home(state, child, src, dst, safe) -> bool:
@@ -331,6 +335,3 @@ def _may_go_home(state, child, src, dst, safe) -> bool:
             if pile and pile[-1] in safe:
                 return True
     return not piles[D1] and bool(state.piles[D1])
-
-
-SAFE_SOURCES = frozenset(ROW1 + (D1,))      # piles that give safe moves home
