@@ -68,6 +68,10 @@ class GenericExpander:
         for move, child in self.game.successors(state):
             yield (move,), child
 
+    def share(self, first) -> None:
+        """Take from ``first``, the first expander of the same portfolio, what depends on
+        the position alone and so may serve every search (nothing here)."""
+
     def scored(self, state, came_by, admit):
         """``expand`` for the search: only the successors whose key ``admit`` takes (it
         records them: the search's transposition table), each with its score when the

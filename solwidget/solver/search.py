@@ -390,6 +390,8 @@ class Solver:
                                   p.get("depth_weight", 0.5), table_size // k, frontier_size // k,
                                   p.get("explore", 0.0))
                           for p in portfolio]
+        for search in self._searches[1:]:
+            search.x.share(self._searches[0].x)
         self._turn, self._slice_left = 0, OPENING
         self._closure = None
         start, played = self._searches[0].x.start(state)
