@@ -144,7 +144,7 @@ CELLS_PORTFOLIO = (DEFAULT_PORTFOLIO[1],
 # all three exploring a tenth (975 / 12 / 13: 205, 269 and 474 open, 443 won), the greedy
 # search exploring a fifth (977 / 12 / 11: 349 and 957 won, 474 and 714 not).
 # With the fast path (mutated_fast.py; about 7,000 expansions a CPU second on hard deals),
-# deals 1-1000 at 10 s, two processes: 979 / 12 / 9 in three runs. The greedy search
+# deals 1-1000 at 10 s, two processes: 979 / 12 / 9 in four runs. The greedy search
 # exploring a fifth, at 10 s of CPU on the hard deals: 349 won at 1,747 expansions, 957 at
 # 31,908 (67,484 with this portfolio), 714 at 45,797, but 474 open at 75,761 (won at 25,554).
 MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
