@@ -110,16 +110,16 @@ class DeadEnds:
         for masks in tops:
             tableau |= masks[0]
         needed = loose | tableau                # every type not home
+        if needed & ~_homeable(ready, needed):  # some type cannot go home even with every
+            return True                         # card on top: neither end below changes that
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
+        if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
+            return False    # all do, and every type may go home (just seen)
         hosts = [None] * len(columns)           # hosts[k]: see _lowest_leaver (None: not asked)
         exposed = 0                             # X found for some tableau copy
         for masks, b in zip(tops, bound):
-            exposed |= masks[b - 1 if b else 0]
-        if needed & ~_homeable(ready, needed):  # some type cannot go home even with every
-            return True                         # card on top: neither end below changes that
-        if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
-            return False    # all do, and every type may go home (just seen)
+            exposed |= masks[b - 1]
         while True:
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
