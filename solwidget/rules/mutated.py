@@ -46,6 +46,9 @@ def _row_of(pid: str) -> int:
 
 
 ROW = tuple(_row_of(pid) for pid in PILE_IDS)
+# The spaces of rows 1, 2 and 3, as slices of the piles (the solver reads a row at once).
+ROW_SLICES = tuple(slice(SPACES[0] + COLUMNS * r, SPACES[0] + COLUMNS * (r + 1)) for r in range(ROWS))
+assert all(ROW[i] == r + 1 for r, part in enumerate(ROW_SLICES) for i in range(part.start, part.stop))
 NEIGHBOUR_ROWS = {r: tuple(n for n in (r - 1, r + 1) if 0 <= n <= ROWS) for r in range(ROWS + 1)}
 # The cards on which each card may be built: one rank higher, of the other colour.
 PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in deck()}

@@ -68,21 +68,18 @@ from __future__ import annotations
 from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.state import State
-from ..rules.mutated import DECKS, DRAW, F, MOVES, PILE_IDS, ROW, SPACES
+from ..rules.mutated import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
 from .expand import GenericExpander
 from .mutated_deadends import DeadEnds
-from .mutated_fast import BUILD, apply, plans
+from .mutated_fast import BUILD, D1, apply, plans
 
-ROW1 = tuple(s for s in SPACES if ROW[s] == 1)
-D1 = DECKS[0]
+ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
 HOSTS = [tuple(s << 4 | (c & 15) + 1 for s in OTHER_COLOUR[c >> 4 & 3]) if 0 < c & 15 < KING else ()
          for c in range(64)]
 PARTNER = (3, 2, 1, 0)                             # the other suit of the same colour
 FOUNDATION_SET = frozenset(F)
 INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
-ROW_SLICES = tuple(slice(SPACES[0] + 5 * r, SPACES[0] + 5 * r + 5) for r in range(3))
-assert all(ROW[i] == r + 1 for r, part in enumerate(ROW_SLICES) for i in range(part.start, part.stop))
 REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their places
 ROW_1, ROW_2, ROW_3 = ROW_SLICES
 SEPARATOR = b"\xff"          # no card: cards are below 128
@@ -190,7 +187,7 @@ def safe_plan(piles, modes):
     if not safe:
         return None
     base = modes[0]
-    sources = ROW1 + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
+    sources = ROW1_SPACES + ((D1,) if base != DRAW and len(piles[D1]) - base >= 2 else ())
     for src in sources:
         pile = piles[src]
         if not pile or pile[-1] not in safe:
@@ -319,7 +316,7 @@ class MutatedExpander(GenericExpander):
                     yield moves, child, score_child(child, touched)
 
 
-SAFE_SOURCES = frozenset(ROW1 + (D1,))      # piles that give safe moves home
+SAFE_SOURCES = frozenset(ROW1_SPACES + (D1,))      # piles that give safe moves home
 
 
 def _may_go_home(state, child, src, dst, safe) -> bool:

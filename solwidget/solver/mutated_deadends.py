@@ -66,7 +66,7 @@ and 995 (at 15,000 expansions) it found 10 more dead (1 in 213, 9 in 282), at tw
 from __future__ import annotations
 
 from ..engine.cards import FACE_DOWN, KING
-from ..rules.mutated import DECKS, DRAW, F, R2X, ROW, SPACES
+from ..rules.mutated import DECKS, DRAW, F, R2X, ROW_SLICES
 
 # Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
 SUIT = 0xFFFF
@@ -80,8 +80,7 @@ CLIMB_ORDER = (3, 2, 1)      # rows spread in a pass: the order that needs the f
 EVEN = sum(1 << r for r in range(0, 16, 2))
 CHAIN_BLACK, CHAIN_RED = EVEN | (EVEN ^ SUIT) << 16, (EVEN ^ SUIT) | EVEN << 16
 BOTH_CHAINS, BLACK_SUITS, RED_SUITS = 1 | 1 << 16, 1 | 1 << 48, 1 << 16 | 1 << 32   # multipliers that copy fields
-ROW_1, ROW_2, ROW_3 = (slice(SPACES[0] + 5 * r, SPACES[0] + 5 * r + 5) for r in range(3))
-assert all(ROW[p] == r for r, part in ((1, ROW_1), (2, ROW_2), (3, ROW_3)) for p in range(part.start, part.stop))
+ROW_1, ROW_2, ROW_3 = ROW_SLICES
 
 
 def bits(cards) -> int:

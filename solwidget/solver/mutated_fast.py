@@ -15,12 +15,11 @@ tests/test_solver_mutated.py compares these moves and positions with the engine'
 from __future__ import annotations
 
 from ..engine.cards import ACE, FACE_DOWN, KING
-from ..rules.mutated import (BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF, R2X,
-                             ROW, SPACES, _flip, _run_length)
+from ..rules.mutated import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
+                             R2X, ROW, SPACES, _flip, _run_length)
 
 BUILD = -1                          # the destination of "dN build"
 D1 = DECKS[0]
-FIRST_SPACE, LAST_SPACE = SPACES[0], R2X          # the spaces and r2x: indices in between
 FACE_UP_BYTES = [bytes((card & ~FACE_DOWN,)) for card in range(128)]
 FLIP_BYTES = bytes(card ^ FACE_DOWN for card in range(256))       # a face inverted, as a table
 
@@ -158,7 +157,7 @@ def apply(piles, modes, src, dst, n, card):
         moving, left = pile[i:i + 1], pile[:i] + pile[i + 1:]
     new[dst] = piles[dst] + moving
     flip_rows = ()
-    if FIRST_SPACE <= src <= LAST_SPACE:
+    if src in ALL_SPACES:
         if left and left[-1] & FACE_DOWN:
             left = _face_up_top(left)
             if left[-1] & 15 == KING:
@@ -168,7 +167,7 @@ def apply(piles, modes, src, dst, n, card):
         modes[src - D1] = DRAW      # the base has left: the deck is back in draw mode
         modes = tuple(modes)
     new[src] = left
-    if FIRST_SPACE <= dst <= LAST_SPACE and moving[0] & 15 == KING:
+    if dst in ALL_SPACES and moving[0] & 15 == KING:
         flip_rows += (ROW[dst],)
     for row in flip_rows:
         deck = DECKS[row - 1]
