@@ -1,0 +1,81 @@
+"""The searches stay the same: each game"s solver results on a few deals, as a fingerprint.
+
+A refactoring must leave every search as it was, expansion for expansion. The fingerprint
+is a digest of each deal"s status, expansions, positions generated and moves, at a small
+budget of states (independent of time and machine). When a search changes on purpose,
+the new fingerprint is recorded here with the reason in the commit that changes it.
+"""
+
+import hashlib
+import json
+
+import pytest
+
+import solwidget as sw
+
+DEALS = range(1, 6)
+MAX_STATES = 1500
+
+FINGERPRINTS = {
+    "reversed_solitaire": "6689a28f44c0",
+    "inverted_freecell": "dae4b8b6178a",
+    "freecell": "80f5a947af06",
+    "triple_interchange": "b5ab5f318075",
+    "interchange": "bc5dcbeb2f72",
+    "unlimited": "a1cfad78f7c8",
+    "single_interchange": "c73c88f09aa3",
+    "quadruple_interchange": "4363cdf1f406",
+    "interlock": "2926f0e8ddf5",
+    "love_a_duck": "013e367c4be1",
+    "guardian": "f3d32631326d",
+    "mutated": "d14c3fa6d541",
+}
+
+# Deep searches: pooled loss proofs past their first 8,000 expansions, and proofs of loss.
+DEEP = {
+    ("mutated", 154): "655d405f977f",
+    ("triple_interchange", 595): "02f8593eae22",
+    ("interlock", 845): "a1cf88837233",
+    ("freecell", 11982): "b1ffe9795003",
+}
+DEEP_STATES = 12000
+
+# The reductions switched off: the engine"s own moves and keys.
+PLAIN_OPTIONS = {"autoplay": False, "compress_stock": False}
+PLAIN = {
+    "reversed_solitaire": "822ec89a9582",
+    "triple_interchange": "36caadbb46e0",
+    "interlock": "3b06b0620785",
+    "mutated": "c043ece238c7",
+}
+PLAIN_STATES = 400
+
+
+def fingerprint(game_id: str, deals=DEALS, max_states=MAX_STATES, **options) -> str:
+    game = sw.load_game(game_id)
+    rows = []
+    for number in deals:
+        result = sw.Solver(game.deal(number), max_states=max_states, **options).solve()
+        moves = " ".join(map(str, result.moves))
+        rows.append((number, result.status, result.progress.expanded, result.progress.generated, moves))
+    return hashlib.md5(json.dumps(rows).encode()).hexdigest()[:12]
+
+
+@pytest.mark.parametrize("game_id", sorted(FINGERPRINTS))
+def test_search_unchanged(game_id):
+    assert fingerprint(game_id) == FINGERPRINTS[game_id]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id, number", sorted(DEEP))
+def test_deep_search_unchanged(game_id, number):
+    assert fingerprint(game_id, [number], DEEP_STATES) == DEEP[game_id, number]
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAIN))
+def test_plain_search_unchanged(game_id):
+    assert fingerprint(game_id, DEALS, PLAIN_STATES, **PLAIN_OPTIONS) == PLAIN[game_id]
+
+
+def test_every_game_has_a_fingerprint():
+    assert sorted(FINGERPRINTS) == sorted(sw.games())
