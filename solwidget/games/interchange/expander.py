@@ -238,7 +238,8 @@ class InterchangeExpander(InterchangeFamilyExpander):
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
                 takes.setdefault(card, []).append(dst)
-        runs = [(src, _run_length(piles[src], fits_on)) for src in givers]
+        run_length = self.game.run_length
+        runs = [(src, run_length(piles[src])) for src in givers]
         for src, run in runs:                   # on the tableau
             pile = piles[src]
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
@@ -420,12 +421,3 @@ def _taken(pile, n) -> tuple:
         rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
     return rest
 
-
-def _run_length(pile, fits_on) -> int:
-    """Patience.run_length for runs in suit."""
-    if not pile or pile[-1] & FACE_DOWN:
-        return 0
-    n, size = 1, len(pile)
-    while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-        n += 1
-    return n
