@@ -5,6 +5,8 @@
     state = state.play(state.legal_moves()[0])
 """
 
+from typing import TYPE_CHECKING
+
 from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
@@ -16,6 +18,10 @@ __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosi
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
+
+
+if TYPE_CHECKING:     # for type checkers and the API reference; at run time, __getattr__ below
+    from .widget.widget import SolitaireWidget  # noqa: F401
 
 
 def __getattr__(name):
