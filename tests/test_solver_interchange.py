@@ -281,7 +281,7 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
                 reached = reached.play(move)
             assert reached.piles == child.piles, (seed, moves)
             # a bridge ends with a card from a pile, or a King home
-            assert moves[-1].src != "waste" or child.piles[GAME._index[moves[-1].dst]][-1] & 15 == 13
+            assert moves[-1].src != "waste" or child.piles[GAME.index_of[moves[-1].dst]][-1] & 15 == 13
             count += 1
     assert count >= 20
 

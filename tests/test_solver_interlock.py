@@ -37,7 +37,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),
     columns = {t: [rest.pop()] for t in sorted(filled)}
     for column in columns.values():
         while runs and len(rest) > 2 and rnd.random() < runs:
-            guests = sorted(c for c in rest if c in GAME._fits_on[column[-1]])
+            guests = sorted(c for c in rest if c in GAME.fits_on[column[-1]])
             if not guests:
                 break
             column.append(rnd.choice(guests))
@@ -107,7 +107,7 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
 
 
 def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves():
-    """stock.play_off (a bridge's reserve, made at once) against turn_up and _apply, move
+    """stock.play_off (a bridge's reserve, made at once) against turn_up and apply_legal, move
     by move: the same moves, stock, waste and redeal count, whatever order the cards
     come in (the waste's top card first, too)."""
     play = sw.Move("waste", "t0")
@@ -123,7 +123,7 @@ def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves
         for card in cards:
             turns, after = stock.turn_up(GAME, after, card)
             moves += [*turns, play]
-            after = GAME._apply(after, play)
+            after = GAME.apply_legal(after, play)
         made = stock.play_off(GAME, state.piles, cards, play)
         assert made == (moves, after.piles[GAME.STOCK], after.piles[GAME.WASTE],
                         after.extra[0] - state.extra[0]), seed
@@ -160,7 +160,7 @@ def test_home_bridges_are_legal_lines_to_the_positions_they_give():
             assert replay(state, moves).piles == child.piles, (seed, moves)
             home = [m for m in moves if not is_turn(m)]
             assert all(m.dst[0] == "f" for m in home)
-            last = child.piles[GAME._index[home[-1].dst]][-1]
+            last = child.piles[GAME.index_of[home[-1].dst]][-1]
             # the bridge ends with a card from a pile, or with a King from the reserve
             assert home[-1].src != "waste" or last & 15 == 13, (seed, moves)
             seen += 1
@@ -344,7 +344,7 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
 def test_a_card_is_safe_with_the_other_colour_two_below_and_its_colour_three(levels, safe):
     piles = [()] * len(GAME.pile_ids)          # only the foundations count
     for f, cards in _home_to(**levels).items():
-        piles[GAME._index[f]] = tuple(map(parse_card, cards))
+        piles[GAME.index_of[f]] = tuple(map(parse_card, cards))
     assert [card_name(c) for c in bridges._safe_next(GAME, piles)] == safe
 
 
@@ -505,6 +505,6 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
         assert fast.start(state) == general.start(state)
         children = list(fast.expand(state))
         assert children == list(general.expand(state))
-        dropdowns += sum(GAME._index[moves[0].dst] in GAME.covered.get(GAME._index[moves[0].src], ())
-                         for moves, _ in children if moves[0].src in GAME._index)
+        dropdowns += sum(GAME.index_of[moves[0].dst] in GAME.covered.get(GAME.index_of[moves[0].src], ())
+                         for moves, _ in children if moves[0].src in GAME.index_of)
     assert len(positions) > 900 and dropdowns > 100, dropdowns

@@ -111,7 +111,7 @@ class PatienceExpander(GenericExpander):
             self.dead_ends = interchange.DeadEnds(game)
         self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
-        self.index = game._index
+        self.index = game.index_of
 
     def _settle(self, state):
         if self.bridge_moves is bridges.bridges:    # Interlock: safe reserve cards go home
@@ -123,14 +123,14 @@ class PatienceExpander(GenericExpander):
         return sum(len(piles[f]) for f in self.game.F) == self.game.card_count
 
     def _targets(self, piles, card) -> tuple[int, ...]:
-        """Where the engine lets ``card`` go from the waste (as Patience._moves does for a
+        """Where the engine lets ``card`` go from the waste (as Patience.iter_moves does for a
         single card off the tableau): foundations, then fitting tableau piles; only the
         first empty one when empty piles are interchangeable."""
         game = self.game
         places = self._foundations(piles, card)
         empty_seen = False
         for t in game.T:
-            if game._can_take(piles, t) and game._fits_pile(piles, t, card):
+            if game.can_take(piles, t) and game.fits_pile(piles, t, card):
                 if not piles[t] and self.first_empty_only:
                     if empty_seen:
                         continue
@@ -141,7 +141,7 @@ class PatienceExpander(GenericExpander):
     def _foundations(self, piles, card) -> list[int]:
         """The foundations where ``card`` may go (only the first empty one: they are a set)."""
         first_empty = self._first_empty_foundation(piles) if self.plain else None
-        return [f for f in self.game._foundation_for(piles, card)
+        return [f for f in self.game.foundations_for(piles, card)
                 if piles[f] or first_empty is None or f == first_empty]
 
     def _first_empty_foundation(self, piles):
@@ -159,9 +159,9 @@ class PatienceExpander(GenericExpander):
         free_foundation = self._first_empty_foundation(piles) if self.plain else None
         empty_pile = None
         if self.first_empty_only:
-            empty_pile = next((t for t in game.T if not piles[t] and game._can_take(piles, t)), None)
-        apply = game._apply
-        for move in game._moves(state):
+            empty_pile = next((t for t in game.T if not piles[t] and game.can_take(piles, t)), None)
+        apply = game.apply_legal
+        for move in game.iter_moves(state):
             if self.compress and is_turn(move):
                 continue
             if self.bridges and move.src == "waste" and \
@@ -206,8 +206,8 @@ def _hooks_plain(game) -> bool:
     """Does ``game`` use Patience's own move rules (no covering, dropdowns or reveals)?"""
     cls = type(game)
     return all(getattr(cls, name) is getattr(Patience, name)
-               for name in ("_can_give", "_can_take", "_empty_takes", "_extra_moves", "_reveal",
-                            "_moves", "_apply", "_run_length", "group_limit", "_foundation_for"))
+               for name in ("can_give", "can_take", "empty_pile_takes", "extra_moves", "reveal",
+                            "iter_moves", "apply_legal", "run_length", "group_limit", "foundations_for"))
 
 
 def cells_fast_path(game) -> bool:
@@ -232,7 +232,7 @@ class CellsExpander(PatienceExpander):
 
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._move, self._hosts, self._safe_hosts = _cells_tables(game)
         self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
         self._F, self._C, self._T = game.F, game.C, game.T
@@ -344,7 +344,7 @@ class CellsExpander(PatienceExpander):
 
     def _run_of(self, pile) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their
-        order goes (Patience._run_length without face-down cards), and wanted[k], the
+        order goes (Patience.run_length without face-down cards), and wanted[k], the
         (host, n) pairs for the top n <= k of them: the run of n cards may go on host. Kept
         by pile: a pile's hash is kept too when it is bytes."""
         fits_on, hosts = self._fits_on, self._hosts
@@ -468,10 +468,10 @@ def _cells_tables(game):
       rule of autoplay.py: ``card`` is safe once all of them are home)."""
     ids = game.pile_ids
     moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
-             for a, row in zip(ids, game._one_card_moves)]
+             for a, row in zip(ids, game.one_card_moves)]
     hosts = [[] for _ in range(64)]
     for top in range(64):
-        for card in game._fits_on[top]:
+        for card in game.fits_on[top]:
             hosts[card].append(top)
     safe_hosts = [()] * 64
     for suit in range(4):

@@ -140,15 +140,15 @@ def _patience_score(game: Patience, w):
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     w_covered, w_reserve = w["covered"], w["reserve"]
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
-    covering = type(game)._can_give is not Patience._can_give     # Interlock's layers
+    covering = type(game).can_give is not Patience.can_give     # Interlock's layers
     from ..rules.interlock import _InterlockFamily
-    # Interlock's covering piles by index, as its _can_give reads them (None: never covered)
-    cover_pairs = game._pair if type(game)._can_give is _InterlockFamily._can_give else None
-    takes_all = type(game)._can_take is Patience._can_take
-    # Interlock's empty piles: those that may take a card, as its _can_take reads them
-    # (None: read by _can_take): an emptied middle or front pile never does
+    # Interlock's covering piles by index, as its can_give reads them (None: never covered)
+    cover_pairs = game._pair if type(game).can_give is _InterlockFamily.can_give else None
+    takes_all = type(game).can_take is Patience.can_take
+    # Interlock's empty piles: those that may take a card, as its can_take reads them
+    # (None: read by can_take): an emptied middle or front pile never does
     gone = (game._gone_when_empty if cover_pairs is not None
-            and type(game)._can_take is _InterlockFamily._can_take else None)
+            and type(game).can_take is _InterlockFamily.can_take else None)
     values = _ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
 
@@ -173,14 +173,14 @@ def _patience_score(game: Patience, w):
                     if not gone[t]:
                         pair = cover_pairs[t]
                         empty += pair is None or not (piles[pair[0]] or piles[pair[1]])
-                elif takes_all or game._can_take(piles, t):
+                elif takes_all or game.can_take(piles, t):
                     empty += 1
                 continue
             if cover_pairs is not None:
                 pair = cover_pairs[t]
                 if pair is not None and (piles[pair[0]] or piles[pair[1]]):
                     covered += len(pile)
-            elif covering and not game._can_give(piles, t):
+            elif covering and not game.can_give(piles, t):
                 covered += len(pile)
             part = by_pile.get(pile)
             if part is None:
@@ -233,15 +233,15 @@ def _patience_score(game: Patience, w):
 def _plain_cells_game(game: Patience) -> bool:
     """Free cells, no stock, every tableau pile open (the FreeCell family)."""
     cls = type(game)
-    return (bool(game.C) and not game.draw and cls._can_give is Patience._can_give
-            and cls._can_take is Patience._can_take)
+    return (bool(game.C) and not game.draw and cls.can_give is Patience.can_give
+            and cls.can_take is Patience.can_take)
 
 
 def _face_up_pile_valuer(game: Patience, w):
     """_pile_valuer's pile_value for piles without face-down cards, with less work: no
     face-down cards to count or mask, ordered runs read from the move tables."""
     w_block, w_urgent, w_buried, w_unsorted = w["blockers"], w["urgent"], w["buried"], w["unsorted"]
-    fits_on = game._fits_on
+    fits_on = game.fits_on
 
     def pile_value(pile, need) -> float:
         blockers = depth = 0

@@ -144,7 +144,7 @@ def _walk(game, state):
             move = REDEAL
         else:
             return
-        current = game._apply(current, move)
+        current = game.apply_legal(current, move)
         turns.append(move)
         if (current.piles[game.STOCK], current.piles[game.WASTE]) == start:
             return
@@ -184,4 +184,4 @@ def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[M
     for turns, turned in reachable_tops(game, state, wanted):
         for dst in places(turned.piles[game.WASTE][-1]):
             move = Move("waste", ids[dst])
-            yield turns + (move,), game._apply(turned, move)
+            yield turns + (move,), game.apply_legal(turned, move)

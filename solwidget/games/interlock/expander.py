@@ -40,9 +40,9 @@ class InterlockExpander(PatienceExpander):
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
-        self._one = game._one_card_moves
+        self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._pair = game._pair                 # covering piles by index (None: never covered)
         self._gone = game._gone_when_empty
@@ -54,7 +54,7 @@ class InterlockExpander(PatienceExpander):
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
     def _run(self, pile) -> int:
-        """Patience._run_length for a pile of face-up cards."""
+        """Patience.run_length for a pile of face-up cards."""
         fits_on, n, size = self._fits_on, 1, len(pile)
         while n < size and pile[-n] in fits_on[pile[-n - 1]]:
             n += 1
@@ -92,7 +92,7 @@ class InterlockExpander(PatienceExpander):
         home = self.home_bridges(game, state) if self.home_bridges else waste_plays(game, state, self._foundations)
         for moves, child in home:
             yield moves, child, None
-        index = game._index
+        index = game.index_of
         for moves, child in self.bridge_moves(game, state):
             yield moves, child, index[moves[-1].src]
 

@@ -258,13 +258,13 @@ class MutatedExpander(GenericExpander):
 
     def _engine_moves(self, state):
         """Every move of the engine but the key-equal duplicates, and its position."""
-        piles, apply_move = state.piles, self.game._apply
+        piles, apply_move = state.piles, self.game.apply_legal
         first_empty = {}
         for s in SPACES:
             if not piles[s]:
                 first_empty.setdefault(ROW[s], s)
         empty_foundation = next((f for f in F if not piles[f]), None)
-        for move in self.game._moves(state):
+        for move in self.game.iter_moves(state):
             dst = INDEX.get(move.dst)
             if dst is not None and not piles[dst]:
                 if dst in FOUNDATION_SET:

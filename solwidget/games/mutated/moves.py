@@ -1,10 +1,10 @@
 """Mutated Solitaire's moves and their positions, made straight from the piles.
 
-``plans`` yields the engine's moves (rules/mutated.py, ``_moves``) in the engine's order,
+``plans`` yields the engine's moves (rules/mutated.py, ``iter_moves``) in the engine's order,
 less the key-equal duplicates that MutatedExpander skips anyway (a King or a run headed by
 one goes only to the first empty space of each row, an Ace only to the first empty
 foundation), each with the pile indices that ``apply`` needs: no Move is read back into
-piles, and no position is made for a move skipped. ``apply`` is the engine's ``_apply`` on
+piles, and no position is made for a move skipped. ``apply`` is the engine's ``apply_legal`` on
 those indices. Both work on piles as tuples (the engine's) or as bytes, which the search
 uses (MutatedExpander.start): bytes keep their hash, so the keys, the dead-end test's
 caches and the score's hash each pile once, and they slice quicker. The engine stays the
@@ -142,7 +142,7 @@ def _flipped(pile):
 
 
 def apply(piles, modes, src, dst, n, card):
-    """The piles and deck modes after a plan's move (rules/mutated.py, ``_apply``)."""
+    """The piles and deck modes after a plan's move (rules/mutated.py, ``apply_legal``)."""
     new = list(piles)
     pile = piles[src]
     if dst == BUILD:

@@ -99,9 +99,9 @@ class InterchangeExpander(PatienceExpander):
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
-        self._one = game._one_card_moves
+        self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
         self._group_moves = {}
@@ -409,7 +409,7 @@ def _taken(pile, n) -> tuple:
 
 
 def _run_length(pile, fits_on) -> int:
-    """Patience._run_length for runs in suit."""
+    """Patience.run_length for runs in suit."""
     if not pile or pile[-1] & FACE_DOWN:
         return 0
     n, size = 1, len(pile)

@@ -290,7 +290,7 @@ def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
     units: dict[int, list[tuple[int, int]]] = {}
     for a in game.T:
         pile = piles[a]
-        for n in range(1, game._run_length(pile) + 1):
+        for n in range(1, game.run_length(pile) + 1):
             units.setdefault(pile[-n], []).append((a, n))
     return units
 
@@ -302,7 +302,7 @@ def bridges(game, state):
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on, ids = game._fits_on, game.pile_ids
+    fits_on, ids = game.fits_on, game.pile_ids
     empty_seen = False
     for b in game.T:
         pile = piles[b]
