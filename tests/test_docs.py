@@ -52,6 +52,11 @@ def test_mkdocs_build_strict(tmp_path):
     reference = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
     for name in ("load_game", "State", "Solver", "solve", "SolitaireWidget", "SolwidgetError"):
         assert f'id="solwidget.{name}"' in reference, name
+    # sw.games, sw.hint and sw.study share their names with modules: the reference must
+    # document the functions, not the modules' docstrings
+    assert "doc-symbol-module" not in reference
+    for name in ("games", "hint", "study"):
+        assert re.search(rf'doc-symbol-function"></code>\s*solwidget\.{name}\s*<', reference), name
 
 
 def _sections(text: str, level: int) -> dict[str, str]:
