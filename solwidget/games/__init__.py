@@ -1,5 +1,5 @@
-"""The rules of every game, one module per family; importing a module registers its games, in the order ``games()`` lists them."""
+"""The catalogue: one package per family of games, each with its rules and what the solver
+knows of it. Importing a family registers its games (in the order ``games()`` lists them)
+and its solver profile."""
 
-from . import freecell, interchange  # noqa: F401
-from . import interlock  # noqa: F401
-from . import mutated  # noqa: F401
+from . import freecell, interchange, interlock, mutated  # noqa: F401

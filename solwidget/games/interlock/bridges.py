@@ -106,17 +106,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
-from ..engine.moves import Move
-from ..engine.patience import Patience
-from ..engine.state import State
-from .stock import cycle, play_off, turn_up
+from ...engine.cards import ACE, KING, OTHER_COLOUR
+from ...engine.moves import Move
+from ...engine.patience import Patience
+from ...engine.state import State
+from ...solver.stock import cycle, home_chains, play_bridge, turn_up
+from .rules import Interlock
 
 
 def applies(game) -> bool:
-    """Interlock proper: one deck turned one card at a time with unlimited redeals, runs
-    only, covering piles that are gone once empty (the lemma above uses each of these)."""
-    from ..rules.interlock import Interlock
+    """One deck turned one card at a time with unlimited redeals, runs only, no cells, and
+    covering piles that are gone once empty, as in Interlock proper (the lemma above uses
+    each of these)."""
     return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
             and game.decks == 1 and game.group == "run" and not game.C)
 
@@ -194,55 +195,6 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
             continue
         for first in firsts:
             yield from home_chains(game, state, f, first, reserve, on_top)
-
-
-def home_chains(game, state, f, first, reserve, on_top):
-    """The home bridges onto foundation ``f`` that start with reserve card ``first``:
-    ``on_top`` gives, for a card, the piles it tops that may give it."""
-    chain = (first,)
-    while True:
-        last = chain[-1]
-        if last & 15 == KING:
-            yield play_home(game, state, chain, f, None)
-            return
-        for a in on_top.get(last + 1, ()):
-            yield play_home(game, state, chain, f, a)
-        if last + 1 not in reserve:
-            return
-        chain += (last + 1,)
-
-
-def play_home(game, state, chain, f, a):
-    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
-    (None: no pile) onto it: the moves, turns included, and the position after them."""
-    moves = []
-    to_f = Move("waste", game.pile_ids[f])
-    for card in chain:
-        turns, state = turn_up(game, state, card)
-        moves += turns
-        moves.append(to_f)
-        state = game.apply_legal(state, to_f)
-    if a is not None:
-        move = game.one_card_moves[a][f]
-        moves.append(move)
-        state = game.apply_legal(state, move)
-    return tuple(moves), state
-
-
-def play_bridge(game, state, chain, b, unit, ids):
-    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
-    the moves, turns included, and the position after them (made at once: what turn_up and
-    Patience.apply_legal give, one move after another)."""
-    piles = list(state.piles)
-    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
-        game, piles, chain, Move("waste", ids[b]))
-    a, n = unit
-    moving = piles[a][-n:]
-    piles[a] = piles[a][:-n]
-    piles[b] = piles[b] + chain + moving
-    game.reveal(piles, a)          # as apply_legal does (Triple Interchange's face-down cards)
-    moves.append(Move(ids[a], ids[b], n) if n > 1 else game.one_card_moves[a][b])
-    return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:

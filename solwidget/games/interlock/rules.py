@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import FACE_DOWN, card_name, face_down
-from ..engine.errors import InvalidPosition
-from ..engine.moves import Move
-from ..engine.patience import CARD_GAP, ROW_GAP, Build, Patience
-from ..engine.registry import register
-from ..engine.state import State
+from ...engine.cards import FACE_DOWN, card_name, face_down
+from ...engine.errors import InvalidPosition
+from ...engine.moves import Move
+from ...engine.patience import CARD_GAP, ROW_GAP, Build, Patience
+from ...engine.registry import register
+from ...engine.state import State
 
 CARD_HEIGHT = 1.4
 LAYERS = ("back", "middle", "front")
@@ -31,7 +31,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-class _InterlockFamily(Patience):
+class InterlockFamily(Patience):
     back_piles: int = 9            # the layers hold back_piles, back_piles + 1, back_piles + 2
     build = Build(-1, "alternate")
     group = "run"
@@ -210,7 +210,7 @@ class _InterlockFamily(Patience):
 
 
 @register
-class Interlock(_InterlockFamily):
+class Interlock(InterlockFamily):
     id = "interlock"
     name = "Interlock"
     draw = 1
@@ -229,7 +229,7 @@ class Interlock(_InterlockFamily):
 
 
 @register
-class LoveADuck(_InterlockFamily):
+class LoveADuck(InterlockFamily):
     id = "love_a_duck"
     name = "Love a Duck"
     group = "yukon"
@@ -252,7 +252,7 @@ class LoveADuck(_InterlockFamily):
 
 
 @register
-class Guardian(_InterlockFamily):
+class Guardian(InterlockFamily):
     id = "guardian"
     name = "Guardian"
     back_piles = 3

@@ -1,6 +1,6 @@
 """Mutated Solitaire's moves and their positions, made straight from the piles.
 
-``plans`` yields the engine's moves (rules/mutated.py, ``iter_moves``) in the engine's order,
+``plans`` yields the engine's moves (rules.py, ``iter_moves``) in the engine's order,
 less the key-equal duplicates that MutatedExpander skips anyway (a King or a run headed by
 one goes only to the first empty space of each row, an Ace only to the first empty
 foundation), each with the pile indices that ``apply`` needs: no Move is read back into
@@ -14,8 +14,8 @@ tests/test_solver_mutated.py compares these moves and positions with the engine'
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from ..rules.mutated import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
+from ...engine.cards import ACE, FACE_DOWN, KING
+from .rules import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
                              R2X, ROW, SPACES, _flip, _run_length)
 
 BUILD = -1                          # the destination of "dN build"
@@ -137,12 +137,12 @@ def _face_up_top(pile):
 
 
 def _flipped(pile):
-    """A deck turned over as a whole (rules/mutated.py, ``_flip``)."""
+    """A deck turned over as a whole (rules.py, ``_flip``)."""
     return pile[::-1].translate(FLIP_BYTES) if type(pile) is bytes else _flip(pile)
 
 
 def apply(piles, modes, src, dst, n, card):
-    """The piles and deck modes after a plan's move (rules/mutated.py, ``apply_legal``)."""
+    """The piles and deck modes after a plan's move (rules.py, ``apply_legal``)."""
     new = list(piles)
     pile = piles[src]
     if dst == BUILD:

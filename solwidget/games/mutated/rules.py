@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
-from ..engine.errors import InvalidPosition
-from ..engine.game import Game
-from ..engine.moves import Move
-from ..engine.patience import Build
-from ..engine.registry import register
-from ..engine.state import State
+from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
+from ...engine.errors import InvalidPosition
+from ...engine.game import Game
+from ...engine.moves import Move
+from ...engine.patience import Build
+from ...engine.registry import register
+from ...engine.state import State
 
 ROWS, COLUMNS, DECK_SIZE = 3, 5, 7
 DRAW = -1                       # a deck's mode in draw mode; otherwise its base index
