@@ -6,7 +6,6 @@
 """
 
 import importlib
-from typing import TYPE_CHECKING
 
 # The catalogue first: importing it registers every game and its solver profile. The
 # package solwidget.games shares its name with the function games(), bound after it.
@@ -24,6 +23,8 @@ __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosi
            "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
 
+
+from typing import TYPE_CHECKING  # noqa: E402
 
 if TYPE_CHECKING:     # for type checkers and the API reference; at run time, __getattr__ below
     from .widget.widget import SolitaireWidget  # noqa: F401
