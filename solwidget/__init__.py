@@ -24,6 +24,12 @@ __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosi
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
 
 
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:     # for type checkers and the API reference; at run time, __getattr__ below
+    from .widget.widget import SolitaireWidget  # noqa: F401
+
+
 def __getattr__(name):
     # The widget needs anywidget (the "widget" extra); the engine never does.
     if name == "SolitaireWidget":

@@ -1,4 +1,4 @@
-"""Moves and their text notation (DESIGN.md: "SRC DST", "SRC DST N", "d2 r1c3 QH")."""
+"""Moves and their text notation (docs/rules.md: "SRC DST", "SRC DST N", "d2 r1c3 QH")."""
 
 from typing import NamedTuple
 

@@ -2,7 +2,7 @@
 which no win exists, found without search (below); and stock and waste cards played only in
 bridges, a card put on them at once (the section "reserve plays" further down).
 
-The game (RULES.md section 2): several decks, foundations built up in suit from any Ace on
+The game (docs/rules.md): several decks, foundations built up in suit from any Ace on
 any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
 takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
 card can be played at any time. Face-down cards only wait for the cards above them to go.

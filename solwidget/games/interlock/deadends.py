@@ -10,7 +10,7 @@ of it needs, made of events that must have happened before. Events are
   card of the reserve (stock and waste) that might get there;
 - S(p): an empty uncovered back pile other than p exists (a King from p might go there);
 - B(c): tableau card c is bare: nothing lies on it (now, or after some move).
-The rules (the facts behind them come from RULES.md section 3 and rules.py):
+The rules (the facts behind them come from docs/rules.md and rules.py):
 - E(p) for an empty pile and H(c) for a card home hold from the start. Covering piles
   (middle and front) never take cards once empty, so U(p) follows from E of each of p's
   covering piles, and it then holds for good.

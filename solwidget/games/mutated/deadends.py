@@ -5,7 +5,7 @@ As for Interlock (deadends.py), the test is a relaxation: it works out every eve
 occurrence of it needs, made of events that must have happened before. If the closure
 leaves some card unable to go home, no continuation wins: the position is *dead*.
 
-What the rules give (RULES.md section 4, rules.py): every move takes its cards to the
+What the rules give (docs/rules.md, rules.py): every move takes its cards to the
 row above or below their own (row 0 is the foundations, which only row 1 and d1 reach), a card
 other than a King lands on a *host* (one rank higher, other colour) topping a pile there, or
 is carried in a run on the card beneath it, and a King lands in an empty space (never r2x).

@@ -1,6 +1,6 @@
 """Mutated Solitaire's successors: the engine's moves, with reductions that lose no win.
 
-Mutated Solitaire (RULES.md section 4) lets the top foundation card come back to row 1, so
+Mutated Solitaire (docs/rules.md) lets the top foundation card come back to row 1, so
 autoplay.py's rule (a card is safe once every card that could go on it is home) does not
 hold as it stands: a home card may come back to serve as a host, a card for another to climb
 on from row 2. What holds instead rests on the lemma below. Words: a card's *guests* are the
