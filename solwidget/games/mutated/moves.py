@@ -8,7 +8,7 @@ piles, and no position is made for a move skipped. ``apply`` is the engine's ``a
 those indices. Both work on piles as tuples (the engine's) or as bytes, which the search
 uses (MutatedExpander.start): bytes keep their hash, so the keys, the dead-end test's
 caches and the score's hash each pile once, and they slice quicker. The engine stays the
-judge: every win is replayed through ``State.play`` (search.py), and
+judge: every win is replayed through ``State.play`` (solver/search.py), and
 tests/test_solver_mutated.py compares these moves and positions with the engine's.
 """
 
