@@ -72,9 +72,9 @@ def default_table_size(game) -> int:
 
 
 def default_frontier_size(game) -> int:
-    """Positions to keep waiting, with their search nodes: measured at about 1.1 KB each for
-    Mutated Solitaire (a position shares its unchanged piles with its parent); budgeted at
-    600 + 8 bytes a card."""
+    """Positions to keep waiting, with their search nodes: about 1.1 KB each for Mutated
+    Solitaire (a position shares its unchanged piles with its parent); budgeted at 600 + 8
+    bytes a card."""
     return FRONTIER_BYTES // (600 + 8 * game.card_count)
 
 
@@ -106,9 +106,8 @@ def _checked_portfolio(portfolio) -> list[dict]:
 @contextmanager
 def collector_paused():
     """The garbage collector paused. A search makes no reference cycles (tests check each
-    expander), so the collector's passes over its frontier and tables would be pure cost:
-    resumed between the steps of a solve, its first pass after each step took about a tenth
-    of the CPU (Triple Interchange deal 765)."""
+    expander), so the collector's passes over its frontier and tables would be pure cost,
+    and a large one: they walk every object the search holds."""
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -176,7 +176,7 @@ class CellsExpander(PatienceExpander):
         - level: per suit, the rank on top of its foundation (0, or 14 building down, if none);
         - home_pile: per suit, that foundation's index;
         - the first empty foundation;
-        - the cards that would go home safely (autoplay.py's rule)."""
+        - the cards that would go home safely (solver/autoplay.py's rule)."""
         foundations = piles[self._founds]
         facts = self._facts.get(foundations)
         if facts is not None:
@@ -272,7 +272,7 @@ def _cells_tables(game):
     - moves[src][dst][n]: every Move (a run has 13 cards at most);
     - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
     - safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
-      rule of autoplay.py: ``card`` is safe once all of them are home)."""
+      rule of solver/autoplay.py: ``card`` is safe once all of them are home)."""
     ids = game.pile_ids
     moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
              for a, row in zip(ids, game.one_card_moves)]

@@ -14,8 +14,9 @@ same safe moves home), so the searches are unchanged; it only skips the general 
   from, or, if that pile emptied, the tops of the piles it uncovered. Every other pile
   keeps its top or now shows the top card of the cards moved, which topped a pile that
   gave it before; no pile is covered again, and the reserve only loses cards.
-The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_interlock.py compares both expanders move for move.
+The engine stays the judge: every win is replayed through ``State.play``
+(solver/search.py), and tests/test_solver_interlock.py compares both expanders move for
+move.
 """
 
 from __future__ import annotations
