@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -140,6 +141,9 @@ def test_the_wheel_holds_the_front_end_the_license_and_py_typed(dists):
     assert "Classifier: Framework :: Jupyter :: JupyterLab :: 4" in metadata
     assert "Classifier: Topic :: Games/Entertainment" in metadata
     assert f"Version: {pyproject_version()}\n" in metadata
+    for needed in ("anywidget", "ipywidgets", "traitlets", "ipykernel"):   # all a notebook needs
+        assert re.search(rf"^Requires-Dist: {needed}\b.*; extra == 'widget'$", metadata, re.M), needed
+    assert re.search(r"^Requires-Dist: pyarrow\b.*; extra == 'study'$", metadata, re.M)
     assert not any(n.startswith(("js/", "tests/", "node_modules/")) for n in names)
 
 
