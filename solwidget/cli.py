@@ -84,7 +84,8 @@ def _add_study(sub) -> None:
                        help="states per deal; with --budget none, results do not depend on the machine")
     study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
-    study.add_argument("--out", help="CSV file: results are appended as they come; a rerun resumes it")
+    study.add_argument("--out", help="a .csv or .parquet file (Parquet needs pyarrow) that keeps the results "
+                                      "as they come; a rerun resumes it")
     study.add_argument("--rows", action="store_true", help="print every deal's row, not only the summary")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
     study.set_defaults(run=_study)
