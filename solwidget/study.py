@@ -56,7 +56,12 @@ class StudyRow:
 
 @dataclass
 class StudyTable:
-    """The results of a study, one row per deal, in deal order."""
+    """The results of a study, one row per deal, in deal order (what ``study`` returns).
+
+    A sequence of StudyRow (deal, status, moves, states, seconds). ``counts()``,
+    ``win_rate()`` and ``summary()`` sum it up; ``to_csv``, ``to_parquet`` and
+    ``to_pandas`` hand it on; ``load_study(path)`` reads a results file back as one.
+    """
     game: str
     rows: list[StudyRow]
     budget: float | None = None
@@ -74,6 +79,7 @@ class StudyTable:
 
     @property
     def deals(self) -> list[int]:
+        """The deal numbers of the rows, in order."""
         return [row.deal for row in self.rows]
 
     def counts(self) -> dict[str, int]:
@@ -93,6 +99,7 @@ class StudyTable:
         return (won / n if n else math.nan), low, high
 
     def budget_text(self) -> str:
+        """The budget per deal in words: ``"10 s per deal"``, ``"10 s / 5,000 states per deal"``."""
         parts = []
         if self.budget is not None:
             parts.append(f"{self.budget:g} s")
@@ -358,7 +365,13 @@ def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, Study
 
 
 def load_study(path: str | os.PathLike) -> StudyTable:
-    """A study's results file (``out=``) read back as a table."""
+    """A study's results file (``out=``, CSV or Parquet) read back as a table.
+
+    Raises:
+        StudyError: no such file, a file that is not a study's, or one that mixes games
+            or budgets.
+        MissingExtra: a ``.parquet`` file without pyarrow installed.
+    """
     path = Path(path)
     if not path.exists():
         raise StudyError(f"no study file {path}")
@@ -384,11 +397,34 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
           workers: int | None = None) -> StudyTable:
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
 
-    budget: seconds per deal (None for no time limit); max_states: states per deal, for
-    results that do not depend on the machine. Runs on local processes (``workers`` of
-    them, at most the number of CPUs), on ``executor``, or on the Dask scheduler at
-    ``scheduler`` ("tcp://host:8786"). ``out``: a ``.csv`` or ``.parquet`` file that keeps
-    the results as they arrive; the deals already in it are not solved again.
+    Args:
+        game: a game id (``"interlock"``) or a Game (for a variant with options).
+        deals: deal numbers: ``"1-1000"``, ``"7"``, ``"1-10,20"``, an int, a range or a list.
+        budget: seconds per deal (None for no time limit, with ``max_states``).
+        max_states: states per deal, for results that do not depend on the machine.
+        executor: any ``concurrent.futures.Executor`` to solve the deals on.
+        scheduler: the address of a Dask scheduler (``"tcp://host:8786"``) instead.
+        out: a ``.csv`` or ``.parquet`` file (the suffix names the format; Parquet needs
+            pyarrow) that keeps the results as they arrive; the deals already in it are
+            not solved again, so a rerun of an interrupted study resumes it.
+        progress: show a progress bar (tqdm).
+        workers: local processes to use (default, and at most: one per CPU; never more
+            than the deals left to solve).
+
+    Returns:
+        A StudyTable, one row per deal.
+
+    Raises:
+        StudyError: bad arguments (deals, budget, workers, an ``out`` of another study or
+            with another suffix), or a scheduler that cannot be reached.
+        UnknownGame: no game has that id.
+        InvalidDeal: a deal number out of range.
+        MissingExtra: an ``out`` ending in ``.parquet`` without pyarrow installed.
+
+    Example:
+        >>> table = sw.study("freecell", "1-3", budget=None, max_states=2000, progress=False, workers=1)
+        >>> table.deals, table.counts()["won"]
+        ([1, 2, 3], 3)
     """
     game = _resolve_game(game)
     numbers = parse_deals(deals)
