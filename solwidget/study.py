@@ -36,6 +36,8 @@ from .extras import require_extra
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
+PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
+                 "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64"}
 CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
 PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
 
@@ -293,10 +295,6 @@ def _parquet_text(column: str, value) -> str:
     return repr(float(value)) if column == "budget" else str(value)
 
 
-PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
-                 "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64"}
-
-
 def _write_parquet(path: Path, records: list[list]) -> None:
     """Write ``records`` (CSV's fields) as a typed Parquet file, atomically: a reader, or an
     interrupted rerun, sees the old file or the new one, never half of one."""
@@ -304,18 +302,17 @@ def _write_parquet(path: Path, records: list[list]) -> None:
     import pyarrow
     import pyarrow.parquet
 
-    columns = {name: [None if value == "" else value for value in values]
-               for name, values in zip(COLUMNS, zip(*records))} if records else dict.fromkeys(COLUMNS, [])
-    schema = pyarrow.schema([(name, PARQUET_TYPES[name]) for name in COLUMNS])
-    arrays = [pyarrow.array([_parquet_value(name, v) for v in columns[name]], type=schema.field(name).type)
-              for name in COLUMNS]
+    columns = list(zip(*records)) if records else [()] * len(COLUMNS)
+    arrays = [pyarrow.array([_parquet_value(name, value) for value in values], type=PARQUET_TYPES[name])
+              for name, values in zip(COLUMNS, columns)]
     partial = path.with_name(path.name + ".partial")
-    pyarrow.parquet.write_table(pyarrow.Table.from_arrays(arrays, schema=schema), partial)
+    pyarrow.parquet.write_table(pyarrow.Table.from_arrays(arrays, names=list(COLUMNS)), partial)
     os.replace(partial, path)
 
 
 def _parquet_value(column: str, value):
-    if value is None:
+    """A CSV field as its column's type; an empty field is null."""
+    if value is None or value == "":
         return None
     kind = PARQUET_TYPES[column]
     return int(value) if kind == "int64" else float(value) if kind == "float64" else str(value)
