@@ -5,9 +5,14 @@
     state = state.play(state.legal_moves()[0])
 """
 
+import importlib
 from importlib import metadata
 
-from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
+# The catalogue first: importing it registers every game and its solver profile. The
+# package solwidget.games shares its name with the function games(), bound after it.
+importlib.import_module(".games", __name__)
+
+from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .extras import MissingExtra
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve

@@ -1,4 +1,8 @@
-"""Game ids -> game classes: ``games()`` and ``load_game()``."""
+"""Game ids -> game classes: ``games()`` and ``load_game()``.
+
+The catalogue (solwidget/games/) registers its games when the package is imported: the
+engine imports nothing above it.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +18,6 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def _ensure_loaded() -> None:
-    from .. import rules  # noqa: F401  (importing the rules registers the games)
-
-
 def games() -> list[str]:
     """The ids of every game, seed games first (``solwidget games`` lists them with a line each).
 
@@ -25,12 +25,10 @@ def games() -> list[str]:
         >>> sw.games()[:4]
         ['reversed_solitaire', 'inverted_freecell', 'freecell', 'triple_interchange']
     """
-    _ensure_loaded()
     return list(_GAMES)
 
 
 def game_class(game_id: str) -> type[Game]:
-    _ensure_loaded()
     try:
         return _GAMES[game_id]
     except (KeyError, TypeError):

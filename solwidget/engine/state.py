@@ -107,11 +107,6 @@ class State:
         """The cards of one pile, bottom to top, as text (face-down ones as ``"[QH]"``)."""
         return [card_name(c) for c in self.piles[self.game.pile_index(pile_id)]]
 
-    def hint(self, **budget):
-        """``solwidget.hint(state, **budget)``: a move to try from here, or None."""
-        from ..solver import hint
-        return hint(self, **budget)
-
     def __str__(self) -> str:
         return self.game.format(self)
 

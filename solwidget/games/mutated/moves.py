@@ -1,10 +1,10 @@
 """Mutated Solitaire's moves and their positions, made straight from the piles.
 
-``plans`` yields the engine's moves (rules/mutated.py, ``_moves``) in the engine's order,
+``plans`` yields the engine's moves (rules.py, ``iter_moves``) in the engine's order,
 less the key-equal duplicates that MutatedExpander skips anyway (a King or a run headed by
 one goes only to the first empty space of each row, an Ace only to the first empty
 foundation), each with the pile indices that ``apply`` needs: no Move is read back into
-piles, and no position is made for a move skipped. ``apply`` is the engine's ``_apply`` on
+piles, and no position is made for a move skipped. ``apply`` is the engine's ``apply_legal`` on
 those indices. Both work on piles as tuples (the engine's) or as bytes, which the search
 uses (MutatedExpander.start): bytes keep their hash, so the keys, the dead-end test's
 caches and the score's hash each pile once, and they slice quicker. The engine stays the
@@ -14,8 +14,8 @@ tests/test_solver_mutated.py compares these moves and positions with the engine'
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from ..rules.mutated import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
+from ...engine.cards import ACE, FACE_DOWN, KING
+from .rules import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
                              R2X, ROW, SPACES, _flip, _run_length)
 
 BUILD = -1                          # the destination of "dN build"
@@ -137,12 +137,12 @@ def _face_up_top(pile):
 
 
 def _flipped(pile):
-    """A deck turned over as a whole (rules/mutated.py, ``_flip``)."""
+    """A deck turned over as a whole (rules.py, ``_flip``)."""
     return pile[::-1].translate(FLIP_BYTES) if type(pile) is bytes else _flip(pile)
 
 
 def apply(piles, modes, src, dst, n, card):
-    """The piles and deck modes after a plan's move (rules/mutated.py, ``_apply``)."""
+    """The piles and deck modes after a plan's move (rules.py, ``apply_legal``)."""
     new = list(piles)
     pile = piles[src]
     if dst == BUILD:

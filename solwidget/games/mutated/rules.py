@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
-from ..engine.errors import InvalidPosition
-from ..engine.game import Game
-from ..engine.moves import Move
-from ..engine.patience import Build
-from ..engine.registry import register
-from ..engine.state import State
+from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
+from ...engine.errors import InvalidPosition
+from ...engine.game import Game
+from ...engine.moves import Move
+from ...engine.patience import Build
+from ...engine.registry import register
+from ...engine.state import State
 
 ROWS, COLUMNS, DECK_SIZE = 3, 5, 7
 DRAW = -1                       # a deck's mode in draw mode; otherwise its base index
@@ -158,7 +158,7 @@ class MutatedSolitaire(Game):
             found += empty[row]
         return found
 
-    def _moves(self, state: State) -> Iterator[Move]:
+    def iter_moves(self, state: State) -> Iterator[Move]:
         """``_targets`` written out for the rows of spaces (the hot loop of the solver)."""
         piles, modes = state.piles, state.extra
         board = self._open_piles(piles, modes)
@@ -207,16 +207,16 @@ class MutatedSolitaire(Game):
                 for dst in targets(board, 1, piles[f][-1], 1):
                     yield MOVES[f][dst][1]
 
-    def _apply(self, state: State, move: Move) -> State:
+    def apply_legal(self, state: State, move: Move) -> State:
         piles = list(state.piles)
         modes = list(state.extra)
-        s = self._index[move.src]
+        s = self.index_of[move.src]
         if move.dst == "build":
             pile = piles[s]
             piles[s] = pile[:-1] + (face_up(pile[-1]),)
             modes[s - DECKS[0]] = len(pile) - 1
             return State(self, tuple(piles), tuple(modes))
-        d = self._index[move.dst]
+        d = self.index_of[move.dst]
         pile = piles[s]
         if move.card is not None:
             card = CARD_BY_NAME.get(move.card)
@@ -249,7 +249,7 @@ class MutatedSolitaire(Game):
     # ------------------------------------------------------------ refusals
     def _refusal(self, state: State, move: Move) -> str | None:
         """The rule that forbids ``move``, or None when none does: an encoding of the rules
-        independent of ``_moves`` (the tests check that the two agree on every move)."""
+        independent of ``iter_moves`` (the tests check that the two agree on every move)."""
         piles, modes = state.piles, state.extra
         src, dst = move.src, move.dst
         if src == "build":
@@ -261,7 +261,7 @@ class MutatedSolitaire(Game):
         reason = self._row_refusal(src, dst)
         if reason:
             return reason
-        s, d = self._index[src], self._index[dst]
+        s, d = self.index_of[src], self.index_of[dst]
         if d == R2X and not piles[R2X]:
             return "r2x is gone: once emptied, nothing may be moved to it"
         if d in DECKS and modes[d - DECKS[0]] == DRAW:
@@ -274,7 +274,7 @@ class MutatedSolitaire(Game):
         return self._destination_refusal(piles, d, moving)
 
     def _build_refusal(self, state: State, move: Move) -> str | None:
-        s = self._index[move.src]
+        s = self.index_of[move.src]
         if s not in DECKS:
             return f"only a deck (d1, d2, d3) can be turned into a built pile; {move.src} is not a deck"
         if move.n != 1 or move.card is not None:
