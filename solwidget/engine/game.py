@@ -107,9 +107,13 @@ class Game:
 
     # ----------------------------------------------------------------- moves
     def iter_moves(self, state: State) -> Iterator[Move]:
+        """The legal moves in ``state``, one at a time, in the game's order (each game
+        supplies it; ``legal_moves`` lists them)."""
         raise NotImplementedError
 
     def apply_legal(self, state: State, move: Move) -> State:
+        """The position after ``move``, which the caller knows to be legal here: no check,
+        for the solver's speed (each game supplies it; ``play`` checks first)."""
         raise NotImplementedError
 
     def _refusal(self, state: State, move: Move) -> str | None:
