@@ -6,8 +6,12 @@ engine imports nothing above it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import UnknownGame
-from .game import Game
+
+if TYPE_CHECKING:
+    from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
 

@@ -66,7 +66,7 @@ and 995 (at 15,000 expansions) it found 10 more dead (1 in 213, 9 in 282), at tw
 from __future__ import annotations
 
 from ...engine.cards import FACE_DOWN, KING
-from .rules import DECKS, DRAW, F, R2X, ROW_SLICES
+from .board import DECKS, DRAW, F, R2X, ROW_SLICES
 
 # Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
 SUIT = 0xFFFF

@@ -70,8 +70,8 @@ from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.expand import GenericExpander
 from .deadends import DeadEnds
-from .moves import BUILD, D1, apply, plans
-from .rules import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
+from .board import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
+from .moves import BUILD_ACTION, D1, apply, plans
 from .score import mutated_score
 
 ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
@@ -304,7 +304,7 @@ class MutatedExpander(GenericExpander):
             if src < 4:
                 if is_settled(piles[src][-1], level):
                     continue
-            elif dst == BUILD and buries_its_way_out(piles[src], src == D1):
+            elif dst == BUILD_ACTION and buries_its_way_out(piles[src], src == D1):
                 continue
             child = State(game, *apply(piles, modes, src, dst, n, card))
             moves, homeward = (move,), src < 4 or 0 <= dst < 4
@@ -316,7 +316,7 @@ class MutatedExpander(GenericExpander):
                 if homeward:
                     yield moves, child, None
                 else:                   # one move, and the foundations as they were
-                    touched = (src, src if dst == BUILD else dst)     # a build fills no pile
+                    touched = (src, src if dst == BUILD_ACTION else dst)     # a build fills no pile
                     yield moves, child, score_child(child, touched)
 
 

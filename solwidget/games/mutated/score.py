@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...engine.cards import FACE_DOWN, OTHER_COLOUR
 from ...solver.heuristics import DEFAULT_WEIGHTS, need_tables, scan_pile, weights_of
-from .rules import BUILD, DECKS, DRAW, R2X, ROW, SPACES
+from .board import BUILD, DECKS, DRAW, R2X, ROW, SPACES
 
 # The generic weights, and Mutated Solitaire's own: rows still to climb, face-down deck
 # cards, orphans.
