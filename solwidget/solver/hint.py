@@ -20,9 +20,9 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
         max_states, max_seconds: the search's budget, as for ``solve``.
         **options: the search's own options, as ``Solver`` takes them.
 
-    Example:
-        >>> found = sw.hint(sw.load_game("freecell").deal(1))
-        >>> found.winning, found.move in sw.load_game("freecell").deal(1).legal_moves()
+    Example (``state`` is FreeCell's deal 1):
+        >>> found = sw.hint(state)
+        >>> found.winning, found.move in state.legal_moves()
         (True, True)
     """
     legal = state.legal_moves()

@@ -237,8 +237,8 @@ class Solver:
     or the widget's live view (``widget.show_solver(solver)``). ``progress`` tells how far
     it got, ``done`` whether it has ended and ``result`` (a SolveResult) how.
 
-    Example:
-        >>> solver = sw.Solver(sw.load_game("freecell").deal(1), max_states=20_000)
+    Example (``state`` is FreeCell's deal 1):
+        >>> solver = sw.Solver(state, max_states=20_000)
         >>> while not solver.done:
         ...     progress = solver.step(500)
         >>> solver.result.status
@@ -453,8 +453,8 @@ def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
     Raises:
         TypeError: ``state`` is not a State.
 
-    Example:
-        >>> result = sw.solve(sw.load_game("freecell").deal(1), max_states=20_000)
+    Example (``state`` is FreeCell's deal 1):
+        >>> result = sw.solve(state, max_states=20_000)
         >>> result.status, len(result.moves) > 0
         ('won', True)
     """
