@@ -98,6 +98,32 @@ class Patience(Game):
         self.one_card_moves = [[Move(a, b) for b in ids] for a in ids]
         self.tableau_set = frozenset(self.T)
         self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
+        self.run_length = self._run_length_for_group()
+
+    def _run_length_for_group(self):
+        """``run_length(pile)``: how many top cards of a tableau pile may move together, as
+        far as their order goes (a Yukon group: every face-up card). A function of this
+        game, its table bound, since the move generators of the engine and of the solver's
+        fast paths ask it for every pile they look at."""
+        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
+
+        def yukon_run_length(pile) -> int:
+            if not pile or pile[-1] & FACE_DOWN:
+                return 0
+            n, size = 1, len(pile)
+            while n < size and not pile[-n - 1] & FACE_DOWN:
+                n += 1
+            return n
+
+        def run_length(pile) -> int:
+            if not pile or pile[-1] & FACE_DOWN:
+                return 0
+            n, size = 1, len(pile)
+            while n < size and pile[-n] in fits_on[pile[-n - 1]]:
+                n += 1
+            return n
+
+        return yukon_run_length if self.group == "yukon" else run_length
 
     def _indices(self, kind: str) -> tuple[int, ...]:
         return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
@@ -157,20 +183,6 @@ class Patience(Game):
             elif pile[-1] & 15 != last:
                 wants.setdefault(pile[-1] + self.step, []).append(f)
         return wants, empty
-
-    def run_length(self, pile: tuple) -> int:
-        """How many top cards may move together, as far as their order goes."""
-        if not pile or pile[-1] & FACE_DOWN:
-            return 0
-        n, size = 1, len(pile)
-        if self.group == "yukon":
-            while n < size and not pile[-n - 1] & FACE_DOWN:
-                n += 1
-            return n
-        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
-        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-            n += 1
-        return n
 
     def group_limit(self, piles, to_empty: bool) -> int:
         """The most cards one move may carry (FreeCell's supermove count, or no limit)."""
