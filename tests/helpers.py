@@ -1,4 +1,4 @@
-"""Build test positions compactly.
+"""Build test positions compactly, and read where an SVG picture of a state draws.
 
     position("freecell", t0="7H 6S", c0="KD", f0="AC-5C", rest="t7")
 
@@ -11,10 +11,12 @@ empty. The position goes through ``state_from_dict``, so it is checked like any 
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections import Counter
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.engine.svg import PAD
 
 
 def cards(text: str) -> list[str]:
@@ -65,3 +67,25 @@ def walk(expander, state, steps, stride):
         if not children:
             return
         state = children[(turn * stride) % len(children)][1]
+
+
+def _translation(element) -> tuple[float, float]:
+    """The (x, y) of an element's ``transform="translate(x y)"``."""
+    x, y = element.attrib["transform"].removeprefix("translate(").removesuffix(")").split()
+    return float(x), float(y)
+
+
+def svg_places(svg: str, unit: float) -> dict[str, tuple]:
+    """pile id -> (its corner, [each drawn card's corner from it]) in card widths, read from
+    the transforms of ``State._repr_svg_``'s groups drawn ``unit`` pixels to a card width (the
+    board's corner, inside the felt's padding, is 0, 0)."""
+    namespace = "{http://www.w3.org/2000/svg}"
+    pad = unit * PAD
+    out = {}
+    for group in ET.fromstring(svg).iter(f"{namespace}g"):
+        if "data-pile" in group.attrib:
+            x, y = _translation(group)
+            cards = [_translation(g) for g in group if "data-card" in g.attrib]
+            out[group.attrib["data-pile"]] = (((x - pad) / unit, (y - pad) / unit),
+                                              [(dx / unit, dy / unit) for dx, dy in cards])
+    return out

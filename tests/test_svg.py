@@ -17,6 +17,8 @@ from solwidget.engine.geometry import fan_offsets, place, row_shifts
 from solwidget.engine.svg import state_svg
 from solwidget.engine.visible import visible_piles
 
+from helpers import svg_places
+
 NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -28,27 +30,6 @@ def drawn_cards(svg: str) -> dict[str, list[str]]:
         if "data-pile" in group.attrib:
             out[group.attrib["data-pile"]] = [g.attrib["data-card"] for g in group.iter(f"{NS}g")
                                               if "data-card" in g.attrib]
-    return out
-
-
-def translation(element) -> tuple[float, float]:
-    """The (x, y) of an element's ``transform="translate(x y)"``."""
-    x, y = element.attrib["transform"].removeprefix("translate(").removesuffix(")").split()
-    return float(x), float(y)
-
-
-def drawn_places(svg: str, unit: float) -> dict[str, tuple]:
-    """pile id -> (its corner, [each drawn card's corner from it]) in card widths, read from
-    the picture's transforms (the board's own corner, inside the felt's padding, is 0, 0)."""
-    root = ET.fromstring(svg)
-    pad = unit * 0.3
-    out = {}
-    for group in root.iter(f"{NS}g"):
-        if "data-pile" in group.attrib:
-            x, y = translation(group)
-            cards = [translation(g) for g in group if "data-card" in g.attrib]
-            out[group.attrib["data-pile"]] = ((x - pad) / unit, (y - pad) / unit),\
-                [(dx / unit, dy / unit) for dx, dy in cards]
     return out
 
 
@@ -83,7 +64,7 @@ def test_the_picture_is_deterministic_and_as_tall_as_its_cards_reach():
     root = ET.fromstring(svg)
     layout = state.game.layout()
     assert float(root.attrib["width"]) == pytest.approx(layout["width"] * 44 + 2 * 13.2, abs=1)
-    lowest = max(y + 1.4 + cards[-1][1] for (_, y), cards in drawn_places(svg, 44).values() if cards)
+    lowest = max(y + 1.4 + cards[-1][1] for (_, y), cards in svg_places(svg, 44).values() if cards)
     height = (float(root.attrib["height"]) - 2 * 13.2) / 44
     assert lowest + 0.2 <= height <= lowest + 0.2 + 0.25 + 0.01    # a margin, in quarter steps
 
@@ -93,7 +74,7 @@ def test_the_picture_draws_where_the_geometry_places(game_id):
     state = sw.load_game(game_id).deal(5)
     board = place(state.game.layout(), visible_piles(state))
     unit = 50.0
-    drawn = drawn_places(state_svg(state, unit=unit), unit)
+    drawn = svg_places(state_svg(state, unit=unit), unit)
     assert set(drawn) == set(board["piles"])
     for pid, ((x, y), cards) in drawn.items():
         placed = board["piles"][pid]

@@ -1,0 +1,136 @@
+"""The SVG picture and the widget draw one board: for each seed game, in a position with long
+fans (squeezed, pushing rows down), every pile and every drawn card sits at the same place in
+the picture (``State._repr_svg_``) and in the widget's DOM, in JupyterLab 4 and in Notebook 7,
+up to scale (both in card widths from the board's corner)."""
+
+from __future__ import annotations
+
+import json
+import math
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine import geometry
+from solwidget.engine.svg import PAD, state_svg
+from solwidget.engine.visible import visible_piles
+
+from helpers import svg_places
+
+pytestmark = pytest.mark.browser
+
+UNIT = 44.0          # pixels to a card width in the picture
+TOLERANCE = 0.01     # card widths (under a pixel at the widget's largest cards)
+SEED_GAMES = ("reversed_solitaire", "triple_interchange", "interlock", "mutated")
+
+
+def joined(game_id: str, deal: int, joins: dict, turned_up: tuple | None = None) -> sw.State:
+    """Deal ``deal``, with the piles of each ``joins`` entry put on its key's pile, and
+    ``turned_up`` = (source, target, n): the top n cards of source put face up on target."""
+    game = sw.load_game(game_id)
+    data = game.deal(deal).to_dict()
+    piles = data["piles"]
+    for target, sources in joins.items():
+        for source in sources:
+            piles[target], piles[source] = piles[target] + piles[source], []
+    if turned_up:
+        source, target, count = turned_up
+        taken, piles[source] = piles[source][-count:], piles[source][:-count]
+        piles[target] += [card.strip("[]") for card in taken]
+    return game.state_from_dict(data)
+
+
+def grown(game_id: str, deal: int, moves: int) -> sw.State:
+    """A position ``moves`` moves into deal ``deal``, each move the first that makes the
+    longest down fan longest (for games whose rules allow no other way to long fans)."""
+    state = sw.load_game(game_id).deal(deal)
+    fans = {p["id"] for p in state.game.layout()["piles"] if p["fan"] == "down"}
+
+    def longest(s):
+        return max(len(cards) for pid, cards in zip(s.game.pile_ids, s.piles) if pid in fans)
+
+    seen = {state}
+    for _ in range(moves):
+        following = [s for _, s in state.game.successors(state) if s not in seen]
+        if not following:
+            break
+        state = max(following, key=longest)     # max keeps the first of equals
+        seen.add(state)
+    return state
+
+
+def long_fan_positions() -> dict[str, sw.State]:
+    return {
+        "reversed_solitaire": joined("reversed_solitaire", 1, {"t0": ["t1", "t2", "t3"]}),
+        "triple_interchange": joined("triple_interchange", 1, {"t0": ["t1", "t2"]}, ("stock", "t5", 30)),
+        "interlock": joined("interlock", 7, {}, ("stock", "t29", 15)),
+        "mutated": grown("mutated", 4, 60),
+    }
+
+
+# Each widget's board in card widths: pile id -> its corner and its drawn cards' corners from
+# it, measured on the page; the board's size too.
+JS_DOM_PLACES = """(index) => {
+    const root = document.querySelectorAll('.sw-root')[index];
+    const unit = parseFloat(getComputedStyle(root).getPropertyValue('--u'));
+    const board = root.querySelector('.sw-board').getBoundingClientRect();
+    const piles = {};
+    for (const pile of root.querySelectorAll('[data-pile]')) {
+        const box = pile.getBoundingClientRect();
+        const cards = [...pile.querySelectorAll(':scope > [data-card]')].map((card) => {
+            const c = card.getBoundingClientRect();
+            return [(c.left - box.left) / unit, (c.top - box.top) / unit];
+        });
+        piles[pile.dataset.pile] = [[(box.left - board.left) / unit, (box.top - board.top) / unit], cards];
+    }
+    return {piles, width: board.width / unit, height: board.height / unit};
+}"""
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return long_fan_positions()
+
+
+@pytest.fixture(scope="module")
+def notebook(module_notebook, positions):
+    cells = ["import json\nimport solwidget as sw\nwidgets = {}"] + [
+        f"state = sw.load_game({game!r}).state_from_dict(json.loads({json.dumps(state.to_dict())!r}))\n"
+        f"widgets[{game!r}] = sw.SolitaireWidget(state=state, game={game!r})\nwidgets[{game!r}]"
+        for game, state in positions.items()]
+    nb = module_notebook(cells)
+    nb.page.wait_for_function(f"() => document.querySelectorAll('.sw-root').length === {len(positions)}")
+    return nb
+
+
+def test_the_positions_have_long_fans(positions):
+    """Each position has a down fan squeezed to its room, or one that pushes a row down."""
+    for game, state in positions.items():
+        layout = state.game.layout()
+        shown = visible_piles(state)
+        placed = geometry.place(layout, shown)["piles"]
+        squeezed = [p["id"] for p in layout["piles"] if p["fan"] == "down" and len(shown[p["id"]]) > 1
+                    and placed[p["id"]]["cards"][-1][1]
+                    < geometry.fan_offsets(shown[p["id"]], "down", math.inf)[-1] - 0.01]
+        pushed = [p["id"] for p in layout["piles"] if placed[p["id"]]["y"] > p["y"]]
+        assert squeezed or pushed, game
+
+
+@pytest.mark.parametrize("index, game", list(enumerate(SEED_GAMES)))
+def test_the_picture_and_the_widget_draw_the_same_board(notebook, positions, index, game):
+    state = positions[game]
+    assert notebook.value(f"widgets[{game!r}].state.to_dict()") == json.loads(json.dumps(state.to_dict()))
+    svg = state_svg(state, unit=UNIT)
+    picture = svg_places(svg, UNIT)
+    drawn = notebook.page.evaluate(JS_DOM_PLACES, index)
+    assert set(drawn["piles"]) == set(picture)
+    for pid, (corner, cards) in picture.items():
+        dom_corner, dom_cards = drawn["piles"][pid]
+        assert dom_corner == pytest.approx(corner, abs=TOLERANCE), (game, pid)
+        assert len(dom_cards) == len(cards), (game, pid)
+        for dom_card, card in zip(dom_cards, cards):
+            assert dom_card == pytest.approx(card, abs=TOLERANCE), (game, pid)
+    size = ET.fromstring(svg).attrib       # whole pixels, the felt's padding included
+    assert drawn["width"] == pytest.approx(float(size["width"]) / UNIT - 2 * PAD, abs=0.02)
+    assert drawn["height"] == pytest.approx(float(size["height"]) / UNIT - 2 * PAD, abs=0.02)
