@@ -64,9 +64,9 @@ def test_the_picture_is_deterministic_and_as_tall_as_its_cards_reach():
     root = ET.fromstring(svg)
     layout = state.game.layout()
     assert float(root.attrib["width"]) == pytest.approx(layout["width"] * 44 + 2 * 13.2, abs=1)
-    lowest = max(y + 1.4 + cards[-1][1] for (_, y), cards in svg_places(svg, 44).values() if cards)
-    height = (float(root.attrib["height"]) - 2 * 13.2) / 44
-    assert lowest + 0.2 <= height <= lowest + 0.2 + 0.25 + 0.01    # a margin, in quarter steps
+    lowest = max(y + geometry.CARD_ASPECT + cards[-1][1] for (_, y), cards in svg_places(svg, 44).values() if cards)
+    height = (float(root.attrib["height"]) - 2 * 13.2) / 44       # whole pixels: +-0.5 / 44
+    assert lowest + 0.2 - 0.012 <= height <= lowest + 0.2 + 0.25 + 0.012   # a margin, in quarter steps
 
 
 @pytest.mark.parametrize("game_id", sw.games())
@@ -119,7 +119,7 @@ def test_right_fans_stop_before_the_next_pile_and_unlimited_down_fans_push():
     assert geometry.fan_room(d2, layout) == pytest.approx(piles["r2x"]["x"] - d2["x"] - 1 - 0.1)
     assert geometry.fan_room(piles["r1c1"], layout) == float("inf")          # r2c1 lies beneath it
     assert geometry.fan_room(piles["r3c1"], layout) == pytest.approx(
-        max(layout["height"] - piles["r3c1"]["y"] - 1.4, geometry.MIN_FAN_ROOM))
+        max(layout["height"] - piles["r3c1"]["y"] - geometry.CARD_ASPECT, geometry.MIN_FAN_ROOM))
 
 
 def test_the_layouts_use_the_geometry():
