@@ -16,76 +16,13 @@ from solwidget.engine import geometry
 from solwidget.engine.svg import PAD, state_svg
 from solwidget.engine.visible import visible_piles
 
-from helpers import svg_places
+from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 pytestmark = pytest.mark.browser
 
 UNIT = 44.0          # pixels to a card width in the picture
 TOLERANCE = 0.01     # card widths (under a pixel at the widget's largest cards)
 SEED_GAMES = ("reversed_solitaire", "triple_interchange", "interlock", "mutated")
-
-
-def joined(game_id: str, deal: int, joins: dict, turned_up: tuple | None = None) -> sw.State:
-    """Deal ``deal``, with the piles of each ``joins`` entry put on its key's pile, and
-    ``turned_up`` = (source, target, n): the top n cards of source put face up on target."""
-    game = sw.load_game(game_id)
-    data = game.deal(deal).to_dict()
-    piles = data["piles"]
-    for target, sources in joins.items():
-        for source in sources:
-            piles[target], piles[source] = piles[target] + piles[source], []
-    if turned_up:
-        source, target, count = turned_up
-        taken, piles[source] = piles[source][-count:], piles[source][:-count]
-        piles[target] += [card.strip("[]") for card in taken]
-    return game.state_from_dict(data)
-
-
-def grown(game_id: str, deal: int, moves: int) -> sw.State:
-    """A position ``moves`` moves into deal ``deal``, each move the first that makes the
-    longest down fan longest (for games whose rules allow no other way to long fans)."""
-    state = sw.load_game(game_id).deal(deal)
-    fans = {p["id"] for p in state.game.layout()["piles"] if p["fan"] == "down"}
-
-    def longest(s):
-        return max(len(cards) for pid, cards in zip(s.game.pile_ids, s.piles) if pid in fans)
-
-    seen = {state}
-    for _ in range(moves):
-        following = [s for _, s in state.game.successors(state) if s not in seen]
-        if not following:
-            break
-        state = max(following, key=longest)     # max keeps the first of equals
-        seen.add(state)
-    return state
-
-
-def long_fan_positions() -> dict[str, sw.State]:
-    return {
-        "reversed_solitaire": joined("reversed_solitaire", 1, {"t0": ["t1", "t2", "t3"]}),
-        "triple_interchange": joined("triple_interchange", 1, {"t0": ["t1", "t2"]}, ("stock", "t5", 30)),
-        "interlock": joined("interlock", 7, {}, ("stock", "t29", 15)),
-        "mutated": grown("mutated", 4, 60),
-    }
-
-
-# Each widget's board in card widths: pile id -> its corner and its drawn cards' corners from
-# it, measured on the page; the board's size too.
-JS_DOM_PLACES = """(index) => {
-    const root = document.querySelectorAll('.sw-root')[index];
-    const unit = parseFloat(getComputedStyle(root).getPropertyValue('--u'));
-    const board = root.querySelector('.sw-board').getBoundingClientRect();
-    const piles = {};
-    for (const pile of root.querySelectorAll('[data-pile]')) {
-        const box = pile.getBoundingClientRect();
-        const cards = [...pile.querySelectorAll(':scope > [data-card]')].map((card) => {
-            const c = card.getBoundingClientRect();
-            return [(c.left - box.left) / unit, (c.top - box.top) / unit];
-        });
-        piles[pile.dataset.pile] = [[(box.left - board.left) / unit, (box.top - board.top) / unit], cards];
-    }
-    return {piles, width: board.width / unit, height: board.height / unit};
-}"""
 
 
 @pytest.fixture(scope="module")

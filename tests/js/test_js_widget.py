@@ -11,7 +11,9 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.visible import visible_piles
+from solwidget.widget.measure import playout
 
+from helpers import JS_DOM_PLACES, long_fan_positions
 from jsharness import kernel, mount
 
 ACTIONS = ["new", "restart", "undo", "redo", "hint", "autoplay", "solve"]
@@ -68,6 +70,36 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
     assert page.locator('[data-role="message"]').count() == 1
     width = page.evaluate("() => document.querySelector('.sw-felt').getBoundingClientRect().width")
     assert width <= 960
+
+
+def placed_alike(page, state) -> None:
+    """The mounted widget draws every pile and card of ``state`` where the engine's geometry
+    places them (in card widths from the board's corner)."""
+    board = geometry.place(state.game.layout(), visible_piles(state))
+    drawn = page.evaluate(JS_DOM_PLACES, 0)
+    assert set(drawn["piles"]) == set(board["piles"])
+    for pid, placed in board["piles"].items():
+        corner, cards = drawn["piles"][pid]
+        assert corner == pytest.approx([placed["x"], placed["y"]], abs=0.01), pid
+        expected = placed["cards"] if visible_piles(state)[pid] else []
+        assert cards == [pytest.approx(list(card), abs=0.01) for card in expected], pid
+    assert [drawn["width"], drawn["height"]] == pytest.approx([board["width"], board["height"]], abs=0.01)
+
+
+@pytest.mark.parametrize("game_id", sw.games())
+def test_every_game_is_drawn_where_the_engines_geometry_places_it(page, game_id):
+    widget = sw.SolitaireWidget(game_id, deal=6)
+    for move in playout(widget.state, 12):
+        widget.play(move)
+    mount(page, widget)
+    placed_alike(page, widget.state)
+
+
+@pytest.mark.parametrize("game_id", list(long_fan_positions()))
+def test_long_fans_are_squeezed_and_push_rows_as_the_engine_says(page, game_id):
+    state = long_fan_positions()[game_id]
+    mount(page, sw.SolitaireWidget(game_id, state=state))
+    placed_alike(page, state)
 
 
 def test_the_board_fits_a_narrow_output_area(page):
@@ -404,7 +436,6 @@ def test_toolbar_buttons_send_actions(page):
 
 def test_scrubber_seeks_through_a_replay(page):
     widget = sw.SolitaireWidget("triple_interchange", deal=3)
-    from solwidget.widget.measure import playout
     line = playout(widget.state, 6)
     widget.replay(line, delay=None)
     mount(page, widget)
