@@ -5,7 +5,13 @@
     state = state.play(state.legal_moves()[0])
 """
 
-from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
+import importlib
+
+# The catalogue first: importing it registers every game and its solver profile. The
+# package solwidget.games shares its name with the function games(), bound after it.
+importlib.import_module(".games", __name__)
+
+from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .study import StudyError, StudyTable, load_study, study

@@ -1,7 +1,7 @@
 """The Game: what every game offers, whatever its rules.
 
-A game subclass supplies the pile ids, the deal, move generation (``_moves``), applying
-a legal move (``_apply``), the words for a refusal (``_refusal``) and the checks of a
+A game subclass supplies the pile ids, the deal, move generation (``iter_moves``), applying
+a legal move (``apply_legal``), the words for a refusal (``_refusal``) and the checks of a
 position (``_check_position``). Everything else (``play`` refusing exactly what
 ``legal_moves`` leaves out, positions as dicts, move text, ``is_stuck``) is shared here,
 so that the rules are written once.
@@ -37,7 +37,7 @@ class Game:
             known = ", ".join(sorted(self.option_defaults)) or "none"
             raise InvalidOption(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
         self.options = {**self.option_defaults, **options}
-        self._index = {pid: i for i, pid in enumerate(self.pile_ids)}
+        self.index_of = {pid: i for i, pid in enumerate(self.pile_ids)}
         self.foundation_indices = tuple(i for i, pid in enumerate(self.pile_ids)
                                         if self.pile_kinds[pid] == "foundation")
         self.card_count = 52 * self.decks
@@ -61,7 +61,7 @@ class Game:
 
     def pile_index(self, pile_id: str) -> int:
         try:
-            return self._index[pile_id]
+            return self.index_of[pile_id]
         except KeyError:
             raise KeyError(f"{self.id} has no pile {pile_id!r}") from None
 
@@ -74,10 +74,10 @@ class Game:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- moves
-    def _moves(self, state: State) -> Iterator[Move]:
+    def iter_moves(self, state: State) -> Iterator[Move]:
         raise NotImplementedError
 
-    def _apply(self, state: State, move: Move) -> State:
+    def apply_legal(self, state: State, move: Move) -> State:
         raise NotImplementedError
 
     def _refusal(self, state: State, move: Move) -> str | None:
@@ -85,12 +85,12 @@ class Game:
         return None
 
     def legal_moves(self, state: State) -> list[Move]:
-        return list(self._moves(state))
+        return list(self.iter_moves(state))
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         """Every legal move with the state it leads to: the solver's hot path."""
-        apply = self._apply
-        for move in self._moves(state):
+        apply = self.apply_legal
+        for move in self.iter_moves(state):
             yield move, apply(state, move)
 
     def explain(self, state: State, move: Move | str) -> str | None:
@@ -101,13 +101,13 @@ class Game:
             return str(err)
         return self._reason(state, move)
 
-    def _moves_from(self, state: State, src: str) -> Iterator[Move]:
+    def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
         """The legal moves that take cards from pile ``src`` (games may find them quicker)."""
-        return (move for move in self._moves(state) if move.src == src)
+        return (move for move in self.iter_moves(state) if move.src == src)
 
     def _reason(self, state: State, move: Move) -> str | None:
         """``explain`` for a move already parsed."""
-        if move in self._moves_from(state, move.src):
+        if move in self.iter_moves_from(state, move.src):
             return None
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 
@@ -116,7 +116,7 @@ class Game:
         reason = self._reason(state, move)
         if reason is not None:
             raise IllegalMove(move, reason)
-        return self._apply(state, move)
+        return self.apply_legal(state, move)
 
     def is_won(self, state: State) -> bool:
         return sum(len(state.piles[i]) for i in self.foundation_indices) == self.card_count
@@ -130,10 +130,10 @@ class Game:
         seen, todo = {state.piles}, [state]
         while todo:
             current = todo.pop()
-            for move in self._moves(current):
+            for move in self.iter_moves(current):
                 if (move.src, move.dst) not in STOCK_ACTIONS:
                     return False
-                following = self._apply(current, move)
+                following = self.apply_legal(current, move)
                 if following.piles not in seen:
                     seen.add(following.piles)
                     todo.append(following)
@@ -150,7 +150,7 @@ class Game:
         """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``."""
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
-            if not isinstance(pid, str) or (pid not in self._index and pid not in self.actions):
+            if not isinstance(pid, str) or (pid not in self.index_of and pid not in self.actions):
                 raise InvalidMoveText(f"malformed move '{move}': {self.id} has no pile {pid!r}")
         if not isinstance(move.n, int) or isinstance(move.n, bool) or move.n < 1:
             raise InvalidMoveText(f"malformed move '{move}': the number of cards must be a whole number >= 1")
@@ -184,7 +184,7 @@ class Game:
         raw = d.get("piles")
         if not isinstance(raw, dict):
             raise InvalidPosition("a position needs 'piles': a dict of pile id -> list of cards")
-        unknown = [p for p in raw if p not in self._index]
+        unknown = [p for p in raw if p not in self.index_of]
         if unknown:
             raise InvalidPosition(f"unknown piles {', '.join(map(str, unknown))}: {self.id} has {', '.join(self.pile_ids)}")
         missing = [p for p in self.pile_ids if p not in raw]

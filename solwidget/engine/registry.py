@@ -1,9 +1,17 @@
-"""Game ids -> game classes: ``games()`` and ``load_game()``."""
+"""Game ids -> game classes: ``games()`` and ``load_game()``.
+
+The catalogue (solwidget/games/) registers its games when the package is imported: the
+engine imports nothing above it.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import UnknownGame
-from .game import Game
+
+if TYPE_CHECKING:
+    from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
 
@@ -14,18 +22,12 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def _ensure_loaded() -> None:
-    from .. import rules  # noqa: F401  (importing the rules registers the games)
-
-
 def games() -> list[str]:
     """The ids of every game, seed games first."""
-    _ensure_loaded()
     return list(_GAMES)
 
 
 def game_class(game_id: str) -> type[Game]:
-    _ensure_loaded()
     try:
         return _GAMES[game_id]
     except (KeyError, TypeError):

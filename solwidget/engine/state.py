@@ -69,10 +69,6 @@ class State:
         """The cards of one pile, bottom to top, as text (face-down ones as ``"[QH]"``)."""
         return [card_name(c) for c in self.piles[self.game.pile_index(pile_id)]]
 
-    def hint(self, **budget):
-        from ..solver import hint
-        return hint(self, **budget)
-
     def __str__(self) -> str:
         return self.game.format(self)
 

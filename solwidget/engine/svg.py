@@ -11,10 +11,13 @@ pixels, ``unit`` pixels to a card width.
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from .geometry import CARD_ASPECT, COUNTED_KINDS, place
-from .state import State
 from .visible import BACK, visible_piles
+
+if TYPE_CHECKING:               # a state draws itself with this module (State._repr_svg_)
+    from .state import State
 
 GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOURS = {"C": "#1b1b1b", "D": "#c8102e", "H": "#c8102e", "S": "#1b1b1b"}

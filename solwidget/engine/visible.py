@@ -7,8 +7,12 @@ that the player may not see.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import FACE_DOWN, card_name
-from .state import State
+
+if TYPE_CHECKING:               # the picture of a state (State._repr_svg_) draws with this module
+    from .state import State
 
 BACK = "back"
 

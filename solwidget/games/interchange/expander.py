@@ -1,41 +1,54 @@
 """Triple (and Quadruple) Interchange's successors, made straight from the piles.
 
-``InterchangeExpander`` yields exactly what ``PatienceExpander`` yields for these games, in
-the same order (the engine's moves with the same key-equal duplicates skipped, then the
-bridges of interchange.py, each followed by the same safe moves home), so the searches are
-unchanged; it only skips the general machinery. The gains:
-- the stock and waste are read once a position as their turning cycle (stock.py), and a
+``InterchangeExpander`` yields exactly what ``InterchangeFamilyExpander`` yields for these
+games, in the same order (the engine's moves with the same key-equal duplicates skipped,
+then the bridges of reductions.py, each followed by the same safe moves home), so the
+searches are unchanged; it only skips the general machinery. The gains:
+- the stock and waste are read once a position as their turning cycle (solver/stock.py), and a
   bridge's turns and plays are worked out on that cycle, one chain card after the other,
   instead of building a position after every card;
-- safe moves home (autoplay.py) are looked for only among the pile tops, against the set of
+- safe moves home (solver/autoplay.py) are looked for only among the pile tops, against the set of
   cards the foundations take safely, made once for each set of foundations;
 - a move or bridge that no safe move can follow gets its key asked before its position is
   made (``scored``): about half of them are seen already, and only the others get their
   position, moves, stock and waste made (and a tableau move or bridge its score from its
   parent's).
-The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_interchange.py compares both expanders move for move.
+The engine stays the judge: every win is replayed through ``State.play``
+(solver/search.py), and tests/test_solver_interchange.py compares both expanders move for
+move.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from ..engine.moves import Move
-from ..engine.state import State
-from . import interchange
-from .expand import PatienceExpander, _hooks_plain
-from .keys import engine_key_is_plain
-from .stock import REDEAL, TURN
+from ...engine.cards import ACE, FACE_DOWN, KING
+from ...engine.moves import Move
+from ...engine.state import State
+from ...solver.expand import PatienceExpander
+from ...solver.stock import REDEAL, TURN
+from . import reductions
 
 ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
 _FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # for bytes.translate
 _FACE_DOWN = bytes(c | FACE_DOWN for c in range(128)) + bytes(range(128, 256))
 
 
+class InterchangeFamilyExpander(PatienceExpander):
+    """The generic successors, with the family's dead ends and bridges (reductions.py)
+    where their lemmas hold."""
+
+    def reserve_plays(self, game):
+        if reductions.bridges_apply(game):
+            return reductions.bridges, reductions.home_bridges
+        return None, None
+
+    def dead_end_test(self, game):
+        return reductions.DeadEnds(game) if reductions.applies(game) else None
+
+
 def fast_path(game, compress=True) -> bool:
-    """Does InterchangeExpander give PatienceExpander's successors for ``game``?"""
-    return (compress and interchange.applies(game) and interchange.bridges_apply(game)
-            and _hooks_plain(game) and engine_key_is_plain(game) and game.symmetric_tableau)
+    """Does InterchangeExpander give InterchangeFamilyExpander's successors for ``game``?"""
+    return (compress and reductions.applies(game) and reductions.bridges_apply(game)
+            and game.symmetric_tableau)
 
 
 class _Reserve:
@@ -92,16 +105,16 @@ class _Chain:
         return self.at
 
 
-class InterchangeExpander(PatienceExpander):
-    """PatienceExpander's successors for Triple and Quadruple Interchange (see above)."""
+class InterchangeExpander(InterchangeFamilyExpander):
+    """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
     pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
-        self._one = game._one_card_moves
+        self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
         self._group_moves = {}
@@ -248,7 +261,7 @@ class InterchangeExpander(PatienceExpander):
             yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit, after))
 
     def _home_bridges(self, state, start, reserve, admit):
-        """interchange.home_bridges, on the cycle, as _successors gives them (_homed)."""
+        """reductions.home_bridges, on the cycle, as _successors gives them (_homed)."""
         piles = state.piles
         on_top = {}
         for t in self._T:
@@ -281,7 +294,7 @@ class InterchangeExpander(PatienceExpander):
                     last += 1
 
     def _bridges(self, state, start, reserve, runs, first_empty, asking):
-        """interchange.bridges, on the cycle, as _successors gives them (``asking``: the key
+        """reductions.bridges, on the cycle, as _successors gives them (``asking``: the key
         parts, safe cards and admit for _asked, and the scores after a move); ``runs``:
         (pile, run length) of each pile that holds cards."""
         parts, safe, admit, after = asking
@@ -409,7 +422,7 @@ def _taken(pile, n) -> tuple:
 
 
 def _run_length(pile, fits_on) -> int:
-    """Patience._run_length for runs in suit."""
+    """Patience.run_length for runs in suit."""
     if not pile or pile[-1] & FACE_DOWN:
         return 0
     n, size = 1, len(pile)

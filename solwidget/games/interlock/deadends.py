@@ -10,7 +10,7 @@ of it needs, made of events that must have happened before. Events are
   card of the reserve (stock and waste) that might get there;
 - S(p): an empty uncovered back pile other than p exists (a King from p might go there);
 - B(c): tableau card c is bare: nothing lies on it (now, or after some move).
-The rules (the facts behind them come from RULES.md section 3 and rules/interlock.py):
+The rules (the facts behind them come from RULES.md section 3 and rules.py):
 - E(p) for an empty pile and H(c) for a card home hold from the start. Covering piles
   (middle and front) never take cards once empty, so U(p) follows from E of each of p's
   covering piles, and it then holds for good.
@@ -136,7 +136,8 @@ from __future__ import annotations
 
 from operator import not_
 
-from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from .rules import InterlockFamily
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
@@ -153,8 +154,7 @@ FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 def applies(game) -> bool:
     """Interlock: runs only (a Yukon group of Love a Duck breaks the bottom card rule),
     one deck, face-up cards, no cells."""
-    from ..rules.interlock import _InterlockFamily
-    return (isinstance(game, _InterlockFamily) and game.group == "run" and game.decks == 1
+    return (isinstance(game, InterlockFamily) and game.group == "run" and game.decks == 1
             and not game.face_down_cards and not game.C)
 
 

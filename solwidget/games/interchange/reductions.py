@@ -7,7 +7,7 @@ any empty one, tableau built down in suit, a run in suit moves as a unit, an emp
 takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
 card can be played at any time. Face-down cards only wait for the cards above them to go.
 
-The test is a relaxation, as in deadends.py (Interlock's): for a position it works out
+The test is a relaxation, as Interlock's (games/interlock/deadends.py): for a position it works out
 every event that *might* happen in some continuation, using for each kind of event a
 condition that every real occurrence of it needs, made of events that happened before.
 Cards are physical cards: copies of one card are told apart by where they lie now.
@@ -40,8 +40,8 @@ continuation, every event that happens in it is among the events found (each nee
 that happened earlier, found by then). A win sends every card home; so if some card's H is
 not found, no win exists: the position is *dead*.
 
-The search does not expand a dead position (expand.py). That keeps "lost" a proof
-(search.py): every position on a winning line has a win, so none of them is dead, and the
+The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
+(solver/search.py): every position on a winning line has a win, so none of them is dead, and the
 argument there that some won position is reached uses only those.
 tests/test_solver_interchange.py checks that no position on the solver's winning lines is
 dead and that positions found dead are lost when searched without the test.
@@ -49,16 +49,15 @@ dead and that positions found dead are lost when searched without the test.
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from .bridges import home_chains, play_bridge
-from .stock import cycle
+from ...engine.cards import ACE, FACE_DOWN, KING
+from ...solver.stock import cycle, home_chains, play_bridge
+from .rules import InterchangeFamily
 
 
 def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
     draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
-    from ..rules.interchange import _InterchangeFamily
-    return (isinstance(game, _InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
+    return (isinstance(game, InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
             and game.draw == 1 and game.redeals is None and game.step == 1 and not game.C
             and game.build.direction == -1 and game.build.suits == "same")
 
@@ -290,7 +289,7 @@ def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
     units: dict[int, list[tuple[int, int]]] = {}
     for a in game.T:
         pile = piles[a]
-        for n in range(1, game._run_length(pile) + 1):
+        for n in range(1, game.run_length(pile) + 1):
             units.setdefault(pile[-n], []).append((a, n))
     return units
 
@@ -302,7 +301,7 @@ def bridges(game, state):
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on, ids = game._fits_on, game.pile_ids
+    fits_on, ids = game.fits_on, game.pile_ids
     empty_seen = False
     for b in game.T:
         pile = piles[b]

@@ -5,7 +5,7 @@ As for Interlock (deadends.py), the test is a relaxation: it works out every eve
 occurrence of it needs, made of events that must have happened before. If the closure
 leaves some card unable to go home, no continuation wins: the position is *dead*.
 
-What the rules give (RULES.md section 4, rules/mutated.py): every move takes its cards to the
+What the rules give (RULES.md section 4, rules.py): every move takes its cards to the
 row above or below their own (row 0 is the foundations, which only row 1 and d1 reach), a card
 other than a King lands on a *host* (one rank higher, other colour) topping a pile there, or
 is carried in a run on the card beneath it, and a King lands in an empty space (never r2x).
@@ -65,8 +65,8 @@ and 995 (at 15,000 expansions) it found 10 more dead (1 in 213, 9 in 282), at tw
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN, KING
-from ..rules.mutated import DECKS, DRAW, F, R2X, ROW_SLICES
+from ...engine.cards import FACE_DOWN, KING
+from .board import DECKS, DRAW, F, R2X, ROW_SLICES
 
 # Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
 SUIT = 0xFFFF

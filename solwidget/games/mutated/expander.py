@@ -65,13 +65,14 @@ safe moves played after it do not lengthen what is left: some successor is neare
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
-from ..engine.moves import Move
-from ..engine.state import State
-from ..rules.mutated import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
-from .expand import GenericExpander
-from .mutated_deadends import DeadEnds
-from .mutated_fast import BUILD, D1, apply, plans
+from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.moves import Move
+from ...engine.state import State
+from ...solver.expand import GenericExpander
+from .deadends import DeadEnds
+from .board import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
+from .moves import BUILD_ACTION, D1, apply, plans
+from .score import mutated_score
 
 ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
@@ -222,7 +223,7 @@ def settle(state):
 
 class MutatedExpander(GenericExpander):
     """The engine's moves less the skipped ones, each followed by the safe moves it allows,
-    made straight from the piles (mutated_fast.py). A dead end (mutated_deadends.py) gets no
+    made straight from the piles (moves.py). A dead end (deadends.py) gets no
     successors. ``autoplay=False`` asks the engine for every move and turns off the safe
     moves, the kept-home rule, the skipped buried builds and the dead ends (to cross-check
     them); the key-equal duplicates are skipped either way. Tried and dropped: leaving out
@@ -238,6 +239,9 @@ class MutatedExpander(GenericExpander):
         self.key = key if autoplay else game.key      # key() takes the search's bytes piles
         self.dead_ends = DeadEnds() if autoplay else None
 
+    def make_score(self, game, weights):
+        return mutated_score(game, weights)
+
     def share(self, first) -> None:
         """One dead-end test for the whole portfolio: its answers depend on the position
         alone (deals 745 and 957 at 20,000 states: 24,909 closures worked out instead of
@@ -245,7 +249,7 @@ class MutatedExpander(GenericExpander):
         self.dead_ends = first.dead_ends
 
     def start(self, state):
-        """The search's first position, its piles as bytes (mutated_fast.py), settled."""
+        """The search's first position, its piles as bytes (moves.py), settled."""
         if self.autoplay:
             state = State(state.game, tuple(map(bytes, state.piles)), state.extra)
         return super().start(state)
@@ -258,13 +262,13 @@ class MutatedExpander(GenericExpander):
 
     def _engine_moves(self, state):
         """Every move of the engine but the key-equal duplicates, and its position."""
-        piles, apply_move = state.piles, self.game._apply
+        piles, apply_move = state.piles, self.game.apply_legal
         first_empty = {}
         for s in SPACES:
             if not piles[s]:
                 first_empty.setdefault(ROW[s], s)
         empty_foundation = next((f for f in F if not piles[f]), None)
-        for move in self.game._moves(state):
+        for move in self.game.iter_moves(state):
             dst = INDEX.get(move.dst)
             if dst is not None and not piles[dst]:
                 if dst in FOUNDATION_SET:
@@ -285,7 +289,7 @@ class MutatedExpander(GenericExpander):
     def scored(self, state, came_by, admit):
         """``GenericExpander.scored`` in one loop (the hot loop of the search): the moves
         kept, each followed by the safe moves it allows, with the score of each child that
-        leaves the foundations as they are worked out from its parent's (heuristics.py);
+        leaves the foundations as they are worked out from its parent's (score.py);
         ``admit`` None takes every successor without asking its key (``expand``)."""
         if not self.autoplay:
             yield from super().scored(state, came_by, admit)
@@ -300,7 +304,7 @@ class MutatedExpander(GenericExpander):
             if src < 4:
                 if is_settled(piles[src][-1], level):
                     continue
-            elif dst == BUILD and buries_its_way_out(piles[src], src == D1):
+            elif dst == BUILD_ACTION and buries_its_way_out(piles[src], src == D1):
                 continue
             child = State(game, *apply(piles, modes, src, dst, n, card))
             moves, homeward = (move,), src < 4 or 0 <= dst < 4
@@ -312,7 +316,7 @@ class MutatedExpander(GenericExpander):
                 if homeward:
                     yield moves, child, None
                 else:                   # one move, and the foundations as they were
-                    touched = (src, src if dst == BUILD else dst)     # a build fills no pile
+                    touched = (src, src if dst == BUILD_ACTION else dst)     # a build fills no pile
                     yield moves, child, score_child(child, touched)
 
 
