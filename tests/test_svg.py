@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import pytest
 
@@ -104,11 +105,11 @@ def test_fans_shrink_to_their_room_backs_first():
     offsets = fan_offsets(codes, "down", room=natural[-1] - 0.25)
     assert offsets[-1] == pytest.approx(natural[-1] - 0.25)
     assert offsets[5] == pytest.approx(5 * (0.14 - 0.05))
-    assert [b - a for a, b in zip(offsets[5:], offsets[6:])] == pytest.approx([0.3] * 9)
+    assert [b - a for a, b in pairwise(offsets[5:])] == pytest.approx([0.3] * 9)
     # Much too long: the backs at their least, then every step alike.
     offsets = fan_offsets(codes, "down", room=2.0)
     assert offsets[0] == 0 and offsets[-1] == pytest.approx(2.0)
-    steps = [b - a for a, b in zip(offsets, offsets[1:])]
+    steps = [b - a for a, b in pairwise(offsets)]
     assert steps[0] / steps[-1] == pytest.approx(geometry.MIN_BACK_STEP / 0.3)
 
 

@@ -11,7 +11,6 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.svg import PAD, state_svg
 from solwidget.engine.visible import visible_piles
