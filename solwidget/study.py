@@ -4,10 +4,13 @@
     table.counts(); table.win_rate(); table.to_csv("freecell.csv")
 
 Each deal is solved in a worker (a process, any ``concurrent.futures.Executor``, or the
-workers of a ``dask.distributed`` scheduler). With ``out=FILE`` every result is appended
-to a CSV file as soon as it arrives, so an interrupted study loses nothing, and a rerun
-with the same file solves only the deals that are not in it yet. The table is always in
-deal order, whatever order the workers finish in.
+workers of a ``dask.distributed`` scheduler). With ``out=FILE`` the results are kept in a
+file as they arrive, so an interrupted study loses (almost) nothing, and a rerun with the
+same file solves only the deals that are not in it yet. The file's suffix names its format:
+``.csv`` (each result appended as soon as it arrives) or ``.parquet`` (needs pyarrow, from
+the "study" extra; the file is rewritten whole, atomically, at most once a second and at the
+end, since Parquet cannot be appended to). The table is always in deal order, whatever order
+the workers finish in.
 """
 
 from __future__ import annotations
@@ -29,10 +32,14 @@ from pathlib import Path
 
 from .engine import Game, SolwidgetError, load_game
 from .engine.deals import check_deal_number
+from .extras import require_extra
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
+PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
+                 "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64"}
 CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
+PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
 
 
 class StudyError(SolwidgetError):
@@ -51,7 +58,12 @@ class StudyRow:
 
 @dataclass
 class StudyTable:
-    """The results of a study, one row per deal, in deal order."""
+    """The results of a study, one row per deal, in deal order (what ``study`` returns).
+
+    A sequence of StudyRow (deal, status, moves, states, seconds). ``counts()``,
+    ``win_rate()`` and ``summary()`` sum it up; ``to_csv``, ``to_parquet`` and
+    ``to_pandas`` hand it on; ``load_study(path)`` reads a results file back as one.
+    """
     game: str
     rows: list[StudyRow]
     budget: float | None = None
@@ -69,6 +81,7 @@ class StudyTable:
 
     @property
     def deals(self) -> list[int]:
+        """The deal numbers of the rows, in order."""
         return [row.deal for row in self.rows]
 
     def counts(self) -> dict[str, int]:
@@ -88,6 +101,7 @@ class StudyTable:
         return (won / n if n else math.nan), low, high
 
     def budget_text(self) -> str:
+        """The budget per deal in words: ``"10 s per deal"``, ``"10 s / 5,000 states per deal"``."""
         parts = []
         if self.budget is not None:
             parts.append(f"{self.budget:g} s")
@@ -124,6 +138,14 @@ class StudyTable:
         if path is not None:
             Path(path).write_text(text)
         return text
+
+    def to_parquet(self, path: str | os.PathLike) -> None:
+        """Write the table as a Parquet file (the study's other file format; needs pyarrow).
+
+        Raises MissingExtra without pyarrow: ``pip install "solwidget[study]"``.
+        """
+        records = [_csv_record(self.game, self.options, row, self.budget, self.max_states) for row in self.rows]
+        _write_parquet(Path(path), records)
 
     def to_pandas(self):
         """The rows as a pandas DataFrame (needs pandas, which solwidget does not require)."""
@@ -233,7 +255,12 @@ def _options_text(options: dict) -> str:
 
 
 def _read_records(path: Path) -> list[dict]:
-    """The complete records of a results file; a half-written last line is cut off."""
+    """The complete records of a results file, as text fields (CSV's own)."""
+    return _read_parquet(path) if _format_of(path) == "parquet" else _read_csv(path)
+
+
+def _read_csv(path: Path) -> list[dict]:
+    """A CSV file's records; a half-written last line is cut off."""
     text = path.read_text()
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
@@ -245,6 +272,58 @@ def _read_records(path: Path) -> list[dict]:
         raise StudyError(f"{path} is not a solwidget study file: its columns are {reader.fieldnames}, "
                          f"expected {', '.join(COLUMNS)}")
     return list(reader)
+
+
+def _read_parquet(path: Path) -> list[dict]:
+    """A Parquet file's records, each field as the text CSV would hold."""
+    require_extra("study", "pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    try:
+        table = pyarrow.parquet.read_table(path)
+    except (pyarrow.ArrowException, OSError) as err:
+        raise StudyError(f"{path} is not a readable Parquet file: {err}") from None
+    if tuple(table.column_names) != COLUMNS:
+        raise StudyError(f"{path} is not a solwidget study file: its columns are {table.column_names}, "
+                         f"expected {', '.join(COLUMNS)}")
+    return [{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}
+            for record in table.to_pylist()]
+
+
+def _parquet_text(column: str, value) -> str:
+    return repr(float(value)) if column == "budget" else str(value)
+
+
+def _write_parquet(path: Path, records: list[list]) -> None:
+    """Write ``records`` (CSV's fields) as a typed Parquet file, atomically: a reader, or an
+    interrupted rerun, sees the old file or the new one, never half of one."""
+    require_extra("study", "pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    columns = list(zip(*records)) if records else [()] * len(COLUMNS)
+    arrays = [pyarrow.array([_parquet_value(name, value) for value in values], type=PARQUET_TYPES[name])
+              for name, values in zip(COLUMNS, columns)]
+    partial = path.with_name(path.name + ".partial")
+    pyarrow.parquet.write_table(pyarrow.Table.from_arrays(arrays, names=list(COLUMNS)), partial)
+    os.replace(partial, path)
+
+
+def _parquet_value(column: str, value):
+    """A CSV field as its column's type; an empty field is null."""
+    if value is None or value == "":
+        return None
+    kind = PARQUET_TYPES[column]
+    return int(value) if kind == "int64" else float(value) if kind == "float64" else str(value)
+
+
+def _format_of(path: Path) -> str:
+    """The results file's format, named by its suffix."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise StudyError(f"a study file is .csv or .parquet (its suffix names the format), not {str(path)!r}")
+    return suffix[1:]
 
 
 def _row_from_record(record: dict, path) -> StudyRow:
@@ -283,7 +362,13 @@ def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, Study
 
 
 def load_study(path: str | os.PathLike) -> StudyTable:
-    """A study's results file (``out=``) read back as a table."""
+    """A study's results file (``out=``, CSV or Parquet) read back as a table.
+
+    Raises:
+        StudyError: no such file, a file that is not a study's, or one that mixes games
+            or budgets.
+        MissingExtra: a ``.parquet`` file without pyarrow installed.
+    """
     path = Path(path)
     if not path.exists():
         raise StudyError(f"no study file {path}")
@@ -309,11 +394,34 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
           workers: int | None = None) -> StudyTable:
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
 
-    budget: seconds per deal (None for no time limit); max_states: states per deal, for
-    results that do not depend on the machine. Runs on local processes (``workers`` of
-    them, at most the number of CPUs), on ``executor``, or on the Dask scheduler at
-    ``scheduler`` ("tcp://host:8786"). ``out``: a CSV file that results are appended to as
-    they arrive; the deals already in it are not solved again.
+    Args:
+        game: a game id (``"interlock"``) or a Game (for a variant with options).
+        deals: deal numbers: ``"1-1000"``, ``"7"``, ``"1-10,20"``, an int, a range or a list.
+        budget: seconds per deal (None for no time limit, with ``max_states``).
+        max_states: states per deal, for results that do not depend on the machine.
+        executor: any ``concurrent.futures.Executor`` to solve the deals on.
+        scheduler: the address of a Dask scheduler (``"tcp://host:8786"``) instead.
+        out: a ``.csv`` or ``.parquet`` file (the suffix names the format; Parquet needs
+            pyarrow) that keeps the results as they arrive; the deals already in it are
+            not solved again, so a rerun of an interrupted study resumes it.
+        progress: show a progress bar (tqdm).
+        workers: local processes to use (default, and at most: one per CPU; never more
+            than the deals left to solve).
+
+    Returns:
+        A StudyTable, one row per deal.
+
+    Raises:
+        StudyError: bad arguments (deals, budget, workers, an ``out`` of another study or
+            with another suffix), or a scheduler that cannot be reached.
+        UnknownGame: no game has that id.
+        InvalidDeal: a deal number out of range.
+        MissingExtra: an ``out`` ending in ``.parquet`` without pyarrow installed.
+
+    Example:
+        >>> table = sw.study("freecell", "1-3", budget=None, max_states=2000, progress=False, workers=1)
+        >>> table.deals, table.counts()["won"]
+        ([1, 2, 3], 3)
     """
     game = _resolve_game(game)
     numbers = parse_deals(deals)
@@ -326,6 +434,8 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     path = Path(out) if out is not None else None
     if path is not None and path.is_dir():
         raise StudyError(f"out is a file to append results to, but {path} is a folder")
+    if path is not None and _format_of(path) == "parquet":
+        require_extra("study", "pyarrow")       # before any deal is solved
     done = _done_in_file(path, game, budget, max_states) if path else {}
     results = {d: done[d] for d in numbers if d in done}
     todo = [d for d in numbers if d not in done]
@@ -355,9 +465,7 @@ def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states,
             row = future.result()
             results[row.deal] = row
             if sink:
-                csv.writer(sink, lineterminator="\n").writerow(
-                    _csv_record(game.id, options, row, budget, max_states))
-                sink.flush()
+                sink.add(_csv_record(game.id, options, row, budget, max_states))
             if bar:
                 bar.update(1)
     finally:
@@ -370,12 +478,50 @@ def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states,
 def _open_sink(path: Path | None):
     if path is None:
         return None
-    new = not path.exists() or path.stat().st_size == 0
-    sink = open(path, "a", newline="")
-    if new:
-        csv.writer(sink, lineterminator="\n").writerow(COLUMNS)
-        sink.flush()
-    return sink
+    return _ParquetSink(path) if _format_of(path) == "parquet" else _CsvSink(path)
+
+
+class _CsvSink:
+    """Appends each record to a CSV file as it comes (the header first, in a new file)."""
+
+    def __init__(self, path: Path):
+        new = not path.exists() or path.stat().st_size == 0
+        self.file = open(path, "a", newline="")
+        self.writer = csv.writer(self.file, lineterminator="\n")
+        if new:
+            self.add(COLUMNS)
+
+    def add(self, record) -> None:
+        self.writer.writerow(record)
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _ParquetSink:
+    """Keeps the file's records and the new ones, and rewrites the Parquet file with all of
+    them at most every PARQUET_SAVE_EVERY seconds, and when the study ends or stops."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records = [list(r.values()) for r in _read_records(path)] if path.exists() else []
+        self.saved = time.monotonic()
+        self.unsaved = 0
+
+    def add(self, record) -> None:
+        self.records.append(record)
+        self.unsaved += 1
+        if time.monotonic() - self.saved >= PARQUET_SAVE_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        _write_parquet(self.path, self.records)
+        self.saved, self.unsaved = time.monotonic(), 0
+
+    def close(self) -> None:
+        if self.unsaved or not self.path.exists():
+            self.save()
 
 
 class _Borrowed:

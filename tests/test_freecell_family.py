@@ -1,4 +1,4 @@
-"""RULES.md section 1 (Reversed Solitaire), its Decision (Inverted FreeCell) and the reference
+"""docs/rules.md on Reversed Solitaire, its decision (Inverted FreeCell) and the reference
 game FreeCell: one test per rule sentence, legal and illegal, with the reason ``explain`` gives."""
 
 import pytest

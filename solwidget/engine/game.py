@@ -22,6 +22,33 @@ STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
 
 class Game:
+    """A game of patience: its piles, its deals and its rules, shared by all its positions.
+
+    Get one with ``load_game(game_id, **options)``; a Game is immutable and equal to any
+    other Game of the same id and options. Its positions are States (``game.deal(n)``), which
+    ask their game for everything; the methods that take a ``state`` are what
+    ``state.legal_moves()``, ``state.play(move)`` and the others call.
+
+    Attributes:
+        id: the game's id, as ``load_game`` and ``games()`` name it.
+        name: the game's name for people.
+        summary: the rules in a few lines (``solwidget games``, the widget's Rules panel).
+        pile_ids: every pile's id, in the order of ``State.piles``: ``f0`` foundations,
+            ``c0`` free cells, ``t0`` tableau piles, ``stock``, ``waste``, ...
+        pile_kinds: each pile id's kind: foundation, tableau, cell, stock, waste or deck.
+        options: the options of this variant (``load_game("freecell", cells=3)``).
+
+    Example:
+        >>> game = sw.load_game("freecell")
+        >>> game.pile_ids[:5]
+        ('f0', 'f1', 'f2', 'f3', 'c0')
+        >>> game.deal(1).pile("t0")
+        ['JD', 'KD', '2S', '4C', '3S', '6D', '6S']
+
+    Subclasses (one per family of games) supply the pile ids, the deal, move generation,
+    applying a legal move, the words for a refusal and the checks of a position.
+    """
+
     id: str = ""
     name: str = ""
     summary: str = ""            # the rules in a few lines, for help texts
@@ -60,6 +87,11 @@ class Game:
         return self.summary.split(". ")[0].rstrip(".") + "." if self.summary else self.name
 
     def pile_index(self, pile_id: str) -> int:
+        """The index in ``State.piles`` of the pile named ``pile_id`` (``"t3"``, ``"f0"``).
+
+        Raises:
+            KeyError: the game has no pile of that id (the message says so).
+        """
         try:
             return self.index_of[pile_id]
         except KeyError:
@@ -75,9 +107,13 @@ class Game:
 
     # ----------------------------------------------------------------- moves
     def iter_moves(self, state: State) -> Iterator[Move]:
+        """The legal moves in ``state``, one at a time, in the game's order (each game
+        supplies it; ``legal_moves`` lists them)."""
         raise NotImplementedError
 
     def apply_legal(self, state: State, move: Move) -> State:
+        """The position after ``move``, which the caller knows to be legal here: no check,
+        for the solver's speed (each game supplies it; ``play`` checks first)."""
         raise NotImplementedError
 
     def _refusal(self, state: State, move: Move) -> str | None:
@@ -85,6 +121,7 @@ class Game:
         return None
 
     def legal_moves(self, state: State) -> list[Move]:
+        """Every move the rules allow in ``state``, in the game's own order (``state.legal_moves()``)."""
         return list(self.iter_moves(state))
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
@@ -112,6 +149,12 @@ class Game:
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 
     def play(self, state: State, move: Move | str) -> State:
+        """The position after ``move`` (a Move or move text) in ``state`` (``state.play(move)``).
+
+        Raises:
+            InvalidMoveText: ``move`` is text that does not parse, or names no pile of the game.
+            IllegalMove: the rules forbid the move here; its ``reason`` says which rule.
+        """
         move = self.parse_move(move)
         reason = self._reason(state, move)
         if reason is not None:
@@ -119,6 +162,7 @@ class Game:
         return self.apply_legal(state, move)
 
     def is_won(self, state: State) -> bool:
+        """True when every card of the game is on the foundations (``state.is_won()``)."""
         return sum(len(state.piles[i]) for i in self.foundation_indices) == self.card_count
 
     def is_stuck(self, state: State) -> bool:
@@ -163,6 +207,12 @@ class Game:
 
     # ------------------------------------------------------------ positions
     def to_dict(self, state: State) -> dict:
+        """``state`` as plain JSON-able data, which ``state_from_dict`` reads back (``state.to_dict()``).
+
+        The dict holds the game id, every pile's cards bottom to top as text (face-down
+        cards in brackets, ``"[QH]"``), what else the game remembers (stock passes, deck
+        modes) and the game's options.
+        """
         piles = {pid: [card_name(c) for c in cards] for pid, cards in zip(self.pile_ids, state.piles)}
         return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
                 **({"options": dict(self.options)} if self.options else {})}

@@ -40,6 +40,12 @@ class Build(NamedTuple):
                 "any": f"{way} regardless of suit"}[self.suits]
 
 
+def supermove(free_cells: int, empty_piles: int) -> int:
+    """How many cards may move as a unit with these free cells and empty piles (not counting
+    the one they go to): as many as could move one at a time through them."""
+    return (free_cells + 1) << empty_piles
+
+
 class Patience(Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
@@ -169,7 +175,7 @@ class Patience(Game):
             return 52 * self.decks
         free_cells = sum(1 for c in self.C if not piles[c])
         empty = max(0, sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty)
-        return (free_cells + 1) << empty
+        return supermove(free_cells, empty)
 
     def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
         source = self.index_of.get(src)

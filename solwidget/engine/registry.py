@@ -23,7 +23,12 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def games() -> list[str]:
-    """The ids of every game, seed games first."""
+    """The ids of every game, seed games first (``solwidget games`` lists them with a line each).
+
+    Example:
+        >>> sw.games()[:4]
+        ['reversed_solitaire', 'inverted_freecell', 'freecell', 'triple_interchange']
+    """
     return list(_GAMES)
 
 
@@ -35,5 +40,19 @@ def game_class(game_id: str) -> type[Game]:
 
 
 def load_game(game_id: str, **options) -> Game:
-    """The game ``game_id``, with its options as keyword arguments."""
+    """The game ``game_id`` (one of ``games()``), with its options as keyword arguments.
+
+    Args:
+        game_id: a game id such as ``"freecell"`` or ``"mutated"``.
+        **options: the game's options, e.g. ``cells=3`` for FreeCell; every option has a
+            default, listed in the game's ``option_defaults``.
+
+    Raises:
+        UnknownGame: no game has that id; the message lists the ids there are.
+        InvalidOption: the game has no such option, or cannot take that value.
+
+    Example:
+        >>> sw.load_game("freecell", cells=3)
+        load_game('freecell', cells=3)
+    """
     return game_class(game_id)(**options)

@@ -72,9 +72,9 @@ def default_table_size(game) -> int:
 
 
 def default_frontier_size(game) -> int:
-    """Positions to keep waiting, with their search nodes: measured at about 1.1 KB each for
-    Mutated Solitaire (a position shares its unchanged piles with its parent); budgeted at
-    600 + 8 bytes a card."""
+    """Positions to keep waiting, with their search nodes: about 1.1 KB each for Mutated
+    Solitaire (a position shares its unchanged piles with its parent); budgeted at 600 + 8
+    bytes a card."""
     return FRONTIER_BYTES // (600 + 8 * game.card_count)
 
 
@@ -106,9 +106,8 @@ def _checked_portfolio(portfolio) -> list[dict]:
 @contextmanager
 def collector_paused():
     """The garbage collector paused. A search makes no reference cycles (tests check each
-    expander), so the collector's passes over its frontier and tables would be pure cost:
-    resumed between the steps of a solve, its first pass after each step took about a tenth
-    of the CPU (Triple Interchange deal 765)."""
+    expander), so the collector's passes over its frontier and tables would be pure cost,
+    and a large one: they walk every object the search holds."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -233,6 +232,17 @@ class _Search:
 class Solver:
     """A search that runs ``step(n)`` expansions at a time; ``solve()`` runs it to the end.
 
+    The same search as ``solve``, a step at a time: for a notebook cell, a progress bar
+    or the widget's live view (``widget.show_solver(solver)``). ``progress`` tells how far
+    it got, ``done`` whether it has ended and ``result`` (a SolveResult) how.
+
+    Example (``state`` is FreeCell's deal 1):
+        >>> solver = sw.Solver(state, max_states=20_000)
+        >>> while not solver.done:
+        ...     progress = solver.step(500)
+        >>> solver.result.status
+        'won'
+
     Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit), ``portfolio``
     (a list of ``{"depth_weight": w, "weights": {...}, "explore": share}``, one search each; giving
     ``depth_weight`` or ``weights`` instead runs that single search), ``autoplay`` (safe
@@ -288,6 +298,7 @@ class Solver:
 
     @property
     def done(self) -> bool:
+        """True once the search has ended: won, proved lost or out of budget (see ``result``)."""
         return self.result is not None
 
     # ------------------------------------------------------------------ the search
@@ -426,5 +437,24 @@ class Solver:
 
 def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
           max_seconds: float | None = None, **options) -> SolveResult:
-    """Search from ``state`` until it is won, proved lost, or the budget runs out."""
+    """Search from ``state`` until it is won, proved lost, or the budget runs out.
+
+    Args:
+        state: the position to solve (``game.deal(n)``, or any State).
+        max_states: the most states to expand (None for no limit).
+        max_seconds: the most seconds to search (None for no limit).
+        **options: the search's own options, as ``Solver`` takes them (``portfolio``, ...).
+
+    Returns:
+        A SolveResult: ``status`` is "won" (``moves`` win from ``state``, each legal in
+        turn), "lost" (proved: no sequence of moves wins) or "unknown" (the budget ran out).
+
+    Raises:
+        TypeError: ``state`` is not a State.
+
+    Example (``state`` is FreeCell's deal 1):
+        >>> result = sw.solve(state, max_states=20_000)
+        >>> result.status, len(result.moves) > 0
+        ('won', True)
+    """
     return Solver(state, max_states=max_states, max_seconds=max_seconds, **options).solve()

@@ -15,7 +15,7 @@ import functools
 
 from ...engine.cards import ACE, KING
 from ...engine.moves import Move
-from ...engine.patience import Patience
+from ...engine.patience import Patience, supermove
 from ...engine.state import State
 from ...solver.autoplay import host_suits
 from ...solver.expand import PatienceExpander
@@ -111,8 +111,8 @@ class CellsExpander(PatienceExpander):
                     plans.append((one[c][f], c, f, 1))
             elif free_cell is None:
                 free_cell = c
-        free = len(self._C) - len(held) + 1         # free cells, plus one
-        limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
+        free = len(self._C) - len(held)
+        limit, limit_to_empty = supermove(free, len(empties)), supermove(free, max(0, len(empties) - 1))
         empty = empties[0] if empties else None
         runs = self._runs
         for src in topped_by.values():
@@ -153,13 +153,11 @@ class CellsExpander(PatienceExpander):
 
     def _run_of(self, pile) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their
-        order goes (Patience.run_length without face-down cards), and wanted[k], the
+        order goes (the engine's run_length), and wanted[k], the
         (host, n) pairs for the top n <= k of them: the run of n cards may go on host. Kept
         by pile: a pile's hash is kept too when it is bytes."""
-        fits_on, hosts = self._fits_on, self._hosts
-        run, size = 1, len(pile)
-        while run < size and pile[-run] in fits_on[pile[-run - 1]]:
-            run += 1
+        hosts = self._hosts
+        run = self.game.run_length(pile)
         wanted = [()]
         for n in range(1, run + 1):
             wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
@@ -178,7 +176,7 @@ class CellsExpander(PatienceExpander):
         - level: per suit, the rank on top of its foundation (0, or 14 building down, if none);
         - home_pile: per suit, that foundation's index;
         - the first empty foundation;
-        - the cards that would go home safely (autoplay.py's rule)."""
+        - the cards that would go home safely (solver/autoplay.py's rule)."""
         foundations = piles[self._founds]
         facts = self._facts.get(foundations)
         if facts is not None:
@@ -274,7 +272,7 @@ def _cells_tables(game):
     - moves[src][dst][n]: every Move (a run has 13 cards at most);
     - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
     - safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
-      rule of autoplay.py: ``card`` is safe once all of them are home)."""
+      rule of solver/autoplay.py: ``card`` is safe once all of them are home)."""
     ids = game.pile_ids
     moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
              for a, row in zip(ids, game.one_card_moves)]

@@ -71,7 +71,7 @@ class _Reserve:
             on_waste = order.find(card, now) + 1
             if on_waste:
                 turns = (TURN,) * (on_waste - now)
-            else:                   # not in the stock: after a redeal (a third of the plays)
+            else:                   # not in the stock: after a redeal
                 on_waste = order.index(card) + 1
                 lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
                 turns = lead + (TURN,) * on_waste
@@ -107,7 +107,7 @@ class _Chain:
 
 class InterchangeExpander(InterchangeFamilyExpander):
     """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
-    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
+    pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
@@ -123,7 +123,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
-        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # keys._cycle_key
+        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py
         self._key_of = self.key.of_piles
 
     # ------------------------------------------------------------ positions
@@ -173,12 +173,11 @@ class InterchangeExpander(InterchangeFamilyExpander):
         safe move left, as every position the search holds), so only the card the move
         turns up, or a reserve card left on the waste, can have become safe. Unless one of
         them is safe, no safe move follows, and the child's key is asked before the child is
-        made: half of them are seen already (a search of deal 765 at 6,000 expansions made
-        21,290 such children fewer, of 48,170). The others are scored from ``state``'s score
-        by the two piles that change. A move or bridge home changes the foundations and so
-        maybe the safe cards: its key is asked first when none of the child's pile tops nor
-        its waste's top is safe for its foundations (in deal 920's search at 5,000
-        expansions, 2,323 of the 3,201 moves and bridges home were seen already)."""
+        made: about half of them are seen already, and are never made. The others are scored
+        from ``state``'s score by the two piles that change. A move or bridge home changes
+        the foundations and so maybe the safe cards: its key is asked first when none of the
+        child's pile tops nor its waste's top is safe for its foundations (most of those are
+        seen already too)."""
         if self.dead_ends.is_dead(state):
             return
         key, settle = self.key, self._settle
@@ -238,7 +237,8 @@ class InterchangeExpander(InterchangeFamilyExpander):
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
                 takes.setdefault(card, []).append(dst)
-        runs = [(src, _run_length(piles[src], fits_on)) for src in givers]
+        run_length = self.game.run_length
+        runs = [(src, run_length(piles[src])) for src in givers]
         for src, run in runs:                   # on the tableau
             pile = piles[src]
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
@@ -353,8 +353,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
 
     # ------------------------------------------------------------ safe moves home
     def _safe_cards(self, piles):
-        """The cards that some foundation takes next and that are safe there (autoplay.py:
-        every copy of the card below in suit is home); an Ace while a foundation is empty."""
+        """The cards that some foundation takes next and that are safe there
+        (solver/autoplay.py: every copy of the card below in suit is home); an Ace while a
+        foundation is empty."""
         founds = tuple(piles[self._founds])
         if founds == self._safe_for[0]:
             return self._safe_for[1]
@@ -420,12 +421,3 @@ def _taken(pile, n) -> tuple:
         rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
     return rest
 
-
-def _run_length(pile, fits_on) -> int:
-    """Patience.run_length for runs in suit."""
-    if not pile or pile[-1] & FACE_DOWN:
-        return 0
-    n, size = 1, len(pile)
-    while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-        n += 1
-    return n

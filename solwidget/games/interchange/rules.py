@@ -1,4 +1,4 @@
-"""The Interchange family: Triple Interchange (seed) and its relatives (RULES.md section 2)."""
+"""The Interchange family: Triple Interchange (seed) and its relatives (docs/rules.md, Triple Interchange)."""
 
 from ...engine.patience import Build, Patience
 from ...engine.registry import register

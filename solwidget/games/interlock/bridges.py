@@ -3,9 +3,9 @@
 In Interlock (one deck, one card turned at a time, unlimited redeals, every tableau pile a
 run) any card of the stock or waste, the *reserve*, can be turned to the top of the waste
 before any move, so a reserve card is as free as a card can be. Lines are read here as
-their moves other than turns (turns touch only the reserve: stock.py), a waste play meaning
-"turn the card up, then play it". Playing a reserve card X onto the tableau pays only if
-something is then built on X, and it can wait until then:
+their moves other than turns (turns touch only the reserve: solver/stock.py), a waste play
+meaning "turn the card up, then play it". Playing a reserve card X onto the tableau pays
+only if something is then built on X, and it can wait until then:
 
 Lemma (normal form). If a position has a winning line of n moves, it has one of at most n
 moves in which every play from the waste to the tableau is followed at once by a move that
@@ -55,14 +55,14 @@ tableau: each step shortens the line, or keeps its length and makes that sum gro
 argument there holds as it is when "late" covers both kinds and the sum all reserve
 plays: a waste play home just before a move that puts a card on X would be late),
 repeating ends with a line of no more moves in which no reserve play of either kind is
-late. (Sending reserve cards home one at a time let the search visit each position once
-per choice of which of them are home: deal 36 took 55,400 expansions to prove lost,
-24,100 with home bridges.)
+late. (Without home bridges, reserve cards sent home one at a time would make the search
+visit each position once per choice of which of them are home.)
 
 Safe cards home. A card c of rank r goes home at once (``settle``), from the top of a pile
 that may give it or from the reserve (turned up first: any reserve card can be), once it is
 next on its foundation, both suits of the other colour are home to r - 2 at least and the
-other suit of c's colour to r - 3 (autoplay.py's rule asks r - 1 of the other colour).
+other suit of c's colour to r - 3 (solver/autoplay.py's rule asks r - 1 of the other
+colour).
 
 Lemma (safe cards). If a position P has a winning line L of n moves, P with c home has one
 of fewer moves. Proof. What may ever be built on c: the two cards of rank r - 1 of the

@@ -14,8 +14,9 @@ same safe moves home), so the searches are unchanged; it only skips the general 
   from, or, if that pile emptied, the tops of the piles it uncovered. Every other pile
   keeps its top or now shows the top card of the cards moved, which topped a pile that
   gave it before; no pile is covered again, and the reserve only loses cards.
-The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_interlock.py compares both expanders move for move.
+The engine stays the judge: every win is replayed through ``State.play``
+(solver/search.py), and tests/test_solver_interlock.py compares both expanders move for
+move.
 """
 
 from __future__ import annotations
@@ -81,13 +82,6 @@ class InterlockExpander(InterlockFamilyExpander):
         pair = self._pair[t]
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
-    def _run(self, pile) -> int:
-        """Patience.run_length for a pile of face-up cards."""
-        fits_on, n, size = self._fits_on, 1, len(pile)
-        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-            n += 1
-        return n
-
     def _child(self, state, src, dst, n):
         new = list(state.piles)
         new[dst] = new[dst] + new[src][-n:]
@@ -139,7 +133,7 @@ class InterlockExpander(InterlockFamilyExpander):
                 empty_takers.append(dst)
         for src in givers:
             pile = piles[src]
-            run = self._run(pile)
+            run = self.game.run_length(pile)
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             for n in range(1, run + 1):
                 if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run
@@ -162,7 +156,7 @@ class InterlockExpander(InterlockFamilyExpander):
             y = a if piles[a] else b
             cards = piles[y]
             if self._uncovered(piles, y) and cards[0] in self._fits_on[target[-1]] \
-                    and self._run(cards) == len(cards):
+                    and self.game.run_length(cards) == len(cards):
                 yield (Move(self._ids[y], self._ids[x], len(cards)),), self._child(state, y, x, len(cards)), y
 
     def _moves(self, state):

@@ -1,4 +1,4 @@
-"""The Interlock family: Interlock (seed), Love a Duck and Guardian (RULES.md section 3).
+"""The Interlock family: Interlock (seed), Love a Duck and Guardian (docs/rules.md, Interlock).
 
 The tableau is three overlapping layers of piles. A pile is covered while either of its two
 covering piles (in the next layer to the front) holds a card; a covered pile neither gives

@@ -1,4 +1,4 @@
-"""Mutated Solitaire (seed 000, RULES.md section 4): three rows of spaces, a deck per row,
+"""Mutated Solitaire (seed 000, docs/rules.md): three rows of spaces, a deck per row,
 and cards that move only to the row directly above or below their own.
 
 Piles, in ``pile_ids`` order: foundations ``f0..f3`` (row 0), the spaces ``r1c1..r3c5``,
