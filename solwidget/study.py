@@ -418,7 +418,7 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
         InvalidDeal: a deal number out of range.
         MissingExtra: an ``out`` ending in ``.parquet`` without pyarrow installed.
 
-    Example:
+    Examples:
         >>> table = sw.study("freecell", "1-3", budget=None, max_states=2000, progress=False, workers=1)
         >>> table.deals, table.counts()["won"]
         ([1, 2, 3], 3)

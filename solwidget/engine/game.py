@@ -38,7 +38,7 @@ class Game:
         pile_kinds: each pile id's kind: foundation, tableau, cell, stock, waste or deck.
         options: the options of this variant (``load_game("freecell", cells=3)``).
 
-    Example:
+    Examples:
         >>> game = sw.load_game("freecell")
         >>> game.pile_ids[:5]
         ('f0', 'f1', 'f2', 'f3', 'c0')

@@ -13,7 +13,7 @@ class Move(NamedTuple):
     counting from the top. ``str(move)`` is its text, which ``game.parse_move`` and
     ``state.play`` read back: ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``, ``"d2 r1c3 QH"``.
 
-    Example:
+    Examples:
         >>> str(sw.Move("t3", "t5", 4))
         't3 t5 4'
         >>> sw.load_game("freecell").parse_move("t3 t5 4") == sw.Move("t3", "t5", 4)

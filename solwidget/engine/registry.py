@@ -25,7 +25,7 @@ def register(cls: type[Game]) -> type[Game]:
 def games() -> list[str]:
     """The ids of every game, seed games first (``solwidget games`` lists them with a line each).
 
-    Example:
+    Examples:
         >>> sw.games()[:4]
         ['reversed_solitaire', 'inverted_freecell', 'freecell', 'triple_interchange']
     """
@@ -51,7 +51,7 @@ def load_game(game_id: str, **options) -> Game:
         UnknownGame: no game has that id; the message lists the ids there are.
         InvalidOption: the game has no such option, or cannot take that value.
 
-    Example:
+    Examples:
         >>> sw.load_game("freecell", cells=3)
         load_game('freecell', cells=3)
     """

@@ -25,7 +25,7 @@ class State:
     gives one pile as text. ``print(state)`` shows a text board; in a notebook a State
     shows as a picture.
 
-    Example:
+    Examples:
         >>> state = sw.load_game("freecell").deal(1)
         >>> state.explain("t0 f0")
         'an empty foundation takes only an Ace: 6S cannot start one'

@@ -17,10 +17,13 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
 
     Args:
         state: the position to ask about.
-        max_states, max_seconds: the search's budget, as for ``solve``.
+        max_states: the search's budget in positions expanded, as for ``solve``.
+        max_seconds: its budget in seconds (None: no limit), as for ``solve``.
         **options: the search's own options, as ``Solver`` takes them.
 
-    Example (``state`` is FreeCell's deal 1):
+    Examples:
+        With ``state`` FreeCell's deal 1:
+
         >>> found = sw.hint(state)
         >>> found.winning, found.move in state.legal_moves()
         (True, True)

@@ -236,7 +236,9 @@ class Solver:
     or the widget's live view (``widget.show_solver(solver)``). ``progress`` tells how far
     it got, ``done`` whether it has ended and ``result`` (a SolveResult) how.
 
-    Example (``state`` is FreeCell's deal 1):
+    Examples:
+        With ``state`` FreeCell's deal 1:
+
         >>> solver = sw.Solver(state, max_states=20_000)
         >>> while not solver.done:
         ...     progress = solver.step(500)
@@ -452,7 +454,9 @@ def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
     Raises:
         TypeError: ``state`` is not a State.
 
-    Example (``state`` is FreeCell's deal 1):
+    Examples:
+        With ``state`` FreeCell's deal 1:
+
         >>> result = sw.solve(state, max_states=20_000)
         >>> result.status, len(result.moves) > 0
         ('won', True)

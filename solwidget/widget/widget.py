@@ -54,7 +54,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         deal: the deal number (PySolFC's numbering).
         four_colour: draw the four suits in four colours.
         state: a position to start from instead of a deal.
-        **game_options: the game's options, as ``load_game`` takes them.
+        **options: the game's options, as ``load_game`` takes them.
 
     Raises:
         UnknownGame, InvalidDeal, InvalidOption: a bad game id, deal number or option.
@@ -62,7 +62,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             (``pip install "solwidget[widget]"``); raised when ``sw.SolitaireWidget``
             is first looked up.
 
-    Example:
+    Examples:
         >>> w = sw.SolitaireWidget("freecell", deal=1)
         >>> w.play("t0 c0").pile("c0")
         ['6S']
