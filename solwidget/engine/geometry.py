@@ -17,8 +17,9 @@ computed here from a position is where each pile and each card of a fan is then 
 - The board is as tall as its cards reach (with a count's room under a stock or waste, and a
   margin), in steps of ``1 / HEIGHT_STEPS``, so that it changes height seldom.
 
-``js/geometry.js`` is the front end's twin of ``place``; tests/browser checks that the two
-draw every seed game alike.
+``js/geometry.js`` is the front end's twin of ``place`` (the widget draws a move's piles
+without the kernel sending any place); tests/js and tests/browser check that the two draw
+every game alike.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ HEIGHT_STEPS = 4            # the board's height is a whole number of quarter ca
 
 def as_data() -> dict:
     """The constants the front end draws with, as JSON data (sent once, with the layout)."""
-    return {"card_aspect": CARD_ASPECT, "fan_step": FAN_STEP, "min_back_step": MIN_BACK_STEP,
+    fan_step = {fan: dict(steps) for fan, steps in FAN_STEP.items()}
+    return {"card_aspect": CARD_ASPECT, "fan_step": fan_step, "min_back_step": MIN_BACK_STEP,
             "min_fan_room": MIN_FAN_ROOM, "push_gap": PUSH_GAP,
             "right_fan_clearance": RIGHT_FAN_CLEARANCE, "min_right_room": MIN_RIGHT_ROOM,
             "stack_shown": STACK_SHOWN, "counted_kinds": list(COUNTED_KINDS),
