@@ -142,8 +142,9 @@ class Patience(Game):
             elif card & 15 == start:
                 yield f
 
-    def _foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
-        """(card -> the started foundations that take it next, the empty foundations)."""
+    def foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
+        """(card -> the started foundations that take it next, the empty foundations, which
+        take the first card of a suit): what the foundations take, for the move generators."""
         wants: dict[int, list[int]] = {}
         empty = []
         last = KING if self.step > 0 else ACE
@@ -201,7 +202,7 @@ class Patience(Game):
         if waste is not None and piles[waste]:
             singles.append((waste, piles[waste][-1]))
 
-        wants, empty = self._foundation_wants(piles)
+        wants, empty = self.foundation_wants(piles)
         start = self.foundation_start
         for src, card in singles:
             for f in (empty if card & 15 == start else wants.get(card, ())):
