@@ -5,6 +5,7 @@ up to scale (both in card widths from the board's corner)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -19,7 +20,7 @@ from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 pytestmark = pytest.mark.browser
 
-UNIT = 44.0          # pixels to a card width in the picture
+UNIT = inspect.signature(state_svg).parameters["unit"].default   # State._repr_svg_'s pixels per card width
 TOLERANCE = 0.01     # card widths (under a pixel at the widget's largest cards)
 SEED_GAMES = ("reversed_solitaire", "triple_interchange", "interlock", "mutated")
 
@@ -57,7 +58,7 @@ def test_the_positions_have_long_fans(positions):
 def test_the_picture_and_the_widget_draw_the_same_board(notebook, positions, index, game):
     state = positions[game]
     assert notebook.value(f"widgets[{game!r}].state.to_dict()") == json.loads(json.dumps(state.to_dict()))
-    svg = state_svg(state, unit=UNIT)
+    svg = notebook.value(f"widgets[{game!r}].state._repr_svg_()")     # the picture the notebook shows
     picture = svg_places(svg, UNIT)
     drawn = notebook.page.evaluate(JS_DOM_PLACES, index)
     assert set(drawn["piles"]) == set(picture)
