@@ -13,11 +13,9 @@ from typing import NamedTuple
 from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
 from .errors import InvalidOption, InvalidPosition
 from .game import Game
+from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
 from .moves import Move
 from .state import State
-
-CARD_GAP = 0.15     # space between piles in the layout, in card widths
-ROW_GAP = 0.3
 
 
 class Build(NamedTuple):
@@ -496,7 +494,7 @@ class Patience(Game):
     # ------------------------------------------------------- layout
     def layout(self) -> dict:
         """The top row (stock and waste, cells, foundations) above a row of fanned piles."""
-        step = 1 + CARD_GAP
+        step = 1 + PILE_GAP
         top = []
         if self.draw:
             top += [("stock", "none"), ("waste", "none"), None]
@@ -504,15 +502,16 @@ class Patience(Game):
         if self.C:
             top.append(None)
         top += [(self.pile_ids[f], "none") for f in self.F]
-        width = max(len(top), len(self.T)) * step - CARD_GAP
+        width = max(len(top), len(self.T)) * step - PILE_GAP
         piles = []
         for x, entry in enumerate(top):
             if entry:
                 piles.append(self._pile_layout(entry[0], x * step, 0, entry[1]))
-        offset = (width - (len(self.T) * step - CARD_GAP)) / 2
+        offset = (width - (len(self.T) * step - PILE_GAP)) / 2
+        tableau_y = CARD_ASPECT + ROW_GAP
         for x, t in enumerate(self.T):
-            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, 1.4 + ROW_GAP, "down"))
-        return {"width": round(width, 3), "height": 1.4 + ROW_GAP + 1.4 + 4, "piles": piles}
+            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
+        return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
 
     def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> dict:
         kind = self.pile_kinds[pid]
