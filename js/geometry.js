@@ -99,3 +99,26 @@ export function boardHeight(piles, shifts, extents, g) {
 export function firstShown(fan, count, g) {
   return fan === "none" ? Math.max(0, count - g.stack_shown) : 0;
 }
+
+/** The board as its arrangement ``index`` places it: 0 is the board itself, ``k`` its
+ * ``narrower[k - 1]`` (the engine's geometry.arranged, twin). */
+export function arranged(board, index) {
+  if (!index) return board;
+  const other = board.narrower[index - 1];
+  const piles = board.piles.map((pile) => ({ ...pile, x: other.places[pile.id][0], y: other.places[pile.id][1] }));
+  return { ...board, width: other.width, height: other.height, piles };
+}
+
+/** The arrangement to draw in ``pixels`` of width: the first (the widest first) whose cards
+ * are ``minUnit`` pixels wide at least; else the narrowest, and the board scrolls. */
+export function chooseArrangement(board, pixels, minUnit) {
+  const widths = [board.width, ...(board.narrower || []).map((other) => other.width)];
+  const index = widths.findIndex((width) => pixels / width >= minUnit);
+  return index >= 0 ? index : widths.length - 1;
+}
+
+/** Is the pile covered now: does a pile that covers it (the layout's ``covered_by``) hold
+ * cards? ``count(pid)``: how many cards a pile holds. */
+export function coveredNow(pile, count) {
+  return Boolean(pile.covered_by && pile.covered_by.some((other) => count(other) > 0));
+}

@@ -1,6 +1,7 @@
 // Input: click a card then a target, drag and drop with pointer events, double-click to a
 // foundation, click the stock, and the keyboard (arrows move between piles, Enter picks up and
-// drops, Escape puts down, u/r undo/redo, h hint). Every attempt goes to the kernel.
+// drops, Escape puts down, u/r undo/redo, h hint). Every attempt goes to the kernel; a card
+// that cannot be picked up (face down, or in a covered pile) is refused as it is picked up.
 
 import { isBack } from "./cards.js";
 import { moveForDrop, moveMessage } from "./moves.js";
@@ -64,6 +65,11 @@ function attachPointer(board) {
   let drag = null;           // {ghost, dx, dy}
   let swallowClick = false;
 
+  function swallowNextClick() {
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+  }
+
   function down(event) {
     if (event.button !== 0 || event.target.closest(".sw-pile-action")) return;
     const cardEl = event.target.closest(".sw-card");
@@ -80,6 +86,7 @@ function attachPointer(board) {
       if (board.pick && board.pick.src !== press.pid) board.clearPick();
       if (!board.setPick(press.pid, press.index)) {
         press = null;
+        swallowNextClick();         // refused already: the click that ends this press asks nothing
         return;
       }
       drag = startDrag(board, press);
@@ -93,11 +100,14 @@ function attachPointer(board) {
   function up(event) {
     if (!press || event.pointerId !== press.id) return;
     if (drag) {
+      const target = board.pick ? dropTarget(board, event.clientX, event.clientY) : null;
+      if (target) {
+        const rects = [...drag.ghost.children].map((card) => card.getBoundingClientRect());
+        board.landing = { src: board.pick.src, index: board.pick.index, rects, at: performance.now() };
+      }
       drag.ghost.remove();
       board.board.classList.remove("sw-dragging");
-      const target = board.pick ? dropTarget(board, event.clientX, event.clientY) : null;
-      swallowClick = true;
-      setTimeout(() => { swallowClick = false; }, 0);
+      swallowNextClick();
       if (target) drop(board, target.dataset.pile);
       else board.clearPick();
     }
@@ -121,9 +131,6 @@ function attachPointer(board) {
     const cardEl = event.target.closest(".sw-card");
     const index = cardEl ? Number(cardEl.dataset.index) : -1;
     focusPile(board, pileEl.dataset.pile, false);
-    if (!board.pick && cardEl && isBack(cardEl.dataset.card) && board.pileInfo.get(pileEl.dataset.pile).kind !== "stock") {
-      return;
-    }
     pressPile(board, pileEl.dataset.pile, index);
   }
 

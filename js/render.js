@@ -3,15 +3,22 @@
 // piles (card codes, "back" for hidden cards). No game is named here, no length is set here.
 
 import { cardHTML, cardName, expandCodes, isBack } from "./cards.js";
-import { boardHeight, fanOffsets, fanRoom, firstShown, pileSize, rowShifts } from "./geometry.js";
+import { arranged, boardHeight, chooseArrangement, coveredNow, fanOffsets, fanRoom, firstShown, pileSize,
+  rowShifts } from "./geometry.js";
 import { attachInput } from "./input.js";
+import { keptCount, matchSlides, motionAllowed, slide } from "./motion.js";
 import { parseMove, pileActions } from "./moves.js";
 import { buildToolbar } from "./toolbar.js";
 
 // The card width on screen, in pixels, follows the output area's width within these bounds.
-const MIN_UNIT = 26;
+// The least keeps a card's corner index (0.27 card widths, widget.css) at 10.8 px: narrower
+// output areas get the layout's narrower arrangement, and past that the board scrolls.
+export const MIN_UNIT = 40;
 const MAX_UNIT = 72;
 const DEFAULT_WIDTH = 860;
+const FELT_PADDING = 16;        // the felt's padding left and right (widget.css), in pixels
+const CELEBRATION_MS = 1600;    // the win's celebration (widget.css) ends by then
+const LANDING_MS = 2000;        // a drop's place is where its cards slide from, if the kernel answers by then
 
 function div(className, attrs = {}) {
   const node = document.createElement("div");
@@ -29,6 +36,11 @@ export class Board {
     this.model = model;
     this.el = el;
     this.pick = null;           // {src, n, card, index}: the cards picked up, if any
+    this.landing = null;        // {src, index, rects}: where dragged cards were dropped
+    this.width = 0;             // the output area's width in pixels, once known
+    this.arrangement = 0;       // which of the board's arrangements is drawn
+    this.won = null;            // was the game won at the last redraw (null: none yet)
+    this.raised = new Map();    // pile element -> its cards still sliding into it
     this.dirty = new Set();
     this.flushQueued = false;
     this.listeners = [];
@@ -93,7 +105,9 @@ export class Board {
   /** The whole board in one pass: one HTML string, one DOM write. Positions are in card
    * widths (CSS variables times --u), so a new width changes one variable, not the cards. */
   build() {
-    const layout = this.model.get("board");
+    const board = this.model.get("board");
+    this.arrangement = this.width ? chooseArrangement(board, this.width - FELT_PADDING, MIN_UNIT) : 0;
+    const layout = arranged(board, this.arrangement);
     this.layout = layout;
     this.geometry = layout.geometry;
     this.root.style.setProperty("--sw-aspect", String(this.geometry.card_aspect));
@@ -129,10 +143,15 @@ export class Board {
     if (!this.resizeObserver) this.resize(this.el.clientWidth || DEFAULT_WIDTH);
   }
 
-  /** Fit the cards to the output area's width (pixels). */
+  /** Fit the cards to the output area's width (pixels): the widest arrangement of the board
+   * whose cards stay legible, as large as it fits; the board scrolls past the narrowest. */
   resize(width) {
     if (!width) return;             // hidden (a closed tab): keep the size it had
-    const unit = Math.max(MIN_UNIT, Math.min(MAX_UNIT, Math.floor((width - 16) / this.layout.width)));
+    this.width = width;
+    if (chooseArrangement(this.model.get("board"), width - FELT_PADDING, MIN_UNIT) !== this.arrangement) {
+      this.build();
+    }
+    const unit = Math.max(MIN_UNIT, Math.min(MAX_UNIT, Math.floor((width - FELT_PADDING) / this.layout.width)));
     if (unit !== this.unit) {
       this.unit = unit;
       this.root.style.setProperty("--u", `${unit}px`);
@@ -150,13 +169,89 @@ export class Board {
   flush() {
     this.flushQueued = false;
     if (this.pick && !this.pickStillThere()) this.pick = null;
+    const leaving = this.dirty.size && motionAllowed() ? this.departures() : null;
     for (const pid of this.dirty) this.drawPile(pid);
-    this.dirty.clear();
     this.moveRows();
     this.fitHeight();
+    if (leaving) this.slideArrivals(leaving);
+    this.dirty.clear();
     this.decorate();
     this.toolbar.update();
     this.board.setAttribute("aria-label", `${this.layout.name || "solitaire"}, deal ${this.model.get("deal")}`);
+    this.cheerAWin();
+  }
+
+  // ------------------------------------------------------------ motion
+  /** Before the dirty piles are redrawn: the cards about to leave them (past the part of
+   * each pile that stays), with where they are drawn now (or where a drag dropped them). */
+  departures() {
+    const kept = new Map();
+    const departed = [];
+    const landing = this.landing && performance.now() - this.landing.at < LANDING_MS ? this.landing : null;
+    this.landing = null;
+    for (const pid of this.dirty) {
+      const pileEl = this.pileEls.get(pid);
+      if (!pileEl) continue;
+      const count = keptCount(this.drawn.get(pid) || [], this.codes(pid));
+      kept.set(pid, count);
+      for (const el of pileEl.querySelectorAll(":scope > .sw-card")) {
+        const index = Number(el.dataset.index);
+        if (index < count) continue;
+        const dropped = landing && landing.src === pid ? landing.rects[index - landing.index] : null;
+        departed.push({ code: el.dataset.card, pid, index, rect: dropped || el.getBoundingClientRect() });
+      }
+    }
+    return { kept, departed };
+  }
+
+  /** After the redraw: each card that arrived slides from where it left. */
+  slideArrivals({ kept, departed }) {
+    if (!departed.length) return;
+    const arrived = [];
+    for (const [pid, count] of kept) {
+      for (const el of this.pileEls.get(pid).querySelectorAll(":scope > .sw-card")) {
+        const index = Number(el.dataset.index);
+        if (index >= count) arrived.push({ el, code: el.dataset.card, pid, index });
+      }
+    }
+    const moves = matchSlides(departed, arrived).map(([a, d]) => ({ el: arrived[a].el, from: departed[d].rect }));
+    slide(moves, (el, animation) => this.raise(el.parentElement, animation));
+  }
+
+  /** Keep a pile above the others while cards slide into it. */
+  raise(pileEl, animation) {
+    const count = this.raised.get(pileEl) || 0;
+    if (!count) pileEl.classList.add("sw-landing");
+    this.raised.set(pileEl, count + 1);
+    const done = () => {
+      const left = this.raised.get(pileEl) - 1;
+      if (left > 0) {
+        this.raised.set(pileEl, left);
+      } else {
+        this.raised.delete(pileEl);
+        pileEl.classList.remove("sw-landing");
+      }
+    };
+    animation.addEventListener("finish", done);
+    animation.addEventListener("cancel", done);
+  }
+
+  /** A win (the game's status says so) gets a short celebration on the board: widget.css
+   * animates it, unless the page asks for less motion. Not for a game shown already won. */
+  cheerAWin() {
+    const won = Boolean((this.model.get("status") || {}).won);
+    if (won && this.won === false) {
+      let k = 0;
+      for (const pile of this.layout.piles) {
+        if (pile.kind === "foundation") this.pileEls.get(pile.id).style.setProperty("--k", String(k++));
+      }
+      this.felt.classList.add("sw-celebrate");
+      clearTimeout(this.celebration);
+      this.celebration = setTimeout(() => this.felt.classList.remove("sw-celebrate"), CELEBRATION_MS);
+    } else if (!won) {
+      this.felt.classList.remove("sw-celebrate");
+    }
+    this.won = won;
   }
 
   /** Rows move down as the fans above them grow, and back up as they shrink. */
@@ -183,17 +278,12 @@ export class Board {
   pileParts(pile) {
     const pid = pile.id;
     const codes = this.codes(pid);
-    const before = this.drawn.get(pid) || [];
-    let kept = 0;               // cards that were there already; the others arrive with a flourish
-    while (kept < codes.length && kept < before.length && codes[kept] === before[kept]) kept += 1;
-    const grew = before.length > 0 && codes.length > before.length;
     this.drawn.set(pid, codes);
     const offsets = fanOffsets(codes, pile.fan, this.room.get(pid), this.geometry);
     const cards = [];
     for (let index = firstShown(pile.fan, codes.length, this.geometry); index < codes.length; index += 1) {
       const style = pile.fan === "none" || index === 0 ? "" : `--o:${offsets[index].toFixed(3)}`;
-      cards.push(cardHTML(codes[index], pid, index, index === codes.length - 1, style,
-        grew && index >= kept ? " sw-arrived" : ""));
+      cards.push(cardHTML(codes[index], pid, index, index === codes.length - 1, style));
     }
     if (codes.length === 0) cards.push(`<div class="sw-empty">${escapeAttr(pile.empty || "")}</div>`);
     if (this.geometry.counted_kinds.includes(pile.kind) && codes.length > 0) {
@@ -241,7 +331,7 @@ export class Board {
     for (const [pid, pileEl] of this.pileEls) {
       const pile = this.pileInfo.get(pid);
       if (pile.covered_by && pile.covered_by.length) {
-        pileEl.classList.toggle("sw-covered", pile.covered_by.some((c) => this.codes(c).length > 0));
+        pileEl.classList.toggle("sw-covered", this.covered(pile));
       }
       const caption = this.captionFor(pid, extras);
       if (caption) this.append(pileEl, caption);
@@ -317,14 +407,26 @@ export class Board {
     this.message.classList.add("sw-flash");
   }
 
+  covered(pile) {
+    return coveredNow(pile, (pid) => this.codes(pid).length);
+  }
+
   // ------------------------------------------------------------ picking (input.js drives these)
-  /** Pick up the cards of ``pid`` from ``index`` to the top (or one card of a deck). */
+  /** Pick up the cards of ``pid`` from ``index`` to the top (or one card of a deck). Cards of
+   * a covered pile, and face-down cards, are refused at once: nothing is picked up, and the
+   * kernel is asked for the rule that forbids it (the message line shows its words). */
   setPick(pid, index) {
     const codes = this.codes(pid);
-    if (index < 0 || index >= codes.length || isBack(codes[index])) return false;
+    if (index < 0 || index >= codes.length) return false;
     const kind = this.pileInfo.get(pid).kind;
     const single = kind === "deck" && index < codes.length - 1 && this.namesCards(pid);
-    this.pick = { src: pid, index, card: codes[index], n: single ? 1 : codes.length - index, single };
+    const n = single ? 1 : codes.length - index;
+    if (this.covered(this.pileInfo.get(pid)) || codes.slice(index, index + n).some(isBack)) {
+      this.clearPick();
+      this.send({ type: "pick", src: pid, index, n });
+      return false;
+    }
+    this.pick = { src: pid, index, card: codes[index], n, single };
     this.decorate();
     return true;
   }

@@ -17,6 +17,7 @@ from .deals import check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
 from .moves import Move, parse_move_text
 from .state import State
+from .visible import BACK, hidden_below, visible_pile
 
 STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
@@ -137,6 +138,41 @@ class Game:
         except InvalidMoveText as err:
             return str(err)
         return self._reason(state, move)
+
+    def pickup_refusal(self, state: State, pile_id: str, index: int, n: int) -> str | None:
+        """Why a player may not even pick up ``n`` cards of pile ``pile_id``, from card
+        ``index`` (0: the bottom card) up; None when nothing forbids taking them in hand
+        (where they may go is ``explain``'s). The words name no card the player cannot see.
+
+        Args:
+            state: the position.
+            pile_id: the pile the cards are in.
+            index: the lowest card picked up, counted from the pile's bottom.
+            n: how many cards are picked up (a Mutated Solitaire deck gives one from inside).
+
+        Examples:
+            >>> game = sw.load_game("triple_interchange")
+            >>> game.pickup_refusal(game.deal(1), "t0", 1, 1)
+            'a face-down card cannot be picked up'
+            >>> game.pickup_refusal(game.deal(1), "t0", 8, 1) is None
+            True
+        """
+        cards = state.piles[self.pile_index(pile_id)]
+        if not 0 <= index < len(cards) or not 1 <= n <= len(cards) - index:
+            return f"{pile_id} holds {len(cards)} card{'s' * (len(cards) != 1)}: no {n} from card {index} up"
+        reason = self._pickup_refusal(state, pile_id)
+        if reason:
+            return reason
+        shown = visible_pile(cards, hidden_below(state).get(pile_id, 0))[index:index + n]
+        if shown[0] == BACK:
+            return "a face-down card cannot be picked up"
+        if BACK in shown:
+            return f"{shown[0]} lies under a face-down card, and a face-down card cannot be moved"
+        return None
+
+    def _pickup_refusal(self, state: State, pile_id: str) -> str | None:
+        """Why no card of ``pile_id`` may be picked up here (Interlock: it is covered)."""
+        return None
 
     def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
         """The legal moves that take cards from pile ``src`` (games may find them quicker)."""

@@ -17,6 +17,10 @@ computed here from a position is where each pile and each card of a fan is then 
 - The board is as tall as its cards reach (with a count's room under a stock or waste, and a
   margin), in steps of ``1 / HEIGHT_STEPS``, so that it changes height seldom.
 
+A layout may offer narrower arrangements of its piles (``narrower``: each a width, a height
+and the piles' new corners), for screens too narrow for legible cards; ``arranged`` applies
+one, and the front end picks the first one that fits.
+
 ``js/geometry.js`` is the front end's twin of ``place`` (the widget draws a move's piles
 without the kernel sending any place); tests/js and tests/browser check that the two draw
 every game alike.
@@ -56,6 +60,17 @@ def as_data() -> dict:
             "right_fan_clearance": RIGHT_FAN_CLEARANCE, "min_right_room": MIN_RIGHT_ROOM,
             "stack_shown": STACK_SHOWN, "counted_kinds": list(COUNTED_KINDS),
             "count_room": COUNT_ROOM, "bottom_margin": BOTTOM_MARGIN, "height_steps": HEIGHT_STEPS}
+
+
+def arranged(layout: dict, index: int) -> dict:
+    """The layout as its arrangement ``index`` places it: 0 is the layout itself, ``k`` its
+    ``narrower[k - 1]`` (the piles at that arrangement's corners, its width and height)."""
+    if index == 0:
+        return layout
+    other = layout["narrower"][index - 1]
+    piles = [{**pile, "x": other["places"][pile["id"]][0], "y": other["places"][pile["id"]][1]}
+             for pile in layout["piles"]]
+    return {**layout, "width": other["width"], "height": other["height"], "piles": piles}
 
 
 def beneath(above: dict, below: dict) -> bool:

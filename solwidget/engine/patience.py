@@ -152,6 +152,11 @@ class Patience(Game):
     def _give_refusal(self, piles, i: int) -> str | None:
         return None
 
+    def _pickup_refusal(self, state: State, pile_id: str) -> str | None:
+        if self.pile_kinds[pile_id] != "tableau":
+            return None
+        return self._give_refusal(state.piles, self.index_of[pile_id])
+
     def _take_refusal(self, piles, i: int) -> str | None:
         return None
 
@@ -493,22 +498,40 @@ class Patience(Game):
 
     # ------------------------------------------------------- layout
     def layout(self) -> dict:
-        """The top row (stock and waste, cells, foundations) above a row of fanned piles."""
-        step = 1 + PILE_GAP
-        top = []
-        if self.draw:
-            top += [("stock", "none"), ("waste", "none"), None]
-        top += [(self.pile_ids[c], "none") for c in self.C]
+        """The top row (stock and waste, cells, foundations) above a row of fanned piles.
+
+        Where the top row is wider than the tableau, ``narrower`` holds an arrangement for
+        narrow screens: the foundations folded into lines beneath one another, so that the
+        board is no wider than its tableau (or as near as the foundations allow)."""
+        head = ["stock", "waste", None] if self.draw else []
+        head += [self.pile_ids[c] for c in self.C]
         if self.C:
-            top.append(None)
-        top += [(self.pile_ids[f], "none") for f in self.F]
-        width = max(len(top), len(self.T)) * step - PILE_GAP
-        piles = []
-        for x, entry in enumerate(top):
-            if entry:
-                piles.append(self._pile_layout(entry[0], x * step, 0, entry[1]))
+            head.append(None)
+        foundations = [self.pile_ids[f] for f in self.F]
+        layout = self._arranged(head, [foundations])
+        room = len(self.T) - len(head)          # foundation slots a line has beside the head
+        if len(head) + len(foundations) > len(self.T) and room >= 1:
+            lines = -(-len(foundations) // room)
+            size = -(-len(foundations) // lines)
+            folded = self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)])
+            layout["narrower"] = [{"width": folded["width"], "height": folded["height"],
+                                   "places": {p["id"]: [p["x"], p["y"]] for p in folded["piles"]}}]
+        return layout
+
+    def _arranged(self, head: list, lines: list[list[str]]) -> dict:
+        """The layout with ``head`` (pile ids, None for a gap) then the first line of
+        foundations in the top row, the other lines beneath it, and the tableau centred
+        beneath them all."""
+        step = 1 + PILE_GAP
+        line_step = CARD_ASPECT + ROW_GAP
+        slots = max(len(head) + max(map(len, lines)), len(self.T))
+        width = slots * step - PILE_GAP
+        piles = [self._pile_layout(pid, x * step, 0, "none") for x, pid in enumerate(head) if pid]
+        for row, line in enumerate(lines):
+            piles += [self._pile_layout(pid, (len(head) + x) * step, row * line_step, "none")
+                      for x, pid in enumerate(line)]
         offset = (width - (len(self.T) * step - PILE_GAP)) / 2
-        tableau_y = CARD_ASPECT + ROW_GAP
+        tableau_y = len(lines) * line_step
         for x, t in enumerate(self.T):
             piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
         return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}

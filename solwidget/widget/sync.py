@@ -132,7 +132,9 @@ def check_message(game, content, history_length: int) -> dict:
     """The request ``content`` (a message from the browser), checked field by field.
 
     Returns a clean dict: ``{"type": "move", "move": Move}``, ``{"type": "action", "name":
-    ..., "deal": n?}`` or ``{"type": "seek", "index": k}``; raises BadMessage otherwise.
+    ..., "deal": n?}``, ``{"type": "seek", "index": k}`` or ``{"type": "pick", "src": pid,
+    "index": i, "n": n}`` (cards the person tried to pick up, and could not); raises
+    BadMessage otherwise.
     """
     try:
         size = len(json.dumps(content))
@@ -159,7 +161,14 @@ def check_message(game, content, history_length: int) -> dict:
     if kind == "seek":
         _only(content, {"type", "index"})
         return {"type": "seek", "index": _whole(content.get("index"), "index", 0, history_length)}
-    raise BadMessage(f"unknown message type {kind!r}: expected 'move', 'action' or 'seek'")
+    if kind == "pick":
+        _only(content, {"type", "src", "index", "n"})
+        src = _text(content.get("src"), "src")
+        if src not in game.pile_kinds:
+            raise BadMessage(f"'src' names no pile of {game.id}: {src!r}")
+        return {"type": "pick", "src": src, "index": _whole(content.get("index"), "index", 0, game.card_count - 1),
+                "n": _whole(content.get("n"), "n", 1, game.card_count)}
+    raise BadMessage(f"unknown message type {kind!r}: expected 'move', 'action', 'seek' or 'pick'")
 
 
 def _check_move(game, content: dict):

@@ -446,6 +446,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         except SolwidgetError as err:
             self._refuse(str(err))
 
+    def _refuse_pickup(self, request: dict) -> None:
+        """The browser refused to pick up cards (face down, or in a covered pile): say why,
+        in the rules' words."""
+        reason = self.game.pickup_refusal(self.state, request["src"], request["index"], request["n"])
+        if reason:
+            self._refuse(reason)
+
     def _refuse(self, reason: str) -> None:
         with self.hold_sync():
             self._say(reason, "error")
@@ -457,6 +464,8 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.play(request["move"])
         elif kind == "seek":
             self.seek(request["index"])
+        elif kind == "pick":
+            self._refuse_pickup(request)
         else:
             name = request["name"]
             if name == "new":
