@@ -56,9 +56,12 @@ def mount(page, widget, width: int | None = None) -> None:
     page.wait_for_selector(".sw-root[style*=\"--u\"]")
 
 
-def kernel(page, widget) -> list[dict]:
+def kernel(page, widget, probe: str | None = None) -> list[dict]:
     """Deliver what the page sent (custom messages, saved trait changes) to the widget as the
-    comm would, then send the changed traits and the widget's custom replies back."""
+    comm would, then send the changed traits and the widget's custom replies back.
+
+    ``probe``: a JavaScript function run as soon as the page has drawn the changes (before
+    any animation has moved on); what it returns is kept in ``window.probed``."""
     messages = page.evaluate("() => window.model.sent.splice(0)")
     saved = page.evaluate("() => window.model.saved.splice(0)")
     with SyncRecorder(widget) as recorder:
@@ -69,7 +72,10 @@ def kernel(page, widget) -> list[dict]:
     before = page.evaluate("() => window.model.state")
     after = synced_state(widget)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
-    page.evaluate("(changes) => window.model.update(changes)", changed)
+    page.evaluate("""([changes, probe]) => {
+        window.model.update(changes);           // the redraw is queued as a microtask: probe after it
+        if (probe) queueMicrotask(() => { window.probed = eval(`(${probe})`)(); });
+    }""", [changed, probe])
     for sent in recorder.messages:
         if sent.get("method") == "custom":
             page.evaluate("(msg) => window.model.receive(msg)", sent["content"])
