@@ -11,7 +11,8 @@ are sound for any game, so a profile only makes a search faster, never changes w
 
 A profile is registered for exact classes, not their subclasses: a subclass may change a
 rule that a family's lemmas rely on, so it gets the generic path unless it is registered
-too (after checking that those lemmas still hold for it).
+too, after checking that those lemmas still hold for it: ``assumes(game)`` says whether
+they do (solwidget/variants.py asks it of every variant).
 
     class MyProfile(Profile):
         portfolio = ({"depth_weight": 0.5},)
@@ -39,6 +40,11 @@ class Profile:
 
     #: The searches run side by side by default (see ``Solver``'s ``portfolio``).
     portfolio: tuple[dict, ...] = DEFAULT_PORTFOLIO
+
+    def assumes(self, game) -> bool:
+        """Does every lemma this profile relies on hold under ``game``'s rules? A game for
+        which it does not gets the generic path (the generic profile assumes nothing)."""
+        return True
 
     def portfolio_for(self, game) -> tuple[dict, ...]:
         """The searches run side by side by default for ``game``."""

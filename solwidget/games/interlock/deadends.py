@@ -87,7 +87,8 @@ from __future__ import annotations
 
 from operator import not_
 
-from ...engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.patience import Build
 from .rules import InterlockFamily
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
@@ -104,9 +105,12 @@ FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 
 def applies(game) -> bool:
     """Interlock: runs only (a Yukon group of Love a Duck breaks the bottom card rule),
-    one deck, face-up cards, no cells."""
+    one deck, face-up cards, no cells; and the rules the events above read: the tableau
+    builds down in alternating colours (a card's hosts), an empty back pile takes only a
+    King (S), foundations build up from the Ace (H)."""
     return (isinstance(game, InterlockFamily) and game.group == "run" and game.decks == 1
-            and not game.face_down_cards and not game.C)
+            and not game.face_down_cards and not game.C and game.build == Build(-1, "alternate")
+            and game.empty_takes == "king" and game.foundation_start == ACE)
 
 
 class DeadEnds:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
+from . import bridges, deadends
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
-from .rules import Guardian, Interlock, LoveADuck
+from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
 # a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
@@ -14,6 +15,11 @@ INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covere
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
 
+    def assumes(self, game) -> bool:
+        """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
+        the family; the bridges and dead ends are used only where theirs hold (``applies``)."""
+        return isinstance(game, InterlockFamily)
+
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
         return cls(game, weights, autoplay, compress)
@@ -21,6 +27,10 @@ class InterlockFamilyProfile(Profile):
 
 class InterlockProfile(InterlockFamilyProfile):
     portfolio = INTERLOCK_PORTFOLIO
+
+    def assumes(self, game) -> bool:
+        """Interlock's portfolio is tuned for its bridges and dead ends: both lemmas must hold."""
+        return super().assumes(game) and bridges.applies(game) and deadends.applies(game)
 
 
 register_profile(InterlockFamilyProfile(), LoveADuck, Guardian)
