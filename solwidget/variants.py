@@ -96,6 +96,10 @@ class Variant:
         """The variant as a Game, with its options (``cells=3`` where the base has that option)."""
         return self.game_class(**options)
 
+    def __reduce__(self):
+        # pickled as its definition: unpickling registers the variant (a Dask worker)
+        return (variant_from_dict, (self.to_dict(),))
+
     def to_dict(self) -> dict:
         """The definition as plain data: ``{"id", "name", "base", and each change}``, with
         unlimited redeals written ``"unlimited"`` (TOML has no null)."""
@@ -266,8 +270,18 @@ def _make_class(base_cls, definition: Variant, values: dict) -> type:
         attrs["option_defaults"] = {**base_cls.option_defaults, "cells": values["cells"]}
     cls = type(_class_name(definition.id), (base_cls,), attrs)
     cls.variant = Variant(definition.id, definition.name, definition.base, definition.changes, cls)
+    cls.__reduce__ = _reduce_game
     cls.summary, cls.tagline = _summary(cls, base_cls), _tagline(cls, base_cls, definition)
     return cls
+
+
+def _reduce_game(game: Game):
+    """A variant's Game pickles as its definition and options: its class is made at run time."""
+    return (_game_of, (type(game).variant, game.options))
+
+
+def _game_of(definition: Variant, options: dict) -> Game:
+    return definition.game(**options)
 
 
 def _class_name(game_id: str) -> str:
