@@ -26,7 +26,7 @@ from .engine.cards import ACE, KING
 from .engine.errors import SolwidgetError
 from .engine.game import Game
 from .engine.patience import Build, Patience
-from .engine.registry import _GAMES, game_class, register
+from .engine.registry import game_class, register_variant, registered
 from .games.freecell.rules import _FreeCellFamily
 from .games.interchange.rules import InterchangeFamily
 from .games.interlock.rules import InterlockFamily
@@ -152,7 +152,7 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
     changes = {k: (None if k == "redeals" and changes[k] == UNLIMITED else changes[k])
                for k in CHANGES if k in changes}
     definition = Variant(id, name, base, changes)
-    existing = _GAMES.get(id)
+    existing = registered(id)
     if existing is not None:
         known = getattr(existing, "variant", None)
         if known == definition:
@@ -161,7 +161,7 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
                 else f"{existing.name}, a game of the catalogue")
         raise InvalidVariant(f"id: {id!r} is taken by {what}; choose another id")
     cls = _make_class(base_cls, definition, values)
-    register(cls)
+    register_variant(cls)
     _register_profile(base_cls, cls)
     return cls.variant
 
@@ -214,10 +214,14 @@ def _takes(base_cls, family: _Family) -> set:
 def _why_not(base_cls, family: _Family, key: str) -> str:
     if not family.changes:
         return " (its rules are its own, not the engine's parameters)"
-    if key in ("draw", "redeals") and key in family.changes:
+    if key in ("draw", "redeals"):
         return " (it has no stock)"
     if key == "piles":
         return " (its deal cannot be spread over other piles)"
+    if key == "decks":
+        return f" (its deal and its layout are made for {_deck_words(base_cls.decks)})"
+    if key == "cells":
+        return " (its layout has no room for free cells)"
     return ""
 
 
@@ -289,10 +293,11 @@ def _class_name(game_id: str) -> str:
 
 
 def _register_profile(base_cls, cls) -> None:
-    """The base's profile, if every lemma it relies on holds for the variant; else none
-    (the generic path)."""
-    profile = profile_for(base_cls())
-    if profile is not GENERIC and profile.assumes(cls()):
+    """The base's profile, if every lemma it relies on for the base holds for the variant;
+    else none (the generic path)."""
+    base = base_cls()
+    profile = profile_for(base)
+    if profile is not GENERIC and profile.assumes(cls(), base):
         register_profile(profile, cls)
 
 

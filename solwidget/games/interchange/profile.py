@@ -17,10 +17,10 @@ TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "
 class InterchangeProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
 
-    def assumes(self, game) -> bool:
+    def lemmas(self, game) -> dict[str, bool]:
         """The dead ends' and the bridges' lemmas (reductions.py): in-suit runs down, any card
         to an empty pile, a draw-one stock with unlimited redeals, foundations from the Ace."""
-        return reductions.applies(game) and reductions.bridges_apply(game)
+        return {"dead ends": reductions.applies(game), "bridges": reductions.bridges_apply(game)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander

@@ -15,10 +15,11 @@ INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covere
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
 
-    def assumes(self, game) -> bool:
+    def lemmas(self, game) -> dict[str, bool]:
         """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
-        the family; the bridges and dead ends are used only where theirs hold (``applies``)."""
-        return isinstance(game, InterlockFamily)
+        the family; the bridges' and the dead ends' only where ``applies`` says so."""
+        return {"back piles alike": isinstance(game, InterlockFamily),
+                "bridges": bridges.applies(game), "dead ends": deadends.applies(game)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
@@ -27,10 +28,6 @@ class InterlockFamilyProfile(Profile):
 
 class InterlockProfile(InterlockFamilyProfile):
     portfolio = INTERLOCK_PORTFOLIO
-
-    def assumes(self, game) -> bool:
-        """Interlock's portfolio is tuned for its bridges and dead ends: both lemmas must hold."""
-        return super().assumes(game) and bridges.applies(game) and deadends.applies(game)
 
 
 register_profile(InterlockFamilyProfile(), LoveADuck, Guardian)

@@ -17,9 +17,9 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
 class MutatedProfile(Profile):
     portfolio = MUTATED_PORTFOLIO
 
-    def assumes(self, game) -> bool:
+    def lemmas(self, game) -> dict[str, bool]:
         """Mutated Solitaire's rules are code, not parameters: any game of its class has them."""
-        return isinstance(game, MutatedSolitaire)
+        return {"settled cards stay home": isinstance(game, MutatedSolitaire)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         return MutatedExpander(game, weights, autoplay, compress)
