@@ -139,8 +139,8 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
 
     Examples:
         >>> bakers = sw.variant("freecell", id="bakers_game", name="Baker's Game", build="down in suit")
-        >>> sw.load_game("bakers_game", cells=3).deal(1).explain("t5 t1")
-        'QC does not fit on KD: the tableau builds down in suit'
+        >>> sw.load_game("bakers_game", cells=3).deal(3).explain("t1 t7")
+        '4S does not fit on 5H: the tableau builds down in suit'
     """
     base_cls = game_class(base)
     parent = getattr(base_cls, "variant", None)

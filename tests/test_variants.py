@@ -276,6 +276,36 @@ def test_a_lemma_broken_by_the_change_would_have_called_a_won_position_lost():
     assert sw.solve(proper, max_states=10_000).status == "lost"
 
 
+def test_lost_under_a_variant_agrees_with_every_line_of_play():
+    # Baker's Game without free cells: small enough to try every line of play through the
+    # engine alone, so that each of the solver's answers can be checked.
+    game = sw.variant("freecell", id="bakers_no_cells", name="Baker's Game, no cells",
+                      build="down in suit", cells=0).game()
+    assert profile_for(game) is GENERIC
+    answers = Counter()
+    for number in range(1, 11):
+        state = game.deal(number)
+        status = sw.solve(state, max_states=5000).status
+        answers[status] += 1
+        assert status == ("won" if _some_line_wins(state, 100_000) else "lost"), number
+    assert answers["lost"] >= 5
+
+
+def _some_line_wins(start, limit):
+    seen, todo = {start}, [start]
+    while todo:
+        state = todo.pop()
+        if state.is_won():
+            return True
+        for move in state.legal_moves():
+            after = state.play(move)
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+        assert len(seen) < limit, "too many positions to try them all"
+    return False
+
+
 @pytest.mark.parametrize("game_id", ["bakers_game", "freecell_2_cells", "love_a_duck_runs", "freecell_ten_piles"])
 def test_solve_solver_and_hint_take_a_variant(game_id):
     state = define(game_id).game().deal(4)
