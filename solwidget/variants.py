@@ -5,20 +5,22 @@
     bakers.to_dict()                              # {"id": ..., "name": ..., "base": ..., "build": ...}
     sw.variant_from_dict(d); sw.load_variant("bakers.toml")
 
-The changes are given in the words of the rules summaries (``CHANGES`` lists them). Each
-family says which of them its deal, its layout and its rules can take (``_FAMILIES``):
+The changes are given in the words of the rules summaries (``CHANGES`` lists them).
+``_FAMILIES`` lists which of them each family's deal, layout and rules can take:
 Interlock's layers cannot be spread over more piles, FreeCell has no stock to turn, and
 Mutated Solitaire's rules are code rather than parameters, so it takes none.
 
-The solver uses the base's profile for a variant only when ``profile.assumes(game)`` says
-that every lemma it relies on still holds under the variant's rules (solver/profile.py);
-otherwise the variant is solved by the generic path, which is sound for any rules.
+The solver uses the base's profile for a variant only when ``profile.assumes(game, base)``
+says that every lemma it relies on for the base still holds under the variant's rules
+(solver/profile.py); otherwise the variant is solved by the generic path, which is sound
+for any rules.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,8 +54,8 @@ class _Family:
     """What a family's variants may change, and how many tableau piles its deal can spread
     over (``piles(decks)``: a range; None where its deal cannot be spread)."""
     changes: frozenset
-    piles: object = None
-    layout: str = ""
+    piles: Callable[[int], range] | None = None
+    layout: str = ""           # the deal and the board in words, for the summary
 
 
 def _interchange_piles(decks: int) -> range:
@@ -96,6 +98,9 @@ class Variant:
         """The variant as a Game, with its options (``cells=3`` where the base has that option)."""
         return self.game_class(**options)
 
+    def __hash__(self) -> int:
+        return hash(self.id)
+
     def __reduce__(self):
         # pickled as its definition: unpickling registers the variant (a Dask worker)
         return (variant_from_dict, (self.to_dict(),))
@@ -114,7 +119,7 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
 
     Args:
         base: the id of a game of the catalogue, or of another variant (whose changes the
-            new one starts from).
+            new one starts from); a Game or a Variant stands for its id.
         id: the new game's id, for ``load_game``; not one that another game has.
         name: its name for people.
         **changes: ``build`` ("down in suit", "down in alternating colours", "down
@@ -142,6 +147,8 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
         >>> sw.load_game("bakers_game", cells=3).deal(3).explain("t1 t7")
         '4S does not fit on 5H: the tableau builds down in suit'
     """
+    if isinstance(base, (Variant, Game)):
+        base = base.id
     base_cls = game_class(base)
     parent = getattr(base_cls, "variant", None)
     if parent is not None:                      # a variant of a variant: the base's changes, then these
