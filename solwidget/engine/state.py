@@ -116,7 +116,7 @@ class State:
 
     def _repr_svg_(self) -> str:
         """The position as a picture (notebooks, nbconvert, GitHub); face-down cards as backs."""
-        from ..widget.svg import state_svg
+        from .svg import state_svg
         return state_svg(self)
 
     def __repr__(self) -> str:
