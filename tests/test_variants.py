@@ -202,6 +202,8 @@ def test_drawn_and_played_in_the_widget(game):
     assert {p["id"] for p in board["piles"]} == set(game.pile_ids)
     assert synced["legal"] == [str(m) for m in widget.state.legal_moves()]
     assert board["summary"] == game.summary
+    picture = widget.state._repr_svg_()            # a State draws itself too, with no widget
+    assert picture.startswith("<svg") and picture.count("<") > len(game.pile_ids)
     move = widget.state.legal_moves()[0]
     expected = widget.state.play(move)
     with SyncRecorder(widget) as recorder:
