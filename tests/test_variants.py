@@ -150,10 +150,13 @@ def test_rules_and_refusals_speak_of_the_variants_own_rules():
 
 
 def test_one_card_moves_refuse_a_run_in_words():
-    game = define("freecell_ten_piles").game()
-    state = position("freecell_ten_piles", t0="KH QS", t1="KD", rest="t2")
+    define("freecell_ten_piles")
+    piles = {"t0": "KH QS JH", "t1": "KD", "rest": "t2"}
+    assert position("freecell", **piles).explain("t0 t1 2") is None     # a supermove in FreeCell
+    state = position("freecell_ten_piles", **piles)
     assert state.explain("t0 t1 2") == "cards move one at a time here: move the others one by one"
-    assert sw.Move("t0", "t1", 2) not in state.legal_moves() and game.parse_move("t0 t1 2")
+    assert "t0 t1 2" not in {str(m) for m in state.legal_moves()}
+    assert state.play("t0 c0").explain("t0 t1") is None
 
 
 # ------------------------------------------------------------------ played like any game
