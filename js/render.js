@@ -13,7 +13,7 @@ import { buildToolbar } from "./toolbar.js";
 // The card width on screen, in pixels, follows the output area's width within these bounds.
 // The least keeps a card's corner index (0.27 card widths, widget.css) at 10.8 px: narrower
 // output areas get the layout's narrower arrangement, and past that the board scrolls.
-export const MIN_UNIT = 40;
+const MIN_UNIT = 40;
 const MAX_UNIT = 72;
 const DEFAULT_WIDTH = 860;
 const FELT_PADDING = 16;        // the felt's padding left and right (widget.css), in pixels
