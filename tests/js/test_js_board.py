@@ -11,6 +11,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.visible import visible_piles
+from solwidget.widget.measure import playout
 
 from helpers import JS_DOM_PLACES, position
 from jsharness import kernel, mount
@@ -113,6 +114,40 @@ def test_a_moved_card_slides_from_its_old_place_and_back_on_undo(page):
     page.keyboard.press("u")
     kernel(page, widget, probe=JS_SLIDING)
     assert [(s["pile"], s["card"]) for s in page.evaluate("() => window.probed")] == [(move.src, card)]
+
+
+def test_each_step_of_a_replay_slides_its_cards(page):
+    widget = sw.SolitaireWidget("triple_interchange", deal=3)
+    line = playout(widget.state, 4)
+    widget.replay(line, delay=None)
+    mount(page, widget)
+    for index, move in enumerate(line, 1):
+        page.wait_for_function("() => document.getAnimations().length === 0")   # the last step's slide is over
+        widget.seek(index)
+        kernel(page, widget, probe=JS_SLIDING)
+        sliding = page.evaluate("() => window.probed")
+        assert {s["pile"] for s in sliding} == {move.dst}, move
+        assert len(sliding) == (1 if move.src == "stock" else move.n), move
+
+
+def test_a_dragged_card_slides_from_where_it_was_dropped(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    move = next(m for m in widget.state.legal_moves() if m.src.startswith("t") and m.n == 1)
+    mount(page, widget)
+    card = page.locator(f'[data-pile="{move.src}"] [data-card]').last.bounding_box()
+    target = page.locator(f'[data-pile="{move.dst}"]').bounding_box()
+    page.mouse.move(card["x"] + 10, card["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 30, card["y"] + 30, steps=4)
+    page.mouse.move(target["x"] + target["width"] / 2 + 7, target["y"] + target["height"] / 2 + 5, steps=6)
+    ghost = page.locator(".sw-ghost .sw-card").bounding_box()
+    page.mouse.up()
+    kernel(page, widget, probe=JS_SLIDING)
+    (sliding,) = page.evaluate("() => window.probed")
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    landed = page.locator(f'[data-pile="{move.dst}"] [data-card]').last.bounding_box()
+    dx, dy = (float(v.removesuffix("px")) for v in sliding["start"].split())
+    assert (landed["x"] + dx, landed["y"] + dy) == pytest.approx((ghost["x"], ghost["y"]), abs=1.5)
 
 
 def test_no_slide_under_reduced_motion(page):
