@@ -26,8 +26,9 @@ CELLS = [
     "move = next(m for m in fc.state.legal_moves() if m.src.startswith('t') and m.n == 1)\nfc",
     "lock = sw.SolitaireWidget('interlock', deal=7)\nlock.add_class('wb-lock')\nlock",
     "triple = sw.SolitaireWidget('triple_interchange', deal=1)\ntriple.add_class('wb-triple')\ntriple",
-    f"near = sw.SolitaireWidget(state=sw.load_game('freecell').state_from_dict(json.loads({json.dumps(json.dumps(NEAR_WIN.to_dict()))})),"
-    " game='freecell')\nnear.add_class('wb-near')\nnear",
+    f"near_win = json.loads({json.dumps(json.dumps(NEAR_WIN.to_dict()))})\n"
+    "near = sw.SolitaireWidget('freecell', state=sw.load_game('freecell').state_from_dict(near_win))\n"
+    "near.add_class('wb-near')\nnear",
 ]
 
 # For each seed game's widget: the output area's width, the felt's right edge past it (px),
@@ -92,7 +93,8 @@ def test_every_seed_game_fits_the_output_area(notebook, how, width):
         page.wait_for_function(f"() => [...document.querySelectorAll('.sw-root')].slice(0, 4).every("
                                f"(r) => r.parentElement.getBoundingClientRect().width === {width})")
     page.wait_for_function("""() => [...document.querySelectorAll('.sw-root')].every((r) =>
-        r.querySelector('.sw-felt').getBoundingClientRect().right <= r.parentElement.getBoundingClientRect().right + 0.5)""")
+        r.querySelector('.sw-felt').getBoundingClientRect().right
+        <= r.parentElement.getBoundingClientRect().right + 0.5)""")
     try:
         fits = page.evaluate(JS_FIT, list(SEED_GAMES))
     finally:
@@ -151,7 +153,8 @@ def test_a_covered_card_is_refused_as_it_is_picked_up(notebook):
 def test_a_face_down_card_is_refused_and_not_named(notebook):
     page = notebook.page
     page.set_viewport_size({"width": 1280, "height": 900})
-    reason, hidden = notebook.value("[triple.game.pickup_refusal(triple.state, 't0', 1, 8), triple.state.pile('t0')[1]]")
+    reason, hidden = notebook.value("[triple.game.pickup_refusal(triple.state, 't0', 1, 8),"
+                                    " triple.state.pile('t0')[1]]")
     assert hidden.startswith("[")
     page.locator(".wb-triple [data-pile='t0'] [data-index='1']").click(position={"x": 6, "y": 3})
     assert page.locator(".wb-triple .sw-picked").count() == 0

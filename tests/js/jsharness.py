@@ -20,6 +20,12 @@ from solwidget.widget.measure import SyncRecorder
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "/tests/js/page.html"
 
+# The cards that are sliding (run it as a ``kernel`` probe): their pile, their code and the
+# translate their slide starts from.
+JS_SLIDING = """() => [...document.querySelectorAll('[data-card]')].filter((c) => c.getAnimations().length)
+    .map((c) => ({pile: c.closest('[data-pile]').dataset.pile, card: c.dataset.card,
+                  start: c.getAnimations()[0].effect.getKeyframes()[0].translate}))"""
+
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):

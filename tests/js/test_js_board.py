@@ -14,14 +14,9 @@ from solwidget.engine.visible import visible_piles
 from solwidget.widget.measure import playout
 
 from helpers import JS_DOM_PLACES, position
-from jsharness import kernel, mount
+from jsharness import JS_SLIDING, kernel, mount
 
 MIN_INDEX_PX = 10           # the least font size of a card's corner index
-
-# The cards that are sliding: their pile, their code and the translate they start from.
-JS_SLIDING = """() => [...document.querySelectorAll('[data-card]')].filter((c) => c.getAnimations().length)
-    .map((c) => ({pile: c.closest('[data-pile]').dataset.pile, card: c.dataset.card,
-                  start: c.getAnimations()[0].effect.getKeyframes()[0].translate}))"""
 
 JS_CORNER_SIZES = """() => [...document.querySelectorAll('.sw-corner')].map(
     (c) => parseFloat(getComputedStyle(c).fontSize))"""
@@ -42,7 +37,8 @@ JS_EVERY_PILE_REACHABLE = """() => {
 
 
 def unit(page) -> float:
-    return page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))")
+    return page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root'))"
+                         ".getPropertyValue('--u'))")
 
 
 def placed_as(page, layout: dict, state) -> None:

@@ -14,7 +14,7 @@ from solwidget.engine.visible import visible_piles
 from solwidget.widget.measure import playout
 
 from helpers import JS_DOM_PLACES, long_fan_positions
-from jsharness import kernel, mount
+from jsharness import JS_SLIDING, kernel, mount
 
 ACTIONS = ["new", "restart", "undo", "redo", "hint", "autoplay", "solve"]
 
@@ -31,11 +31,6 @@ def dom_piles(page) -> dict[str, list[str]]:
 def card_selector(pid: str, index: int) -> str:
     return f'[data-pile="{pid}"] [data-index="{index}"]'
 
-
-# The cards that are sliding: their pile, and how far from their place they start (px).
-JS_SLIDING = """() => [...document.querySelectorAll('[data-card]')].filter((c) => c.getAnimations().length)
-    .map((c) => ({pile: c.closest('[data-pile]').dataset.pile, card: c.dataset.card,
-                  start: c.getAnimations()[0].effect.getKeyframes()[0].translate}))"""
 
 CORNER = {"x": 6, "y": 6}       # a fanned card shows its top-left corner
 
