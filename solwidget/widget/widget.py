@@ -7,8 +7,10 @@ move sends only the piles it changed, plus the new legal moves and status.
 
 from __future__ import annotations
 
+import base64
 import threading
 import time
+from html import escape
 from pathlib import Path
 
 import anywidget
@@ -141,6 +143,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
                 f"{status.get('home', 0)}/{status.get('total', 0)} cards home"
                 f"{', won' if status.get('won') else ''})")
+
+    def _repr_html_(self) -> str:
+        """A still picture of the position, kept beside the live view in a saved notebook:
+        a page that cannot run the widget (a notebook not yet trusted, GitHub) shows it."""
+        svg = base64.b64encode(self.state._repr_svg_().encode()).decode("ascii")
+        return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
+                f'alt="{escape(repr(self))}">')
 
     # ------------------------------------------------------------ playing
     def play(self, move: Move | str) -> State:
