@@ -59,12 +59,13 @@ def move(state: sw.State, text: str) -> Picture:
 
 
 def moves(state: sw.State, *texts: str) -> Picture:
-    """Several moves tried on one position: one picture, the cards each would move outlined
-    (gold if legal, red if refused), and under it each move's verdict in words."""
-    marks: dict[str, list[str]] = {LEGAL: [], REFUSED: []}
+    """Several moves tried on one position: one picture, the cards each would move and where
+    to outlined (gold if legal, red if refused; gold where a card is in both), and under it
+    each move's verdict in words."""
+    marks: dict[str, list[str]] = {REFUSED: [], LEGAL: []}     # the later colour wins
     for text in texts:
-        legal = state.explain(text) is None
-        marks[LEGAL if legal else REFUSED] += _taken(state, text) + ([] if legal else _target(state, text))
+        colour = LEGAL if state.explain(text) is None else REFUSED
+        marks[colour] += _taken(state, text) + _target(state, text)
     caption = ", ".join(texts)
     picture = _outline(state._repr_svg_(), marks)
     return Picture([(picture, caption)], [verdict(state, text) for text in texts], SMALL)
