@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 
-from ...engine.cards import ACE, KING
 from ...engine.moves import Move
 from ...engine.patience import Patience, supermove
 from ...engine.state import State
@@ -45,7 +44,7 @@ class CellsExpander(PatienceExpander):
         assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
         self._moves_from = self.score.moves_from     # score.py's cells_score
         self._key_of_piles = self.key.of_piles       # cells_key below
-        self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
+        self._step = game.step
         self._starters = [suit << 4 | game.foundation_start for suit in range(4)]
         self.up = game.step > 0
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
@@ -182,16 +181,14 @@ class CellsExpander(PatienceExpander):
         if facts is not None:
             return facts
         level, home_pile = [0 if self.up else 14] * 4, [None] * 4
-        wants, first_f = {}, None
         for f in self._F:
             pile = piles[f]
             if pile:
                 top = pile[-1]
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-                if top & 15 != self._last:
-                    wants[top + self._step] = f
-            elif first_f is None:
-                first_f = f
+        by_card, empties = self.game.foundation_wants(piles)
+        wants = {card: homes[0] for card, homes in by_card.items()}     # one deck: one each
+        first_f = empties[0] if empties else None
         if first_f is not None:
             for card in self._starters:
                 wants[card] = first_f

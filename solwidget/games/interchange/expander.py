@@ -216,14 +216,8 @@ class InterchangeExpander(InterchangeFamilyExpander):
         T, one, fits_on = self._T, self._one, self._fits_on
         givers = [t for t in T if piles[t]]
         first_empty = next((t for t in T if not piles[t]), None)
-        wants, empty_f = {}, None
-        for f in self._F:
-            pile = piles[f]
-            if not pile:
-                if empty_f is None:
-                    empty_f = f
-            elif pile[-1] & 15 != KING:
-                wants.setdefault(pile[-1] + 1, []).append(f)
+        wants, empty_fs = self.game.foundation_wants(piles)
+        empty_f = empty_fs[0] if empty_fs else None
         for src in givers:                      # to the foundations
             card = piles[src][-1]
             if card & FACE_DOWN:

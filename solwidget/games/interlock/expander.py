@@ -95,18 +95,11 @@ class InterlockExpander(InterlockFamilyExpander):
         piles = state.piles
         one, T = self._one, self._T
         givers = [t for t in T if piles[t] and self._uncovered(piles, t)]
-        wants, first_empty = {}, None
-        for f in self._F:
-            pile = piles[f]
-            if not pile:
-                if first_empty is None:
-                    first_empty = f
-            elif pile[-1] & 15 != KING:
-                wants[pile[-1] + 1] = f
+        wants, empties = self.game.foundation_wants(piles)
         for src in givers:                      # home (an Ace to the first empty foundation)
             card = piles[src][-1]
-            f = first_empty if card & 15 == ACE else wants.get(card)
-            if f is not None:
+            homes = empties[:1] if card & 15 == ACE else wants.get(card, ())
+            for f in homes:                     # one deck: one foundation at most
                 yield (one[src][f],), self._child(state, src, f, 1), None
         yield from self._tableau_moves(state, givers)
         yield from self._dropdowns(state)
@@ -131,9 +124,10 @@ class InterlockExpander(InterlockFamilyExpander):
                         takes.setdefault(card, []).append(dst)
             elif not self._gone[dst] and self._uncovered(piles, dst):
                 empty_takers.append(dst)
+        run_length = self.game.run_length
         for src in givers:
             pile = piles[src]
-            run = self.game.run_length(pile)
+            run = run_length(pile)
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             for n in range(1, run + 1):
                 if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run
