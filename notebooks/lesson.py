@@ -2,9 +2,9 @@
 move with its reason in words under the picture.
 
 Each picture is the State's own SVG (``State._repr_svg_``) shown through an ``<img>`` in HTML
-output. A saved notebook then shows it everywhere before anything is run: JupyterLab draws
-SVG output only in a trusted notebook (one whose outputs were made on this machine), but
-it draws an ``<img>`` in HTML output in any notebook, and so do GitHub and nbviewer.
+output. A saved notebook then shows it before anything is run: JupyterLab and Notebook draw
+SVG output only in a trusted notebook (one whose outputs were made on this machine), but an
+``<img>`` in HTML output in any notebook; nbconvert's HTML (nbviewer) shows it too.
 
 The cards a move takes are outlined: gold where a legal move takes them from and puts them,
 red where a refused move would have.

@@ -149,7 +149,7 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     def _repr_html_(self) -> str:
         """A still picture of the position, kept beside the live view in a saved notebook:
-        a page that cannot run the widget (a notebook not yet trusted, GitHub) shows it."""
+        a page that does not run the widget (a notebook not yet trusted) shows it instead."""
         svg = base64.b64encode(self.state._repr_svg_().encode()).decode("ascii")
         return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
                 f'alt="{escape(repr(self))}">')
