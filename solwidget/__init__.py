@@ -5,14 +5,14 @@
     state = state.play(state.legal_moves()[0])
 """
 
-from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
+from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .study import StudyError, StudyTable, load_study, study
 
 __version__ = "0.1.0"
 
-__all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
+__all__ = ["Game", "IllegalMove", "InvalidArgument", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]

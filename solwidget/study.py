@@ -12,9 +12,11 @@ deal order, whatever order the workers finish in.
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures as cf
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -27,8 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import Game, SolwidgetError, load_game
-from .engine.deals import check_deal_number
+from .engine import Game, SolwidgetError, games, load_game
+from .engine.checks import flag, is_whole, refuse, shown, whole_number
+from .engine.deals import DEAL_LIMITS, check_deal_number
+from .solver.budget import check_max_states, check_seconds
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
@@ -149,46 +153,92 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 # ---------------------------------------------------------------- arguments
 
-def parse_deals(deals) -> list[int]:
-    """Deal numbers from ``"1-1000"``, ``"7"``, ``"1-10,20,30-40"``, an int, a range or a list."""
+MAX_DEALS_TEXT = 100_000     # characters of deal text ("1-10,20,30-40") read at most
+MAX_LISTED = 1_000_000       # deals given one by one (a list, a stepped range) at most
+DEALS_ACCEPTED = "text like '1-1000' or '1-10,20', a deal number, a range or a list of deal numbers"
+
+
+class DealRanges:
+    """Deal numbers as sorted, disjoint spans ``(first, last)``: counted, tested and iterated
+    in order without ever listing them, so '1-99999999999999999999' costs no memory."""
+
+    def __init__(self, spans):
+        merged: list[list[int]] = []
+        for first, last in sorted(spans):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        self.spans = tuple((first, last) for first, last in merged)
+        self._firsts = [first for first, _ in self.spans]
+
+    @property
+    def count(self) -> int:
+        """How many deals (an int of any size: ``len`` would stop at 2**63)."""
+        return sum(last - first + 1 for first, last in self.spans)
+
+    def __iter__(self):
+        for first, last in self.spans:
+            yield from range(first, last + 1)
+
+    def __contains__(self, number) -> bool:
+        i = bisect.bisect_right(self._firsts, number) - 1
+        return i >= 0 and number <= self.spans[i][1]
+
+    def __bool__(self) -> bool:
+        return bool(self.spans)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DealRanges) and self.spans == other.spans
+
+    def __repr__(self) -> str:
+        return "DealRanges('" + ",".join(f"{a}-{b}" if a != b else f"{a}" for a, b in self.spans) + "')"
+
+
+def parse_deals(deals, limits: tuple[int, int] = DEAL_LIMITS) -> DealRanges:
+    """Deal numbers from ``"1-1000"``, ``"7"``, ``"1-10,20,30-40"``, an int, a range or a list,
+    each checked against ``limits`` (a game's ``deal_limits``) before any is used."""
     if isinstance(deals, str):
-        numbers = _parse_deal_text(deals) if deals.strip() else []
-    elif isinstance(deals, int) and not isinstance(deals, bool):
-        numbers = [deals]
-    elif isinstance(deals, Iterable):
-        numbers = list(deals)
+        spans = _parse_deal_text(deals, limits)
+    elif is_whole(deals):
+        spans = [(check_deal_number(deals, limits),) * 2]
+    elif isinstance(deals, range) and deals.step == 1:
+        spans = [(check_deal_number(deals.start, limits), check_deal_number(deals.stop - 1, limits))] \
+            if deals else []
+    elif isinstance(deals, Iterable) and not isinstance(deals, (bytes, bytearray, dict)):
+        listed = list(itertools.islice(deals, MAX_LISTED + 1))
+        if len(listed) > MAX_LISTED:
+            raise StudyError(f"deals lists more than {MAX_LISTED:,} deals one by one: write a range like '1-1000'")
+        spans = [(check_deal_number(number, limits),) * 2 for number in listed]
     else:
-        raise StudyError(f"deals must be text like '1-1000', a number, a range or a list, not {deals!r}")
-    if not numbers:
-        raise StudyError(f"no deals to study in {deals!r}")
-    for number in numbers:
-        check_deal_number(number)
-    return sorted(set(numbers))
+        raise refuse("deals", DEALS_ACCEPTED, deals, StudyError)
+    if not spans:
+        raise StudyError(f"no deals to study in {shown(deals)}")
+    return DealRanges(spans)
 
 
-def _parse_deal_text(text: str) -> list[int]:
-    numbers = []
-    for part in text.replace(" ", "").split(","):
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+def _parse_deal_text(text: str, limits: tuple[int, int]) -> list[tuple[int, int]]:
+    if len(text) > MAX_DEALS_TEXT:
+        raise StudyError(f"deals text of {len(text):,} characters is too long (at most {MAX_DEALS_TEXT:,}): "
+                         "write ranges like '1-1000'")
+    spans = []
+    for part in text.replace(" ", "").split(",") if text.strip() else []:
+        match = re.fullmatch(r"(\d{1,30})(?:-(\d{1,30}))?", part)
         if not match:
-            raise StudyError(f"cannot read deals {text!r}: write a number or a range like '1-1000'")
-        first = int(match[1])
-        last = int(match[2]) if match[2] else first
+            raise StudyError(f"cannot read deals {shown(text)}: write a number or a range like '1-1000'")
+        first = check_deal_number(int(match[1]), limits)
+        last = check_deal_number(int(match[2]), limits) if match[2] else first
         if last < first:
-            raise StudyError(f"deal range {part!r} is reversed: write {last}-{first}")
-        numbers.extend(range(first, last + 1))
-    return numbers
+            raise StudyError(f"deal range {shown(part)} is reversed: write {last}-{first}")
+        spans.append((first, last))
+    return spans
 
 
-def _check_budget(budget, max_states) -> None:
+def _check_budget(budget, max_states) -> tuple[float | None, int | None]:
+    """The study's budgets, in the solver's words (``budget`` is its max_seconds per deal)."""
     if budget is None and max_states is None:
         raise StudyError("a study needs a budget: seconds per deal, max_states, or both")
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
-                               or not budget > 0 or math.isinf(budget)):
-        raise StudyError(f"budget is seconds per deal, a positive number, not {budget!r}")
-    if max_states is not None and (isinstance(max_states, bool) or not isinstance(max_states, int)
-                                   or max_states < 1):
-        raise StudyError(f"max_states is a whole number >= 1, not {max_states!r}")
+    return check_seconds(budget, "budget"), check_max_states(max_states)
 
 
 def _custom_options(game: Game) -> dict:
@@ -232,76 +282,180 @@ def _options_text(options: dict) -> str:
     return json.dumps(options, sort_keys=True) if options else ""
 
 
-def _read_records(path: Path) -> list[dict]:
-    """The complete records of a results file; a half-written last line is cut off."""
-    text = path.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        path.write_text(text)          # drop the fragment, so that appending starts on a clean line
-    if not text:
-        return []
-    reader = csv.DictReader(io.StringIO(text))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise StudyError(f"{path} is not a solwidget study file: its columns are {reader.fieldnames}, "
-                         f"expected {', '.join(COLUMNS)}")
-    return list(reader)
+NOT_A_STUDY_FILE = "a study file is the CSV that study(out=...) writes: give out= another file to start afresh"
 
 
-def _row_from_record(record: dict, path) -> StudyRow:
+@dataclass(frozen=True)
+class _Record:
+    """One line of a results file, every field checked."""
+    game: str
+    options: str
+    row: StudyRow
+    budget: float | None
+    max_states: int | None
+
+
+def _read_file(path: Path) -> tuple[str, int]:
+    """The complete lines of a results file as text, and their length in bytes (the part
+    before a half-written last line). A file that is not UTF-8 text is refused."""
     try:
-        moves = int(record["moves"]) if record["moves"] else None
-        row = StudyRow(int(record["deal"]), record["status"], moves, int(record["states"]),
-                       float(record["seconds"]))
-    except (TypeError, ValueError):
-        raise StudyError(f"{path}: cannot read the record {record}") from None
-    if row.status not in STATUSES:
-        raise StudyError(f"{path}: deal {row.deal} has status {row.status!r}, not one of {STATUSES}")
-    return row
+        data = path.read_bytes()
+    except OSError as err:
+        raise StudyError(f"cannot read the study file {path}: {err.strerror or err}") from None
+    end = data.rfind(b"\n") + 1
+    try:
+        text = data[:end].decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise StudyError(f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; "
+                         f"{NOT_A_STUDY_FILE}") from None
+    return text, end
 
 
-def _budget_of(record: dict) -> tuple:
-    return (float(record["budget"]) if record["budget"] else None,
-            int(record["max_states"]) if record["max_states"] else None)
+def _read_records(path: Path) -> tuple[list[_Record], int]:
+    """Every complete record of a results file, checked field by field (StudyError names the
+    file, the line and the field), and the length in bytes of the file's complete part."""
+    text, end = _read_file(path)
+    if not text:
+        return [], end
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+        if tuple(header) != COLUMNS:
+            raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(header)}, "
+                             f"expected {', '.join(COLUMNS)}")
+        records = [_checked_record(fields, path, reader.line_num) for fields in reader]
+    except csv.Error as err:
+        raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
+    return records, end
+
+
+def _whole_field(text: str, low: int) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 30) or int(text) < low:
+        raise ValueError(text)
+    return int(text)
+
+
+def _real_field(text: str, positive: bool) -> float:
+    number = float(text[:40]) if len(text) <= 40 else math.nan
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        raise ValueError(text)
+    return number
+
+
+def _options_field(text: str) -> str:
+    if text:
+        try:
+            options = json.loads(text)
+        except RecursionError:
+            raise ValueError(text) from None
+        if not isinstance(options, dict):
+            raise ValueError(text)
+    return text
+
+
+def _one_of(choices):
+    def read(text: str) -> str:
+        if text not in choices:
+            raise ValueError(text)
+        return text
+    return read
+
+
+def _optional(read):
+    return lambda text: read(text) if text else None
+
+
+FIELDS = {   # column -> (how to read it, what it accepts); an empty optional field is None
+    "game": (lambda text: _one_of(games())(text), "a game id of solwidget"),
+    "options": (_options_field, "empty or a JSON object of game options"),
+    "deal": (lambda text: check_deal_number(_whole_field(text, 1)), "a deal number from 1 to 10**20 - 1"),
+    "status": (_one_of(STATUSES), f"one of {', '.join(STATUSES)}"),
+    "moves": (_optional(lambda text: _whole_field(text, 0)), "empty or a whole number of moves"),
+    "states": (lambda text: _whole_field(text, 0), "a whole number of states"),
+    "seconds": (lambda text: _real_field(text, False), "a number of seconds >= 0"),
+    "budget": (_optional(lambda text: _real_field(text, True)), "empty or a positive number of seconds"),
+    "max_states": (_optional(lambda text: _whole_field(text, 1)), "empty or a whole number >= 1"),
+}
+
+
+def _checked_record(fields: list[str], path, line: int) -> _Record:
+    if len(fields) != len(COLUMNS):
+        raise StudyError(f"{path}, line {line}: {len(fields)} fields instead of {len(COLUMNS)} "
+                         f"({', '.join(COLUMNS)}); {NOT_A_STUDY_FILE}")
+    values = {}
+    for (name, (read, accepted)), text in zip(FIELDS.items(), fields):
+        try:
+            values[name] = read(text)
+        except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
+            raise StudyError(f"{path}, line {line}, field {name!r}: {shown(text)} is not {accepted}; "
+                             f"{NOT_A_STUDY_FILE}") from None
+    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"])
+    return _Record(values["game"], values["options"], row, values["budget"], values["max_states"])
 
 
 def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, StudyRow]:
-    """Rows already in ``path`` for this very study (same game, options and budget)."""
+    """Rows already in ``path`` for this very study (same game, options and budget). A file
+    that is refused is left as it was; a valid one loses only a half-written last line."""
     if not path.exists():
         return {}
     options = _options_text(_custom_options(game))
-    wanted = (float(budget) if budget is not None else None, max_states)
+    records, end = _read_records(path)
     done = {}
-    for record in _read_records(path):
-        if record["game"] != game.id or record["options"] != options or _budget_of(record) != wanted:
-            found = " ".join(filter(None, (record["game"], record["options"])))
+    for record in records:
+        if (record.game, record.options, record.budget, record.max_states) != (game.id, options, budget,
+                                                                                max_states):
+            found = " ".join(filter(None, (record.game, record.options)))
             raise StudyError(
-                f"{path} holds results of another study ({found}, budget {record['budget'] or '-'} s / "
-                f"{record['max_states'] or '-'} states): use another file for {game.id} at this budget")
-        row = _row_from_record(record, path)
-        done[row.deal] = row
+                f"{path} holds results of another study ({found}, budget {_or_dash(record.budget)} s / "
+                f"{_or_dash(record.max_states)} states): use another file for {game.id} at this budget")
+        done[record.row.deal] = record.row
+    if end < path.stat().st_size:
+        os.truncate(path, end)          # so that appending starts on a clean line
     return done
 
 
+def _or_dash(value) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
 def load_study(path: str | os.PathLike) -> StudyTable:
-    """A study's results file (``out=``) read back as a table."""
-    path = Path(path)
+    """A study's results file (``out=``) read back as a table (the file is only read)."""
+    path = _checked_path(path, "path")
     if not path.exists():
         raise StudyError(f"no study file {path}")
-    records = _read_records(path)
+    records, _ = _read_records(path)
     if not records:
         raise StudyError(f"{path} holds no results")
     first = records[0]
-    if any((r["game"], r["options"]) != (first["game"], first["options"]) for r in records):
+    if any((r.game, r.options) != (first.game, first.options) for r in records):
         raise StudyError(f"{path} mixes several games; give each study its own file")
-    if any(_budget_of(r) != _budget_of(first) for r in records):
+    if any((r.budget, r.max_states) != (first.budget, first.max_states) for r in records):
         raise StudyError(f"{path} mixes several budgets; give each study its own file")
-    rows = {row.deal: row for row in (_row_from_record(r, path) for r in records)}
-    budget, max_states = _budget_of(first)
-    return StudyTable(first["game"], [rows[d] for d in sorted(rows)], budget, max_states,
-                      json.loads(first["options"]) if first["options"] else {})
+    rows = {r.row.deal: r.row for r in records}
+    return StudyTable(first.game, [rows[d] for d in sorted(rows)], first.budget, first.max_states,
+                      json.loads(first.options) if first.options else {})
+
+
+def _checked_path(path, name: str) -> Path:
+    """A file path argument: text or a path-like, naming a file rather than a folder."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise refuse(name, "a file path (text or a pathlib.Path)", path, StudyError)
+    try:
+        path = Path(path)
+        folder = path.is_dir()
+    except (OSError, ValueError, TypeError) as err:
+        raise refuse(name, f"a usable file path ({err})", path, StudyError) from None
+    if folder:
+        raise StudyError(f"{name} is a file of results, but {path} is a folder")
+    return path
 
 
 # ------------------------------------------------------------------ the study
+
+IN_FLIGHT_PER_WORKER = 4     # deals submitted ahead of the results, per local process
+IN_FLIGHT_ELSEWHERE = 1024   # the same on a caller's executor or a Dask cluster
+
 
 def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = None,
           executor: cf.Executor | None = None, scheduler: str | None = None,
@@ -313,53 +467,61 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     results that do not depend on the machine. Runs on local processes (``workers`` of
     them, at most the number of CPUs), on ``executor``, or on the Dask scheduler at
     ``scheduler`` ("tcp://host:8786"). ``out``: a CSV file that results are appended to as
-    they arrive; the deals already in it are not solved again.
+    they arrive; the deals already in it are not solved again. Every argument is checked
+    before any deal is solved; the deals are handed out as they are needed, never listed.
     """
     game = _resolve_game(game)
-    numbers = parse_deals(deals)
-    _check_budget(budget, max_states)
+    numbers = parse_deals(deals, game.deal_limits)
+    budget, max_states = _check_budget(budget, max_states)
     if executor is not None and scheduler is not None:
         raise StudyError("give either executor= or scheduler=, not both")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise StudyError(f"workers is a whole number >= 1, not {workers!r}")
+    if workers is not None:
+        workers = whole_number("workers", workers, 1, error=StudyError)
+    flag("progress", progress, error=StudyError)
+    path = _checked_path(out, "out") if out is not None else None
+    if path is not None and not path.parent.is_dir():
+        raise StudyError(f"out names a file in {path.parent}, which is not a folder")
 
-    path = Path(out) if out is not None else None
-    if path is not None and path.is_dir():
-        raise StudyError(f"out is a file to append results to, but {path} is a folder")
     done = _done_in_file(path, game, budget, max_states) if path else {}
-    results = {d: done[d] for d in numbers if d in done}
-    todo = [d for d in numbers if d not in done]
-
-    if todo:
-        runner = _executor_for(executor, scheduler, workers, len(todo))
+    results = {deal: row for deal, row in done.items() if deal in numbers}
+    jobs = numbers.count - len(results)
+    if jobs:
+        runner = _executor_for(executor, scheduler, workers, jobs)
+        window = IN_FLIGHT_PER_WORKER * runner.workers if isinstance(runner, _OwnProcesses) else IN_FLIGHT_ELSEWHERE
         with runner as pool:
-            futures = []
+            pending: set = set()
             try:
-                _run(pool, futures, game, todo, budget, max_states, path, results,
-                     _progress_bar(progress, game.id, len(numbers), len(results)))
+                _run(pool, pending, window, game, (d for d in numbers if d not in done), budget, max_states,
+                     path, results, _progress_bar(progress, game.id, numbers.count, len(results)))
             except BaseException:          # an error, or Ctrl-C: the rows written so far stay
-                runner.abandon(futures)
+                runner.abandon(pending)
                 raise
-    return StudyTable(game.id, [results[d] for d in numbers], budget, max_states, _custom_options(game))
+    return StudyTable(game.id, [results[d] for d in sorted(results)], budget, max_states, _custom_options(game))
 
 
-def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states, path, results,
-         bar) -> None:
-    """Submit every deal (into ``futures``), then record each result as it arrives."""
+def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget, max_states, path,
+         results, bar) -> None:
+    """Keep up to ``window`` deals of ``todo`` in ``pending`` (submitted one by one, so that
+    an interrupt leaves none untracked), and record each result as it arrives."""
     options = _custom_options(game)
-    for deal in todo:               # one by one, so that an interrupt here leaves none untracked
-        futures.append(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
     sink = _open_sink(path)
     try:
-        for future in cf.as_completed(futures):
-            row = future.result()
-            results[row.deal] = row
-            if sink:
-                csv.writer(sink, lineterminator="\n").writerow(
-                    _csv_record(game.id, options, row, budget, max_states))
-                sink.flush()
-            if bar:
-                bar.update(1)
+        for deal in itertools.islice(todo, window):
+            pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
+        while pending:
+            finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                pending.discard(future)
+                row = future.result()
+                results[row.deal] = row
+                if sink:
+                    csv.writer(sink, lineterminator="\n").writerow(
+                        _csv_record(game.id, options, row, budget, max_states))
+                    sink.flush()
+                if bar:
+                    bar.update(1)
+                for deal in itertools.islice(todo, 1):
+                    pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
     finally:
         if sink:
             sink.close()
@@ -400,6 +562,7 @@ class _OwnProcesses:
     """Local processes, shut down at the end, stopped at once if the study stops early."""
 
     def __init__(self, workers: int):
+        self.workers = workers
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
 
     def __enter__(self):

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
-from .deals import check_deal_number, shuffled_cards
+from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
 from .moves import Move, parse_move_text
 from .state import State
@@ -30,6 +30,7 @@ class Game:
     pile_ids: tuple[str, ...] = ()
     pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
     option_defaults: dict = {}
+    deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
     def __init__(self, **options):
         unknown = set(options) - set(self.option_defaults)
@@ -68,7 +69,7 @@ class Game:
     # ----------------------------------------------------------------- deals
     def deal(self, number: int) -> State:
         """Deal ``number``, as PySolFC deals it for the games it has."""
-        return self._deal(shuffled_cards(check_deal_number(number), self.decks))
+        return self._deal(shuffled_cards(check_deal_number(number, self.deal_limits), self.decks))
 
     def _deal(self, cards: list[int]) -> State:
         raise NotImplementedError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine.state import State
+from .budget import check_call
 from .result import Hint
 from .search import Solver
 
@@ -14,6 +15,7 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
     """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
     whether it starts a win the search found, or only the line that looked best (then
     ``hint.lost`` tells whether the search proved that nothing wins)."""
+    check_call(state, max_states, max_seconds, options, "hint")
     legal = state.legal_moves()
     if not legal:
         return None

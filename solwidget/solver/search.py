@@ -58,6 +58,8 @@ from contextlib import contextmanager
 
 from ..engine.moves import Move
 from ..engine.state import State
+from ..engine.checks import refuse
+from .budget import check_call, check_solver_options, check_steps
 from .expand import expander_for
 from .frontier import Frontier
 from .keys import key_bytes
@@ -368,7 +370,12 @@ class Solver:
                  shorten_wins: bool = True, table_size: int | None = None,
                  frontier_size: int | None = None):
         if not isinstance(state, State):
-            raise TypeError(f"Solver needs a State (game.deal(n)), not {type(state).__name__}")
+            raise refuse("state", "a State (game.deal(n))", state)
+        checked = check_solver_options(
+            max_states=max_states, max_seconds=max_seconds, depth_weight=depth_weight, weights=weights,
+            portfolio=portfolio, autoplay=autoplay, compress_stock=compress_stock, shorten_wins=shorten_wins,
+            table_size=table_size, frontier_size=frontier_size)
+        max_states, max_seconds, portfolio = checked["max_states"], checked["max_seconds"], checked["portfolio"]
         if portfolio is None:
             if depth_weight is None and weights is None:
                 portfolio = default_portfolio(state.game)
@@ -413,6 +420,7 @@ class Solver:
     # ------------------------------------------------------------------ the search
     def step(self, n: int = 1000) -> Progress:
         """Expand up to ``n`` more states; returns (and updates) ``self.progress``."""
+        n = check_steps(n)
         if self.result is not None:
             return self.progress
         began = time.perf_counter()
@@ -454,6 +462,7 @@ class Solver:
 
     def solve(self, chunk: int = 5000) -> SolveResult:
         """Run to the end (a win, a proof of loss, or the budget) and return the result."""
+        chunk = check_steps(chunk, "chunk") or 1
         with collector_paused():            # between the steps too
             while self.result is None:
                 self.step(chunk)
@@ -547,4 +556,5 @@ class Solver:
 def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
           max_seconds: float | None = None, **options) -> SolveResult:
     """Search from ``state`` until it is won, proved lost, or the budget runs out."""
+    check_call(state, max_states, max_seconds, options, "solve")
     return Solver(state, max_states=max_states, max_seconds=max_seconds, **options).solve()

@@ -1,0 +1,113 @@
+"""Checks shared by every public boundary: each refuses a value with an error that names
+the argument, shows the value (shortened) and says what is accepted.
+
+``shown`` never fails and never grows with its input: a value nested thousands deep, a
+string of a million characters or an int of ten thousand digits is shown in a few dozen
+characters, so that writing an error can never itself raise.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+import reprlib
+
+from .errors import InvalidArgument
+
+SHOWN_CHARACTERS = 80       # the longest a value is shown in an error message
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib's repr, which also shortens ints too long for Python to print."""
+
+    def repr_int(self, x, level):
+        if x.bit_length() > 128:
+            digits = int(x.bit_length() * math.log10(2)) + 1
+            return f"<{'-' if x < 0 else ''}int of about {digits} digits>"
+        return super().repr_int(x, level)
+
+
+_REPR = _ShortRepr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlong = 40
+
+
+def shown(value) -> str:
+    """``value`` as a short text for an error message (at most SHOWN_CHARACTERS characters)."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:       # noqa: BLE001 - a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    if len(text) > SHOWN_CHARACTERS:
+        text = text[:SHOWN_CHARACTERS - 3] + "..."
+    return text
+
+
+def refuse(name: str, accepted: str, value, error=InvalidArgument):
+    """The error for argument ``name``: '<name> must be <accepted>, not <value>'."""
+    return error(f"{name} must be {accepted}, not {shown(value)}")
+
+
+def is_whole(value) -> bool:
+    """An int (or anything that acts as one, like numpy's), but not a bool."""
+    return not isinstance(value, bool) and hasattr(type(value), "__index__")
+
+
+def is_real(value) -> bool:
+    """A real number (int, float, numpy's, Fraction ...), but not a bool."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+def whole_number(name: str, value, low: int = 1, high: int | None = None, *, error=InvalidArgument,
+                 accepted: str | None = None) -> int:
+    """``value`` as a plain int from ``low`` to ``high``; an integral float (``2e5``) counts."""
+    if accepted is None:
+        accepted = (f"a whole number from {low:,} to {high:,}" if high is not None
+                    else f"a whole number >= {low:,}")
+    if is_whole(value):
+        number = operator.index(value)
+    elif is_real(value) and math.isfinite(value) and float(value).is_integer():
+        number = int(value)
+    else:
+        raise refuse(name, accepted, value, error)
+    if number < low or (high is not None and number > high):
+        raise refuse(name, accepted, value, error)
+    return number
+
+
+def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | None = None) -> float:
+    """``value`` as a float, refused unless it is a real number above zero and finite."""
+    accepted = accepted or "a positive, finite number"
+    if not is_real(value):
+        raise refuse(name, accepted, value, error)
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):
+        raise refuse(name, accepted, value, error) from None
+    if not (number > 0 and math.isfinite(number)):
+        raise refuse(name, accepted, value, error)
+    return number
+
+
+def real_number(name: str, value, low: float, high: float | None = None, *, error=InvalidArgument) -> float:
+    """``value`` as a finite float from ``low`` to ``high``."""
+    accepted = f"a finite number from {low:g} to {high:g}" if high is not None else f"a finite number >= {low:g}"
+    if not is_real(value):
+        raise refuse(name, accepted, value, error)
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):
+        raise refuse(name, accepted, value, error) from None
+    if not math.isfinite(number) or number < low or (high is not None and number > high):
+        raise refuse(name, accepted, value, error)
+    return number
+
+
+def flag(name: str, value, *, error=InvalidArgument) -> bool:
+    """``value`` if it is True or False (not 0, 1 or "yes")."""
+    if not isinstance(value, bool):
+        raise refuse(name, "True or False", value, error)
+    return value
