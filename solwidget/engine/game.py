@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
+from .checks import shown
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
 from .moves import Move, parse_move_text
@@ -148,18 +149,15 @@ class Game:
     actions: frozenset[str] = frozenset()   # words allowed as a move's destination
 
     def parse_move(self, text: Move | str) -> Move:
-        """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``."""
+        """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``.
+        Both go through one normaliser, so a Move plays exactly as its text does."""
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
             if not isinstance(pid, str) or (pid not in self._index and pid not in self.actions):
-                raise InvalidMoveText(f"malformed move '{move}': {self.id} has no pile {pid!r}")
-        if not isinstance(move.n, int) or isinstance(move.n, bool) or move.n < 1:
-            raise InvalidMoveText(f"malformed move '{move}': the number of cards must be a whole number >= 1")
-        if move.card is not None:
-            try:
-                parse_card(move.card)
-            except ValueError as err:
-                raise InvalidMoveText(f"malformed move '{move}': {err}") from None
+                raise InvalidMoveText(f"malformed move {shown(text)}: {self.id} has no pile {shown(pid)}")
+        if move.n > self.card_count:
+            raise InvalidMoveText(f"malformed move {shown(text)}: the number of cards must be from 1 "
+                                  f"to {self.card_count}")
         return move
 
     # ------------------------------------------------------------ positions
