@@ -7,6 +7,7 @@ move sends only the piles it changed, plus the new legal moves and status.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from ..engine.checks import shown
+from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
@@ -30,6 +33,11 @@ def _static(name: str) -> Path:
         raise RuntimeError(f"the widget's front end {path} is not built: run `npm run build` "
                            "(or `python3 dev.py setup`) in the solwidget checkout")
     return path
+
+
+class InvalidTrait(SolwidgetError, traitlets.TraitError):
+    """A trait set from Python to a value it cannot take: the project's error (as for every
+    bad input), and traitlets' own TraitError too (as code written for traitlets expects)."""
 
 
 def pile_trait(pid: str) -> str:
@@ -49,7 +57,9 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # What the browser draws (synced); the piles are added per game as pile_<id> traits.
     game_id = traitlets.Unicode().tag(sync=True)
-    deal = traitlets.Int(1).tag(sync=True)
+    # Synced as text: a deal number may have 20 digits, more than a JavaScript number holds.
+    deal = traitlets.Int(1).tag(sync=True, to_json=lambda number, _widget: str(number))
+    deal_limits = traitlets.List(traitlets.Unicode()).tag(sync=True)   # first and last deal, as text
     four_colour = traitlets.Bool(False).tag(sync=True)
     layout = traitlets.Dict().tag(sync=True)
     extras = traitlets.Dict().tag(sync=True)
@@ -86,6 +96,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
                            for pid in the_game.pile_ids})
         super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
+                         deal_limits=[str(limit) for limit in the_game.deal_limits],
                          layout=sync.layout_of(the_game))
         self.game = the_game
         self._stacks = {p["id"] for p in self.layout["piles"] if p["fan"] == "none"}
@@ -380,16 +391,52 @@ class SolitaireWidget(anywidget.AnyWidget):
             self._states, self._line = [new], []
             self._show(0, message="position set", kind="info")
 
+    # ------------------------------------------------------------ traits set from Python
+    def __setattr__(self, name, value):
+        """A trait set to a value of the wrong type raises InvalidTrait, in the project's words."""
+        try:
+            super().__setattr__(name, value)
+        except traitlets.TraitError as err:
+            if isinstance(err, SolwidgetError) or not self.has_trait(name):
+                raise
+            accepted = self.traits()[name].info()
+            raise InvalidTrait(f"{name} must be {accepted}, not {shown(value)}") from None
+
+    @traitlets.validate("deal")
+    def _valid_deal(self, proposal):
+        try:
+            return check_deal_number(proposal["value"], self.game.deal_limits if hasattr(self, "game")
+                                     else DEAL_LIMITS)
+        except SolwidgetError as err:
+            raise InvalidTrait(f"deal: {err}") from None
+
+    @traitlets.validate("replay_delay")
+    def _valid_delay(self, proposal):
+        delay = proposal["value"]
+        if not 0 <= delay < math.inf:
+            raise InvalidTrait(f"replay_delay must be a finite number of seconds >= 0, not {shown(delay)}")
+        return delay
+
+    @traitlets.validate("state")
+    def _valid_state(self, proposal):
+        state = proposal["value"]
+        if state is None and self._shown is not None:
+            raise InvalidTrait("state must be a State of this widget's game, not None")
+        if state is not None and hasattr(self, "game") and state.game != self.game:
+            raise InvalidTrait(f"state must be a State of {self.game.id}, the game this widget plays, "
+                               f"not one of {state.game.id}")
+        return state
+
     # ------------------------------------------------------------ the browser
     BROWSER_TRAITS = frozenset({"four_colour"})     # the only traits the browser may set
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only the four-colour switch, as a bool; anything
         else refuses the whole update (the game changes only through checked messages)."""
-        wrong = sorted(k for k, v in sync_data.items()
-                       if k not in self.BROWSER_TRAITS or not isinstance(v, bool))
-        if wrong:
-            self._refuse(f"the browser may not set {', '.join(wrong)}")
+        try:
+            sync.check_sync_data(sync_data, self.BROWSER_TRAITS)
+        except SolwidgetError as err:
+            self._refuse(str(err))
             return
         super().set_state(sync_data)
 
