@@ -384,6 +384,9 @@ class SolitaireWidget(anywidget.AnyWidget):
         new = change["new"]
         if new is self._shown:
             return
+        if new is None:         # a None passes the trait's validation (allow_none): put it back
+            self.state = change["old"]
+            raise InvalidTrait("state must be a State of this widget's game, not None")
         if new.game != self.game:
             self.state = change["old"]
             raise SolwidgetError(f"this widget plays {self.game.id}; the state is of {new.game.id}")
@@ -420,8 +423,6 @@ class SolitaireWidget(anywidget.AnyWidget):
     @traitlets.validate("state")
     def _valid_state(self, proposal):
         state = proposal["value"]
-        if state is None and self._shown is not None:
-            raise InvalidTrait("state must be a State of this widget's game, not None")
         if state is not None and hasattr(self, "game") and state.game != self.game:
             raise InvalidTrait(f"state must be a State of {self.game.id}, the game this widget plays, "
                                f"not one of {state.game.id}")
