@@ -223,7 +223,7 @@ def _parse_deal_text(text: str, limits: tuple[int, int]) -> list[tuple[int, int]
                          "write ranges like '1-1000'")
     spans = []
     for part in text.replace(" ", "").split(",") if text.strip() else []:
-        match = re.fullmatch(r"(\d{1,30})(?:-(\d{1,30}))?", part)
+        match = re.fullmatch(r"([0-9]{1,30})(?:-([0-9]{1,30}))?", part)
         if not match:
             raise StudyError(f"cannot read deals {shown(text)}: write a number or a range like '1-1000'")
         first = check_deal_number(int(match[1]), limits)

@@ -13,7 +13,7 @@ import numbers
 import operator
 import reprlib
 
-from .errors import InvalidArgument
+from .errors import InvalidArgument, InvalidPosition
 
 SHOWN_CHARACTERS = 80       # the longest a value is shown in an error message
 
@@ -69,7 +69,7 @@ def whole_number(name: str, value, low: int = 1, high: int | None = None, *, err
                     else f"a whole number >= {low:,}")
     if is_whole(value):
         number = operator.index(value)
-    elif is_real(value) and math.isfinite(value) and float(value).is_integer():
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
     else:
         raise refuse(name, accepted, value, error)
@@ -111,3 +111,28 @@ def flag(name: str, value, *, error=InvalidArgument) -> bool:
     if not isinstance(value, bool):
         raise refuse(name, "True or False", value, error)
     return value
+
+
+MAX_POSITION_DEPTH = 8          # a position nests 3 deep (piles -> pile -> card); options a little more
+MAX_POSITION_ITEMS = 10_000     # values in all: a position of 4 decks holds about 300
+MAX_POSITION_TEXT = 1_000       # characters in any one text (card names and pile ids are short)
+
+
+def check_position_shape(position: dict) -> None:
+    """Refuse a position that is no plain, small JSON-like value (too deep, too big, a
+    text too long) before the rules read it, walking it without recursion."""
+    todo, items = [(position, 0)], 0
+    while todo:
+        value, depth = todo.pop()
+        items += 1
+        if depth > MAX_POSITION_DEPTH:
+            raise InvalidPosition(f"a position nests at most {MAX_POSITION_DEPTH} deep; this one is deeper")
+        if items > MAX_POSITION_ITEMS:
+            raise InvalidPosition(f"a position holds at most {MAX_POSITION_ITEMS:,} values; this one holds more")
+        if isinstance(value, dict):
+            todo.extend((item, depth + 1) for pair in value.items() for item in pair)
+        elif isinstance(value, (list, tuple)):
+            todo.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str) and len(value) > MAX_POSITION_TEXT:
+            raise InvalidPosition(f"a position's texts are at most {MAX_POSITION_TEXT:,} characters, "
+                                  f"not {shown(value)}")

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
-from .checks import shown
+from .checks import check_position_shape, shown
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
-from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
+from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
 from .state import State
 
@@ -64,8 +64,9 @@ class Game:
     def pile_index(self, pile_id: str) -> int:
         try:
             return self._index[pile_id]
-        except KeyError:
-            raise KeyError(f"{self.id} has no pile {pile_id!r}") from None
+        except (KeyError, TypeError):
+            raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
+                              f"{', '.join(self.pile_ids)}") from None
 
     # ----------------------------------------------------------------- deals
     def deal(self, number: int) -> State:
@@ -175,17 +176,19 @@ class Game:
     def state_from_dict(self, d: dict) -> State:
         """Rebuild a position from ``to_dict`` data; InvalidPosition names any problem."""
         if not isinstance(d, dict):
-            raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {type(d).__name__}")
+            raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {shown(d)}")
+        check_position_shape(d)
         if d.get("game", self.id) != self.id:
-            raise InvalidPosition(f"this position is of game {d.get('game')!r}, not {self.id!r}")
+            raise InvalidPosition(f"this position is of game {shown(d.get('game'))}, not {self.id!r}")
         if d.get("options", self.options) != self.options:
-            raise InvalidPosition(f"this position has options {d.get('options')!r}, the game has {self.options!r}")
+            raise InvalidPosition(f"this position has options {shown(d.get('options'))}, the game has {self.options!r}")
         raw = d.get("piles")
         if not isinstance(raw, dict):
-            raise InvalidPosition("a position needs 'piles': a dict of pile id -> list of cards")
+            raise InvalidPosition(f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}")
         unknown = [p for p in raw if p not in self._index]
         if unknown:
-            raise InvalidPosition(f"unknown piles {', '.join(map(str, unknown))}: {self.id} has {', '.join(self.pile_ids)}")
+            raise InvalidPosition(f"unknown piles {', '.join(map(shown, unknown[:5]))}: "
+                                  f"{self.id} has {', '.join(self.pile_ids)}")
         missing = [p for p in self.pile_ids if p not in raw]
         if missing:
             raise InvalidPosition(f"missing piles {', '.join(missing)} (list empty piles as [])")
@@ -193,7 +196,7 @@ class Game:
         for pid in self.pile_ids:
             cards = raw[pid]
             if not isinstance(cards, (list, tuple)):
-                raise InvalidPosition(f"pile {pid} must be a list of cards, not {type(cards).__name__}")
+                raise InvalidPosition(f"pile {pid} must be a list of cards, not {shown(cards)}")
             try:
                 piles.append(tuple(parse_card(c) for c in cards))
             except ValueError as err:

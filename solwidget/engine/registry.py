@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .checks import shown
 from .errors import UnknownGame
 from .game import Game
 
@@ -29,7 +30,7 @@ def game_class(game_id: str) -> type[Game]:
     try:
         return _GAMES[game_id]
     except (KeyError, TypeError):
-        raise UnknownGame(f"unknown game {game_id!r}: solwidget has {', '.join(_GAMES)}") from None
+        raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}") from None
 
 
 def load_game(game_id: str, **options) -> Game:

@@ -181,10 +181,10 @@ def check_sync_data(sync_data, allowed) -> None:
     """Trait updates from the browser: a dict of trait names among ``allowed`` -> bools."""
     if not isinstance(sync_data, dict):
         raise BadMessage(f"a trait update must be a dict of trait names -> values, not {shown(sync_data)}")
-    wrong = [shown(k) if not isinstance(k, str) else k for k, v in sync_data.items()
-             if k not in allowed or not isinstance(v, bool)]
+    wrong = sorted(k if isinstance(k, str) and len(k) <= 40 else shown(k) for k, v in sync_data.items()
+                   if k not in allowed or not isinstance(v, bool))
     if wrong:
-        raise BadMessage(f"the browser may not set {', '.join(sorted(wrong))} "
+        raise BadMessage(f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
                          f"(only {', '.join(sorted(allowed))}, to true or false)")
 
 
@@ -223,7 +223,7 @@ def check_message(game, content, history_length: int) -> dict:
         _only(content, {"type", "name", "deal"})
         name = content.get("name")
         if name not in ACTIONS:
-            raise BadMessage(f"unknown action {shown(name)}: expected one of {', '.join(ACTIONS)}")
+            raise BadMessage(f"unknown action {shown(name)}: 'name' must be one of {', '.join(ACTIONS)}")
         out = {"type": "action", "name": name}
         if "deal" in content:
             if name != "new":

@@ -15,7 +15,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ..engine.checks import shown
+from ..engine.checks import is_real, is_whole, shown
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, SolwidgetError
 from ..engine.game import Game
@@ -396,14 +396,17 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ traits set from Python
     def __setattr__(self, name, value):
-        """A trait set to a value of the wrong type raises InvalidTrait, in the project's words."""
+        """A trait set to a value of the wrong type raises InvalidTrait, in the project's words;
+        a bool is no number and a number no bool (traitlets would take 1 for True and back)."""
+        trait = self.traits().get(name) if self.has_trait(name) else None
+        if trait is not None and not _plain_kind(trait, value):
+            raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}")
         try:
             super().__setattr__(name, value)
-        except traitlets.TraitError as err:
-            if isinstance(err, SolwidgetError) or not self.has_trait(name):
+        except (traitlets.TraitError, OverflowError) as err:
+            if isinstance(err, SolwidgetError) or trait is None:
                 raise
-            accepted = self.traits()[name].info()
-            raise InvalidTrait(f"{name} must be {accepted}, not {shown(value)}") from None
+            raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}") from None
 
     @traitlets.validate("deal")
     def _valid_deal(self, proposal):
@@ -477,6 +480,18 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.replay(delay=self.replay_delay)
             else:
                 getattr(self, name)()
+
+
+def _plain_kind(trait, value) -> bool:
+    """False when ``value`` is of a kind that traitlets would convert instead of refusing:
+    a bool for a number (True as 1), a number for a bool, a float for an int (2.0 as 2)."""
+    if isinstance(trait, traitlets.Bool):
+        return isinstance(value, bool)
+    if isinstance(trait, traitlets.Int):
+        return is_whole(value)
+    if isinstance(trait, traitlets.Float):
+        return is_real(value)
+    return True
 
 
 def _progress_dict(progress, running: bool) -> dict:
