@@ -255,3 +255,24 @@ def test_traits_set_from_python_are_refused_in_the_projects_words(name, value, w
     with pytest.raises(sw.SolwidgetError, match=words.replace("(", r"\(")):
         setattr(widget, name, value)
     assert widget.get_state() == before
+
+
+# ------------------------------------------------------------------ values too long to print
+HUGE = 10**5000          # Python refuses to print an int of more than 4,300 digits
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: sw.load_game("freecell").deal(HUGE), "deal number <int of about 5001 digits> is out of range"),
+    (lambda: sw.solve(FREECELL_1, max_seconds=HUGE), "max_seconds must be a positive, finite number"),
+    (lambda: sw.load_game("freecell").parse_move(sw.Move("t0", "t1", HUGE)), "number of cards must be from 1"),
+    (lambda: sw.load_game("freecell", cells=-HUGE), "cells must be a whole number from 0 to 10, not <-int"),
+    (lambda: sw.load_game("interchange").state_from_dict(
+        {**sw.load_game("interchange").deal(1).to_dict(), "redeals": HUGE}), "'redeals' is <int of about"),
+    (lambda: sw.load_game("mutated").state_from_dict(
+        {**sw.load_game("mutated").deal(1).to_dict(), "decks": {"d1": {"mode": "built", "base": HUGE}}}),
+     "base index <int of about 5001 digits> is beyond"),
+])
+def test_a_number_too_long_to_print_is_shown_shortened(call, words):
+    with pytest.raises(sw.SolwidgetError) as err:
+        call()
+    assert words in str(err.value) and len(str(err.value)) < 300

@@ -46,6 +46,11 @@ def shown(value) -> str:
     return text
 
 
+def shown_name(value) -> str:
+    """A name (a pile id, a field) as is when it is short text, else as ``shown`` shows it."""
+    return value if isinstance(value, str) and 0 < len(value) <= 40 and value.isprintable() else shown(value)
+
+
 def refuse(name: str, accepted: str, value, error=InvalidArgument):
     """The error for argument ``name``: '<name> must be <accepted>, not <value>'."""
     return error(f"{name} must be {accepted}, not {shown(value)}")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
-from .checks import check_position_shape, shown
+from .checks import check_position_shape, shown, shown_name
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
@@ -187,7 +187,7 @@ class Game:
             raise InvalidPosition(f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}")
         unknown = [p for p in raw if p not in self._index]
         if unknown:
-            raise InvalidPosition(f"unknown piles {', '.join(map(shown, unknown[:5]))}: "
+            raise InvalidPosition(f"unknown piles {', '.join(map(shown_name, unknown[:5]))}: "
                                   f"{self.id} has {', '.join(self.pile_ids)}")
         missing = [p for p in self.pile_ids if p not in raw]
         if missing:

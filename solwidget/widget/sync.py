@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from ..engine.cards import FACE_DOWN, card_name, parse_card
-from ..engine.checks import shown
+from ..engine.checks import shown, shown_name
 from ..engine.deals import check_deal_number
 from ..engine.errors import SolwidgetError
 from ..engine.state import State
@@ -181,7 +181,7 @@ def check_sync_data(sync_data, allowed) -> None:
     """Trait updates from the browser: a dict of trait names among ``allowed`` -> bools."""
     if not isinstance(sync_data, dict):
         raise BadMessage(f"a trait update must be a dict of trait names -> values, not {shown(sync_data)}")
-    wrong = sorted(k if isinstance(k, str) and len(k) <= 40 else shown(k) for k, v in sync_data.items()
+    wrong = sorted(shown_name(k) for k, v in sync_data.items()
                    if k not in allowed or not isinstance(v, bool))
     if wrong:
         raise BadMessage(f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
