@@ -1,29 +1,42 @@
-"""Our solver beside Freecell Solver (fc-solve) on Microsoft FreeCell deals 1..N.
+"""Our solver beside Freecell Solver (fc-solve) on Microsoft FreeCell deals 1..N, in one run.
 
     .venv/bin/python benchmarks/bench_freecell.py 1000          # deals 1..1000
-    .venv/bin/python benchmarks/bench_freecell.py 100 --max-seconds 30
+    .venv/bin/python benchmarks/bench_freecell.py 20 --quiet    # a quick look
 
 fc-solve comes from Debian's package freecell-solver-bin:
 
-    sudo apt-get install freecell-solver-bin      # gives /usr/bin/fc-solve
+    sudo apt-get install freecell-solver-bin
 
-It runs as ``fc-solve -l lg -sn -p -t -sam BOARD`` (the "looking glass" preset; standard
-notation, one move per line): a board is a text file with one column per line, bottom card
-first, cards as "KS", "TD". A solution's length is its number of "Move:" lines, which is
-how we count ours too: a sequence move is one move, every move to a foundation counts.
-Times are wall-clock seconds per deal: fc-solve's include starting its process (a few ms),
-ours are in this process (no interpreter start-up).
+It is timed two ways, both with the "looking glass" preset (``-l lg``):
+
+- **in one process** over the whole range, as a program that links the library runs it:
+  ``freecell-solver-range-parallel-solve 1 N 1 -l lg`` deals the Microsoft deals itself and
+  prints a time stamp as it finishes each one ("Reached Board No. 7 at 1796195617.065750"),
+  and a line "Unsolved Board No. ..." or "Intractable Board No. ..." for a deal it could not
+  solve. Its total is the span from its "Started at" stamp to the last board's, and each
+  deal's time is the gap between stamps. This is the figure to beat. It prints no
+  solutions, so its move counts are those of the per-deal run (the same search).
+- **once per deal**: ``fc-solve -l lg -sn -p -t -sam BOARD``, a new process for each deal,
+  printing its solution (standard notation, one move per line). A board is a text file with
+  one column per line, bottom card first, cards as "KS", "TD". A solution's length is its
+  number of "Move" lines, which is how we count ours too: a sequence move is one move.
+  Its times include starting a process (a few ms a deal).
+
+Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
+start-up). The two ratios printed at the end are ours over each of fc-solve's totals.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import solwidget as sw
@@ -31,15 +44,37 @@ from solwidget.engine.cards import card_name
 
 FC_SOLVE = "fc-solve"
 FC_ARGS = ["-l", "lg", "-sn", "-p", "-t", "-sam"]
+FC_RANGE = "freecell-solver-range-parallel-solve"
+FC_RANGE_PRESET = ["-l", "lg"]
+
+STARTED = re.compile(r"^Started at (\d+\.\d+)$")
+REACHED = re.compile(r"^Reached Board No\. (\d+) at (\d+\.\d+) \(total_num_iters=(\d+)\)")
+CHECKED = re.compile(r"^Total number of states checked is (\d+)\.", re.M)
+NOT_SOLVED = re.compile(r"^(?:Unsolved|Intractable) Board No\. (\d+) at")
+
+
+@dataclass
+class Run:
+    """One solver's results over the deals: per deal, solved or not, seconds, moves."""
+    name: str
+    solved: list[bool]
+    seconds: list[float]
+    moves: list[int]             # 0 where not solved or not known
+    total: float                 # seconds for the whole range
+    checked: list[int | None] | None = None    # fc-solve's states checked per deal
+
+    def mean_moves(self) -> float | None:
+        counted = [m for ok, m in zip(self.solved, self.moves) if ok and m]
+        return statistics.mean(counted) if counted else None
 
 
 def board_text(state) -> str:
     """fc-solve's board format: a column per line, bottom card first."""
-    game = state.game
-    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in game.T)
+    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in state.game.T)
 
 
-def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int]:
+def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int, int | None]:
+    """One deal in a new fc-solve process: (solved, seconds, moves, states checked)."""
     path = folder / "board.txt"
     path.write_text(board_text(state))
     began = time.perf_counter()
@@ -47,11 +82,49 @@ def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int]
         out = subprocess.run([FC_SOLVE, *FC_ARGS, str(path)], capture_output=True, text=True,
                              timeout=timeout).stdout
     except subprocess.TimeoutExpired:
-        return False, time.perf_counter() - began, 0
+        return False, time.perf_counter() - began, 0, None
     seconds = time.perf_counter() - began
     solved = "This game is solveable." in out
     moves = sum(1 for line in out.splitlines() if line.startswith("Move"))
-    return solved, seconds, moves if solved else 0
+    checked = CHECKED.search(out)
+    return solved, seconds, moves if solved else 0, int(checked.group(1)) if checked else None
+
+
+def run_fc_solve_range(n: int, timeout: float) -> tuple[Run, float]:
+    """Deals 1..n in one fc-solve process; also returns the process's whole wall time."""
+    began = time.perf_counter()
+    out = subprocess.run([FC_RANGE, "1", str(n), "1", *FC_RANGE_PRESET], capture_output=True, text=True,
+                         timeout=timeout, check=True).stdout
+    wall = time.perf_counter() - began
+    return parse_range_output(out, n), wall
+
+
+def median_range_run(n: int, repeats: int) -> tuple[Run, float]:
+    """The run of the range solver with the median total, of ``repeats`` runs."""
+    runs = sorted((run_fc_solve_range(n, timeout=max(600.0, 10.0 * n)) for _ in range(repeats)),
+                  key=lambda run_and_wall: run_and_wall[0].total)
+    return runs[len(runs) // 2]
+
+
+def parse_range_output(out: str, n: int) -> Run:
+    """The range solver's stamps as per-deal times; a deal with no "Reached" line fails loudly."""
+    start, reached, iterations, failed = None, {}, {}, set()
+    for line in out.splitlines():
+        if match := STARTED.match(line):
+            start = float(match.group(1))
+        elif match := REACHED.match(line):
+            reached[int(match.group(1))] = float(match.group(2))
+            iterations[int(match.group(1))] = int(match.group(3))
+        elif match := NOT_SOLVED.match(line):
+            failed.add(int(match.group(1)))
+    if start is None or sorted(reached) != list(range(1, n + 1)):
+        raise RuntimeError(f"{FC_RANGE} printed no time stamp for some of deals 1..{n}:\n{out[-2000:]}")
+    stamps = [start] + [reached[d] for d in range(1, n + 1)]
+    seconds = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
+    counts = [0] + [iterations[d] for d in range(1, n + 1)]
+    checked = [later - earlier for earlier, later in zip(counts, counts[1:])]
+    return Run("fc-solve -l lg, one process", [d not in failed for d in range(1, n + 1)], seconds,
+               [0] * n, stamps[-1] - start, checked)
 
 
 def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int]:
@@ -61,11 +134,26 @@ def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int]:
     return result.status == "won", seconds, len(result.moves)
 
 
-def summary(name, rows) -> dict:
-    solved = [r for r in rows if r[0]]
-    times = [r[1] for r in rows]
-    return {"name": name, "solved": len(solved), "total": sum(times), "median": statistics.median(times),
-            "worst": max(times), "mean_moves": statistics.mean(r[2] for r in solved) if solved else 0.0}
+def as_run(name: str, rows: list[tuple]) -> Run:
+    solved, seconds, moves, *checked = (list(column) for column in zip(*rows))
+    return Run(name, solved, seconds, moves, sum(seconds), checked[0] if checked else None)
+
+
+def print_table(n: int, runs: list[Run]) -> None:
+    width = max(len(run.name) for run in runs) + 2
+    print(f"\nMicrosoft FreeCell deals 1..{n}")
+    print(f"{'':{width}}{'solved':>10}{'total s':>10}{'median s':>10}{'worst s':>10}{'mean moves':>12}")
+    for run in runs:
+        mean = run.mean_moves()
+        print(f"{run.name:{width}}{sum(run.solved):>6}/{n:<3}{run.total:>10.3f}"
+              f"{statistics.median(run.seconds):>10.4f}{max(run.seconds):>10.3f}"
+              f"{'-' if mean is None else f'{mean:.1f}':>12}")
+
+
+def print_ratios(ours: Run, theirs: list[Run]) -> None:
+    for run in theirs:
+        print(f"ours / {run.name}: {ours.total / run.total:.1f}x total, "
+              f"{statistics.median(ours.seconds) / statistics.median(run.seconds):.1f}x median")
 
 
 def main(argv=None) -> int:
@@ -73,30 +161,37 @@ def main(argv=None) -> int:
     parser.add_argument("n", type=int, nargs="?", default=100, help="deals 1..N (default 100)")
     parser.add_argument("--max-states", type=int, default=200_000, help="our budget per deal, states")
     parser.add_argument("--max-seconds", type=float, default=60.0, help="our budget per deal, seconds")
+    parser.add_argument("--fc-repeats", type=int, default=3,
+                        help="runs of fc-solve in one process; the median one is reported (default 3)")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     args = parser.parse_args(argv)
-    if shutil.which(FC_SOLVE) is None:
-        print("fc-solve not found: install it with 'sudo apt-get install freecell-solver-bin'", file=sys.stderr)
+    missing = [tool for tool in (FC_SOLVE, FC_RANGE) if shutil.which(tool) is None]
+    if missing:
+        print(f"{' and '.join(missing)} not found: install them with 'sudo apt-get install freecell-solver-bin'",
+              file=sys.stderr)
         return 1
+    one_process, process_wall = median_range_run(args.n, max(1, args.fc_repeats))
     game = sw.load_game("freecell")
-    ours, theirs = [], []
+    ours, per_deal = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(1, args.n + 1):
             state = game.deal(number)
-            theirs.append(run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)))
+            per_deal.append(run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)))
             ours.append(run_ours(state, args.max_states, args.max_seconds))
             if not args.quiet:
-                (a, ta, ma), (b, tb, mb) = ours[-1], theirs[-1]
+                (a, ta, ma), (b, tb, mb, _) = ours[-1], per_deal[-1]
+                tc = one_process.seconds[number - 1]
                 print(f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
-                      f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves", flush=True)
-    a, b = summary("solwidget", ours), summary("fc-solve -l lg", theirs)
-    print(f"\nMicrosoft FreeCell deals 1..{args.n}")
-    print(f"{'':18}{'solved':>10}{'total s':>10}{'median s':>10}{'worst s':>10}{'mean moves':>12}")
-    for s in (a, b):
-        print(f"{s['name']:18}{s['solved']:>6}/{args.n:<3}{s['total']:>10.2f}{s['median']:>10.3f}"
-              f"{s['worst']:>10.2f}{s['mean_moves']:>12.1f}")
-    print(f"wall time ratio (ours / fc-solve): {a['total'] / b['total']:.1f}x total, "
-          f"{a['median'] / b['median']:.1f}x median")
+                      f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s",
+                      flush=True)
+    ours_run = as_run("solwidget, one process", ours)
+    per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
+    one_process.moves = per_deal_run.moves        # the range solver prints no moves
+    print_table(args.n, [ours_run, one_process, per_deal_run])
+    print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
+    same = one_process.checked == per_deal_run.checked
+    print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
+    print_ratios(ours_run, [one_process, per_deal_run])
     return 0
 
 

@@ -5,22 +5,39 @@
     state = state.play(state.legal_moves()[0])
 """
 
-from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidPosition, Move,
+import importlib
+from importlib import metadata
+
+# The catalogue first: importing it registers every game and its solver profile. The
+# package solwidget.games shares its name with the function games(), bound after it.
+importlib.import_module(".games", __name__)
+
+from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
                      SolwidgetError, State, UnknownGame, games, load_game)
+from .extras import MissingExtra
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .study import StudyError, StudyTable, load_study, study
 
-__version__ = "0.1.0"
+try:
+    __version__ = metadata.version("solwidget")   # written once, in pyproject.toml
+except metadata.PackageNotFoundError:              # a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = ["Game", "IllegalMove", "InvalidArgument", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
-           "StudyError", "StudyTable", "load_study", "study",
+           "MissingExtra", "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
+
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:     # for type checkers and the API reference; at run time, __getattr__ below
+    from .widget.widget import SolitaireWidget  # noqa: F401
 
 
 def __getattr__(name):
     # The widget needs anywidget (the "widget" extra); the engine never does.
     if name == "SolitaireWidget":
-        from .widget.widget import SolitaireWidget
+        from .widget import SolitaireWidget
         return SolitaireWidget
     raise AttributeError(f"module 'solwidget' has no attribute {name!r}")

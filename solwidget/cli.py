@@ -1,5 +1,5 @@
 """The command line: ``solwidget games``, ``solwidget deal GAME N``, ``solwidget study``,
-``solwidget solve``.
+``solwidget solve`` (also ``python -m solwidget``; ``solwidget --version``).
 
 Each command is a subparser added by its own ``_add_*`` function and runs through
 ``args.run(args)``; a new command adds one such function to ``COMMANDS``.
@@ -8,11 +8,14 @@ Each command is a subparser added by its own ``_add_*`` function and runs throug
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .engine import SolwidgetError, games, load_game
 from .engine.deals import check_deal_number
 from .engine.errors import InvalidDeal
+
+EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process ended by SIGPIPE
 
 
 def deal_number(text: str) -> int:
@@ -86,7 +89,8 @@ def _add_study(sub) -> None:
                        help="states per deal; with --budget none, results do not depend on the machine")
     study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
-    study.add_argument("--out", help="CSV file: results are appended as they come; a rerun resumes it")
+    study.add_argument("--out", help="a .csv or .parquet file (Parquet needs pyarrow) that keeps the results "
+                                      "as they come; a rerun resumes it")
     study.add_argument("--rows", action="store_true", help="print every deal's row, not only the summary")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
     study.set_defaults(run=_study)
@@ -97,27 +101,44 @@ def _solve(args) -> None:
 
     state = load_game(args.game).deal(args.number)
     solver = Solver(state, max_states=args.max_states, max_seconds=args.max_seconds)
-    bar = None
-    if not args.quiet:
-        try:
-            from tqdm import tqdm
-            bar = tqdm(total=args.max_states, unit=" states", file=sys.stderr, leave=False,
-                       desc=f"{args.game} {args.number}", mininterval=0.5, delay=1.0)
-        except ImportError:       # tqdm comes with the "study" extra; no bar without it
-            pass
+    bar = None if args.quiet else _solve_bar(args)
     with collector_paused():            # between the steps too, as Solver.solve does
         while not solver.done:
-            before = solver.progress.expanded
             progress = solver.step(2000)
             if bar is not None:
-                bar.update(progress.expanded - before)
-                bar.set_postfix_str(f"best {progress.best_score:g}" if progress.best_score is not None else "")
+                _advance(bar, progress, by_seconds=args.max_seconds is not None)
     if bar is not None:
         bar.close()
     result = solver.result
     print(f"{args.game} deal {args.number}: {result}")
     for i, move in enumerate(result.moves, 1):
         print(f"{i:4}. {move}")
+
+
+def _solve_bar(args):
+    """A tqdm bar over the budget that ends the search: seconds with --max-seconds, else states
+    (None without tqdm, which comes with the "study" extra)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    if args.max_seconds is not None:
+        total, unit, unit_scale, fmt = args.max_seconds, " s", False, "{n:.1f}/{total:g}{unit}"
+    else:
+        total, unit, unit_scale, fmt = args.max_states, " states", False, "{n_fmt}/{total_fmt}{unit}"
+    return tqdm(total=total, unit=unit, unit_scale=unit_scale, file=sys.stderr, leave=False,
+                desc=f"{args.game} {args.number}", mininterval=0.5, delay=1.0,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| " + fmt + " [{elapsed}{postfix}]")
+
+
+def _advance(bar, progress, by_seconds: bool) -> None:
+    """Move the bar to the search's seconds or states so far; the other shows as a postfix."""
+    done = min(progress.elapsed if by_seconds else progress.expanded, bar.total)
+    bar.update(done - bar.n)
+    parts = [f"{progress.expanded:,} states"] if by_seconds else []
+    if progress.best_score is not None:
+        parts.append(f"best {progress.best_score:g}")
+    bar.set_postfix_str(", ".join(parts))
 
 
 def _add_solve(sub) -> None:
@@ -136,22 +157,44 @@ COMMANDS = [_add_games, _add_deal, _add_study, _add_solve]
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="solwidget", description="Solitaire rules, deals and solver.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(sub)
     return parser
 
 
+def _version() -> str:
+    from . import __version__
+    return __version__
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; bad input gives a message on stderr and exit code 2."""
+    """Run one command; bad input gives a message on stderr and exit code 2.
+
+    Output into a pipe that closed early (``solwidget games | head -1``) ends quietly, with
+    the exit code a shell gives a process that SIGPIPE ended.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)          # argparse itself exits with 2 on bad arguments
     try:
         args.run(args)
+        sys.stdout.flush()                  # a closed pipe shows here at the latest
     except SolwidgetError as err:
         print(f"solwidget: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of it, at exit, does not
+    fail again on the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

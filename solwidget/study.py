@@ -4,10 +4,13 @@
     table.counts(); table.win_rate(); table.to_csv("freecell.csv")
 
 Each deal is solved in a worker (a process, any ``concurrent.futures.Executor``, or the
-workers of a ``dask.distributed`` scheduler). With ``out=FILE`` every result is appended
-to a CSV file as soon as it arrives, so an interrupted study loses nothing, and a rerun
-with the same file solves only the deals that are not in it yet. The table is always in
-deal order, whatever order the workers finish in.
+workers of a ``dask.distributed`` scheduler). With ``out=FILE`` the results are kept in a
+file as they arrive, so an interrupted study loses (almost) nothing, and a rerun with the
+same file solves only the deals that are not in it yet. The file's suffix names its format:
+``.csv`` (each result appended as soon as it arrives) or ``.parquet`` (needs pyarrow, from
+the "study" extra; the file is rewritten whole, atomically, at most once a second and at the
+end, since Parquet cannot be appended to). The table is always in deal order, whatever order
+the workers finish in.
 """
 
 from __future__ import annotations
@@ -32,11 +35,15 @@ from pathlib import Path
 from .engine import Game, SolwidgetError, games, load_game
 from .engine.checks import flag, is_whole, refuse, shown, whole_number
 from .engine.deals import DEAL_LIMITS, check_deal_number
+from .extras import require_extra
 from .solver.budget import check_max_states, check_seconds
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
+PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
+                 "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64"}
 CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
+PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
 
 
 class StudyError(SolwidgetError):
@@ -55,7 +62,12 @@ class StudyRow:
 
 @dataclass
 class StudyTable:
-    """The results of a study, one row per deal, in deal order."""
+    """The results of a study, one row per deal, in deal order (what ``study`` returns).
+
+    A sequence of StudyRow (deal, status, moves, states, seconds). ``counts()``,
+    ``win_rate()`` and ``summary()`` sum it up; ``to_csv``, ``to_parquet`` and
+    ``to_pandas`` hand it on; ``load_study(path)`` reads a results file back as one.
+    """
     game: str
     rows: list[StudyRow]
     budget: float | None = None
@@ -73,6 +85,7 @@ class StudyTable:
 
     @property
     def deals(self) -> list[int]:
+        """The deal numbers of the rows, in order."""
         return [row.deal for row in self.rows]
 
     def counts(self) -> dict[str, int]:
@@ -92,6 +105,7 @@ class StudyTable:
         return (won / n if n else math.nan), low, high
 
     def budget_text(self) -> str:
+        """The budget per deal in words: ``"10 s per deal"``, ``"10 s / 5,000 states per deal"``."""
         parts = []
         if self.budget is not None:
             parts.append(f"{self.budget:g} s")
@@ -128,6 +142,14 @@ class StudyTable:
         if path is not None:
             Path(path).write_text(text)
         return text
+
+    def to_parquet(self, path: str | os.PathLike) -> None:
+        """Write the table as a Parquet file (the study's other file format; needs pyarrow).
+
+        Raises MissingExtra without pyarrow: ``pip install "solwidget[study]"``.
+        """
+        records = [_csv_record(self.game, self.options, row, self.budget, self.max_states) for row in self.rows]
+        _write_parquet(Path(path), records)
 
     def to_pandas(self):
         """The rows as a pandas DataFrame (needs pandas, which solwidget does not require)."""
@@ -282,12 +304,13 @@ def _options_text(options: dict) -> str:
     return json.dumps(options, sort_keys=True) if options else ""
 
 
-NOT_A_STUDY_FILE = "a study file is the CSV that study(out=...) writes: give out= another file to start afresh"
+NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= another file to start afresh"
 
 
 @dataclass(frozen=True)
 class _Record:
-    """One line of a results file, every field checked."""
+    """One record of a results file, every field checked; ``fields`` as CSV holds them."""
+    fields: dict
     game: str
     options: str
     row: StudyRow
@@ -295,9 +318,19 @@ class _Record:
     max_states: int | None
 
 
-def _read_file(path: Path) -> tuple[str, int]:
-    """The complete lines of a results file as text, and their length in bytes (the part
-    before a half-written last line). A file that is not UTF-8 text is refused."""
+def _read_records(path: Path) -> tuple[list[_Record], int | None]:
+    """Every complete record of a results file, checked field by field (StudyError names the
+    file, the line or row, and the field), and for a CSV file the length in bytes of its
+    complete part (the part before a half-written last line)."""
+    if _format_of(path) == "parquet":
+        return [_checked_record(fields, path, f"row {i}") for i, fields in enumerate(_read_parquet(path), 1)], None
+    lines, end = _read_csv(path)
+    return [_checked_record(fields, path, f"line {line}") for line, fields in lines], end
+
+
+def _read_csv(path: Path) -> tuple[list[tuple[int, dict]], int]:
+    """A CSV file's complete records with their line numbers, as text fields, and the length
+    in bytes of its complete part. A file that is not UTF-8 text, or not CSV, is refused."""
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -309,13 +342,6 @@ def _read_file(path: Path) -> tuple[str, int]:
         line = data[:err.start].count(b"\n") + 1
         raise StudyError(f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; "
                          f"{NOT_A_STUDY_FILE}") from None
-    return text, end
-
-
-def _read_records(path: Path) -> tuple[list[_Record], int]:
-    """Every complete record of a results file, checked field by field (StudyError names the
-    file, the line and the field), and the length in bytes of the file's complete part."""
-    text, end = _read_file(path)
     if not text:
         return [], end
     reader = csv.reader(io.StringIO(text))
@@ -324,7 +350,12 @@ def _read_records(path: Path) -> tuple[list[_Record], int]:
         if tuple(header) != COLUMNS:
             raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(header)}, "
                              f"expected {', '.join(COLUMNS)}")
-        records = [_checked_record(fields, path, reader.line_num) for fields in reader]
+        records = []
+        for fields in reader:
+            if len(fields) != len(COLUMNS):
+                raise StudyError(f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
+                                 f"{len(COLUMNS)} ({', '.join(COLUMNS)}); {NOT_A_STUDY_FILE}")
+            records.append((reader.line_num, dict(zip(COLUMNS, fields))))
     except csv.Error as err:
         raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
     return records, end
@@ -337,7 +368,7 @@ def _whole_field(text: str, low: int) -> int:
 
 
 def _real_field(text: str, positive: bool) -> float:
-    number = float(text[:40]) if len(text) <= 40 else math.nan
+    number = float(text) if len(text) <= 40 else math.nan
     if not math.isfinite(number) or number < 0 or (positive and number == 0):
         raise ValueError(text)
     return number
@@ -379,24 +410,21 @@ FIELDS = {   # column -> (how to read it, what it accepts); an empty optional fi
 }
 
 
-def _checked_record(fields: list[str], path, line: int) -> _Record:
-    if len(fields) != len(COLUMNS):
-        raise StudyError(f"{path}, line {line}: {len(fields)} fields instead of {len(COLUMNS)} "
-                         f"({', '.join(COLUMNS)}); {NOT_A_STUDY_FILE}")
+def _checked_record(fields: dict, path, where: str) -> _Record:
     values = {}
-    for (name, (read, accepted)), text in zip(FIELDS.items(), fields):
+    for name, (read, accepted) in FIELDS.items():
         try:
-            values[name] = read(text)
+            values[name] = read(fields[name])
         except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
-            raise StudyError(f"{path}, line {line}, field {name!r}: {shown(text)} is not {accepted}; "
+            raise StudyError(f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
                              f"{NOT_A_STUDY_FILE}") from None
     row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"])
-    return _Record(values["game"], values["options"], row, values["budget"], values["max_states"])
+    return _Record(fields, values["game"], values["options"], row, values["budget"], values["max_states"])
 
 
 def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, StudyRow]:
     """Rows already in ``path`` for this very study (same game, options and budget). A file
-    that is refused is left as it was; a valid one loses only a half-written last line."""
+    that is refused is left as it was; a valid CSV file loses only a half-written last line."""
     if not path.exists():
         return {}
     options = _options_text(_custom_options(game))
@@ -410,7 +438,7 @@ def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, Study
                 f"{path} holds results of another study ({found}, budget {_or_dash(record.budget)} s / "
                 f"{_or_dash(record.max_states)} states): use another file for {game.id} at this budget")
         done[record.row.deal] = record.row
-    if end < path.stat().st_size:
+    if end is not None and end < path.stat().st_size:
         os.truncate(path, end)          # so that appending starts on a clean line
     return done
 
@@ -420,7 +448,14 @@ def _or_dash(value) -> str:
 
 
 def load_study(path: str | os.PathLike) -> StudyTable:
-    """A study's results file (``out=``) read back as a table (the file is only read)."""
+    """A study's results file (``out=``, CSV or Parquet) read back as a table; the file is
+    only read.
+
+    Raises:
+        StudyError: no such file, a file that is not a study's (the message names the
+            line or row and the field that is wrong), or one that mixes games or budgets.
+        MissingExtra: a ``.parquet`` file without pyarrow installed.
+    """
     path = _checked_path(path, "path")
     if not path.exists():
         raise StudyError(f"no study file {path}")
@@ -451,6 +486,58 @@ def _checked_path(path, name: str) -> Path:
     return path
 
 
+def _read_parquet(path: Path) -> list[dict]:
+    """A Parquet file's records, each field as the text CSV would hold."""
+    require_extra("study", "pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    try:
+        table = pyarrow.parquet.read_table(path)
+    except (pyarrow.ArrowException, OSError) as err:
+        raise StudyError(f"{path} is not a readable Parquet file: {err}") from None
+    if tuple(table.column_names) != COLUMNS:
+        raise StudyError(f"{path} is not a solwidget study file: its columns are {table.column_names}, "
+                         f"expected {', '.join(COLUMNS)}")
+    return [{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}
+            for record in table.to_pylist()]
+
+
+def _parquet_text(column: str, value) -> str:
+    return repr(float(value)) if column == "budget" else str(value)
+
+
+def _write_parquet(path: Path, records: list[list]) -> None:
+    """Write ``records`` (CSV's fields) as a typed Parquet file, atomically: a reader, or an
+    interrupted rerun, sees the old file or the new one, never half of one."""
+    require_extra("study", "pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    columns = list(zip(*records)) if records else [()] * len(COLUMNS)
+    arrays = [pyarrow.array([_parquet_value(name, value) for value in values], type=PARQUET_TYPES[name])
+              for name, values in zip(COLUMNS, columns)]
+    partial = path.with_name(path.name + ".partial")
+    pyarrow.parquet.write_table(pyarrow.Table.from_arrays(arrays, names=list(COLUMNS)), partial)
+    os.replace(partial, path)
+
+
+def _parquet_value(column: str, value):
+    """A CSV field as its column's type; an empty field is null."""
+    if value is None or value == "":
+        return None
+    kind = PARQUET_TYPES[column]
+    return int(value) if kind == "int64" else float(value) if kind == "float64" else str(value)
+
+
+def _format_of(path: Path) -> str:
+    """The results file's format, named by its suffix."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise StudyError(f"a study file is .csv or .parquet (its suffix names the format), not {str(path)!r}")
+    return suffix[1:]
+
+
 # ------------------------------------------------------------------ the study
 
 IN_FLIGHT_PER_WORKER = 4     # deals submitted ahead of the results, per local process
@@ -463,12 +550,38 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
           workers: int | None = None) -> StudyTable:
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
 
-    budget: seconds per deal (None for no time limit); max_states: states per deal, for
-    results that do not depend on the machine. Runs on local processes (``workers`` of
-    them, at most the number of CPUs), on ``executor``, or on the Dask scheduler at
-    ``scheduler`` ("tcp://host:8786"). ``out``: a CSV file that results are appended to as
-    they arrive; the deals already in it are not solved again. Every argument is checked
-    before any deal is solved; the deals are handed out as they are needed, never listed.
+    Every argument is checked before any deal is solved, and the deals are handed out as
+    they are needed, never listed: a range of any size costs no memory.
+
+    Args:
+        game: a game id (``"interlock"``) or a Game (for a variant with options).
+        deals: deal numbers: ``"1-1000"``, ``"7"``, ``"1-10,20"``, an int, a range or a list.
+        budget: seconds per deal (None for no time limit, with ``max_states``).
+        max_states: states per deal, for results that do not depend on the machine.
+        executor: any ``concurrent.futures.Executor`` to solve the deals on.
+        scheduler: the address of a Dask scheduler (``"tcp://host:8786"``) instead.
+        out: a ``.csv`` or ``.parquet`` file (the suffix names the format; Parquet needs
+            pyarrow) that keeps the results as they arrive; the deals already in it are
+            not solved again, so a rerun of an interrupted study resumes it.
+        progress: show a progress bar (tqdm).
+        workers: local processes to use (default, and at most: one per CPU; never more
+            than the deals left to solve).
+
+    Returns:
+        A StudyTable, one row per deal.
+
+    Raises:
+        StudyError: bad arguments (deals, budget, workers, an ``out`` of another study,
+            with another suffix, or one that is no study file: the message names its line
+            and field, and the file is left as it was), or a scheduler that cannot be reached.
+        UnknownGame: no game has that id.
+        InvalidDeal: a deal number out of range.
+        MissingExtra: an ``out`` ending in ``.parquet`` without pyarrow installed.
+
+    Examples:
+        >>> table = sw.study("freecell", "1-3", budget=None, max_states=2000, progress=False, workers=1)
+        >>> table.deals, table.counts()["won"]
+        ([1, 2, 3], 3)
     """
     game = _resolve_game(game)
     numbers = parse_deals(deals, game.deal_limits)
@@ -481,6 +594,8 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     path = _checked_path(out, "out") if out is not None else None
     if path is not None and not path.parent.is_dir():
         raise StudyError(f"out names a file in {path.parent}, which is not a folder")
+    if path is not None and _format_of(path) == "parquet":
+        require_extra("study", "pyarrow")       # before any deal is solved
 
     done = _done_in_file(path, game, budget, max_states) if path else {}
     results = {deal: row for deal, row in done.items() if deal in numbers}
@@ -515,9 +630,7 @@ def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget,
                 row = future.result()
                 results[row.deal] = row
                 if sink:
-                    csv.writer(sink, lineterminator="\n").writerow(
-                        _csv_record(game.id, options, row, budget, max_states))
-                    sink.flush()
+                    sink.add(_csv_record(game.id, options, row, budget, max_states))
                 if bar:
                     bar.update(1)
                 for deal in itertools.islice(todo, 1):
@@ -532,12 +645,50 @@ def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget,
 def _open_sink(path: Path | None):
     if path is None:
         return None
-    new = not path.exists() or path.stat().st_size == 0
-    sink = open(path, "a", newline="")
-    if new:
-        csv.writer(sink, lineterminator="\n").writerow(COLUMNS)
-        sink.flush()
-    return sink
+    return _ParquetSink(path) if _format_of(path) == "parquet" else _CsvSink(path)
+
+
+class _CsvSink:
+    """Appends each record to a CSV file as it comes (the header first, in a new file)."""
+
+    def __init__(self, path: Path):
+        new = not path.exists() or path.stat().st_size == 0
+        self.file = open(path, "a", newline="")
+        self.writer = csv.writer(self.file, lineterminator="\n")
+        if new:
+            self.add(COLUMNS)
+
+    def add(self, record) -> None:
+        self.writer.writerow(record)
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _ParquetSink:
+    """Keeps the file's records and the new ones, and rewrites the Parquet file with all of
+    them at most every PARQUET_SAVE_EVERY seconds, and when the study ends or stops."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records = [list(r.fields.values()) for r in _read_records(path)[0]] if path.exists() else []
+        self.saved = time.monotonic()
+        self.unsaved = 0
+
+    def add(self, record) -> None:
+        self.records.append(record)
+        self.unsaved += 1
+        if time.monotonic() - self.saved >= PARQUET_SAVE_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        _write_parquet(self.path, self.records)
+        self.saved, self.unsaved = time.monotonic(), 0
+
+    def close(self) -> None:
+        if self.unsaved or not self.path.exists():
+            self.save()
 
 
 class _Borrowed:

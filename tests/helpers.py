@@ -2,7 +2,7 @@
 
     position("freecell", t0="7H 6S", c0="KD", f0="AC-5C", rest="t7")
 
-Piles are written as in RULES.md, bottom to top, separated by spaces; ``"AC-5C"`` stands
+Piles are written as in docs/rules.md, bottom to top, separated by spaces; ``"AC-5C"`` stands
 for AC 2C 3C 4C 5C (a run either way, for foundations). Every card the piles leave out
 (``decks`` copies of each) goes on the pile ``rest``, in suit-then-rank order (so its top
 card is the highest spade left), face down if ``rest`` is the stock. Unnamed piles are

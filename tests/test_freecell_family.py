@@ -1,4 +1,4 @@
-"""RULES.md section 1 (Reversed Solitaire), its Decision (Inverted FreeCell) and the reference
+"""docs/rules.md on Reversed Solitaire, its decision (Inverted FreeCell) and the reference
 game FreeCell: one test per rule sentence, legal and illegal, with the reason ``explain`` gives."""
 
 import pytest
@@ -208,7 +208,7 @@ def test_winning_means_every_card_on_the_foundations(game_id):
     runs["f3"] = runs["f3"].replace(last, "2S" if last == "AS" else "QS")
     almost = position(game_id, c0=last, **runs)
     assert not almost.is_won() and not almost.is_stuck()
-    assert legal(almost, f"c0 f3").is_won()
+    assert legal(almost, "c0 f3").is_won()
 
 
 @pytest.mark.parametrize("game_id", FAMILY)

@@ -1,4 +1,4 @@
-"""RULES.md section 2 (Triple Interchange) and its Decision (the family): one test per rule
+"""docs/rules.md on Triple Interchange and its decision (the family): one test per rule
 sentence, legal and illegal, with the reason ``explain`` gives."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Interlock, Love a Duck and Guardian: one test per rule of RULES.md section 3, legal and
+"""Interlock, Love a Duck and Guardian: one test per rule of docs/rules.md, legal and
 illegal, on positions built with ``state_from_dict``; deals checked against PySolFC."""
 
 import random

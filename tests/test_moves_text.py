@@ -1,4 +1,4 @@
-"""Move text (DESIGN.md): "SRC DST", "SRC DST N", actions, and every malformed form refused."""
+"""Move text (docs/rules.md): "SRC DST", "SRC DST N", actions, and every malformed form refused."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Mutated Solitaire: one test (or a few) per rule sentence of RULES.md section 4.
+"""Mutated Solitaire: one test (or a few) per rule sentence of docs/rules.md.
 
 Positions are built with ``position()``: the piles named are exactly as given; every other
 card goes, per suit, on a foundation as far as it can (up to just below the lowest rank of
@@ -350,7 +350,7 @@ def test_a_built_d1_goes_to_the_foundations_one_card_at_a_time():
 
 
 def test_a_foundation_card_may_come_back_to_a_built_d1():
-    # RULES.md is silent here; a built d1 is a Pile 2-type pile of row 1, so it takes one.
+    # The seed text is silent here; a built d1 is a Pile 2-type pile of row 1, so it takes one.
     state = position(f0="AH-7H", d1=["[2C]", "8C"], decks={"d1": {"mode": "built", "base": 1}})
     assert legal(state, "f0 d1")
 

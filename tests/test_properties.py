@@ -37,7 +37,7 @@ def check_every_legal_move(state, legal):
     following = dict(game.successors(state))
     assert list(following) == legal
     for pid in game.pile_ids:        # what play() checks a move against
-        assert list(game._moves_from(state, pid)) == [move for move in legal if move.src == pid]
+        assert list(game.iter_moves_from(state, pid)) == [move for move in legal if move.src == pid]
     for move in legal:
         assert game.parse_move(str(move)) == move
         assert state.explain(move) is None

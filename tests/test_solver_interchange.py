@@ -1,4 +1,4 @@
-"""The solver's Triple Interchange reductions (solver/interchange.py), each cross-checked:
+"""The solver's Triple Interchange reductions (games/interchange/reductions.py), each cross-checked:
 the same answers with it and without, and nothing on a winning line flagged dead."""
 
 import random
@@ -7,10 +7,11 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name
-from solwidget.solver import interchange, search
+from solwidget.games.interchange import reductions as interchange
+from solwidget.solver import search
 from solwidget.solver.expand import GenericExpander, PatienceExpander
-from solwidget.solver.interchange import DeadEnds
-from solwidget.solver.interchange_fast import InterchangeExpander, fast_path
+from solwidget.games.interchange.reductions import DeadEnds
+from solwidget.games.interchange.expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
 
@@ -208,7 +209,7 @@ def test_the_dead_end_closure_is_the_plain_one():
     # DeadEnds.is_dead skips piles whose cards still wait for the same hosts, sends whole
     # lines of cards home at once (_homeable): the same answers as the rules card by card
     positions = _waiting_positions(9, 300) + [p for seed in range(10) for p in walk(
-        PatienceExpander(GAME), small_position(seed), 10, 3)]
+        InterchangeFamilyExpander(GAME), small_position(seed), 10, 3)]
     dead_ends = DeadEnds(GAME)
     answers = [dead_ends.is_dead(s) for s in positions]
     assert answers == [_plain_closure_is_dead(s) for s in positions]
@@ -281,7 +282,7 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
                 reached = reached.play(move)
             assert reached.piles == child.piles, (seed, moves)
             # a bridge ends with a card from a pile, or a King home
-            assert moves[-1].src != "waste" or child.piles[GAME._index[moves[-1].dst]][-1] & 15 == 13
+            assert moves[-1].src != "waste" or child.piles[GAME.index_of[moves[-1].dst]][-1] & 15 == 13
             count += 1
     assert count >= 20
 
@@ -293,7 +294,7 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
                        "t0": ["KS", "QS", "JS", "TS", "9S"], "t1": ["7S"], "t2": ["QH"], "t3": ["TH"],
                        "stock": ["[8S]", "[KH]", "[JH]", "[7H]", "[8H]", "[9H]"]})
-    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    lines = [moves for moves, _ in InterchangeFamilyExpander(GAME)._moves(state)]
     played = sorted(" ".join(str(m) for m in moves if not is_turn(m))
                     for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
     assert played == ["waste t0 t1 t0", "waste t2 t3 t2", "waste t4 t1 t4", "waste t4 t2 t4",
@@ -308,7 +309,7 @@ def test_a_reserve_card_goes_home_only_to_take_a_card_from_a_pile():
     state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
                        "t0": ["9H"], "t1": ["KH", "QH", "JH", "TH"],
                        "stock": ["[7H]", "[KS]", "[8H]", "[QS]"]})
-    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    lines = [moves for moves, _ in InterchangeFamilyExpander(GAME)._moves(state)]
     home = sorted(" ".join(str(m) for m in moves if not is_turn(m))
                   for moves in lines if any(m.src == "waste" and m.dst[0] == "f" for m in moves))
     assert home == ["waste f6 waste f6 t0 f6", "waste f9 waste f9"]
@@ -338,7 +339,7 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     # along walks from deals and from endgames (empty piles, redeals, bridges home).
     game = sw.load_game(game_id)
     assert fast_path(game) and not fast_path(sw.load_game("interchange"))
-    fast, general = InterchangeExpander(game, autoplay=autoplay), PatienceExpander(game, autoplay=autoplay)
+    fast, general = InterchangeExpander(game, autoplay=autoplay), InterchangeFamilyExpander(game, autoplay=autoplay)
     positions = [p for number in (1, 2, 3) for p in walk(general, game.deal(number), 80, 7)]
     if game_id == "triple_interchange":
         positions += [p for seed in range(12) for p in walk(general, small_position(seed), 25, 3)]

@@ -6,10 +6,12 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
-from solwidget.solver import autoplay, bridges, deadends, keys, stock
-from solwidget.solver.deadends import DeadEnds
+from solwidget.games.interlock import bridges, deadends
+from solwidget.games.interlock import expander as interlock_expander
+from solwidget.solver import autoplay, stock
 from solwidget.solver.expand import PatienceExpander
-from solwidget.solver.interlock_fast import InterlockExpander, fast_path
+from solwidget.games.interlock.deadends import DeadEnds
+from solwidget.games.interlock.expander import InterlockExpander, InterlockFamilyExpander, fast_path
 from solwidget.solver.stock import is_turn
 
 from helpers import walk
@@ -37,7 +39,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),
     columns = {t: [rest.pop()] for t in sorted(filled)}
     for column in columns.values():
         while runs and len(rest) > 2 and rnd.random() < runs:
-            guests = sorted(c for c in rest if c in GAME._fits_on[column[-1]])
+            guests = sorted(c for c in rest if c in GAME.fits_on[column[-1]])
             if not guests:
                 break
             column.append(rnd.choice(guests))
@@ -83,7 +85,7 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     # an empty back pile, but only in a bridge, and no red jack could end one
     state = _position({"t0": ["KS"], "t1": ["KC"], "t8": ["JC"], "t2": ["KD"],
                        "stock": ["[QH]", "[QD]", "[KH]", "[QC]"], **_home_to(C=10, D=11, H=11, S=12)})
-    lines = [moves for moves, _ in PatienceExpander(GAME)._moves(state)]
+    lines = [moves for moves, _ in InterlockFamilyExpander(GAME)._moves(state)]
     bridged = sorted(" ".join(str(m) for m in moves if m.src != "stock")
                      for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
     assert bridged == ["waste t0 t8 t0", "waste t0 t8 t0", "waste t1 t8 t1", "waste t1 t8 t1"]
@@ -107,7 +109,7 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
 
 
 def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves():
-    """stock.play_off (a bridge's reserve, made at once) against turn_up and _apply, move
+    """stock.play_off (a bridge's reserve, made at once) against turn_up and apply_legal, move
     by move: the same moves, stock, waste and redeal count, whatever order the cards
     come in (the waste's top card first, too)."""
     play = sw.Move("waste", "t0")
@@ -123,7 +125,7 @@ def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves
         for card in cards:
             turns, after = stock.turn_up(GAME, after, card)
             moves += [*turns, play]
-            after = GAME._apply(after, play)
+            after = GAME.apply_legal(after, play)
         made = stock.play_off(GAME, state.piles, cards, play)
         assert made == (moves, after.piles[GAME.STOCK], after.piles[GAME.WASTE],
                         after.extra[0] - state.extra[0]), seed
@@ -160,7 +162,7 @@ def test_home_bridges_are_legal_lines_to_the_positions_they_give():
             assert replay(state, moves).piles == child.piles, (seed, moves)
             home = [m for m in moves if not is_turn(m)]
             assert all(m.dst[0] == "f" for m in home)
-            last = child.piles[GAME._index[home[-1].dst]][-1]
+            last = child.piles[GAME.index_of[home[-1].dst]][-1]
             # the bridge ends with a card from a pile, or with a King from the reserve
             assert home[-1].src != "waste" or last & 15 == 13, (seed, moves)
             seen += 1
@@ -185,7 +187,7 @@ def test_the_key_sorts_the_uncovered_back_piles():
     piles = {"t0": ["KD", "QS"], "t8": ["9H"], "t3": ["KH"], "t4": ["5H"], "t13": ["8C"],
              **_home_to(C=7, D=11, H=4, S=3)}
     state = _with_the_rest_in_the_stock(piles)
-    key = PatienceExpander(GAME).key
+    key = InterlockFamilyExpander(GAME).key
     swapped = _with_the_rest_in_the_stock({**piles, "t0": piles["t8"], "t8": piles["t0"]})
     covered = _with_the_rest_in_the_stock({**piles, "t3": piles["t4"], "t4": piles["t3"]})
     assert key(swapped) == key(state) != key(covered)
@@ -196,7 +198,7 @@ def test_same_answers_with_and_without_sorted_back_piles(monkeypatch):
     _without_dead_ends(monkeypatch)
     starts = [small_position(seed) for seed in FINISHING_SEEDS] + [_run_position(seed) for seed in RUN_SEEDS]
     results = [sw.solve(state, max_states=3000) for state in starts]
-    monkeypatch.setattr(keys, "_backs_uncovered", lambda game: None)
+    monkeypatch.setattr(interlock_expander, "backs_uncovered", lambda game: None)
     plain = [sw.solve(state, max_states=3000) for state in starts]
     assert [r.status for r in results] == [r.status for r in plain]
     assert "unknown" not in [r.status for r in results]
@@ -331,7 +333,7 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
         [r + "H" for r in names[2:] if r != "Q"]
     state = _position({"t0": ["4S"], "t9": ["9D"], "waste": ["QH"], "stock": [f"[{c}]" for c in rest],
                        **_home_to(C=13, D=4, H=2, S=3)})
-    settled, played = PatienceExpander(GAME).start(state)
+    settled, played = InterlockFamilyExpander(GAME).start(state)
     assert replay(state, played).piles == settled.piles
     home = {card_name(c) for f in GAME.F for c in settled.piles[f]}
     assert {"3H", "4H", "5H", "5D"} <= home and not {"6H", "6D"} & home
@@ -344,7 +346,7 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
 def test_a_card_is_safe_with_the_other_colour_two_below_and_its_colour_three(levels, safe):
     piles = [()] * len(GAME.pile_ids)          # only the foundations count
     for f, cards in _home_to(**levels).items():
-        piles[GAME._index[f]] = tuple(map(parse_card, cards))
+        piles[GAME.index_of[f]] = tuple(map(parse_card, cards))
     assert [card_name(c) for c in bridges._safe_next(GAME, piles)] == safe
 
 
@@ -476,7 +478,7 @@ def _dead_by_nested_splits(state, depth) -> bool:
 def test_a_start_dead_by_nested_splits_only_is_lost_with_single_splits(monkeypatch):
     # deal 275's start: no single split proves it dead, two nested do; without them the
     # search proves the deal lost in 481 states
-    start, _ = PatienceExpander(GAME).start(GAME.deal(275))
+    start, _ = InterlockFamilyExpander(GAME).start(GAME.deal(275))
     assert not DeadEnds(GAME).is_dead(start, every_split=True)
     assert _dead_by_nested_splits(start, 2)
     assert sw.solve(GAME.deal(275), max_states=1).status == "lost"
@@ -494,7 +496,7 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
     # The fast path yields what the general Patience expander yields, in the same order,
     # along walks from deals and from endgames (runs, dropdowns, cards going home safely)
     assert fast_path(GAME) and not fast_path(sw.load_game("love_a_duck"))
-    fast, general = InterlockExpander(GAME, autoplay=autoplay), PatienceExpander(GAME, autoplay=autoplay)
+    fast, general = InterlockExpander(GAME, autoplay=autoplay), InterlockFamilyExpander(GAME, autoplay=autoplay)
     positions = [p for number in (1, 2, 3, 36) for stride in (3, 7) for p in walk(general, GAME.deal(number), 60, stride)]
     positions += [p for seed in range(40) for p in walk(general, _run_position(seed), 25, 3)]
     positions += [p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)]
@@ -505,6 +507,6 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
         assert fast.start(state) == general.start(state)
         children = list(fast.expand(state))
         assert children == list(general.expand(state))
-        dropdowns += sum(GAME._index[moves[0].dst] in GAME.covered.get(GAME._index[moves[0].src], ())
-                         for moves, _ in children if moves[0].src in GAME._index)
+        dropdowns += sum(GAME.index_of[moves[0].dst] in GAME.covered.get(GAME.index_of[moves[0].src], ())
+                         for moves, _ in children if moves[0].src in GAME.index_of)
     assert len(positions) > 900 and dropdowns > 100, dropdowns

@@ -1,4 +1,4 @@
-"""The Mutated Solitaire expander (solver/mutated.py): its safe moves, its skipped moves, and
+"""The Mutated Solitaire expander (games/mutated/expander.py): its safe moves, its skipped moves, and
 cross-checks of both against the plain search on small positions."""
 
 import random
@@ -6,12 +6,13 @@ import random
 import solwidget as sw
 from solwidget.engine.cards import RANKS, SUITS, parse_card
 from solwidget.solver import search
-from solwidget.solver.expand import expander_for
-from solwidget.solver.heuristics import make_score
-from solwidget.solver.mutated import (MutatedExpander, _may_go_home, is_settled, key, levels, safe_cards,
+from solwidget.games.mutated.profile import MUTATED_PORTFOLIO
+from solwidget.games.mutated.score import mutated_score as make_score
+from solwidget.solver.profile import profile_for
+from solwidget.games.mutated.expander import (MutatedExpander, _may_go_home, is_settled, key, levels, safe_cards,
                                       safe_move)
-from solwidget.solver.mutated_deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
-from solwidget.solver.mutated_fast import apply, plans
+from solwidget.games.mutated.deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
+from solwidget.games.mutated.moves import apply, plans
 from test_mutated import position
 
 GAME = sw.load_game("mutated")
@@ -204,8 +205,8 @@ def test_the_expander_key_is_the_game_key_in_another_shape():
         assert (key(as_bytes(other)) == key(as_bytes(state))) == same == (GAME.key(other) == GAME.key(state))
 
 
-def test_expander_for_picks_the_mutated_expander():
-    assert isinstance(expander_for(GAME), MutatedExpander)
+def test_the_profile_gives_the_mutated_expander():
+    assert isinstance(profile_for(GAME).expander(GAME), MutatedExpander)
 
 
 # ---------------------------------------------------------------- cross-checks
@@ -323,7 +324,7 @@ def test_the_score_is_the_same_from_a_warm_cache_as_from_a_cold_one():
 def test_a_child_scored_from_its_parent_gets_the_score_it_would_get_alone():
     """MutatedExpander.scored works out the score of a child that leaves the foundations as
     they are from its parent's, by the piles the move touched (heuristics: moves_from)."""
-    weights = search.MUTATED_PORTFOLIO[1]["weights"]
+    weights = MUTATED_PORTFOLIO[1]["weights"]
     expander, cold = MutatedExpander(GAME, weights), make_score(GAME, weights)
     worked_out = 0
     for state in random_positions(12)[::4]:

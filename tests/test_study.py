@@ -33,6 +33,14 @@ def records(path):
         return list(csv.DictReader(f))
 
 
+def deals_in(path):
+    """The deal numbers in a results file, read without solwidget (csv, or pyarrow itself)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet
+        return sorted(pyarrow.parquet.read_table(path).column("deal").to_pylist())
+    return sorted(int(r["deal"]) for r in records(path))
+
+
 @pytest.fixture(scope="module")
 def straight(tmp_path_factory):
     """The study run straight through on local processes, with its results file."""
@@ -169,18 +177,19 @@ def test_a_dask_cluster_gives_the_same_table_as_local_processes(straight):
     assert outcome(table) == outcome(straight[0])
 
 
-def test_an_interrupted_study_resumed_gives_the_same_table(straight, tmp_path):
-    out = tmp_path / "study.csv"
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_an_interrupted_study_resumed_gives_the_same_table(straight, tmp_path, suffix):
+    out = tmp_path / f"study{suffix}"
     with pytest.raises(KeyboardInterrupt), InterruptedExecutor(k=3) as pool:
         study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
-    kept = sorted(int(r["deal"]) for r in records(out))
-    assert kept == [1, 2, 3]                  # every result that came in was written at once
+    assert deals_in(out) == [1, 2, 3]         # every result that came in was kept
     with CountingExecutor() as pool:
         table = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
     assert sorted(pool.deals) == [4, 5, 6]    # the deals already done were not solved again
     assert outcome(table) == outcome(straight[0])
-    assert sorted(int(r["deal"]) for r in records(out)) == [1, 2, 3, 4, 5, 6]
+    assert deals_in(out) == [1, 2, 3, 4, 5, 6]
     assert outcome(load_study(out)) == outcome(straight[0])
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]      # no temporary file left
 
 
 def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
@@ -255,6 +264,39 @@ def test_the_csv_round_trips(straight, tmp_path):
     table.to_csv(path)
     assert load_study(path) == table
     assert tuple(next(csv.reader(open(path)))) == COLUMNS
+
+
+def test_the_parquet_file_is_typed_and_round_trips(straight, tmp_path):
+    pyarrow_parquet = pytest.importorskip("pyarrow.parquet")
+    table, _ = straight
+    path = tmp_path / "copy.parquet"
+    table.to_parquet(path)
+    assert load_study(path) == table
+    written = pyarrow_parquet.read_table(path)
+    assert tuple(written.column_names) == COLUMNS
+    assert {str(written.schema.field(c).type) for c in ("deal", "moves", "states", "max_states")} == {"int64"}
+    assert written.column("deal").to_pylist() == table.deals
+    assert written.column("moves").to_pylist() == [row.moves for row in table]       # None where not won
+    assert written.column("budget").null_count == len(table)                          # no time limit
+
+
+@pytest.mark.parametrize("name", ["results.txt", "results", "results.parquet.gz", "results.csv.bak"])
+def test_a_results_file_with_another_suffix_is_refused(tmp_path, name, capsys):
+    with pytest.raises(StudyError, match=r"a study file is \.csv or \.parquet \(its suffix names the format\)"):
+        study(GAME, "1-2", budget=None, max_states=MAX_STATES, out=tmp_path / name, progress=False)
+    argv = ["study", GAME, "--deals", "1-2", "--max-states", str(MAX_STATES), "--out", str(tmp_path / name)]
+    assert main(argv) == 2
+    assert f"not '{tmp_path / name}'" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_parquet_study_without_pyarrow_says_how_to_install_it(tmp_path, monkeypatch):
+    for name in [m for m in sys.modules if m == "pyarrow" or m.startswith("pyarrow.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(sw.MissingExtra, match=r'pip install "solwidget\[study\]"'):
+        study(GAME, "1-2", budget=None, max_states=MAX_STATES, out=tmp_path / "x.parquet", progress=False)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_worker_reports_one_deal():
@@ -345,6 +387,20 @@ def test_the_cli_runs_and_resumes_a_study(straight, tmp_path, capsys):
     assert "deal range '9-2' is reversed" in capsys.readouterr().err
     assert main(["study", GAME, "--deals", "1-2", "--budget", "none", "--quiet"]) == 2
     assert "a study needs a budget" in capsys.readouterr().err
+
+
+def test_the_cli_runs_and_resumes_a_parquet_study(straight, tmp_path, capsys):
+    out = tmp_path / "cli.parquet"
+    argv = ["study", GAME, "--max-states", str(MAX_STATES), "--budget", "none", "--out", str(out), "--quiet"]
+    assert main(argv + ["--deals", "1-4", "--workers", "2"]) == 0
+    assert deals_in(out) == [1, 2, 3, 4]
+    first = load_study(out)
+    assert main(argv + ["--deals", DEALS, "--workers", "1"]) == 0
+    assert deals_in(out) == [1, 2, 3, 4, 5, 6]
+    again = load_study(out)
+    assert again.rows[:4] == first.rows         # read back from the file, not solved again
+    assert outcome(again) == outcome(straight[0])
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"freecell, deals 1-6, {MAX_STATES:,} states")
 
 
 def test_the_cli_without_a_time_limit_matches_the_api(straight, tmp_path, capsys):

@@ -50,7 +50,8 @@ def test_a_bad_budget_is_refused_by_name_before_any_search(entry, budget, value)
     ([{"depth_weight": 0.5}, "greedy"], "portfolio[1] must be a dict"),
     ([{"explore": 1.0}], "portfolio[0]['explore'] must be a share from 0 to below 1"),
     ([{"weights": {"cells": float("nan")}}], "portfolio[0]['weights']['cells'] must be a finite number"),
-    ([{"weights": {"luck": 1.0}}], "portfolio[0]['weights'] has no weight 'luck'"),
+    ([{"weights": {"luck": 1.0}}], "weights has no weight 'luck'"),
+    ([{"weights": {3: 1.0}}], "portfolio[0]['weights'] has no weight 3"),
     ([{"depth": 1}], "portfolio[0] has no option 'depth'"),
 ])
 def test_a_bad_portfolio_is_refused_by_name(portfolio, words):

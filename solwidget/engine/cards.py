@@ -1,4 +1,4 @@
-"""Cards as small ints, with the notation of RULES.md.
+"""Cards as small ints, with the notation of docs/rules.md.
 
 A card is ``suit << 4 | rank`` (rank 1..13, suit 0..3 for C D H S); bit 6 marks a
 face-down card. Cards of equal rank and suit are equal, which is exactly how the rules

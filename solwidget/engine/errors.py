@@ -2,11 +2,20 @@
 
 
 class SolwidgetError(ValueError):
-    """Base of every error that bad input to solwidget raises."""
+    """Base of every error that bad input to solwidget raises; its message says what was wrong.
+
+    A ValueError, so ``except ValueError`` catches it too. Whatever raised it left every
+    position, game and widget as it was before the call.
+    """
 
 
 class IllegalMove(SolwidgetError):
-    """A move that the rules forbid; the message names the rule."""
+    """A move that the rules forbid; the message names the rule.
+
+    Attributes:
+        move: the Move refused.
+        reason: the rule that forbids it, in words (what ``state.explain(move)`` returns).
+    """
 
     def __init__(self, move, reason: str):
         super().__init__(f"{move}: {reason}")

@@ -1,7 +1,7 @@
 """The Game: what every game offers, whatever its rules.
 
-A game subclass supplies the pile ids, the deal, move generation (``_moves``), applying
-a legal move (``_apply``), the words for a refusal (``_refusal``) and the checks of a
+A game subclass supplies the pile ids, the deal, move generation (``iter_moves``), applying
+a legal move (``apply_legal``), the words for a refusal (``_refusal``) and the checks of a
 position (``_check_position``). Everything else (``play`` refusing exactly what
 ``legal_moves`` leaves out, positions as dicts, move text, ``is_stuck``) is shared here,
 so that the rules are written once.
@@ -23,6 +23,33 @@ STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
 
 class Game:
+    """A game of patience: its piles, its deals and its rules, shared by all its positions.
+
+    Get one with ``load_game(game_id, **options)``; a Game is immutable and equal to any
+    other Game of the same id and options. Its positions are States (``game.deal(n)``), which
+    ask their game for everything; the methods that take a ``state`` are what
+    ``state.legal_moves()``, ``state.play(move)`` and the others call.
+
+    Attributes:
+        id: the game's id, as ``load_game`` and ``games()`` name it.
+        name: the game's name for people.
+        summary: the rules in a few lines (``solwidget games``, the widget's Rules panel).
+        pile_ids: every pile's id, in the order of ``State.piles``: ``f0`` foundations,
+            ``c0`` free cells, ``t0`` tableau piles, ``stock``, ``waste``, ...
+        pile_kinds: each pile id's kind: foundation, tableau, cell, stock, waste or deck.
+        options: the options of this variant (``load_game("freecell", cells=3)``).
+
+    Examples:
+        >>> game = sw.load_game("freecell")
+        >>> game.pile_ids[:5]
+        ('f0', 'f1', 'f2', 'f3', 'c0')
+        >>> game.deal(1).pile("t0")
+        ['JD', 'KD', '2S', '4C', '3S', '6D', '6S']
+
+    Subclasses (one per family of games) supply the pile ids, the deal, move generation,
+    applying a legal move, the words for a refusal and the checks of a position.
+    """
+
     id: str = ""
     name: str = ""
     summary: str = ""            # the rules in a few lines, for help texts
@@ -39,7 +66,7 @@ class Game:
             known = ", ".join(sorted(self.option_defaults)) or "none"
             raise InvalidOption(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
         self.options = {**self.option_defaults, **options}
-        self._index = {pid: i for i, pid in enumerate(self.pile_ids)}
+        self.index_of = {pid: i for i, pid in enumerate(self.pile_ids)}
         self.foundation_indices = tuple(i for i, pid in enumerate(self.pile_ids)
                                         if self.pile_kinds[pid] == "foundation")
         self.card_count = 52 * self.decks
@@ -62,8 +89,13 @@ class Game:
         return self.summary.split(". ")[0].rstrip(".") + "." if self.summary else self.name
 
     def pile_index(self, pile_id: str) -> int:
+        """The index in ``State.piles`` of the pile named ``pile_id`` (``"t3"``, ``"f0"``).
+
+        Raises:
+            UnknownPile: the game has no pile of that id (a KeyError too; the message says so).
+        """
         try:
-            return self._index[pile_id]
+            return self.index_of[pile_id]
         except (KeyError, TypeError):
             raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
                               f"{', '.join(self.pile_ids)}") from None
@@ -77,10 +109,14 @@ class Game:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- moves
-    def _moves(self, state: State) -> Iterator[Move]:
+    def iter_moves(self, state: State) -> Iterator[Move]:
+        """The legal moves in ``state``, one at a time, in the game's order (each game
+        supplies it; ``legal_moves`` lists them)."""
         raise NotImplementedError
 
-    def _apply(self, state: State, move: Move) -> State:
+    def apply_legal(self, state: State, move: Move) -> State:
+        """The position after ``move``, which the caller knows to be legal here: no check,
+        for the solver's speed (each game supplies it; ``play`` checks first)."""
         raise NotImplementedError
 
     def _refusal(self, state: State, move: Move) -> str | None:
@@ -88,12 +124,13 @@ class Game:
         return None
 
     def legal_moves(self, state: State) -> list[Move]:
-        return list(self._moves(state))
+        """Every move the rules allow in ``state``, in the game's own order (``state.legal_moves()``)."""
+        return list(self.iter_moves(state))
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         """Every legal move with the state it leads to: the solver's hot path."""
-        apply = self._apply
-        for move in self._moves(state):
+        apply = self.apply_legal
+        for move in self.iter_moves(state):
             yield move, apply(state, move)
 
     def explain(self, state: State, move: Move | str) -> str | None:
@@ -104,24 +141,31 @@ class Game:
             return str(err)
         return self._reason(state, move)
 
-    def _moves_from(self, state: State, src: str) -> Iterator[Move]:
+    def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
         """The legal moves that take cards from pile ``src`` (games may find them quicker)."""
-        return (move for move in self._moves(state) if move.src == src)
+        return (move for move in self.iter_moves(state) if move.src == src)
 
     def _reason(self, state: State, move: Move) -> str | None:
         """``explain`` for a move already parsed."""
-        if move in self._moves_from(state, move.src):
+        if move in self.iter_moves_from(state, move.src):
             return None
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 
     def play(self, state: State, move: Move | str) -> State:
+        """The position after ``move`` (a Move or move text) in ``state`` (``state.play(move)``).
+
+        Raises:
+            InvalidMoveText: ``move`` is text that does not parse, or names no pile of the game.
+            IllegalMove: the rules forbid the move here; its ``reason`` says which rule.
+        """
         move = self.parse_move(move)
         reason = self._reason(state, move)
         if reason is not None:
             raise IllegalMove(move, reason)
-        return self._apply(state, move)
+        return self.apply_legal(state, move)
 
     def is_won(self, state: State) -> bool:
+        """True when every card of the game is on the foundations (``state.is_won()``)."""
         return sum(len(state.piles[i]) for i in self.foundation_indices) == self.card_count
 
     def is_stuck(self, state: State) -> bool:
@@ -133,10 +177,10 @@ class Game:
         seen, todo = {state.piles}, [state]
         while todo:
             current = todo.pop()
-            for move in self._moves(current):
+            for move in self.iter_moves(current):
                 if (move.src, move.dst) not in STOCK_ACTIONS:
                     return False
-                following = self._apply(current, move)
+                following = self.apply_legal(current, move)
                 if following.piles not in seen:
                     seen.add(following.piles)
                     todo.append(following)
@@ -154,7 +198,7 @@ class Game:
         Both go through one normaliser, so a Move plays exactly as its text does."""
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
-            if not isinstance(pid, str) or (pid not in self._index and pid not in self.actions):
+            if not isinstance(pid, str) or (pid not in self.index_of and pid not in self.actions):
                 raise InvalidMoveText(f"malformed move {shown(text)}: {self.id} has no pile {shown(pid)}")
         if move.n > self.card_count:
             raise InvalidMoveText(f"malformed move {shown(text)}: the number of cards must be from 1 "
@@ -163,6 +207,12 @@ class Game:
 
     # ------------------------------------------------------------ positions
     def to_dict(self, state: State) -> dict:
+        """``state`` as plain JSON-able data, which ``state_from_dict`` reads back (``state.to_dict()``).
+
+        The dict holds the game id, every pile's cards bottom to top as text (face-down
+        cards in brackets, ``"[QH]"``), what else the game remembers (stock passes, deck
+        modes) and the game's options.
+        """
         piles = {pid: [card_name(c) for c in cards] for pid, cards in zip(self.pile_ids, state.piles)}
         return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
                 **({"options": dict(self.options)} if self.options else {})}
@@ -185,7 +235,7 @@ class Game:
         raw = d.get("piles")
         if not isinstance(raw, dict):
             raise InvalidPosition(f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}")
-        unknown = [p for p in raw if p not in self._index]
+        unknown = [p for p in raw if p not in self.index_of]
         if unknown:
             raise InvalidPosition(f"unknown piles {', '.join(map(shown_name, unknown[:5]))}: "
                                   f"{self.id} has {', '.join(self.pile_ids)}")

@@ -1,4 +1,4 @@
-"""Moves and their text notation (DESIGN.md: "SRC DST", "SRC DST N", "d2 r1c3 QH")."""
+"""Moves and their text notation (docs/rules.md: "SRC DST", "SRC DST N", "d2 r1c3 QH")."""
 
 import operator
 from typing import NamedTuple
@@ -12,7 +12,14 @@ class Move(NamedTuple):
     """Take the top ``n`` cards of ``src`` to ``dst``; ``dst`` may name an action.
 
     ``card`` names a card taken from inside a pile (Mutated Solitaire's decks) instead of
-    counting from the top.
+    counting from the top. ``str(move)`` is its text, which ``game.parse_move`` and
+    ``state.play`` read back: ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``, ``"d2 r1c3 QH"``.
+
+    Examples:
+        >>> str(sw.Move("t3", "t5", 4))
+        't3 t5 4'
+        >>> sw.load_game("freecell").parse_move("t3 t5 4") == sw.Move("t3", "t5", 4)
+        True
     """
 
     src: str

@@ -43,6 +43,12 @@ class Build(NamedTuple):
                 "any": f"{way} regardless of suit"}[self.suits]
 
 
+def supermove(free_cells: int, empty_piles: int) -> int:
+    """How many cards may move as a unit with these free cells and empty piles (not counting
+    the one they go to): as many as could move one at a time through them."""
+    return (free_cells + 1) << empty_piles
+
+
 class Patience(Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
@@ -76,45 +82,45 @@ class Patience(Game):
         self.F = self._indices("foundation")
         self.C = self._indices("cell")
         self.T = self._indices("tableau")
-        self.STOCK = self._index.get("stock")
-        self.WASTE = self._index.get("waste")
+        self.STOCK = self.index_of.get("stock")
+        self.WASTE = self.index_of.get("waste")
         self.step = 1 if self.foundation_start == ACE else -1
         self._prepare_tables()
 
     def _prepare_tables(self) -> None:
         """Lookup tables that make move generation fast (they only restate the rules)."""
         cards = [suit << 4 | rank for suit in range(4) for rank in range(1, 14)]
-        # _fits_on[card]: the face-up cards that go on ``card`` in the tableau (none on a
+        # fits_on[card]: the face-up cards that go on ``card`` in the tableau (none on a
         # face-down card, and a face-down card goes on nothing).
-        self._fits_on = [frozenset()] * 128
+        self.fits_on = [frozenset()] * 128
         for under in cards:
-            self._fits_on[under] = frozenset(over for over in cards if self.build.fits(under, over))
+            self.fits_on[under] = frozenset(over for over in cards if self.build.fits(under, over))
         ids = self.pile_ids
-        self._one_card_moves = [[Move(a, b) for b in ids] for a in ids]
-        self._tableau_set = frozenset(self.T)
+        self.one_card_moves = [[Move(a, b) for b in ids] for a in ids]
+        self.tableau_set = frozenset(self.T)
         self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
 
     def _indices(self, kind: str) -> tuple[int, ...]:
         return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
 
     # ------------------------------------------------------------- hooks
-    def _can_give(self, piles, i: int) -> bool:
+    def can_give(self, piles, i: int) -> bool:
         """May cards leave tableau pile ``i``? (Interlock: not while covered.)"""
         return True
 
-    def _can_take(self, piles, i: int) -> bool:
+    def can_take(self, piles, i: int) -> bool:
         """May cards go on tableau pile ``i``? (Interlock: not while covered, nor once gone.)"""
         return True
 
-    def _empty_takes(self, piles, i: int, card: int) -> bool:
+    def empty_pile_takes(self, piles, i: int, card: int) -> bool:
         """May empty tableau pile ``i`` take a group headed by ``card``?"""
         return self.empty_takes == "any" or (self.empty_takes == "king" and card & 15 == KING)
 
-    def _extra_moves(self, state: State) -> Iterator[Move]:
+    def extra_moves(self, state: State) -> Iterator[Move]:
         """Moves that no building block makes (Interlock's dropdown)."""
         return iter(())
 
-    def _reveal(self, piles: list, src: int) -> None:
+    def reveal(self, piles: list, src: int) -> None:
         """Turn up the face-down card that a move left on top of ``src``."""
         pile = piles[src]
         if pile and pile[-1] & FACE_DOWN and self.pile_kinds[self.pile_ids[src]] == "tableau":
@@ -127,7 +133,7 @@ class Patience(Game):
         return None
 
     # ------------------------------------------------------------ moves
-    def _foundation_for(self, piles, card: int) -> Iterator[int]:
+    def foundations_for(self, piles, card: int) -> Iterator[int]:
         """The foundations where ``card`` may go."""
         start = self.foundation_start
         for f in self.F:
@@ -139,8 +145,9 @@ class Patience(Game):
             elif card & 15 == start:
                 yield f
 
-    def _foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
-        """(card -> the started foundations that take it next, the empty foundations)."""
+    def foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
+        """(card -> the started foundations that take it next, the empty foundations, which
+        take the first card of a suit): what the foundations take, for the move generators."""
         wants: dict[int, list[int]] = {}
         empty = []
         last = KING if self.step > 0 else ACE
@@ -152,7 +159,7 @@ class Patience(Game):
                 wants.setdefault(pile[-1] + self.step, []).append(f)
         return wants, empty
 
-    def _run_length(self, pile: tuple) -> int:
+    def run_length(self, pile: tuple) -> int:
         """How many top cards may move together, as far as their order goes."""
         if not pile or pile[-1] & FACE_DOWN:
             return 0
@@ -161,7 +168,7 @@ class Patience(Game):
             while n < size and not pile[-n - 1] & FACE_DOWN:
                 n += 1
             return n
-        fits_on = self._fits_on          # face-down cards fit on nothing and take nothing
+        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
         while n < size and pile[-n] in fits_on[pile[-n - 1]]:
             n += 1
         return n
@@ -171,43 +178,43 @@ class Patience(Game):
         if self.group != "supermove":
             return 52 * self.decks
         free_cells = sum(1 for c in self.C if not piles[c])
-        empty = max(0, sum(1 for t in self.T if not piles[t] and self._can_take(piles, t)) - to_empty)
-        return (free_cells + 1) << empty
+        empty = max(0, sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty)
+        return supermove(free_cells, empty)
 
-    def _moves_from(self, state: State, src: str) -> Iterator[Move]:
-        source = self._index.get(src)
+    def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
+        source = self.index_of.get(src)
         if source is None:
-            return super()._moves_from(state, src)
-        return self._moves(state, source)
+            return super().iter_moves_from(state, src)
+        return self.iter_moves(state, source)
 
     @staticmethod
     def _only(indices: tuple, source: int) -> tuple:
         return (source,) if source in indices else ()
 
-    def _moves(self, state: State, source: int | None = None) -> Iterator[Move]:
+    def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
         """Every legal move, or only those from pile index ``source``."""
         piles = state.piles
-        one = self._one_card_moves
+        one = self.one_card_moves
         T, C, waste = self.T, self.C, self.WASTE          # where cards may come from
         if source is not None:
             T, C = self._only(T, source), self._only(C, source)
             waste = waste if source == waste else None
-        givers = [t for t in T if piles[t] and self._can_give(piles, t)]
+        givers = [t for t in T if piles[t] and self.can_give(piles, t)]
         singles = [(t, piles[t][-1]) for t in givers if not piles[t][-1] & FACE_DOWN]
         singles += [(c, piles[c][-1]) for c in C if piles[c]]
         if waste is not None and piles[waste]:
             singles.append((waste, piles[waste][-1]))
 
-        wants, empty = self._foundation_wants(piles)
+        wants, empty = self.foundation_wants(piles)
         start = self.foundation_start
         for src, card in singles:
             for f in (empty if card & 15 == start else wants.get(card, ())):
                 yield one[src][f]
 
-        fits_on = self._fits_on
+        fits_on = self.fits_on
         takes: dict[int, list[int]] = {}      # card -> the non-empty tableau piles it fits on
         empty_takers = []
-        for dst in [t for t in self.T if self._can_take(piles, t)]:
+        for dst in [t for t in self.T if self.can_take(piles, t)]:
             if piles[dst]:
                 for card in fits_on[piles[dst][-1]]:
                     takes.setdefault(card, []).append(dst)
@@ -217,15 +224,15 @@ class Patience(Game):
         for src in givers:
             yield from self._tableau_moves(piles, src, takes, empty_takers, limits)
         for src, card in singles:
-            if src not in self._tableau_set:
-                fitting = takes.get(card, []) + [d for d in empty_takers if self._empty_takes(piles, d, card)]
+            if src not in self.tableau_set:
+                fitting = takes.get(card, []) + [d for d in empty_takers if self.empty_pile_takes(piles, d, card)]
                 for dst in sorted(fitting):
                     yield one[src][dst]
 
         free_cells = [c for c in self.C if not piles[c]]
         if free_cells:
             for src, _ in singles:
-                if src in self._tableau_set:
+                if src in self.tableau_set:
                     for c in free_cells:
                         yield one[src][c]
 
@@ -236,34 +243,34 @@ class Patience(Game):
             elif piles[self.WASTE] and (self.redeals is None or state.extra[0] < self.redeals):
                 if source in (None, self.WASTE):
                     yield self._REDEAL
-        extra = self._extra_moves(state)
+        extra = self.extra_moves(state)
         if source is None:
             yield from extra
         else:
-            yield from (move for move in extra if self._index[move.src] == source)
+            yield from (move for move in extra if self.index_of[move.src] == source)
 
-    def _fits_pile(self, piles, dst: int, card: int) -> bool:
+    def fits_pile(self, piles, dst: int, card: int) -> bool:
         target = piles[dst]
         if target:
-            return card in self._fits_on[target[-1]]
-        return self._empty_takes(piles, dst, card)
+            return card in self.fits_on[target[-1]]
+        return self.empty_pile_takes(piles, dst, card)
 
     def _tableau_moves(self, piles, src: int, takes: dict, empty_takers: list, limits) -> Iterator[Move]:
         """Moves of the top cards of tableau pile ``src`` to other tableau piles, by
         destination then count; ``takes`` maps a card to the non-empty piles it fits on."""
         pile = piles[src]
-        run = self._run_length(pile)
+        run = self.run_length(pile)
         found = [(dst, n) for n in range(1, min(run, limits[0]) + 1)
                  for dst in takes.get(pile[-n], ()) if dst != src]
         for dst in empty_takers:
             if dst != src:
                 found += [(dst, n) for n in range(1, min(run, limits[1]) + 1)
-                          if self._empty_takes(piles, dst, pile[-n])]
-        one, ids = self._one_card_moves[src], self.pile_ids
+                          if self.empty_pile_takes(piles, dst, pile[-n])]
+        one, ids = self.one_card_moves[src], self.pile_ids
         for dst, n in sorted(found):
             yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
 
-    def _apply(self, state: State, move: Move) -> State:
+    def apply_legal(self, state: State, move: Move) -> State:
         piles = list(state.piles)
         extra = state.extra
         if move.src == "stock":
@@ -276,11 +283,11 @@ class Patience(Game):
             piles[self.WASTE] = ()
             extra = (extra[0] + 1,)
         else:
-            s, d, n = self._index[move.src], self._index[move.dst], move.n
+            s, d, n = self.index_of[move.src], self.index_of[move.dst], move.n
             moving = piles[s][-n:]
             piles[s] = piles[s][:-n]
             piles[d] = piles[d] + moving
-            self._reveal(piles, s)
+            self.reveal(piles, s)
         return State(self, tuple(piles), extra)
 
     # ------------------------------------------------------- refusals
@@ -296,7 +303,7 @@ class Patience(Game):
             return "a move needs two different piles"
         if src_kind == "foundation":
             return "cards never leave a foundation"
-        s, d, n = self._index[move.src], self._index[move.dst], move.n
+        s, d, n = self.index_of[move.src], self.index_of[move.dst], move.n
         if not piles[s]:
             return f"{move.src} is empty"
         if src_kind != "tableau" and n > 1:
@@ -378,7 +385,7 @@ class Patience(Game):
         if target and not self.build.fits(target[-1], moving[0]):
             return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
                     f"the tableau builds {words}")
-        if not target and not self._empty_takes(piles, d, moving[0]):
+        if not target and not self.empty_pile_takes(piles, d, moving[0]):
             if self.empty_takes == "king":
                 return "an empty tableau pile takes only a King or a run headed by a King"
             return f"{self.pile_ids[d]} takes no cards"
@@ -389,7 +396,7 @@ class Patience(Game):
 
     def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
         free_cells = sum(1 for c in self.C if not piles[c])
-        empty = sum(1 for t in self.T if not piles[t] and self._can_take(piles, t)) - to_empty
+        empty = sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty
         note = " besides the one they go to" if to_empty else ""
         return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
                 f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
@@ -425,7 +432,7 @@ class Patience(Game):
             elif down and (kind != "tableau" or not self.face_down_cards):
                 raise InvalidPosition(f"{pid} holds face-down card {card_name(down[0])}, "
                                       f"but {self.name} has no face-down cards there")
-            elif kind == "tableau" and pile and pile[-1] & FACE_DOWN and self._can_give(piles, i):
+            elif kind == "tableau" and pile and pile[-1] & FACE_DOWN and self.can_give(piles, i):
                 raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
 
     def _check_foundation(self, pid: str, pile: tuple) -> None:

@@ -1,10 +1,18 @@
-"""Game ids -> game classes: ``games()`` and ``load_game()``."""
+"""Game ids -> game classes: ``games()`` and ``load_game()``.
+
+The catalogue (solwidget/games/) registers its games when the package is imported: the
+engine imports nothing above it.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .checks import shown
 from .errors import UnknownGame
-from .game import Game
+
+if TYPE_CHECKING:
+    from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
 
@@ -15,18 +23,17 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def _ensure_loaded() -> None:
-    from .. import rules  # noqa: F401  (importing the rules registers the games)
-
-
 def games() -> list[str]:
-    """The ids of every game, seed games first."""
-    _ensure_loaded()
+    """The ids of every game, seed games first (``solwidget games`` lists them with a line each).
+
+    Examples:
+        >>> sw.games()[:4]
+        ['reversed_solitaire', 'inverted_freecell', 'freecell', 'triple_interchange']
+    """
     return list(_GAMES)
 
 
 def game_class(game_id: str) -> type[Game]:
-    _ensure_loaded()
     try:
         return _GAMES[game_id]
     except (KeyError, TypeError):
@@ -34,5 +41,19 @@ def game_class(game_id: str) -> type[Game]:
 
 
 def load_game(game_id: str, **options) -> Game:
-    """The game ``game_id``, with its options as keyword arguments."""
+    """The game ``game_id`` (one of ``games()``), with its options as keyword arguments.
+
+    Args:
+        game_id: a game id such as ``"freecell"`` or ``"mutated"``.
+        **options: the game's options, e.g. ``cells=3`` for FreeCell; every option has a
+            default, listed in the game's ``option_defaults``.
+
+    Raises:
+        UnknownGame: no game has that id; the message lists the ids there are.
+        InvalidOption: the game has no such option, or cannot take that value.
+
+    Examples:
+        >>> sw.load_game("freecell", cells=3)
+        load_game('freecell', cells=3)
+    """
     return game_class(game_id)(**options)

@@ -17,6 +17,23 @@ if TYPE_CHECKING:
 
 
 class State:
+    """A position of a game: immutable and hashable, so it can key a dict or a set.
+
+    Make one with ``game.deal(n)`` or ``game.state_from_dict(d)``; get the next one with
+    ``state.play(move)``, which leaves ``state`` as it was. ``piles`` holds one tuple of
+    cards (bottom to top) per pile, in the order of ``game.pile_ids``; ``pile(pile_id)``
+    gives one pile as text. ``print(state)`` shows a text board; in a notebook a State
+    shows as a picture.
+
+    Examples:
+        >>> state = sw.load_game("freecell").deal(1)
+        >>> state.explain("t0 f0")
+        'an empty foundation takes only an Ace: 6S cannot start one'
+        >>> after = state.play("t0 c0")
+        >>> after.pile("c0"), state.pile("c0")
+        (['6S'], [])
+    """
+
     __slots__ = ("game", "piles", "extra", "_hash")
 
     def __init__(self, game: Game, piles: tuple, extra: tuple = ()):
@@ -44,18 +61,34 @@ class State:
 
     # The rules, asked of the game.
     def legal_moves(self) -> list[Move]:
+        """Every move the rules allow here, in the game's order; ``str(move)`` is its text."""
         return self.game.legal_moves(self)
 
     def play(self, move: Move | str) -> State:
+        """The position after ``move``: a Move, or move text such as ``"t3 f0"`` or ``"t3 t5 4"``.
+
+        This state is left as it was.
+
+        Raises:
+            InvalidMoveText: the text does not parse, or names a pile the game does not have.
+            IllegalMove: the rules forbid the move here; the message (and ``reason``) names the rule.
+        """
         return self.game.play(self, move)
 
     def explain(self, move: Move | str) -> str | None:
+        """None when ``move`` (a Move or move text) is legal here, else why not, in words.
+
+        Never raises for a bad move: text that does not parse is explained too.
+        """
         return self.game.explain(self, move)
 
     def is_won(self) -> bool:
+        """True when every card is on the foundations."""
         return self.game.is_won(self)
 
     def is_stuck(self) -> bool:
+        """True when the game is not won and no card can ever move again: nothing is legal,
+        or only turning the stock, which changes nothing that matters."""
         return self.game.is_stuck(self)
 
     def key(self):
@@ -63,15 +96,16 @@ class State:
         return self.game.key(self)
 
     def to_dict(self) -> dict:
+        """The position as plain JSON-able data; ``game.state_from_dict(d)`` reads it back.
+
+        Face-down cards are written in brackets (``"[QH]"``), so the dict holds the whole
+        position, hidden cards included.
+        """
         return self.game.to_dict(self)
 
     def pile(self, pile_id: str) -> list[str]:
         """The cards of one pile, bottom to top, as text (face-down ones as ``"[QH]"``)."""
         return [card_name(c) for c in self.piles[self.game.pile_index(pile_id)]]
-
-    def hint(self, **budget):
-        from ..solver import hint
-        return hint(self, **budget)
 
     def __str__(self) -> str:
         return self.game.format(self)

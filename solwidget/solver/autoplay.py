@@ -86,9 +86,9 @@ def safe_move(game: Patience, state: State) -> Move | None:
     tops = None
     for src in _sources(game, piles):
         card = piles[src][-1]
-        if card not in wanted or (src in game._tableau_set and not game._can_give(piles, src)):
+        if card not in wanted or (src in game.tableau_set and not game.can_give(piles, src)):
             continue            # covering asked only of the wanted cards: it is the costly test
-        for f in game._foundation_for(piles, card):
+        for f in game.foundations_for(piles, card):
             if tops is None:
                 tops = _home_tops(game, piles)
             if is_safe(game, tops, card):
@@ -114,7 +114,7 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         move = safe_move(game, state)
         if move is None:
             return state, played
-        state = game._apply(state, move)
+        state = game.apply_legal(state, move)
         played.append(move)
 
 

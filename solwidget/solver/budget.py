@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from ..engine.checks import flag, positive_number, real_number, refuse, shown, whole_number
 from ..engine.errors import InvalidArgument, InvalidOption
 from ..engine.state import State
-from .heuristics import DEFAULT_WEIGHTS
 
 MAX_STATES_ACCEPTED = "a whole number >= 1 (states to expand), or None for no limit"
 SECONDS_ACCEPTED = "a positive, finite number of seconds, or None for no limit"
@@ -38,17 +37,18 @@ def check_seconds(value, name: str = "max_seconds") -> float | None:
 
 
 def check_weights(value, name: str = "weights") -> dict | None:
-    """Heuristic weights: None, or a dict of known weight names -> finite numbers."""
+    """Heuristic weights: None, or a dict of weight names -> finite numbers >= 0 (which
+    names a game's score has, its score says when the search is built)."""
     if value is None:
         return None
-    accepted = f"a dict of heuristic weights (names among {', '.join(sorted(DEFAULT_WEIGHTS))}) -> numbers"
+    accepted = "a dict of heuristic weight names -> numbers, like {'cells': 1.0}"
     if not isinstance(value, Mapping):
         raise refuse(name, accepted, value)
     checked = {}
     for key, weight in value.items():
-        if not isinstance(key, str) or key not in DEFAULT_WEIGHTS:
+        if not isinstance(key, str) or not key.isidentifier():
             raise InvalidArgument(f"{name} has no weight {shown(key)}: {name} must be {accepted}")
-        checked[key] = real_number(f"{name}[{key!r}]", weight, 0.0)
+        checked[key] = real_number(f"{name}[{shown(key)}]", weight, 0.0)
     return checked
 
 

@@ -1,39 +1,28 @@
-"""Successors for the search: the engine's moves, with game-aware reductions that lose no win.
+"""Successors for the search: the engine's moves, with reductions that lose no win.
 
 ``GenericExpander`` serves any game: every legal move, the engine's key.
-``PatienceExpander`` adds, for ``Patience`` games:
+``PatienceExpander`` adds, for games built on the engine's ``Patience`` blocks:
 - the compact canonical key of keys.py;
 - safe foundation moves played at once (autoplay.py);
 - one representative among moves that lead to key-equal positions: a card goes only to the
   first free cell and the first empty foundation (cells and foundations are sets in the
   key), a group only to the first empty tableau pile when the tableau piles are symmetric,
   and never a whole pile there (the position would be this one again);
-- stock compression (stock.py): turns are expanded only as part of a waste play;
-- Interlock: a reserve card goes to the tableau only in a bridge, a run put on it at once,
-  and home only in a home bridge, the next card of its suit sent home at once (bridges.py);
-  a position that provably cannot be won is not expanded (deadends.py). Triple and
-  Quadruple Interchange: the same, each with its own proof (interchange.py).
+- stock compression (stock.py): turns are expanded only as part of a waste play.
 Every move comes from the engine's move generator, and only legal moves are applied.
-``CellsExpander`` (the FreeCell family) yields exactly PatienceExpander's successors, in the
-same order, computed straight from the piles; tests/test_solver.py compares the two.
-``InterchangeExpander`` (interchange_fast.py) does the same for Triple and Quadruple
-Interchange; tests/test_solver_interchange.py compares it with PatienceExpander.
-``InterlockExpander`` (interlock_fast.py) does the same for Interlock, compared in
-tests/test_solver_interlock.py.
-``MutatedExpander`` (mutated.py) makes Mutated Solitaire's moves from the piles
-(mutated_fast.py), compared with the engine's in tests/test_solver_mutated.py.
+
+A family adds what it knows by subclassing ``PatienceExpander`` (its solver profile,
+profile.py, hands the subclass to the search): the hooks below give a test of positions
+proved dead, reserve plays that replace the waste plays (bridges), its own safe moves, a
+score, or a key that sorts piles that play alike. A family's fast expander yields exactly its general
+expander's successors, in the same order, made straight from the piles; each family's
+tests compare the two move for move.
 """
 
 from __future__ import annotations
 
-import functools
-
-from ..engine.cards import ACE, KING
-from ..engine.moves import Move
 from ..engine.patience import Patience
-from ..engine.state import State
-from . import bridges, deadends, interchange
-from .autoplay import host_suits, settle
+from .autoplay import settle
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key
 from .stock import is_turn, waste_plays
@@ -45,8 +34,12 @@ class GenericExpander:
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         self.game = game
-        self.score = make_score(game, weights)
+        self.score = self.make_score(game, weights)
         self.key = game.key
+
+    def make_score(self, game, weights):
+        """The score of positions (heuristics.py), lower is better, 0 only when won."""
+        return make_score(game, weights)
 
     def start(self, state):
         """The search's first position: ``state`` after the safe moves it allows."""
@@ -90,32 +83,35 @@ class PatienceExpander(GenericExpander):
         # a game with a key of its own gets every move.
         self.plain = engine_key_is_plain(game)
         if self.plain:
-            self.key = patience_key(game, compress)
+            self.key = self.make_key(game, compress)
         self.compress = bool(game.draw) and compress
-        # Interlock and Triple Interchange: reserve cards go to the tableau only in bridges,
-        # and home only in home bridges (bridges.py, interchange.py)
-        self.bridge_moves = None
-        self.home_bridges = None
-        if self.compress:
-            if bridges.applies(game):
-                self.bridge_moves = bridges.bridges
-                self.home_bridges = bridges.home_bridges
-            elif interchange.bridges_apply(game):
-                self.bridge_moves = interchange.bridges
-                self.home_bridges = interchange.home_bridges
+        # A family's bridges: reserve cards go to the tableau only in bridges, and home only
+        # in home bridges (each family proves its own)
+        self.bridge_moves, self.home_bridges = self.reserve_plays(game) if self.compress else (None, None)
         self.bridges = self.bridge_moves is not None
-        # Interlock: positions that provably cannot be won get no successors (deadends.py)
-        self.dead_ends = deadends.DeadEnds(game) if deadends.applies(game) else None
-        # Triple Interchange: the same for its own dead ends (interchange.py)
-        if interchange.applies(game):
-            self.dead_ends = interchange.DeadEnds(game)
+        self.dead_ends = self.dead_end_test(game)
         self.first_empty_only = game.symmetric_tableau and self.plain
         self.kinds = [game.pile_kinds[pid] for pid in game.pile_ids]
-        self.index = game._index
+        self.index = game.index_of
+
+    # ------------------------------------------------------ what a family adds
+    def reserve_plays(self, game):
+        """(bridges, home bridges): functions (game, state) -> (moves, position) that
+        replace the plays from the waste to the tableau and home, or (None, None)."""
+        return None, None
+
+    def dead_end_test(self, game):
+        """An object whose ``is_dead(state)`` tells positions that cannot be won, or None."""
+        return None
+
+    def make_key(self, game, compress):
+        """The key of positions for the transposition table (keys.py); a family may sort
+        piles that play alike, or make keys faster. Positions with equal keys must play
+        alike under the engine's rules."""
+        return patience_key(game, compress)
 
     def _settle(self, state):
-        if self.bridge_moves is bridges.bridges:    # Interlock: safe reserve cards go home
-            return bridges.settle(self.game, state)  # too (bridges.py)
+        """Play safe moves home until none is left: (position, moves played)."""
         return settle(self.game, state)
 
     def is_won(self, state) -> bool:
@@ -123,14 +119,14 @@ class PatienceExpander(GenericExpander):
         return sum(len(piles[f]) for f in self.game.F) == self.game.card_count
 
     def _targets(self, piles, card) -> tuple[int, ...]:
-        """Where the engine lets ``card`` go from the waste (as Patience._moves does for a
+        """Where the engine lets ``card`` go from the waste (as Patience.iter_moves does for a
         single card off the tableau): foundations, then fitting tableau piles; only the
         first empty one when empty piles are interchangeable."""
         game = self.game
         places = self._foundations(piles, card)
         empty_seen = False
         for t in game.T:
-            if game._can_take(piles, t) and game._fits_pile(piles, t, card):
+            if game.can_take(piles, t) and game.fits_pile(piles, t, card):
                 if not piles[t] and self.first_empty_only:
                     if empty_seen:
                         continue
@@ -141,7 +137,7 @@ class PatienceExpander(GenericExpander):
     def _foundations(self, piles, card) -> list[int]:
         """The foundations where ``card`` may go (only the first empty one: they are a set)."""
         first_empty = self._first_empty_foundation(piles) if self.plain else None
-        return [f for f in self.game._foundation_for(piles, card)
+        return [f for f in self.game.foundations_for(piles, card)
                 if piles[f] or first_empty is None or f == first_empty]
 
     def _first_empty_foundation(self, piles):
@@ -159,9 +155,9 @@ class PatienceExpander(GenericExpander):
         free_foundation = self._first_empty_foundation(piles) if self.plain else None
         empty_pile = None
         if self.first_empty_only:
-            empty_pile = next((t for t in game.T if not piles[t] and game._can_take(piles, t)), None)
-        apply = game._apply
-        for move in game._moves(state):
+            empty_pile = next((t for t in game.T if not piles[t] and game.can_take(piles, t)), None)
+        apply = game.apply_legal
+        for move in game.iter_moves(state):
             if self.compress and is_turn(move):
                 continue
             if self.bridges and move.src == "waste" and \
@@ -198,302 +194,3 @@ class PatienceExpander(GenericExpander):
         for moves, child in self._moves(state):
             child, played = self._settle(child)
             yield (moves + tuple(played)) if played else moves, child
-
-
-
-
-def _hooks_plain(game) -> bool:
-    """Does ``game`` use Patience's own move rules (no covering, dropdowns or reveals)?"""
-    cls = type(game)
-    return all(getattr(cls, name) is getattr(Patience, name)
-               for name in ("_can_give", "_can_take", "_empty_takes", "_extra_moves", "_reveal",
-                            "_moves", "_apply", "_run_length", "group_limit", "_foundation_for"))
-
-
-def cells_fast_path(game) -> bool:
-    """The FreeCell family's shape: one deck, free cells, supermoves, no stock, no face-down
-    cards, symmetric tableau, Patience's own rules and key."""
-    return (isinstance(game, Patience) and _hooks_plain(game) and engine_key_is_plain(game)
-            and game.decks == 1 and bool(game.C) and not game.draw and not game.face_down_cards
-            and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
-
-
-class CellsExpander(PatienceExpander):
-    """PatienceExpander's successors for FreeCell-like games, made straight from the piles.
-
-    It yields exactly what ``PatienceExpander`` yields, in the same order (the engine's move
-    order, the same key-equal duplicates skipped), so the searches are unchanged; it only
-    skips the engine's general machinery (hooks, Move look-ups by pile id, the filters) and
-    keeps the search's piles as bytes (``start``). What a pile or the foundations imply is
-    kept by pile and by foundations. The engine stays the judge: every win is replayed
-    through ``State.play`` (search.py), and tests/test_solver.py compares both expanders
-    move for move.
-    """
-
-    def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
-        super().__init__(game, weights, autoplay, compress)
-        self._fits_on = game._fits_on
-        self._move, self._hosts, self._safe_hosts = _cells_tables(game)
-        self._one = [[moves[1] for moves in row] for row in self._move]     # [src][dst]
-        self._F, self._C, self._T = game.F, game.C, game.T
-        self._runs = {}                              # pile -> _run_of(pile)
-        self._facts = {}                             # foundations -> _foundation_facts
-        self._founds = slice(game.F[0], game.F[-1] + 1)
-        assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
-        self._moves_from = self.score.moves_from     # heuristics._cells_score
-        self._key_of_piles = self.key.of_piles       # keys._cells_key
-        self._step, self._last = game.step, KING if game.step > 0 else ACE   # a full foundation's top
-        self._starters = [suit << 4 | game.foundation_start for suit in range(4)]
-        self.up = game.step > 0
-        self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
-        self._foundation_set = frozenset(game.F)
-        self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
-        assert self._held.stop - self._held.start == len(self._sources)
-
-    def start(self, state):
-        """The search's first position, its piles as bytes (one a card): all the fast path
-        does with a pile, it does the same with bytes, and bytes keep their hash, so keys
-        and scores hash a pile once; they slice quicker and take less memory too."""
-        assert not state.extra          # no stock: nothing but the piles to a position
-        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))
-
-    def _undoing(self, move):
-        """The move that puts ``move``'s cards back (from the table, so ``is`` finds it)."""
-        index = self.index
-        return self._move[index[move.dst]][index[move.src]][move.n]
-
-    def _child(self, state, piles, src, dst, n):
-        new = list(piles)
-        moving = piles[src][-n:]
-        new[src] = piles[src][:-n]
-        new[dst] = piles[dst] + moving
-        return State(state.game, tuple(new), state.extra)
-
-    def _moves(self, state):
-        piles = state.piles
-        for move, src, dst, n in self._plans(piles):
-            yield (move,), self._child(state, piles, src, dst, n)
-
-    def _plans(self, piles) -> list:
-        """(move, source index, destination index, cards moved) for each legal move, in the
-        engine's order: to the foundations, from the tableau, from the cells, to a free cell."""
-        one, hosts = self._one, self._hosts
-        wants = self._foundation_facts(piles)[0]
-        plans = []
-        topped_by, empties = {}, []     # one deck: each card tops one pile at most
-        for t in self._T:
-            pile = piles[t]
-            if pile:
-                card = pile[-1]
-                topped_by[card] = t
-                f = wants.get(card)
-                if f is not None:
-                    plans.append((one[t][f], t, f, 1))
-            else:
-                empties.append(t)
-        held, free_cell = [], None
-        for c in self._C:
-            pile = piles[c]
-            if pile:
-                card = pile[0]
-                held.append((c, card))
-                f = wants.get(card)
-                if f is not None:
-                    plans.append((one[c][f], c, f, 1))
-            elif free_cell is None:
-                free_cell = c
-        free = len(self._C) - len(held) + 1         # free cells, plus one
-        limit, limit_to_empty = free << len(empties), free << max(0, len(empties) - 1)
-        empty = empties[0] if empties else None
-        runs = self._runs
-        for src in topped_by.values():
-            pile = piles[src]
-            known = runs.get(pile)
-            if known is None:
-                known = self._run_of(pile)
-            run, wanted = known
-            found = []                  # loops, not comprehensions: each of those is a call
-            for host, n in wanted[run if run < limit else limit]:
-                dst = topped_by.get(host)
-                if dst is not None:
-                    found.append((dst, n))
-            if empty is not None:       # not the whole pile: that changes nothing (above)
-                for n in range(1, min(run, limit_to_empty, len(pile) - 1) + 1):
-                    found.append((empty, n))
-            if found:
-                found.sort()
-                moves = self._move[src]
-                for dst, n in found:
-                    plans.append((moves[dst][n], src, dst, n))
-        for c, card in held:
-            fitting = []
-            for host in hosts[card]:
-                dst = topped_by.get(host)
-                if dst is not None:
-                    fitting.append(dst)
-            if empty is not None:
-                fitting.append(empty)
-            fitting.sort()
-            moves = one[c]
-            for dst in fitting:
-                plans.append((moves[dst], c, dst, 1))
-        if free_cell is not None:
-            for src in topped_by.values():
-                plans.append((one[src][free_cell], src, free_cell, 1))
-        return plans
-
-    def _run_of(self, pile) -> tuple:
-        """(run, wanted): how many top cards of ``pile`` may move together as far as their
-        order goes (Patience._run_length without face-down cards), and wanted[k], the
-        (host, n) pairs for the top n <= k of them: the run of n cards may go on host. Kept
-        by pile: a pile's hash is kept too when it is bytes."""
-        fits_on, hosts = self._fits_on, self._hosts
-        run, size = 1, len(pile)
-        while run < size and pile[-run] in fits_on[pile[-run - 1]]:
-            run += 1
-        wanted = [()]
-        for n in range(1, run + 1):
-            wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
-        if len(self._runs) > 200_000:
-            self._runs.clear()
-        known = self._runs[pile] = (run, wanted)
-        return known
-
-    def is_won(self, state) -> bool:
-        """Every card home: no stock here, so the tableau and cells are empty."""
-        return not any(state.piles[self._held])
-
-    def _foundation_facts(self, piles):
-        """What the foundations say, kept by foundations (a few thousand sets of them):
-        - wants: card -> the foundation that takes it next;
-        - level: per suit, the rank on top of its foundation (0, or 14 building down, if none);
-        - home_pile: per suit, that foundation's index;
-        - the first empty foundation;
-        - the cards that would go home safely (autoplay.py's rule)."""
-        foundations = piles[self._founds]
-        facts = self._facts.get(foundations)
-        if facts is not None:
-            return facts
-        level, home_pile = [0 if self.up else 14] * 4, [None] * 4
-        wants, first_f = {}, None
-        for f in self._F:
-            pile = piles[f]
-            if pile:
-                top = pile[-1]
-                level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-                if top & 15 != self._last:
-                    wants[top + self._step] = f
-            elif first_f is None:
-                first_f = f
-        if first_f is not None:
-            for card in self._starters:
-                wants[card] = first_f
-        step = self._step
-        nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
-        safe = frozenset(card for card in nexts if self._guests_home(card, level))
-        facts = self._facts[foundations] = (wants, level, home_pile, first_f, safe)
-        return facts
-
-    def _guests_home(self, card, level) -> bool:
-        """Is every card that could go on ``card`` home (so that it may go home safely)?"""
-        if self.up:
-            return all(level[s] >= r for s, r in self._safe_hosts[card])
-        return all(level[s] <= r for s, r in self._safe_hosts[card])
-
-    def _settle(self, state):
-        """autoplay.settle for these games: the same safe moves, in the same order."""
-        one, sources = self._one, self._sources
-        played = []
-        while True:
-            piles = state.piles
-            _, _, home_pile, empty_f, safe = self._foundation_facts(piles)
-            for src in sources:
-                if piles[src] and piles[src][-1] in safe:
-                    suit = piles[src][-1] >> 4 & 3
-                    f = empty_f if home_pile[suit] is None else home_pile[suit]
-                    played.append(one[src][f])
-                    state = self._child(state, piles, src, f, 1)
-                    break
-            else:
-                return state, played
-
-    def expand(self, state, came_by=()):
-        if not self.autoplay:
-            yield from self._moves(state)
-            return
-        for moves, child, _ in self.scored(state, came_by, lambda key: True):
-            yield moves, State(self.game, child, ()) if type(child) is tuple else child
-
-    def scored(self, state, came_by, admit):
-        """Each move, then the safe moves it allows, for the search: (moves, child, its score
-        or None). ``state`` is settled (no safe move left), so after a move that sends nothing
-        home the foundations are unchanged and only the card it turned up can have become
-        safe: only then is settling needed. Such a move changes two piles, and its child is
-        made cheaply: its key is asked of the table before it is built, its score comes from
-        ``state``'s (heuristics.py), and it goes to the search as its piles alone, a tuple
-        (most children are never expanded; one that is comes back here as it is: with no
-        stock there is nothing else to a position). When ``state`` came by one move that
-        sent nothing home, undoing it is skipped: it gives back the position before,
-        expanded already."""
-        if not self.autoplay:
-            yield from super().scored(state, came_by, admit)
-            return
-        key, key_of_piles = self.key, self._key_of_piles
-        settle, foundations, game = self._settle, self._foundation_set, self.game
-        piles = state if type(state) is tuple else state.piles
-        safe = self._foundation_facts(piles)[4]
-        undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
-        after = self._moves_from(piles)
-        for move, src, dst, n in self._plans(piles):
-            if move is undo:
-                continue
-            new = list(piles)              # self._child, written out: the hottest loop
-            source = piles[src]
-            new[src] = rest = source[:-n]
-            new[dst] = grown = piles[dst] + source[-n:]
-            if dst in foundations or (rest and rest[-1] in safe):
-                child, played = settle(State(game, tuple(new), ()))
-                if admit(key(child)):
-                    yield (move, *played), child, None
-            elif admit(key_of_piles(new)):
-                yield (move,), tuple(new), after(src, rest, dst, grown)
-
-
-@functools.lru_cache(maxsize=8)
-def _cells_tables(game):
-    """CellsExpander's tables, built once a game (a search starts two expanders):
-    - moves[src][dst][n]: every Move (a run has 13 cards at most);
-    - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
-    - safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
-      rule of autoplay.py: ``card`` is safe once all of them are home)."""
-    ids = game.pile_ids
-    moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
-             for a, row in zip(ids, game._one_card_moves)]
-    hosts = [[] for _ in range(64)]
-    for top in range(64):
-        for card in game._fits_on[top]:
-            hosts[card].append(top)
-    safe_hosts = [()] * 64
-    for suit in range(4):
-        for rank in range(1, 14):
-            over = rank + game.build.direction
-            if 1 <= over <= 13:
-                safe_hosts[suit << 4 | rank] = tuple((s, over) for s in host_suits(game.build.suits, suit))
-    return moves, hosts, safe_hosts
-
-
-def expander_for(game, weights=None, autoplay=True, compress=True):
-    if game.id == "mutated":
-        from .mutated import MutatedExpander     # imported here: it builds on GenericExpander
-        return MutatedExpander(game, weights, autoplay, compress)
-    from .interchange_fast import InterchangeExpander, fast_path    # they build on PatienceExpander
-    from .interlock_fast import InterlockExpander, fast_path as interlock_fast_path
-    if cells_fast_path(game):
-        cls = CellsExpander
-    elif fast_path(game, compress):
-        cls = InterchangeExpander
-    elif interlock_fast_path(game, compress):
-        cls = InterlockExpander
-    else:
-        cls = PatienceExpander if isinstance(game, Patience) else GenericExpander
-    return cls(game, weights, autoplay, compress)

@@ -14,7 +14,21 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
          **options) -> Hint | None:
     """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
     whether it starts a win the search found, or only the line that looked best (then
-    ``hint.lost`` tells whether the search proved that nothing wins)."""
+    ``hint.lost`` tells whether the search proved that nothing wins).
+
+    Args:
+        state: the position to ask about.
+        max_states: the search's budget in positions expanded, as for ``solve``.
+        max_seconds: its budget in seconds (None: no limit), as for ``solve``.
+        **options: the search's own options, as ``Solver`` takes them.
+
+    Examples:
+        With ``state`` FreeCell's deal 1:
+
+        >>> found = sw.hint(state)
+        >>> found.winning, found.move in state.legal_moves()
+        (True, True)
+    """
     check_call(state, max_states, max_seconds, options, "hint")
     legal = state.legal_moves()
     if not legal:

@@ -3,8 +3,7 @@
 A key must be equal only for positions that play alike. For plain ``Patience`` games the
 solver packs the engine's own canonical key (foundations and cells as sets, tableau piles
 as a set when the game says they are symmetric) into one ``bytes`` value: the same
-equivalence in a fraction of the memory (the FreeCell family gets a tuple of its piles,
-quicker to make). Draw-one stocks with unlimited redeals go one step
+equivalence in a fraction of the memory. Draw-one stocks with unlimited redeals go one step
 further (stock.py): the turning position is dropped, since every position reaches every
 other: indeed any card of the stock or waste can be turned up at any time, so their order
 does not matter either, only which cards they hold (in a game of several decks, playing one
@@ -12,14 +11,8 @@ copy of a card or another gives the same key). And those cards are the ones not 
 other piles (every card lies somewhere, and the key holds the others), so the stock and
 waste are left out of the key altogether. Any other game uses ``game.key`` as it is.
 
-Interlock (and its family, when its stock is such a cycle): a back pile covers no pile,
-and once both its covering piles are empty it is uncovered for good (an emptied middle or
-front pile is gone); no pile may drop onto it then (none of its covering piles holds
-cards), and the rules treat every back pile alike. So the uncovered back piles play alike:
-swapping their contents gives a position that plays as this one does, move for move, and
-the key sorts their contents (``_backs_uncovered``). Deal 105's loss proof takes 51,830
-expansions instead of 64,304, deal 833's 54,768 instead of 63,984 (sorting the front piles
-that cover only empty piles, alike too, shrank neither).
+A family may also sort piles that play alike (``canonical_tableau``: Interlock's uncovered
+back piles, games/interlock/keys.py).
 """
 
 from __future__ import annotations
@@ -36,19 +29,18 @@ def engine_key_is_plain(game) -> bool:
     return isinstance(game, Patience) and type(game).key is Patience.key
 
 
-def patience_key(game: Patience, compress: bool = True):
-    """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above."""
+def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
+    """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above.
+    ``canonical_tableau(tableau piles, their parts in the key)``, from a family, reorders
+    the parts of piles that play alike (draw-one cycles with unlimited redeals only)."""
     F, C, T = game.F, game.C, game.T
     symmetric = game.symmetric_tableau
     draw_cycle = game.draw == 1 and game.redeals is None and compress
     has_stock = game.draw != 0
     limited = game.redeals is not None and has_stock
 
-    if game.C and game.decks == 1 and not has_stock:
-        return _cells_key(C, T, symmetric)
-
     if draw_cycle:
-        return _cycle_key(game, symmetric)
+        return _cycle_key(game, symmetric, canonical_tableau)
 
     def key(state) -> bytes:
         piles = state.piles
@@ -67,7 +59,7 @@ def patience_key(game: Patience, compress: bool = True):
     return key
 
 
-def _cycle_key(game: Patience, symmetric: bool):
+def _cycle_key(game: Patience, symmetric: bool, backs=None):
     """patience_key's equivalence for a draw-one stock with unlimited redeals, in bytes made
     with less work: the foundations, cells and tableau, each kind read as one slice, and the
     foundations and cells' part remembered for the last ones seen, which most successors of
@@ -77,7 +69,6 @@ def _cycle_key(game: Patience, symmetric: bool):
     F, C, T = game.F, game.C, game.T
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
-    backs = _backs_uncovered(game)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
     homes = [None, b""]           # the last foundations seen, with the cells: their part
     # pile -> its bytes and _SEP: a position shares most piles with the ones seen before,
@@ -131,9 +122,8 @@ def _cycle_key(game: Patience, symmetric: bool):
 
     def with_two(parts, k: int, pile, m: int, other) -> bytes:
         """The key of the position of ``parts`` with tableau piles ``k`` and ``m`` (counted
-        from the first tableau pile) replaced by ``pile`` and ``other``. Not for Interlock's
-        family (``key.with_two`` is None there): sorting its uncovered back piles reads
-        the piles that cover them."""
+        from the first tableau pile) replaced by ``pile`` and ``other``. Not where a family
+        reorders its tableau (``key.with_two`` is None there): that may read other piles."""
         start, packs = parts
         packs = packs.copy()
         packs[k], packs[m] = bytes(pile) + _SEP, bytes(other) + _SEP
@@ -144,62 +134,15 @@ def _cycle_key(game: Patience, symmetric: bool):
     def key(state) -> bytes:
         return of_piles(state.piles)
 
-    # InterchangeExpander asks for a child's key before it builds the child
+    # a fast expander asks for a child's key before it builds the child
     key.parts, key.of_piles = parts, of_piles
     key.with_two = with_two if symmetric or not backs else None
     return key
 
 
-def _backs_uncovered(game):
-    """For Interlock's family, a function (tableau piles, their parts in the key) that sorts
-    the parts of the uncovered back piles among themselves (see above); else None."""
-    from ..rules.interlock import _InterlockFamily
-    if not isinstance(game, _InterlockFamily):
-        return None
-    first = game.T[0]           # piles by their place in the tableau, as the key reads them
-    backs = tuple((t - first, *(c - first for c in game.covers[t])) for t in game.T if game.layer[t] == 0)
-    assert all(game._gone_when_empty[c + first] for _, *covers in backs for c in covers)
-
-    def sort_uncovered(piles, parts):
-        free = [t for t, c0, c1 in backs if not (piles[c0] or piles[c1])]
-        if len(free) > 1:
-            for t, part in zip(free, sorted([parts[t] for t in free])):
-                parts[t] = part
-
-    return sort_uncovered
-
-
-def _cells_key(C, T, symmetric):
-    """The same equivalence for one-deck games without a stock (the FreeCell family), made
-    with less work: the foundations are left out, since the cards not in the cells or the
-    tableau are home, and with one deck those cards fix the foundations (one pile a suit,
-    built in order). The key is a tuple of the piles themselves, the tableau's (sorted when
-    symmetric) then the sorted cells: quicker to make than bytes, and a position shares all
-    but one or two piles with its parent, so the keys share most of their memory."""
-    # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
-    assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
-    cells, tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
-
-    def of_piles(piles) -> tuple:
-        """The key of a position with these piles (a tuple or a list of them)."""
-        parts = sorted(piles[tableau]) if symmetric else list(piles[tableau])
-        parts += sorted(piles[cells])
-        return tuple(parts)
-
-    def key(state) -> tuple:
-        return of_piles(state.piles)
-
-    key.of_piles = of_piles     # CellsExpander asks before it builds a position
-    return key
-
-
-def key_bytes(game) -> int:
-    """About how much memory one key of the solver's transposition table takes (with its
-    share of a set), for sizing the table."""
-    if game.id == "mutated":
-        return 220                           # solver/mutated.py's key: 111 bytes, a set's slots
+def plain_key_bytes(game) -> int:
+    """About how much memory one key of the generic path takes (with its share of a set),
+    for sizing the transposition table."""
     if not engine_key_is_plain(game):
         return 400 + 8 * game.card_count     # the game's own key keeps its piles alive
-    if game.C and game.decks == 1 and not game.draw:
-        return 400                           # _cells_key: a tuple, and the piles it keeps
     return game.card_count + 120             # packed bytes

@@ -43,6 +43,7 @@ class SolveResult:
 
     @property
     def won(self) -> bool:
+        """True when the search found a win (``moves`` plays it from the start)."""
         return self.status == "won"
 
     def __str__(self) -> str:

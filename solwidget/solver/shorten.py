@@ -21,13 +21,13 @@ MAX_PASSES = 4
 
 
 def _legal(game, state, move) -> bool:
-    return move in game._moves_from(state, move.src)
+    return move in game.iter_moves_from(state, move.src)
 
 
 def _positions(game, start, moves):
     states = [start]
     for move in moves:
-        states.append(game._apply(states[-1], move))
+        states.append(game.apply_legal(states[-1], move))
     return states
 
 
@@ -60,7 +60,7 @@ def _replay(game, state, segment, target):
     for move in segment:
         if not _legal(game, state, move):
             return False
-        state = game._apply(state, move)
+        state = game.apply_legal(state, move)
     return state == target
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import FACE_DOWN
+from ..engine.cards import FACE_DOWN, KING
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
@@ -144,7 +144,7 @@ def _walk(game, state):
             move = REDEAL
         else:
             return
-        current = game._apply(current, move)
+        current = game.apply_legal(current, move)
         turns.append(move)
         if (current.piles[game.STOCK], current.piles[game.WASTE]) == start:
             return
@@ -184,4 +184,56 @@ def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[M
     for turns, turned in reachable_tops(game, state, wanted):
         for dst in places(turned.piles[game.WASTE][-1]):
             move = Move("waste", ids[dst])
-            yield turns + (move,), game._apply(turned, move)
+            yield turns + (move,), game.apply_legal(turned, move)
+
+
+# Bridges (a family proves when they lose no win): reserve cards played in a chain, then a
+# card or run from the tableau onto the last of them, or onto a foundation.
+
+def home_chains(game, state, f, first, reserve, on_top):
+    """The home bridges onto foundation ``f`` that start with reserve card ``first``:
+    ``on_top`` gives, for a card, the piles it tops that may give it."""
+    chain = (first,)
+    while True:
+        last = chain[-1]
+        if last & 15 == KING:
+            yield play_home(game, state, chain, f, None)
+            return
+        for a in on_top.get(last + 1, ()):
+            yield play_home(game, state, chain, f, a)
+        if last + 1 not in reserve:
+            return
+        chain += (last + 1,)
+
+
+def play_home(game, state, chain, f, a):
+    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
+    (None: no pile) onto it: the moves, turns included, and the position after them."""
+    moves = []
+    to_f = Move("waste", game.pile_ids[f])
+    for card in chain:
+        turns, state = turn_up(game, state, card)
+        moves += turns
+        moves.append(to_f)
+        state = game.apply_legal(state, to_f)
+    if a is not None:
+        move = game.one_card_moves[a][f]
+        moves.append(move)
+        state = game.apply_legal(state, move)
+    return tuple(moves), state
+
+
+def play_bridge(game, state, chain, b, unit, ids):
+    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
+    the moves, turns included, and the position after them (made at once: what turn_up and
+    Patience.apply_legal give, one move after another)."""
+    piles = list(state.piles)
+    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
+        game, piles, chain, Move("waste", ids[b]))
+    a, n = unit
+    moving = piles[a][-n:]
+    piles[a] = piles[a][:-n]
+    piles[b] = piles[b] + chain + moving
+    game.reveal(piles, a)          # as apply_legal does (a face-down card turned up)
+    moves.append(Move(ids[a], ids[b], n) if n > 1 else game.one_card_moves[a][b])
+    return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))

@@ -50,6 +50,31 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     ``SolitaireWidget("interlock", deal=7, four_colour=False, **game_options)``; ``game`` may
     also be a ``Game``, and ``state=`` starts from a given position instead of a deal.
+
+    Play it by clicking, dragging, double-clicking or with the keyboard, or from Python
+    (``play``, ``undo``, ``redo``, ``hint``, ``autoplay``, ``solve``, ``replay``); the
+    position is ``state``, the moves so far ``history``. Its traits (``status``,
+    ``message``, ``moves_made``, ...) can be observed like any widget's.
+
+    Args:
+        game: a game id (see ``sw.games()``) or a Game.
+        deal: the deal number (PySolFC's numbering).
+        four_colour: draw the four suits in four colours.
+        state: a position to start from instead of a deal.
+        **options: the game's options, as ``load_game`` takes them.
+
+    Raises:
+        UnknownGame, InvalidDeal, InvalidOption: a bad game id, deal number or option.
+        MissingExtra: the "widget" extra is not installed
+            (``pip install "solwidget[widget]"``); raised when ``sw.SolitaireWidget``
+            is first looked up.
+
+    Examples:
+        >>> w = sw.SolitaireWidget("freecell", deal=1)
+        >>> w.play("t0 c0").pile("c0")
+        ['6S']
+        >>> w.undo() == sw.load_game("freecell").deal(1)
+        True
     """
 
     _esm = STATIC / "widget.js"
@@ -142,6 +167,11 @@ class SolitaireWidget(anywidget.AnyWidget):
             return new
 
     def undo(self) -> State:
+        """Take back the last move (the toolbar's Undo); returns the position shown.
+
+        Raises:
+            SolwidgetError: no move has been made.
+        """
         with self._lock:
             if self.moves_made == 0:
                 raise SolwidgetError("nothing to undo")
@@ -150,6 +180,11 @@ class SolitaireWidget(anywidget.AnyWidget):
             return self.state
 
     def redo(self) -> State:
+        """Play again the move that ``undo`` took back (the toolbar's Redo); returns the position shown.
+
+        Raises:
+            SolwidgetError: nothing was undone, or a new move has been played since.
+        """
         with self._lock:
             if self.moves_made == len(self._line):
                 raise SolwidgetError("nothing to redo")

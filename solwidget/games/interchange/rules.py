@@ -1,10 +1,10 @@
-"""The Interchange family: Triple Interchange (seed) and its relatives (RULES.md section 2)."""
+"""The Interchange family: Triple Interchange (seed) and its relatives (docs/rules.md, Triple Interchange)."""
 
-from ..engine.patience import Build, Patience
-from ..engine.registry import register
+from ...engine.patience import Build, Patience
+from ...engine.registry import register
 
 
-class _InterchangeFamily(Patience):
+class InterchangeFamily(Patience):
     build = Build(-1, "same")
     group = "run"
     draw = 1
@@ -29,7 +29,7 @@ def _summary(decks, piles, empty, passes):
 
 
 @register
-class TripleInterchange(_InterchangeFamily):
+class TripleInterchange(InterchangeFamily):
     id = "triple_interchange"
     name = "Triple Interchange"
     decks = 3
@@ -41,7 +41,7 @@ class TripleInterchange(_InterchangeFamily):
 
 
 @register
-class Interchange(_InterchangeFamily):
+class Interchange(InterchangeFamily):
     id = "interchange"
     name = "Interchange"
     decks = 2
@@ -62,7 +62,7 @@ class Unlimited(Interchange):
 
 
 @register
-class SingleInterchange(_InterchangeFamily):
+class SingleInterchange(InterchangeFamily):
     id = "single_interchange"
     name = "Single Interchange"
     decks = 1
@@ -74,7 +74,7 @@ class SingleInterchange(_InterchangeFamily):
 
 
 @register
-class QuadrupleInterchange(_InterchangeFamily):
+class QuadrupleInterchange(InterchangeFamily):
     id = "quadruple_interchange"
     name = "Quadruple Interchange"
     decks = 4

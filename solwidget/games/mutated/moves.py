@@ -1,54 +1,55 @@
-"""Mutated Solitaire's moves and their positions, made straight from the piles.
+"""Mutated Solitaire's moves and their positions: the rules' one move generator.
 
-``plans`` yields the engine's moves (rules/mutated.py, ``_moves``) in the engine's order,
-less the key-equal duplicates that MutatedExpander skips anyway (a King or a run headed by
-one goes only to the first empty space of each row, an Ace only to the first empty
-foundation), each with the pile indices that ``apply`` needs: no Move is read back into
-piles, and no position is made for a move skipped. ``apply`` is the engine's ``_apply`` on
-those indices. Both work on piles as tuples (the engine's) or as bytes, which the search
-uses (MutatedExpander.start): bytes keep their hash, so the keys, the dead-end test's
-caches and the score's hash each pile once, and they slice quicker. The engine stays the
-judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_mutated.py compares these moves and positions with the engine's.
+``plans`` yields every legal move (``every=True``: the engine's ``iter_moves``), or all but
+the key-equal duplicates that the solver skips anyway (a King or a run headed by one goes
+only to the first empty space of each row, an Ace only to the first empty foundation),
+each with the pile indices that ``apply`` needs, so that the solver reads no Move back into
+piles and makes no position for a move skipped. ``apply`` makes the position after a move
+(the engine's ``apply_legal``). Both work on piles as tuples (the engine's) or as bytes,
+which the search uses (expander.py): bytes keep their hash, so the keys, the dead-end
+test's caches and the score hash each pile once, and they slice quicker. The rules'
+refusals (rules.py, ``_refusal``) are a second, independent encoding: the tests check that
+the two agree on every move.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from ..rules.mutated import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF,
-                             R2X, ROW, SPACES, _flip, _run_length)
+from ...engine.cards import ACE, FACE_DOWN, KING
+from .board import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF, R2X, ROW,
+                    SPACES, flip, run_length)
 
-BUILD = -1                          # the destination of "dN build"
+BUILD_ACTION = -1                   # the destination of "dN build"
 D1 = DECKS[0]
 FACE_UP_BYTES = [bytes((card & ~FACE_DOWN,)) for card in range(128)]
 FLIP_BYTES = bytes(card ^ FACE_DOWN for card in range(256))       # a face inverted, as a table
 
 
-def _open_piles(piles, modes):
+def _open_piles(piles, modes, every):
     """What may take cards: per row, the top card of every pile that may be built on (card
-    -> pile index) and the first empty space; the card each foundation wants next (card ->
-    foundation) and the first empty foundation."""
-    tops, first_empty = ({}, {}, {}, {}), [None] * 4
+    -> pile index) and the empty spaces; the card each foundation wants next (card ->
+    foundation) and the empty foundations. Unless ``every``, only the first empty space of
+    a row and the first empty foundation: the others give key-equal positions."""
+    tops, empty = ({}, {}, {}, {}), ([], [], [], [])
     for s in SPACES:
         pile = piles[s]
         if pile:
             tops[ROW[s]][pile[-1]] = s
-        elif first_empty[ROW[s]] is None:
-            first_empty[ROW[s]] = s
+        elif every or not empty[ROW[s]]:
+            empty[ROW[s]].append(s)
     if piles[R2X]:                      # r2x takes cards while it holds some, never once emptied
         tops[2][piles[R2X][-1]] = R2X
     for d, base in zip(DECKS, modes):
         if base != DRAW:
             tops[ROW[d]][piles[d][-1]] = d
-    wanted, empty_foundation = {}, None
+    wanted, empty_foundations = {}, []
     for f in F:
         pile = piles[f]
         if not pile:
-            if empty_foundation is None:
-                empty_foundation = f
+            if every or not empty_foundations:
+                empty_foundations.append(f)
         elif pile[-1] & 15 != KING:
             wanted[pile[-1] + 1] = f
-    return tops, first_empty, wanted, empty_foundation
+    return tops, empty, wanted, empty_foundations
 
 
 HEADS_KEPT = 100_000         # piles whose run heads _run_heads keeps
@@ -58,7 +59,7 @@ _heads: dict = {}
 def _heads_of(pile, floor=0) -> tuple:
     """The cards that may head a run leaving ``pile`` (not below index ``floor``): its top
     card, then down."""
-    return tuple(pile[-n] for n in range(1, _run_length(pile, floor) + 1))
+    return tuple(pile[-n] for n in range(1, run_length(pile, floor) + 1))
 
 
 def _run_heads(pile) -> tuple:
@@ -71,17 +72,17 @@ def _run_heads(pile) -> tuple:
     return heads
 
 
-def plans(piles, modes):
-    """(move, source, destination or BUILD, cards counted from the top, the card named or
-    None) for each move kept, in the engine's order."""
-    tops, first_empty, wanted, empty_foundation = _open_piles(piles, modes)
+def plans(piles, modes, every=False):
+    """(move, source, destination or BUILD_ACTION, cards counted from the top, the card
+    named or None) for each legal move, or each but the key-equal duplicates (above)."""
+    tops, empty, wanted, empty_foundations = _open_piles(piles, modes, every)
     for src, rows, deck_at in GIVERS:
         pile = piles[src]
         if not pile:
             continue
         mode = None if deck_at is None else modes[deck_at]
         if mode == DRAW:                # any face-up card, alone and by name
-            yield BUILD_MOVES[src], src, BUILD, 1, None
+            yield BUILD_MOVES[src], src, BUILD_ACTION, 1, None
             for card in pile:
                 if card & FACE_DOWN:
                     continue
@@ -92,11 +93,14 @@ def plans(piles, modes):
                             dst = row_tops.get(host)
                             if dst is not None:
                                 yield CARD_MOVES[src, dst, card], src, dst, 1, card
-                        dst = first_empty[row]
-                        if dst is not None and card & 15 == KING:
+                        if card & 15 == KING:
+                            for dst in empty[row]:
+                                yield CARD_MOVES[src, dst, card], src, dst, 1, card
+                    elif card & 15 == ACE:
+                        for dst in empty_foundations:
                             yield CARD_MOVES[src, dst, card], src, dst, 1, card
                     else:
-                        dst = empty_foundation if card & 15 == ACE else wanted.get(card)
+                        dst = wanted.get(card)
                         if dst is not None:
                             yield CARD_MOVES[src, dst, card], src, dst, 1, card
             continue
@@ -109,14 +113,18 @@ def plans(piles, modes):
                         dst = row_tops.get(host)
                         if dst is not None:
                             yield moves[dst][n], src, dst, n, None
-                    dst = first_empty[row]
-                    if dst is not None and head & 15 == KING:
-                        yield moves[dst][n], src, dst, n, None
+                    if head & 15 == KING:
+                        for dst in empty[row]:
+                            yield moves[dst][n], src, dst, n, None
                 elif n == 1:
-                    dst = empty_foundation if head & 15 == ACE else wanted.get(head)
-                    if dst is not None:
-                        yield moves[dst][1], src, dst, 1, None
-    row_tops, dst_empty = tops[1], first_empty[1]
+                    if head & 15 == ACE:
+                        for dst in empty_foundations:
+                            yield moves[dst][1], src, dst, 1, None
+                    else:
+                        dst = wanted.get(head)
+                        if dst is not None:
+                            yield moves[dst][1], src, dst, 1, None
+    row_tops, row_empty = tops[1], empty[1]
     for f in F:
         pile = piles[f]
         if pile:
@@ -125,8 +133,9 @@ def plans(piles, modes):
                 dst = row_tops.get(host)
                 if dst is not None:
                     yield moves[dst][1], f, dst, 1, None
-            if dst_empty is not None and card & 15 == KING:
-                yield moves[dst_empty][1], f, dst_empty, 1, None
+            if card & 15 == KING:
+                for dst in row_empty:
+                    yield moves[dst][1], f, dst, 1, None
 
 
 def _face_up_top(pile):
@@ -137,15 +146,15 @@ def _face_up_top(pile):
 
 
 def _flipped(pile):
-    """A deck turned over as a whole (rules/mutated.py, ``_flip``)."""
-    return pile[::-1].translate(FLIP_BYTES) if type(pile) is bytes else _flip(pile)
+    """A deck turned over as a whole (board.py's ``flip``, for bytes too)."""
+    return pile[::-1].translate(FLIP_BYTES) if type(pile) is bytes else flip(pile)
 
 
 def apply(piles, modes, src, dst, n, card):
-    """The piles and deck modes after a plan's move (rules/mutated.py, ``_apply``)."""
+    """The piles and deck modes after a legal move, given as a plan gives it."""
     new = list(piles)
     pile = piles[src]
-    if dst == BUILD:
+    if dst == BUILD_ACTION:
         new[src] = _face_up_top(pile)
         modes = list(modes)
         modes[src - D1] = len(pile) - 1

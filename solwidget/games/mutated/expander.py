@@ -1,11 +1,12 @@
 """Mutated Solitaire's successors: the engine's moves, with reductions that lose no win.
 
-Mutated Solitaire (RULES.md section 4) lets the top foundation card come back to row 1, so
-autoplay.py's rule (a card is safe once every card that could go on it is home) does not
-hold as it stands: a home card may come back to serve as a host, a card for another to climb
-on from row 2. What holds instead rests on the lemma below. Words: a card's *guests* are the
-two cards that may be built on it (one rank lower, other colour); ``level[s]`` is how many
-cards of suit ``s`` are home; colour X is the card's own, Y the other one.
+Mutated Solitaire (docs/rules.md) lets the top foundation card come back to row 1, so
+solver/autoplay.py's rule (a card is safe once every card that could go on it is home)
+does not hold as it stands: a home card may come back to serve as a host, a card for
+another to climb on from row 2. What holds instead rests on the lemma below. Words: a
+card's *guests* are the two cards that may be built on it (one rank lower, other colour);
+``level[s]`` is how many cards of suit ``s`` are home; colour X is the card's own, Y the
+other one.
 
 **Settled cards.** A home card c = (X, r), not a King, is *settled* when both Y suits are
 home to r - 1 at least and both X suits to r - 2 at least. Its guests (Y, r - 1) and its
@@ -33,15 +34,14 @@ line L, by the lemma one in which c's guests and c - 1 never leave home. Nothing
 on c, so c only ever moves alone, onto hosts or home. Play c home first and delete its
 moves from L (at least one: c is not home); drop it from runs as above. Its own pile cannot
 change in L while c lies there, so emptying it or turning up the card beneath c sooner
-changes nothing that L does,
-except that a King turned up flips d1, at a different time: hence the exception (an empty
-deck in draw mode stays empty, so it is never flipped). Not the base of a built d1: its
-leaving puts the deck back in draw mode, where flips reach it. Not a card of d1 in draw
-mode: taken off, it changes what "d1 build" turns into a base, and a base blocks flips.
-Not a King: from home it may come back to an empty row-1 space and flip d1 again.
-Not with the other X suit home to r - 3 only (as this rule once allowed): c's guests are
-then home but not settled, and one of them may have to come back onto c to carry that
-suit's card r - 2 up to row 1 (the tests hold a position won only that way).
+changes nothing that L does, except that a King turned up flips d1, at a different time:
+hence the exception (an empty deck in draw mode stays empty, so it is never flipped). Not
+the base of a built d1: its leaving puts the deck back in draw mode, where flips reach it.
+Not a card of d1 in draw mode: taken off, it changes what "d1 build" turns into a base,
+and a base blocks flips. Not a King: from home it may come back to an empty row-1 space
+and flip d1 again. Not with the other X suit home to r - 3 only: c's guests are then home
+but not settled, and one of them may have to come back onto c to carry that suit's card
+r - 2 up to row 1 (the tests hold a position won only that way).
 
 **Skipped moves.** A settled card is never taken back from its foundation (the lemma).
 Among moves that lead to key-equal positions (spaces of a row and the foundations are
@@ -65,13 +65,14 @@ safe moves played after it do not lengthen what is left: some successor is neare
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
-from ..engine.moves import Move
-from ..engine.state import State
-from ..rules.mutated import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
-from .expand import GenericExpander
-from .mutated_deadends import DeadEnds
-from .mutated_fast import BUILD, D1, apply, plans
+from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.moves import Move
+from ...engine.state import State
+from ...solver.expand import GenericExpander
+from .deadends import DeadEnds
+from .board import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
+from .moves import BUILD_ACTION, D1, apply, plans
+from .score import mutated_score
 
 ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
@@ -102,13 +103,10 @@ def key(state) -> bytes:
     foundations sorted, the spaces of each row sorted, r2x and the decks as they are, and
     the deck modes, joined into one bytes by a byte that is no card (each group has its
     fixed number of piles, so the parts come apart again: equal keys, equal positions).
-    The search's piles are bytes (MutatedExpander.start), so this is a join, and the key
-    keeps its hash, which a pooled search asks twice or more: 45 nanoseconds to hash again
-    against 200 for a tuple of the same parts, and 1.4 microseconds to make against 1.9
-    (made from tuple piles, such bytes had taken longer than the tuple). Each group is kept
-    sorted by its piles (``_sorted_group``): 4.9 % fewer instructions in all on deal 745 at
-    5,000 states. Tried and dropped: a child's key made from its parent's groups, looking up
-    again only those its move changed (0.6 % fewer)."""
+    The search's piles are bytes (MutatedExpander.start), so this is a join, and a bytes
+    key keeps its hash, which a pooled search asks twice or more (a tuple hashes its parts
+    again each time). Each group's sorted part is kept by its piles (``_sorted_group``):
+    siblings share all but the groups their move changed."""
     piles, kept = state.piles, _groups.get
     founds, row_1, row_2, row_3 = piles[:4], piles[ROW_1], piles[ROW_2], piles[ROW_3]
     parts = [kept(founds) or _sorted_group(founds), kept(row_1) or _sorted_group(row_1),
@@ -222,15 +220,14 @@ def settle(state):
 
 class MutatedExpander(GenericExpander):
     """The engine's moves less the skipped ones, each followed by the safe moves it allows,
-    made straight from the piles (mutated_fast.py). A dead end (mutated_deadends.py) gets no
+    made straight from the piles (moves.py). A dead end (deadends.py) gets no
     successors. ``autoplay=False`` asks the engine for every move and turns off the safe
     moves, the kept-home rule, the skipped buried builds and the dead ends (to cross-check
-    them); the key-equal duplicates are skipped either way. Tried and dropped: leaving out
-    the move that undoes the last one, as CellsExpander does (only when no King heads it and
-    no card was turned up): 2 % fewer children asked of the table on deals 1-20 at 3,000
-    states, 0.5 % fewer instructions, not worth its conditions."""
+    them); the key-equal duplicates are skipped either way. Unlike CellsExpander, it does
+    not skip the move that undoes the last one: here that needs conditions (no King heads
+    it, no card was turned up) and saves too little (docs/solver.md)."""
 
-    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
+    pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
@@ -238,14 +235,16 @@ class MutatedExpander(GenericExpander):
         self.key = key if autoplay else game.key      # key() takes the search's bytes piles
         self.dead_ends = DeadEnds() if autoplay else None
 
+    def make_score(self, game, weights):
+        return mutated_score(game, weights)
+
     def share(self, first) -> None:
         """One dead-end test for the whole portfolio: its answers depend on the position
-        alone (deals 745 and 957 at 20,000 states: 24,909 closures worked out instead of
-        28,079)."""
+        alone, so its caches serve every search."""
         self.dead_ends = first.dead_ends
 
     def start(self, state):
-        """The search's first position, its piles as bytes (mutated_fast.py), settled."""
+        """The search's first position, its piles as bytes (moves.py), settled."""
         if self.autoplay:
             state = State(state.game, tuple(map(bytes, state.piles)), state.extra)
         return super().start(state)
@@ -258,13 +257,13 @@ class MutatedExpander(GenericExpander):
 
     def _engine_moves(self, state):
         """Every move of the engine but the key-equal duplicates, and its position."""
-        piles, apply_move = state.piles, self.game._apply
+        piles, apply_move = state.piles, self.game.apply_legal
         first_empty = {}
         for s in SPACES:
             if not piles[s]:
                 first_empty.setdefault(ROW[s], s)
         empty_foundation = next((f for f in F if not piles[f]), None)
-        for move in self.game._moves(state):
+        for move in self.game.iter_moves(state):
             dst = INDEX.get(move.dst)
             if dst is not None and not piles[dst]:
                 if dst in FOUNDATION_SET:
@@ -285,7 +284,7 @@ class MutatedExpander(GenericExpander):
     def scored(self, state, came_by, admit):
         """``GenericExpander.scored`` in one loop (the hot loop of the search): the moves
         kept, each followed by the safe moves it allows, with the score of each child that
-        leaves the foundations as they are worked out from its parent's (heuristics.py);
+        leaves the foundations as they are worked out from its parent's (score.py);
         ``admit`` None takes every successor without asking its key (``expand``)."""
         if not self.autoplay:
             yield from super().scored(state, came_by, admit)
@@ -300,7 +299,7 @@ class MutatedExpander(GenericExpander):
             if src < 4:
                 if is_settled(piles[src][-1], level):
                     continue
-            elif dst == BUILD and buries_its_way_out(piles[src], src == D1):
+            elif dst == BUILD_ACTION and buries_its_way_out(piles[src], src == D1):
                 continue
             child = State(game, *apply(piles, modes, src, dst, n, card))
             moves, homeward = (move,), src < 4 or 0 <= dst < 4
@@ -312,7 +311,7 @@ class MutatedExpander(GenericExpander):
                 if homeward:
                     yield moves, child, None
                 else:                   # one move, and the foundations as they were
-                    touched = (src, src if dst == BUILD else dst)     # a build fills no pile
+                    touched = (src, src if dst == BUILD_ACTION else dst)     # a build fills no pile
                     yield moves, child, score_child(child, touched)
 
 

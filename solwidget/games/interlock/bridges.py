@@ -3,9 +3,9 @@
 In Interlock (one deck, one card turned at a time, unlimited redeals, every tableau pile a
 run) any card of the stock or waste, the *reserve*, can be turned to the top of the waste
 before any move, so a reserve card is as free as a card can be. Lines are read here as
-their moves other than turns (turns touch only the reserve: stock.py), a waste play meaning
-"turn the card up, then play it". Playing a reserve card X onto the tableau pays only if
-something is then built on X, and it can wait until then:
+their moves other than turns (turns touch only the reserve: solver/stock.py), a waste play
+meaning "turn the card up, then play it". Playing a reserve card X onto the tableau pays
+only if something is then built on X, and it can wait until then:
 
 Lemma (normal form). If a position has a winning line of n moves, it has one of at most n
 moves in which every play from the waste to the tableau is followed at once by a move that
@@ -55,14 +55,14 @@ tableau: each step shortens the line, or keeps its length and makes that sum gro
 argument there holds as it is when "late" covers both kinds and the sum all reserve
 plays: a waste play home just before a move that puts a card on X would be late),
 repeating ends with a line of no more moves in which no reserve play of either kind is
-late. (Sending reserve cards home one at a time let the search visit each position once
-per choice of which of them are home: deal 36 took 55,400 expansions to prove lost,
-24,100 with home bridges.)
+late. (Without home bridges, reserve cards sent home one at a time would make the search
+visit each position once per choice of which of them are home.)
 
 Safe cards home. A card c of rank r goes home at once (``settle``), from the top of a pile
 that may give it or from the reserve (turned up first: any reserve card can be), once it is
 next on its foundation, both suits of the other colour are home to r - 2 at least and the
-other suit of c's colour to r - 3 (autoplay.py's rule asks r - 1 of the other colour).
+other suit of c's colour to r - 3 (solver/autoplay.py's rule asks r - 1 of the other
+colour).
 
 Lemma (safe cards). If a position P has a winning line L of n moves, P with c home has one
 of fewer moves. Proof. What may ever be built on c: the two cards of rank r - 1 of the
@@ -106,17 +106,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
-from ..engine.moves import Move
-from ..engine.patience import Patience
-from ..engine.state import State
-from .stock import cycle, play_off, turn_up
+from ...engine.cards import ACE, KING, OTHER_COLOUR
+from ...engine.moves import Move
+from ...engine.patience import Patience
+from ...engine.state import State
+from ...solver.stock import cycle, home_chains, play_bridge, turn_up
+from .rules import Interlock
 
 
 def applies(game) -> bool:
-    """Interlock proper: one deck turned one card at a time with unlimited redeals, runs
-    only, covering piles that are gone once empty (the lemma above uses each of these)."""
-    from ..rules.interlock import Interlock
+    """One deck turned one card at a time with unlimited redeals, runs only, no cells, and
+    covering piles that are gone once empty, as in Interlock proper (the lemma above uses
+    each of these)."""
     return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
             and game.decks == 1 and game.group == "run" and not game.C)
 
@@ -124,13 +125,13 @@ def applies(game) -> bool:
 def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
-    covers = game._pair             # Interlock's covering piles by index, as _can_give reads them
+    covers = game._pair             # Interlock's covering piles by index, as can_give reads them
     for a in game.T:
         pile = piles[a]
         if pile:
             pair = covers[a]
             if pair is None or not (piles[pair[0]] or piles[pair[1]]):
-                for n in range(1, game._run_length(pile) + 1):
+                for n in range(1, game.run_length(pile) + 1):
                     units[pile[-n]] = (a, n)
     return units
 
@@ -156,9 +157,9 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on = game._fits_on
+    fits_on = game.fits_on
     ids = game.pile_ids
-    covers, gone = game._pair, game._gone_when_empty    # as Interlock's _can_take reads them
+    covers, gone = game._pair, game._gone_when_empty    # as Interlock's can_take reads them
     for b in game.T:
         pile = piles[b]
         if not pile and gone[b]:
@@ -169,7 +170,7 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
         if pile:
             starts = [(c,) for c in fits_on[pile[-1]] if c in reserve]
         else:
-            starts = [(c,) for c in reserve if game._empty_takes(piles, b, c)]
+            starts = [(c,) for c in reserve if game.empty_pile_takes(piles, b, c)]
         for first in starts:
             for chain, head in _chains(fits_on, reserve, first, units, b):
                 yield play_bridge(game, state, chain, b, units[head], ids)
@@ -182,7 +183,7 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
     reserve = set(cycle(game, piles))
     if not reserve:
         return
-    on_top = {piles[t][-1]: (t,) for t in game.T if piles[t] and game._can_give(piles, t)}
+    on_top = {piles[t][-1]: (t,) for t in game.T if piles[t] and game.can_give(piles, t)}
     first_empty = next((f for f in game.F if not piles[f]), None)
     for f in game.F:
         if piles[f]:
@@ -194,55 +195,6 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
             continue
         for first in firsts:
             yield from home_chains(game, state, f, first, reserve, on_top)
-
-
-def home_chains(game, state, f, first, reserve, on_top):
-    """The home bridges onto foundation ``f`` that start with reserve card ``first``:
-    ``on_top`` gives, for a card, the piles it tops that may give it."""
-    chain = (first,)
-    while True:
-        last = chain[-1]
-        if last & 15 == KING:
-            yield play_home(game, state, chain, f, None)
-            return
-        for a in on_top.get(last + 1, ()):
-            yield play_home(game, state, chain, f, a)
-        if last + 1 not in reserve:
-            return
-        chain += (last + 1,)
-
-
-def play_home(game, state, chain, f, a):
-    """Play ``chain`` from the waste onto foundation ``f``, then the top card of pile ``a``
-    (None: no pile) onto it: the moves, turns included, and the position after them."""
-    moves = []
-    to_f = Move("waste", game.pile_ids[f])
-    for card in chain:
-        turns, state = turn_up(game, state, card)
-        moves += turns
-        moves.append(to_f)
-        state = game._apply(state, to_f)
-    if a is not None:
-        move = game._one_card_moves[a][f]
-        moves.append(move)
-        state = game._apply(state, move)
-    return tuple(moves), state
-
-
-def play_bridge(game, state, chain, b, unit, ids):
-    """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
-    the moves, turns included, and the position after them (made at once: what turn_up and
-    Patience._apply give, one move after another)."""
-    piles = list(state.piles)
-    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
-        game, piles, chain, Move("waste", ids[b]))
-    a, n = unit
-    moving = piles[a][-n:]
-    piles[a] = piles[a][:-n]
-    piles[b] = piles[b] + chain + moving
-    game._reveal(piles, a)          # as _apply does (Triple Interchange's face-down cards)
-    moves.append(Move(ids[a], ids[b], n) if n > 1 else game._one_card_moves[a][b])
-    return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
@@ -258,8 +210,8 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
             turns, state = turn_up(game, state, card)
             played += turns
             src = game.WASTE
-        move = game._one_card_moves[src][next(game._foundation_for(state.piles, card))]
-        state = game._apply(state, move)
+        move = game.one_card_moves[src][next(game.foundations_for(state.piles, card))]
+        state = game.apply_legal(state, move)
         played.append(move)
 
 
@@ -272,7 +224,7 @@ def _safe_card(game: Patience, piles) -> tuple[int, int | None] | None:
         return None
     for t in game.T:
         pile = piles[t]
-        if pile and pile[-1] in safe and game._can_give(piles, t):
+        if pile and pile[-1] in safe and game.can_give(piles, t):
             return pile[-1], t
     waste = piles[game.WASTE]
     if waste and waste[-1] in safe:

@@ -1,6 +1,6 @@
 """Interlock's successors, made straight from the piles.
 
-``InterlockExpander`` yields exactly what ``PatienceExpander`` yields for Interlock, in the
+``InterlockExpander`` yields exactly what ``InterlockFamilyExpander`` yields for Interlock, in the
 same order (the engine's moves that it keeps: tableau tops home, runs between uncovered
 piles, dropdowns; then the home bridges and bridges of bridges.py, each followed by the
 same safe moves home), so the searches are unchanged; it only skips the general machinery:
@@ -14,35 +14,64 @@ same safe moves home), so the searches are unchanged; it only skips the general 
   from, or, if that pile emptied, the tops of the piles it uncovered. Every other pile
   keeps its top or now shows the top card of the cards moved, which topped a pile that
   gave it before; no pile is covered again, and the reserve only loses cards.
-The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_interlock.py compares both expanders move for move.
+The engine stays the judge: every win is replayed through ``State.play``
+(solver/search.py), and tests/test_solver_interlock.py compares both expanders move for
+move.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, KING
-from ..engine.moves import Move
-from ..engine.state import State
-from . import bridges
-from .expand import PatienceExpander
-from .stock import waste_plays
+from ...engine.cards import ACE, KING
+from ...engine.moves import Move
+from ...engine.state import State
+from ...solver.expand import PatienceExpander
+from ...solver.heuristics import make_score
+from ...solver.keys import patience_key
+from ...solver.stock import waste_plays
+from . import bridges, deadends
+from .keys import backs_uncovered
+
+
+class InterlockFamilyExpander(PatienceExpander):
+    """The generic successors, with what the family knows: bridges and home bridges, safe
+    cards sent home from anywhere (bridges.py), dead ends (deadends.py) where their lemmas
+    hold, uncovered back piles sorted in the key (keys.py), covered cards in the score."""
+
+    def reserve_plays(self, game):
+        if bridges.applies(game):
+            return bridges.bridges, bridges.home_bridges
+        return None, None
+
+    def dead_end_test(self, game):
+        return deadends.DeadEnds(game) if deadends.applies(game) else None
+
+    def make_key(self, game, compress):
+        return patience_key(game, compress, backs_uncovered(game))
+
+    def make_score(self, game, weights):
+        return make_score(game, weights, covers=game._pair, gone=game._gone_when_empty)
+
+    def _settle(self, state):
+        if self.bridge_moves is bridges.bridges:    # safe reserve cards go home too
+            return bridges.settle(self.game, state)
+        return super()._settle(state)
 
 
 def fast_path(game, compress=True) -> bool:
-    """Does InterlockExpander give PatienceExpander's successors for ``game``?"""
+    """Does InterlockExpander give InterlockFamilyExpander's successors for ``game``?"""
     return (compress and bridges.applies(game) and not game.face_down_cards
             and game.empty_takes == "king")
 
 
-class InterlockExpander(PatienceExpander):
-    """PatienceExpander's successors for Interlock (see above)."""
+class InterlockExpander(InterlockFamilyExpander):
+    """InterlockFamilyExpander's successors for Interlock (see above)."""
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
-        self._one = game._one_card_moves
+        self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._pair = game._pair                 # covering piles by index (None: never covered)
         self._gone = game._gone_when_empty
@@ -52,13 +81,6 @@ class InterlockExpander(PatienceExpander):
     def _uncovered(self, piles, t) -> bool:
         pair = self._pair[t]
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
-
-    def _run(self, pile) -> int:
-        """Patience._run_length for a pile of face-up cards."""
-        fits_on, n, size = self._fits_on, 1, len(pile)
-        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-            n += 1
-        return n
 
     def _child(self, state, src, dst, n):
         new = list(state.piles)
@@ -73,18 +95,11 @@ class InterlockExpander(PatienceExpander):
         piles = state.piles
         one, T = self._one, self._T
         givers = [t for t in T if piles[t] and self._uncovered(piles, t)]
-        wants, first_empty = {}, None
-        for f in self._F:
-            pile = piles[f]
-            if not pile:
-                if first_empty is None:
-                    first_empty = f
-            elif pile[-1] & 15 != KING:
-                wants[pile[-1] + 1] = f
+        wants, empties = self.game.foundation_wants(piles)
         for src in givers:                      # home (an Ace to the first empty foundation)
             card = piles[src][-1]
-            f = first_empty if card & 15 == ACE else wants.get(card)
-            if f is not None:
+            homes = empties[:1] if card & 15 == ACE else wants.get(card, ())
+            for f in homes:                     # one deck: one foundation at most
                 yield (one[src][f],), self._child(state, src, f, 1), None
         yield from self._tableau_moves(state, givers)
         yield from self._dropdowns(state)
@@ -92,7 +107,7 @@ class InterlockExpander(PatienceExpander):
         home = self.home_bridges(game, state) if self.home_bridges else waste_plays(game, state, self._foundations)
         for moves, child in home:
             yield moves, child, None
-        index = game._index
+        index = game.index_of
         for moves, child in self.bridge_moves(game, state):
             yield moves, child, index[moves[-1].src]
 
@@ -111,7 +126,7 @@ class InterlockExpander(PatienceExpander):
                 empty_takers.append(dst)
         for src in givers:
             pile = piles[src]
-            run = self._run(pile)
+            run = self.game.run_length(pile)
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             for n in range(1, run + 1):
                 if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run
@@ -122,7 +137,7 @@ class InterlockExpander(PatienceExpander):
                 yield (move,), self._child(state, src, dst, n), src
 
     def _dropdowns(self, state):
-        """Interlock's dropdowns (rules/interlock.py), by the pile dropped onto."""
+        """Interlock's dropdowns (rules.py), by the pile dropped onto."""
         piles = state.piles
         for x in self._droppers:
             target = piles[x]
@@ -134,7 +149,7 @@ class InterlockExpander(PatienceExpander):
             y = a if piles[a] else b
             cards = piles[y]
             if self._uncovered(piles, y) and cards[0] in self._fits_on[target[-1]] \
-                    and self._run(cards) == len(cards):
+                    and self.game.run_length(cards) == len(cards):
                 yield (Move(self._ids[y], self._ids[x], len(cards)),), self._child(state, y, x, len(cards)), y
 
     def _moves(self, state):

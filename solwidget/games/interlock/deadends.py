@@ -10,7 +10,7 @@ of it needs, made of events that must have happened before. Events are
   card of the reserve (stock and waste) that might get there;
 - S(p): an empty uncovered back pile other than p exists (a King from p might go there);
 - B(c): tableau card c is bare: nothing lies on it (now, or after some move).
-The rules (the facts behind them come from RULES.md section 3 and rules/interlock.py):
+The rules (the facts behind them come from docs/rules.md and rules.py):
 - E(p) for an empty pile and H(c) for a card home hold from the start. Covering piles
   (middle and front) never take cards once empty, so U(p) follows from E of each of p's
   covering piles, and it then holds for good.
@@ -58,75 +58,26 @@ and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
 Splits nest: every continuation that keeps (i) also keeps one of the two cases of any
 other pair of twins, so case (i) is dead when the closures under (i) and each of those
 cases fail (each guest with a virtual card of its own); a position is dead when every
-leaf of such a tree of cases is. The search's start, the first position left alive, gets
-splits nested FIRST_DEPTH deep, each level tried on the splits its own closure suggests
-(about eight times the closures a level): of the starts of deals 1-1000, the plain closure
-proves 102 dead, one split 34 more and two nested 21 more (deal 436, open at 10 s, among
-them: lost in 33,588 expansions before), in 4 ms a deal on average; three nested prove 5
-more, which the search proves lost within 2,136 expansions, but cost 21 ms a deal.
-Nested splits tried elsewhere in the search cost more CPU than they saved: where single
-splits are tried (killers and every SCOUT-th position), deal 36's proof took 16,888
-expansions instead of 23,615 but twice the CPU, and 845's 25,461 instead of 30,304; the
-killers kept as trees of splits, or the nested splits only under a host the outer split
-freed, or only under a case left alive by the other's death, were no better (trees with
-the host rule: deals 1-1000 at 13,000 states lost deal 14, won at 9,212, and gained 483,
-lost at 12,374; 469,855 expansions instead of 473,516, 13 % more closures); on the first
-100 positions left alive they saved a few hundred expansions.
+leaf of such a tree of cases is.
+
 Which splits are tried changes only the cost: a position is called dead only when the
-plain closure, or both closures of some split, fail. Tried are the twins that the plain
+plain closure, or every leaf of a tree of splits, fails. Tried are the twins that the plain
 closure lets move while the same single host was available to both (or, for a pile that
-might drop down, lay under it): first the splits that
-last proved positions dead, and all of them at every SCOUT-th position left alive; and
-none before PLAIN_FIRST positions were left alive, so that the short searches, most wins,
-stay as they were (a split costs two closures: of 400 positions that the plain closure
-leaves alive in the search of deal 8, a split proves 274 dead; of deals 24 and 106, none).
-Splits tried from the first position on lost three wins of deals 1-200 at 12,000 states
-(69, 76, 117) to the changed exploring. From the 300th, deals 1-300 had the same wins as
-from the 1,000th and 56 losses against 55, in 287,900 expansions against 325,200; deals
-301-400 (not used to choose) were decided 97 of 100, against 91 without splits. Counting
-a dropdown as using its host made deals 72, 77 and 194 lost at 13,000 states (in 8,485,
-1,919 and 1,241; open without it, with home bridges in both runs). With both, splits from
-the 100th position instead of the 300th: deals 1-300 at 13,000 states 233 won / 61 lost /
-6 open against 231 / 61 / 8 (deals 14 and 119 won), in 196,100 expansions against 222,600;
-deals 301-400 (not used to choose) 83 / 16 / 1 both ways, in 51,700 against 61,500.
+might drop down, lay under it); a split costs two closures.
+- The search's start (the first position left alive) gets splits nested FIRST_DEPTH deep,
+  each level on the splits its own closure suggests: that proves many deals lost at the
+  deal itself, cheaply; a level more would mostly prove, at several times the cost, what
+  the search proves soon anyway.
+- Later positions get single splits, none nested (that costs more than it saves), and only
+  once PLAIN_FIRST positions were left alive, so that short searches, most wins, explore
+  as they would without splits: of the splits suggested, the KILLER_TRIES that last proved
+  a position dead, and all of them at every SCOUT-th position (which finds new ones).
+What the closures miss is time: they may let a card take a guest and also go home early,
+though the guest must leave it first. Refinements tried and dropped: docs/solver.md.
 
-Tried and dropped (measured at eea7ab6): a count of Kings crowding the back piles. A King
-of a middle or front pile whose own suit waits for it to leave (found by a closure in which
-its pile keeps it) must go to an empty back pile and sit there until it goes home; if a set
-of such Kings (with Kings already at the bottom of back piles) must all sit at once, and the
-closure with their suits capped at the Queen finds fewer back piles empty and uncovered than
-the set holds, no win exists. It never fired: in deal 36's loss proof (23,615 expansions)
-sets of two came up 2,786 times, and each time the capped closure still emptied all nine
-back piles (it lets any number of Kings use one slot, one after another), while the extra
-closures cost 15 % of the CPU. Trying every split less often (SCOUT 64) lost deal 14 of
-deals 1-300 at 18,000 states and took 239,153 expansions instead of 226,050.
-Also dropped (measured at 935fb42, on the loss proofs of deals 8, 36, 105, 281, 483, 532,
-576, 800 and 845): a reserve card sent home only once the rest of its home bridge is ready
-(the next card of its suit not in the reserve on top of an uncovered pile; sound by the
-home-bridge lemma of bridges.py): 122 expansions fewer in all, on deal 8. Splits on a
-host x, x never taking a card, or x taking one that must leave before x goes home (home,
-or onto the twin of x): not one of 300 positions of deal 36's proof found dead by such a
-split alone, 3 with a twin split inside. What the relaxation misses there is time: at
-deal 36's start the closure lets 6D, a reserve card, take 5C (6H, the other red six,
-holding 5S on 7S; 7C lies under KD) and also go home early, making way for 7D, though 5C
-would first have to leave it again. Swapping the contents of uncovered back piles, or of
-front piles with nothing left under them, made no two of the positions of deals 36, 576
-and 845's searches alike (20,000 each); the key now sorts the uncovered back piles all the
-same (keys.py), which shrinks the proofs of deals 105 and 833.
-Kings that sit (measured at 02fefb6): a King leaves its pile only for home or an empty back
-pile, and stays on back piles until it goes home. Order the Kings that ever go to an empty
-back pile by the first time they do: when the i-th does, the closure that lets only the
-ones before it go there has found i back piles empty and uncovered at least (each of those
-found home counting for one), and every event of such a continuation is found by the
-closure that lets only its Kings go there. A position all of whose orders end in a failing
-closure is dead: in deal 105's proof that held for 56 % of the positions the plain closure
-left alive (42,539 expansions instead of 64,304), but at 7 closures a position, no quicker;
-it shrank no other proof of 8, 36, 576, 642, 800 and 967 by more than 3 % (up to 50 % more
-CPU), and deal 132 was won at 60,595 expansions instead of 29,930.
-
-The search does not expand a dead position (expand.py). That keeps "lost" a proof
-(search.py): every position on a winning line has a win, so none of them is dead, and the
-argument there that some won position is reached uses only those.
+The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
+(solver/search.py): every position on a winning line has a win, so none of them is dead,
+and the argument there that some won position is reached uses only those.
 tests/test_solver_interlock.py checks that no position on the solver's winning lines is
 dead (under every split too) and that positions found dead, by the plain closure or by a
 split, are lost when searched without that test.
@@ -136,7 +87,8 @@ from __future__ import annotations
 
 from operator import not_
 
-from ..engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.cards import FACE_DOWN, KING, OTHER_COLOUR
+from .rules import InterlockFamily
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
@@ -153,8 +105,7 @@ FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 def applies(game) -> bool:
     """Interlock: runs only (a Yukon group of Love a Duck breaks the bottom card rule),
     one deck, face-up cards, no cells."""
-    from ..rules.interlock import _InterlockFamily
-    return (isinstance(game, _InterlockFamily) and game.group == "run" and game.decks == 1
+    return (isinstance(game, InterlockFamily) and game.group == "run" and game.decks == 1
             and not game.face_down_cards and not game.C)
 
 

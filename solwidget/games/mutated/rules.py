@@ -1,4 +1,4 @@
-"""Mutated Solitaire (seed 000, RULES.md section 4): three rows of spaces, a deck per row,
+"""Mutated Solitaire (seed 000, docs/rules.md): three rows of spaces, a deck per row,
 and cards that move only to the row directly above or below their own.
 
 Piles, in ``pile_ids`` order: foundations ``f0..f3`` (row 0), the spaces ``r1c1..r3c5``,
@@ -17,72 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, deck, face_down, face_up, parse_card
-from ..engine.checks import shown
-from ..engine.errors import InvalidPosition
-from ..engine.game import Game
-from ..engine.moves import Move
-from ..engine.patience import Build
-from ..engine.registry import register
-from ..engine.state import State
-
-ROWS, COLUMNS, DECK_SIZE = 3, 5, 7
-DRAW = -1                       # a deck's mode in draw mode; otherwise its base index
-BUILD = Build(-1, "alternate")  # spaces and built decks build down in alternating colours
-
-FOUNDATION_IDS = tuple(f"f{i}" for i in range(4))
-SPACE_IDS = tuple(f"r{r}c{c}" for r in range(1, ROWS + 1) for c in range(1, COLUMNS + 1))
-DECK_IDS = tuple(f"d{r}" for r in range(1, ROWS + 1))
-PILE_IDS = FOUNDATION_IDS + SPACE_IDS + ("r2x",) + DECK_IDS
-
-F = tuple(range(4))
-SPACES = tuple(range(4, 4 + len(SPACE_IDS)))     # r1c1..r3c5
-R2X = 4 + len(SPACE_IDS)
-DECKS = (R2X + 1, R2X + 2, R2X + 3)               # d1, d2, d3
-ALL_SPACES = frozenset(SPACES + (R2X,))
-
-
-def _row_of(pid: str) -> int:
-    return 0 if pid[0] == "f" else int(pid[1])
-
-
-ROW = tuple(_row_of(pid) for pid in PILE_IDS)
-# The spaces of rows 1, 2 and 3, as slices of the piles (the solver reads a row at once).
-ROW_SLICES = tuple(slice(SPACES[0] + COLUMNS * r, SPACES[0] + COLUMNS * (r + 1)) for r in range(ROWS))
-assert all(ROW[i] == r + 1 for r, part in enumerate(ROW_SLICES) for i in range(part.start, part.stop))
-NEIGHBOUR_ROWS = {r: tuple(n for n in (r - 1, r + 1) if 0 <= n <= ROWS) for r in range(ROWS + 1)}
-# The cards on which each card may be built: one rank higher, of the other colour.
-PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in deck()}
-
-# Tables for the move generator, which runs once per position the solver expands.
-# FITS[under][over]: may ``over`` lie on ``under`` in a run? Never on a face-down card.
-FITS = [[not under & FACE_DOWN and BUILD.fits(under, over) for over in range(128)] for under in range(128)]
-GIVERS = tuple((s, NEIGHBOUR_ROWS[ROW[s]], s - DECKS[0] if s in DECKS else None)
-               for s in SPACES + (R2X,) + DECKS)
-# The moves themselves, made once: MOVES[src][dst][n] counts cards; CARD_MOVES names a card.
-MOVES = [[[Move(a, b, n) for n in range(DECK_SIZE + KING)] for b in PILE_IDS] for a in PILE_IDS]
-CARD_MOVES = {(a, b, card): Move(PILE_IDS[a], PILE_IDS[b], 1, card_name(card))
-              for a in DECKS for b in range(len(PILE_IDS)) for card in deck()}
-BUILD_MOVES = {d: Move(PILE_IDS[d], "build") for d in DECKS}
-CARD_BY_NAME = {card_name(card): card for card in deck()}
-PARENTS_OF = [PARENTS.get(card, ()) for card in range(64)]    # PARENTS as a list, by card
-
-
-def _run_length(pile: tuple, floor: int = 0) -> int:
-    """How many top cards of ``pile`` (not below index ``floor``) form a movable run."""
-    if len(pile) <= floor or pile[-1] & FACE_DOWN:
-        return 0
-    n = 1
-    fits = FITS
-    while len(pile) - n > floor and fits[pile[-n - 1]][pile[-n]]:
-        n += 1
-    return n
-
-
-def _flip(cards: tuple) -> tuple:
-    """Turn a deck over as a whole: order reversed, every face inverted."""
-    return tuple(c ^ FACE_DOWN for c in reversed(cards))
-
+from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, parse_card
+from ...engine.checks import shown
+from ...engine.errors import InvalidPosition
+from ...engine.game import Game
+from ...engine.moves import Move
+from ...engine.registry import register
+from ...engine.state import State
+from .board import (BUILD, CARD_BY_NAME, COLUMNS, DECK_IDS, DECK_SIZE, DECKS, DRAW, F, FOUNDATION_IDS,
+                    PILE_IDS, R2X, ROW, ROWS, SPACE_IDS, SPACES, _row_of)
+from .moves import BUILD_ACTION, apply, plans
 
 @register
 class MutatedSolitaire(Game):
@@ -119,138 +63,26 @@ class MutatedSolitaire(Game):
         return State(self, tuple(piles), (DRAW,) * ROWS)
 
     # ------------------------------------------------------------ moves
-    @staticmethod
-    def _open_piles(piles, modes):
-        """What may take cards, found once per position: per row, the top card of every pile
-        that may be built on (card -> pile index) and the empty spaces; the card each
-        foundation wants next (card -> foundation) and the empty foundations."""
-        tops, empty = ({}, {}, {}, {}), ([], [], [], [])
-        for s in SPACES:
-            if piles[s]:
-                tops[ROW[s]][piles[s][-1]] = s
-            else:
-                empty[ROW[s]].append(s)
-        if piles[R2X]:                      # r2x takes cards while it holds some, never once emptied
-            tops[2][piles[R2X][-1]] = R2X
-        for d, base in zip(DECKS, modes):
-            if base != DRAW:
-                tops[ROW[d]][piles[d][-1]] = d
-        wanted, empty_foundations = {}, []
-        for f in F:
-            if not piles[f]:
-                empty_foundations.append(f)
-            elif piles[f][-1] & 15 != KING:
-                wanted[piles[f][-1] + 1] = f
-        return tops, empty, wanted, empty_foundations
+    def iter_moves(self, state: State) -> Iterator[Move]:
+        """Every legal move, in the order of moves.py's ``plans`` (which the solver shares)."""
+        for plan in plans(state.piles, state.extra, every=True):
+            yield plan[0]
 
-    @staticmethod
-    def _targets(board, row: int, head: int, n: int) -> list[int]:
-        """The piles of ``row`` that may take ``n`` cards headed by ``head``."""
-        tops, empty, wanted, empty_foundations = board
-        if row == 0:
-            if n > 1:
-                return []
-            if head & 15 == ACE:
-                return empty_foundations
-            return [wanted[head]] if head in wanted else []
-        row_tops = tops[row]
-        found = [row_tops[p] for p in PARENTS[head] if p in row_tops]
-        if head & 15 == KING:
-            found += empty[row]
-        return found
-
-    def _moves(self, state: State) -> Iterator[Move]:
-        """``_targets`` written out for the rows of spaces (the hot loop of the solver)."""
-        piles, modes = state.piles, state.extra
-        board = self._open_piles(piles, modes)
-        tops, empty = board[0], board[1]
-        targets = self._targets
-        for src, rows, deck_at in GIVERS:
-            pile = piles[src]
-            if not pile:
-                continue
-            mode = None if deck_at is None else modes[deck_at]
-            if mode == DRAW:
-                yield BUILD_MOVES[src]
-                for card in pile:
-                    if card & FACE_DOWN:
-                        continue
-                    for row in rows:
-                        if row:
-                            row_tops = tops[row]
-                            for host in PARENTS_OF[card]:
-                                if host in row_tops:
-                                    yield CARD_MOVES[src, row_tops[host], card]
-                            if card & 15 == KING:
-                                for dst in empty[row]:
-                                    yield CARD_MOVES[src, dst, card]
-                        else:
-                            for dst in targets(board, row, card, 1):
-                                yield CARD_MOVES[src, dst, card]
-                continue
-            moves = MOVES[src]
-            for n in range(1, _run_length(pile, mode or 0) + 1):
-                head = pile[-n]
-                for row in rows:
-                    if row:
-                        row_tops = tops[row]
-                        for host in PARENTS_OF[head]:
-                            if host in row_tops:
-                                yield moves[row_tops[host]][n]
-                        if head & 15 == KING:
-                            for dst in empty[row]:
-                                yield moves[dst][n]
-                    else:
-                        for dst in targets(board, row, head, n):
-                            yield moves[dst][n]
-        for f in F:
-            if piles[f]:
-                for dst in targets(board, 1, piles[f][-1], 1):
-                    yield MOVES[f][dst][1]
-
-    def _apply(self, state: State, move: Move) -> State:
-        piles = list(state.piles)
-        modes = list(state.extra)
-        s = self._index[move.src]
-        if move.dst == "build":
-            pile = piles[s]
-            piles[s] = pile[:-1] + (face_up(pile[-1]),)
-            modes[s - DECKS[0]] = len(pile) - 1
-            return State(self, tuple(piles), tuple(modes))
-        d = self._index[move.dst]
-        pile = piles[s]
+    def apply_legal(self, state: State, move: Move) -> State:
+        index = self.index_of
+        src = index[move.src]
+        dst = BUILD_ACTION if move.dst == "build" else index[move.dst]
+        card = None
         if move.card is not None:
             card = CARD_BY_NAME.get(move.card)
             if card is None:
                 card = parse_card(move.card)
-            i = pile.index(card)
-            moving = (card,)
-            piles[s] = pile[:i] + pile[i + 1:]
-        else:
-            moving = pile[-move.n:]
-            piles[s] = pile[:-move.n]
-        piles[d] = piles[d] + moving
-
-        flip_rows = set()
-        if s in ALL_SPACES and piles[s] and piles[s][-1] & FACE_DOWN:
-            turned = face_up(piles[s][-1])
-            piles[s] = piles[s][:-1] + (turned,)
-            if turned & 15 == KING:
-                flip_rows.add(ROW[s])
-        if s in DECKS and modes[s - DECKS[0]] == len(piles[s]):
-            modes[s - DECKS[0]] = DRAW      # the base has left: the deck is back in draw mode
-        if d in ALL_SPACES and moving[0] & 15 == KING:
-            flip_rows.add(ROW[d])
-        for row in flip_rows:
-            row_deck = DECKS[row - 1]
-            if modes[row - 1] == DRAW and piles[row_deck]:
-                piles[row_deck] = _flip(piles[row_deck])
-        return State(self, tuple(piles), tuple(modes))
+        return State(self, *apply(state.piles, state.extra, src, dst, move.n, card))
 
     # ------------------------------------------------------------ refusals
     def _refusal(self, state: State, move: Move) -> str | None:
         """The rule that forbids ``move``, or None when none does: an encoding of the rules
-        independent of ``_moves`` (the tests check that the two agree on every move)."""
+        independent of ``iter_moves`` (the tests check that the two agree on every move)."""
         piles, modes = state.piles, state.extra
         src, dst = move.src, move.dst
         if src == "build":
@@ -262,7 +94,7 @@ class MutatedSolitaire(Game):
         reason = self._row_refusal(src, dst)
         if reason:
             return reason
-        s, d = self._index[src], self._index[dst]
+        s, d = self.index_of[src], self.index_of[dst]
         if d == R2X and not piles[R2X]:
             return "r2x is gone: once emptied, nothing may be moved to it"
         if d in DECKS and modes[d - DECKS[0]] == DRAW:
@@ -275,7 +107,7 @@ class MutatedSolitaire(Game):
         return self._destination_refusal(piles, d, moving)
 
     def _build_refusal(self, state: State, move: Move) -> str | None:
-        s = self._index[move.src]
+        s = self.index_of[move.src]
         if s not in DECKS:
             return f"only a deck (d1, d2, d3) can be turned into a built pile; {move.src} is not a deck"
         if move.n != 1 or move.card is not None:

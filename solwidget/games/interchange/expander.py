@@ -1,41 +1,54 @@
 """Triple (and Quadruple) Interchange's successors, made straight from the piles.
 
-``InterchangeExpander`` yields exactly what ``PatienceExpander`` yields for these games, in
-the same order (the engine's moves with the same key-equal duplicates skipped, then the
-bridges of interchange.py, each followed by the same safe moves home), so the searches are
-unchanged; it only skips the general machinery. The gains:
-- the stock and waste are read once a position as their turning cycle (stock.py), and a
+``InterchangeExpander`` yields exactly what ``InterchangeFamilyExpander`` yields for these
+games, in the same order (the engine's moves with the same key-equal duplicates skipped,
+then the bridges of reductions.py, each followed by the same safe moves home), so the
+searches are unchanged; it only skips the general machinery. The gains:
+- the stock and waste are read once a position as their turning cycle (solver/stock.py), and a
   bridge's turns and plays are worked out on that cycle, one chain card after the other,
   instead of building a position after every card;
-- safe moves home (autoplay.py) are looked for only among the pile tops, against the set of
+- safe moves home (solver/autoplay.py) are looked for only among the pile tops, against the set of
   cards the foundations take safely, made once for each set of foundations;
 - a move or bridge that no safe move can follow gets its key asked before its position is
   made (``scored``): about half of them are seen already, and only the others get their
   position, moves, stock and waste made (and a tableau move or bridge its score from its
   parent's).
-The engine stays the judge: every win is replayed through ``State.play`` (search.py), and
-tests/test_solver_interchange.py compares both expanders move for move.
+The engine stays the judge: every win is replayed through ``State.play``
+(solver/search.py), and tests/test_solver_interchange.py compares both expanders move for
+move.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from ..engine.moves import Move
-from ..engine.state import State
-from . import interchange
-from .expand import PatienceExpander, _hooks_plain
-from .keys import engine_key_is_plain
-from .stock import REDEAL, TURN
+from ...engine.cards import ACE, FACE_DOWN, KING
+from ...engine.moves import Move
+from ...engine.state import State
+from ...solver.expand import PatienceExpander
+from ...solver.stock import REDEAL, TURN
+from . import reductions
 
 ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
 _FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # for bytes.translate
 _FACE_DOWN = bytes(c | FACE_DOWN for c in range(128)) + bytes(range(128, 256))
 
 
+class InterchangeFamilyExpander(PatienceExpander):
+    """The generic successors, with the family's dead ends and bridges (reductions.py)
+    where their lemmas hold."""
+
+    def reserve_plays(self, game):
+        if reductions.bridges_apply(game):
+            return reductions.bridges, reductions.home_bridges
+        return None, None
+
+    def dead_end_test(self, game):
+        return reductions.DeadEnds(game) if reductions.applies(game) else None
+
+
 def fast_path(game, compress=True) -> bool:
-    """Does InterchangeExpander give PatienceExpander's successors for ``game``?"""
-    return (compress and interchange.applies(game) and interchange.bridges_apply(game)
-            and _hooks_plain(game) and engine_key_is_plain(game) and game.symmetric_tableau)
+    """Does InterchangeExpander give InterchangeFamilyExpander's successors for ``game``?"""
+    return (compress and reductions.applies(game) and reductions.bridges_apply(game)
+            and game.symmetric_tableau)
 
 
 class _Reserve:
@@ -58,7 +71,7 @@ class _Reserve:
             on_waste = order.find(card, now) + 1
             if on_waste:
                 turns = (TURN,) * (on_waste - now)
-            else:                   # not in the stock: after a redeal (a third of the plays)
+            else:                   # not in the stock: after a redeal
                 on_waste = order.index(card) + 1
                 lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
                 turns = lead + (TURN,) * on_waste
@@ -92,16 +105,16 @@ class _Chain:
         return self.at
 
 
-class InterchangeExpander(PatienceExpander):
-    """PatienceExpander's successors for Triple and Quadruple Interchange (see above)."""
-    pooled_proofs = True    # the searches of a portfolio may pool a loss proof (search.py)
+class InterchangeExpander(InterchangeFamilyExpander):
+    """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
+    pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
-        self._one = game._one_card_moves
+        self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._fits_on = game._fits_on
+        self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
         self._group_moves = {}
@@ -110,7 +123,7 @@ class InterchangeExpander(PatienceExpander):
         assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
-        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # keys._cycle_key
+        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py
         self._key_of = self.key.of_piles
 
     # ------------------------------------------------------------ positions
@@ -160,12 +173,11 @@ class InterchangeExpander(PatienceExpander):
         safe move left, as every position the search holds), so only the card the move
         turns up, or a reserve card left on the waste, can have become safe. Unless one of
         them is safe, no safe move follows, and the child's key is asked before the child is
-        made: half of them are seen already (a search of deal 765 at 6,000 expansions made
-        21,290 such children fewer, of 48,170). The others are scored from ``state``'s score
-        by the two piles that change. A move or bridge home changes the foundations and so
-        maybe the safe cards: its key is asked first when none of the child's pile tops nor
-        its waste's top is safe for its foundations (in deal 920's search at 5,000
-        expansions, 2,323 of the 3,201 moves and bridges home were seen already)."""
+        made: about half of them are seen already, and are never made. The others are scored
+        from ``state``'s score by the two piles that change. A move or bridge home changes
+        the foundations and so maybe the safe cards: its key is asked first when none of the
+        child's pile tops nor its waste's top is safe for its foundations (most of those are
+        seen already too)."""
         if self.dead_ends.is_dead(state):
             return
         key, settle = self.key, self._settle
@@ -204,14 +216,8 @@ class InterchangeExpander(PatienceExpander):
         T, one, fits_on = self._T, self._one, self._fits_on
         givers = [t for t in T if piles[t]]
         first_empty = next((t for t in T if not piles[t]), None)
-        wants, empty_f = {}, None
-        for f in self._F:
-            pile = piles[f]
-            if not pile:
-                if empty_f is None:
-                    empty_f = f
-            elif pile[-1] & 15 != KING:
-                wants.setdefault(pile[-1] + 1, []).append(f)
+        wants, empty_fs = self.game.foundation_wants(piles)
+        empty_f = empty_fs[0] if empty_fs else None
         for src in givers:                      # to the foundations
             card = piles[src][-1]
             if card & FACE_DOWN:
@@ -225,7 +231,8 @@ class InterchangeExpander(PatienceExpander):
         for dst in givers:
             for card in fits_on[piles[dst][-1]]:
                 takes.setdefault(card, []).append(dst)
-        runs = [(src, _run_length(piles[src], fits_on)) for src in givers]
+        run_length = self.game.run_length
+        runs = [(src, run_length(piles[src])) for src in givers]
         for src, run in runs:                   # on the tableau
             pile = piles[src]
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
@@ -248,7 +255,7 @@ class InterchangeExpander(PatienceExpander):
             yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit, after))
 
     def _home_bridges(self, state, start, reserve, admit):
-        """interchange.home_bridges, on the cycle, as _successors gives them (_homed)."""
+        """reductions.home_bridges, on the cycle, as _successors gives them (_homed)."""
         piles = state.piles
         on_top = {}
         for t in self._T:
@@ -281,7 +288,7 @@ class InterchangeExpander(PatienceExpander):
                     last += 1
 
     def _bridges(self, state, start, reserve, runs, first_empty, asking):
-        """interchange.bridges, on the cycle, as _successors gives them (``asking``: the key
+        """reductions.bridges, on the cycle, as _successors gives them (``asking``: the key
         parts, safe cards and admit for _asked, and the scores after a move); ``runs``:
         (pile, run length) of each pile that holds cards."""
         parts, safe, admit, after = asking
@@ -340,8 +347,9 @@ class InterchangeExpander(PatienceExpander):
 
     # ------------------------------------------------------------ safe moves home
     def _safe_cards(self, piles):
-        """The cards that some foundation takes next and that are safe there (autoplay.py:
-        every copy of the card below in suit is home); an Ace while a foundation is empty."""
+        """The cards that some foundation takes next and that are safe there
+        (solver/autoplay.py: every copy of the card below in suit is home); an Ace while a
+        foundation is empty."""
         founds = tuple(piles[self._founds])
         if founds == self._safe_for[0]:
             return self._safe_for[1]
@@ -407,12 +415,3 @@ def _taken(pile, n) -> tuple:
         rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
     return rest
 
-
-def _run_length(pile, fits_on) -> int:
-    """Patience._run_length for runs in suit."""
-    if not pile or pile[-1] & FACE_DOWN:
-        return 0
-    n, size = 1, len(pile)
-    while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-        n += 1
-    return n

@@ -1,8 +1,8 @@
 """The FreeCell family: Reversed Solitaire (seed), Inverted FreeCell, classic FreeCell."""
 
-from ..engine.cards import ACE, KING
-from ..engine.patience import Build, Patience
-from ..engine.registry import register
+from ...engine.cards import ACE, KING
+from ...engine.patience import Build, Patience
+from ...engine.registry import register
 
 
 class _FreeCellFamily(Patience):

@@ -1,4 +1,4 @@
-"""The Interlock family: Interlock (seed), Love a Duck and Guardian (RULES.md section 3).
+"""The Interlock family: Interlock (seed), Love a Duck and Guardian (docs/rules.md, Interlock).
 
 The tableau is three overlapping layers of piles. A pile is covered while either of its two
 covering piles (in the next layer to the front) holds a card; a covered pile neither gives
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.cards import FACE_DOWN, card_name, face_down
-from ..engine.errors import InvalidPosition
-from ..engine.moves import Move
-from ..engine.patience import CARD_GAP, ROW_GAP, Build, Patience
-from ..engine.registry import register
-from ..engine.state import State
+from ...engine.cards import FACE_DOWN, card_name, face_down
+from ...engine.errors import InvalidPosition
+from ...engine.moves import Move
+from ...engine.patience import CARD_GAP, ROW_GAP, Build, Patience
+from ...engine.registry import register
+from ...engine.state import State
 
 CARD_HEIGHT = 1.4
 LAYERS = ("back", "middle", "front")
@@ -31,7 +31,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-class _InterlockFamily(Patience):
+class InterlockFamily(Patience):
     back_piles: int = 9            # the layers hold back_piles, back_piles + 1, back_piles + 2
     build = Build(-1, "alternate")
     group = "run"
@@ -63,11 +63,11 @@ class _InterlockFamily(Patience):
         names = [self.pile_ids[c] for c in self._holding_covers(piles, i)]
         return f"{self.pile_ids[i]} is covered by {_and(names)}"
 
-    def _can_give(self, piles, i: int) -> bool:
+    def can_give(self, piles, i: int) -> bool:
         pair = self._pair[i]
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
-    def _can_take(self, piles, i: int) -> bool:
+    def can_take(self, piles, i: int) -> bool:
         if not piles[i] and self._gone_when_empty[i]:
             return False            # an emptied middle or front pile is gone
         pair = self._pair[i]
@@ -86,12 +86,12 @@ class _InterlockFamily(Patience):
             return self._covered_words(piles, i)
         return None
 
-    def _reveal(self, piles: list, src: int) -> None:
+    def reveal(self, piles: list, src: int) -> None:
         """Turn up the top card of ``src`` and, if ``src`` is now empty, of each pile it
         uncovered (Guardian's face-down back and middle cards)."""
         for i in (src, *(self.covered.get(src, ()) if not piles[src] else ())):
             pile = piles[i]
-            if pile and pile[-1] & FACE_DOWN and self._can_give(piles, i):
+            if pile and pile[-1] & FACE_DOWN and self.can_give(piles, i):
                 piles[i] = pile[:-1] + (pile[-1] & ~FACE_DOWN,)
 
     # ------------------------------------------------------------- dropdown
@@ -104,24 +104,24 @@ class _InterlockFamily(Patience):
         """Do ``cards`` (a whole covering pile) fit on ``target``'s top card?"""
         if target[-1] & FACE_DOWN or any(c & FACE_DOWN for c in cards):
             return False
-        if self.group != "yukon" and self._run_length(cards) != len(cards):
+        if self.group != "yukon" and self.run_length(cards) != len(cards):
             return False            # Interlock and Guardian: the pile must be a run
         return self.build.fits(target[-1], cards[0])
 
-    def _extra_moves(self, state: State) -> Iterator[Move]:
+    def extra_moves(self, state: State) -> Iterator[Move]:
         piles = state.piles
         for x in self.T:
             if not piles[x] or not self.covers[x]:
                 continue
             y = self._dropdown_source(piles, x)
-            if y is not None and self._can_give(piles, y) and self._drops_onto(piles[y], piles[x]):
+            if y is not None and self.can_give(piles, y) and self._drops_onto(piles[y], piles[x]):
                 yield Move(self.pile_ids[y], self.pile_ids[x], len(piles[y]))
 
     def _dropdown_refusal(self, piles, y: int, x: int, n: int) -> str | None:
         """Why ``y`` may not drop onto ``x``, which it covers (None: no reason found here)."""
         ids = self.pile_ids
         src, dst = ids[y], ids[x]
-        if not self._can_give(piles, y):
+        if not self.can_give(piles, y):
             return (f"{src} is itself covered by {_and([ids[c] for c in self._holding_covers(piles, y)])}: "
                     "only an uncovered pile may drop down")
         if self._dropdown_source(piles, x) != y:
@@ -146,7 +146,7 @@ class _InterlockFamily(Patience):
 
     def _refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
-        x, y = self._index.get(move.dst), self._index.get(move.src)
+        x, y = self.index_of.get(move.dst), self.index_of.get(move.src)
         if y in self.covers.get(x, ()) and piles[x] and piles[y] \
                 and move.n <= len(piles[y]) and move.card is None:
             reason = self._dropdown_refusal(piles, y, x, move.n)
@@ -158,7 +158,7 @@ class _InterlockFamily(Patience):
         reason = self._take_refusal(piles, d)
         if reason:
             return reason
-        if not piles[d] and not self._empty_takes(piles, d, moving[0]):
+        if not piles[d] and not self.empty_pile_takes(piles, d, moving[0]):
             unit = "group" if self.group == "yukon" else "run"
             return (f"{self.pile_ids[d]} is an empty back pile: it takes only a King "
                     f"or a {unit} headed by a King")
@@ -210,7 +210,7 @@ class _InterlockFamily(Patience):
 
 
 @register
-class Interlock(_InterlockFamily):
+class Interlock(InterlockFamily):
     id = "interlock"
     name = "Interlock"
     draw = 1
@@ -229,7 +229,7 @@ class Interlock(_InterlockFamily):
 
 
 @register
-class LoveADuck(_InterlockFamily):
+class LoveADuck(InterlockFamily):
     id = "love_a_duck"
     name = "Love a Duck"
     group = "yukon"
@@ -252,7 +252,7 @@ class LoveADuck(_InterlockFamily):
 
 
 @register
-class Guardian(_InterlockFamily):
+class Guardian(InterlockFamily):
     id = "guardian"
     name = "Guardian"
     back_piles = 3

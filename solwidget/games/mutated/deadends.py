@@ -1,11 +1,12 @@
 """Dead ends in Mutated Solitaire: positions from which no win exists, found without search.
 
-As for Interlock (deadends.py), the test is a relaxation: it works out every event that
-*might* happen in some continuation, each kind of event needing a condition that every real
-occurrence of it needs, made of events that must have happened before. If the closure
-leaves some card unable to go home, no continuation wins: the position is *dead*.
+As for Interlock (games/interlock/deadends.py), the test is a relaxation: it works out
+every event that *might* happen in some continuation, each kind of event needing a
+condition that every real occurrence of it needs, made of events that must have happened
+before. If the closure leaves some card unable to go home, no continuation wins: the
+position is *dead*.
 
-What the rules give (RULES.md section 4, rules/mutated.py): every move takes its cards to the
+What the rules give (docs/rules.md, rules.py): every move takes its cards to the
 row above or below their own (row 0 is the foundations, which only row 1 and d1 reach), a card
 other than a King lands on a *host* (one rank higher, other colour) topping a pile there, or
 is carried in a run on the card beneath it, and a King lands in an empty space (never r2x).
@@ -36,37 +37,29 @@ Rules, each a condition that the event needs, events before it:
   or Moved(K); or a face-down King in a space of row n turned up: Moved(its head).
 Starting from P, the rules are applied until nothing changes. By induction over the moves of a
 continuation, every event in it is among those found (each needs events found before it).
-So if In(c, 0) is not found for some card c, no continuation wins. This follows rows: a card
-of row 3 goes home only if hosts wait for it in rows 2 and 1 (deal 160 is lost at the deal: its
-red Threes, in row 3, climb only onto a black Four in row 2, and neither black Four gets there
-before a red Three leaves row 3), and deck faces (in deal 995 no King ever moves, and no deck
-is flipped).
+So if In(c, 0) is not found for some card c, no continuation wins. The closure follows
+rows: a card of row 3 goes home only if hosts wait for it in rows 2 and 1 (red Threes of
+row 3 never go home when neither black Four can reach row 2 before a red Three leaves row
+3: such deals are lost at the deal). And it follows deck faces: where no King can ever
+move, no deck is flipped.
 
 The search keeps no dead position (MutatedExpander.scored): every position on a winning
-line can still win, so none of them is dead, and the argument of search.py that some won
-position is reached uses only those. tests/test_solver_mutated.py checks that positions on
-winning lines (found without this test) are never dead, and that positions found dead are
-lost when searched without it.
+line can still win, so none of them is dead, and the argument of solver/search.py that some
+won position is reached uses only those. tests/test_solver_mutated.py checks that positions
+on winning lines (found without this test) are never dead, and that positions found dead
+are lost when searched without it.
 
-The closure before this one followed a card only to its first move (any card that had moved,
-and every card lying in a run, could then go home, and host a card from any row), and took
-every deck card as face up; with this one deals 160, 480 and 995, open at 10 s, are lost at
-the deal, and 496 too (23,377 expansions before). Sets of cards are bit masks, so a row takes
-a card's guests all at once: the search expands about 8 % fewer positions a second than
-with the closure before (deals 1-20 at 3,000 states: 4,700 against 5,100). A row takes the
-runs of arriving cards down from its hosts, and a foundation the runs up from its top, in
-four doublings rather than a rank a pass (4.5 passes a row on those deals), and a deck's
-face-down cards are read from the top down to the first one still kept down: the test takes
-0.58 s of CPU on the 27,390 positions of those searches instead of 0.80 (the same answers).
-Tried and dropped: a host also needing the cards that lie on it in P to have moved first (the
-carried runs aside): in 1,500 positions sampled from each search of deals 23, 47, 85, 213, 282
-and 995 (at 15,000 expansions) it found 10 more dead (1 in 213, 9 in 282), at twice the cost.
+For speed, sets of cards are bit masks, so a row takes a card's guests all at once; a row
+takes the runs of arriving cards down from its hosts, and a foundation the runs up from its
+top, in four doublings rather than a rank a pass; and a deck's face-down cards are read
+from the top down to the first one still kept down. Stronger rules for hosts cost more
+than they find (docs/solver.md).
 """
 
 from __future__ import annotations
 
-from ..engine.cards import FACE_DOWN, KING
-from ..rules.mutated import DECKS, DRAW, F, R2X, ROW_SLICES
+from ...engine.cards import FACE_DOWN, KING
+from .board import DECKS, DRAW, F, R2X, ROW_SLICES
 
 # Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
 SUIT = 0xFFFF

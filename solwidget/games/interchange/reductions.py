@@ -2,12 +2,12 @@
 which no win exists, found without search (below); and stock and waste cards played only in
 bridges, a card put on them at once (the section "reserve plays" further down).
 
-The game (RULES.md section 2): several decks, foundations built up in suit from any Ace on
+The game (docs/rules.md): several decks, foundations built up in suit from any Ace on
 any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
 takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
 card can be played at any time. Face-down cards only wait for the cards above them to go.
 
-The test is a relaxation, as in deadends.py (Interlock's): for a position it works out
+The test is a relaxation, as Interlock's (games/interlock/deadends.py): for a position it works out
 every event that *might* happen in some continuation, using for each kind of event a
 condition that every real occurrence of it needs, made of events that happened before.
 Cards are physical cards: copies of one card are told apart by where they lie now.
@@ -40,8 +40,8 @@ continuation, every event that happens in it is among the events found (each nee
 that happened earlier, found by then). A win sends every card home; so if some card's H is
 not found, no win exists: the position is *dead*.
 
-The search does not expand a dead position (expand.py). That keeps "lost" a proof
-(search.py): every position on a winning line has a win, so none of them is dead, and the
+The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
+(solver/search.py): every position on a winning line has a win, so none of them is dead, and the
 argument there that some won position is reached uses only those.
 tests/test_solver_interchange.py checks that no position on the solver's winning lines is
 dead and that positions found dead are lost when searched without the test.
@@ -49,16 +49,15 @@ dead and that positions found dead are lost when searched without the test.
 
 from __future__ import annotations
 
-from ..engine.cards import ACE, FACE_DOWN, KING
-from .bridges import home_chains, play_bridge
-from .stock import cycle
+from ...engine.cards import ACE, FACE_DOWN, KING
+from ...solver.stock import cycle, home_chains, play_bridge
+from .rules import InterchangeFamily
 
 
 def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
     draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
-    from ..rules.interchange import _InterchangeFamily
-    return (isinstance(game, _InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
+    return (isinstance(game, InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
             and game.draw == 1 and game.redeals is None and game.step == 1 and not game.C
             and game.build.direction == -1 and game.build.suits == "same")
 
@@ -236,10 +235,10 @@ def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
 
 # ------------------------------------------------------------------ reserve plays
 # Every stock and waste card, the *reserve*, can be turned to the top of the waste before
-# any move (draw one, unlimited redeals), and turns touch nothing else (stock.py). Lines are
-# read here as their moves other than turns, a reserve play meaning "turn the card up, then
-# play it". Playing a reserve card X pays only if something is then put on X, and it can
-# wait until then:
+# any move (draw one, unlimited redeals), and turns touch nothing else (solver/stock.py).
+# Lines are read here as their moves other than turns, a reserve play meaning "turn the
+# card up, then play it". Playing a reserve card X pays only if something is then put on X,
+# and it can wait until then:
 #
 # Lemma (normal form). If a position has a winning line of n moves, it has one of at most
 # n moves in which every reserve play is followed at once by a move that puts a card on the
@@ -269,19 +268,20 @@ def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
 # every step, and the steps end with a line as claimed. The proof tracks physical cards,
 # so copies of a card change nothing.
 #
-# Consequence for the search. Chaining the plays that follow each other, every reserve
-# play of a normal line starts a *bridge*: reserve cards X1, ..., Xk, each played on the
-# one before, X1 onto a tableau card or an empty pile, then a run from a pile onto Xk; or
-# X1 onto a foundation (an Ace onto an empty one), then a card from the top of a pile home
+# Consequence for the search. Chaining the plays that follow each other, every reserve play
+# of a normal line starts a *bridge*: reserve cards X1, ..., Xk, each played on the one
+# before, X1 onto a tableau card or an empty pile, then a run from a pile onto Xk; or X1
+# onto a foundation (an Ace onto an empty one), then a card from the top of a pile home
 # onto Xk, or Xk a King. The expander offers bridges instead of single reserve plays, each
 # with its macro moves (turns included). If a position has a win, take a shortest one and
 # put it in normal form: its first move or bridge is a successor from which a win of fewer
-# moves exists, and safe autoplay after it only deletes moves (autoplay.py). By induction
-# on the length of the shortest win, the search reaches a won position whenever one
-# exists: "lost" stays a proof. Cards of the same type are interchangeable in every later
-# move, so a bridge is offered once per sequence of card types, onto the first empty pile
-# only (the key sorts the tableau piles) and onto one foundation of each top (the key
-# sorts the foundations). bridges.py proves the same for Interlock's tableau bridges.
+# moves exists, and safe autoplay after it only deletes moves (solver/autoplay.py). By
+# induction on the length of the shortest win, the search reaches a won position whenever
+# one exists: "lost" stays a proof. Cards of the same type are interchangeable in every
+# later move, so a bridge is offered once per sequence of card types, onto the first empty
+# pile only (the key sorts the tableau piles) and onto one foundation of each top (the key
+# sorts the foundations). games/interlock/bridges.py proves the same for Interlock's
+# tableau bridges.
 # tests/test_solver_interchange.py compares the answers with and without bridges.
 
 
@@ -290,7 +290,7 @@ def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
     units: dict[int, list[tuple[int, int]]] = {}
     for a in game.T:
         pile = piles[a]
-        for n in range(1, game._run_length(pile) + 1):
+        for n in range(1, game.run_length(pile) + 1):
             units.setdefault(pile[-n], []).append((a, n))
     return units
 
@@ -302,7 +302,7 @@ def bridges(game, state):
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on, ids = game._fits_on, game.pile_ids
+    fits_on, ids = game.fits_on, game.pile_ids
     empty_seen = False
     for b in game.T:
         pile = piles[b]

@@ -1,0 +1,8 @@
+"""``python -m solwidget``: the same command line as ``solwidget``."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

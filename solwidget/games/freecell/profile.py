@@ -1,0 +1,32 @@
+"""What the solver knows of the FreeCell family (solver/profile.py's contract)."""
+
+from __future__ import annotations
+
+from ...solver.expand import PatienceExpander
+from ...solver.keys import plain_key_bytes
+from ...solver.profile import Profile, register_profile
+from .expander import CellsExpander, fits
+from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
+
+# The greedy search of the default portfolio (solver/profile.py) first, then an exploring
+# weighted A* that prizes free cells and the cards the foundations want next (docs/solver.md).
+CELLS_PORTFOLIO = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
+                   {"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}})
+
+
+class FreeCellProfile(Profile):
+    """The fast expander wherever the game has free cells (an option may take them away)."""
+
+    def portfolio_for(self, game) -> tuple[dict, ...]:
+        return CELLS_PORTFOLIO if game.C else super().portfolio_for(game)
+
+    def expander(self, game, weights=None, autoplay=True, compress=True):
+        cls = CellsExpander if fits(game) else PatienceExpander
+        return cls(game, weights, autoplay, compress)
+
+    def key_bytes(self, game) -> int:
+        # cells_key: a tuple of the piles, which it keeps alive
+        return 400 if fits(game) else plain_key_bytes(game)
+
+
+register_profile(FreeCellProfile(), ReversedSolitaire, InvertedFreeCell, FreeCell)

@@ -1,0 +1,29 @@
+"""What the solver knows of the Interchange family (solver/profile.py's contract)."""
+
+from __future__ import annotations
+
+from ...solver.profile import Profile, register_profile
+from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
+from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleInterchange, Unlimited
+
+# Triple Interchange: two weighted A* searches that count a face-down card six times and a
+# blocker three times (a hidden card is most of the work); the second, deeper, explores a
+# tenth of its pops (docs/solver.md).
+TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
+                                {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}})
+
+
+class InterchangeProfile(Profile):
+    """The family's reductions where their lemmas hold, made from the piles where they can."""
+
+    def expander(self, game, weights=None, autoplay=True, compress=True):
+        cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander
+        return cls(game, weights, autoplay, compress)
+
+
+class TripleInterchangeProfile(InterchangeProfile):
+    portfolio = TRIPLE_INTERCHANGE_PORTFOLIO
+
+
+register_profile(InterchangeProfile(), Interchange, Unlimited, SingleInterchange, QuadrupleInterchange)
+register_profile(TripleInterchangeProfile(), TripleInterchange)

@@ -1,0 +1,27 @@
+"""What the solver knows of Interlock's family (solver/profile.py's contract)."""
+
+from __future__ import annotations
+
+from ...solver.profile import Profile, register_profile
+from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
+from .rules import Guardian, Interlock, LoveADuck
+
+# Interlock: the work is digging out the cards under the front layers, so one search counts
+# a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
+INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},)
+
+
+class InterlockFamilyProfile(Profile):
+    """The family's reductions where their lemmas hold, made from the piles where they can."""
+
+    def expander(self, game, weights=None, autoplay=True, compress=True):
+        cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
+        return cls(game, weights, autoplay, compress)
+
+
+class InterlockProfile(InterlockFamilyProfile):
+    portfolio = INTERLOCK_PORTFOLIO
+
+
+register_profile(InterlockFamilyProfile(), LoveADuck, Guardian)
+register_profile(InterlockProfile(), Interlock)

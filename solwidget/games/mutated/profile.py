@@ -1,0 +1,27 @@
+"""What the solver knows of Mutated Solitaire (solver/profile.py's contract)."""
+
+from __future__ import annotations
+
+from ...solver.profile import Profile, register_profile
+from .expander import MutatedExpander
+from .rules import MutatedSolitaire
+
+# Three searches that weigh orphans (docs/solver.md): a weighted A*, a greedy search leaning
+# on face-down deck cards rather than rows, and the greedy one's weights with a small depth
+# weight, which walks the plateaus the other two stall on; the last two explore a tenth.
+MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
+                     {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
+                     {"depth_weight": 0.2, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
+
+
+class MutatedProfile(Profile):
+    portfolio = MUTATED_PORTFOLIO
+
+    def expander(self, game, weights=None, autoplay=True, compress=True):
+        return MutatedExpander(game, weights, autoplay, compress)
+
+    def key_bytes(self, game) -> int:
+        return 220          # the expander's key: about 111 bytes, and a set's slots
+
+
+register_profile(MutatedProfile(), MutatedSolitaire)

@@ -1,0 +1,72 @@
+"""The contract between a game and the solver: what a family of games tells the search.
+
+The solver knows no game by name. A family that knows more about its games than the
+engine's rules say (faster move generation, a tighter key, a better score, positions
+proved dead, safe moves, a portfolio of searches tuned for it) declares it in a
+``Profile`` and registers it for its game classes; the solver asks ``profile_for(game)``.
+A game with no profile is solved by the generic path: ``PatienceExpander`` for games
+built on the engine's ``Patience`` blocks, ``GenericExpander`` for any other game. Both
+are sound for any game, so a profile only makes a search faster, never changes what
+"won" or "lost" means.
+
+A profile is registered for exact classes, not their subclasses: a subclass may change a
+rule that a family's lemmas rely on, so it gets the generic path unless it is registered
+too (after checking that those lemmas still hold for it).
+
+    class MyProfile(Profile):
+        portfolio = ({"depth_weight": 0.5},)
+        def expander(self, game, weights=None, autoplay=True, compress=True):
+            return MyExpander(game, weights, autoplay, compress)
+
+    register_profile(MyProfile(), MyGame)
+"""
+
+from __future__ import annotations
+
+from ..engine.patience import Patience
+from .expand import GenericExpander, PatienceExpander
+from .keys import plain_key_bytes
+
+# A weighted A* beside a greedy search that prizes free cells, empty piles and ordered
+# piles: where one stalls on a plateau of the score, the other often walks through.
+DEFAULT_PORTFOLIO = ({"depth_weight": 0.5},
+                     {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}})
+
+
+class Profile:
+    """What the solver may ask of a game (see the module docstring); the defaults are the
+    generic path's."""
+
+    #: The searches run side by side by default (see ``Solver``'s ``portfolio``).
+    portfolio: tuple[dict, ...] = DEFAULT_PORTFOLIO
+
+    def portfolio_for(self, game) -> tuple[dict, ...]:
+        """The searches run side by side by default for ``game``."""
+        return self.portfolio
+
+    def expander(self, game, weights=None, autoplay=True, compress=True) -> GenericExpander:
+        """The successor function of one search: moves, keys and scores (expand.py)."""
+        if isinstance(game, Patience):
+            return PatienceExpander(game, weights, autoplay, compress)
+        return GenericExpander(game, weights, autoplay, compress)
+
+    def key_bytes(self, game) -> int:
+        """About how much memory one key of the transposition table takes, with its share
+        of a set, for sizing the table."""
+        return plain_key_bytes(game)
+
+
+GENERIC = Profile()
+_PROFILES: dict[type, Profile] = {}
+
+
+def register_profile(profile: Profile, *classes: type) -> Profile:
+    """Declare ``profile`` for games of exactly these classes."""
+    for cls in classes:
+        _PROFILES[cls] = profile
+    return profile
+
+
+def profile_for(game) -> Profile:
+    """The profile of ``game``'s class, else the generic one."""
+    return _PROFILES.get(type(game), GENERIC)
