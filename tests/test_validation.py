@@ -277,3 +277,26 @@ def test_a_number_too_long_to_print_is_shown_shortened(call, words):
     with pytest.raises(sw.SolwidgetError) as err:
         call()
     assert words in str(err.value) and len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda w: w.replay("t0 f0"), "moves must be a list of moves"),
+    (lambda w: w.replay(5), "moves must be a list of moves"),
+    (lambda w: w.replay([], delay=float("nan")), "delay must be a finite number"),
+    (lambda w: w.replay([], delay=-1), "delay must be a finite number"),
+    (lambda w: w.show_solver(sw.Solver(w.state), steps=0), "steps must be a whole number >= 1"),
+    (lambda w: w.show_solver(sw.Solver(w.state), every="often"), "every must be a finite number"),
+    (lambda w: w.show_solver("solver"), "solver must be a Solver"),
+    (lambda w: w.solve(max_states=-1), "max_states must be"),
+    (lambda w: w.hint(max_seconds="2"), "max_seconds must be"),
+    (lambda w: sw.SolitaireWidget("freecell", state=5), "state must be a State"),
+    (lambda w: sw.SolitaireWidget("freecell", four_colour="yes"), "four_colour must be a boolean"),
+    (lambda w: sw.SolitaireWidget(w.game, cells=3), "give options to load_game"),
+    (lambda w: sw.Solver(w.state, greedy=True), "Solver has no option 'greedy'"),
+])
+def test_widget_and_solver_calls_are_checked_before_anything_runs(call, words):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    before = widget.get_state()
+    with pytest.raises(sw.SolwidgetError, match=words):
+        call(widget)
+    assert widget.get_state() == before and widget.busy == ""

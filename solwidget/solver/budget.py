@@ -117,13 +117,22 @@ SOLVER_DEFAULTS = {"depth_weight": None, "weights": None, "portfolio": None, "au
                    "compress_stock": True, "shorten_wins": True, "table_size": None, "frontier_size": None}
 
 
-def check_call(state, max_states, max_seconds, options: dict, caller: str) -> None:
-    """The arguments of ``solve`` or ``hint``, checked before any search starts: the state,
-    the budgets, and options among the Solver's."""
+def check_state(state) -> None:
     if not isinstance(state, State):
         raise refuse("state", "a State (game.deal(n))", state)
+
+
+def check_option_names(options: dict, caller: str) -> None:
+    """Refuse options that the Solver does not have, as InvalidOption (also a TypeError)."""
     unknown = [name for name in options if name not in SOLVER_DEFAULTS]
     if unknown:
         raise InvalidOption(f"{caller} has no option {shown(unknown[0])} "
                             f"(options: max_states, max_seconds, {', '.join(SOLVER_DEFAULTS)})")
+
+
+def check_call(state, max_states, max_seconds, options: dict, caller: str) -> None:
+    """The arguments of ``solve`` or ``hint``, checked before any search starts: the state,
+    the budgets, and options among the Solver's."""
+    check_state(state)
+    check_option_names(options, caller)
     check_solver_options(max_states=max_states, max_seconds=max_seconds, **{**SOLVER_DEFAULTS, **options})

@@ -54,10 +54,9 @@ import gc
 import time
 from contextlib import contextmanager
 
-from ..engine.checks import refuse
 from ..engine.moves import Move
 from ..engine.state import State
-from .budget import check_call, check_solver_options, check_steps
+from .budget import check_call, check_option_names, check_solver_options, check_state, check_steps
 from .frontier import Frontier
 from .profile import profile_for
 from .result import Progress, SolveResult
@@ -259,9 +258,9 @@ class Solver:
                  weights: dict | None = None, portfolio=None, autoplay: bool = True,
                  compress_stock: bool = True,
                  shorten_wins: bool = True, table_size: int | None = None,
-                 frontier_size: int | None = None):
-        if not isinstance(state, State):
-            raise refuse("state", "a State (game.deal(n))", state)
+                 frontier_size: int | None = None, **unknown):
+        check_state(state)
+        check_option_names(unknown, "Solver")
         checked = check_solver_options(
             max_states=max_states, max_seconds=max_seconds, depth_weight=depth_weight, weights=weights,
             portfolio=portfolio, autoplay=autoplay, compress_stock=compress_stock, shorten_wins=shorten_wins,

@@ -10,14 +10,15 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import anywidget
 import traitlets
 
-from ..engine.checks import is_real, is_whole, shown
+from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
 from ..engine.deals import DEAL_LIMITS, check_deal_number
-from ..engine.errors import IllegalMove, SolwidgetError
+from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.registry import load_game
@@ -110,10 +111,12 @@ class SolitaireWidget(anywidget.AnyWidget):
                  state: State | None = None, **options):
         if isinstance(game, Game):
             if options:
-                raise TypeError("give options to load_game, or pass the game's id instead of a Game")
+                raise InvalidOption("give options to load_game, or pass the game's id instead of a Game")
             the_game = game
         else:
             the_game = load_game(game, **options)
+        if state is not None and not isinstance(state, State):
+            raise refuse("state", "a State (game.deal(n)) or None", state)
         if state is not None and state.game != the_game:
             raise SolwidgetError(f"this state is of {state.game.id}, not {the_game.id}")
         start = state if state is not None else the_game.deal(deal)
@@ -235,8 +238,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         """
         from ..solver import hint as solver_hint
         budget.setdefault("max_seconds", self.HINT_SECONDS)
+        said = self.message, self.message_kind
         self._say("looking for a hint…", "info")
-        found = solver_hint(self.state, **budget)
+        try:
+            found = solver_hint(self.state, **budget)
+        except SolwidgetError:          # a bad budget: the widget stays as it was
+            self._say(*said)
+            raise
         with self._lock, self.hold_sync():
             if found is None:
                 self.highlight = []
@@ -260,6 +268,11 @@ class SolitaireWidget(anywidget.AnyWidget):
         when ``background`` is False); progress is sent at most every ``every`` seconds.
         A win is offered for replay from the position the search started at.
         """
+        if not callable(getattr(solver, "step", None)):
+            raise refuse("solver", "a Solver (sw.Solver(state))", solver)
+        whole_number("steps", steps, 1)
+        real_number("every", every, 0.0)
+        flag("background", background)
         start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
 
         def run(cancelled):
@@ -300,6 +313,11 @@ class SolitaireWidget(anywidget.AnyWidget):
         """Put ``moves`` after the current position and step through them, ``delay`` seconds
         apart (``delay=None`` only sets up the scrubber). Without ``moves``, replay the
         solver's win from the position it was found for (going back to it if need be)."""
+        if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
+            raise refuse("moves", "a list of moves (Move or text like 't3 f0'), or None", moves)
+        if delay is not None:
+            real_number("delay", delay, 0.0)
+        flag("background", background)
         self._cancel_replay()
         with self._lock:
             if moves is None:
