@@ -79,7 +79,7 @@ def check_legal(tally: Tally, state, legal: list) -> None:
     for move, following in successors:
         ok = (state.explain(move) is None and state.game.parse_move(str(move)) == move
               and state.play(move) == following)
-        tally.check("legal moves", ok, lambda: f"legal move {move} is not played as it should be")
+        tally.check("legal moves", ok, f"legal move {move} is not played as it should be")
 
 
 def random_move(rng: random.Random, game, state) -> sw.Move:
@@ -102,7 +102,7 @@ def check_illegal(tally: Tally, rng: random.Random, state, legal: list, tries: i
             state.play(move)
         except sw.IllegalMove as err:
             tally.check("illegal moves", bool(err.reason) and state.explain(move) == err.reason,
-                        lambda: f"{move}: explain differs from the refusal")
+                        f"{move}: explain differs from the refusal")
         except Exception as err:  # noqa: BLE001 - any other error is what this check is for
             tally.check("illegal moves", False, f"{move} raised {type(err).__name__}: {err}")
         else:
@@ -115,9 +115,8 @@ def check_round_trips(tally: Tally, state) -> None:
               "json": game.state_from_dict(json.loads(json.dumps(state.to_dict()))),
               "pickle": pickle.loads(pickle.dumps(state))}
     for how, copy in copies.items():
-        tally.check("round trips", copy == state and hash(copy) == hash(state),
-                    lambda: f"{how} gave another position")
-        tally.check("keys", copy.key() == state.key(), lambda: f"{how} copy has another key")
+        tally.check("round trips", copy == state and hash(copy) == hash(state), f"{how} gave another position")
+        tally.check("keys", copy.key() == state.key(), f"{how} copy has another key")
 
 
 def play_game(game_id: str, moves: int, playout: int, illegal_tries: int, rng: random.Random) -> Tally:

@@ -20,6 +20,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from fuzzing import CASES, batch, examples, hostile, is_plain_number, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,8 +31,6 @@ from solwidget.study import COLUMNS, StudyError, load_study, study
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
 
-from fuzzing import CASES, batch, examples, hostile, is_plain_number, texts
-
 GAMES = sw.games()
 STATES = {game_id: sw.load_game(game_id).deal(3) for game_id in GAMES}
 
@@ -40,10 +39,11 @@ def count(boundary: str) -> None:
     CASES[boundary] += 1
 
 
-def refused(call, error=sw.SolwidgetError) -> str:
-    """The message of the error that ``call()`` must raise (any other outcome fails)."""
+def refused(function, *args, error=sw.SolwidgetError, **kwargs) -> str:
+    """The message of the error that ``function(*args, **kwargs)`` must raise (any other
+    outcome fails the test)."""
     with pytest.raises(error) as caught:
-        call()
+        function(*args, **kwargs)
     return str(caught.value)
 
 
@@ -104,7 +104,7 @@ def test_fuzz_solver_budgets(cases, game_id):
             continue
         count("solver budgets")
         call = {"solve": sw.solve, "Solver": sw.Solver, "hint": sw.hint}[entry]
-        message = refused(lambda: call(state, **{budget: value}))
+        message = refused(call, state, **{budget: value})
         assert message.startswith(f"{budget} must be ") and len(message) < 300
     assert state.to_dict() == before
 
@@ -130,7 +130,7 @@ def bad_portfolios():
 def test_fuzz_portfolios(portfolios, game_id):
     for portfolio in portfolios:
         count("portfolios")
-        message = refused(lambda: sw.Solver(STATES[game_id], portfolio=portfolio))
+        message = refused(sw.Solver, STATES[game_id], portfolio=portfolio)
         assert message.startswith("portfolio") and len(message) < 400
 
 
@@ -143,7 +143,7 @@ def test_fuzz_deal_numbers(game_id, numbers):
         if good_deal(number):
             continue
         count("deal numbers")
-        message = refused(lambda: game.deal(number), sw.InvalidDeal)
+        message = refused(game.deal, number, error=sw.InvalidDeal)
         assert "deal number" in message and len(message) < 300
 
 
@@ -153,11 +153,11 @@ def test_fuzz_load_game(cases):
     for game_id, cells in cases:
         if not (isinstance(game_id, str) and game_id in GAMES):   # hostile texts are never ids, but be sure
             count("load_game")
-            message = refused(lambda: sw.load_game(game_id))
+            message = refused(sw.load_game, game_id)
             assert message.startswith("unknown game ") and len(message) < 400
         if not whole_in(cells, 0, 10):
             count("load_game")
-            message = refused(lambda: sw.load_game("freecell", cells=cells))
+            message = refused(sw.load_game, "freecell", cells=cells)
             assert message.startswith("cells must be ") and len(message) < 300
 
 
@@ -189,13 +189,13 @@ def check_move(state, move):
         message = str(err)
         assert "move" in message and len(message) < 400
         assert state.explain(move) == message         # explain answers with the same words
-        assert refused(lambda: state.play(move), sw.InvalidMoveText) == message
+        assert refused(state.play, move, error=sw.InvalidMoveText) == message
         return
     # A hostile value that happens to be a move of this game plays exactly as its Move does.
     reason = state.explain(move)
     assert reason == state.explain(parsed) and (reason is None) == (parsed in state.legal_moves())
     if reason is not None:
-        assert refused(lambda: state.play(move), sw.IllegalMove).endswith(reason)
+        assert refused(state.play, move, error=sw.IllegalMove).endswith(reason)
 
 
 # ------------------------------------------------------------------ positions
@@ -283,7 +283,7 @@ def check_study_argument(argument, value):
         return
     count("study arguments")
     kwargs = {"deals": "1-3", "budget": 1.0, "executor": NoSolving(1), "progress": False, argument: value}
-    message = refused(lambda: study("freecell", **kwargs))
+    message = refused(study, "freecell", **kwargs)
     name = {"deals": "deal", "budget": "budget", "max_states": "max_states", "workers": "workers",
             "out": "out", "progress": "progress"}[argument]
     assert name in message and len(message) < 400
@@ -345,10 +345,10 @@ def check_study_file(path, field, text, junk):
         data = (csv_line(COLUMNS) + csv_line(GOOD_RECORD) + csv_line(record)).encode()
         where = f"{path}, line "
     path.write_bytes(data)
-    message = refused(lambda: load_study(path), StudyError)
+    message = refused(load_study, path, error=StudyError)
     assert message.startswith(where) and any(word in message for word in (field, "UTF-8", "fields", "CSV"))
-    again = refused(lambda: study("freecell", "1-3", budget=None, max_states=300, out=path,
-                                  executor=NoSolving(1), progress=False), StudyError)
+    again = refused(study, "freecell", "1-3", budget=None, max_states=300, out=path, executor=NoSolving(1),
+                    progress=False, error=StudyError)
     assert again == message and path.read_bytes() == data
 
 
@@ -521,6 +521,6 @@ def test_fuzz_traits_set_from_python(game_id, cases):
 
 def check_trait(widget, name, value):
     before, state = widget.get_state(), widget.state
-    message = refused(lambda: setattr(widget, name, value))
+    message = refused(setattr, widget, name, value)
     assert name in message and len(message) < 400
     assert widget.get_state() == before and widget.state is state
