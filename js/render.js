@@ -1,21 +1,14 @@
-// Draws any game from data: the layout (each pile's place in card units, its fan and layer)
-// and the visible piles (card codes, "back" for hidden cards). No game is named here.
+// Draws any game from data: the board trait (the game's layout: each pile's place in card
+// units, its fan and layer; and the geometry it is drawn with, the engine's) and the visible
+// piles (card codes, "back" for hidden cards). No game is named here, no length is set here.
 
 import { cardHTML, cardName, expandCodes, isBack } from "./cards.js";
+import { boardHeight, fanOffsets, fanRoom, firstShown, pileSize, rowShifts } from "./geometry.js";
 import { attachInput } from "./input.js";
 import { parseMove, pileActions } from "./moves.js";
 import { buildToolbar } from "./toolbar.js";
 
-const CARD_HEIGHT = 1.4;
-// How far a fanned card sits from the one beneath it, in card widths. A right fan's face-up
-// step leaves the whole corner index ("10♥") readable.
-const FAN_STEP = {
-  down: { up: 0.3, back: 0.14 },
-  right: { up: 0.62, back: 0.12 },
-};
-const MIN_BACK_STEP = 0.04;     // a squeezed fan gives up its backs' room first
-const MIN_FAN_ROOM = 3.6;       // a fan at the bottom fans this far at least (13 face-up cards)
-const ROW_GAP = 0.45;           // room kept under a fan (captions, counts) when it pushes a row down
+// The card width on screen, in pixels, follows the output area's width within these bounds.
 const MIN_UNIT = 26;
 const MAX_UNIT = 72;
 const DEFAULT_WIDTH = 860;
@@ -29,77 +22,6 @@ function div(className, attrs = {}) {
 
 function escapeAttr(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)? */
-function beneath(above, below) {
-  return below !== above && below.z === above.z && below.y > above.y
-    && below.x < above.x + 1 && above.x < below.x + 1;
-}
-
-/** How much room (card widths) a pile has to fan into. A down fan with piles of its layer
- * beneath pushes them down instead (unlimited); else it fans to the layout's bottom (or
- * MIN_FAN_ROOM, the board growing). A right
- * fan stops before the next pile of its row, or the board's edge. */
-function fanRoom(pile, piles, layout) {
-  if (pile.fan === "down") {
-    if (piles.some((other) => beneath(pile, other))) return Infinity;
-    return Math.max(layout.height - pile.y - CARD_HEIGHT, MIN_FAN_ROOM);
-  }
-  if (pile.fan === "right") {
-    let room = layout.width - pile.x - 1;
-    for (const other of piles) {
-      if (other !== pile && other.z === pile.z && other.x > pile.x && Math.abs(other.y - pile.y) < CARD_HEIGHT) {
-        room = Math.min(room, other.x - pile.x - 1 - 0.1);
-      }
-    }
-    return Math.max(room, 0.3);
-  }
-  return 0;
-}
-
-/** Each card's offset from the pile's corner, in card widths. A fan longer than its room
- * squeezes its backs first, then every step alike. */
-export function fanOffsets(codes, fan, room) {
-  if (!FAN_STEP[fan]) return codes.map(() => 0);
-  let steps = codes.slice(0, -1).map((code) => (isBack(code) ? FAN_STEP[fan].back : FAN_STEP[fan].up));
-  const total = (list) => list.reduce((a, b) => a + b, 0);
-  if (total(steps) > room) {
-    const backs = steps.filter((_, i) => isBack(codes[i])).length;
-    const spare = total(steps) - room;
-    const squeeze = backs ? Math.min(spare / backs, FAN_STEP[fan].back - MIN_BACK_STEP) : 0;
-    steps = steps.map((step, i) => (isBack(codes[i]) ? step - squeeze : step));
-    const natural = total(steps);
-    if (natural > room) steps = steps.map((step) => (step * room) / natural);
-  }
-  const offsets = [0];
-  for (const step of steps) offsets.push(offsets[offsets.length - 1] + step);
-  return offsets;
-}
-
-/** How far each pile moves down so that the fans above it fit (card widths): a row (piles
- * of one layer at one height) moves as one. ``extents``: pile id -> its drawn height. */
-export function rowShifts(piles, extents) {
-  const rows = new Map();       // "z y" -> the row's piles
-  for (const pile of piles) {
-    const key = `${pile.z || 0} ${pile.y}`;
-    if (!rows.has(key)) rows.set(key, []);
-    rows.get(key).push(pile);
-  }
-  const shifts = new Map();
-  for (const row of [...rows.values()].sort((a, b) => a[0].y - b[0].y)) {
-    let shift = 0;
-    for (const pile of row) {
-      for (const above of piles) {
-        if (!beneath(above, pile)) continue;          // above.y < pile.y: its shift is known
-        const gap = Math.min(ROW_GAP, pile.y - above.y - CARD_HEIGHT);   // as the layout has it, at most
-        const bottom = above.y + shifts.get(above.id) + extents.get(above.id) + gap;
-        shift = Math.max(shift, shifts.get(above.id), bottom - pile.y);
-      }
-    }
-    for (const pile of row) shifts.set(pile.id, shift);
-  }
-  return shifts;
 }
 
 export class Board {
@@ -125,7 +47,7 @@ export class Board {
       ? new ResizeObserver((entries) => this.resize(entries[entries.length - 1].contentRect.width)) : null;
     this.build();
     this.cleanupInput = attachInput(this);
-    this.listen("change:layout", () => { this.build(); });
+    this.listen("change:board", () => { this.build(); });
     for (const name of ["legal", "highlight", "extras", "status", "message", "message_kind",
       "moves_made", "history_length", "solver_progress", "solution", "busy", "deal", "four_colour"]) {
       this.listen(`change:${name}`, () => this.queue(null));
@@ -171,11 +93,13 @@ export class Board {
   /** The whole board in one pass: one HTML string, one DOM write. Positions are in card
    * widths (CSS variables times --u), so a new width changes one variable, not the cards. */
   build() {
-    const layout = this.model.get("layout") || { width: 1, height: 1, piles: [] };
+    const layout = this.model.get("board");
     this.layout = layout;
+    this.geometry = layout.geometry;
+    this.root.style.setProperty("--sw-aspect", String(this.geometry.card_aspect));
     this.pileInfo = new Map(layout.piles.map((p) => [p.id, p]));
     this.pileIds = new Set(this.pileInfo.keys());
-    this.room = new Map(layout.piles.map((p) => [p.id, fanRoom(p, layout.piles, layout)]));
+    this.room = new Map(layout.piles.map((p) => [p.id, fanRoom(p, layout, this.geometry)]));
     this.codeCache = new Map();
     this.extents = new Map();       // pile id -> how far down its cards reach, in card widths
     this.shifts = new Map();        // pile id -> how far its row moved down for the fans above
@@ -187,7 +111,7 @@ export class Board {
     }
     this.listeners = this.listeners.filter(([e]) => !e.startsWith("change:pile_"));
     const parts = layout.piles.map((pile) => this.pileParts(pile));
-    const shifts = rowShifts(layout.piles, this.extents);
+    const shifts = rowShifts(layout.piles, this.extents, this.geometry);
     const first = layout.piles.find((p) => p.kind === "tableau" || p.kind === "space") || layout.piles[0];
     this.board.innerHTML = layout.piles.map((pile, i) => {
       const part = parts[i];
@@ -237,7 +161,7 @@ export class Board {
 
   /** Rows move down as the fans above them grow, and back up as they shrink. */
   moveRows() {
-    const shifts = rowShifts(this.layout.piles, this.extents);
+    const shifts = rowShifts(this.layout.piles, this.extents, this.geometry);
     for (const [pid, shift] of shifts) {
       if (shift === this.shifts.get(pid)) continue;
       this.shifts.set(pid, shift);
@@ -245,16 +169,10 @@ export class Board {
     }
   }
 
-  /** As tall as the cards reach (in quarter card widths, so it changes seldom): a board with
-   * short fans keeps no empty band at its bottom, and grows as they grow. */
+  /** As tall as the cards reach (in steps, so it changes seldom): a board with short fans
+   * keeps no empty band at its bottom, and grows as they grow. */
   fitHeight() {
-    let bottom = 0;
-    for (const [pid, extent] of this.extents) {
-      const pile = this.pileInfo.get(pid);
-      const count = pile.kind === "stock" || pile.kind === "waste" ? 0.2 : 0;   // its count, below it
-      bottom = Math.max(bottom, pile.y + this.shifts.get(pid) + extent + count);
-    }
-    const height = Math.ceil((bottom + 0.2) * 4) / 4;     // 0.2: room below the last card
+    const height = boardHeight(this.layout.piles, this.shifts, this.extents, this.geometry);
     if (height !== this.height) {
       this.height = height;
       this.board.style.height = `calc(var(--u) * ${height})`;
@@ -270,28 +188,27 @@ export class Board {
     while (kept < codes.length && kept < before.length && codes[kept] === before[kept]) kept += 1;
     const grew = before.length > 0 && codes.length > before.length;
     this.drawn.set(pid, codes);
-    const offsets = fanOffsets(codes, pile.fan, this.room.get(pid));
-    const shift = pile.fan === "none" ? Math.max(0, codes.length - 2) : 0;   // stacks show their top two
+    const offsets = fanOffsets(codes, pile.fan, this.room.get(pid), this.geometry);
     const cards = [];
-    for (let index = shift; index < codes.length; index += 1) {
+    for (let index = firstShown(pile.fan, codes.length, this.geometry); index < codes.length; index += 1) {
       const style = pile.fan === "none" || index === 0 ? "" : `--o:${offsets[index].toFixed(3)}`;
       cards.push(cardHTML(codes[index], pid, index, index === codes.length - 1, style,
         grew && index >= kept ? " sw-arrived" : ""));
     }
     if (codes.length === 0) cards.push(`<div class="sw-empty">${escapeAttr(pile.empty || "")}</div>`);
-    if ((pile.kind === "stock" || pile.kind === "waste") && codes.length > 0) {
+    if (this.geometry.counted_kinds.includes(pile.kind) && codes.length > 0) {
       cards.push(`<div class="sw-count" data-role="count">${codes.length}</div>`);
     }
-    const extent = offsets.length ? offsets[offsets.length - 1] : 0;
-    this.extents.set(pid, CARD_HEIGHT + (pile.fan === "down" ? extent : 0));
+    const [width, height] = pileSize(pile.fan, offsets, this.geometry);
+    this.extents.set(pid, height);
     const top = codes.length ? codes[codes.length - 1] : null;
     let className = `sw-pile sw-kind-${pile.kind} sw-fan-${pile.fan}`;
     if (codes.length === 0) className += pile.gone_when_empty ? " sw-empty-pile sw-gone" : " sw-empty-pile";
     return {
       inner: cards.join(""),
       className,
-      width: 1 + (pile.fan === "right" ? extent : 0),
-      height: CARD_HEIGHT + (pile.fan === "down" ? extent : 0),
+      width,
+      height,
       label: `${pid}: ${pile.kind}, ${codes.length} card${codes.length === 1 ? "" : "s"}`
         + (top ? `, top ${cardName(top)}` : ""),
     };

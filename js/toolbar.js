@@ -143,14 +143,14 @@ export function buildToolbar(board) {
   });
 
   function update() {
-    const layout = model.get("layout") || {};
+    const drawn = model.get("board") || {};
     const status = model.get("status") || {};
     const made = model.get("moves_made") || 0;
     const length = model.get("history_length") || 0;
     const busy = model.get("busy") || "";
-    title.textContent = layout.name || "";
-    title.title = layout.summary || "";
-    rulesText.textContent = layout.summary || "";
+    title.textContent = drawn.name || "";
+    title.title = drawn.summary || "";
+    rulesText.textContent = drawn.summary || "";
     if (document.activeElement !== dealInput) dealInput.value = String(model.get("deal"));
     buttons.get("undo").disabled = made === 0;
     buttons.get("redo").disabled = made >= length;

@@ -32,11 +32,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import Game, SolwidgetError, games, load_game
+from .engine import Game, SolwidgetError, load_game
 from .engine.checks import flag, is_whole, refuse, shown, whole_number
 from .engine.deals import DEAL_LIMITS, check_deal_number
 from .extras import require_extra
 from .solver.budget import check_max_states, check_seconds
+from .variants import Variant, definition_of, variant_from_dict
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
@@ -271,6 +272,8 @@ def _custom_options(game: Game) -> dict:
 def _resolve_game(game) -> Game:
     if isinstance(game, Game):
         return game
+    if isinstance(game, Variant):
+        return game.game()
     if not isinstance(game, str):
         raise StudyError(f"game must be a game id such as 'freecell' or a Game, not {game!r}")
     return load_game(game)          # UnknownGame (a SolwidgetError) names the known games
@@ -279,10 +282,14 @@ def _resolve_game(game) -> Game:
 # ------------------------------------------------------------------- worker
 
 def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
-               max_states: int | None) -> StudyRow:
-    """Solve one deal (runs in a worker process or on a Dask worker)."""
+               max_states: int | None, variant: dict | None = None) -> StudyRow:
+    """Solve one deal (runs in a worker process or on a Dask worker). ``variant``: the
+    definition of the game when it is a variant (``Variant.to_dict``), which a worker
+    registers first, since it knows only the catalogue."""
     from .solver import solve
 
+    if variant is not None:
+        variant_from_dict(variant)      # the very same definition again is no error
     state = load_game(game_id, **options).deal(deal)
     start = time.perf_counter()
     # both limits explicit: None means no limit (not the solver's default state budget)
@@ -385,6 +392,13 @@ def _options_field(text: str) -> str:
     return text
 
 
+def _game_id_field(text: str) -> str:
+    """A game's id, or a variant's (``sw.variant``: not in ``games()``, so only its form is checked)."""
+    if not (text.isidentifier() and text == text.lower() and len(text) <= 100):
+        raise ValueError(text)
+    return text
+
+
 def _one_of(choices):
     def read(text: str) -> str:
         if text not in choices:
@@ -398,7 +412,7 @@ def _optional(read):
 
 
 FIELDS = {   # column -> (how to read it, what it accepts); an empty optional field is None
-    "game": (lambda text: _one_of(games())(text), "a game id of solwidget"),
+    "game": (_game_id_field, "a game id (lower-case letters, digits and _)"),
     "options": (_options_field, "empty or a JSON object of game options"),
     "deal": (lambda text: check_deal_number(_whole_field(text, 1)), "a deal number from 1 to 10**20 - 1"),
     "status": (_one_of(STATUSES), f"one of {', '.join(STATUSES)}"),
@@ -554,7 +568,8 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     they are needed, never listed: a range of any size costs no memory.
 
     Args:
-        game: a game id (``"interlock"``) or a Game (for a variant with options).
+        game: a game id (``"interlock"``), a Game (for a game with options) or a Variant
+            (``sw.variant``), whose definition goes to the workers with each deal.
         deals: deal numbers: ``"1-1000"``, ``"7"``, ``"1-10,20"``, an int, a range or a list.
         budget: seconds per deal (None for no time limit, with ``max_states``).
         max_states: states per deal, for results that do not depend on the machine.
@@ -618,11 +633,11 @@ def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget,
          results, bar) -> None:
     """Keep up to ``window`` deals of ``todo`` in ``pending`` (submitted one by one, so that
     an interrupt leaves none untracked), and record each result as it arrives."""
-    options = _custom_options(game)
+    options, definition = _custom_options(game), definition_of(game)
     sink = _open_sink(path)
     try:
         for deal in itertools.islice(todo, window):
-            pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
+            pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
         while pending:
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in finished:
@@ -634,7 +649,7 @@ def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget,
                 if bar:
                     bar.update(1)
                 for deal in itertools.islice(todo, 1):
-                    pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
+                    pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
     finally:
         if sink:
             sink.close()

@@ -1,4 +1,5 @@
-"""Build test positions compactly.
+"""Build test positions compactly, and read where a state's SVG picture and the widget's
+DOM draw its piles and cards.
 
     position("freecell", t0="7H 6S", c0="KD", f0="AC-5C", rest="t7")
 
@@ -11,10 +12,13 @@ empty. The position goes through ``state_from_dict``, so it is checked like any 
 
 from __future__ import annotations
 
+import functools
+import xml.etree.ElementTree as ET
 from collections import Counter
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.engine.svg import PAD
 
 
 def cards(text: str) -> list[str]:
@@ -65,3 +69,91 @@ def walk(expander, state, steps, stride):
         if not children:
             return
         state = children[(turn * stride) % len(children)][1]
+
+
+def _translation(element) -> tuple[float, float]:
+    """The (x, y) of an element's ``transform="translate(x y)"``."""
+    x, y = element.attrib["transform"].removeprefix("translate(").removesuffix(")").split()
+    return float(x), float(y)
+
+
+def svg_places(svg: str, unit: float) -> dict[str, tuple]:
+    """pile id -> (its corner, [each drawn card's corner from it]) in card widths, read from
+    the transforms of ``State._repr_svg_``'s groups drawn ``unit`` pixels to a card width (the
+    board's corner, inside the felt's padding, is 0, 0)."""
+    namespace = "{http://www.w3.org/2000/svg}"
+    pad = unit * PAD
+    out = {}
+    for group in ET.fromstring(svg).iter(f"{namespace}g"):
+        if "data-pile" in group.attrib:
+            x, y = _translation(group)
+            cards = [_translation(g) for g in group if "data-card" in g.attrib]
+            out[group.attrib["data-pile"]] = (((x - pad) / unit, (y - pad) / unit),
+                                              [(dx / unit, dy / unit) for dx, dy in cards])
+    return out
+
+
+# The board of the page's widget number ``index`` in card widths: pile id -> [its corner, its
+# drawn cards' corners from it], measured on the page; the board's size too. (svg_places' twin.)
+JS_DOM_PLACES = """(index) => {
+    const root = document.querySelectorAll('.sw-root')[index];
+    const unit = parseFloat(getComputedStyle(root).getPropertyValue('--u'));
+    const board = root.querySelector('.sw-board').getBoundingClientRect();
+    const piles = {};
+    for (const pile of root.querySelectorAll('[data-pile]')) {
+        const box = pile.getBoundingClientRect();
+        const cards = [...pile.querySelectorAll(':scope > [data-card]')].map((card) => {
+            const c = card.getBoundingClientRect();
+            return [(c.left - box.left) / unit, (c.top - box.top) / unit];
+        });
+        piles[pile.dataset.pile] = [[(box.left - board.left) / unit, (box.top - board.top) / unit], cards];
+    }
+    return {piles, width: board.width / unit, height: board.height / unit};
+}"""
+
+
+# ------------------------------------------------------------------ positions with long fans
+def joined(game_id: str, deal: int, joins: dict, turned_up: tuple | None = None) -> sw.State:
+    """Deal ``deal``, with the piles of each ``joins`` entry put on its key's pile, and
+    ``turned_up`` = (source, target, n): the top n cards of source put face up on target."""
+    game = sw.load_game(game_id)
+    data = game.deal(deal).to_dict()
+    piles = data["piles"]
+    for target, sources in joins.items():
+        for source in sources:
+            piles[target], piles[source] = piles[target] + piles[source], []
+    if turned_up:
+        source, target, count = turned_up
+        taken, piles[source] = piles[source][-count:], piles[source][:-count]
+        piles[target] += [card.strip("[]") for card in taken]
+    return game.state_from_dict(data)
+
+
+def grown(game_id: str, deal: int, moves: int) -> sw.State:
+    """A position ``moves`` moves into deal ``deal``, each move the first that makes the
+    longest down fan longest (for games whose rules allow no other way to long fans)."""
+    state = sw.load_game(game_id).deal(deal)
+    fans = {p["id"] for p in state.game.layout()["piles"] if p["fan"] == "down"}
+
+    def longest(s):
+        return max(len(cards) for pid, cards in zip(s.game.pile_ids, s.piles) if pid in fans)
+
+    seen = {state}
+    for _ in range(moves):
+        following = [s for _, s in state.game.successors(state) if s not in seen]
+        if not following:
+            break
+        state = max(following, key=longest)     # max keeps the first of equals
+        seen.add(state)
+    return state
+
+
+@functools.cache
+def long_fan_positions() -> dict[str, sw.State]:
+    """For each seed game, a position whose fans are squeezed to their room or push a row down."""
+    return {
+        "reversed_solitaire": joined("reversed_solitaire", 1, {"t0": ["t1", "t2", "t3"]}),
+        "triple_interchange": joined("triple_interchange", 1, {"t0": ["t1", "t2"]}, ("stock", "t5", 30)),
+        "interlock": joined("interlock", 7, {}, ("stock", "t29", 15)),
+        "mutated": grown("mutated", 4, 60),
+    }

@@ -290,7 +290,7 @@ def check_study_argument(argument, value):
 
 
 FIELD_GOOD = {
-    "game": lambda t: t in GAMES,
+    "game": lambda t: t.isidentifier() and t == t.lower() and len(t) <= 100,
     "options": lambda t: t == "" or _json_object(t),
     "deal": lambda t: t.isascii() and t.isdigit() and len(t) <= 30 and 1 <= int(t) <= MAX_DEAL,
     "status": lambda t: t in ("won", "lost", "unknown"),

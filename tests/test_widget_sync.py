@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import re
 
+import ipywidgets
 import pytest
 
 import solwidget as sw
+from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder, browser_move, bytes_per_move, encoded_size, playout
@@ -59,7 +61,7 @@ def widget(request):
 # ------------------------------------------------------------------ what the browser sees
 def stacks(widget) -> set[str]:
     """Piles that do not fan: only their top two cards are drawn, and synced."""
-    return {p["id"] for p in widget.layout["piles"] if p["fan"] == "none"}
+    return {p["id"] for p in widget.board["piles"] if p["fan"] == "none"}
 
 
 def shown_piles(widget) -> dict[str, list[str]]:
@@ -110,19 +112,29 @@ def test_no_face_down_card_reaches_the_browser(widget):
     assert len(shown) == len(cards)
     assert sorted(c for c in shown if c != "back") == sorted(card_name(c) for c in up)
     if widget.game.decks == 1:      # then a hidden card's name would give it away anywhere
-        text = json.dumps({k: v for k, v in state.items() if k != "layout"})
+        text = json.dumps({k: v for k, v in state.items() if k != "board"})
         for card in cards:
             if card & FACE_DOWN:
                 assert not re.search(rf"(?<![A-Za-z0-9]){card_name(card & ~FACE_DOWN)}(?![A-Za-z0-9])", text)
 
 
-def test_layout_status_and_legal_moves_are_synced(widget):
+def test_board_status_and_legal_moves_are_synced(widget):
     state = synced(widget)
-    assert {p["id"] for p in state["layout"]["piles"]} == set(widget.game.pile_ids)
+    assert {p["id"] for p in state["board"]["piles"]} == set(widget.game.pile_ids)
+    assert state["board"]["geometry"] == geometry.as_data()
     assert state["legal"] == [str(m) for m in widget.state.legal_moves()]
     assert state["status"]["moves"] == 0
     assert state["status"]["total"] == widget.game.card_count
     assert state["game_id"] == widget.game.id and state["deal"] == "5"      # text: exact at any size
+
+
+def test_layout_is_ipywidgets_layout_and_syncs_as_one():
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    assert isinstance(widget.layout, ipywidgets.Layout)
+    assert synced(widget)["layout"] == f"IPY_MODEL_{widget.layout.model_id}"
+    with SyncRecorder(widget.layout) as recorder:
+        widget.layout.width = "600px"
+    assert [m["state"] for m in recorder.messages if m["method"] == "update"] == [{"width": "600px"}]
 
 
 # ------------------------------------------------------------------ moves from the browser

@@ -14,11 +14,9 @@ from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_
 from .checks import shown
 from .errors import InvalidOption, InvalidPosition
 from .game import Game
+from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
 from .moves import Move
 from .state import State
-
-CARD_GAP = 0.15     # space between piles in the layout, in card widths
-ROW_GAP = 0.3
 
 
 class Build(NamedTuple):
@@ -53,7 +51,7 @@ class Patience(Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
     build: Build = Build(-1, "alternate")
-    group: str = "supermove"       # supermove | run | yukon: which groups move as a unit
+    group: str = "supermove"       # one | supermove | run | yukon: which groups move as a unit
     empty_takes: str = "any"       # any | king | none: what an empty tableau pile takes
     foundation_start: int = ACE    # ACE builds up in suit, KING builds down in suit
     cells: int = 0
@@ -99,6 +97,32 @@ class Patience(Game):
         self.one_card_moves = [[Move(a, b) for b in ids] for a in ids]
         self.tableau_set = frozenset(self.T)
         self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
+        self.run_length = self._run_length_for_group()
+
+    def _run_length_for_group(self):
+        """``run_length(pile)``: how many top cards of a tableau pile may move together, as
+        far as their order goes (a Yukon group: every face-up card). A function of this
+        game, its table bound, since the move generators of the engine and of the solver's
+        fast paths ask it for every pile they look at."""
+        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
+
+        def yukon_run_length(pile) -> int:
+            if not pile or pile[-1] & FACE_DOWN:
+                return 0
+            n, size = 1, len(pile)
+            while n < size and not pile[-n - 1] & FACE_DOWN:
+                n += 1
+            return n
+
+        def run_length(pile) -> int:
+            if not pile or pile[-1] & FACE_DOWN:
+                return 0
+            n, size = 1, len(pile)
+            while n < size and pile[-n] in fits_on[pile[-n - 1]]:
+                n += 1
+            return n
+
+        return yukon_run_length if self.group == "yukon" else run_length
 
     def _indices(self, kind: str) -> tuple[int, ...]:
         return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
@@ -159,22 +183,10 @@ class Patience(Game):
                 wants.setdefault(pile[-1] + self.step, []).append(f)
         return wants, empty
 
-    def run_length(self, pile: tuple) -> int:
-        """How many top cards may move together, as far as their order goes."""
-        if not pile or pile[-1] & FACE_DOWN:
-            return 0
-        n, size = 1, len(pile)
-        if self.group == "yukon":
-            while n < size and not pile[-n - 1] & FACE_DOWN:
-                n += 1
-            return n
-        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
-        while n < size and pile[-n] in fits_on[pile[-n - 1]]:
-            n += 1
-        return n
-
     def group_limit(self, piles, to_empty: bool) -> int:
-        """The most cards one move may carry (FreeCell's supermove count, or no limit)."""
+        """The most cards one move may carry (one, FreeCell's supermove count, or no limit)."""
+        if self.group == "one":
+            return 1
         if self.group != "supermove":
             return 52 * self.decks
         free_cells = sum(1 for c in self.C if not piles[c])
@@ -376,6 +388,8 @@ class Patience(Game):
         if reason:
             return reason
         words = self.build.words()
+        if self.group == "one" and len(moving) > 1:
+            return "cards move one at a time here: move the others one by one"
         if self.group != "yukon":
             for under, over in zip(moving, moving[1:]):
                 if not self.build.fits(under, over):
@@ -485,7 +499,7 @@ class Patience(Game):
     # ------------------------------------------------------- layout
     def layout(self) -> dict:
         """The top row (stock and waste, cells, foundations) above a row of fanned piles."""
-        step = 1 + CARD_GAP
+        step = 1 + PILE_GAP
         top = []
         if self.draw:
             top += [("stock", "none"), ("waste", "none"), None]
@@ -493,15 +507,16 @@ class Patience(Game):
         if self.C:
             top.append(None)
         top += [(self.pile_ids[f], "none") for f in self.F]
-        width = max(len(top), len(self.T)) * step - CARD_GAP
+        width = max(len(top), len(self.T)) * step - PILE_GAP
         piles = []
         for x, entry in enumerate(top):
             if entry:
                 piles.append(self._pile_layout(entry[0], x * step, 0, entry[1]))
-        offset = (width - (len(self.T) * step - CARD_GAP)) / 2
+        offset = (width - (len(self.T) * step - PILE_GAP)) / 2
+        tableau_y = CARD_ASPECT + ROW_GAP
         for x, t in enumerate(self.T):
-            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, 1.4 + ROW_GAP, "down"))
-        return {"width": round(width, 3), "height": 1.4 + ROW_GAP + 1.4 + 4, "piles": piles}
+            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
+        return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
 
     def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> dict:
         kind = self.pile_kinds[pid]

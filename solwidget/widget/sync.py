@@ -14,40 +14,21 @@ from ..engine.cards import FACE_DOWN, card_name, parse_card
 from ..engine.checks import shown, shown_name
 from ..engine.deals import check_deal_number
 from ..engine.errors import SolwidgetError
+from ..engine.geometry import STACK_SHOWN, as_data
 from ..engine.state import State
+from ..engine.visible import BACK, extras_of, hidden_below, visible_pile, visible_piles
 
-BACK = "back"
+# What a player sees is the engine's (the SVG picture draws it too); it is named here as well.
+__all__ = ["BACK", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
+           "expand_pile", "extras_of", "hidden_below", "legal_texts", "status_of", "synced_pile",
+           "visible_pile", "visible_piles"]
+
 MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
 ACTIONS = ("new", "restart", "undo", "redo", "hint", "autoplay", "solve", "stop", "replay")
 
 
 class BadMessage(SolwidgetError):
     """A message from the browser that is not a well-formed request."""
-
-
-def hidden_below(state: State) -> dict[str, int]:
-    """Piles whose lowest cards the rules hide although face up: pile id -> how many.
-
-    A game says so in its position data, as a pile entry with a ``base`` index (Mutated
-    Solitaire's decks in built mode hide the cards beneath their base).
-    """
-    hidden = {}
-    for value in extras_of(state).values():
-        if isinstance(value, dict):
-            for pid, entry in value.items():
-                if isinstance(entry, dict) and isinstance(entry.get("base"), int):
-                    hidden[pid] = entry["base"]
-    return hidden
-
-
-def extras_of(state: State) -> dict:
-    """The game-specific part of ``to_dict`` (stock passes used, deck modes), without the piles."""
-    d = state.to_dict()
-    return {k: v for k, v in d.items() if k not in ("game", "piles", "options")}
-
-
-def visible_pile(cards: tuple, hidden: int = 0) -> list[str]:
-    return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]
 
 
 def compact_pile(codes: list[str]) -> list[str]:
@@ -73,8 +54,8 @@ def synced_pile(codes: list[str], stack: bool = False) -> list[str]:
     """What a pile trait carries: ``codes`` with runs of backs compacted. A ``stack`` (a pile
     that does not fan: stock, waste, cells, foundations) shows only its top two cards, so
     the cards beneath them go as backs too: a long waste is one short entry, not 100 codes."""
-    if stack and len(codes) > 2:
-        codes = [BACK] * (len(codes) - 2) + codes[-2:]
+    if stack and len(codes) > STACK_SHOWN:
+        codes = [BACK] * (len(codes) - STACK_SHOWN) + codes[-STACK_SHOWN:]
     return compact_pile(codes)
 
 
@@ -87,13 +68,6 @@ def expand_pile(synced: list[str]) -> list[str]:
         else:
             out.append(code)
     return out
-
-
-def visible_piles(state: State) -> dict[str, list[str]]:
-    """Every pile as the player sees it: face-down and hidden cards as ``"back"``."""
-    hidden = hidden_below(state)
-    return {pid: visible_pile(cards, hidden.get(pid, 0))
-            for pid, cards in zip(state.game.pile_ids, state.piles)}
 
 
 def changed_piles(before: State | None, after: State) -> list[str]:
@@ -129,9 +103,10 @@ def status_of(state: State, moves_made: int) -> dict:
             "stuck": stuck, "text": text}
 
 
-def layout_of(game) -> dict:
-    """The game's layout plus what the front end shows about the game itself."""
-    return {**game.layout(), "game": game.id, "name": game.name, "summary": game.summary,
+def board_of(game) -> dict:
+    """What the front end draws the game's board from, sent once: the game's layout, the
+    board's geometry (``engine.geometry``), and what it shows about the game itself."""
+    return {**game.layout(), "geometry": as_data(), "game": game.id, "name": game.name, "summary": game.summary,
             "kinds": dict(game.pile_kinds), "actions": sorted(game.actions)}
 
 

@@ -55,7 +55,8 @@ class SolitaireWidget(anywidget.AnyWidget):
     Play it by clicking, dragging, double-clicking or with the keyboard, or from Python
     (``play``, ``undo``, ``redo``, ``hint``, ``autoplay``, ``solve``, ``replay``); the
     position is ``state``, the moves so far ``history``. Its traits (``status``,
-    ``message``, ``moves_made``, ...) can be observed like any widget's.
+    ``message``, ``moves_made``, ...) can be observed like any widget's, and ``layout`` is
+    ipywidgets' Layout, as for any widget (``w.layout.width = "600px"``).
 
     Args:
         game: a game id (see ``sw.games()``) or a Game.
@@ -87,7 +88,9 @@ class SolitaireWidget(anywidget.AnyWidget):
     deal = traitlets.Int(1).tag(sync=True, to_json=lambda number, _widget: str(number))
     deal_limits = traitlets.List(traitlets.Unicode()).tag(sync=True)   # first and last deal, as text
     four_colour = traitlets.Bool(False).tag(sync=True)
-    layout = traitlets.Dict().tag(sync=True)
+    # The board (the game's layout and the geometry it is drawn with), sent once. Not named
+    # ``layout``: that is ipywidgets' Layout (``w.layout.width = "600px"``), which it keeps.
+    board = traitlets.Dict().tag(sync=True)
     extras = traitlets.Dict().tag(sync=True)
     legal = traitlets.List(traitlets.Unicode()).tag(sync=True)
     status = traitlets.Dict().tag(sync=True)
@@ -125,9 +128,9 @@ class SolitaireWidget(anywidget.AnyWidget):
                            for pid in the_game.pile_ids})
         super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
                          deal_limits=[str(limit) for limit in the_game.deal_limits],
-                         layout=sync.layout_of(the_game))
+                         board=sync.board_of(the_game))
         self.game = the_game
-        self._stacks = {p["id"] for p in self.layout["piles"] if p["fan"] == "none"}
+        self._stacks = {p["id"] for p in self.board["piles"] if p["fan"] == "none"}
         self._lock = threading.RLock()
         self._stop = threading.Event()          # set by stop(): the worker ends soon
         self._worker: threading.Thread | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import STEP_TIMEOUT, JupyterServer, open_notebook
+from harness import STEP_TIMEOUT, JupyterServer, open_notebook, record_page_errors
 
 FRONT_ENDS = ("lab", "notebook")
 
@@ -38,13 +38,25 @@ def jupyter(request, jupyter_servers):
 
 @pytest.fixture(scope="module")
 def module_page(browser, jupyter):
-    """A browser page of its own for a test module, on each front end; its kernels end with it."""
+    """A browser page of its own for a test module, on each front end; its kernels end with it.
+    Whatever error the page logs (``page.errors``) fails the test it happens in."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT)
+    page.errors = record_page_errors(page)
     yield page
     context.close()
     jupyter.shut_down_kernels()
+
+
+@pytest.fixture(autouse=True)
+def no_page_errors(request):
+    """Fail a test during which (or during whose fixtures) its page logged an error."""
+    yield
+    if "module_page" in request.fixturenames:
+        page = request.getfixturevalue("module_page")
+        errors, page.errors[:] = list(page.errors), []
+        assert not errors, f"the page logged errors in {page.url}:\n" + "\n".join(errors)
 
 
 @pytest.fixture(scope="module")

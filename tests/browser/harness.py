@@ -34,6 +34,38 @@ USER_SETTINGS = {
 }
 
 
+# Notebook 7.6 throws this itself while it loads its settings, on every page, with or without
+# solwidget (its keyboard-shortcuts plugin reads a plugin's settings schema before they are
+# there): (message, the script it comes from). Only this exact error is let through.
+UPSTREAM_ERRORS = [("Cannot read properties of undefined (reading 'schema')", "/static/notebook/notebook_core.")]
+
+
+def upstream(error) -> bool:
+    """Is this uncaught error one of the front ends' own (UPSTREAM_ERRORS), not ours?"""
+    frames = (error.stack or "").split("\n")[1:]
+    return any(error.message == message and frames and script in frames[0]
+               for message, script in UPSTREAM_ERRORS)
+
+
+def record_page_errors(page) -> list[str]:
+    """Every error the page logs from now on (console errors, uncaught exceptions, save the
+    front ends' own UPSTREAM_ERRORS), kept in the list returned, which the caller may clear."""
+    errors: list[str] = []
+
+    def console(message) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "") if message.location else ""
+            errors.append(f"console error: {message.text}" + (f" ({where})" if where else ""))
+
+    def uncaught(error) -> None:
+        if not upstream(error):
+            errors.append(f"uncaught: {error.stack or error}")
+
+    page.on("console", console)
+    page.on("pageerror", uncaught)
+    return errors
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

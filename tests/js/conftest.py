@@ -23,6 +23,7 @@ def shared_page(browser, server):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
     page.goto(server + PAGE)
     page.wait_for_function("window.ready === true")
     yield page

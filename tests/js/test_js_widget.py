@@ -9,8 +9,11 @@ from __future__ import annotations
 import pytest
 
 import solwidget as sw
-from solwidget.widget.sync import visible_piles
+from solwidget.engine import geometry
+from solwidget.engine.visible import visible_piles
+from solwidget.widget.measure import playout
 
+from helpers import JS_DOM_PLACES, long_fan_positions
 from jsharness import kernel, mount
 
 ACTIONS = ["new", "restart", "undo", "redo", "hint", "autoplay", "solve"]
@@ -57,7 +60,7 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
     widget = sw.SolitaireWidget(game_id, deal=4)
     mount(page, widget)
     drawn = dom_piles(page)
-    layout = {p["id"]: p for p in widget.layout["piles"]}
+    layout = {p["id"]: p for p in widget.board["piles"]}
     assert set(drawn) == set(widget.game.pile_ids)
     for pid, codes in visible_piles(widget.state).items():
         expected = codes[-2:] if layout[pid]["fan"] == "none" else codes
@@ -67,6 +70,36 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
     assert page.locator('[data-role="message"]').count() == 1
     width = page.evaluate("() => document.querySelector('.sw-felt').getBoundingClientRect().width")
     assert width <= 960
+
+
+def placed_alike(page, state) -> None:
+    """The mounted widget draws every pile and card of ``state`` where the engine's geometry
+    places them (in card widths from the board's corner)."""
+    board = geometry.place(state.game.layout(), visible_piles(state))
+    drawn = page.evaluate(JS_DOM_PLACES, 0)
+    assert set(drawn["piles"]) == set(board["piles"])
+    for pid, placed in board["piles"].items():
+        corner, cards = drawn["piles"][pid]
+        assert corner == pytest.approx([placed["x"], placed["y"]], abs=0.01), pid
+        expected = placed["cards"] if visible_piles(state)[pid] else []
+        assert cards == [pytest.approx(list(card), abs=0.01) for card in expected], pid
+    assert [drawn["width"], drawn["height"]] == pytest.approx([board["width"], board["height"]], abs=0.01)
+
+
+@pytest.mark.parametrize("game_id", sw.games())
+def test_every_game_is_drawn_where_the_engines_geometry_places_it(page, game_id):
+    widget = sw.SolitaireWidget(game_id, deal=6)
+    for move in playout(widget.state, 12):
+        widget.play(move)
+    mount(page, widget)
+    placed_alike(page, widget.state)
+
+
+@pytest.mark.parametrize("game_id", list(long_fan_positions()))
+def test_long_fans_are_squeezed_and_push_rows_as_the_engine_says(page, game_id):
+    state = long_fan_positions()[game_id]
+    mount(page, sw.SolitaireWidget(game_id, state=state))
+    placed_alike(page, state)
 
 
 def test_the_board_fits_a_narrow_output_area(page):
@@ -203,6 +236,47 @@ def test_four_colour_switch_and_dark_theme(page):
     page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'false')")
     dark = page.evaluate("() => getComputedStyle(document.querySelector('.sw-felt')).backgroundColor")
     assert dark != felt
+
+
+def styles(page) -> dict:
+    return page.evaluate("""() => ({
+        felt: getComputedStyle(document.querySelector('.sw-felt')).backgroundColor,
+        text: getComputedStyle(document.querySelector('[data-role="status"]')).color,
+        button: getComputedStyle(document.querySelector('[data-action="undo"]')).backgroundColor})""")
+
+
+def test_dark_theme_follows_the_page_where_jupyterlab_sets_none(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    light = styles(page)
+    page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'false')")
+    jupyterlab_dark = styles(page)
+    page.evaluate("() => document.body.removeAttribute('data-jp-theme-light')")
+    try:
+        page.emulate_media(color_scheme="dark")
+        dark = styles(page)
+        assert dark["felt"] == jupyterlab_dark["felt"] != light["felt"]
+        assert dark["text"] != light["text"] and dark["button"] != light["button"]
+        page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'true')")
+        assert styles(page) == light            # JupyterLab's theme, where it says one, comes first
+    finally:
+        page.emulate_media(color_scheme="no-override")
+
+
+def test_the_front_end_draws_with_the_geometry_it_is_sent(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    card = box(page, card_selector("t0", 0))
+    step = box(page, card_selector("t0", 1))["y"] - card["y"]
+    assert card["height"] / card["width"] == pytest.approx(geometry.CARD_ASPECT, abs=0.03)
+    assert step / card["width"] == pytest.approx(geometry.FAN_STEP["down"]["up"], abs=0.03)
+    other = {**geometry.as_data(), "card_aspect": 1.6,
+             "fan_step": {**geometry.FAN_STEP, "down": {"up": 0.45, "back": 0.2}}}
+    page.evaluate("(board) => window.model.update({board})", {**widget.board, "geometry": other})
+    card = box(page, card_selector("t0", 0))
+    step = box(page, card_selector("t0", 1))["y"] - card["y"]
+    assert card["height"] / card["width"] == pytest.approx(1.6, abs=0.03)
+    assert step / card["width"] == pytest.approx(0.45, abs=0.03)
 
 
 # ------------------------------------------------------------------ playing with the mouse
@@ -362,7 +436,6 @@ def test_toolbar_buttons_send_actions(page):
 
 def test_scrubber_seeks_through_a_replay(page):
     widget = sw.SolitaireWidget("triple_interchange", deal=3)
-    from solwidget.widget.measure import playout
     line = playout(widget.state, 6)
     widget.replay(line, delay=None)
     mount(page, widget)

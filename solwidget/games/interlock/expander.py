@@ -124,9 +124,10 @@ class InterlockExpander(InterlockFamilyExpander):
                         takes.setdefault(card, []).append(dst)
             elif not self._gone[dst] and self._uncovered(piles, dst):
                 empty_takers.append(dst)
+        run_length = self.game.run_length
         for src in givers:
             pile = piles[src]
-            run = self.game.run_length(pile)
+            run = run_length(pile)
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             for n in range(1, run + 1):
                 if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run

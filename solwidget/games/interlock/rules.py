@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from ...engine.cards import FACE_DOWN, card_name, face_down
 from ...engine.errors import InvalidPosition
 from ...engine.moves import Move
-from ...engine.patience import CARD_GAP, ROW_GAP, Build, Patience
+from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
+from ...engine.patience import Build, Patience
 from ...engine.registry import register
 from ...engine.state import State
 
-CARD_HEIGHT = 1.4
 LAYERS = ("back", "middle", "front")
 
 
@@ -159,6 +159,8 @@ class InterlockFamily(Patience):
         if reason:
             return reason
         if not piles[d] and not self.empty_pile_takes(piles, d, moving[0]):
+            if self.empty_takes == "none":
+                return f"{self.pile_ids[d]} is an empty back pile: it takes no cards"
             unit = "group" if self.group == "yukon" else "run"
             return (f"{self.pile_ids[d]} is an empty back pile: it takes only a King "
                     f"or a {unit} headed by a King")
@@ -184,9 +186,9 @@ class InterlockFamily(Patience):
         """PySolFC's picture: stock, waste and foundations in a row at the top; below, the
         back layer, then the middle and front layers, each drawn a quarter card-step lower
         and half a card to the left, on top of the one behind."""
-        step = 1 + CARD_GAP
-        row_step = (CARD_HEIGHT + ROW_GAP) / 4
-        tableau_y = CARD_HEIGHT + ROW_GAP
+        step = 1 + PILE_GAP
+        row_step = (CARD_ASPECT + ROW_GAP) / 4
+        tableau_y = CARD_ASPECT + ROW_GAP
         piles = []
         if self.draw:
             piles.append(self._pile_layout("stock", 0, 0, "none"))
@@ -202,10 +204,10 @@ class InterlockFamily(Patience):
             entry = self._pile_layout(self.pile_ids[i], x, tableau_y + layer * row_step, "down")
             entry.update(z=layer, layer=LAYERS[layer], gone_when_empty=layer != 0,
                          covered_by=[self.pile_ids[c] for c in self.covers[i]],
-                         empty=("K" if self.empty_takes == "king" else "") if layer == 0 else "")
+                         empty=entry["empty"] if layer == 0 else "")
             piles.append(entry)
-        width = self.board_columns * step - CARD_GAP
-        height = tableau_y + 2 * row_step + CARD_HEIGHT + 4
+        width = self.board_columns * step - PILE_GAP
+        height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM
         return {"width": round(width, 3), "height": round(height, 3), "piles": piles}
 
 

@@ -21,6 +21,7 @@ from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_
 from ...engine.checks import shown
 from ...engine.errors import InvalidPosition
 from ...engine.game import Game
+from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP
 from ...engine.moves import Move
 from ...engine.registry import register
 from ...engine.state import State
@@ -305,9 +306,10 @@ class MutatedSolitaire(Game):
     def layout(self) -> dict:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
-        gap, fan_room, deck_room = 0.15, 1.0, 3.0     # a row grows in the widget as its fans grow
-        step = 1 + gap
-        row_height = 1.4 + fan_room
+        fan_room, deck_room = 1.0, 3.0      # a row grows as its fans grow (geometry.row_shifts)
+        step = 1 + PILE_GAP
+        row_height = CARD_ASPECT + fan_room
+        rows_y = CARD_ASPECT + ROW_GAP      # row 1's top, below the foundations
         deck_x = COLUMNS * step + 0.35
         r2x_x = deck_x + deck_room + 0.35
         piles = []
@@ -320,9 +322,9 @@ class MutatedSolitaire(Game):
             add(pid, i * step, 0, "none", "A")
         for pid in SPACE_IDS:
             row, col = int(pid[1]), int(pid[3])
-            add(pid, (col - 1) * step, 1.4 + 0.3 + (row - 1) * row_height, "down", "K")
+            add(pid, (col - 1) * step, rows_y + (row - 1) * row_height, "down", "K")
         for pid in DECK_IDS:
-            add(pid, deck_x, 1.4 + 0.3 + (int(pid[1]) - 1) * row_height, "right", "")
-        add("r2x", r2x_x, 1.4 + 0.3 + row_height, "down", "×")
-        return {"width": round(r2x_x + 1, 3), "height": round(1.4 + 0.3 + ROWS * row_height, 3),
+            add(pid, deck_x, rows_y + (int(pid[1]) - 1) * row_height, "right", "")
+        add("r2x", r2x_x, rows_y + row_height, "down", "×")
+        return {"width": round(r2x_x + 1, 3), "height": round(rows_y + ROWS * row_height, 3),
                 "piles": piles}
