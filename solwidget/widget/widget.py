@@ -454,7 +454,8 @@ class SolitaireWidget(anywidget.AnyWidget):
     def __setattr__(self, name, value):
         """A trait set to a value of the wrong type raises InvalidTrait, in the project's words;
         a bool is no number and a number no bool (traitlets would take 1 for True and back)."""
-        trait = self.traits().get(name) if self.has_trait(name) else None
+        trait = getattr(type(self), name, None)        # a trait is a descriptor of the class
+        trait = trait if isinstance(trait, traitlets.TraitType) else None
         if trait is not None and not _plain_kind(trait, value):
             raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}")
         try:
