@@ -83,15 +83,20 @@ def whole_number(name: str, value, low: int = 1, high: int | None = None, *, err
     return number
 
 
-def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | None = None) -> float:
-    """``value`` as a float, refused unless it is a real number above zero and finite."""
-    accepted = accepted or "a positive, finite number"
+def _as_float(name: str, value, accepted: str, error) -> float:
+    """``value`` as a float, refused unless it is a real number (not a bool) that fits one."""
     if not is_real(value):
         raise refuse(name, accepted, value, error)
     try:
-        number = float(value)
+        return float(value)
     except (OverflowError, ValueError):
         raise refuse(name, accepted, value, error) from None
+
+
+def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | None = None) -> float:
+    """``value`` as a float, refused unless it is a real number above zero and finite."""
+    accepted = accepted or "a positive, finite number"
+    number = _as_float(name, value, accepted, error)
     if not (number > 0 and math.isfinite(number)):
         raise refuse(name, accepted, value, error)
     return number
@@ -100,12 +105,7 @@ def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | 
 def real_number(name: str, value, low: float, high: float | None = None, *, error=InvalidArgument) -> float:
     """``value`` as a finite float from ``low`` to ``high``."""
     accepted = f"a finite number from {low:g} to {high:g}" if high is not None else f"a finite number >= {low:g}"
-    if not is_real(value):
-        raise refuse(name, accepted, value, error)
-    try:
-        number = float(value)
-    except (OverflowError, ValueError):
-        raise refuse(name, accepted, value, error) from None
+    number = _as_float(name, value, accepted, error)
     if not math.isfinite(number) or number < low or (high is not None and number > high):
         raise refuse(name, accepted, value, error)
     return number
