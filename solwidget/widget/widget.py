@@ -471,8 +471,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         if status["won"] and self._clock is not None:
             seconds = round(time.monotonic() - self._clock)
             status["seconds"] = seconds
-            status["text"] = status["text"].replace(
-                "won!", f"won in {index} move{'s' * (index != 1)} and {_duration(seconds)}!")
+            status["text"] = (f"{status['home']}/{status['total']} cards home · won in {index} "
+                              f"move{'s' * (index != 1)} and {_duration(seconds)}!")
         return status
 
     def _line_height(self) -> float:
