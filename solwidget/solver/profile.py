@@ -87,7 +87,9 @@ def safe_moves(state: State) -> list[Move]:
     game's profile (``Profile.safe_moves``): what Autoplay plays.
 
     Examples:
-        >>> [str(m) for m in sw.safe_moves(sw.load_game("freecell").deal(2))]
-        ['t0 f0']
+        With ``state`` FreeCell's deal 1, where no Ace is free yet:
+
+        >>> sw.safe_moves(state)
+        []
     """
     return profile_for(state.game).safe_moves(state)
