@@ -459,15 +459,22 @@ def test_hint_highlight_and_solver_view(page):
     assert page.locator(f'[data-pile="{move.src}"] .sw-hint-src').count() == move.n
     assert page.is_hidden('[data-role="solver"]')
     progress = {"running": True, "expanded": 12345, "frontier": 678, "depth": 31, "best_score": 4.5,
-                "elapsed": 1.25, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"]}
+                "elapsed": 1.25, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"],
+                "max_states": 200_000, "max_seconds": None}
     page.evaluate("(p) => window.model.update({solver_progress: p, busy: 'solving'})", progress)
     text = page.text_content('[data-role="solver"]')
-    assert "12,345 states" in text and "frontier 678" in text and "depth 31" in text
-    assert "best line: t0 c0, t1 f0" in text
+    assert "12,345 of 200,000 states" in text and "1.2 s" in text and "9,876 states/s" in text
+    assert page.evaluate("() => document.querySelector('[data-role=\"solver-bar\"]').value") == pytest.approx(
+        12345 / 200_000)
+    assert page.locator(".sw-root.sw-solving").count() == 1
     page.click('[data-role="solver"] [data-action="stop"]')
     assert sent(page) == [{"type": "action", "name": "stop"}]
     page.evaluate("""() => window.model.update({busy: '', solution: ['t0 c0'],
-        solver_progress: {...window.model.get('solver_progress'), running: false, status: 'won'}})""")
+        solver_progress: {...window.model.get('solver_progress'), running: false, status: 'won',
+                          summary: 'won in 1 moves (12,345 states in 1.2 s)', line_words: ['6♠ to a free cell']}})""")
+    assert page.text_content('[data-role="solver-summary"]') == "won in 1 moves (12,345 states in 1.2 s)"
+    assert page.is_hidden('[data-role="solver-bar"]')
+    assert page.locator('[data-role="solver-line"] li').all_inner_texts() == ["6♠ to a free cell"]
     page.click('[data-action="replay"]')
     assert sent(page)[-1] == {"type": "action", "name": "replay"}
 
