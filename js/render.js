@@ -68,6 +68,7 @@ export class Board {
     for (const [event, callback] of this.listeners) this.model.off(event, callback);
     if (this.resizeObserver) this.resizeObserver.disconnect();
     this.cleanupInput();
+    this.toolbar.destroy();
     this.root.remove();
   }
 

@@ -185,14 +185,23 @@ export function buildToolbar(board) {
     if (button) step(button.dataset.step);
   });
   const KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last", " ": "play" };
-  timeline.addEventListener("keydown", (event) => {
+  // On the window, in the capture phase, as input.js's keys: the notebook's own shortcuts
+  // (arrows: cell selection) would otherwise take these keys first.
+  function replayKey(event) {
+    if (!timeline.contains(event.target)) return;
     if (event.target === speed || event.ctrlKey || event.metaKey || event.altKey) return;
     const name = KEYS[event.key] || (event.target === scrubber ? null : { ArrowDown: "back", ArrowUp: "forward" }[event.key]);
     if (!name) return;
     event.preventDefault();
     event.stopPropagation();
     step(name);
-  });
+  }
+  window.addEventListener("keydown", replayKey, true);
+  function destroy() {
+    window.removeEventListener("keydown", replayKey, true);
+    clearTimeout(playing);
+    playing = null;
+  }
   colourBox.addEventListener("change", () => {
     model.set("four_colour", colourBox.checked);
     model.save_changes();
@@ -257,5 +266,5 @@ export function buildToolbar(board) {
     replayButton.hidden = words.length === 0 || busy !== "";
   }
 
-  return { element, footer, update };
+  return { element, footer, update, destroy };
 }
