@@ -5,6 +5,11 @@
 
 Each docs/studies/GAME.csv is made (and resumed) by:
     solwidget study GAME --deals 1-200 --budget 2 --workers 2 --out docs/studies/GAME.csv
+
+and docs/free_cells.png, the win rate of two variants as their free cells change, from
+docs/studies/variants/NAME.csv, each made from the variant file docs/variants/NAME.toml by:
+    solwidget study docs/variants/NAME.toml --deals 1-100 --budget none --max-states 5000 \
+        --out docs/studies/variants/NAME.csv
 """
 
 from pathlib import Path
@@ -27,6 +32,7 @@ def main() -> None:
     tables = {f.stem: load_study(f) for f in files}
     plots.win_rate_plot(tables, path=DOCS / "win_rates.png")
     plots.solve_time_plot(tables, path=DOCS / "solve_times.png")
+    cells_figure()
     print("| game | deals | budget | won | lost | unknown | win rate (95% CI) |")
     print("|---|---|---|---|---|---|---|")
     for game, table in tables.items():
@@ -34,6 +40,16 @@ def main() -> None:
         rate, low, high = table.win_rate()
         print(f"| `{game}` | {table.deals[0]}-{table.deals[-1]} | {table.budget_text()} | {c['won']} | "
               f"{c['lost']} | {c['unknown']} | {rate:.0%} ({low:.0%}-{high:.0%}) |")
+
+
+def cells_figure() -> None:
+    """Reversed Solitaire and Baker's Game with 0 to 4 free cells (docs/variants.md)."""
+    studies = DOCS / "studies" / "variants"
+    series = {label: {n: load_study(studies / f"{prefix}_{n}_cells.csv") for n in range(5)
+                      if (studies / f"{prefix}_{n}_cells.csv").exists()}
+              for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))}
+    if any(series.values()):
+        plots.win_rate_curve({k: v for k, v in series.items() if v}, "free cells", path=DOCS / "free_cells.png")
 
 
 if __name__ == "__main__":

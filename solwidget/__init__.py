@@ -17,6 +17,7 @@ from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPos
 from .extras import MissingExtra
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .study import StudyError, StudyTable, load_study, study
+from .variants import InvalidVariant, Variant, load_variant, variant, variant_from_dict
 
 try:
     __version__ = metadata.version("solwidget")   # written once, in pyproject.toml
@@ -26,7 +27,8 @@ except metadata.PackageNotFoundError:              # a source tree that was neve
 __all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "MissingExtra", "StudyError", "StudyTable", "load_study", "study",
-           "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve"]
+           "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve",
+           "InvalidVariant", "Variant", "load_variant", "variant", "variant_from_dict"]
 
 
 from typing import TYPE_CHECKING  # noqa: E402

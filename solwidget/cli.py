@@ -14,8 +14,10 @@ import sys
 from .engine import SolwidgetError, games, load_game
 from .engine.deals import check_deal_number
 from .engine.errors import InvalidDeal
+from .variants import game_or_file
 
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process ended by SIGPIPE
+GAME_HELP = "a game id (see 'solwidget games'), or a variant file (.toml or .json: docs/variants.md)"
 
 
 def deal_number(text: str) -> int:
@@ -35,7 +37,7 @@ def _games(args) -> None:
 
 
 def _deal(args) -> None:
-    print(load_game(args.game).deal(args.number))
+    print(load_game(game_or_file(args.game)).deal(args.number))
 
 
 def _add_games(sub) -> None:
@@ -44,7 +46,7 @@ def _add_games(sub) -> None:
 
 def _add_deal(sub) -> None:
     deal = sub.add_parser("deal", help="print a deal as a text board")
-    deal.add_argument("game", help="a game id (see 'solwidget games')")
+    deal.add_argument("game", help=GAME_HELP)
     deal.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
     deal.set_defaults(run=_deal)
 
@@ -53,7 +55,7 @@ def _study(args) -> None:
     from .study import study
 
     try:
-        table = study(args.game, args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
+        table = study(game_or_file(args.game), args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
                       out=args.out, workers=args.workers, progress=not args.quiet)
     except KeyboardInterrupt:
         kept = f"the deals finished are in {args.out}: run the same command again to resume" if args.out \
@@ -76,7 +78,7 @@ def _seconds_or_none(text: str) -> float | None:
 
 def _add_study(sub) -> None:
     study = sub.add_parser("study", help="solve many deals: how often is a game won?")
-    study.add_argument("game", help="a game id (see 'solwidget games')")
+    study.add_argument("game", help=GAME_HELP)
     study.add_argument("--deals", default="1-100", help="deal numbers: '1-1000', '7' or '1-10,20' (default 1-100)")
     study.add_argument("--budget", type=_seconds_or_none, default=10.0,
                        help="seconds per deal (default 10); 'none' for no time limit, with --max-states")
@@ -94,7 +96,8 @@ def _add_study(sub) -> None:
 def _solve(args) -> None:
     from .solver.search import Solver, collector_paused
 
-    state = load_game(args.game).deal(args.number)
+    game = load_game(game_or_file(args.game))
+    state = game.deal(args.number)
     solver = Solver(state, max_states=args.max_states, max_seconds=args.max_seconds)
     bar = None if args.quiet else _solve_bar(args)
     with collector_paused():            # between the steps too, as Solver.solve does
@@ -105,7 +108,7 @@ def _solve(args) -> None:
     if bar is not None:
         bar.close()
     result = solver.result
-    print(f"{args.game} deal {args.number}: {result}")
+    print(f"{game.id} deal {args.number}: {result}")
     for i, move in enumerate(result.moves, 1):
         print(f"{i:4}. {move}")
 
@@ -138,7 +141,7 @@ def _advance(bar, progress, by_seconds: bool) -> None:
 
 def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve a deal: won (with the moves), lost (proved) or unknown")
-    solve.add_argument("game", help="a game id (see 'solwidget games')")
+    solve.add_argument("game", help=GAME_HELP)
     solve.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
     solve.add_argument("--max-states", type=int, default=1_000_000,
                        help="states to expand at most (default 1000000)")

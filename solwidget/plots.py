@@ -3,9 +3,10 @@
     from solwidget import plots
     fig = plots.win_rate_plot([table1, table2], path="docs/win_rates.png")
     fig = plots.solve_time_plot([table1, table2], path="docs/solve_times.png")
+    fig = plots.win_rate_curve({"Baker's Game": {0: t0, 1: t1, 2: t2}}, "free cells")
 
-Each function takes one ``StudyTable`` or several (a list, or a dict label -> table),
-draws on ``ax`` when given (else on a new figure), saves a PNG when ``path`` is given,
+The first two take one ``StudyTable`` or several (a list, or a dict label -> table); the
+last, a dict label -> {a rule's value: table}. Each draws on ``ax`` when given (else on a new figure), saves a PNG when ``path`` is given,
 and returns the figure.
 """
 
@@ -95,5 +96,45 @@ def solve_time_plot(tables, ax=None, path=None):
     ax.set_title("How long does the solver take?", loc="left")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="upper left", fontsize=9)
+    _save(fig, path)
+    return fig
+
+
+def win_rate_curve(series: dict, rule: str, ax=None, path=None, confidence: float = 0.95):
+    """The win rate as one rule changes (variants, docs/variants.md): a line per label, a
+    point per value of the rule with its Wilson interval, and above it a dotted line at the
+    share won or left undecided, the most the true rate can be.
+
+    Args:
+        series: label -> {the rule's value (a number): the StudyTable of that variant}.
+        rule: what the values are, for the x axis ("free cells").
+        ax: axes to draw on (default: a new figure).
+        path: where to save a PNG, if given.
+        confidence: the interval's confidence level.
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
+    fig = ax.figure
+    budgets, ticks = set(), set()
+    for label, tables in series.items():
+        ticks.update(tables)
+        values = sorted(tables)
+        rates = [tables[v].win_rate(confidence) for v in values]
+        rate = [r for r, _, _ in rates]
+        errors = [[r - low for r, low, _ in rates], [high - r for r, _, high in rates]]
+        line = ax.errorbar(values, rate, yerr=errors, marker="o", capsize=4, lw=1.5, label=label)
+        undecided = [r + tables[v].counts()["unknown"] / len(tables[v]) for v, r in zip(values, rate)]
+        if any(u > r for u, r in zip(undecided, rate)):
+            ax.plot(values, undecided, ls=":", color=line[0].get_color(), lw=1.2)
+        budgets.update(tables[v].budget_text() for v in values)
+    ax.set_xticks(sorted(ticks))
+    ax.set_ylim(-0.02, 1.02)
+    ax.yaxis.set_major_formatter(lambda y, _: f"{y:.0%}")
+    ax.set_xlabel(f"{rule} ({'; '.join(sorted(budgets))})")
+    ax.set_ylabel(f"deals won ({confidence:.0%} Wilson interval)")
+    ax.set_title(f"Win rate as the {rule} change", loc="left")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right", fontsize=9)
     _save(fig, path)
     return fig

@@ -33,6 +33,7 @@ from pathlib import Path
 from .engine import Game, SolwidgetError, load_game
 from .engine.deals import check_deal_number
 from .extras import require_extra
+from .variants import Variant, definition_of, variant_from_dict
 
 STATUSES = ("won", "lost", "unknown")
 COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states")
@@ -221,6 +222,8 @@ def _custom_options(game: Game) -> dict:
 def _resolve_game(game) -> Game:
     if isinstance(game, Game):
         return game
+    if isinstance(game, Variant):
+        return game.game()
     if not isinstance(game, str):
         raise StudyError(f"game must be a game id such as 'freecell' or a Game, not {game!r}")
     return load_game(game)          # UnknownGame (a SolwidgetError) names the known games
@@ -229,10 +232,14 @@ def _resolve_game(game) -> Game:
 # ------------------------------------------------------------------- worker
 
 def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
-               max_states: int | None) -> StudyRow:
-    """Solve one deal (runs in a worker process or on a Dask worker)."""
+               max_states: int | None, variant: dict | None = None) -> StudyRow:
+    """Solve one deal (runs in a worker process or on a Dask worker). ``variant``: the
+    definition of the game when it is a variant (``Variant.to_dict``), which a worker
+    registers first, since it knows only the catalogue."""
     from .solver import solve
 
+    if variant is not None:
+        variant_from_dict(variant)      # the very same definition again is no error
     state = load_game(game_id, **options).deal(deal)
     start = time.perf_counter()
     # both limits explicit: None means no limit (not the solver's default state budget)
@@ -395,7 +402,8 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
 
     Args:
-        game: a game id (``"interlock"``) or a Game (for a variant with options).
+        game: a game id (``"interlock"``), a Game (for a game with options) or a Variant
+            (``sw.variant``), whose definition goes to the workers with each deal.
         deals: deal numbers: ``"1-1000"``, ``"7"``, ``"1-10,20"``, an int, a range or a list.
         budget: seconds per deal (None for no time limit, with ``max_states``).
         max_states: states per deal, for results that do not depend on the machine.
@@ -456,9 +464,9 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
 def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states, path, results,
          bar) -> None:
     """Submit every deal (into ``futures``), then record each result as it arrives."""
-    options = _custom_options(game)
+    options, definition = _custom_options(game), definition_of(game)
     for deal in todo:               # one by one, so that an interrupt here leaves none untracked
-        futures.append(pool.submit(solve_deal, game.id, options, deal, budget, max_states))
+        futures.append(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
     sink = _open_sink(path)
     try:
         for future in cf.as_completed(futures):

@@ -50,7 +50,7 @@ class Patience(Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
     build: Build = Build(-1, "alternate")
-    group: str = "supermove"       # supermove | run | yukon: which groups move as a unit
+    group: str = "supermove"       # one | supermove | run | yukon: which groups move as a unit
     empty_takes: str = "any"       # any | king | none: what an empty tableau pile takes
     foundation_start: int = ACE    # ACE builds up in suit, KING builds down in suit
     cells: int = 0
@@ -183,7 +183,9 @@ class Patience(Game):
         return wants, empty
 
     def group_limit(self, piles, to_empty: bool) -> int:
-        """The most cards one move may carry (FreeCell's supermove count, or no limit)."""
+        """The most cards one move may carry (one, FreeCell's supermove count, or no limit)."""
+        if self.group == "one":
+            return 1
         if self.group != "supermove":
             return 52 * self.decks
         free_cells = sum(1 for c in self.C if not piles[c])
@@ -385,6 +387,8 @@ class Patience(Game):
         if reason:
             return reason
         words = self.build.words()
+        if self.group == "one" and len(moving) > 1:
+            return "cards move one at a time here: move the others one by one"
         if self.group != "yukon":
             for under, over in zip(moving, moving[1:]):
                 if not self.build.fits(under, over):

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
+_VARIANTS: dict[str, type[Game]] = {}     # made at run time (solwidget/variants.py): not in games()
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -22,8 +23,20 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
+def register_variant(cls: type[Game]) -> type[Game]:
+    """Make a variant loadable by its id; ``games()`` keeps listing the catalogue alone."""
+    _VARIANTS[cls.id] = cls
+    return cls
+
+
+def registered(game_id: str) -> type[Game] | None:
+    """The class of a game or variant of that id, or None."""
+    return _GAMES.get(game_id) or _VARIANTS.get(game_id)
+
+
 def games() -> list[str]:
-    """The ids of every game, seed games first (``solwidget games`` lists them with a line each).
+    """The ids of every game of the catalogue, seed games first (``solwidget games`` lists them
+    with a line each). Variants (``sw.variant``) load by their ids too, but are not listed.
 
     Examples:
         >>> sw.games()[:4]
@@ -34,16 +47,17 @@ def games() -> list[str]:
 
 def game_class(game_id: str) -> type[Game]:
     try:
-        return _GAMES[game_id]
+        return _GAMES.get(game_id) or _VARIANTS[game_id]
     except (KeyError, TypeError):
-        raise UnknownGame(f"unknown game {game_id!r}: solwidget has {', '.join(_GAMES)}") from None
+        variants = f"; variants defined here: {', '.join(_VARIANTS)}" if _VARIANTS else ""
+        raise UnknownGame(f"unknown game {game_id!r}: solwidget has {', '.join(_GAMES)}{variants}") from None
 
 
 def load_game(game_id: str, **options) -> Game:
     """The game ``game_id`` (one of ``games()``), with its options as keyword arguments.
 
     Args:
-        game_id: a game id such as ``"freecell"`` or ``"mutated"``.
+        game_id: a game id such as ``"freecell"`` or ``"mutated"``, or a variant's id.
         **options: the game's options, e.g. ``cells=3`` for FreeCell; every option has a
             default, listed in the game's ``option_defaults``.
 

@@ -57,7 +57,11 @@ class State:
         return self._hash
 
     def __reduce__(self):
-        return (_restore, (self.game.id, self.game.options, self.piles, self.extra))
+        # A variant's game also carries its definition, which registers the variant again
+        # where the state is unpickled (a Dask worker knows only the catalogue).
+        variant = getattr(type(self.game), "variant", None)
+        return (_restore, (self.game.id, self.game.options, self.piles, self.extra)
+                + ((variant,) if variant is not None else ()))
 
     # The rules, asked of the game.
     def legal_moves(self) -> list[Move]:
@@ -125,6 +129,6 @@ _set_game, _set_piles, _set_extra, _set_hash = (
     getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash"))
 
 
-def _restore(game_id, options, piles, extra):
+def _restore(game_id, options, piles, extra, variant=None):
     from .registry import load_game
     return State(load_game(game_id, **options), piles, extra)

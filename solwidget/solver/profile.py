@@ -11,7 +11,9 @@ are sound for any game, so a profile only makes a search faster, never changes w
 
 A profile is registered for exact classes, not their subclasses: a subclass may change a
 rule that a family's lemmas rely on, so it gets the generic path unless it is registered
-too (after checking that those lemmas still hold for it).
+too, after checking that those lemmas still hold for it: ``lemmas(game)`` names each lemma
+and whether it holds, and ``assumes(game, base)`` whether every lemma relied on for the
+base holds for the subclass's game (solwidget/variants.py asks it of every variant).
 
     class MyProfile(Profile):
         portfolio = ({"depth_weight": 0.5},)
@@ -42,6 +44,19 @@ class Profile:
 
     #: The searches run side by side by default (see ``Solver``'s ``portfolio``).
     portfolio: tuple[dict, ...] = DEFAULT_PORTFOLIO
+
+    def lemmas(self, game) -> dict[str, bool]:
+        """Each lemma this profile knows, by name, and whether it holds under ``game``'s
+        rules (the generic profile knows none: the generic path is sound for any rules)."""
+        return {}
+
+    def assumes(self, game, base=None) -> bool:
+        """Does every lemma this profile relies on for ``base`` (default: for ``game``
+        itself) hold under ``game``'s rules? A variant of ``base`` for which it does not
+        gets the generic path (solwidget/variants.py)."""
+        relied = self.lemmas(game if base is None else base)
+        holds = self.lemmas(game)
+        return all(holds[name] for name, used in relied.items() if used)
 
     def portfolio_for(self, game) -> tuple[dict, ...]:
         """The searches run side by side by default for ``game``."""

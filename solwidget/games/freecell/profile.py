@@ -17,6 +17,11 @@ CELLS_PORTFOLIO = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1
 class FreeCellProfile(Profile):
     """The fast expander wherever the game has free cells (an option may take them away)."""
 
+    def lemmas(self, game) -> dict[str, bool]:
+        """CellsExpander gives the generic successors in its shape (expander.fits): any build
+        and foundations, but supermoves, free cells and empty piles that take any card."""
+        return {"cells expander": fits(game)}
+
     def portfolio_for(self, game) -> tuple[dict, ...]:
         return CELLS_PORTFOLIO if game.C else super().portfolio_for(game)
 

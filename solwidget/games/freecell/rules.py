@@ -14,8 +14,8 @@ class _FreeCellFamily(Patience):
 
     def _deal(self, cards):
         columns = [[] for _ in self.T]
-        for i, card in enumerate(cards):      # 52 cards round the 8 piles: 7,7,7,7,6,6,6,6
-            columns[i % 8].append(card)
+        for i, card in enumerate(cards):      # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
+            columns[i % len(columns)].append(card)
         return self._state(columns)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
+from . import reductions
 from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleInterchange, Unlimited
 
@@ -15,6 +16,11 @@ TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "
 
 class InterchangeProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
+
+    def lemmas(self, game) -> dict[str, bool]:
+        """The dead ends' and the bridges' lemmas (reductions.py): in-suit runs down, any card
+        to an empty pile, a draw-one stock with unlimited redeals, foundations from the Ace."""
+        return {"dead ends": reductions.applies(game), "bridges": reductions.bridges_apply(game)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander

@@ -108,18 +108,21 @@ from collections.abc import Iterator
 
 from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
-from ...engine.patience import Patience
+from ...engine.patience import Build, Patience
 from ...engine.state import State
 from ...solver.stock import cycle, home_chains, play_bridge, turn_up
 from .rules import Interlock
 
 
 def applies(game) -> bool:
-    """One deck turned one card at a time with unlimited redeals, runs only, no cells, and
-    covering piles that are gone once empty, as in Interlock proper (the lemma above uses
-    each of these)."""
+    """One deck turned one card at a time with unlimited redeals, runs only, no cells,
+    covering piles that are gone once empty, as in Interlock proper, and Interlock's
+    building: down in alternating colours, Kings alone to empty back piles, foundations up
+    from the Ace (the lemmas above use each of these)."""
     return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
-            and game.decks == 1 and game.group == "run" and not game.C)
+            and game.decks == 1 and game.group == "run" and not game.C
+            and game.build == Build(-1, "alternate") and game.empty_takes == "king"
+            and game.foundation_start == ACE)
 
 
 def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:

@@ -87,8 +87,9 @@ from __future__ import annotations
 
 from operator import not_
 
-from ...engine.cards import FACE_DOWN, KING, OTHER_COLOUR
-from .rules import InterlockFamily
+from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
+from ...engine.patience import Build
+from .rules import Interlock
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
@@ -103,10 +104,14 @@ FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
-    """Interlock: runs only (a Yukon group of Love a Duck breaks the bottom card rule),
-    one deck, face-up cards, no cells."""
-    return (isinstance(game, InterlockFamily) and game.group == "run" and game.decks == 1
-            and not game.face_down_cards and not game.C)
+    """Interlock: every pile dealt a run (one card each; Love a Duck's front piles are not
+    runs), runs only (a Yukon group breaks the bottom card rule), one deck, face-up cards,
+    no cells; and the rules the events above read: the tableau builds down in alternating
+    colours (a card's hosts), an empty back pile takes only a King (S), foundations build
+    up from the Ace (H)."""
+    return (isinstance(game, Interlock) and game.group == "run" and game.decks == 1
+            and not game.face_down_cards and not game.C and game.build == Build(-1, "alternate")
+            and game.empty_takes == "king" and game.foundation_start == ACE)
 
 
 class DeadEnds:

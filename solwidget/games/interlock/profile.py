@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
+from . import bridges, deadends
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
-from .rules import Guardian, Interlock, LoveADuck
+from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
 # a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
@@ -13,6 +14,12 @@ INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covere
 
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
+
+    def lemmas(self, game) -> dict[str, bool]:
+        """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
+        the family; the bridges' and the dead ends' only where ``applies`` says so."""
+        return {"back piles alike": isinstance(game, InterlockFamily),
+                "bridges": bridges.applies(game), "dead ends": deadends.applies(game)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander

@@ -159,6 +159,8 @@ class InterlockFamily(Patience):
         if reason:
             return reason
         if not piles[d] and not self.empty_pile_takes(piles, d, moving[0]):
+            if self.empty_takes == "none":
+                return f"{self.pile_ids[d]} is an empty back pile: it takes no cards"
             unit = "group" if self.group == "yukon" else "run"
             return (f"{self.pile_ids[d]} is an empty back pile: it takes only a King "
                     f"or a {unit} headed by a King")
@@ -202,7 +204,7 @@ class InterlockFamily(Patience):
             entry = self._pile_layout(self.pile_ids[i], x, tableau_y + layer * row_step, "down")
             entry.update(z=layer, layer=LAYERS[layer], gone_when_empty=layer != 0,
                          covered_by=[self.pile_ids[c] for c in self.covers[i]],
-                         empty=("K" if self.empty_takes == "king" else "") if layer == 0 else "")
+                         empty=entry["empty"] if layer == 0 else "")
             piles.append(entry)
         width = self.board_columns * step - PILE_GAP
         height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM

@@ -17,6 +17,10 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
 class MutatedProfile(Profile):
     portfolio = MUTATED_PORTFOLIO
 
+    def lemmas(self, game) -> dict[str, bool]:
+        """Mutated Solitaire's rules are code, not parameters: any game of its class has them."""
+        return {"settled cards stay home": isinstance(game, MutatedSolitaire)}
+
     def expander(self, game, weights=None, autoplay=True, compress=True):
         return MutatedExpander(game, weights, autoplay, compress)
 
