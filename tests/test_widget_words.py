@@ -270,3 +270,24 @@ def test_a_lost_position_is_summed_up_as_proved():
     widget = sw.SolitaireWidget("freecell", state=state)
     widget.solve(background=False)
     assert widget.solver_progress["summary"].startswith("lost (proved")
+
+
+def test_autoplays_extra_moves_never_turn_a_won_position_into_a_lost_one():
+    # Where Autoplay's rule goes further than the search's (a Two on its Ace), a position
+    # the solver wins must not become one it proves lost (the proof is in autoplay.py).
+    checked = 0
+    for state in playouts("freecell", deals=range(1, 40), length=40):
+        game = state.game
+        extra = sw.safe_moves(state)
+        if len(extra) <= len(settle(game, state)[1]):
+            continue
+        before = sw.solve(state, max_states=20_000)
+        after = state
+        for move in extra:
+            after = after.play(move)
+        if before.status == "won":
+            assert sw.solve(after, max_states=40_000).status != "lost"
+            checked += 1
+        if checked == 3:
+            return
+    assert checked, "no position where Autoplay's rule goes further"
