@@ -17,11 +17,11 @@ import traitlets
 from ..engine.errors import IllegalMove, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
-from ..engine.registry import load_game
+from ..engine import words
 from ..engine.geometry import place
+from ..engine.registry import load_game
 from ..engine.state import State
 from ..engine.visible import visible_piles
-from ..engine.words import line_words, move_words, reason_words
 from . import sync
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -170,7 +170,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self._cancel_replay()
             move = self.game.parse_move(move)
             self._append(new, move)
-            said = move_words(before, move)
+            said = words.move_words(before, move)
             if self.auto_foundations:
                 home = self._play_safe_moves()
                 if home:
@@ -182,7 +182,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         """Put ``move`` (leading to ``new``) after the current position, dropping the redo part."""
         if self._clock is None:
             self._clock = time.monotonic()
-        del self._states[self.moves_made + 1:], self._line[self.moves_made:]
+        del self._states[self.moves_made + 1:], self._line[self.moves_made:], self._heights[self.moves_made + 1:]
         self._states.append(new)
         self._line.append(move)
         self.moves_made = len(self._line)
@@ -196,9 +196,8 @@ class SolitaireWidget(anywidget.AnyWidget):
             after = state.game.apply_legal(state, move)
             self._append(after, move)
             state = after
-        names = [move_words(s, m).split(" ", 1)[0] for s, m in zip(self._states[-len(played) - 1:], played)] \
-            if played else []
-        return ", ".join(names)
+        befores = self._states[-len(played) - 1:-1] if played else []
+        return ", ".join(words.move_words(s, m).split(" ", 1)[0] for s, m in zip(befores, played))
 
     def _check_not_solving(self) -> None:
         """The position stays put while the solver searches it: a move waits for Stop."""
@@ -292,8 +291,8 @@ class SolitaireWidget(anywidget.AnyWidget):
                 return None
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
-            words = self._with_ids(move_words(self.state, found.move), str(found.move))
-            self._say(f"hint: {words}: {why}", "info")
+            said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
+            self._say(f"hint: {said}: {why}", "info")
         return found
 
     # ------------------------------------------------------------ the solver
@@ -337,7 +336,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         line = list(result.moves) if status == "won" else list(solver.progress.best_line or [])
         progress["status"] = status
         progress["summary"] = _summary(status, len(line), progress)
-        progress["line_words"] = line_words(start, line[:200])
+        progress["line_words"] = words.line_words(start, line[:200])
         with self._lock, self.hold_sync():
             self._solution_from = start
             self._offered = line
@@ -459,11 +458,17 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.history_length = len(self._line)
             self.legal = sync.legal_texts(after)
             self.status = self._status(after, index)
-            self.move_words = (f"move {index} of {len(self._line)}: {move_words(self._states[index - 1], self._line[index - 1])}"
-                               if index else "")
+            self.move_words = self._move_said(index)
             self.board_min_height = self._line_height()
             self.highlight = []
             self._say(message, kind)
+
+    def _move_said(self, index: int) -> str:
+        """The move that led to position ``index``, in words, with its place in the line."""
+        if not index:
+            return ""
+        said = words.move_words(self._states[index - 1], self._line[index - 1])
+        return f"move {index} of {len(self._line)}: {said}"
 
     def _status(self, state: State, index: int) -> dict:
         """The status line; a win says how many moves it took, and how long."""
@@ -523,8 +528,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         try:
             self._handle(request)
         except IllegalMove as err:
-            words = reason_words(self.state, err.reason)
-            self._refuse(self._with_ids(words, err.reason if words != err.reason else ""))
+            said = words.reason_words(self.state, err.reason)
+            self._refuse(self._with_ids(said, err.reason if said != err.reason else ""))
         except ImportError:
             self._refuse("the solver is not available in this installation")
         except SolwidgetError as err:
