@@ -216,6 +216,10 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position():
         move = widget.line[index - 1] if index else None
         assert widget.move_words == (f"move {index} of {len(states) - 1}: {move_words(states[index - 1], move)}"
                                      if index else "")
+    other = next(m for m in widget.state.legal_moves() if m != widget.line[3])
+    widget.play(other)                          # a new line from position 3: the rest is gone
+    kept = [*states[:4], states[3].play(other)]
+    assert widget.board_min_height == max(place(layout, visible_piles(s))["height"] for s in kept)
 
 
 def test_a_win_says_how_many_moves_it_took_and_how_long():
