@@ -46,13 +46,31 @@ export function budgetSpent(progress) {
 // The replay bar's speeds: seconds between two moves.
 const SPEEDS = [["1", "slow"], ["0.5", "normal"], ["0.2", "fast"], ["0.05", "fastest"]];
 
+/**
+ * The deal number typed in the box, checked against the game's limits (`[first, last]` as
+ * text) without ever becoming a JavaScript number: `{deal: "123"}` (digits, no leading
+ * zeros), `{}` for an empty box, or `{reason}` saying what is wrong.
+ */
+export function checkedDeal(text, limits) {
+  const typed = String(text ?? "").trim();
+  if (typed === "") return {};
+  const [first, last] = (limits || ["1", "99999999999999999999"]).map((bound) => BigInt(bound));
+  const accepted = `a deal number is a whole number from ${first} to ${last}`;
+  if (!/^[0-9]+$/.test(typed)) return { reason: `${accepted}, not "${typed.slice(0, 30)}"` };
+  const number = BigInt(typed);
+  if (number < first || number > last) return { reason: `${accepted}: ${typed.slice(0, 30)} is out of range` };
+  return { deal: number.toString() };
+}
+
 export function buildToolbar(board) {
   const model = board.model;
   const element = make("div", "sw-toolbar", { role: "toolbar", "aria-label": "game controls" });
   const title = make("span", "sw-title");
   const dealLabel = make("label", "sw-deal-label", {}, "Deal ");
-  const dealInput = make("input", "sw-deal", { type: "number", min: "1", step: "1", "data-role": "deal",
-    "aria-label": "deal number" });
+  // Text, not type="number": a deal number may have 20 digits, more than a JavaScript
+  // number holds exactly, so it stays text (checked as a BigInt) from the box to the kernel.
+  const dealInput = make("input", "sw-deal", { type: "text", inputmode: "numeric", autocomplete: "off",
+    spellcheck: "false", "data-role": "deal", "aria-label": "deal number" });
   dealLabel.appendChild(dealInput);
   element.append(title, dealLabel);
   const buttons = new Map();
@@ -125,10 +143,14 @@ export function buildToolbar(board) {
     if (!button) return;
     const name = button.dataset.action;
     if (name === "new") {
-      const typed = Number(dealInput.value);
-      const current = model.get("deal");
-      if (Number.isInteger(typed) && typed >= 1 && typed !== current) send("new", { deal: typed });
-      else send("new");
+      const typed = checkedDeal(dealInput.value, model.get("deal_limits"));
+      if (typed.reason) {
+        refuseDeal(typed.reason);
+      } else if (typed.deal !== undefined && typed.deal !== String(model.get("deal"))) {
+        send("new", { deal: typed.deal });
+      } else {
+        send("new");
+      }
     } else {
       send(name);
     }
@@ -136,6 +158,21 @@ export function buildToolbar(board) {
   dealInput.addEventListener("keydown", (event) => {
     if (event.key === "Enter") buttons.get("new").click();
   });
+  dealInput.addEventListener("input", () => refuseDeal(""));
+
+  /** Show why the box's text is no deal number ("" clears it), in the box and the message line. */
+  function refuseDeal(reason) {
+    dealInput.setCustomValidity(reason);
+    dealInput.title = reason;
+    if (reason) {
+      dealInput.setAttribute("aria-invalid", "true");
+      board.message.textContent = reason;
+      board.message.dataset.kind = "error";
+      dealInput.reportValidity();
+    } else {
+      dealInput.removeAttribute("aria-invalid");
+    }
+  }
   footer.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-action]");
     if (button) send(button.dataset.action);

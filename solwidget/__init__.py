@@ -12,7 +12,7 @@ from importlib import metadata
 # package solwidget.games shares its name with the function games(), bound after it.
 importlib.import_module(".games", __name__)
 
-from .engine import (Game, IllegalMove, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
+from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .extras import MissingExtra
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
@@ -24,7 +24,7 @@ try:
 except metadata.PackageNotFoundError:              # a source tree that was never installed
     __version__ = "0+unknown"
 
-__all__ = ["Game", "IllegalMove", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
+__all__ = ["Game", "IllegalMove", "InvalidArgument", "InvalidDeal", "InvalidMoveText", "InvalidPosition", "Move",
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "MissingExtra", "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve",

@@ -22,11 +22,12 @@ GAME_HELP = "a game id (see 'solwidget games'), or a variant file (.toml or .jso
 
 def deal_number(text: str) -> int:
     """argparse type for a deal number: a whole number from 1 to MAX_DEAL."""
+    digits = text.strip().removeprefix("-")
+    number = int(text) if digits.isascii() and digits.isdigit() and len(digits) <= 30 else text
     try:
-        return check_deal_number(int(text))
-    except ValueError as err:
-        message = str(err) if isinstance(err, InvalidDeal) else f"a deal number is a whole number, not {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
+        return check_deal_number(number)
+    except InvalidDeal as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _games(args) -> None:
@@ -67,22 +68,26 @@ def _study(args) -> None:
     print(table.summary())
 
 
-def _seconds_or_none(text: str) -> float | None:
+def _number_text(text: str):
+    """A budget as typed: 'none' is None, a number is a number, anything else stays text, so
+    that the API refuses it in the same words as any other bad value."""
     if text.strip().lower() == "none":
         return None
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of seconds or 'none', not {text!r}") from None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _add_study(sub) -> None:
     study = sub.add_parser("study", help="solve many deals: how often is a game won?")
     study.add_argument("game", help=GAME_HELP)
     study.add_argument("--deals", default="1-100", help="deal numbers: '1-1000', '7' or '1-10,20' (default 1-100)")
-    study.add_argument("--budget", type=_seconds_or_none, default=10.0,
+    study.add_argument("--budget", type=_number_text, default=10.0,
                        help="seconds per deal (default 10); 'none' for no time limit, with --max-states")
-    study.add_argument("--max-states", type=int,
+    study.add_argument("--max-states", type=_number_text,
                        help="states per deal; with --budget none, results do not depend on the machine")
     study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
@@ -143,9 +148,9 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve a deal: won (with the moves), lost (proved) or unknown")
     solve.add_argument("game", help=GAME_HELP)
     solve.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
-    solve.add_argument("--max-states", type=int, default=1_000_000,
-                       help="states to expand at most (default 1000000)")
-    solve.add_argument("--max-seconds", type=float, help="seconds to search at most (default: no limit)")
+    solve.add_argument("--max-states", type=_number_text, default=1_000_000,
+                       help="states to expand at most (default 1000000); 'none' for no limit")
+    solve.add_argument("--max-seconds", type=_number_text, help="seconds to search at most (default: no limit)")
     solve.add_argument("--quiet", action="store_true", help="no progress bar")
     solve.set_defaults(run=_solve)
 

@@ -15,9 +15,11 @@ the workers finish in.
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures as cf
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -31,8 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine import Game, SolwidgetError, load_game
-from .engine.deals import check_deal_number
+from .engine.checks import flag, is_whole, refuse, shown, whole_number
+from .engine.deals import DEAL_LIMITS, check_deal_number
 from .extras import require_extra
+from .solver.budget import check_max_states, check_seconds
 from .variants import Variant, definition_of, variant_from_dict
 
 STATUSES = ("won", "lost", "unknown")
@@ -172,46 +176,92 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 # ---------------------------------------------------------------- arguments
 
-def parse_deals(deals) -> list[int]:
-    """Deal numbers from ``"1-1000"``, ``"7"``, ``"1-10,20,30-40"``, an int, a range or a list."""
+MAX_DEALS_TEXT = 100_000     # characters of deal text ("1-10,20,30-40") read at most
+MAX_LISTED = 1_000_000       # deals given one by one (a list, a stepped range) at most
+DEALS_ACCEPTED = "text like '1-1000' or '1-10,20', a deal number, a range or a list of deal numbers"
+
+
+class DealRanges:
+    """Deal numbers as sorted, disjoint spans ``(first, last)``: counted, tested and iterated
+    in order without ever listing them, so '1-99999999999999999999' costs no memory."""
+
+    def __init__(self, spans):
+        merged: list[list[int]] = []
+        for first, last in sorted(spans):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        self.spans = tuple((first, last) for first, last in merged)
+        self._firsts = [first for first, _ in self.spans]
+
+    @property
+    def count(self) -> int:
+        """How many deals (an int of any size: ``len`` would stop at 2**63)."""
+        return sum(last - first + 1 for first, last in self.spans)
+
+    def __iter__(self):
+        for first, last in self.spans:
+            yield from range(first, last + 1)
+
+    def __contains__(self, number) -> bool:
+        i = bisect.bisect_right(self._firsts, number) - 1
+        return i >= 0 and number <= self.spans[i][1]
+
+    def __bool__(self) -> bool:
+        return bool(self.spans)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DealRanges) and self.spans == other.spans
+
+    def __repr__(self) -> str:
+        return "DealRanges('" + ",".join(f"{a}-{b}" if a != b else f"{a}" for a, b in self.spans) + "')"
+
+
+def parse_deals(deals, limits: tuple[int, int] = DEAL_LIMITS) -> DealRanges:
+    """Deal numbers from ``"1-1000"``, ``"7"``, ``"1-10,20,30-40"``, an int, a range or a list,
+    each checked against ``limits`` (a game's ``deal_limits``) before any is used."""
     if isinstance(deals, str):
-        numbers = _parse_deal_text(deals) if deals.strip() else []
-    elif isinstance(deals, int) and not isinstance(deals, bool):
-        numbers = [deals]
-    elif isinstance(deals, Iterable):
-        numbers = list(deals)
+        spans = _parse_deal_text(deals, limits)
+    elif is_whole(deals):
+        spans = [(check_deal_number(deals, limits),) * 2]
+    elif isinstance(deals, range) and deals.step == 1:
+        spans = [(check_deal_number(deals.start, limits), check_deal_number(deals.stop - 1, limits))] \
+            if deals else []
+    elif isinstance(deals, Iterable) and not isinstance(deals, (bytes, bytearray, dict)):
+        listed = list(itertools.islice(deals, MAX_LISTED + 1))
+        if len(listed) > MAX_LISTED:
+            raise StudyError(f"deals lists more than {MAX_LISTED:,} deals one by one: write a range like '1-1000'")
+        spans = [(check_deal_number(number, limits),) * 2 for number in listed]
     else:
-        raise StudyError(f"deals must be text like '1-1000', a number, a range or a list, not {deals!r}")
-    if not numbers:
-        raise StudyError(f"no deals to study in {deals!r}")
-    for number in numbers:
-        check_deal_number(number)
-    return sorted(set(numbers))
+        raise refuse("deals", DEALS_ACCEPTED, deals, StudyError)
+    if not spans:
+        raise StudyError(f"no deals to study in {shown(deals)}")
+    return DealRanges(spans)
 
 
-def _parse_deal_text(text: str) -> list[int]:
-    numbers = []
-    for part in text.replace(" ", "").split(","):
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+def _parse_deal_text(text: str, limits: tuple[int, int]) -> list[tuple[int, int]]:
+    if len(text) > MAX_DEALS_TEXT:
+        raise StudyError(f"deals text of {len(text):,} characters is too long (at most {MAX_DEALS_TEXT:,}): "
+                         "write ranges like '1-1000'")
+    spans = []
+    for part in text.replace(" ", "").split(",") if text.strip() else []:
+        match = re.fullmatch(r"([0-9]{1,30})(?:-([0-9]{1,30}))?", part)
         if not match:
-            raise StudyError(f"cannot read deals {text!r}: write a number or a range like '1-1000'")
-        first = int(match[1])
-        last = int(match[2]) if match[2] else first
+            raise StudyError(f"cannot read deals {shown(text)}: write a number or a range like '1-1000'")
+        first = check_deal_number(int(match[1]), limits)
+        last = check_deal_number(int(match[2]), limits) if match[2] else first
         if last < first:
-            raise StudyError(f"deal range {part!r} is reversed: write {last}-{first}")
-        numbers.extend(range(first, last + 1))
-    return numbers
+            raise StudyError(f"deal range {shown(part)} is reversed: write {last}-{first}")
+        spans.append((first, last))
+    return spans
 
 
-def _check_budget(budget, max_states) -> None:
+def _check_budget(budget, max_states) -> tuple[float | None, int | None]:
+    """The study's budgets, in the solver's words (``budget`` is its max_seconds per deal)."""
     if budget is None and max_states is None:
         raise StudyError("a study needs a budget: seconds per deal, max_states, or both")
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
-                               or not budget > 0 or math.isinf(budget)):
-        raise StudyError(f"budget is seconds per deal, a positive number, not {budget!r}")
-    if max_states is not None and (isinstance(max_states, bool) or not isinstance(max_states, int)
-                                   or max_states < 1):
-        raise StudyError(f"max_states is a whole number >= 1, not {max_states!r}")
+    return check_seconds(budget, "budget"), check_max_states(max_states)
 
 
 def _custom_options(game: Game) -> dict:
@@ -261,24 +311,193 @@ def _options_text(options: dict) -> str:
     return json.dumps(options, sort_keys=True) if options else ""
 
 
-def _read_records(path: Path) -> list[dict]:
-    """The complete records of a results file, as text fields (CSV's own)."""
-    return _read_parquet(path) if _format_of(path) == "parquet" else _read_csv(path)
+NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= another file to start afresh"
 
 
-def _read_csv(path: Path) -> list[dict]:
-    """A CSV file's records; a half-written last line is cut off."""
-    text = path.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        path.write_text(text)          # drop the fragment, so that appending starts on a clean line
+@dataclass(frozen=True)
+class _Record:
+    """One record of a results file, every field checked; ``fields`` as CSV holds them."""
+    fields: dict
+    game: str
+    options: str
+    row: StudyRow
+    budget: float | None
+    max_states: int | None
+
+
+def _read_records(path: Path) -> tuple[list[_Record], int | None]:
+    """Every complete record of a results file, checked field by field (StudyError names the
+    file, the line or row, and the field), and for a CSV file the length in bytes of its
+    complete part (the part before a half-written last line)."""
+    if _format_of(path) == "parquet":
+        return [_checked_record(fields, path, f"row {i}") for i, fields in enumerate(_read_parquet(path), 1)], None
+    lines, end = _read_csv(path)
+    return [_checked_record(fields, path, f"line {line}") for line, fields in lines], end
+
+
+def _read_csv(path: Path) -> tuple[list[tuple[int, dict]], int]:
+    """A CSV file's complete records with their line numbers, as text fields, and the length
+    in bytes of its complete part. A file that is not UTF-8 text, or not CSV, is refused."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise StudyError(f"cannot read the study file {path}: {err.strerror or err}") from None
+    end = data.rfind(b"\n") + 1
+    try:
+        text = data[:end].decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise StudyError(f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; "
+                         f"{NOT_A_STUDY_FILE}") from None
     if not text:
-        return []
-    reader = csv.DictReader(io.StringIO(text))
-    if tuple(reader.fieldnames or ()) != COLUMNS:
-        raise StudyError(f"{path} is not a solwidget study file: its columns are {reader.fieldnames}, "
-                         f"expected {', '.join(COLUMNS)}")
-    return list(reader)
+        return [], end
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+        if tuple(header) != COLUMNS:
+            raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(header)}, "
+                             f"expected {', '.join(COLUMNS)}")
+        records = []
+        for fields in reader:
+            if len(fields) != len(COLUMNS):
+                raise StudyError(f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
+                                 f"{len(COLUMNS)} ({', '.join(COLUMNS)}); {NOT_A_STUDY_FILE}")
+            records.append((reader.line_num, dict(zip(COLUMNS, fields))))
+    except csv.Error as err:
+        raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
+    return records, end
+
+
+def _whole_field(text: str, low: int) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 30) or int(text) < low:
+        raise ValueError(text)
+    return int(text)
+
+
+def _real_field(text: str, positive: bool) -> float:
+    number = float(text) if len(text) <= 40 else math.nan
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        raise ValueError(text)
+    return number
+
+
+def _options_field(text: str) -> str:
+    if text:
+        try:
+            options = json.loads(text)
+        except RecursionError:
+            raise ValueError(text) from None
+        if not isinstance(options, dict):
+            raise ValueError(text)
+    return text
+
+
+def _game_id_field(text: str) -> str:
+    """A game's id, or a variant's (``sw.variant``: not in ``games()``, so only its form is checked)."""
+    if not (text.isidentifier() and text == text.lower() and len(text) <= 100):
+        raise ValueError(text)
+    return text
+
+
+def _one_of(choices):
+    def read(text: str) -> str:
+        if text not in choices:
+            raise ValueError(text)
+        return text
+    return read
+
+
+def _optional(read):
+    return lambda text: read(text) if text else None
+
+
+FIELDS = {   # column -> (how to read it, what it accepts); an empty optional field is None
+    "game": (_game_id_field, "a game id (lower-case letters, digits and _)"),
+    "options": (_options_field, "empty or a JSON object of game options"),
+    "deal": (lambda text: check_deal_number(_whole_field(text, 1)), "a deal number from 1 to 10**20 - 1"),
+    "status": (_one_of(STATUSES), f"one of {', '.join(STATUSES)}"),
+    "moves": (_optional(lambda text: _whole_field(text, 0)), "empty or a whole number of moves"),
+    "states": (lambda text: _whole_field(text, 0), "a whole number of states"),
+    "seconds": (lambda text: _real_field(text, False), "a number of seconds >= 0"),
+    "budget": (_optional(lambda text: _real_field(text, True)), "empty or a positive number of seconds"),
+    "max_states": (_optional(lambda text: _whole_field(text, 1)), "empty or a whole number >= 1"),
+}
+
+
+def _checked_record(fields: dict, path, where: str) -> _Record:
+    values = {}
+    for name, (read, accepted) in FIELDS.items():
+        try:
+            values[name] = read(fields[name])
+        except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
+            raise StudyError(f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
+                             f"{NOT_A_STUDY_FILE}") from None
+    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"])
+    return _Record(fields, values["game"], values["options"], row, values["budget"], values["max_states"])
+
+
+def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, StudyRow]:
+    """Rows already in ``path`` for this very study (same game, options and budget). A file
+    that is refused is left as it was; a valid CSV file loses only a half-written last line."""
+    if not path.exists():
+        return {}
+    options = _options_text(_custom_options(game))
+    records, end = _read_records(path)
+    done = {}
+    for record in records:
+        if (record.game, record.options, record.budget, record.max_states) != (game.id, options, budget,
+                                                                                max_states):
+            found = " ".join(filter(None, (record.game, record.options)))
+            raise StudyError(
+                f"{path} holds results of another study ({found}, budget {_or_dash(record.budget)} s / "
+                f"{_or_dash(record.max_states)} states): use another file for {game.id} at this budget")
+        done[record.row.deal] = record.row
+    if end is not None and end < path.stat().st_size:
+        os.truncate(path, end)          # so that appending starts on a clean line
+    return done
+
+
+def _or_dash(value) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def load_study(path: str | os.PathLike) -> StudyTable:
+    """A study's results file (``out=``, CSV or Parquet) read back as a table; the file is
+    only read.
+
+    Raises:
+        StudyError: no such file, a file that is not a study's (the message names the
+            line or row and the field that is wrong), or one that mixes games or budgets.
+        MissingExtra: a ``.parquet`` file without pyarrow installed.
+    """
+    path = _checked_path(path, "path")
+    if not path.exists():
+        raise StudyError(f"no study file {path}")
+    records, _ = _read_records(path)
+    if not records:
+        raise StudyError(f"{path} holds no results")
+    first = records[0]
+    if any((r.game, r.options) != (first.game, first.options) for r in records):
+        raise StudyError(f"{path} mixes several games; give each study its own file")
+    if any((r.budget, r.max_states) != (first.budget, first.max_states) for r in records):
+        raise StudyError(f"{path} mixes several budgets; give each study its own file")
+    rows = {r.row.deal: r.row for r in records}
+    return StudyTable(first.game, [rows[d] for d in sorted(rows)], first.budget, first.max_states,
+                      json.loads(first.options) if first.options else {})
+
+
+def _checked_path(path, name: str) -> Path:
+    """A file path argument: text or a path-like, naming a file rather than a folder."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise refuse(name, "a file path (text or a pathlib.Path)", path, StudyError)
+    try:
+        path = Path(path)
+        folder = path.is_dir()
+    except (OSError, ValueError, TypeError) as err:
+        raise refuse(name, f"a usable file path ({err})", path, StudyError) from None
+    if folder:
+        raise StudyError(f"{name} is a file of results, but {path} is a folder")
+    return path
 
 
 def _read_parquet(path: Path) -> list[dict]:
@@ -333,73 +552,20 @@ def _format_of(path: Path) -> str:
     return suffix[1:]
 
 
-def _row_from_record(record: dict, path) -> StudyRow:
-    try:
-        moves = int(record["moves"]) if record["moves"] else None
-        row = StudyRow(int(record["deal"]), record["status"], moves, int(record["states"]),
-                       float(record["seconds"]))
-    except (TypeError, ValueError):
-        raise StudyError(f"{path}: cannot read the record {record}") from None
-    if row.status not in STATUSES:
-        raise StudyError(f"{path}: deal {row.deal} has status {row.status!r}, not one of {STATUSES}")
-    return row
-
-
-def _budget_of(record: dict) -> tuple:
-    return (float(record["budget"]) if record["budget"] else None,
-            int(record["max_states"]) if record["max_states"] else None)
-
-
-def _done_in_file(path: Path, game: Game, budget, max_states) -> dict[int, StudyRow]:
-    """Rows already in ``path`` for this very study (same game, options and budget)."""
-    if not path.exists():
-        return {}
-    options = _options_text(_custom_options(game))
-    wanted = (float(budget) if budget is not None else None, max_states)
-    done = {}
-    for record in _read_records(path):
-        if record["game"] != game.id or record["options"] != options or _budget_of(record) != wanted:
-            found = " ".join(filter(None, (record["game"], record["options"])))
-            raise StudyError(
-                f"{path} holds results of another study ({found}, budget {record['budget'] or '-'} s / "
-                f"{record['max_states'] or '-'} states): use another file for {game.id} at this budget")
-        row = _row_from_record(record, path)
-        done[row.deal] = row
-    return done
-
-
-def load_study(path: str | os.PathLike) -> StudyTable:
-    """A study's results file (``out=``, CSV or Parquet) read back as a table.
-
-    Raises:
-        StudyError: no such file, a file that is not a study's, or one that mixes games
-            or budgets.
-        MissingExtra: a ``.parquet`` file without pyarrow installed.
-    """
-    path = Path(path)
-    if not path.exists():
-        raise StudyError(f"no study file {path}")
-    records = _read_records(path)
-    if not records:
-        raise StudyError(f"{path} holds no results")
-    first = records[0]
-    if any((r["game"], r["options"]) != (first["game"], first["options"]) for r in records):
-        raise StudyError(f"{path} mixes several games; give each study its own file")
-    if any(_budget_of(r) != _budget_of(first) for r in records):
-        raise StudyError(f"{path} mixes several budgets; give each study its own file")
-    rows = {row.deal: row for row in (_row_from_record(r, path) for r in records)}
-    budget, max_states = _budget_of(first)
-    return StudyTable(first["game"], [rows[d] for d in sorted(rows)], budget, max_states,
-                      json.loads(first["options"]) if first["options"] else {})
-
-
 # ------------------------------------------------------------------ the study
+
+IN_FLIGHT_PER_WORKER = 4     # deals submitted ahead of the results, per local process
+IN_FLIGHT_ELSEWHERE = 1024   # the same on a caller's executor or a Dask cluster
+
 
 def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = None,
           executor: cf.Executor | None = None, scheduler: str | None = None,
           out: str | os.PathLike | None = None, progress: bool = True,
           workers: int | None = None) -> StudyTable:
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
+
+    Every argument is checked before any deal is solved, and the deals are handed out as
+    they are needed, never listed: a range of any size costs no memory.
 
     Args:
         game: a game id (``"interlock"``), a Game (for a game with options) or a Variant
@@ -420,8 +586,9 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
         A StudyTable, one row per deal.
 
     Raises:
-        StudyError: bad arguments (deals, budget, workers, an ``out`` of another study or
-            with another suffix), or a scheduler that cannot be reached.
+        StudyError: bad arguments (deals, budget, workers, an ``out`` of another study,
+            with another suffix, or one that is no study file: the message names its line
+            and field, and the file is left as it was), or a scheduler that cannot be reached.
         UnknownGame: no game has that id.
         InvalidDeal: a deal number out of range.
         MissingExtra: an ``out`` ending in ``.parquet`` without pyarrow installed.
@@ -432,50 +599,57 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
         ([1, 2, 3], 3)
     """
     game = _resolve_game(game)
-    numbers = parse_deals(deals)
-    _check_budget(budget, max_states)
+    numbers = parse_deals(deals, game.deal_limits)
+    budget, max_states = _check_budget(budget, max_states)
     if executor is not None and scheduler is not None:
         raise StudyError("give either executor= or scheduler=, not both")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise StudyError(f"workers is a whole number >= 1, not {workers!r}")
-
-    path = Path(out) if out is not None else None
-    if path is not None and path.is_dir():
-        raise StudyError(f"out is a file to append results to, but {path} is a folder")
+    if workers is not None:
+        workers = whole_number("workers", workers, 1, error=StudyError)
+    flag("progress", progress, error=StudyError)
+    path = _checked_path(out, "out") if out is not None else None
+    if path is not None and not path.parent.is_dir():
+        raise StudyError(f"out names a file in {path.parent}, which is not a folder")
     if path is not None and _format_of(path) == "parquet":
         require_extra("study", "pyarrow")       # before any deal is solved
+
     done = _done_in_file(path, game, budget, max_states) if path else {}
-    results = {d: done[d] for d in numbers if d in done}
-    todo = [d for d in numbers if d not in done]
-
-    if todo:
-        runner = _executor_for(executor, scheduler, workers, len(todo))
+    results = {deal: row for deal, row in done.items() if deal in numbers}
+    jobs = numbers.count - len(results)
+    if jobs:
+        runner = _executor_for(executor, scheduler, workers, jobs)
+        window = IN_FLIGHT_PER_WORKER * runner.workers if isinstance(runner, _OwnProcesses) else IN_FLIGHT_ELSEWHERE
         with runner as pool:
-            futures = []
+            pending: set = set()
             try:
-                _run(pool, futures, game, todo, budget, max_states, path, results,
-                     _progress_bar(progress, game.id, len(numbers), len(results)))
+                _run(pool, pending, window, game, (d for d in numbers if d not in done), budget, max_states,
+                     path, results, _progress_bar(progress, game.id, numbers.count, len(results)))
             except BaseException:          # an error, or Ctrl-C: the rows written so far stay
-                runner.abandon(futures)
+                runner.abandon(pending)
                 raise
-    return StudyTable(game.id, [results[d] for d in numbers], budget, max_states, _custom_options(game))
+    return StudyTable(game.id, [results[d] for d in sorted(results)], budget, max_states, _custom_options(game))
 
 
-def _run(pool: cf.Executor, futures: list, game: Game, todo, budget, max_states, path, results,
-         bar) -> None:
-    """Submit every deal (into ``futures``), then record each result as it arrives."""
+def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, budget, max_states, path,
+         results, bar) -> None:
+    """Keep up to ``window`` deals of ``todo`` in ``pending`` (submitted one by one, so that
+    an interrupt leaves none untracked), and record each result as it arrives."""
     options, definition = _custom_options(game), definition_of(game)
-    for deal in todo:               # one by one, so that an interrupt here leaves none untracked
-        futures.append(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
     sink = _open_sink(path)
     try:
-        for future in cf.as_completed(futures):
-            row = future.result()
-            results[row.deal] = row
-            if sink:
-                sink.add(_csv_record(game.id, options, row, budget, max_states))
-            if bar:
-                bar.update(1)
+        for deal in itertools.islice(todo, window):
+            pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
+        while pending:
+            finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                pending.discard(future)
+                row = future.result()
+                results[row.deal] = row
+                if sink:
+                    sink.add(_csv_record(game.id, options, row, budget, max_states))
+                if bar:
+                    bar.update(1)
+                for deal in itertools.islice(todo, 1):
+                    pending.add(pool.submit(solve_deal, game.id, options, deal, budget, max_states, definition))
     finally:
         if sink:
             sink.close()
@@ -513,7 +687,7 @@ class _ParquetSink:
 
     def __init__(self, path: Path):
         self.path = path
-        self.records = [list(r.values()) for r in _read_records(path)] if path.exists() else []
+        self.records = [list(r.fields.values()) for r in _read_records(path)[0]] if path.exists() else []
         self.saved = time.monotonic()
         self.unsaved = 0
 
@@ -554,6 +728,7 @@ class _OwnProcesses:
     """Local processes, shut down at the end, stopped at once if the study stops early."""
 
     def __init__(self, workers: int):
+        self.workers = workers
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
 
     def __enter__(self):

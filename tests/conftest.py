@@ -1,8 +1,11 @@
 """Shared test settings and fixtures: hypothesis runs derandomized, so a CI run is
-repeatable; one Playwright and one Debian chromium serve every browser test."""
+repeatable; one Playwright and one Debian chromium serve every browser test; ``--fuzz``
+runs the fuzz suite (test_fuzz.py) with ten times its cases, and the session ends with
+the count of cases each boundary ran."""
 
 import os
 
+import fuzzing
 import pytest
 from chromium import launch_chromium
 from hypothesis import HealthCheck, settings
@@ -35,3 +38,21 @@ def browser(playwright_session):
         pytest.skip(message)
     yield chromium
     chromium.close()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz", action="store_true",
+                     help="run the fuzz suite (tests/test_fuzz.py) with ten times its cases")
+
+
+def pytest_configure(config):
+    if config.getoption("--fuzz"):
+        fuzzing.SCALE = 10
+
+
+def pytest_terminal_summary(terminalreporter):
+    if fuzzing.CASES:
+        terminalreporter.section("fuzz cases by boundary")
+        for boundary, count in sorted(fuzzing.CASES.items()):
+            terminalreporter.write_line(f"{boundary:<28} {count:>7,}")
+        terminalreporter.write_line(f"{'all boundaries':<28} {sum(fuzzing.CASES.values()):>7,}")

@@ -50,7 +50,7 @@ def test_deal_of_a_stock_game_shows_the_stock_as_a_count(capsys):
     (["deal", "freecell", "0"], "deal number 0 is out of range"),
     (["deal", "freecell", "-5"], "deal number -5 is out of range"),
     (["deal", "freecell", "1" + "0" * 20], "is out of range"),
-    (["deal", "freecell", "seven"], "a deal number is a whole number, not 'seven'"),
+    (["deal", "freecell", "seven"], "a deal number is a whole number from 1 to 99999999999999999999, not 'seven'"),
     (["deal", "freecell", "1.5"], "a deal number is a whole number"),
     (["deal", "freecell"], "required"),
     (["shuffle"], "invalid choice"),

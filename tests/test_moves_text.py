@@ -47,7 +47,7 @@ def test_a_named_card_parses_into_a_canonical_name():
     ("", "expected 'SRC DST' or 'SRC DST N'"),
     ("t3", "expected 'SRC DST' or 'SRC DST N'"),
     ("t3 t5 4 2", "expected 'SRC DST' or 'SRC DST N'"),
-    ("t3 t5 0", "at least 1"),
+    ("t3 t5 0", "must be a whole number >= 1"),
     ("t3 t5 -1", "the third word must be a card count or a card"),
     ("t3 t5 x", "the third word must be a card count or a card"),
     ("t3 t5 ٣", "the third word must be a card count or a card"),

@@ -309,7 +309,7 @@ def test_the_worker_reports_one_deal():
     (range(4, 7), [4, 5, 6]), ([3, 1, 3], [1, 3]), (9, [9]),
 ])
 def test_deal_ranges(deals, numbers):
-    assert parse_deals(deals) == numbers
+    assert list(parse_deals(deals)) == numbers
 
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -319,11 +319,11 @@ def test_deal_ranges(deals, numbers):
     ({"deals": range(3, 3)}, "no deals"),
     ({"deals": "1-x"}, "cannot read deals"),
     ({"deals": "0-3"}, "out of range"),
-    ({"budget": 0}, "budget is seconds per deal, a positive number"),
-    ({"budget": -5}, "budget is seconds per deal, a positive number"),
+    ({"budget": 0}, "budget must be a positive, finite number of seconds"),
+    ({"budget": -5}, "budget must be a positive, finite number of seconds"),
     ({"budget": None}, "a study needs a budget"),
-    ({"max_states": 0}, "max_states is a whole number >= 1"),
-    ({"workers": 0}, "workers is a whole number >= 1"),
+    ({"max_states": 0}, "max_states must be a whole number >= 1"),
+    ({"workers": 0}, "workers must be a whole number >= 1"),
     ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
     ({"executor": ThreadPoolExecutor(1), "scheduler": "tcp://127.0.0.1:1"}, "not both"),
     ({"out": "."}, "is a folder"),

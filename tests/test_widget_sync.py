@@ -126,7 +126,7 @@ def test_board_status_and_legal_moves_are_synced(widget):
     assert state["legal"] == [str(m) for m in widget.state.legal_moves()]
     assert state["status"]["moves"] == 0
     assert state["status"]["total"] == widget.game.card_count
-    assert state["game_id"] == widget.game.id and state["deal"] == 5
+    assert state["game_id"] == widget.game.id and state["deal"] == "5"      # text: exact at any size
 
 
 def test_layout_is_ipywidgets_layout_and_syncs_as_one():
@@ -193,7 +193,8 @@ MALFORMED = [
     {"type": "action", "name": "cheat"},
     {"type": "action", "name": "undo", "deal": 3},
     {"type": "action", "name": "new", "deal": 0},
-    {"type": "action", "name": "new", "deal": "7"},
+    {"type": "action", "name": "new", "deal": "seven"},
+    {"type": "action", "name": "new", "deal": "100000000000000000000"},
     {"type": "seek", "index": 5},
     {"type": "seek", "index": -1},
     {"type": "seek"},

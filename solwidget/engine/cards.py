@@ -5,6 +5,8 @@ face-down card. Cards of equal rank and suit are equal, which is exactly how the
 treat the several decks of a multi-deck game.
 """
 
+from .checks import shown
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 FACE_DOWN = 64
@@ -56,7 +58,7 @@ def deck(decks: int = 1) -> list[int]:
 def parse_card(text: str) -> int:
     """Read ``"QH"``, ``"10D"``, ``"Q♥"`` or a face-down ``"[QH]"``; ValueError otherwise."""
     if not isinstance(text, str):
-        raise ValueError(f"a card is written as text like 'QH', not {text!r}")
+        raise ValueError(f"a card is written as text like 'QH', not {shown(text)}")
     body = text.strip()
     down = body.startswith("[") and body.endswith("]")
     if down:
@@ -70,7 +72,7 @@ def parse_card(text: str) -> int:
             card = make_card(RANKS.index(r) + 1, SUITS.index(s))
             return face_down(card) if down else card
     raise ValueError(
-        f"malformed card {text!r}: expected a rank of {RANKS} and a suit of {SUITS}, like 'QH' or '[QH]'"
+        f"malformed card {shown(text)}: expected a rank of {RANKS} and a suit of {SUITS}, like 'QH' or '[QH]'"
     )
 
 

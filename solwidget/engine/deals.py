@@ -6,21 +6,25 @@ from pysol_cards.cards import createCards, ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
 from .cards import make_card
+from .checks import shown
 from .errors import InvalidDeal
 
 MS_DEALS = 32000        # PySolFC: the Microsoft-compatible generator below, Mersenne Twister from here
 MAX_DEAL = 10**20 - 1   # PySolFC reads game numbers below 10**20
+DEAL_LIMITS = (1, MAX_DEAL)   # the deal numbers every game accepts (a game may narrow them)
 
 _OUR_SUIT = {i: "CDHS".index(s) for i, s in enumerate("CSHD")}   # pysol_cards orders suits C S H D
 
 
-def check_deal_number(number) -> int:
-    """``number`` as a plain int; InvalidDeal unless it is a whole number from 1 to MAX_DEAL."""
+def check_deal_number(number, limits: tuple[int, int] = DEAL_LIMITS) -> int:
+    """``number`` as a plain int; InvalidDeal unless it is a whole number within ``limits``
+    (a game's ``deal_limits``; by default 1 to MAX_DEAL)."""
+    first, last = limits
     if isinstance(number, bool) or not hasattr(type(number), "__index__"):
-        raise InvalidDeal(f"a deal number is a whole number, not {number!r}")
+        raise InvalidDeal(f"a deal number is a whole number from {first} to {last}, not {shown(number)}")
     number = operator.index(number)      # numpy integers and the like
-    if not 1 <= number <= MAX_DEAL:
-        raise InvalidDeal(f"deal number {number} is out of range: deals are numbered 1 to {MAX_DEAL}")
+    if not first <= number <= last:
+        raise InvalidDeal(f"deal number {shown(number)} is out of range: deals are numbered {first} to {last}")
     return number
 
 

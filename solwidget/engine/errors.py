@@ -45,3 +45,15 @@ class UnknownGame(SolwidgetError, KeyError):
 
     def __str__(self):
         return str(self.args[0]) if self.args else ""
+
+
+class InvalidArgument(SolwidgetError):
+    """An argument of the wrong type or out of range (a budget, a portfolio, a flag); the
+    message names the argument, shows the value and says what is accepted."""
+
+
+class UnknownPile(SolwidgetError, KeyError):
+    """A pile id that the game does not have."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""

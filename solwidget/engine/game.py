@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import card_name, deck, face_up, parse_card
-from .deals import check_deal_number, shuffled_cards
-from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition
+from .checks import check_position_shape, shown, shown_name
+from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
+from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
 from .state import State
 
@@ -57,6 +58,7 @@ class Game:
     pile_ids: tuple[str, ...] = ()
     pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
     option_defaults: dict = {}
+    deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
     def __init__(self, **options):
         unknown = set(options) - set(self.option_defaults)
@@ -90,12 +92,13 @@ class Game:
         """The index in ``State.piles`` of the pile named ``pile_id`` (``"t3"``, ``"f0"``).
 
         Raises:
-            KeyError: the game has no pile of that id (the message says so).
+            UnknownPile: the game has no pile of that id (a KeyError too; the message says so).
         """
         try:
             return self.index_of[pile_id]
-        except KeyError:
-            raise KeyError(f"{self.id} has no pile {pile_id!r}") from None
+        except (KeyError, TypeError):
+            raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
+                              f"{', '.join(self.pile_ids)}") from None
 
     PLACE_NAMES = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
                    "stock": "the stock", "waste": "the waste", "deck": "a deck", "space": "a space"}
@@ -113,7 +116,7 @@ class Game:
     # ----------------------------------------------------------------- deals
     def deal(self, number: int) -> State:
         """Deal ``number``, as PySolFC deals it for the games it has."""
-        return self._deal(shuffled_cards(check_deal_number(number), self.decks))
+        return self._deal(shuffled_cards(check_deal_number(number, self.deal_limits), self.decks))
 
     def _deal(self, cards: list[int]) -> State:
         raise NotImplementedError
@@ -204,18 +207,15 @@ class Game:
     actions: frozenset[str] = frozenset()   # words allowed as a move's destination
 
     def parse_move(self, text: Move | str) -> Move:
-        """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``."""
+        """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``.
+        Both go through one normaliser, so a Move plays exactly as its text does."""
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
             if not isinstance(pid, str) or (pid not in self.index_of and pid not in self.actions):
-                raise InvalidMoveText(f"malformed move '{move}': {self.id} has no pile {pid!r}")
-        if not isinstance(move.n, int) or isinstance(move.n, bool) or move.n < 1:
-            raise InvalidMoveText(f"malformed move '{move}': the number of cards must be a whole number >= 1")
-        if move.card is not None:
-            try:
-                parse_card(move.card)
-            except ValueError as err:
-                raise InvalidMoveText(f"malformed move '{move}': {err}") from None
+                raise InvalidMoveText(f"malformed move {shown(text)}: {self.id} has no pile {shown(pid)}")
+        if move.n > self.card_count:
+            raise InvalidMoveText(f"malformed move {shown(text)}: the number of cards must be from 1 "
+                                  f"to {self.card_count}")
         return move
 
     # ------------------------------------------------------------ positions
@@ -239,17 +239,19 @@ class Game:
     def state_from_dict(self, d: dict) -> State:
         """Rebuild a position from ``to_dict`` data; InvalidPosition names any problem."""
         if not isinstance(d, dict):
-            raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {type(d).__name__}")
+            raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {shown(d)}")
+        check_position_shape(d)
         if d.get("game", self.id) != self.id:
-            raise InvalidPosition(f"this position is of game {d.get('game')!r}, not {self.id!r}")
+            raise InvalidPosition(f"this position is of game {shown(d.get('game'))}, not {self.id!r}")
         if d.get("options", self.options) != self.options:
-            raise InvalidPosition(f"this position has options {d.get('options')!r}, the game has {self.options!r}")
+            raise InvalidPosition(f"this position has options {shown(d.get('options'))}, the game has {self.options!r}")
         raw = d.get("piles")
         if not isinstance(raw, dict):
-            raise InvalidPosition("a position needs 'piles': a dict of pile id -> list of cards")
+            raise InvalidPosition(f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}")
         unknown = [p for p in raw if p not in self.index_of]
         if unknown:
-            raise InvalidPosition(f"unknown piles {', '.join(map(str, unknown))}: {self.id} has {', '.join(self.pile_ids)}")
+            raise InvalidPosition(f"unknown piles {', '.join(map(shown_name, unknown[:5]))}: "
+                                  f"{self.id} has {', '.join(self.pile_ids)}")
         missing = [p for p in self.pile_ids if p not in raw]
         if missing:
             raise InvalidPosition(f"missing piles {', '.join(missing)} (list empty piles as [])")
@@ -257,7 +259,7 @@ class Game:
         for pid in self.pile_ids:
             cards = raw[pid]
             if not isinstance(cards, (list, tuple)):
-                raise InvalidPosition(f"pile {pid} must be a list of cards, not {type(cards).__name__}")
+                raise InvalidPosition(f"pile {pid} must be a list of cards, not {shown(cards)}")
             try:
                 piles.append(tuple(parse_card(c) for c in cards))
             except ValueError as err:

@@ -1,8 +1,10 @@
 """Moves and their text notation (docs/rules.md: "SRC DST", "SRC DST N", "d2 r1c3 QH")."""
 
+import operator
 from typing import NamedTuple
 
-from .cards import card_name, parse_card
+from .cards import card_name, face_up, parse_card
+from .checks import shown
 from .errors import InvalidMoveText
 
 
@@ -33,28 +35,47 @@ class Move(NamedTuple):
         return f"{self.src} {self.dst}"
 
 
-def parse_move_text(text: str) -> Move:
-    """Split move text into a Move; the game checks the pile ids."""
+MOVE_ACCEPTED = "text like 't3 f0', 't3 t5 4' or 'd2 r1c3 QH', or a Move"
+MAX_COUNT_DIGITS = 6        # a card count is short: longer digits are refused before int() reads them
+
+
+def parse_move_text(text) -> Move:
+    """Move text or a Move, normalised: the one way into the rules for both. Checks the
+    fields' types and forms; the game then checks the pile ids and the count's range.
+
+    A card may be written in any accepted spelling ("QH", "qh", "Q♥", "[QH]", "10H"); the
+    Move returned names it one way, face up ("QH"), so that text and Move play alike and a
+    refusal never depends on how a card was written."""
     if isinstance(text, Move):
-        return text
+        return _normal(text, text)
     if not isinstance(text, str):
-        raise InvalidMoveText(f"a move is text like 't3 f0', not {type(text).__name__}")
+        raise InvalidMoveText(f"a move is {MOVE_ACCEPTED}, not {shown(text)}")
     words = text.split()
     if len(words) not in (2, 3):
-        raise InvalidMoveText(
-            f"malformed move {text!r}: expected 'SRC DST' or 'SRC DST N' (like 't3 f0' or 't3 t5 4')")
-    src, dst = words[0], words[1]
+        raise InvalidMoveText(f"malformed move {shown(text)}: expected 'SRC DST' or 'SRC DST N' "
+                              "(like 't3 f0' or 't3 t5 4')")
     if len(words) == 2:
-        return Move(src, dst)
+        return _normal(Move(words[0], words[1]), text)
     third = words[2]
     if third.isascii() and third.isdigit():
-        n = int(third)
-        if n < 1:
-            raise InvalidMoveText(f"malformed move {text!r}: the number of cards must be at least 1")
-        return Move(src, dst, n)
-    try:
-        card = parse_card(third)
-    except ValueError:
-        raise InvalidMoveText(
-            f"malformed move {text!r}: the third word must be a card count or a card like 'QH'") from None
-    return Move(src, dst, 1, card_name(card & ~64))
+        if len(third) > MAX_COUNT_DIGITS:
+            raise InvalidMoveText(f"malformed move {shown(text)}: a card count of {len(third):,} digits "
+                                  "is more cards than any game has")
+        return _normal(Move(words[0], words[1], int(third)), text)
+    return _normal(Move(words[0], words[1], 1, third), text)
+
+
+def _normal(move: Move, given) -> Move:
+    """``move`` with its fields checked and its card named face up in the one spelling."""
+    src, dst, n, card = move
+    if isinstance(n, bool) or not hasattr(type(n), "__index__") or operator.index(n) < 1:
+        raise InvalidMoveText(f"malformed move {shown(given)}: the number of cards must be a whole number >= 1, "
+                              f"not {shown(n)}")
+    n = operator.index(n)
+    if card is not None:
+        try:
+            card = card_name(face_up(parse_card(card)))
+        except ValueError as err:
+            raise InvalidMoveText(f"malformed move {shown(given)}: the third word must be a card count "
+                                  f"or a card: {err}") from None
+    return Move(src, dst, n, card)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
+from .checks import shown
 from .errors import InvalidOption, InvalidPosition
 from .game import Game
 from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
@@ -63,7 +64,7 @@ class Patience(Game):
     def __init__(self, **options):
         self.cells = options.get("cells", self.cells)
         if isinstance(self.cells, bool) or not isinstance(self.cells, int) or not 0 <= self.cells <= 10:
-            raise InvalidOption(f"cells must be a whole number from 0 to 10, not {self.cells!r}")
+            raise InvalidOption(f"cells must be a whole number from 0 to 10, not {shown(self.cells)}")
         ids = [f"f{i}" for i in range(4 * self.decks)]
         kinds = ["foundation"] * len(ids)
         ids += [f"c{i}" for i in range(self.cells)]
@@ -424,9 +425,9 @@ class Patience(Game):
             return ()
         used = d.get("redeals", 0)
         if isinstance(used, bool) or not isinstance(used, int) or used < 0:
-            raise InvalidPosition(f"'redeals' (redeals used so far) must be a whole number >= 0, not {used!r}")
+            raise InvalidPosition(f"'redeals' (redeals used so far) must be a whole number >= 0, not {shown(used)}")
         if self.redeals is not None and used > self.redeals:
-            raise InvalidPosition(f"'redeals' is {used}, but this game allows {self.redeals}")
+            raise InvalidPosition(f"'redeals' is {shown(used)}, but this game allows {self.redeals}")
         return (used,)
 
     def _check_position(self, piles, extra) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .checks import shown
 from .errors import UnknownGame
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def game_class(game_id: str) -> type[Game]:
         return _GAMES.get(game_id) or _VARIANTS[game_id]
     except (KeyError, TypeError):
         variants = f"; variants defined here: {', '.join(_VARIANTS)}" if _VARIANTS else ""
-        raise UnknownGame(f"unknown game {game_id!r}: solwidget has {', '.join(_GAMES)}{variants}") from None
+        raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}") from None
 
 
 def load_game(game_id: str, **options) -> Game:

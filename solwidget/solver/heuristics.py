@@ -14,6 +14,8 @@ game gets cards home, blockers, urgent depth and face-down cards over all its pi
 from __future__ import annotations
 
 from ..engine.cards import FACE_DOWN
+from ..engine.checks import shown
+from ..engine.errors import InvalidArgument
 from ..engine.patience import Patience
 
 DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
@@ -25,7 +27,8 @@ def weights_of(weights: dict | None, defaults: dict = DEFAULT_WEIGHTS) -> dict:
     w = {**defaults, **(weights or {})}
     unknown = set(w) - set(defaults)
     if unknown:
-        raise TypeError(f"unknown heuristic weights {sorted(unknown)}: known are {sorted(defaults)}")
+        raise InvalidArgument(f"weights has no weight {', '.join(map(shown, sorted(unknown)))}: "
+                              f"this game's weights are {', '.join(sorted(defaults))}")
     return w
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine.state import State
+from .budget import check_call
 from .result import Hint
 from .search import Solver
 
@@ -28,6 +29,7 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
         >>> found.winning, found.move in state.legal_moves()
         (True, True)
     """
+    check_call(state, max_states, max_seconds, options, "hint")
     legal = state.legal_moves()
     if not legal:
         return None

@@ -56,6 +56,7 @@ from contextlib import contextmanager
 
 from ..engine.moves import Move
 from ..engine.state import State
+from .budget import check_call, check_option_names, check_solver_options, check_state, check_steps
 from .frontier import Frontier
 from .profile import profile_for
 from .result import Progress, SolveResult
@@ -257,9 +258,14 @@ class Solver:
                  weights: dict | None = None, portfolio=None, autoplay: bool = True,
                  compress_stock: bool = True,
                  shorten_wins: bool = True, table_size: int | None = None,
-                 frontier_size: int | None = None):
-        if not isinstance(state, State):
-            raise TypeError(f"Solver needs a State (game.deal(n)), not {type(state).__name__}")
+                 frontier_size: int | None = None, **unknown):
+        check_state(state)
+        check_option_names(unknown, "Solver")
+        checked = check_solver_options(
+            max_states=max_states, max_seconds=max_seconds, depth_weight=depth_weight, weights=weights,
+            portfolio=portfolio, autoplay=autoplay, compress_stock=compress_stock, shorten_wins=shorten_wins,
+            table_size=table_size, frontier_size=frontier_size)
+        max_states, max_seconds, portfolio = checked["max_states"], checked["max_seconds"], checked["portfolio"]
         if portfolio is None:
             if depth_weight is None and weights is None:
                 portfolio = default_portfolio(state.game)
@@ -306,6 +312,7 @@ class Solver:
     # ------------------------------------------------------------------ the search
     def step(self, n: int = 1000) -> Progress:
         """Expand up to ``n`` more states; returns (and updates) ``self.progress``."""
+        n = check_steps(n)
         if self.result is not None:
             return self.progress
         began = time.perf_counter()
@@ -347,6 +354,7 @@ class Solver:
 
     def solve(self, chunk: int = 5000) -> SolveResult:
         """Run to the end (a win, a proof of loss, or the budget) and return the result."""
+        chunk = check_steps(chunk, "chunk") or 1
         with collector_paused():            # between the steps too
             while self.result is None:
                 self.step(chunk)
@@ -452,7 +460,8 @@ def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
         turn), "lost" (proved: no sequence of moves wins) or "unknown" (the budget ran out).
 
     Raises:
-        TypeError: ``state`` is not a State.
+        InvalidArgument: ``state`` is not a State, a budget or an option is of the wrong type
+            or out of range (the message names it).
 
     Examples:
         With ``state`` FreeCell's deal 1:
@@ -461,4 +470,5 @@ def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
         >>> result.status, len(result.moves) > 0
         ('won', True)
     """
+    check_call(state, max_states, max_seconds, options, "solve")
     return Solver(state, max_states=max_states, max_seconds=max_seconds, **options).solve()

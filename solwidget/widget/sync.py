@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 
 from ..engine.cards import FACE_DOWN, card_name, parse_card
+from ..engine.checks import shown, shown_name
+from ..engine.deals import check_deal_number
 from ..engine.errors import SolwidgetError
 from ..engine.geometry import STACK_SHOWN, as_data
 from ..engine.state import State
@@ -109,15 +111,67 @@ def board_of(game) -> dict:
 
 
 # ------------------------------------------------------------------ checking messages
+MAX_DEPTH = 4           # a request nests no deeper than this (an object of plain values)
+
+
+def _check_size(content) -> None:
+    """Refuse anything but JSON data of at most MAX_MESSAGE_BYTES, nested at most MAX_DEPTH
+    deep, walking it without recursion and stopping as soon as it is too big."""
+    size, todo = 0, [(content, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise BadMessage(f"a message nested more than {MAX_DEPTH} deep is not a request")
+        if isinstance(value, dict):
+            size += 2 + 2 * len(value)
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise BadMessage(f"a message's keys must be text, not {shown(key)}")
+                size += len(key) + 2
+                todo.append((item, depth + 1))
+        elif isinstance(value, (list, tuple)):
+            size += 2 + len(value)
+            todo.extend((item, depth + 1) for item in value)
+        elif isinstance(value, str):
+            size += len(value) + 2 if len(value) > MAX_MESSAGE_BYTES else len(json.dumps(value))
+        elif value is None or isinstance(value, (bool, int, float)):
+            size += len(repr(value)) if not isinstance(value, int) or value.bit_length() < 64 else 20
+        else:
+            raise BadMessage(f"a message must be JSON data, not {shown(value)}")
+        if size > MAX_MESSAGE_BYTES:
+            raise BadMessage(f"a message of more than {MAX_MESSAGE_BYTES} bytes is too large")
+
+
+def _deal(value, game) -> int:
+    """A deal number from the browser: text of digits (exact, however long) or a whole number."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 30:
+        value = int(value)
+    try:
+        return check_deal_number(value, game.deal_limits)
+    except SolwidgetError as err:
+        raise BadMessage(f"'deal': {err}") from None
+
+
+def check_sync_data(sync_data, allowed) -> None:
+    """Trait updates from the browser: a dict of trait names among ``allowed`` -> bools."""
+    if not isinstance(sync_data, dict):
+        raise BadMessage(f"a trait update must be a dict of trait names -> values, not {shown(sync_data)}")
+    wrong = sorted(shown_name(k) for k, v in sync_data.items()
+                   if k not in allowed or not isinstance(v, bool))
+    if wrong:
+        raise BadMessage(f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
+                         f"(only {', '.join(sorted(allowed))}, to true or false)")
+
+
 def _whole(value, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadMessage(f"'{name}' must be a whole number from {low} to {high}, not {value!r}")
+        raise BadMessage(f"'{name}' must be a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
 def _text(value, name: str) -> str:
     if not isinstance(value, str) or not value or len(value) > 16:
-        raise BadMessage(f"'{name}' must be a short non-empty text, not {value!r}")
+        raise BadMessage(f"'{name}' must be a short non-empty text, not {shown(value)}")
     return value
 
 
@@ -134,12 +188,7 @@ def check_message(game, content, history_length: int) -> dict:
     Returns a clean dict: ``{"type": "move", "move": Move}``, ``{"type": "action", "name":
     ..., "deal": n?}`` or ``{"type": "seek", "index": k}``; raises BadMessage otherwise.
     """
-    try:
-        size = len(json.dumps(content))
-    except (TypeError, ValueError):
-        raise BadMessage("a message must be JSON data") from None
-    if size > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"a message of {size} bytes is too large (at most {MAX_MESSAGE_BYTES})")
+    _check_size(content)
     if not isinstance(content, dict):
         raise BadMessage(f"a message must be an object with a 'type', not {type(content).__name__}")
     kind = content.get("type")
@@ -149,17 +198,17 @@ def check_message(game, content, history_length: int) -> dict:
         _only(content, {"type", "name", "deal"})
         name = content.get("name")
         if name not in ACTIONS:
-            raise BadMessage(f"unknown action {name!r}: expected one of {', '.join(ACTIONS)}")
+            raise BadMessage(f"unknown action {shown(name)}: 'name' must be one of {', '.join(ACTIONS)}")
         out = {"type": "action", "name": name}
         if "deal" in content:
             if name != "new":
                 raise BadMessage("only the 'new' action takes a deal number")
-            out["deal"] = _whole(content["deal"], "deal", 1, 10**20 - 1)
+            out["deal"] = _deal(content["deal"], game)
         return out
     if kind == "seek":
         _only(content, {"type", "index"})
         return {"type": "seek", "index": _whole(content.get("index"), "index", 0, history_length)}
-    raise BadMessage(f"unknown message type {kind!r}: expected 'move', 'action' or 'seek'")
+    raise BadMessage(f"unknown message type {shown(kind)}: expected 'move', 'action' or 'seek'")
 
 
 def _check_move(game, content: dict):
@@ -167,7 +216,7 @@ def _check_move(game, content: dict):
     src, dst = _text(content.get("src"), "src"), _text(content.get("dst"), "dst")
     for name, pid in (("src", src), ("dst", dst)):
         if pid not in game.pile_kinds and (name == "src" or pid not in game.actions):
-            raise BadMessage(f"'{name}' names no pile of {game.id}: {pid!r}")
+            raise BadMessage(f"'{name}' names no pile of {game.id}: {shown(pid)}")
     n = _whole(content.get("n", 1), "n", 1, game.card_count)
     card = content.get("card")
     if card is not None:

@@ -7,14 +7,20 @@ move sends only the piles it changed, plus the new legal moves and status.
 
 from __future__ import annotations
 
+import base64
+import math
 import threading
 import time
+from collections.abc import Iterable
+from html import escape
 from pathlib import Path
 
 import anywidget
 import traitlets
 
-from ..engine.errors import IllegalMove, SolwidgetError
+from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
+from ..engine.deals import DEAL_LIMITS, check_deal_number
+from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine import words
@@ -33,6 +39,11 @@ def _static(name: str) -> Path:
         raise RuntimeError(f"the widget's front end {path} is not built: run `npm run build` "
                            "(or `python3 dev.py setup`) in the solwidget checkout")
     return path
+
+
+class InvalidTrait(SolwidgetError, traitlets.TraitError):
+    """A trait set from Python to a value it cannot take: the project's error (as for every
+    bad input), and traitlets' own TraitError too (as code written for traitlets expects)."""
 
 
 def pile_trait(pid: str) -> str:
@@ -78,7 +89,9 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # What the browser draws (synced); the piles are added per game as pile_<id> traits.
     game_id = traitlets.Unicode().tag(sync=True)
-    deal = traitlets.Int(1).tag(sync=True)
+    # Synced as text: a deal number may have 20 digits, more than a JavaScript number holds.
+    deal = traitlets.Int(1).tag(sync=True, to_json=lambda number, _widget: str(number))
+    deal_limits = traitlets.List(traitlets.Unicode()).tag(sync=True)   # first and last deal, as text
     four_colour = traitlets.Bool(False).tag(sync=True)
     # The board (the game's layout and the geometry it is drawn with), sent once. Not named
     # ``layout``: that is ipywidgets' Layout (``w.layout.width = "600px"``), which it keeps.
@@ -115,10 +128,12 @@ class SolitaireWidget(anywidget.AnyWidget):
                  state: State | None = None, **options):
         if isinstance(game, Game):
             if options:
-                raise TypeError("give options to load_game, or pass the game's id instead of a Game")
+                raise InvalidOption("give options to load_game, or pass the game's id instead of a Game")
             the_game = game
         else:
             the_game = load_game(game, **options)
+        if state is not None and not isinstance(state, State):
+            raise refuse("state", "a State (game.deal(n)) or None", state)
         if state is not None and state.game != the_game:
             raise SolwidgetError(f"this state is of {state.game.id}, not {the_game.id}")
         start = state if state is not None else the_game.deal(deal)
@@ -126,6 +141,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
                            for pid in the_game.pile_ids})
         super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
+                         deal_limits=[str(limit) for limit in the_game.deal_limits],
                          board=sync.board_of(the_game))
         self.game = the_game
         self._stacks = {p["id"] for p in self.board["piles"] if p["fan"] == "none"}
@@ -159,6 +175,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
                 f"{status.get('home', 0)}/{status.get('total', 0)} cards home"
                 f"{', won' if status.get('won') else ''})")
+
+    def _repr_html_(self) -> str:
+        """A still picture of the position, kept beside the live view in a saved notebook:
+        a page that does not run the widget (a notebook not yet trusted) shows it instead."""
+        svg = base64.b64encode(self.state._repr_svg_().encode()).decode("ascii")
+        return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
+                f'alt="{escape(repr(self))}">')
 
     # ------------------------------------------------------------ playing
     def play(self, move: Move | str) -> State:
@@ -282,8 +305,13 @@ class SolitaireWidget(anywidget.AnyWidget):
         from ..solver import hint as solver_hint
         self._check_not_solving()
         budget.setdefault("max_seconds", self.HINT_SECONDS)
+        said = self.message, self.message_kind
         self._say("looking for a hint…", "info")
-        found = solver_hint(self.state, **budget)
+        try:
+            found = solver_hint(self.state, **budget)
+        except SolwidgetError:          # a bad budget: the widget stays as it was
+            self._say(*said)
+            raise
         with self._lock, self.hold_sync():
             if found is None:
                 self.highlight = []
@@ -308,6 +336,11 @@ class SolitaireWidget(anywidget.AnyWidget):
         when ``background`` is False); progress is sent at most every ``every`` seconds.
         A win is offered for replay from the position the search started at.
         """
+        if not callable(getattr(solver, "step", None)):
+            raise refuse("solver", "a Solver (sw.Solver(state))", solver)
+        whole_number("steps", steps, 1)
+        real_number("every", every, 0.0)
+        flag("background", background)
         start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
 
         budget = _budget_of(solver)
@@ -349,6 +382,11 @@ class SolitaireWidget(anywidget.AnyWidget):
         apart (``delay=None`` only sets up the replay bar). Without ``moves``, replay the
         solver's win (else its best line) from the position it searched (going back to it
         if need be)."""
+        if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
+            raise refuse("moves", "a list of moves (Move or text like 't3 f0'), or None", moves)
+        if delay is not None:
+            real_number("delay", delay, 0.0)
+        flag("background", background)
         self._check_not_solving()
         self._cancel_replay()
         with self._lock:
@@ -499,6 +537,9 @@ class SolitaireWidget(anywidget.AnyWidget):
         new = change["new"]
         if new is self._shown:
             return
+        if new is None:         # a None passes the trait's validation (allow_none): put it back
+            self.state = change["old"]
+            raise InvalidTrait("state must be a State of this widget's game, not None")
         if new.game != self.game:
             self.state = change["old"]
             raise SolwidgetError(f"this widget plays {self.game.id}; the state is of {new.game.id}")
@@ -506,16 +547,54 @@ class SolitaireWidget(anywidget.AnyWidget):
             self._states, self._line, self._heights = [new], [], []
             self._show(0, message="position set", kind="info")
 
+    # ------------------------------------------------------------ traits set from Python
+    def __setattr__(self, name, value):
+        """A trait set to a value of the wrong type raises InvalidTrait, in the project's words;
+        a bool is no number and a number no bool (traitlets would take 1 for True and back)."""
+        trait = getattr(type(self), name, None)        # a trait is a descriptor of the class
+        trait = trait if isinstance(trait, traitlets.TraitType) else None
+        if trait is not None and not _plain_kind(trait, value):
+            raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}")
+        try:
+            super().__setattr__(name, value)
+        except (traitlets.TraitError, OverflowError) as err:
+            if isinstance(err, SolwidgetError) or trait is None:
+                raise
+            raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}") from None
+
+    @traitlets.validate("deal")
+    def _valid_deal(self, proposal):
+        try:
+            return check_deal_number(proposal["value"], self.game.deal_limits if hasattr(self, "game")
+                                     else DEAL_LIMITS)
+        except SolwidgetError as err:
+            raise InvalidTrait(f"deal: {err}") from None
+
+    @traitlets.validate("replay_delay")
+    def _valid_delay(self, proposal):
+        delay = proposal["value"]
+        if not 0 <= delay < math.inf:
+            raise InvalidTrait(f"replay_delay must be a finite number of seconds >= 0, not {shown(delay)}")
+        return delay
+
+    @traitlets.validate("state")
+    def _valid_state(self, proposal):
+        state = proposal["value"]
+        if state is not None and hasattr(self, "game") and state.game != self.game:
+            raise InvalidTrait(f"state must be a State of {self.game.id}, the game this widget plays, "
+                               f"not one of {state.game.id}")
+        return state
+
     # ------------------------------------------------------------ the browser
     BROWSER_TRAITS = frozenset({"four_colour", "show_ids", "auto_foundations"})   # all the browser may set
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only the switches (``BROWSER_TRAITS``), as bools; anything
         else refuses the whole update (the game changes only through checked messages)."""
-        wrong = sorted(k for k, v in sync_data.items()
-                       if k not in self.BROWSER_TRAITS or not isinstance(v, bool))
-        if wrong:
-            self._refuse(f"the browser may not set {', '.join(wrong)}")
+        try:
+            sync.check_sync_data(sync_data, self.BROWSER_TRAITS)
+        except SolwidgetError as err:
+            self._refuse(str(err))
             return
         super().set_state(sync_data)
 
@@ -582,6 +661,18 @@ def _duration(seconds: int) -> str:
     """``75`` -> ``"1 min 15 s"``."""
     minutes, seconds = divmod(seconds, 60)
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def _plain_kind(trait, value) -> bool:
+    """False when ``value`` is of a kind that traitlets would convert instead of refusing:
+    a bool for a number (True as 1), a number for a bool, a float for an int (2.0 as 2)."""
+    if isinstance(trait, traitlets.Bool):
+        return isinstance(value, bool)
+    if isinstance(trait, traitlets.Int):
+        return is_whole(value)
+    if isinstance(trait, traitlets.Float):
+        return is_real(value)
+    return True
 
 
 def _progress_dict(progress, running: bool) -> dict:

@@ -438,7 +438,7 @@ def test_toolbar_buttons_send_actions(page):
     page.fill('[data-role="deal"]', "42")
     page.click('[data-action="new"]')
     assert sent(page) == [{"type": "action", "name": "undo"}, {"type": "action", "name": "restart"},
-                          {"type": "action", "name": "new", "deal": 42}]
+                          {"type": "action", "name": "new", "deal": "42"}]
     kernel(page, widget)
     assert widget.deal == 42
     page.wait_for_function("() => document.querySelector('[data-role=\"deal\"]').value === '42'")
@@ -520,3 +520,32 @@ def test_a_dropdown_lands_on_the_pile_beneath(page):
     kernel(page, widget)
     assert str(widget.history[-1]) == "t27 t17"
     page.wait_for_function("() => document.querySelector('[data-pile=\"t27\"]').classList.contains('sw-gone')")
+
+
+@pytest.mark.parametrize("number", ["123456789012345678", "99999999999999999999"])
+def test_the_deal_box_keeps_long_deal_numbers_exact(page, number):
+    """Deal numbers beyond 2**53 go from the box to the kernel and back as text, unrounded."""
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    page.fill('[data-role="deal"]', number)
+    page.click('[data-action="new"]')
+    assert sent(page) == [{"type": "action", "name": "new", "deal": number}]
+    kernel(page, widget)
+    assert widget.deal == int(number) and widget.state == sw.load_game("freecell").deal(int(number))
+    page.wait_for_function(f"() => document.querySelector('[data-role=\"deal\"]').value === '{number}'")
+
+
+@pytest.mark.parametrize("typed, reason", [
+    ("100000000000000000000", "out of range"), ("0", "out of range"), ("12x", "whole number"),
+    ("1e5", "whole number"), ("-3", "whole number"),
+])
+def test_the_deal_box_refuses_what_is_no_deal_number(page, typed, reason):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    mount(page, widget)
+    page.fill('[data-role="deal"]', typed)
+    page.click('[data-action="new"]')
+    assert sent(page) == []
+    why = page.evaluate("() => document.querySelector('[data-role=\"deal\"]').validationMessage")
+    assert reason in why and "from 1 to 99999999999999999999" in why
+    assert page.get_attribute('[data-role="deal"]', "aria-invalid") == "true"
+    assert reason in page.text_content('[data-role="message"]')

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, parse_card
+from ...engine.checks import shown
 from ...engine.errors import InvalidPosition
 from ...engine.game import Game
 from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP
@@ -220,15 +221,15 @@ class MutatedSolitaire(Game):
     def _mode_from_dict(pid: str, entry) -> int:
         if not isinstance(entry, dict) or entry.get("mode") not in ("draw", "built"):
             raise InvalidPosition(f"deck {pid}: expected {{'mode': 'draw'}} or "
-                                  f"{{'mode': 'built', 'base': INDEX}}, not {entry!r}")
+                                  f"{{'mode': 'built', 'base': INDEX}}, not {shown(entry)}")
         if entry["mode"] == "draw":
             if set(entry) != {"mode"}:
-                raise InvalidPosition(f"deck {pid} is in draw mode: it has no base ({entry!r})")
+                raise InvalidPosition(f"deck {pid} is in draw mode: it has no base ({shown(entry)})")
             return DRAW
         base = entry.get("base")
         if set(entry) != {"mode", "base"} or isinstance(base, bool) or not isinstance(base, int) or base < 0:
             raise InvalidPosition(f"deck {pid} is in built mode: 'base' must be the index (0 = bottom) "
-                                  f"of its base card in the pile, a whole number >= 0, in {entry!r}")
+                                  f"of its base card in the pile, a whole number >= 0, in {shown(entry)}")
         return base
 
     def _check_position(self, piles, extra) -> None:
@@ -272,10 +273,10 @@ class MutatedSolitaire(Game):
                 raise InvalidPosition(f"{pid} holds {len(pile)} cards: a deck in draw mode holds at most {DECK_SIZE}")
             return
         if base >= len(pile):
-            raise InvalidPosition(f"{pid}'s base index {base} is beyond its {len(pile)} cards "
+            raise InvalidPosition(f"{pid}'s base index {shown(base)} is beyond its {len(pile)} cards "
                                   "(a built deck whose base has left is back in draw mode)")
         if base >= DECK_SIZE:
-            raise InvalidPosition(f"{pid}'s base index is {base}: at most {DECK_SIZE - 1} cards lie beneath a base")
+            raise InvalidPosition(f"{pid}'s base index is {shown(base)}: at most {DECK_SIZE - 1} cards lie beneath a base")
         built = pile[base:]
         if any(c & FACE_DOWN for c in built):
             raise InvalidPosition(f"{pid}: the base of a built deck and every card on it lie face up")

@@ -1,0 +1,138 @@
+"""The solver's arguments checked at the door: budgets, portfolios and the other options of
+``solve``, ``Solver`` and ``hint``, refused with InvalidArgument in the same words wherever
+they come from (the API, a study, the command line).
+
+A budget is a positive, finite number or None (no limit); ``True`` is not 1 and ``nan``
+is not "no limit". A portfolio is a non-empty list of searches, each a dict of
+``depth_weight`` (a finite number >= 0), ``explore`` (a share from 0 to below 1) and
+``weights`` (heuristic names -> finite numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..engine.checks import flag, positive_number, real_number, refuse, shown, whole_number
+from ..engine.errors import InvalidArgument, InvalidOption
+from ..engine.state import State
+
+MAX_STATES_ACCEPTED = "a whole number >= 1 (states to expand), or None for no limit"
+SECONDS_ACCEPTED = "a positive, finite number of seconds, or None for no limit"
+SEARCH_OPTIONS = ("depth_weight", "explore", "weights")
+MAX_SEARCHES = 64        # a portfolio of more searches than this is a mistake, not a plan
+
+
+def check_max_states(value, name: str = "max_states") -> int | None:
+    """A state budget: a whole number >= 1, or None for no limit."""
+    if value is None:
+        return None
+    return whole_number(name, value, 1, accepted=MAX_STATES_ACCEPTED)
+
+
+def check_seconds(value, name: str = "max_seconds") -> float | None:
+    """A time budget: a positive, finite number of seconds, or None for no limit."""
+    if value is None:
+        return None
+    return positive_number(name, value, accepted=SECONDS_ACCEPTED)
+
+
+def check_weights(value, name: str = "weights") -> dict | None:
+    """Heuristic weights: None, or a dict of weight names -> finite numbers >= 0 (which
+    names a game's score has, its score says when the search is built)."""
+    if value is None:
+        return None
+    accepted = "a dict of heuristic weight names -> numbers, like {'cells': 1.0}"
+    if not isinstance(value, Mapping):
+        raise refuse(name, accepted, value)
+    checked = {}
+    for key, weight in value.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise InvalidArgument(f"{name} has no weight {shown(key)}: {name} must be {accepted}")
+        checked[key] = real_number(f"{name}[{shown(key)}]", weight, 0.0)
+    return checked
+
+
+def check_search(options, name: str) -> dict:
+    """One search of a portfolio: a dict of depth_weight, explore and weights."""
+    accepted = f"a dict with keys among {', '.join(SEARCH_OPTIONS)}"
+    if not isinstance(options, Mapping):
+        raise refuse(name, accepted, options)
+    unknown = [key for key in options if key not in SEARCH_OPTIONS]
+    if unknown:
+        raise InvalidArgument(f"{name} has no option {shown(unknown[0])}: {name} must be {accepted}")
+    checked = {}
+    if options.get("depth_weight") is not None:
+        checked["depth_weight"] = real_number(f"{name}['depth_weight']", options["depth_weight"], 0.0)
+    if options.get("explore") is not None:
+        explore = real_number(f"{name}['explore']", options["explore"], 0.0, 1.0)
+        if explore >= 1.0:
+            raise refuse(f"{name}['explore']", "a share from 0 to below 1", options["explore"])
+        checked["explore"] = explore
+    if options.get("weights") is not None:
+        checked["weights"] = check_weights(options["weights"], f"{name}['weights']")
+    return checked
+
+
+def check_portfolio(portfolio) -> list[dict]:
+    """A portfolio: a non-empty list (or tuple) of searches, each checked by ``check_search``."""
+    accepted = f"a list of 1 to {MAX_SEARCHES} searches, each a dict like {{'depth_weight': 0.5}}"
+    if isinstance(portfolio, Mapping) or not isinstance(portfolio, (list, tuple)):
+        raise refuse("portfolio", accepted, portfolio)
+    if not 1 <= len(portfolio) <= MAX_SEARCHES:
+        raise refuse("portfolio", accepted, portfolio)
+    return [check_search(options, f"portfolio[{i}]") for i, options in enumerate(portfolio)]
+
+
+def check_memory(value, name: str) -> int | None:
+    """``table_size`` or ``frontier_size``: a whole number >= 1, or None for the game's default."""
+    if value is None:
+        return None
+    return whole_number(name, value, 1, accepted="a whole number >= 1, or None for the game's default")
+
+
+def check_solver_options(*, max_states, max_seconds, depth_weight, weights, portfolio, autoplay,
+                         compress_stock, shorten_wins, table_size, frontier_size) -> dict:
+    """Every option of ``Solver`` checked; returns them with budgets as plain numbers."""
+    if depth_weight is not None:
+        depth_weight = real_number("depth_weight", depth_weight, 0.0)
+    weights = check_weights(weights)
+    if portfolio is not None:
+        if depth_weight is not None or weights is not None:
+            raise InvalidArgument("give either portfolio or depth_weight/weights, not both")
+        portfolio = check_portfolio(portfolio)
+    return {"max_states": check_max_states(max_states), "max_seconds": check_seconds(max_seconds),
+            "depth_weight": depth_weight, "weights": weights, "portfolio": portfolio,
+            "autoplay": flag("autoplay", autoplay), "compress_stock": flag("compress_stock", compress_stock),
+            "shorten_wins": flag("shorten_wins", shorten_wins),
+            "table_size": check_memory(table_size, "table_size"),
+            "frontier_size": check_memory(frontier_size, "frontier_size")}
+
+
+def check_steps(value, name: str = "n") -> int:
+    """How many states a step expands: a whole number >= 0."""
+    return whole_number(name, value, 0, accepted="a whole number of states >= 0")
+
+
+SOLVER_DEFAULTS = {"depth_weight": None, "weights": None, "portfolio": None, "autoplay": True,
+                   "compress_stock": True, "shorten_wins": True, "table_size": None, "frontier_size": None}
+
+
+def check_state(state) -> None:
+    if not isinstance(state, State):
+        raise refuse("state", "a State (game.deal(n))", state)
+
+
+def check_option_names(options: dict, caller: str) -> None:
+    """Refuse options that the Solver does not have, as InvalidOption (also a TypeError)."""
+    unknown = [name for name in options if name not in SOLVER_DEFAULTS]
+    if unknown:
+        raise InvalidOption(f"{caller} has no option {shown(unknown[0])} "
+                            f"(options: max_states, max_seconds, {', '.join(SOLVER_DEFAULTS)})")
+
+
+def check_call(state, max_states, max_seconds, options: dict, caller: str) -> None:
+    """The arguments of ``solve`` or ``hint``, checked before any search starts: the state,
+    the budgets, and options among the Solver's."""
+    check_state(state)
+    check_option_names(options, caller)
+    check_solver_options(max_states=max_states, max_seconds=max_seconds, **{**SOLVER_DEFAULTS, **options})
