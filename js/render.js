@@ -61,7 +61,8 @@ export class Board {
     this.cleanupInput = attachInput(this);
     this.listen("change:board", () => { this.build(); });
     for (const name of ["legal", "highlight", "extras", "status", "message", "message_kind",
-      "moves_made", "history_length", "solver_progress", "solution", "busy", "deal", "four_colour"]) {
+      "moves_made", "history_length", "solver_progress", "solution", "busy", "deal", "four_colour",
+      "move_words", "board_min_height", "show_ids", "auto_foundations"]) {
       this.listen(`change:${name}`, () => this.queue(null));
     }
     this.listen("msg:custom", (msg) => {
@@ -79,6 +80,7 @@ export class Board {
     for (const [event, callback] of this.listeners) this.model.off(event, callback);
     if (this.resizeObserver) this.resizeObserver.disconnect();
     this.cleanupInput();
+    this.toolbar.destroy();
     this.root.remove();
   }
 
@@ -267,7 +269,9 @@ export class Board {
   /** As tall as the cards reach (in steps, so it changes seldom): a board with short fans
    * keeps no empty band at its bottom, and grows as they grow. */
   fitHeight() {
-    const height = boardHeight(this.layout.piles, this.shifts, this.extents, this.geometry);
+    // Never lower than the tallest position of the line (the kernel's board_min_height).
+    const height = Math.max(boardHeight(this.layout.piles, this.shifts, this.extents, this.geometry),
+      this.model.get("board_min_height") || 0);
     if (height !== this.height) {
       this.height = height;
       this.board.style.height = `calc(var(--u) * ${height})`;

@@ -1,5 +1,5 @@
-// The toolbar (deal number, New, Restart, Undo, Redo, Hint, Autoplay, Solve), the status
-// line and message (drawn by render.js), the position slider, and the solver's live view.
+// The toolbar (deal number, New, Restart, Undo, Redo, Hint, Autoplay, Solve, switches), the
+// status line and message (drawn by render.js), the replay bar, and the solver's panel.
 
 const BUTTONS = [
   ["new", "New", "Deal the number in the box (the next deal if unchanged)"],
@@ -24,15 +24,27 @@ function formatNumber(value, digits = 0) {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 
-/** The solver's progress in words: "12,345 states · frontier 2,001 · depth 34 · ...". */
+/** The solver's panel in words: while it runs, what it spent of its budget; once it ends,
+ * its one summary ("won in 88 moves (12,345 states in 1.2 s)"). */
 export function progressText(progress) {
-  const parts = [`${formatNumber(progress.expanded)} states`, `frontier ${formatNumber(progress.frontier)}`,
-    `depth ${formatNumber(progress.depth)}`, `${formatNumber(progress.rate)} states/s`,
-    `${formatNumber(progress.elapsed, 1)} s`];
-  if (progress.status) parts.push(progress.status);
-  else if (progress.running) parts.push("searching…");
-  return parts.join(" · ");
+  if (!progress.running && progress.summary) return progress.summary;
+  const states = progress.max_states ? `${formatNumber(progress.expanded)} of ${formatNumber(progress.max_states)} states`
+    : `${formatNumber(progress.expanded)} states`;
+  const seconds = progress.max_seconds ? `${formatNumber(progress.elapsed, 1)} of ${formatNumber(progress.max_seconds, 1)} s`
+    : `${formatNumber(progress.elapsed, 1)} s`;
+  return `searching… ${states} · ${seconds} · ${formatNumber(progress.rate)} states/s`;
 }
+
+/** How much of its budget the search has spent, from 0 to 1 (null: no budget). */
+export function budgetSpent(progress) {
+  const parts = [];
+  if (progress.max_states) parts.push((progress.expanded || 0) / progress.max_states);
+  if (progress.max_seconds) parts.push((progress.elapsed || 0) / progress.max_seconds);
+  return parts.length ? Math.min(1, Math.max(...parts)) : null;
+}
+
+// The replay bar's speeds: seconds between two moves.
+const SPEEDS = [["1", "slow"], ["0.5", "normal"], ["0.2", "fast"], ["0.05", "fastest"]];
 
 /**
  * The deal number typed in the box, checked against the game's limits (`[first, last]` as
@@ -71,19 +83,52 @@ export function buildToolbar(board) {
   const colourBox = make("input", "", { type: "checkbox", "data-role": "four-colour" });
   colours.append(colourBox, document.createTextNode(" 4 colours"));
   element.appendChild(colours);
+  // Switches the kernel reads (traits): each a checkbox that sets its trait.
+  const switches = [["auto_foundations", "auto-foundations", " auto home", "After each move, send the cards that can safely go to the foundations"],
+    ["show_ids", "show-ids", " pile ids", "Label the piles with their ids, as Python names them (w.play(\"t3 f0\"))"]]
+    .map(([trait, role, text, help]) => {
+      const label = make("label", "sw-switch", { title: help });
+      const box = make("input", "", { type: "checkbox", "data-role": role });
+      label.append(box, document.createTextNode(text));
+      element.appendChild(label);
+      box.addEventListener("change", () => {
+        model.set(trait, box.checked);
+        model.save_changes();
+      });
+      return [trait, box];
+    });
 
   const footer = make("div", "sw-footer");
-  const timeline = make("div", "sw-timeline");
+  // The replay bar: it steps through the line (the moves made and those undone) by seeking.
+  const timeline = make("div", "sw-timeline", { "data-role": "replay-bar", role: "group", tabindex: "0",
+    "aria-label": "replay: arrow keys step, Home and End go to the ends, space plays" });
+  const steps = new Map();
+  const controls = make("div", "sw-replay-controls");
+  for (const [name, label, help] of [["first", "⏮", "First position (Home)"], ["back", "◀", "One move back (←)"],
+    ["play", "▶", "Play / pause (space)"], ["forward", "▶|", "One move forward (→)"], ["last", "⏭", "Last position (End)"]]) {
+    const button = make("button", "sw-button sw-step", { "data-step": name, type: "button", title: help,
+      "aria-label": help }, label);
+    steps.set(name, button);
+    controls.appendChild(button);
+  }
+  const speed = make("select", "sw-speed", { "data-role": "speed", "aria-label": "replay speed", title: "Replay speed" });
+  for (const [value, text] of SPEEDS) speed.appendChild(make("option", "", { value }, text));
+  speed.value = "0.5";
+  controls.appendChild(speed);
+  const where = make("span", "sw-where", { "data-role": "position" });
+  controls.appendChild(where);
   const scrubber = make("input", "sw-scrubber", { type: "range", min: "0", max: "0", value: "0", step: "1",
     "data-role": "scrubber", "aria-label": "position in the game: moves made" });
-  const where = make("span", "sw-where", { "data-role": "position" });
-  timeline.append(scrubber, where);
+  const currentMove = make("div", "sw-current-move", { "data-role": "current-move", "aria-live": "polite" });
+  timeline.append(scrubber, controls, currentMove);
   const solverView = make("div", "sw-solver", { "data-role": "solver", "aria-live": "polite" });
-  const solverText = make("div", "sw-solver-progress");
-  const solverLine = make("div", "sw-solver-line");
+  const solverText = make("div", "sw-solver-progress", { "data-role": "solver-summary" });
+  const solverBar = make("progress", "sw-solver-bar", { "data-role": "solver-bar", max: "1", value: "0",
+    "aria-label": "share of the solver's budget spent" });
+  const solverLine = make("ol", "sw-solver-line", { "data-role": "solver-line" });
   const stopButton = make("button", "sw-button", { "data-action": "stop", type: "button" }, "Stop");
   const replayButton = make("button", "sw-button", { "data-action": "replay", type: "button" }, "Replay the win");
-  solverView.append(solverText, solverLine, stopButton, replayButton);
+  solverView.append(solverText, solverBar, solverLine, stopButton, replayButton);
   const rules = make("details", "sw-rules", { "data-role": "rules" });
   const rulesText = make("p", "");
   rules.append(make("summary", "", {}, "Rules"), rulesText);
@@ -132,6 +177,68 @@ export function buildToolbar(board) {
     const button = event.target.closest("button[data-action]");
     if (button) send(button.dataset.action);
   });
+
+  // Playing steps with the browser's clock; a replay that the kernel runs (w.replay) is
+  // paused with Stop. Any seek while playing goes on from there.
+  let playing = null;
+  function seek(index) {
+    const length = model.get("history_length") || 0;
+    const target = Math.max(0, Math.min(length, index));
+    if (target !== (model.get("moves_made") || 0)) board.send({ type: "seek", index: target });
+    return target;
+  }
+  function pause() {
+    clearTimeout(playing);
+    playing = null;
+    update();
+  }
+  function tick() {
+    const made = model.get("moves_made") || 0;
+    if (made >= (model.get("history_length") || 0)) {
+      pause();
+      return;
+    }
+    seek(made + 1);
+    playing = setTimeout(tick, 1000 * Number(speed.value));
+  }
+  function step(name) {
+    const made = model.get("moves_made") || 0;
+    if (name === "play") {
+      if (model.get("busy") === "replaying") send("stop");
+      else if (playing) pause();
+      else {
+        if (made >= (model.get("history_length") || 0)) seek(0);
+        playing = setTimeout(tick, playing === null && made < (model.get("history_length") || 0) ? 0 : 1000 * Number(speed.value));
+        update();
+      }
+      return;
+    }
+    if (playing) pause();
+    const length = model.get("history_length") || 0;
+    seek({ first: 0, back: made - 1, forward: made + 1, last: length }[name]);
+  }
+  controls.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-step]");
+    if (button) step(button.dataset.step);
+  });
+  const KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last", " ": "play" };
+  // On the window, in the capture phase, as input.js's keys: the notebook's own shortcuts
+  // (arrows: cell selection) would otherwise take these keys first.
+  function replayKey(event) {
+    if (!timeline.contains(event.target)) return;
+    if (event.target === speed || event.ctrlKey || event.metaKey || event.altKey) return;
+    const name = KEYS[event.key] || (event.target === scrubber ? null : { ArrowDown: "back", ArrowUp: "forward" }[event.key]);
+    if (!name) return;
+    event.preventDefault();
+    event.stopPropagation();
+    step(name);
+  }
+  window.addEventListener("keydown", replayKey, true);
+  function destroy() {
+    window.removeEventListener("keydown", replayKey, true);
+    clearTimeout(playing);
+    playing = null;
+  }
   colourBox.addEventListener("change", () => {
     model.set("four_colour", colourBox.checked);
     model.save_changes();
@@ -148,6 +255,9 @@ export function buildToolbar(board) {
     const made = model.get("moves_made") || 0;
     const length = model.get("history_length") || 0;
     const busy = model.get("busy") || "";
+    for (const [trait, box] of switches) box.checked = Boolean(model.get(trait));
+    board.root.classList.toggle("sw-show-ids", Boolean(model.get("show_ids")));
+    board.root.classList.toggle("sw-solving", busy === "solving");
     title.textContent = drawn.name || "";
     title.title = drawn.summary || "";
     rulesText.textContent = drawn.summary || "";
@@ -169,15 +279,29 @@ export function buildToolbar(board) {
     scrubber.value = String(made);
     where.textContent = `${made} / ${length}`;
     timeline.hidden = length === 0;
+    currentMove.textContent = model.get("move_words") || "";
+    const running = Boolean(playing) || busy === "replaying";
+    steps.get("play").textContent = running ? "⏸" : "▶";
+    steps.get("play").setAttribute("aria-pressed", String(running));
+    steps.get("first").disabled = steps.get("back").disabled = made === 0;
+    steps.get("last").disabled = steps.get("forward").disabled = made >= length;
+    for (const button of steps.values()) if (busy === "solving") button.disabled = true;
+    scrubber.disabled = busy === "solving";
     const progress = model.get("solver_progress") || {};
     const solution = model.get("solution") || [];
     solverView.hidden = Object.keys(progress).length === 0;
     solverText.textContent = solverView.hidden ? "" : progressText(progress);
-    const line = progress.best_line || [];
-    solverLine.textContent = line.length ? `best line: ${line.slice(0, 16).join(", ")}${line.length > 16 ? " …" : ""}` : "";
+    const spent = progress.running ? budgetSpent(progress) : null;
+    solverBar.hidden = !progress.running;
+    if (spent === null) solverBar.removeAttribute("value");
+    else solverBar.value = spent;
+    const words = progress.running ? [] : progress.line_words || [];
+    solverLine.replaceChildren(...words.map((text) => make("li", "", {}, text)));
+    solverLine.hidden = words.length === 0;
     stopButton.hidden = busy === "";
-    replayButton.hidden = solution.length === 0 || busy !== "";
+    replayButton.textContent = solution.length ? "Replay the win" : "Step through the best line";
+    replayButton.hidden = words.length === 0 || busy !== "";
   }
 
-  return { element, footer, update };
+  return { element, footer, update, destroy };
 }

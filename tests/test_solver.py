@@ -5,7 +5,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine.state import State
 from solwidget.engine.cards import deck, card_name
-from solwidget.solver.autoplay import safe_moves
+from solwidget.solver.autoplay import safe_moves, settle
 from solwidget.games.freecell.expander import CellsExpander, fits
 from solwidget.games.freecell.score import cells_score
 from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
@@ -218,18 +218,30 @@ def test_hint_is_none_when_no_move_is_legal():
     assert sw.hint(state) is None
 
 
-def test_safe_moves_are_legal_and_only_the_provably_safe_ones():
-    # 2H may go home only once both black Aces are home; the AC may go at once.
+def _aces_apart():
     piles = {"f0": ["AD"], "f1": ["AH"], "t0": ["AC"], "t1": ["2H"]}
     rest = [card_name(c) for c in deck(1) if card_name(c) not in ("AD", "AH", "AC", "2H")]
     for t in range(2, 8):
         piles[f"t{t}"] = rest[(t - 2) * 8:(t - 1) * 8]
-    state = _position("freecell", piles)
+    return _position("freecell", piles)
+
+
+def test_the_search_settles_2h_only_once_both_black_aces_are_home():
+    # The search's rule: 2H waits for both black Aces; the AC may go at once.
+    state = _aces_apart()
+    moves = settle(state.game, state)[1]
+    assert [str(m) for m in moves] == ["t0 f2"]       # AS still buried: 2H stays
+
+
+def test_autoplay_sends_a_two_onto_its_ace_while_the_other_ace_is_buried():
+    # Autoplay's rule: a black Ace needs no host (it goes home whenever it is free), so 2H
+    # may go home on its lone AH.
+    state = _aces_apart()
     moves = safe_moves(state)
-    assert [str(m) for m in moves][:1] == ["t0 f2"]
+    assert [str(m) for m in moves] == ["t0 f2", "t1 f1"]
     for move in moves:
         state = state.play(move)
-    assert "t1 f" not in " ".join(str(m) for m in moves)   # AS still buried: 2H stays
+    assert state.pile("f1") == ["AH", "2H"]
 
 
 def test_turned_positions_agree_with_the_engine():

@@ -15,6 +15,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
+from solwidget.engine.words import reason_words
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder, browser_move, bytes_per_move, encoded_size, playout
 from solwidget.widget.widget import pile_trait
@@ -162,8 +163,9 @@ def test_an_illegal_move_is_refused_with_the_rules_reason(widget):
     before = snapshot(widget)
     updates, replies = send(widget, sync_move(move))
     assert widget.state == before[0] and widget.line == before[1] and widget.moves_made == 0
-    assert replies == [{"type": "error", "text": reason}]
-    assert widget.message == reason and widget.message_kind == "error"
+    words = reason_words(widget.state, reason)          # the rule, in the board's words
+    assert replies == [{"type": "error", "text": words}]
+    assert widget.message == words and widget.message_kind == "error"
     assert all(not k.startswith("pile_") for update in updates for k in update)
 
 

@@ -101,6 +101,19 @@ class Game:
             raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
                               f"{', '.join(self.pile_ids)}") from None
 
+    PLACE_NAMES = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
+                   "stock": "the stock", "waste": "the waste", "deck": "a deck", "space": "a space"}
+
+    def place_name(self, pile_id: str) -> str:
+        """What a person calls pile ``pile_id`` where no card names it ("a free cell", "the
+        stock"): the board shows no pile ids. ``engine.words`` builds its sentences on it.
+
+        Examples:
+            >>> sw.load_game("freecell").place_name("c2")
+            'a free cell'
+        """
+        return self.PLACE_NAMES.get(self.pile_kinds.get(pile_id, ""), "a pile")
+
     # ----------------------------------------------------------------- deals
     def deal(self, number: int) -> State:
         """Deal ``number``, as PySolFC deals it for the games it has."""

@@ -5,8 +5,8 @@
     hint(state)                                     # a move to try, and whether it wins
 """
 
-from .autoplay import safe_moves
 from .hint import hint
+from .profile import safe_moves
 from .result import Hint, Progress, SolveResult
 from .search import Solver, solve
 

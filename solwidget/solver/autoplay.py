@@ -76,8 +76,9 @@ def _wanted(game: Patience, piles) -> set[int]:
     return wanted
 
 
-def safe_move(game: Patience, state: State) -> Move | None:
-    """One provably safe move to a foundation, or None."""
+def safe_move(game: Patience, state: State, safe=is_safe) -> Move | None:
+    """One provably safe move to a foundation, or None; ``safe(game, tops, card)`` says
+    which cards are safe (``is_safe`` for the search, ``is_safe_for_play`` for Autoplay)."""
     piles = state.piles
     ids = game.pile_ids
     wanted = _wanted(game, piles)
@@ -91,7 +92,7 @@ def safe_move(game: Patience, state: State) -> Move | None:
         for f in game.foundations_for(piles, card):
             if tops is None:
                 tops = _home_tops(game, piles)
-            if is_safe(game, tops, card):
+            if safe(game, tops, card):
                 return Move(ids[src], ids[f])
             break
     return None
@@ -118,8 +119,48 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         played.append(move)
 
 
+def goes_home_when_free(game: Patience, card: int) -> bool:
+    """Can ``card`` always go home when it could move at all, and nothing ever lie on it?
+
+    True of the card that starts a foundation (an Ace, where foundations build up) when the
+    tableau builds nothing on it (no rank lies beyond it) and the game has a foundation for
+    every start card (then one is empty for each start card not home: foundations never
+    give cards back, and each holds one start card at its bottom)."""
+    rank = card & 15
+    return (rank == game.foundation_start and not 1 <= rank + game.build.direction <= 13
+            and len(game.F) == 4 * game.decks)
+
+
+def is_safe_for_play(game: Patience, tops, card: int) -> bool:
+    """``is_safe``, and also safe when every card that could be built on ``card`` and is not
+    home in every copy goes home when free (``goes_home_when_free``): a Two on its Ace.
+
+    Why that loses no win, beside the module docstring's argument for ``card`` (call it c):
+    the only other change to a winning line L is where a guest g (a card that goes home
+    when free) went onto c. Play g home at that moment instead: it leaves its pile at the
+    same time as in L, alone (nothing lies on g), and an empty foundation takes it. Delete
+    the later moves of g alone, and drop g from runs that carried it; nothing was ever put
+    on g. The positions of the new line are L's with c home and g home from that moment,
+    so, as for c, every remaining move is still legal: their absence only adds room, and
+    foundations never give cards back (the foundations differ only in which empty one g
+    started: they are interchangeable, so L's later moves to them are renamed alike).
+    The search keeps ``is_safe``: its expanders and their fingerprints stay as they are."""
+    rank = (card & 15) + game.build.direction
+    if not 1 <= rank <= 13:
+        return True
+    hosts = host_suits(game.build.suits, card >> 4 & 3)
+    return all(_copies_home(game, tops, s, rank) == game.decks or goes_home_when_free(game, s << 4 | rank)
+               for s in hosts)
+
+
 def safe_moves(state: State) -> list[Move]:
-    """The safe foundation moves from ``state``, in order (for an Autoplay button)."""
-    if not supports_autoplay(state.game):
+    """The safe foundation moves from ``state``, in order, by ``is_safe_for_play`` (what
+    Autoplay plays; the search settles by ``is_safe``)."""
+    game = state.game
+    if not supports_autoplay(game):
         return []
-    return settle(state.game, state)[1]
+    played = []
+    while (move := safe_move(game, state, is_safe_for_play)) is not None:
+        state = game.apply_legal(state, move)
+        played.append(move)
+    return played

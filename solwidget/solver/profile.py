@@ -26,6 +26,9 @@ base holds for the subclass's game (solwidget/variants.py asks it of every varia
 from __future__ import annotations
 
 from ..engine.patience import Patience
+from ..engine.moves import Move
+from ..engine.state import State
+from .autoplay import safe_moves as patience_safe_moves
 from .expand import GenericExpander, PatienceExpander
 from .keys import plain_key_bytes
 
@@ -65,6 +68,13 @@ class Profile:
             return PatienceExpander(game, weights, autoplay, compress)
         return GenericExpander(game, weights, autoplay, compress)
 
+    def safe_moves(self, state: State) -> list[Move]:
+        """The moves to the foundations that lose no win, played one after the other from
+        ``state`` until none is left (what Autoplay plays, and the widget after each move
+        when asked). The default is autoplay.py's rule for ``Patience`` games, none for
+        others; a family whose foundations give cards back proves its own rule."""
+        return patience_safe_moves(state)
+
     def key_bytes(self, game) -> int:
         """About how much memory one key of the transposition table takes, with its share
         of a set, for sizing the table."""
@@ -85,3 +95,16 @@ def register_profile(profile: Profile, *classes: type) -> Profile:
 def profile_for(game) -> Profile:
     """The profile of ``game``'s class, else the generic one."""
     return _PROFILES.get(type(game), GENERIC)
+
+
+def safe_moves(state: State) -> list[Move]:
+    """The safe moves to the foundations from ``state``, in order, by the rule of its
+    game's profile (``Profile.safe_moves``): what Autoplay plays.
+
+    Examples:
+        With ``state`` FreeCell's deal 1, where no Ace is free yet:
+
+        >>> sw.safe_moves(state)
+        []
+    """
+    return profile_for(state.game).safe_moves(state)

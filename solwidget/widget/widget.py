@@ -23,8 +23,11 @@ from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
+from ..engine import words
+from ..engine.geometry import place
 from ..engine.registry import load_game
 from ..engine.state import State
+from ..engine.visible import visible_piles
 from . import sync
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -104,6 +107,15 @@ class SolitaireWidget(anywidget.AnyWidget):
     solver_progress = traitlets.Dict().tag(sync=True)
     solution = traitlets.List(traitlets.Unicode()).tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)              # "", "solving" or "replaying"
+    # The move that led to the position shown, in the board's words ("9♥ to a free cell").
+    move_words = traitlets.Unicode("").tag(sync=True)
+    # The board's least height (card widths): that of the tallest position of the line, so
+    # that stepping through a replay keeps the board, and the controls below it, in place.
+    board_min_height = traitlets.Float(0.0).tag(sync=True)
+    # Pile ids on the board, for those who drive the widget from Python (ids are the API).
+    show_ids = traitlets.Bool(False).tag(sync=True)
+    # After each move of the person, play the safe moves to the foundations (Autoplay's).
+    auto_foundations = traitlets.Bool(False).tag(sync=True)
 
     # Seconds between the moves of a replay that the browser's Replay button starts.
     replay_delay = traitlets.Float(0.4, min=0.0)
@@ -138,9 +150,12 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._worker: threading.Thread | None = None
         self._generation = 0                    # bumped to cancel a worker without waiting
         self._solution_from: State | None = None
+        self._offered: list[Move] = []          # the solver's win, else its best line
         self._shown: State | None = None     # the position the browser has
         self._states: list[State] = [start]
         self._line: list[Move] = []
+        self._heights: list[float] = []          # board height of each position of the line
+        self._clock: float | None = None         # when the first move of this game was made
         self._show(0, message="")
         self.on_msg(self._on_message)
 
@@ -171,15 +186,50 @@ class SolitaireWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------ playing
     def play(self, move: Move | str) -> State:
         """Play one move (a Move or text like ``"t3 f0"``); IllegalMove says why not."""
-        with self._lock:
-            new = self.state.play(move)      # raises, changing nothing, when illegal
+        with self._lock, self.hold_sync():
+            self._check_not_solving()
+            before = self.state
+            new = before.play(move)      # raises, changing nothing, when illegal
             self._cancel_replay()
             move = self.game.parse_move(move)
-            del self._states[self.moves_made + 1:], self._line[self.moves_made:]
-            self._states.append(new)
-            self._line.append(move)
-            self._show(self.moves_made + 1)
-            return new
+            self._append(new, move)
+            said = words.move_words(before, move)
+            if self.auto_foundations:
+                home = self._play_safe_moves()
+                if home:
+                    said += f"; {home} home"
+            self._show(self.moves_made, message=self._with_ids(said, str(move)))
+            return self.state
+
+    def _append(self, new: State, move: Move) -> None:
+        """Put ``move`` (leading to ``new``) after the current position, dropping the redo part."""
+        if self._clock is None:
+            self._clock = time.monotonic()
+        del self._states[self.moves_made + 1:], self._line[self.moves_made:], self._heights[self.moves_made + 1:]
+        self._states.append(new)
+        self._line.append(move)
+        self.moves_made = len(self._line)
+
+    def _play_safe_moves(self) -> str:
+        """Play the safe moves home from the current position; say which cards went."""
+        from ..solver import safe_moves
+        state = self._states[self.moves_made]
+        played = safe_moves(state)
+        for move in played:
+            after = state.game.apply_legal(state, move)
+            self._append(after, move)
+            state = after
+        befores = self._states[-len(played) - 1:-1] if played else []
+        return ", ".join(words.move_words(s, m).split(" ", 1)[0] for s, m in zip(befores, played))
+
+    def _check_not_solving(self) -> None:
+        """The position stays put while the solver searches it: a move waits for Stop."""
+        if self.busy == "solving":
+            raise SolwidgetError("the solver is searching this position: wait for its answer, or press Stop")
+
+    def _with_ids(self, words: str, ids: str) -> str:
+        """Words for the person, with the move text beside them when pile ids are shown."""
+        return f"{words} ({ids})" if self.show_ids and ids else words
 
     def undo(self) -> State:
         """Take back the last move (the toolbar's Undo); returns the position shown.
@@ -190,6 +240,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if self.moves_made == 0:
                 raise SolwidgetError("nothing to undo")
+            self._check_not_solving()
             self._cancel_replay()
             self._show(self.moves_made - 1)
             return self.state
@@ -203,6 +254,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if self.moves_made == len(self._line):
                 raise SolwidgetError("nothing to redo")
+            self._check_not_solving()
             self._cancel_replay()
             self._show(self.moves_made + 1)
             return self.state
@@ -212,6 +264,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         with self._lock:
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self._line):
                 raise SolwidgetError(f"no position {index!r}: the line has {len(self._line)} moves")
+            self._check_not_solving()
             self._cancel_replay()
             self._show(index)
             return self.state
@@ -233,13 +286,14 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     def autoplay(self) -> list[Move]:
         """Play the provably safe moves to the foundations (the solver's); return them."""
-        from ..solver import safe_moves
         with self._lock, self.hold_sync():
-            played = safe_moves(self.state)
-            for move in played:
-                self.play(move)
-            self._say(f"autoplay: {len(played)} card{'s' * (len(played) != 1)} home" if played
-                      else "autoplay: no safe move to the foundations", "info")
+            self._check_not_solving()
+            self._cancel_replay()
+            start = self.moves_made
+            home = self._play_safe_moves()
+            played = self._line[start:self.moves_made]
+            self._show(self.moves_made, message=f"autoplay: {home} home" if played
+                       else "autoplay: no card can go home safely now", kind="info")
         return played
 
     def hint(self, **budget):
@@ -249,6 +303,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         stops after ``HINT_SECONDS``, so that a click on Hint answers promptly.
         """
         from ..solver import hint as solver_hint
+        self._check_not_solving()
         budget.setdefault("max_seconds", self.HINT_SECONDS)
         said = self.message, self.message_kind
         self._say("looking for a hint…", "info")
@@ -264,7 +319,8 @@ class SolitaireWidget(anywidget.AnyWidget):
                 return None
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
-            self._say(f"hint: {found.move} ({why})", "info")
+            said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
+            self._say(f"hint: {said}: {why}", "info")
         return found
 
     # ------------------------------------------------------------ the solver
@@ -287,6 +343,9 @@ class SolitaireWidget(anywidget.AnyWidget):
         flag("background", background)
         start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
 
+        budget = _budget_of(solver)
+        self.solver_progress = {**_progress_dict(solver.progress, running=True), **budget}
+
         def run(cancelled):
             last = 0.0
             while not solver.done and not cancelled():
@@ -294,7 +353,7 @@ class SolitaireWidget(anywidget.AnyWidget):
                 now = time.monotonic()
                 if now - last >= every and not cancelled():
                     with self._lock:        # one thread at a time changes what is synced
-                        self.solver_progress = _progress_dict(progress, running=True)
+                        self.solver_progress = {**_progress_dict(progress, running=True), **budget}
                     last = now
             if not cancelled() or self._stop.is_set():
                 self._solver_finished(solver, start)
@@ -302,38 +361,37 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._start("solving", run, background)
 
     def _solver_finished(self, solver, start: State) -> None:
-        progress = _progress_dict(solver.progress, running=False)
+        """One summary of the search that ended: won in N moves, lost (proved), unknown at
+        the budget, or stopped; the line it offers (the win, else the best line) in words."""
+        progress = {**_progress_dict(solver.progress, running=False), **_budget_of(solver)}
         result = solver.result if solver.done else None
+        status = "stopped" if result is None else result.status
+        line = list(result.moves) if status == "won" else list(solver.progress.best_line or [])
+        progress["status"] = status
+        progress["summary"] = _summary(status, len(line), progress)
+        progress["line_words"] = words.line_words(start, line[:200])
         with self._lock, self.hold_sync():
-            if result is None:
-                progress["status"] = "stopped"
-                self._say("solver stopped", "info")
-            else:
-                progress["status"] = result.status
-                if result.status == "won":
-                    self._solution_from = start
-                    self.solution = [str(m) for m in result.moves]
-                    self._say(f"solved: a win in {len(result.moves)} moves; press Replay to watch it",
-                              "info")
-                elif result.status == "lost":
-                    self._say("the solver proved that this position cannot be won", "info")
-                else:
-                    self._say("the solver ran out of budget without an answer", "info")
+            self._solution_from = start
+            self._offered = line
+            self.solution = [str(m) for m in line] if status == "won" else []
             self.solver_progress = progress
+            self._say(f"solver: {progress['summary']}", "info")
 
     def replay(self, moves=None, delay: float | None = 0.4, background: bool = True) -> None:
         """Put ``moves`` after the current position and step through them, ``delay`` seconds
-        apart (``delay=None`` only sets up the scrubber). Without ``moves``, replay the
-        solver's win from the position it was found for (going back to it if need be)."""
+        apart (``delay=None`` only sets up the replay bar). Without ``moves``, replay the
+        solver's win (else its best line) from the position it searched (going back to it
+        if need be)."""
         if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
             raise refuse("moves", "a list of moves (Move or text like 't3 f0'), or None", moves)
         if delay is not None:
             real_number("delay", delay, 0.0)
         flag("background", background)
+        self._check_not_solving()
         self._cancel_replay()
         with self._lock:
             if moves is None:
-                moves = self.solution
+                moves = self._offered
                 self._go_to_solution_start()
             start = self.moves_made
             states, line = [self.state], []
@@ -344,7 +402,8 @@ class SolitaireWidget(anywidget.AnyWidget):
             del self._states[start + 1:], self._line[start:]
             self._states += states[1:]
             self._line += line
-            self._show(start, message=f"replay: {len(line)} moves; use the slider to go back and forth",
+            self._heights = self._heights[:start + 1]
+            self._show(start, message=f"replay: {len(line)} moves; step with the replay bar",
                        kind="info")
         if delay is None:
             return
@@ -359,7 +418,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._start("replaying", run, background)
 
     def _go_to_solution_start(self) -> None:
-        if not self.solution:
+        if not self._offered:
             raise SolwidgetError("nothing to replay: solve first")
         if self.state == self._solution_from:
             return
@@ -415,8 +474,9 @@ class SolitaireWidget(anywidget.AnyWidget):
     def _reset(self, start: State, message: str) -> None:
         self._generation += 1                   # a solver or replay of the old game ends
         self.busy = ""
-        self._states, self._line = [start], []
-        self.solution = []
+        self._states, self._line, self._heights = [start], [], []
+        self._clock = None
+        self.solution, self._offered = [], []
         self.solver_progress = {}
         self._show(0, message=message, kind="info")
 
@@ -435,9 +495,37 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.moves_made = index
             self.history_length = len(self._line)
             self.legal = sync.legal_texts(after)
-            self.status = sync.status_of(after, index)
+            self.status = self._status(after, index)
+            self.move_words = self._move_said(index)
+            self.board_min_height = self._line_height()
             self.highlight = []
             self._say(message, kind)
+
+    def _move_said(self, index: int) -> str:
+        """The move that led to position ``index``, in words, with its place in the line."""
+        if not index:
+            return ""
+        said = words.move_words(self._states[index - 1], self._line[index - 1])
+        return f"move {index} of {len(self._line)}: {said}"
+
+    def _status(self, state: State, index: int) -> dict:
+        """The status line; a win says how many moves it took, and how long."""
+        status = sync.status_of(state, index)
+        if status["won"] and self._clock is not None:
+            seconds = round(time.monotonic() - self._clock)
+            status["seconds"] = seconds
+            status["text"] = (f"{status['home']}/{status['total']} cards home · won in {index} "
+                              f"move{'s' * (index != 1)} and {_duration(seconds)}!")
+        return status
+
+    def _line_height(self) -> float:
+        """The height of the tallest position of the line (engine.geometry, as drawn)."""
+        heights = self._heights
+        del heights[len(self._states):]
+        layout = self.game.layout()
+        for state in self._states[len(heights):]:
+            heights.append(place(layout, visible_piles(state))["height"])
+        return max(heights)
 
     def _say(self, text: str, kind: str = "") -> None:
         self.message_kind = kind if text else ""
@@ -456,7 +544,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.state = change["old"]
             raise SolwidgetError(f"this widget plays {self.game.id}; the state is of {new.game.id}")
         with self._lock:
-            self._states, self._line = [new], []
+            self._states, self._line, self._heights = [new], [], []
             self._show(0, message="position set", kind="info")
 
     # ------------------------------------------------------------ traits set from Python
@@ -498,10 +586,10 @@ class SolitaireWidget(anywidget.AnyWidget):
         return state
 
     # ------------------------------------------------------------ the browser
-    BROWSER_TRAITS = frozenset({"four_colour"})     # the only traits the browser may set
+    BROWSER_TRAITS = frozenset({"four_colour", "show_ids", "auto_foundations"})   # all the browser may set
 
     def set_state(self, sync_data) -> None:
-        """Trait updates from the browser: only the four-colour switch, as a bool; anything
+        """Trait updates from the browser: only the switches (``BROWSER_TRAITS``), as bools; anything
         else refuses the whole update (the game changes only through checked messages)."""
         try:
             sync.check_sync_data(sync_data, self.BROWSER_TRAITS)
@@ -519,7 +607,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         try:
             self._handle(request)
         except IllegalMove as err:
-            self._refuse(err.reason)
+            said = words.reason_words(self.state, err.reason)
+            self._refuse(self._with_ids(said, err.reason if said != err.reason else ""))
         except ImportError:
             self._refuse("the solver is not available in this installation")
         except SolwidgetError as err:
@@ -551,10 +640,36 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.new_deal(request.get("deal"))
             elif name == "solve":
                 self.solve()
-            elif name == "replay":
-                self.replay(delay=self.replay_delay)
+            elif name == "replay":      # a win plays; a best line waits on the replay bar
+                self.replay(delay=self.replay_delay if self.solution else None)
             else:
                 getattr(self, name)()
+
+
+def _budget_of(solver) -> dict:
+    """The search's budget, for a progress bar: states and seconds (None: no limit)."""
+    def limit(name):
+        value = getattr(solver, name, None)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return {"max_states": limit("max_states"), "max_seconds": limit("max_seconds")}
+
+
+def _summary(status: str, moves: int, progress: dict) -> str:
+    """The one sentence that ends a search: what it found, then what it spent."""
+    spent = f"{progress.get('expanded') or 0:,} states in {progress.get('elapsed') or 0:.1f} s"
+    if status == "won":
+        return f"won in {moves} moves ({spent})"
+    if status == "lost":
+        return f"lost (proved: no line wins; {spent})"
+    if status == "unknown":
+        return f"unknown at the budget ({spent}); its best line has {moves} moves"
+    return f"stopped ({spent}); its best line has {moves} moves"
+
+
+def _duration(seconds: int) -> str:
+    """``75`` -> ``"1 min 15 s"``."""
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def _plain_kind(trait, value) -> bool:

@@ -24,6 +24,7 @@ w
 # Helpers defined in the kernel, so that each probe is one short expression.
 HELPERS_CELL = '''
 from solwidget.engine.moves import Move
+from solwidget.engine.words import reason_words
 
 def _single_card_moves(state, legal):
     """(src, dst, card, reason) for one-card moves from a tableau top card, legal or not."""
@@ -37,8 +38,8 @@ def _single_card_moves(state, legal):
             if dst == src or kinds[dst] not in ("tableau", "cell"):
                 continue
             reason = state.explain(Move(src, dst, 1))
-            if (reason is None) == legal:
-                found.append((src, dst, cards[-1], reason))
+            if (reason is None) == legal:       # the widget says the reason in the board's words
+                found.append((src, dst, cards[-1], reason and reason_words(state, reason)))
     # tableau to tableau first: the target pile then holds cards to click on or drop onto
     return sorted(found, key=lambda m: kinds[m[1]] != "tableau")
 

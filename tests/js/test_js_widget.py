@@ -11,6 +11,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.visible import visible_piles
+from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
 from helpers import JS_DOM_PLACES, long_fan_positions
@@ -88,11 +89,22 @@ def placed_alike(page, state) -> None:
 
 @pytest.mark.parametrize("game_id", sw.games())
 def test_every_game_is_drawn_where_the_engines_geometry_places_it(page, game_id):
-    widget = sw.SolitaireWidget(game_id, deal=6)
-    for move in playout(widget.state, 12):
-        widget.play(move)
+    state = sw.load_game(game_id).deal(6)
+    for move in playout(state, 12):
+        state = state.play(move)
+    # A widget of its own: a line's board keeps the height of its tallest position (below).
+    mount(page, sw.SolitaireWidget(game_id, state=state))
+    placed_alike(page, state)
+
+
+def test_the_board_keeps_the_height_of_the_lines_tallest_position(page):
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    widget.replay(sw.solve(widget.state, max_states=50_000).moves, delay=None)
     mount(page, widget)
-    placed_alike(page, widget.state)
+    unit = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))")
+    height = page.evaluate("() => document.querySelector('.sw-board').getBoundingClientRect().height")
+    assert widget.board_min_height > geometry.place(widget.game.layout(), visible_piles(widget.state))["height"]
+    assert height == pytest.approx(widget.board_min_height * unit, abs=1)
 
 
 @pytest.mark.parametrize("game_id", list(long_fan_positions()))
@@ -329,7 +341,7 @@ def test_an_illegal_drop_shows_the_reason_and_moves_nothing(page):
     page.click('[data-pile="f0"]')
     assert sent(page) == [{"type": "move", "src": "t0", "dst": "f0", "n": 1}]
     kernel(page, widget)
-    reason = widget.state.explain("t0 f0")
+    reason = reason_words(widget.state, widget.state.explain("t0 f0"))
     page.wait_for_function(f"() => document.querySelector('[data-role=\"message\"]').textContent === {reason!r}")
     assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
     assert dom_piles(page) == before and widget.history == []
@@ -459,15 +471,22 @@ def test_hint_highlight_and_solver_view(page):
     assert page.locator(f'[data-pile="{move.src}"] .sw-hint-src').count() == move.n
     assert page.is_hidden('[data-role="solver"]')
     progress = {"running": True, "expanded": 12345, "frontier": 678, "depth": 31, "best_score": 4.5,
-                "elapsed": 1.25, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"]}
+                "elapsed": 1.5, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"],
+                "max_states": 200_000, "max_seconds": None}
     page.evaluate("(p) => window.model.update({solver_progress: p, busy: 'solving'})", progress)
     text = page.text_content('[data-role="solver"]')
-    assert "12,345 states" in text and "frontier 678" in text and "depth 31" in text
-    assert "best line: t0 c0, t1 f0" in text
+    assert "12,345 of 200,000 states" in text and "1.5 s" in text and "9,876 states/s" in text
+    assert page.evaluate("() => document.querySelector('[data-role=\"solver-bar\"]').value") == pytest.approx(
+        12345 / 200_000)
+    assert page.locator(".sw-root.sw-solving").count() == 1
     page.click('[data-role="solver"] [data-action="stop"]')
     assert sent(page) == [{"type": "action", "name": "stop"}]
     page.evaluate("""() => window.model.update({busy: '', solution: ['t0 c0'],
-        solver_progress: {...window.model.get('solver_progress'), running: false, status: 'won'}})""")
+        solver_progress: {...window.model.get('solver_progress'), running: false, status: 'won',
+                          summary: 'won in 1 moves (12,345 states in 1.2 s)', line_words: ['6♠ to a free cell']}})""")
+    assert page.text_content('[data-role="solver-summary"]') == "won in 1 moves (12,345 states in 1.2 s)"
+    assert page.is_hidden('[data-role="solver-bar"]')
+    assert page.locator('[data-role="solver-line"] li').all_inner_texts() == ["6♠ to a free cell"]
     page.click('[data-action="replay"]')
     assert sent(page)[-1] == {"type": "action", "name": "replay"}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
-from .expander import MutatedExpander
+from .expander import MutatedExpander, settle
 from .rules import MutatedSolitaire
 
 # Three searches that weigh orphans (docs/solver.md): a weighted A*, a greedy search leaning
@@ -23,6 +23,11 @@ class MutatedProfile(Profile):
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         return MutatedExpander(game, weights, autoplay, compress)
+
+    def safe_moves(self, state):
+        """The search's own safe moves home (expander.py proves them): a card comes back
+        from the foundations here, so the generic rule does not hold."""
+        return settle(state)[1]
 
     def key_bytes(self, game) -> int:
         return 220          # the expander's key: about 111 bytes, and a set's slots

@@ -303,6 +303,15 @@ class MutatedSolitaire(Game):
                 lines[at] = f"{pid + ':':<5} built on {base} hidden card{'s' * (base != 1)}: {built}"
         return "\n".join(lines)
 
+    def place_name(self, pile_id: str) -> str:
+        """A space by its row ("a space in row 2"), a deck as the deck of its row."""
+        row = _row_of(pile_id)
+        if pile_id in DECK_IDS:
+            return f"the deck in row {row}"
+        if self.pile_kinds.get(pile_id) == "space":
+            return f"a space in row {row}"
+        return super().place_name(pile_id)
+
     def layout(self) -> dict:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
