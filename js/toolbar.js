@@ -131,7 +131,8 @@ export function buildToolbar(board) {
   solverView.append(solverText, solverBar, solverLine, stopButton, replayButton);
   const rules = make("details", "sw-rules", { "data-role": "rules" });
   const rulesText = make("p", "");
-  rules.append(make("summary", "", {}, "Rules"), rulesText);
+  const rulebook = make("p", "sw-rulebook", { "data-role": "rulebook" });
+  rules.append(make("summary", "", {}, "Rules"), rulesText, rulebook);
   footer.append(timeline, solverView, rules);
 
   function send(name, extra = {}) {
@@ -261,6 +262,7 @@ export function buildToolbar(board) {
     title.textContent = drawn.name || "";
     title.title = drawn.summary || "";
     rulesText.textContent = drawn.summary || "";
+    rulebook.textContent = drawn.rulebook ? `Every rule, and every decision where a source was unclear: ${drawn.rulebook} (solwidget's repository and documentation).` : "";
     if (document.activeElement !== dealInput) dealInput.value = String(model.get("deal"));
     buttons.get("undo").disabled = made === 0;
     buttons.get("redo").disabled = made >= length;

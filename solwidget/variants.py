@@ -283,6 +283,7 @@ def _make_class(base_cls, definition: Variant, values: dict) -> type:
     cls.variant = Variant(definition.id, definition.name, definition.base, definition.changes, cls)
     cls.__reduce__ = _reduce_game
     cls.summary, cls.tagline = _summary(cls, base_cls), _tagline(cls, base_cls, definition)
+    cls.rulebook = f"docs/variants.md, and {base_cls.name} in docs/rules.md"
     return cls
 
 

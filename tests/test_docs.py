@@ -157,3 +157,13 @@ def test_nothing_points_outside_the_repository():
     for path in places:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not outside.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+
+
+@pytest.mark.parametrize("game_id", sw.games())
+def test_the_widget_rules_panel_points_to_the_game_in_the_rulebook(game_id):
+    pytest.importorskip("anywidget")
+    from solwidget.widget.sync import board_of
+    game = sw.load_game(game_id)
+    pointer = board_of(game)["rulebook"]
+    assert "docs/rules.md" in pointer and game.name in pointer
+    assert game.name in RULES.read_text(encoding="utf-8")

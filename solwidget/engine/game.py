@@ -59,6 +59,7 @@ class Game:
     pile_ids: tuple[str, ...] = ()
     pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
     option_defaults: dict = {}
+    rulebook: str = ""           # where its whole rules are written (default: its section of docs/rules.md)
     deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
     def __init__(self, **options):

@@ -107,6 +107,7 @@ def board_of(game) -> dict:
     """What the front end draws the game's board from, sent once: the game's layout, the
     board's geometry (``engine.geometry``), and what it shows about the game itself."""
     return {**game.layout(), "geometry": as_data(), "game": game.id, "name": game.name, "summary": game.summary,
+            "rulebook": game.rulebook or f"{game.name} in docs/rules.md",
             "kinds": dict(game.pile_kinds), "actions": sorted(game.actions)}
 
 
