@@ -144,6 +144,7 @@ class SolitaireWidget(anywidget.AnyWidget):
                          deal_limits=[str(limit) for limit in the_game.deal_limits],
                          board=sync.board_of(the_game))
         self.game = the_game
+        self._layout = the_game.layout()        # the game's, fixed: measured against each move
         self._stacks = {p["id"] for p in self.board["piles"] if p["fan"] == "none"}
         self._lock = threading.RLock()
         self._stop = threading.Event()          # set by stop(): the worker ends soon
@@ -522,9 +523,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         """The height of the tallest position of the line (engine.geometry, as drawn)."""
         heights = self._heights
         del heights[len(self._states):]
-        layout = self.game.layout()
         for state in self._states[len(heights):]:
-            heights.append(place(layout, visible_piles(state))["height"])
+            heights.append(place(self._layout, visible_piles(state))["height"])
         return max(heights)
 
     def _say(self, text: str, kind: str = "") -> None:
