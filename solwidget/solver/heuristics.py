@@ -153,7 +153,6 @@ def patience_score(game: Patience, w, covers=None, gone=None):
     w_covered, w_reserve = w["covered"], w["reserve"]
     reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
     covering = type(game).can_give is not Patience.can_give     # piles that cover others
-    cover_pairs = covers
     takes_all = type(game).can_take is Patience.can_take
     values = ValuesByTops(game, _pile_valuer(game, w))
     last = [None, 0, None]   # the foundations last scored, the cards home, their pile values
@@ -177,13 +176,13 @@ def patience_score(game: Patience, w, covers=None, gone=None):
             if not pile:
                 if gone is not None:
                     if not gone[t]:
-                        pair = cover_pairs[t]
+                        pair = covers[t]
                         empty += pair is None or not (piles[pair[0]] or piles[pair[1]])
                 elif takes_all or game.can_take(piles, t):
                     empty += 1
                 continue
-            if cover_pairs is not None:
-                pair = cover_pairs[t]
+            if covers is not None:
+                pair = covers[t]
                 if pair is not None and (piles[pair[0]] or piles[pair[1]]):
                     covered += len(pile)
             elif covering and not game.can_give(piles, t):
@@ -205,7 +204,7 @@ def patience_score(game: Patience, w, covers=None, gone=None):
         after, destination, its pile after, reserve cards played) -> their score, worked out
         from this position's by the two piles that change (exact with weights that are
         multiples of a power of two)."""
-        assert cover_pairs is None and not covering and takes_all
+        assert covers is None and not covering and takes_all
         home, by_pile = homes(piles)
 
         def value_of(pile) -> float:
