@@ -295,3 +295,10 @@ def test_autoplays_extra_moves_never_turn_a_won_position_into_a_lost_one():
         if checked == 3:
             return
     assert checked, "no position where Autoplay's rule goes further"
+
+
+def test_an_empty_pile_is_named_by_its_place():
+    from solwidget.engine.words import reason_words
+    state = sw.load_game("freecell").deal(1)
+    said = reason_words(state, state.explain("c0 t1"))
+    assert said == "a free cell is empty"

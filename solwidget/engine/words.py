@@ -126,8 +126,12 @@ def reason_words(state: State, reason: str) -> str:
     ids = sorted(game.pile_ids, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
 
+    empty = re.compile(pattern.pattern + r" is empty")
+
     def plain(text: str) -> str:
         text = _CARD.sub(lambda m: card_words(m.group(0)), text)
+        # a pile said to be empty is named by its place, not as "an empty ... is empty"
+        text = empty.sub(lambda m: f"{game.place_name(m.group(1))} is empty", text)
         return pattern.sub(lambda m: pile_words(state, m.group(1), piles), text)
 
     return "".join(part if part.startswith("'") else plain(part) for part in _QUOTED.split(reason))
