@@ -1,9 +1,14 @@
 """docs/rules.md on Triple Interchange and its decision (the family): one test per rule
 sentence, legal and illegal, with the reason ``explain`` gives."""
 
+import random
+from collections import Counter
+
 import pytest
 
 import solwidget as sw
+from solwidget.engine.cards import FACE_DOWN, card_name, deck
+from solwidget.engine.patience import Patience
 from helpers import moves, position
 from test_freecell_family import legal, refused
 
@@ -199,3 +204,112 @@ def test_stock_refusals_name_what_is_empty(game_id):
     refused(s, "waste stock", "the waste is empty: there is nothing to turn over")
     refused(s, "waste t0", "waste is empty")
     refused(s, "stock t0", "cards leave the stock only by 'stock waste'")
+
+
+# ----------------------------------------------------------------- the move generator
+# Variants whose runs still move whole (games/interchange/moves.py serves them too), and one
+# with free cells, which keeps Patience's generator.
+VARIANTS = {
+    "test_ic_groups": dict(base="interchange", moves="any group", foundations="king down", empty="none",
+                           draw=3, redeals=2),
+    "test_ic_colours": dict(base="triple_interchange", build="down in alternating colours", piles=6, decks=2,
+                            empty="king", redeals=1),
+    "test_ic_cells": dict(base="triple_interchange", cells=2),
+}
+
+
+def _load(game_id) -> sw.Game:
+    if game_id in VARIANTS:
+        changes = dict(VARIANTS[game_id])
+        sw.variant(changes.pop("base"), id=game_id, name=game_id, **changes)
+    return sw.load_game(game_id)
+
+
+def _random_position(game, rnd) -> sw.State:
+    """Foundations at random heights, the other cards spread at random: some tableau piles
+    empty, runs down in suit on some, cards under the top face down at random, the rest in
+    the stock and the waste, and a random number of redeals made."""
+    piles = {pid: [] for pid in game.pile_ids}
+    left = Counter({card: game.decks for card in deck(1)})
+    for f in game.F:
+        suit = (f % 4) << 4
+        for i in range(min(13, int(rnd.expovariate(0.3)))):
+            card = suit | game.foundation_start + game.step * i
+            piles[game.pile_ids[f]].append(card)
+            left[card] -= 1
+    cards = sorted(left.elements())
+    rnd.shuffle(cards)
+    for t in game.T:
+        pile = piles[game.pile_ids[t]]
+        if rnd.random() < 0.2:
+            continue
+        for _ in range(rnd.randint(1, 6)):
+            if cards:
+                pile.append(cards.pop())
+        while cards and rnd.random() < 0.5 and pile[-1] - 1 in cards:      # a run down in suit
+            cards.remove(pile[-1] - 1)
+            pile.append(pile[-1] - 1)
+        pile[:-1] = [c | FACE_DOWN if rnd.random() < 0.4 else c for c in pile[:-1]]
+    on_waste = rnd.randint(0, len(cards))
+    piles["waste"], piles["stock"] = cards[:on_waste], [c | FACE_DOWN for c in cards[on_waste:]]
+    named = {pid: [f"[{card_name(c & ~FACE_DOWN)}]" if c & FACE_DOWN else card_name(c) for c in pile]
+             for pid, pile in piles.items()}
+    redeals = rnd.randint(0, 3 if game.redeals is None else game.redeals)
+    return game.state_from_dict({"game": game.id, "piles": named, "redeals": redeals})
+
+
+def _positions(game, starts, steps, seed):
+    """Positions along random walks from random positions and from deals."""
+    rnd = random.Random(seed)
+    for number in range(1, starts + 1):
+        state = game.deal(number) if number % 3 == 0 else _random_position(game, rnd)
+        for _ in range(steps):
+            yield state
+            legal = list(Patience.iter_moves(game, state))
+            if not legal:
+                break
+            state = game.apply_legal(state, rnd.choice(legal))
+
+
+@pytest.mark.parametrize("game_id", FAMILY + list(VARIANTS))
+def test_the_move_generator_gives_the_generic_moves_in_their_order(game_id):
+    # moves.py gives the engine's moves: every move Patience.iter_moves gives, in its order,
+    # from every pile, with the indices the solver reads; where it does not hold (free
+    # cells), the engine's moves are Patience's.
+    game = _load(game_id)
+    assert (game.generator is None) == (game_id == "test_ic_cells")
+    sources = [None] + list(range(len(game.pile_ids)))
+    seen = Counter()
+    for state in _positions(game, 40, 25, seed=len(game_id)):
+        for source in sources:
+            assert list(game.iter_moves(state, source)) == list(Patience.iter_moves(game, state, source))
+        if game.generator is None:
+            continue
+        for move, src, dst, n in game.generator.plans(state.piles, state.extra):
+            ids = game.pile_ids
+            assert (ids[src], ids[dst], n) == (move.src, move.dst, move.n)
+            seen[game.pile_kinds[move.src], game.pile_kinds[move.dst], n > 1, not state.piles[dst]] += 1
+    if game.generator is not None:          # the walks met every kind of move
+        kinds = {(src, dst) for src, dst, _, _ in seen}
+        redeal = {("waste", "stock")} if game.redeals != 0 else set()
+        assert kinds == {("tableau", "foundation"), ("tableau", "tableau"), ("waste", "foundation"),
+                         ("waste", "tableau"), ("stock", "waste")} | redeal
+        assert seen["tableau", "tableau", True, False]
+        assert seen["tableau", "tableau", False, True] or game.empty_takes == "none"
+
+
+@pytest.mark.parametrize("game_id", ["triple_interchange", "quadruple_interchange", "test_ic_colours"])
+def test_the_solvers_moves_are_the_engines_less_what_it_skips(game_id):
+    # every=False: no move from the stock or the waste (bridges and stock compression
+    # replace them), a card only to the first empty foundation, a run only to the first
+    # empty pile and never a whole pile there (key-equal positions)
+    game = _load(game_id)
+    for state in _positions(game, 20, 25, seed=7):
+        piles = state.piles
+        first_f = next((f for f in game.F if not piles[f]), None)
+        first_t = next((t for t in game.T if not piles[t]), None)
+        kept = [plan for plan in game.generator.plans(piles, state.extra)
+                if plan[1] in game.T
+                and (piles[plan[2]] or plan[2] in (first_f, first_t))
+                and not (plan[2] in game.T and not piles[plan[2]] and plan[3] == len(piles[plan[1]]))]
+        assert list(game.generator.plans(piles, state.extra, every=False)) == kept

@@ -1,7 +1,17 @@
-"""The Interchange family: Triple Interchange (seed) and its relatives (docs/rules.md, Triple Interchange)."""
+"""The Interchange family: Triple Interchange (seed) and its relatives (docs/rules.md, Triple Interchange).
 
+The legal moves come from moves.py, the one move generator that the solver shares
+(expander.py), wherever it holds; elsewhere (a variant with free cells, say) from
+``Patience.iter_moves``, whose moves and order it keeps.
+"""
+
+from collections.abc import Iterator
+
+from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
+from ...engine.state import State
+from .moves import Moves, fits
 
 
 class InterchangeFamily(Patience):
@@ -9,6 +19,17 @@ class InterchangeFamily(Patience):
     group = "run"
     draw = 1
     face_down_cards = True
+
+    def _prepare_tables(self) -> None:
+        super()._prepare_tables()
+        self.generator = Moves(self) if fits(self) else None     # moves.py's, where it holds
+
+    def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
+        """Every legal move, or only those from pile index ``source``: moves.py's, in
+        ``Patience.iter_moves``' order."""
+        if self.generator is None:
+            return super().iter_moves(state, source)
+        return (plan[0] for plan in self.generator.plans(state.piles, state.extra, True, source))
 
     def _deal(self, cards):
         # Counting from the bottom, odd cards face up and even ones face down.
