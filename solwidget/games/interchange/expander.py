@@ -3,7 +3,10 @@
 ``InterchangeExpander`` yields exactly what ``InterchangeFamilyExpander`` yields for these
 games, in the same order (the engine's moves with the same key-equal duplicates skipped,
 then the bridges of reductions.py, each followed by the same safe moves home), so the
-searches are unchanged; it only skips the general machinery. The gains:
+searches are unchanged; it only skips the general machinery. Its moves come from
+moves.py, the generator that gives the engine's legal moves too (rules.py): asked with
+``every=False``, it leaves out the key-equal duplicates and the reserve plays (the bridges
+replace them), and gives each move's pile indices. The gains:
 - the stock and waste are read once a position as their turning cycle (solver/stock.py), and a
   bridge's turns and plays are worked out on that cycle, one chain card after the other,
   instead of building a position after every card;
@@ -112,12 +115,12 @@ class InterchangeExpander(InterchangeFamilyExpander):
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
+        moves = game.generator                  # moves.py: the engine's move generator
+        self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
-        self._ids = game.pile_ids
         self._fits_on = game.fits_on
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
-        self._group_moves = {}
         self._founds = slice(game.F[0], game.F[-1] + 1)
         self._tableau = slice(game.T[0], game.T[-1] + 1)
         assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
@@ -127,14 +130,6 @@ class InterchangeExpander(InterchangeFamilyExpander):
         self._key_of = self.key.of_piles
 
     # ------------------------------------------------------------ positions
-    def _group_move(self, a, b, n):
-        if n == 1:
-            return self._one[a][b]
-        move = self._group_moves.get((a, b, n))
-        if move is None:
-            move = self._group_moves[a, b, n] = Move(self._ids[a], self._ids[b], n)
-        return move
-
     @staticmethod
     def _take(new, a, n):
         """Take ``n`` cards off tableau pile ``a`` of ``new``, turning up the card below."""
@@ -213,46 +208,27 @@ class InterchangeExpander(InterchangeFamilyExpander):
         safe = self._safe_cards(piles) if self.autoplay else frozenset()
         parts = self._key_parts(piles) if admit is not None else None
         after = self.score.moves_from(piles) if admit is not None else None
-        T, one, fits_on = self._T, self._one, self._fits_on
-        givers = [t for t in T if piles[t]]
-        first_empty = next((t for t in T if not piles[t]), None)
-        wants, empty_fs = self.game.foundation_wants(piles)
-        empty_f = empty_fs[0] if empty_fs else None
-        for src in givers:                      # to the foundations
-            card = piles[src][-1]
-            if card & FACE_DOWN:
-                continue
-            targets = ((empty_f,) if empty_f is not None else ()) if card & 15 == ACE else wants.get(card, ())
-            for f in targets:
-                homed = self._homed(state, self._moved(piles, src, f, 1), admit)
+        runs = self._runs(piles)
+        first_tableau = self._T[0]              # the foundations come before the tableau
+        for move, src, dst, n in self._plans(piles, state.extra, False, runs=runs):
+            if dst < first_tableau:             # home
+                homed = self._homed(state, self._moved(piles, src, dst, 1), admit)
                 if homed is not None:
-                    yield ((one[src][f],),) + homed
-        takes = {}                              # card -> the piles it fits on
-        for dst in givers:
-            for card in fits_on[piles[dst][-1]]:
-                takes.setdefault(card, []).append(dst)
-        run_length = self.game.run_length
-        runs = [(src, run_length(piles[src])) for src in givers]
-        for src, run in runs:                   # on the tableau
-            pile = piles[src]
-            found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
-            if first_empty is not None:         # not a whole pile: the same position again
-                found += [(first_empty, n) for n in range(1, min(run, len(pile) - 1) + 1)]
-            found.sort()
-            for dst, n in found:
-                rest, grown = _taken(pile, n), piles[dst] + pile[-n:]
-                asked = self._asked(parts, src, rest, dst, grown, safe, admit)
-                if asked is not False:
-                    new = list(piles)
-                    new[src], new[dst] = rest, grown
-                    yield ((self._group_move(src, dst, n),), State(state.game, tuple(new), state.extra),
-                           after(src, rest, dst, grown, 0) if asked else None)
+                    yield ((move,),) + homed
+                continue
+            rest, grown = _taken(piles[src], n), piles[dst] + piles[src][-n:]
+            asked = self._asked(parts, src, rest, dst, grown, safe, admit)
+            if asked is not False:
+                new = list(piles)
+                new[src], new[dst] = rest, grown
+                yield ((move,), State(state.game, tuple(new), state.extra),
+                       after(src, rest, dst, grown, 0) if asked else None)
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
             reserve = _Reserve(order, len(waste), state.extra[0])
             yield from self._home_bridges(state, reserve, set(order), admit)
-            yield from self._bridges(state, reserve, set(order), runs, first_empty, (parts, safe, admit, after))
+            yield from self._bridges(state, reserve, set(order), runs, (parts, safe, admit, after))
 
     def _home_bridges(self, state, start, reserve, admit):
         """reductions.home_bridges, on the cycle, as _successors gives them (_homed)."""
@@ -287,7 +263,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                         break
                     last += 1
 
-    def _bridges(self, state, start, reserve, runs, first_empty, asking):
+    def _bridges(self, state, start, reserve, runs, asking):
         """reductions.bridges, on the cycle, as _successors gives them (``asking``: the key
         parts, safe cards and admit for _asked, and the scores after a move); ``runs``:
         (pile, run length) of each pile that holds cards."""
@@ -298,6 +274,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
             pile = piles[a]
             for n in range(1, run + 1):
                 units.setdefault(pile[-n], []).append((a, n))
+        first_empty = next((t for t in self._T if not piles[t]), None)
         for b in self._T:
             pile = piles[b]
             if pile:
@@ -323,7 +300,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                             if asked is not False:
                                 new = list(piles)
                                 new[a], new[b] = rest, grown
-                                yield (chain.moves + (self._group_move(a, b, n),),
+                                yield (chain.moves + (self._run_move(a, b, n),),
                                        self._with_reserve(state, new, played),
                                        after(a, rest, b, grown, len(cards)) if asked else None)
                     if head is None or head not in reserve:
