@@ -96,7 +96,7 @@ class Moves:
                 found += [(dst, n) for dst in empties for n in range(1, most + 1) if empty_takes[pile[-n]]]
             found.sort()
             for dst, n in found:
-                yield self.run_move(src, dst, n), src, dst, n
+                yield one[src][dst] if n == 1 else self.run_move(src, dst, n), src, dst, n
         if top is not None:                     # from the waste to the tableau
             fitting = takes.get(top, []) + (empties if empty_takes[top] else [])
             for dst in sorted(fitting):
