@@ -7,6 +7,9 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.engine.patience import Patience
+from solwidget.engine.registry import game_class
+from solwidget.variants import _checked_changes
 
 INTERLOCK = sw.load_game("interlock")
 DUCK = sw.load_game("love_a_duck")
@@ -482,3 +485,119 @@ def test_random_playout_keeps_the_rules_consistent(game):
         state = state.play(rng.choice(moves))
         assert sum(len(p) for p in state.piles) == 52
         assert game.state_from_dict(state.to_dict()) == state
+
+
+# ------------------------------------------------------------------ the one move generator
+
+# Variants that change every rule moves.py reads, and two that it does not serve (a count
+# limits their groups): those keep Patience's generator.
+MOVE_VARIANTS = {
+    "interlock_moves_any_space_in_suit": ("interlock", {"empty": "any", "build": "down in suit"}),
+    "interlock_moves_groups_up": ("interlock", {"moves": "any group", "build": "up in alternating colours",
+                                                "foundations": "king down", "empty": "none"}),
+    "interlock_moves_three_twice": ("interlock", {"draw": 3, "redeals": 2}),
+    "love_a_duck_moves_runs_any_space": ("love_a_duck", {"moves": "runs", "empty": "any"}),
+    "guardian_moves_one_pass_kings": ("guardian", {"redeals": 0, "empty": "king"}),
+    "interlock_moves_one_card": ("interlock", {"moves": "one card"}),
+    "guardian_moves_supermove": ("guardian", {"moves": "supermove"}),
+}
+
+
+def _family_games():
+    """The family's games, and the variants above made as ``sw.variant`` makes them but not
+    registered (every registered variant is named in "unknown game" messages)."""
+    made = []
+    for vid, (base, changes) in MOVE_VARIANTS.items():
+        base_cls = game_class(base)
+        made.append(type(vid, (base_cls,), {"id": vid, **_checked_changes(base_cls, changes)})())
+    return [INTERLOCK, DUCK, GUARDIAN, *made]
+
+
+def _playout(game, seed, length=100):
+    """Positions along a random playout from a deal, turning the stock least."""
+    rng = random.Random(seed)
+    state = game.deal(rng.randint(1, 10**6))
+    for _ in range(length):
+        yield state
+        moves = state.legal_moves()
+        if not moves:
+            return
+        played = [m for m in moves if "stock" not in (m.src, m.dst)]
+        state = state.play(rng.choice(played if played and rng.random() < 0.8 else moves))
+
+
+def _random_position(game, seed):
+    """A random position: each suit home to a random rank, piles emptied at random (front
+    to back: only piles whose covering piles are all empty), the other cards dealt onto
+    the piles left, often in runs, and the rest in the stock and waste (Love a Duck, which
+    has none: on the piles too). Many piles have one covering pile left, for dropdowns."""
+    rng = random.Random(seed)
+    ranks = range(1, 14) if game.foundation_start == 1 else range(13, 0, -1)
+    while True:
+        home = [rng.choice([0, rng.randint(0, 13)]) for _ in game.F]
+        pool = [suit << 4 | r for suit, n in enumerate(home) for r in ranks[n:]]
+        filled = []
+        for t in reversed(game.T):              # front to back
+            if any(c in filled for c in game.covers[t]) or rng.random() < 0.6:
+                filled.append(t)
+        if len(filled) <= len(pool):
+            break
+    named = {game.pile_ids[f]: [card_name(suit << 4 | r) for r in ranks[:n]]
+             for suit, (f, n) in enumerate(zip(game.F, home))}
+    rng.shuffle(pool)
+    piles = {t: [pool.pop()] for t in filled}
+    on_piles = rng.randint(0, len(pool)) if game.draw else len(pool)
+    for card in pool[:on_piles]:                # often on a card it fits
+        fitting = [t for t in filled if card in game.fits_on[piles[t][-1]]]
+        piles[rng.choice(fitting if fitting and rng.random() < 0.7 else filled)].append(card)
+    for t in filled:
+        face_down = game.face_down_cards and len(piles[t]) == 1 and game.layer[t] < 2 \
+            and any(c in filled for c in game.covers[t])
+        named[game.pile_ids[t]] = [f"[{card_name(c)}]" if face_down else card_name(c) for c in piles[t]]
+    d = {"game": game.id, "piles": {pid: named.get(pid, []) for pid in game.pile_ids}}
+    if game.draw:
+        rest = pool[on_piles:]
+        turned = rng.randint(0, len(rest))
+        d["piles"]["waste"] = [card_name(c) for c in rest[:turned]]
+        d["piles"]["stock"] = [f"[{card_name(c)}]" for c in rest[turned:]]
+        d["redeals"] = rng.randint(0, 2 if game.redeals is None else game.redeals)
+    return game.state_from_dict(d)
+
+
+def _positions(game):
+    """Positions along playouts from deals, and random positions."""
+    for seed in range(4):
+        yield from _playout(game, seed)
+    for seed in range(300):
+        yield _random_position(game, seed)
+
+
+@pytest.mark.parametrize("game", _family_games(), ids=lambda game: game.id)
+def test_the_move_generator_gives_patience_moves_in_its_order(game):
+    # rules.py's iter_moves comes from moves.py where it serves: the very moves of the
+    # engine's general generator with the family's hooks, in its order, from any pile
+    assert game._plans_fit == (game.group in ("run", "yukon"))
+    sources = [None, *range(len(game.pile_ids))]
+    index, dropdowns = game.index_of, 0
+    for state in _positions(game):
+        for source in sources:
+            moves = list(game.iter_moves(state, source))
+            assert moves == list(Patience.iter_moves(game, state, source))
+        dropdowns += sum(index[m.dst] in game.covered.get(index[m.src], ()) for m in state.legal_moves())
+    assert dropdowns > 30 or game.face_down_cards, dropdowns   # Guardian: none (a covered top lies face down)
+
+
+@pytest.mark.parametrize("game", [INTERLOCK, DUCK, GUARDIAN], ids=lambda game: game.id)
+def test_dropdowns_and_their_refusals_agree(game):
+    # moves.py finds the dropdowns; rules.py's refusals are an independent encoding of them
+    seen = 0
+    for state in _positions(game):
+        piles, found = state.piles, set(game.move_plans.dropdowns(state.piles))
+        for x in game.T:
+            for y in game.covers[x]:
+                if piles[x] and piles[y]:
+                    move = sw.Move(game.pile_ids[y], game.pile_ids[x], len(piles[y]))
+                    legal = (move, y, x, move.n) in found
+                    assert legal == (game._dropdown_refusal(piles, y, x, move.n) is None), (state, move)
+                    seen += legal
+    assert seen > 30 or game.face_down_cards, seen

@@ -4,8 +4,10 @@
 same order (the engine's moves that it keeps: tableau tops home, runs between uncovered
 piles, dropdowns; then the home bridges and bridges of bridges.py, each followed by the
 same safe moves home), so the searches are unchanged; it only skips the general machinery:
-- the moves are found from the piles by index, without the engine's hooks and without the
-  waste and stock moves that the expander would drop;
+- the moves come from the rules' own move generator (moves.py, which the engine's
+  ``iter_moves`` uses too), asked for only those the expander keeps, with the pile indices
+  that make each child: no waste or stock move is made to be dropped, and no Move is read
+  back into piles;
 - a child is settled (bridges.settle) only when it may have something to settle. The
   position expanded is settled, and when it has nothing to settle (``_safe_card``: no
   card that goes home next and safely tops a pile that may give it or lies in the
@@ -21,8 +23,6 @@ move.
 
 from __future__ import annotations
 
-from ...engine.cards import ACE, KING
-from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import make_score
@@ -69,14 +69,10 @@ class InterlockExpander(InterlockFamilyExpander):
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
-        self._one = game.one_card_moves
-        self._ids = game.pile_ids
-        self._fits_on = game.fits_on
-        self._F, self._T = game.F, game.T
+        self._plans = game.move_plans.plans
+        self._foundation = [kind == "foundation" for kind in self.kinds]
         self._pair = game._pair                 # covering piles by index (None: never covered)
-        self._gone = game._gone_when_empty
         self._covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
-        self._droppers = [t for t in game.T if game.covers[t]]
 
     def _uncovered(self, piles, t) -> bool:
         pair = self._pair[t]
@@ -92,17 +88,9 @@ class InterlockExpander(InterlockFamilyExpander):
     def _sourced(self, state):
         """(moves, child, the pile the cards left, or None if the foundations changed) for
         each successor before settling, in PatienceExpander's order."""
-        piles = state.piles
-        one, T = self._one, self._T
-        givers = [t for t in T if piles[t] and self._uncovered(piles, t)]
-        wants, empties = self.game.foundation_wants(piles)
-        for src in givers:                      # home (an Ace to the first empty foundation)
-            card = piles[src][-1]
-            homes = empties[:1] if card & 15 == ACE else wants.get(card, ())
-            for f in homes:                     # one deck: one foundation at most
-                yield (one[src][f],), self._child(state, src, f, 1), None
-        yield from self._tableau_moves(state, givers)
-        yield from self._dropdowns(state)
+        foundation = self._foundation
+        for move, src, dst, n in self._plans(state.piles, state.extra, every=False):
+            yield (move,), self._child(state, src, dst, n), None if foundation[dst] else src
         game = self.game
         home = self.home_bridges(game, state) if self.home_bridges else waste_plays(game, state, self._foundations)
         for moves, child in home:
@@ -110,48 +98,6 @@ class InterlockExpander(InterlockFamilyExpander):
         index = game.index_of
         for moves, child in self.bridge_moves(game, state):
             yield moves, child, index[moves[-1].src]
-
-    def _tableau_moves(self, state, givers):
-        """Runs onto uncovered piles, by source, then destination and count (the engine's)."""
-        piles = state.piles
-        fits_on, one, ids = self._fits_on, self._one, self._ids
-        takes, empty_takers = {}, []
-        for dst in self._T:
-            pile = piles[dst]
-            if pile:
-                if self._uncovered(piles, dst):
-                    for card in fits_on[pile[-1]]:
-                        takes.setdefault(card, []).append(dst)
-            elif not self._gone[dst] and self._uncovered(piles, dst):
-                empty_takers.append(dst)
-        run_length = self.game.run_length
-        for src in givers:
-            pile = piles[src]
-            run = run_length(pile)
-            found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
-            for n in range(1, run + 1):
-                if pile[-n] & 15 == KING:       # an empty back pile takes a King-led run
-                    found += [(dst, n) for dst in empty_takers]
-            found.sort()
-            for dst, n in found:
-                move = one[src][dst] if n == 1 else Move(ids[src], ids[dst], n)
-                yield (move,), self._child(state, src, dst, n), src
-
-    def _dropdowns(self, state):
-        """Interlock's dropdowns (rules.py), by the pile dropped onto."""
-        piles = state.piles
-        for x in self._droppers:
-            target = piles[x]
-            if not target:
-                continue
-            a, b = self._pair[x]
-            if bool(piles[a]) == bool(piles[b]):
-                continue                        # no covering pile holds cards, or both do
-            y = a if piles[a] else b
-            cards = piles[y]
-            if self._uncovered(piles, y) and cards[0] in self._fits_on[target[-1]] \
-                    and self.game.run_length(cards) == len(cards):
-                yield (Move(self._ids[y], self._ids[x], len(cards)),), self._child(state, y, x, len(cards)), y
 
     def _moves(self, state):
         for moves, child, _ in self._sourced(state):

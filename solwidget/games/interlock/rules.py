@@ -7,6 +7,8 @@ cards is itself uncovered, that whole pile may move down onto it if it fits.
 An emptied back pile takes cards again (it is never covered again); an emptied middle or
 front pile is gone for good.
 
+The moves come from moves.py, the family's one move generator, which the solver shares.
+
 Layout data adds two keys to each tableau pile: ``layer`` ("back", "middle", "front") and
 ``gone_when_empty`` (True for middle and front piles: once empty, draw nothing there, so
 the cards behind show through).
@@ -23,6 +25,7 @@ from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
 from ...engine.state import State
+from . import moves
 
 LAYERS = ("back", "middle", "front")
 
@@ -53,6 +56,10 @@ class InterlockFamily(Patience):
         # the hot checks below read the pair of covering piles (None: never covered) by index
         self._pair = [self.covers.get(i) or None for i in range(len(self.pile_ids))]
         self._gone_when_empty = [self.layer.get(i, 0) > 0 for i in range(len(self.pile_ids))]
+        # the one move generator (moves.py), which the solver shares: every move where it
+        # fits (moves.fits), else the dropdowns, beside Patience's building blocks
+        self.move_plans = moves.InterlockMoves(self)
+        self._plans_fit = moves.fits(self)
 
     # ------------------------------------------------------------- covering
     def _holding_covers(self, piles, i: int) -> list[int]:
@@ -94,28 +101,22 @@ class InterlockFamily(Patience):
             if pile and pile[-1] & FACE_DOWN and self.can_give(piles, i):
                 piles[i] = pile[:-1] + (pile[-1] & ~FACE_DOWN,)
 
+    def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
+        """Every legal move, or only those from pile index ``source``: moves.py's, in
+        ``Patience.iter_moves``'s order (that one where moves.py does not serve)."""
+        if not self._plans_fit:
+            return super().iter_moves(state, source)
+        return (plan[0] for plan in self.move_plans.plans(state.piles, state.extra, source))
+
     # ------------------------------------------------------------- dropdown
     def _dropdown_source(self, piles, x: int) -> int | None:
         """The pile that may drop onto ``x``: its only covering pile that holds cards."""
         holders = self._holding_covers(piles, x)
         return holders[0] if len(holders) == 1 else None
 
-    def _drops_onto(self, cards: tuple, target: tuple) -> bool:
-        """Do ``cards`` (a whole covering pile) fit on ``target``'s top card?"""
-        if target[-1] & FACE_DOWN or any(c & FACE_DOWN for c in cards):
-            return False
-        if self.group != "yukon" and self.run_length(cards) != len(cards):
-            return False            # Interlock and Guardian: the pile must be a run
-        return self.build.fits(target[-1], cards[0])
-
     def extra_moves(self, state: State) -> Iterator[Move]:
-        piles = state.piles
-        for x in self.T:
-            if not piles[x] or not self.covers[x]:
-                continue
-            y = self._dropdown_source(piles, x)
-            if y is not None and self.can_give(piles, y) and self._drops_onto(piles[y], piles[x]):
-                yield Move(self.pile_ids[y], self.pile_ids[x], len(piles[y]))
+        """The dropdowns (moves.py)."""
+        return (plan[0] for plan in self.move_plans.dropdowns(state.piles))
 
     def _dropdown_refusal(self, piles, y: int, x: int, n: int) -> str | None:
         """Why ``y`` may not drop onto ``x``, which it covers (None: no reason found here)."""
