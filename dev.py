@@ -45,6 +45,16 @@ def setup_python():
             raise
 
 
+def setup_compiled():
+    """The solver's hot modules compiled in place by Cython (hatch_build.py), again when their
+    source changed; without a C compiler everything runs from the Python files, slower."""
+    try:
+        run(PY, ROOT / "hatch_build.py")
+    except subprocess.CalledProcessError:
+        run(PY, ROOT / "hatch_build.py", "--clean")
+        print("dev.py: the compiled modules could not be built; solwidget runs as pure Python", flush=True)
+
+
 def setup_js():
     """npm packages and the esbuild bundle in solwidget/static/."""
     if not (ROOT / "package.json").exists():
@@ -69,6 +79,7 @@ def main(argv):
     if job not in ("lab", "test", "setup"):
         sys.exit(__doc__)
     setup_python()
+    setup_compiled()
     setup_js()
     if job == "lab":
         flags = ["--no-browser"] if os.environ.get("CI") or not os.environ.get("DISPLAY") else []

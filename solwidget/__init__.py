@@ -8,6 +8,10 @@
 import importlib
 from importlib import metadata
 
+from . import compiled
+
+compiled.install()      # before any other module of the package: see compiled.py
+
 # The catalogue first: importing it registers every game and its solver profile. The
 # package solwidget.games shares its name with the function games(), bound after it.
 importlib.import_module(".games", __name__)

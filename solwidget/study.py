@@ -544,11 +544,12 @@ def _parquet_value(column: str, value):
     return int(value) if kind == "int64" else float(value) if kind == "float64" else str(value)
 
 
-def _format_of(path: Path) -> str:
-    """The results file's format, named by its suffix."""
+def _format_of(path: Path, name: str = "path") -> str:
+    """The results file's format, named by its suffix; ``name`` is the argument that gave it."""
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".parquet"):
-        raise StudyError(f"a study file is .csv or .parquet (its suffix names the format), not {str(path)!r}")
+        raise StudyError(f"{name}: a study file is .csv or .parquet (its suffix names the format), "
+                         f"not {str(path)!r}")
     return suffix[1:]
 
 
@@ -609,7 +610,7 @@ def study(game, deals, budget: float | None = 10.0, *, max_states: int | None = 
     path = _checked_path(out, "out") if out is not None else None
     if path is not None and not path.parent.is_dir():
         raise StudyError(f"out names a file in {path.parent}, which is not a folder")
-    if path is not None and _format_of(path) == "parquet":
+    if path is not None and _format_of(path, "out") == "parquet":
         require_extra("study", "pyarrow")       # before any deal is solved
 
     done = _done_in_file(path, game, budget, max_states) if path else {}

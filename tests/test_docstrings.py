@@ -21,7 +21,7 @@ def own_public_members(cls):
             continue
         if isinstance(value, (staticmethod, classmethod)):
             value = value.__func__
-        if isinstance(value, property) or inspect.isfunction(value):
+        if isinstance(value, property) or inspect.isroutine(value):     # compiled ones too
             yield name, value
 
 

@@ -90,21 +90,37 @@ def dists(tmp_path_factory):
         archive.extractall(tmp / "unpacked", filter="data")
     unpacked = next((tmp / "unpacked").iterdir())
     run([*build, "--wheel", unpacked], env=build_env(PATH=no_node_path(tmp)))
-    return sdist, next(out.glob("solwidget-*.whl"))
+    return sdist, next(out.glob("solwidget-*.whl")), unpacked
 
 
 @pytest.fixture(scope="module")
-def fresh_env(dists, tmp_path_factory):
-    """A new virtual environment with the wheel installed in it (not editable); its other
+def pure_wheel(dists, tmp_path_factory):
+    """The wheel built from the same sdist where the C compiler fails: pure Python."""
+    tmp = tmp_path_factory.mktemp("pure")
+    failing = tmp / "cc"
+    failing.write_text("#!/bin/sh\necho \"no C compiler here\" >&2\nexit 1\n")
+    failing.chmod(0o755)
+    done = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", tmp / "out", "--wheel", dists[2]],
+               env=build_env(PATH=no_node_path(tmp), CC=str(failing)))
+    assert "the compiled modules were not built" in done.stdout + done.stderr
+    return next((tmp / "out").glob("solwidget-*.whl"))
+
+
+def install_in_fresh_env(wheel: Path, home: Path) -> Path:
+    """A new virtual environment with ``wheel`` installed in it (not editable); its other
     packages are the running environment's, reached through a .pth file."""
-    home = tmp_path_factory.mktemp("venv") / "env"
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"
     site = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
     (site / "borrowed.pth").write_text(sysconfig.get_path("purelib") + "\n")
     run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index",
-         dists[1]], env=build_env())
+         wheel], env=build_env())
     return home
+
+
+@pytest.fixture(scope="module")
+def fresh_env(dists, tmp_path_factory):
+    return install_in_fresh_env(dists[1], tmp_path_factory.mktemp("venv") / "env")
 
 
 def in_fresh_env(home: Path, code: str) -> dict:
@@ -191,3 +207,55 @@ def test_python_m_solwidget_runs_from_the_wheel(fresh_env):
     done = run([fresh_env / "bin" / "python", "-I", "-m", "solwidget", "deal", "freecell", "1"],
                cwd=fresh_env, env=build_env())
     assert done.stdout == str(sw.load_game("freecell").deal(1)) + "\n"
+
+
+def has_c_compiler() -> bool:
+    return any(shutil.which(cc) for cc in ("cc", "gcc", "clang"))
+
+
+SEARCH = """
+    import json
+    import solwidget as sw
+    from solwidget.compiled import compiled_modules
+    results = [sw.Solver(sw.load_game(g).deal(n), max_states=800).solve()
+               for g in ("freecell", "triple_interchange", "interlock", "mutated") for n in (1, 2)]
+    print(json.dumps({"compiled": compiled_modules(), "package": sw.__file__,
+                      "results": [[r.status, r.progress.expanded, " ".join(map(str, r.moves))] for r in results]}))
+"""
+
+
+def test_the_wheel_holds_the_compiled_modules_beside_their_source(dists):
+    if not has_c_compiler():
+        pytest.skip("no C compiler: the wheel is pure Python (test_without_a_compiler_...)")
+    with zipfile.ZipFile(dists[1]) as wheel:
+        names = set(wheel.namelist())
+        manifest = json.loads(wheel.read("solwidget/_compiled.json"))
+        tags = wheel.read(next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
+    assert len(manifest) >= 30 and "solwidget.solver.search" in manifest
+    for module in manifest:
+        path = module.replace(".", "/")
+        assert f"{path}.py" in names, "the source stays beside its compiled module"
+        assert any(n.startswith(f"{path}.") and n.endswith((".so", ".pyd")) for n in names), module
+    assert "Root-Is-Purelib: false" in tags and "py3-none-any" not in dists[1].name
+
+
+def test_the_installed_wheel_runs_compiled_as_the_checkout_does(fresh_env):
+    if not has_c_compiler():
+        pytest.skip("no C compiler: the wheel is pure Python")
+    seen = in_fresh_env(fresh_env, SEARCH)
+    assert "site-packages" in seen["package"] and "solwidget.solver.search" in seen["compiled"]
+    here = subprocess.run([sys.executable, "-c", textwrap.dedent(SEARCH)], capture_output=True, text=True,
+                          env={**build_env(), "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}, check=True)
+    assert seen["results"] == json.loads(here.stdout.strip().splitlines()[-1])["results"]
+
+
+def test_without_a_compiler_the_wheel_is_pure_python_and_gives_the_same_results(pure_wheel, fresh_env,
+                                                                                 tmp_path_factory):
+    with zipfile.ZipFile(pure_wheel) as wheel:
+        names = set(wheel.namelist())
+    assert pure_wheel.name.endswith("-py3-none-any.whl")
+    assert not any(n.endswith((".so", ".pyd")) for n in names) and "solwidget/_compiled.json" not in names
+    home = install_in_fresh_env(pure_wheel, tmp_path_factory.mktemp("pure-venv") / "env")
+    pure, compiled = in_fresh_env(home, SEARCH), in_fresh_env(fresh_env, SEARCH)
+    assert pure["compiled"] == [] and "site-packages" in pure["package"]
+    assert pure["results"] == compiled["results"]

@@ -170,6 +170,12 @@ def test_a_study_file_that_is_not_utf8_is_refused_and_left_alone(tmp_path):
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("out", ["\x00", "results.txt", "results"])
+def test_a_study_file_with_no_format_is_refused_naming_out(out):
+    with pytest.raises(StudyError, match=r"^out: a study file is \.csv or \.parquet"):
+        study("freecell", "1-2", budget=None, max_states=300, out=out, progress=False)
+
+
 def test_a_valid_study_file_loses_only_its_half_written_line_on_resume(tmp_path):
     path = tmp_path / "study.csv"
     path.write_text(HEADER + "freecell,,1,unknown,,50,0.0100,,50\nfreecell,,2,wo")

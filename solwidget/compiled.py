@@ -1,0 +1,88 @@
+"""Which modules run compiled, and the way back to their Python source.
+
+A wheel built where a C compiler was at hand, or a checkout set up by dev.py, holds the
+solver's hot modules twice: the Python file and the extension module Cython made of it
+(hatch_build.py), which Python prefers. ``_compiled.json`` records the hash of each source
+as it was compiled. So that what runs is always what the source says, a module is imported
+from its Python file instead when
+
+- its Python file changed since it was compiled (an edited checkout: ``python3 dev.py
+  setup`` compiles it again), with a warning; or
+- SOLWIDGET_PURE=1 is set: every module from its Python file, for comparisons and debugging.
+
+``solwidget/__init__.py`` installs this before it imports anything else of the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+MANIFEST = PACKAGE / "_compiled.json"
+
+
+class _SourceFirst:
+    """A finder, first on sys.meta_path, that imports the named modules from their .py files."""
+
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.names:
+            return None
+        source = _source_of(fullname)
+        return importlib.util.spec_from_file_location(
+            fullname, source, loader=importlib.machinery.SourceFileLoader(fullname, str(source)))
+
+
+def _manifest() -> dict[str, str]:
+    try:
+        return json.loads(MANIFEST.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _source_of(name: str) -> Path:
+    return PACKAGE.parent.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def _changed(manifest: dict[str, str]) -> list[str]:
+    changed = []
+    for name, digest in manifest.items():
+        try:
+            if hashlib.sha256(_source_of(name).read_bytes()).hexdigest() != digest:
+                changed.append(name)
+        except OSError:
+            changed.append(name)
+    return changed
+
+
+def install() -> None:
+    """Route the modules that must run from source to their .py files (see above)."""
+    manifest = _manifest()
+    if not manifest:
+        return
+    if os.environ.get("SOLWIDGET_PURE", "") not in ("", "0"):
+        names = set(manifest)
+    else:
+        names = set(_changed(manifest))
+        if names:
+            warnings.warn(f"solwidget: {len(names)} compiled modules are older than their source and "
+                          f"run from it ({', '.join(sorted(names))}); `python3 dev.py setup` compiles "
+                          f"them again", RuntimeWarning, stacklevel=3)
+    if names:
+        sys.meta_path.insert(0, _SourceFirst(names))
+
+
+def compiled_modules() -> list[str]:
+    """The modules of solwidget that run compiled in this process, among those imported."""
+    return sorted(name for name, module in sys.modules.items()
+                  if name.startswith("solwidget.") and getattr(module, "__file__", "") and
+                  not module.__file__.endswith((".py", ".pyc")))
