@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import solwidget as sw
+from solwidget.compiled import describe
 from solwidget.engine.cards import card_name
 
 FC_SOLVE = "fc-solve"
@@ -187,6 +188,7 @@ def main(argv=None) -> int:
     ours_run = as_run("solwidget, one process", ours)
     per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
     one_process.moves = per_deal_run.moves        # the range solver prints no moves
+    print(f"solwidget {describe()}")
     print_table(args.n, [ours_run, one_process, per_deal_run])
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
     same = one_process.checked == per_deal_run.checked

@@ -16,6 +16,7 @@ import time
 from multiprocessing import Pool
 
 import solwidget as sw
+from solwidget.compiled import describe
 
 
 def solve_one(task):
@@ -41,6 +42,7 @@ def main(argv=None) -> int:
     with Pool(args.processes) as pool:
         for row in pool.imap_unordered(solve_one, tasks):
             rows[row[0]].append(row)
+    print(f"solwidget {sw.__version__}, {describe()}")
     print(f"deals 1..{args.n}, budget {args.budget:g} s" + (f" / {args.max_states} states" if args.max_states else "")
           + " per deal")
     print(f"{'game':24}{'won':>6}{'lost':>6}{'unknown':>9}{'decided':>9}{'median s':>10}{'worst s':>9}"

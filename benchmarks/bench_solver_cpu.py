@@ -21,6 +21,7 @@ import json
 import time
 
 import solwidget as sw
+from solwidget.compiled import describe
 from solwidget.solver import search
 
 
@@ -85,6 +86,7 @@ def main(argv=None) -> int:
     game = sw.load_game(args.game)
     deals = range(args.first, args.last + 1)
     portfolio = ast.literal_eval(args.portfolio) if args.portfolio else None
+    print(f"{args.game}, solwidget {describe()}")
     if args.cpu is not None:
         cpu_budget(game, deals, args.cpu, portfolio)
     else:

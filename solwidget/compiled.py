@@ -26,6 +26,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "_compiled.json"
+_from_source: set[str] = set()      # the modules install() sent to their Python files
 
 
 class _SourceFirst:
@@ -78,6 +79,7 @@ def install() -> None:
                           f"run from it ({', '.join(sorted(names))}); `python3 dev.py setup` compiles "
                           f"them again", RuntimeWarning, stacklevel=3)
     if names:
+        _from_source.update(names)
         sys.meta_path.insert(0, _SourceFirst(names))
 
 
@@ -86,3 +88,11 @@ def compiled_modules() -> list[str]:
     return sorted(name for name, module in sys.modules.items()
                   if name.startswith("solwidget.") and getattr(module, "__file__", "") and
                   not module.__file__.endswith((".py", ".pyc")))
+
+
+def describe() -> str:
+    """Which path runs, in words, for benchmarks and bug reports."""
+    compiled = set(_manifest()) - _from_source
+    if compiled:
+        return f"compiled: {len(compiled)} modules (SOLWIDGET_PURE=1 runs the Python files)"
+    return "pure Python" + (" (SOLWIDGET_PURE=1)" if _from_source else "")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import solwidget as sw
-from solwidget.compiled import MANIFEST, compiled_modules
+from solwidget.compiled import MANIFEST, compiled_modules, describe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = """
     import json, random
     import solwidget as sw
-    from solwidget.compiled import compiled_modules
+    from solwidget.compiled import compiled_modules, describe
     seen = {}
     for game_id in sw.games():
         game = sw.load_game(game_id)
@@ -50,7 +50,7 @@ SAMPLE = """
     for game_id, number in (("single_interchange", 8), ("guardian", 7)):
         result = sw.Solver(sw.load_game(game_id).deal(number), max_states=20000).solve()
         seen[f"{game_id} {number}"] = [result.status, result.progress.expanded]
-    print(json.dumps({"compiled": compiled_modules(), "seen": seen}))
+    print(json.dumps({"compiled": compiled_modules(), "describe": describe(), "seen": seen}))
 """
 
 
@@ -78,6 +78,7 @@ def test_ci_runs_the_compiled_modules():
     assert {"solwidget.solver.search", "solwidget.solver.expand", "solwidget.engine.patience",
             "solwidget.games.freecell.expander", "solwidget.games.mutated.moves"} <= running
     assert running == set(json.loads(MANIFEST.read_text())), "every compiled module is the one running"
+    assert describe() == f"compiled: {len(running)} modules (SOLWIDGET_PURE=1 runs the Python files)"
 
 
 @pytest.mark.slow
@@ -85,6 +86,7 @@ def test_compiled_and_pure_python_agree_on_moves_searches_and_verdicts():
     needs_compiled_modules()
     compiled, pure = run_sample(pure=False), run_sample(pure=True)
     assert len(compiled["compiled"]) >= 30 and pure["compiled"] == []
+    assert pure["describe"] == "pure Python (SOLWIDGET_PURE=1)"
     assert compiled["seen"] == pure["seen"]
     assert compiled["seen"]["single_interchange 8"][0] == "lost"
     assert compiled["seen"]["guardian 7"][0] == "lost"
