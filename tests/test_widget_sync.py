@@ -418,6 +418,40 @@ def test_hint_highlights_a_legal_move():
     assert widget.highlight == []
 
 
+def test_after_a_win_is_found_hint_answers_from_it_without_searching(monkeypatch):
+    solver = pytest.importorskip("solwidget.solver")
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    widget.solve(background=False, max_states=100_000)
+    win = [widget.game.parse_move(m) for m in widget.solution]
+
+    def no_search(state, **budget):
+        raise AssertionError("the hint searched again")
+
+    monkeypatch.setattr(solver, "hint", no_search)
+    for index in range(3):                  # along the win: each hint is its next move
+        found = widget.hint()
+        assert found.winning and found.move == win[index] and found.moves == win[index:]
+        assert widget.highlight == [str(win[index])] and widget.message.startswith("hint: ")
+        widget.play(found.move)
+    widget.play(next(m for m in widget.state.legal_moves() if m != win[3]))
+    with pytest.raises(AssertionError, match="searched again"):     # off the win: a search
+        widget.hint()
+    widget.undo()
+    assert widget.hint().move == win[3]
+    widget.new_deal(2)
+    with pytest.raises(AssertionError, match="searched again"):
+        widget.hint()
+
+
+def test_a_hint_that_finds_a_win_answers_the_next_hints():
+    pytest.importorskip("solwidget.solver")
+    widget = sw.SolitaireWidget("freecell", deal=1)
+    first = widget.hint(max_states=100_000)
+    assert first.winning
+    widget.play(first.move)
+    assert widget.hint().moves == first.moves[1:]
+
+
 def test_autoplay_plays_only_safe_foundation_moves():
     solver = pytest.importorskip("solwidget.solver")
     widget = sw.SolitaireWidget("freecell", deal=1)

@@ -152,6 +152,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._generation = 0                    # bumped to cancel a worker without waiting
         self._solution_from: State | None = None
         self._offered: list[Move] = []          # the solver's win, else its best line
+        self._wins: dict = {}                   # position -> the rest of a win found from it
         self._shown: State | None = None     # the position the browser has
         self._states: list[State] = [start]
         self._line: list[Move] = []
@@ -301,18 +302,26 @@ class SolitaireWidget(anywidget.AnyWidget):
         """Ask the solver for a hint; highlight its move. Returns the Hint, or None.
 
         ``budget`` goes to ``sw.hint`` (max_states, max_seconds); by default the search
-        stops after ``HINT_SECONDS``, so that a click on Hint answers promptly.
+        stops after ``HINT_SECONDS``, so that a click on Hint answers promptly. Without a
+        budget, a position on a win that a search of this widget found (Solve's, or an
+        earlier hint's) answers at once with that win's next move.
         """
-        from ..solver import hint as solver_hint
+        from ..solver import Hint, hint as solver_hint
         self._check_not_solving()
-        budget.setdefault("max_seconds", self.HINT_SECONDS)
-        said = self.message, self.message_kind
-        self._say("looking for a hint…", "info")
-        try:
-            found = solver_hint(self.state, **budget)
-        except SolwidgetError:          # a bad budget: the widget stays as it was
-            self._say(*said)
-            raise
+        known = None if budget else self._wins.get(_exactly(self.state))
+        if known:
+            found = Hint(known[0], True, list(known))
+        else:
+            budget.setdefault("max_seconds", self.HINT_SECONDS)
+            said = self.message, self.message_kind
+            self._say("looking for a hint…", "info")
+            try:
+                found = solver_hint(self.state, **budget)
+            except SolwidgetError:          # a bad budget: the widget stays as it was
+                self._say(*said)
+                raise
+            if found is not None and found.winning:
+                self._remember_win(self.state, found.moves)
         with self._lock, self.hold_sync():
             if found is None:
                 self.highlight = []
@@ -323,6 +332,15 @@ class SolitaireWidget(anywidget.AnyWidget):
             said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
             self._say(f"hint: {said}: {why}", "info")
         return found
+
+    def _remember_win(self, start: State, moves) -> None:
+        """Each position of a win, with the rest of the win from it (for ``hint``)."""
+        if len(self._wins) > 50_000:
+            self._wins.clear()
+        state, moves = start, list(moves)
+        for index, move in enumerate(moves):
+            self._wins[_exactly(state)] = moves[index:]
+            state = state.play(move)
 
     # ------------------------------------------------------------ the solver
     def solve(self, background: bool = True, steps: int = 500, **options) -> None:
@@ -371,6 +389,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         progress["status"] = status
         progress["summary"] = _summary(status, len(line), progress)
         progress["line_words"] = words.line_words(start, line[:200])
+        if status == "won":
+            self._remember_win(start, line)
         with self._lock, self.hold_sync():
             self._solution_from = start
             self._offered = line
@@ -478,6 +498,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._states, self._line, self._heights = [start], [], []
         self._clock = None
         self.solution, self._offered = [], []
+        self._wins.clear()
         self.solver_progress = {}
         self._show(0, message=message, kind="info")
 
@@ -644,6 +665,12 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.replay(delay=self.replay_delay if self.solution else None)
             else:
                 getattr(self, name)()
+
+
+def _exactly(state: State) -> tuple:
+    """A position exactly, as a dict key: not ``state.key()``, which may equate positions
+    whose piles sit in other places (and so whose moves have other names)."""
+    return state.piles, state.extra
 
 
 def _budget_of(solver) -> dict:
