@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/bench_solver_cpu.py triple_interchange 1 100 --cpu 10
         deals 1-100, each searched until won, lost or 10 s of CPU: won / lost / unknown
+    .venv/bin/python benchmarks/bench_solver_cpu.py mutated 1 1000 --cpu 1 --then 10 --quiet
+        deals 1-1000 at 1 s of CPU, then the deals left unknown at 10 s: decided at each
     .venv/bin/python benchmarks/bench_solver_cpu.py triple_interchange 1 20 --max-states 2000 --reps 3
         deals 1-20 at 2,000 states each: search CPU (min of 3 runs; shortening and replaying
         the wins left out), states per CPU second, and a fingerprint of every result (status,
@@ -25,7 +27,9 @@ from solwidget.compiled import describe
 from solwidget.solver import search
 
 
-def cpu_budget(game, deals, seconds, portfolio) -> None:
+def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
+    """Each deal searched until won, lost or ``seconds`` of CPU; (deal, status, expansions,
+    CPU seconds) a deal, and a summary line."""
     rows = []
     for number in deals:
         began = time.process_time()
@@ -35,13 +39,28 @@ def cpu_budget(game, deals, seconds, portfolio) -> None:
                 solver.step(100)
         status = solver.result.status if solver.done else "unknown"
         rows.append((number, status, solver.progress.expanded, time.process_time() - began))
-        print(f"{number:5d} {status:8s} {rows[-1][2]:8d} {rows[-1][3]:6.2f} s", flush=True)
+        if not quiet:
+            print(f"{number:5d} {status:8s} {rows[-1][2]:8d} {rows[-1][3]:6.2f} s", flush=True)
     statuses = [row[1] for row in rows]
     decided = len(rows) - statuses.count("unknown")
     expanded, cpu = sum(row[2] for row in rows), sum(row[3] for row in rows)
-    print(f"won {statuses.count('won')}, lost {statuses.count('lost')}, unknown {statuses.count('unknown')} "
-          f"{[row[0] for row in rows if row[1] == 'unknown']}: {100 * decided / len(rows):.0f} % decided; "
-          f"{expanded} expansions in {cpu:.0f} s of CPU ({expanded / cpu:.0f} a second)")
+    print(f"at {seconds:g} s: won {statuses.count('won')}, lost {statuses.count('lost')}, unknown "
+          f"{statuses.count('unknown')} {[row[0] for row in rows if row[1] == 'unknown']}: "
+          f"{100 * decided / len(rows):.1f} % decided; {expanded} expansions in {cpu:.0f} s of CPU "
+          f"({expanded / max(cpu, 1e-9):.0f} a second)", flush=True)
+    return rows
+
+
+def then_longer(game, rows, seconds, portfolio, quiet) -> None:
+    """The deals left unknown searched again at ``seconds``: a search is the same at any
+    budget (its turns count expansions), so a deal decided within the first budget is
+    decided within the longer one, and only the unknown ones need the longer run."""
+    unknown = [row[0] for row in rows if row[1] == "unknown"]
+    again = {row[0]: row for row in cpu_budget(game, unknown, seconds, portfolio, quiet)} if unknown else {}
+    final = [again.get(row[0], row) for row in rows]
+    left = [row[0] for row in final if row[1] == "unknown"]
+    print(f"at {seconds:g} s (the {len(unknown)} unknown deals searched again): "
+          f"{100 * (len(final) - len(left)) / len(final):.1f} % decided, unknown {left}")
 
 
 def fixed_states(game, deals, max_states, reps, portfolio) -> None:
@@ -79,6 +98,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu", type=float, default=None, help="CPU seconds a deal")
     parser.add_argument("--max-states", type=int, default=None, help="states a deal")
     parser.add_argument("--reps", type=int, default=3, help="runs at --max-states (the fastest counts)")
+    parser.add_argument("--then", type=float, default=None,
+                        help="with --cpu: search the deals left unknown again, this many CPU seconds")
+    parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--portfolio", default=None, help="a Python literal: a list of search options")
     args = parser.parse_args(argv)
     if (args.cpu is None) == (args.max_states is None):
@@ -88,7 +110,9 @@ def main(argv=None) -> int:
     portfolio = ast.literal_eval(args.portfolio) if args.portfolio else None
     print(f"{args.game}, solwidget {describe()}")
     if args.cpu is not None:
-        cpu_budget(game, deals, args.cpu, portfolio)
+        rows = cpu_budget(game, deals, args.cpu, portfolio, args.quiet)
+        if args.then:
+            then_longer(game, rows, args.then, portfolio, args.quiet)
     else:
         fixed_states(game, deals, args.max_states, args.reps, portfolio)
     return 0
