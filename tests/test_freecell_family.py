@@ -1,11 +1,16 @@
 """docs/rules.md on Reversed Solitaire, its decision (Inverted FreeCell) and the reference
 game FreeCell: one test per rule sentence, legal and illegal, with the reason ``explain`` gives."""
 
+import random
+
 import pytest
 
 import solwidget as sw
 from helpers import moves, position
+from solwidget.engine.cards import ACE
 from solwidget.engine.errors import InvalidOption
+from solwidget.engine.patience import Build, Patience
+from solwidget.games.freecell.moves import fits
 
 DOWN_GAMES = ["reversed_solitaire", "freecell"]          # tableau down in alternating colours
 FAMILY = ["reversed_solitaire", "inverted_freecell", "freecell"]
@@ -233,3 +238,96 @@ def test_no_legal_move_at_all_is_stuck():
                  t4="9S", t5="9C", t6="8S", rest="t7")
     assert s.pile("t7")[-1] == "7S" and s.legal_moves() == []
     assert s.is_stuck() and not s.is_won()
+
+
+# ----------------------------------------------------------------- the one move generator
+# The family's games and variants of them (Baker's Game, Eight Off, ...): most of moves.py's
+# shape (``fits``), where the engine's moves come from the generator that the solver shares,
+# and some that lose it. The variants are made as sw.variant makes them, a subclass with other
+# parameters, but not registered: the ids of the variants defined show in messages.
+GENERATOR_VARIANTS = {
+    "bakers_game": ("freecell", {"build": Build(-1, "same")}),
+    "one_cell": ("freecell", {"cells": 1}),
+    "ten_any_suit": ("freecell", {"tableau_piles": 10, "build": Build(-1, "any")}),
+    "reversed_ace_up": ("reversed_solitaire", {"foundation_start": ACE, "cells": 6}),
+    "inverted_in_suit": ("inverted_freecell", {"build": Build(1, "same"), "tableau_piles": 5}),
+    "eight_off": ("freecell", {"cells": 8, "build": Build(-1, "same"), "empty_takes": "king"}),
+    "no_cells": ("freecell", {"cells": 0}),
+    "runs": ("freecell", {"group": "run"}),
+}
+OUT_OF_SHAPE = {"eight_off", "no_cells", "runs"}
+
+
+def _family_game(game_id):
+    if game_id in FAMILY:
+        return sw.load_game(game_id)
+    base, changes = GENERATOR_VARIANTS[game_id]
+    base_cls = type(sw.load_game(base))
+    cells = {"cells": changes.get("cells", base_cls.cells)}
+    return type(game_id, (base_cls,), {"id": game_id, **changes, "option_defaults": cells})()
+
+
+def _scattered(game, rng):
+    """A random position: each suit home to a random rank, the other cards shuffled into
+    some of the cells and some of the piles (others left empty), often building runs."""
+    start = game.foundation_start
+    piles = [()] * len(game.pile_ids)
+    rest = []
+    for f, suit in zip(game.F, range(4)):
+        ranks = list(range(1, 14)) if start == ACE else list(range(13, 0, -1))
+        home = rng.choice([0, 0, 1, 2, 5, 12])
+        piles[f] = tuple(suit << 4 | rank for rank in ranks[:home])
+        rest += [suit << 4 | rank for rank in ranks[home:]]
+    rng.shuffle(rest)
+    for c in rng.sample(game.C, min(len(rest), rng.randrange(len(game.C) + 1))):
+        piles[c] = (rest.pop(),)
+    tableau = [t for t in game.T if rng.random() < 0.7] or [game.T[0]]
+    columns = {t: [] for t in tableau}
+    while rest:
+        column = columns[rng.choice(tableau)]
+        fitting = [card for card in rest if column and card in game.fits_on[column[-1]]]
+        card = rng.choice(fitting) if fitting and rng.random() < 0.6 else rest[-1]
+        rest.remove(card)
+        column.append(card)
+    for t, column in columns.items():
+        piles[t] = tuple(column)
+    return sw.State(game, tuple(piles), ())
+
+
+def _family_positions(game, count, seed=19):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.deal(rng.randrange(1, 32000)) if len(found) % 3 == 0 else _scattered(game, rng)
+        for _ in range(rng.randrange(1, 40)):
+            found.append(state)
+            legal = list(Patience.iter_moves(game, state))
+            if not legal:
+                break
+            state = state.play(rng.choice(legal))
+    return found
+
+
+@pytest.mark.parametrize("game_id", FAMILY + sorted(GENERATOR_VARIANTS))
+def test_the_engines_moves_are_patiences_general_ones_in_the_same_order(game_id):
+    # Where the game has the shape, its moves come from moves.py's generator: every move and
+    # its order are the general Patience.iter_moves', from any pile or all at once.
+    game = _family_game(game_id)
+    assert (game.generator is not None) == fits(game) == (game_id not in OUT_OF_SHAPE)
+    seen = set()
+    for state in _family_positions(game, 400):
+        general = list(Patience.iter_moves(game, state))
+        assert list(game.iter_moves(state)) == general
+        for i, pid in enumerate(game.pile_ids):
+            assert list(game.iter_moves(state, i)) == [m for m in general if m.src == pid]
+            assert list(game.iter_moves(state, i)) == list(Patience.iter_moves(game, state, i))
+        for move in general:
+            piles = state.piles
+            dst, src = piles[game.index_of[move.dst]], piles[game.index_of[move.src]]
+            kind = game.pile_kinds[move.dst]
+            if not dst:
+                seen.add(kind)
+                if kind == "tableau" and move.n > 1:
+                    seen.add("run to an empty pile" if move.n < len(src) else "whole pile to an empty pile")
+    if game_id not in OUT_OF_SHAPE:
+        assert seen >= {"foundation", "cell", "tableau", "run to an empty pile", "whole pile to an empty pile"}

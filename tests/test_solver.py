@@ -6,7 +6,8 @@ import solwidget as sw
 from solwidget.engine.state import State
 from solwidget.engine.cards import deck, card_name
 from solwidget.solver.autoplay import safe_moves, settle
-from solwidget.games.freecell.expander import CellsExpander, fits
+from solwidget.games.freecell.expander import CellsExpander
+from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.score import cells_score
 from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
 from solwidget.solver.expand import PatienceExpander

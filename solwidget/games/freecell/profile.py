@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...solver.expand import PatienceExpander
 from ...solver.keys import plain_key_bytes
 from ...solver.profile import Profile, register_profile
-from .expander import CellsExpander, fits
+from .expander import CellsExpander
+from .moves import fits
 from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 
 # The greedy search of the default portfolio (solver/profile.py) first, then an exploring
@@ -18,7 +19,7 @@ class FreeCellProfile(Profile):
     """The fast expander wherever the game has free cells (an option may take them away)."""
 
     def lemmas(self, game) -> dict[str, bool]:
-        """CellsExpander gives the generic successors in its shape (expander.fits): any build
+        """CellsExpander gives the generic successors in its shape (moves.fits): any build
         and foundations, but supermoves, free cells and empty piles that take any card."""
         return {"cells expander": fits(game)}
 

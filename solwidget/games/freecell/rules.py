@@ -1,8 +1,22 @@
-"""The FreeCell family: Reversed Solitaire (seed), Inverted FreeCell, classic FreeCell."""
+"""The FreeCell family: Reversed Solitaire (seed), Inverted FreeCell, classic FreeCell.
+
+The legal moves come from moves.py, the one move generator that the solver shares
+(expander.py), wherever it holds; elsewhere (a variant without free cells or supermoves,
+say) from ``Patience.iter_moves``, whose moves and order it keeps.
+"""
+
+import operator
+from collections.abc import Iterator
 
 from ...engine.cards import ACE, KING
+from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
+from ...engine.state import State
+from .moves import CellsMoves, fits
+
+ENGINE_RUNS_KEPT = 20_000           # piles whose runs the engine's generator keeps, a game
+_MOVE = operator.itemgetter(0)      # a plan's Move
 
 
 class _FreeCellFamily(Patience):
@@ -17,6 +31,17 @@ class _FreeCellFamily(Patience):
         for i, card in enumerate(cards):      # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
             columns[i % len(columns)].append(card)
         return self._state(columns)
+
+    def _prepare_tables(self) -> None:
+        super()._prepare_tables()
+        self.generator = CellsMoves(self, ENGINE_RUNS_KEPT) if fits(self) else None   # where it holds
+
+    def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
+        """Every legal move, or only those from pile index ``source``: moves.py's, in
+        ``Patience.iter_moves``' order."""
+        if self.generator is None:
+            return super().iter_moves(state, source)
+        return map(_MOVE, self.generator.plans(state.piles, True, source))
 
 
 @register

@@ -1,0 +1,174 @@
+"""The FreeCell family's moves: the rules' one move generator, for the games of its shape.
+
+``CellsMoves(game).plans(piles, every)`` gives each legal move with the pile indices and
+count that make its position, in the engine's order (``Patience.iter_moves``'s):
+``every=True`` gives every legal move (the engine's ``iter_moves``, rules.py),
+``every=False`` all but the key-equal duplicates that the search skips (the solver's
+``CellsExpander``, expander.py), which so reads no Move back into piles. What a pile or
+the foundations imply is kept by pile and by foundations. Piles may be tuples (the
+engine's) or bytes (the search's). A variant that loses the shape (``fits``: no cells, no
+supermoves, ...) keeps ``Patience.iter_moves``; the tests compare the two move for move.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ...engine.moves import Move
+from ...engine.patience import supermove
+
+
+def fits(game) -> bool:
+    """The shape ``CellsMoves`` is written for: one deck, free cells, supermoves, no stock,
+    no face-down cards, a symmetric tableau whose empty piles take any card."""
+    return (game.decks == 1 and bool(game.C) and not game.draw and not game.face_down_cards
+            and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
+
+
+class CellsMoves:
+    """The legal moves of ``game`` (which ``fits``), made from the piles.
+
+    ``facts_of`` says what the foundations take; a subclass may add to its tuple what else
+    it wants to know of the foundations (the search's safe cards), kept in the same cache.
+    """
+
+    def __init__(self, game, runs_kept: int = 200_000):
+        self.game = game
+        self.moves, self.hosts, self.counts_to = _tables(game)
+        self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
+        self.F, self.C, self.T = game.F, game.C, game.T
+        self.founds = slice(game.F[0], game.F[-1] + 1)
+        assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
+        self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
+        self.runs = {}                  # pile -> run_of(pile)
+        self.runs_kept = runs_kept
+        self._facts = {}                # foundations -> facts_of(piles)
+
+    def plans(self, piles, every=False, source=None) -> list:
+        """(move, source index, destination index, cards moved) for each legal move, in the
+        engine's order: to the foundations, from the tableau, from the cells, to a free cell;
+        or only those from pile index ``source``. Unless ``every``, a card goes only to the
+        first empty foundation, the first empty pile and the first free cell (the search's
+        keys take each as a set), and a whole pile never to an empty one (the same position)."""
+        one, hosts = self.one, self.hosts
+        homes = self.foundation_facts(piles)[1 if every else 0]
+        plans = []
+        topped_by, empties = {}, []     # one deck: each card tops one pile at most
+        for t in self.T:
+            pile = piles[t]
+            if pile:
+                card = pile[-1]
+                topped_by[card] = t
+                if card in homes and (source is None or source == t):
+                    for f in homes[card]:
+                        plans.append((one[t][f], t, f, 1))
+            else:
+                empties.append(t)
+        held, free_cells = [], []
+        for c in self.C:
+            pile = piles[c]
+            if pile:
+                card = pile[0]
+                held.append((c, card))
+                if card in homes and (source is None or source == c):
+                    for f in homes[card]:
+                        plans.append((one[c][f], c, f, 1))
+            else:
+                free_cells.append(c)
+        free = len(free_cells)
+        limit, limit_to_empty = supermove(free, len(empties)), supermove(free, max(0, len(empties) - 1))
+        to_empty = empties if every else empties[:1]
+        left = 0 if every else 1        # the cards a run to an empty pile leaves at least
+        givers = topped_by.values()
+        if source is not None:
+            givers = [t for t in givers if t == source]
+            held = [(c, card) for c, card in held if c == source]
+        runs, counts_to = self.runs, self.counts_to
+        for src in givers:
+            pile = piles[src]
+            known = runs.get(pile)
+            if known is None:
+                known = self.run_of(pile)
+            run, wanted = known
+            found = []                  # loops, not comprehensions: each of those is a call
+            for host, n in wanted[run if run < limit else limit]:
+                dst = topped_by.get(host)
+                if dst is not None:
+                    found.append((dst, n))
+            if to_empty:
+                most = min(run, limit_to_empty, len(pile) - left)
+                for dst in to_empty:
+                    found += counts_to[dst][most]
+            if found:
+                found.sort()
+                moves = self.moves[src]
+                for dst, n in found:
+                    plans.append((moves[dst][n], src, dst, n))
+        for c, card in held:
+            fitting = []
+            for host in hosts[card]:
+                dst = topped_by.get(host)
+                if dst is not None:
+                    fitting.append(dst)
+            fitting += to_empty
+            fitting.sort()
+            moves = one[c]
+            for dst in fitting:
+                plans.append((moves[dst], c, dst, 1))
+        if free_cells:
+            to_cells = free_cells if every else free_cells[:1]
+            for src in givers:
+                for c in to_cells:
+                    plans.append((one[src][c], src, c, 1))
+        return plans
+
+    def run_of(self, pile) -> tuple:
+        """(run, wanted): how many top cards of ``pile`` may move together as far as their
+        order goes (the engine's run_length), and wanted[k], the (host, n) pairs for the top
+        n <= k of them: the run of n cards may go on host. Kept by pile: a pile's hash is
+        kept too when it is bytes."""
+        hosts = self.hosts
+        run = self.game.run_length(pile)
+        wanted = [()]
+        for n in range(1, run + 1):
+            wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
+        if len(self.runs) >= self.runs_kept:
+            self.runs.clear()
+        known = self.runs[pile] = (run, wanted)
+        return known
+
+    def foundation_facts(self, piles) -> tuple:
+        """``facts_of(piles)``, kept by foundations (a few thousand sets of them)."""
+        foundations = piles[self.founds]
+        facts = self._facts.get(foundations)
+        if facts is None:
+            facts = self._facts[foundations] = self.facts_of(piles)
+        return facts
+
+    def facts_of(self, piles) -> tuple:
+        """(first homes, every home): card -> the foundations that take it next, for the
+        first card of a suit only the first empty foundation, or every empty one."""
+        by_card, empties = self.game.foundation_wants(piles)
+        first = {card: (homes[0],) for card, homes in by_card.items()}     # one deck: one each
+        every = dict(first)
+        if empties:
+            for card in self.starters:
+                first[card], every[card] = (empties[0],), tuple(empties)
+        return first, every
+
+
+@functools.lru_cache(maxsize=8)
+def _tables(game):
+    """CellsMoves' tables, built once a game (the engine and each search make one):
+    - moves[src][dst][n]: every Move (a run has 13 cards at most);
+    - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
+    - counts_to[dst][k]: the (dst, n) pairs for n = 1 .. k, a run's moves to an empty pile."""
+    ids = game.pile_ids
+    moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
+             for a, row in zip(ids, game.one_card_moves)]
+    hosts = [[] for _ in range(64)]
+    for top in range(64):
+        for card in game.fits_on[top]:
+            hosts[card].append(top)
+    counts_to = [[tuple((dst, n) for n in range(1, k + 1)) for k in range(14)] for dst in range(len(ids))]
+    return moves, hosts, counts_to
