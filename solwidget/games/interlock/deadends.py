@@ -122,6 +122,9 @@ class DeadEnds:
         self.T = game.T
         self.covers = [game.covers.get(i, ()) for i in range(len(game.pile_ids))]
         self.covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
+        # below: (t, ((q, q's other covering pile), ...)) for each pile t that covers piles q
+        self.below = tuple((t, tuple((q, self._other_cover(q, t)) for q in self.covered[t]))
+                           for t in self.T if self.covered[t])
         self.backs = tuple(t for t in game.T if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
         self.reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None)
@@ -135,6 +138,7 @@ class DeadEnds:
         self.killers = []
         self.alive = 0
         self._entries = {}      # pile -> its rule B entries by the plain hosts (_start)
+        self._opened = {}       # the piles empty -> U, the waiting piles, S (_facts)
 
     def is_dead(self, state, every_split: bool = False) -> bool:
         """The plain closure, then some splits (see above); ``every_split`` tries them all,
@@ -250,25 +254,36 @@ class DeadEnds:
     def _facts(self, piles, bare) -> tuple:
         """The facts every closure starts from (the same for a split): E, U, A, B (``bare``,
         the top cards), the uncovered piles that hold cards (rule E's waiting), S, and the
-        reserve's cards."""
-        covers = self.covers
+        reserve's cards. U, the waiting piles and S depend on E alone, kept by it."""
         empty = bytes(map(not_, piles))
-        uncovered = bytearray(len(piles))
+        opened = self._opened.get(empty)
+        if opened is None:
+            if len(self._opened) > ENTRIES_KEPT:
+                self._opened.clear()
+            opened = self._opened[empty] = self._opening(empty)
+        uncovered, waiting, slots = opened
         available = bytearray(64)
+        for t in waiting:
+            available[piles[t][-1]] = 1
+        reserve = tuple(map(FACE_UP.__and__, sum((piles[i] for i in self.reserve_piles), ())))
+        return empty, uncovered, bytes(available), bare, waiting, slots, reserve
+
+    def _opening(self, empty) -> tuple:
+        """(U, the uncovered piles that hold cards in order, S's count of uncovered empty
+        back piles) for the piles empty by ``empty``."""
+        covers = self.covers
+        uncovered = bytearray(len(empty))
         waiting = []
         slots = 0
         for t in self.T:
             cover = covers[t]
             if not cover or (empty[cover[0]] and empty[cover[1]]):
                 uncovered[t] = 1
-                pile = piles[t]
-                if pile:
-                    waiting.append(t)
-                    available[pile[-1]] = 1
-                else:
+                if empty[t]:
                     slots += self.is_back[t]
-        reserve = tuple(map(FACE_UP.__and__, sum((piles[i] for i in self.reserve_piles), ())))
-        return empty, bytes(uncovered), bytes(available), bare, waiting, slots, reserve
+                else:
+                    waiting.append(t)
+        return bytes(uncovered), tuple(waiting), slots
 
     @staticmethod
     def _buried(pile, pair, splits=()) -> list:
@@ -382,16 +397,20 @@ class DeadEnds:
         """pile t -> [(y, c)]: for each pile that t covers whose top card y now is a host of
         t's bottom card, y and that pile's other covering pile c (rule E's dropdowns: t may
         drop onto y once c is empty; y stays the top card meanwhile, see above)."""
-        hosts, covers = self.hosts, self.covers
+        hosts = self.hosts
         targets = {}
-        for t in self.T:
-            if piles[t] and self.covered[t]:
+        for t, below in self.below:
+            if piles[t]:
                 fitting = hosts[piles[t][0]]
-                for q in self.covered[t]:
+                for q, other_cover in below:
                     if piles[q] and piles[q][-1] in fitting:
-                        c0, c1 = covers[q]
-                        targets.setdefault(t, []).append((piles[q][-1], c1 if c0 == t else c0))
+                        targets.setdefault(t, []).append((piles[q][-1], other_cover))
         return targets
+
+    def _other_cover(self, q, t) -> int:
+        """The covering pile of ``q`` other than ``t``."""
+        c0, c1 = self.covers[q]
+        return c1 if c0 == t else c0
 
     def _drops(self, targets, empty, bottom, home, available, splits) -> bool:
         """Might a pile with this bottom card drop down onto one of ``targets`` (rule E)?"""
