@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import solwidget as sw  # noqa: E402
+from solwidget.compiled import describe  # noqa: E402
 
 
 def positions(game_id: str, count: int, seed: int = 2024, playout: int = 200) -> list:
@@ -93,6 +94,7 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed passes; the best counts (default 3)")
     args = parser.parse_args(argv)
     game_ids = args.games.split(",") if args.games else sw.games()
+    print(f"solwidget {describe()}")
     header = f"{'game':<24}{'positions':>10}{'moves/pos':>10}{'legal/s':>10}{'play/s':>10}{'succ/s':>10}{'key/s':>10}"
     print(header)
     print("-" * len(header))
