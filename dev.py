@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -45,9 +46,25 @@ def setup_python():
             raise
 
 
+def setup_compiler():
+    """A C compiler and Python's headers for the compiled modules: apt-get installs them
+    where they are missing and we may (a fresh CI machine); else solwidget runs as pure Python."""
+    missing = [] if shutil.which("cc") or shutil.which("gcc") else ["gcc", "libc6-dev"]
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        missing.append("python3-dev")
+    if not missing:
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(f"dev.py: no {' or '.join(missing)}: solwidget runs as pure Python (slower)", flush=True)
+        return
+    run("apt-get", "update", "-qq")
+    run("apt-get", "install", "-y", "-qq", *missing)
+
+
 def setup_compiled():
     """The solver's hot modules compiled in place by Cython (hatch_build.py), again when their
     source changed; without a C compiler everything runs from the Python files, slower."""
+    setup_compiler()
     try:
         run(PY, ROOT / "hatch_build.py")
     except subprocess.CalledProcessError:
