@@ -1,4 +1,4 @@
-"""Compile the solver's hot modules with Cython, from the very Python files they are.
+"""Compile the solver's hot modules with Cython, straight from their own Python files.
 
 The modules listed in pyproject.toml ([tool.hatch.build.targets.wheel.hooks.custom] compile)
 are compiled unchanged: Cython turns each Python file into a C extension module that does
