@@ -576,7 +576,7 @@ def _positions(game):
 def test_the_move_generator_gives_patience_moves_in_its_order(game):
     # rules.py's iter_moves comes from moves.py where it serves: the very moves of the
     # engine's general generator with the family's hooks, in its order, from any pile
-    assert game._plans_fit == (game.group in ("run", "yukon"))
+    assert game._generator_fits == (game.group in ("run", "yukon"))
     sources = [None, *range(len(game.pile_ids))]
     index, dropdowns = game.index_of, 0
     for state in _positions(game):
@@ -592,7 +592,7 @@ def test_dropdowns_and_their_refusals_agree(game):
     # moves.py finds the dropdowns; rules.py's refusals are an independent encoding of them
     seen = 0
     for state in _positions(game):
-        piles, found = state.piles, set(game.move_plans.dropdowns(state.piles))
+        piles, found = state.piles, set(game.generator.dropdowns(state.piles))
         for x in game.T:
             for y in game.covers[x]:
                 if piles[x] and piles[y]:

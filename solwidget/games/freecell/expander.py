@@ -64,7 +64,7 @@ class CellsExpander(PatienceExpander):
 
     def _moves(self, state):
         piles = state.piles
-        for move, src, dst, n in self._plans(piles):
+        for move, src, dst, n in self._plans(piles, False):
             yield (move,), self._child(state, piles, src, dst, n)
 
     def is_won(self, state) -> bool:
@@ -115,7 +115,7 @@ class CellsExpander(PatienceExpander):
         safe = self._foundation_facts(piles)[-1]         # SearchMoves' last fact
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
         after = self._moves_from(piles)
-        for move, src, dst, n in self._plans(piles):
+        for move, src, dst, n in self._plans(piles, False):
             if move is undo:
                 continue
             new = list(piles)              # self._child, written out: the hottest loop

@@ -44,7 +44,7 @@ class CellsMoves:
         self.runs_kept = runs_kept
         self._facts = {}                # foundations -> facts_of(piles)
 
-    def plans(self, piles, every=False, source=None) -> list:
+    def plans(self, piles, every=True, source=None) -> list:
         """(move, source index, destination index, cards moved) for each legal move, in the
         engine's order: to the foundations, from the tableau, from the cells, to a free cell;
         or only those from pile index ``source``. Unless ``every``, a card goes only to the

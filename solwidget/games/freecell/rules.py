@@ -5,7 +5,6 @@ The legal moves come from moves.py, the one move generator that the solver share
 say) from ``Patience.iter_moves``, whose moves and order it keeps.
 """
 
-import operator
 from collections.abc import Iterator
 
 from ...engine.cards import ACE, KING
@@ -16,7 +15,6 @@ from ...engine.state import State
 from .moves import CellsMoves, fits
 
 ENGINE_RUNS_KEPT = 20_000           # piles whose runs the engine's generator keeps, a game
-_MOVE = operator.itemgetter(0)      # a plan's Move
 
 
 class _FreeCellFamily(Patience):
@@ -41,7 +39,7 @@ class _FreeCellFamily(Patience):
         ``Patience.iter_moves``' order."""
         if self.generator is None:
             return super().iter_moves(state, source)
-        return map(_MOVE, self.generator.plans(state.piles, True, source))
+        return (plan[0] for plan in self.generator.plans(state.piles, True, source))
 
 
 @register

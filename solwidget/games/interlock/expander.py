@@ -69,7 +69,7 @@ class InterlockExpander(InterlockFamilyExpander):
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
-        self._plans = game.move_plans.plans
+        self._plans = game.generator.plans
         self._foundation = [kind == "foundation" for kind in self.kinds]
         self._pair = game._pair                 # covering piles by index (None: never covered)
         self._covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]

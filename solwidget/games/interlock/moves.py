@@ -48,7 +48,7 @@ class InterlockMoves:
         pair = self.pair[t]
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
-    def plans(self, piles, extra, source=None, every=True):
+    def plans(self, piles, extra, every=True, source=None):
         """(move, source pile, destination pile, count) for each legal move, or only those
         from pile index ``source``. Unless ``every``, what the solver asks: an Ace goes only
         to the first empty foundation (the key takes foundations as a set), and the waste

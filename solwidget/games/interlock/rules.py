@@ -58,8 +58,8 @@ class InterlockFamily(Patience):
         self._gone_when_empty = [self.layer.get(i, 0) > 0 for i in range(len(self.pile_ids))]
         # the one move generator (moves.py), which the solver shares: every move where it
         # fits (moves.fits), else the dropdowns, beside Patience's building blocks
-        self.move_plans = moves.InterlockMoves(self)
-        self._plans_fit = moves.fits(self)
+        self.generator = moves.InterlockMoves(self)
+        self._generator_fits = moves.fits(self)
 
     # ------------------------------------------------------------- covering
     def _holding_covers(self, piles, i: int) -> list[int]:
@@ -104,9 +104,9 @@ class InterlockFamily(Patience):
     def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
         """Every legal move, or only those from pile index ``source``: moves.py's, in
         ``Patience.iter_moves``'s order (that one where moves.py does not serve)."""
-        if not self._plans_fit:
+        if not self._generator_fits:
             return super().iter_moves(state, source)
-        return (plan[0] for plan in self.move_plans.plans(state.piles, state.extra, source))
+        return (plan[0] for plan in self.generator.plans(state.piles, state.extra, True, source))
 
     # ------------------------------------------------------------- dropdown
     def _dropdown_source(self, piles, x: int) -> int | None:
@@ -116,7 +116,7 @@ class InterlockFamily(Patience):
 
     def extra_moves(self, state: State) -> Iterator[Move]:
         """The dropdowns (moves.py)."""
-        return (plan[0] for plan in self.move_plans.dropdowns(state.piles))
+        return (plan[0] for plan in self.generator.dropdowns(state.piles))
 
     def _dropdown_refusal(self, piles, y: int, x: int, n: int) -> str | None:
         """Why ``y`` may not drop onto ``x``, which it covers (None: no reason found here)."""
