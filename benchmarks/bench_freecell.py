@@ -24,6 +24,8 @@ It is timed two ways, both with the "looking glass" preset (``-l lg``):
 
 Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
 start-up). The two ratios printed at the end are ours over each of fc-solve's totals.
+Before them, the positions each searched a deal (our expansions, fc-solve's states checked)
+and the time a position: what of the gap is the search, and what the cost of a position.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class Run:
     seconds: list[float]
     moves: list[int]             # 0 where not solved or not known
     total: float                 # seconds for the whole range
-    checked: list[int | None] | None = None    # fc-solve's states checked per deal
+    checked: list[int | None] | None = None    # positions a deal: fc-solve's states checked, our expansions
 
     def mean_moves(self) -> float | None:
         counted = [m for ok, m in zip(self.solved, self.moves) if ok and m]
@@ -128,11 +130,12 @@ def parse_range_output(out: str, n: int) -> Run:
                [0] * n, stamps[-1] - start, checked)
 
 
-def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int]:
+def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int, int]:
+    """One deal solved here: (won, seconds, moves, positions expanded)."""
     began = time.perf_counter()
     result = sw.solve(state, max_states=max_states, max_seconds=max_seconds)
     seconds = time.perf_counter() - began
-    return result.status == "won", seconds, len(result.moves)
+    return result.status == "won", seconds, len(result.moves), result.progress.expanded
 
 
 def as_run(name: str, rows: list[tuple]) -> Run:
@@ -149,6 +152,19 @@ def print_table(n: int, runs: list[Run]) -> None:
         print(f"{run.name:{width}}{sum(run.solved):>6}/{n:<3}{run.total:>10.3f}"
               f"{statistics.median(run.seconds):>10.4f}{max(run.seconds):>10.3f}"
               f"{'-' if mean is None else f'{mean:.1f}':>12}")
+
+
+def print_positions(runs: list[Run]) -> None:
+    """Positions searched a deal (ours expanded, fc-solve's states checked) and the time a
+    position: how much of a gap is the search, and how much the cost of a position."""
+    width = max(len(run.name) for run in runs) + 2
+    print(f"\n{'positions a deal':{width}}{'total':>10}{'median':>10}{'90th pct':>10}{'worst':>10}"
+          f"{'µs a position':>15}")
+    for run in runs:
+        counts = sorted(run.checked)
+        print(f"{run.name:{width}}{sum(counts):>10}{counts[len(counts) // 2]:>10}"
+              f"{counts[int(len(counts) * 0.9)]:>10}{counts[-1]:>10}"
+              f"{1e6 * run.total / max(sum(counts), 1):>15.1f}")
 
 
 def print_ratios(ours: Run, theirs: list[Run]) -> None:
@@ -180,7 +196,7 @@ def main(argv=None) -> int:
             per_deal.append(run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)))
             ours.append(run_ours(state, args.max_states, args.max_seconds))
             if not args.quiet:
-                (a, ta, ma), (b, tb, mb, _) = ours[-1], per_deal[-1]
+                (a, ta, ma, _), (b, tb, mb, _) = ours[-1], per_deal[-1]
                 tc = one_process.seconds[number - 1]
                 print(f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
                       f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s",
@@ -193,6 +209,7 @@ def main(argv=None) -> int:
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
     same = one_process.checked == per_deal_run.checked
     print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
+    print_positions([ours_run, one_process])
     print_ratios(ours_run, [one_process, per_deal_run])
     return 0
 
