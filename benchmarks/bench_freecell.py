@@ -64,7 +64,7 @@ class Run:
     seconds: list[float]
     moves: list[int]             # 0 where not solved or not known
     total: float                 # seconds for the whole range
-    checked: list[int | None] | None = None    # positions a deal: fc-solve's states checked, our expansions
+    positions: list[int | None] | None = None  # a deal: fc-solve's states checked, our expansions
 
     def mean_moves(self) -> float | None:
         counted = [m for ok, m in zip(self.solved, self.moves) if ok and m]
@@ -125,9 +125,9 @@ def parse_range_output(out: str, n: int) -> Run:
     stamps = [start] + [reached[d] for d in range(1, n + 1)]
     seconds = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
     counts = [0] + [iterations[d] for d in range(1, n + 1)]
-    checked = [later - earlier for earlier, later in zip(counts, counts[1:])]
+    positions = [later - earlier for earlier, later in zip(counts, counts[1:])]
     return Run("fc-solve -l lg, one process", [d not in failed for d in range(1, n + 1)], seconds,
-               [0] * n, stamps[-1] - start, checked)
+               [0] * n, stamps[-1] - start, positions)
 
 
 def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int, int]:
@@ -139,8 +139,8 @@ def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int, int]:
 
 
 def as_run(name: str, rows: list[tuple]) -> Run:
-    solved, seconds, moves, *checked = (list(column) for column in zip(*rows))
-    return Run(name, solved, seconds, moves, sum(seconds), checked[0] if checked else None)
+    solved, seconds, moves, *positions = (list(column) for column in zip(*rows))
+    return Run(name, solved, seconds, moves, sum(seconds), positions[0] if positions else None)
 
 
 def print_table(n: int, runs: list[Run]) -> None:
@@ -161,7 +161,7 @@ def print_positions(runs: list[Run]) -> None:
     print(f"\n{'positions a deal':{width}}{'total':>10}{'median':>10}{'90th pct':>10}{'worst':>10}"
           f"{'µs a position':>15}")
     for run in runs:
-        counts = sorted(run.checked)
+        counts = sorted(run.positions)
         print(f"{run.name:{width}}{sum(counts):>10}{counts[len(counts) // 2]:>10}"
               f"{counts[int(len(counts) * 0.9)]:>10}{counts[-1]:>10}"
               f"{1e6 * run.total / max(sum(counts), 1):>15.1f}")
@@ -207,7 +207,7 @@ def main(argv=None) -> int:
     print(f"solwidget {describe()}")
     print_table(args.n, [ours_run, one_process, per_deal_run])
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
-    same = one_process.checked == per_deal_run.checked
+    same = one_process.positions == per_deal_run.positions
     print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
     print_positions([ours_run, one_process])
     print_ratios(ours_run, [one_process, per_deal_run])
