@@ -31,7 +31,7 @@ class CellsExpander(PatienceExpander):
         self._plans, self._foundation_facts = generator.plans, generator.foundation_facts
         self._move, self._one = generator.moves, generator.one      # [src][dst][n], [src][dst]
         self._moves_from = self.score.moves_from     # score.py's cells_score
-        self._key_of_piles = self.key.of_piles       # cells_key below
+        self._key_of_piles = self.key.of_piles       # CellsKey below
         self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.F)
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
@@ -41,7 +41,7 @@ class CellsExpander(PatienceExpander):
         return cells_score(game, weights_of(weights))
 
     def make_key(self, game, compress):
-        return cells_key(game.C, game.T, game.symmetric_tableau)
+        return CellsKey(game.C, game.T, game.symmetric_tableau)
 
     def start(self, state):
         """The search's first position, its piles as bytes (one a card): all the fast path
@@ -176,24 +176,27 @@ def _safe_hosts(game) -> list:
     return safe_hosts
 
 
-def cells_key(C, T, symmetric):
-    """The generic key's equivalence (solver/keys.py), made with less work: the foundations are left out, since the cards not in the cells or the
-    tableau are home, and with one deck those cards fix the foundations (one pile a suit,
-    built in order). The key is a tuple of the piles themselves, the tableau's (sorted when
-    symmetric) then the sorted cells: quicker to make than bytes, and a position shares all
-    but one or two piles with its parent, so the keys share most of their memory."""
-    # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
-    assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
-    cells, tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
+class CellsKey:
+    """The generic key's equivalence (solver/keys.py), made with less work: the foundations
+    are left out, since the cards not in the cells or the tableau are home, and with one deck
+    those cards fix the foundations (one pile a suit, built in order). The key is a tuple of
+    the piles themselves, the tableau's (sorted when symmetric) then the sorted cells: quicker
+    to make than bytes, and a position shares all but one or two piles with its parent, so
+    the keys share most of their memory. (A class, not closures: compiled, closures that
+    call each other make a reference cycle.)"""
 
-    def of_piles(piles) -> tuple:
-        """The key of a position with these piles (a tuple or a list of them)."""
-        parts = sorted(piles[tableau]) if symmetric else list(piles[tableau])
-        parts += sorted(piles[cells])
+    def __init__(self, C, T, symmetric):
+        # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
+        assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
+        self.cells, self.tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
+        self.symmetric = symmetric
+
+    def of_piles(self, piles) -> tuple:
+        """The key of a position with these piles (a tuple or a list of them): CellsExpander
+        asks before it builds a position."""
+        parts = sorted(piles[self.tableau]) if self.symmetric else list(piles[self.tableau])
+        parts += sorted(piles[self.cells])
         return tuple(parts)
 
-    def key(state) -> tuple:
-        return of_piles(state.piles)
-
-    key.of_piles = of_piles     # CellsExpander asks before it builds a position
-    return key
+    def __call__(self, state) -> tuple:
+        return self.of_piles(state.piles)

@@ -134,7 +134,9 @@ class CellsMoves:
             wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
         if len(self.runs) >= self.runs_kept:
             self.runs.clear()
-        known = self.runs[pile] = (run, wanted)
+        # Tuples all through: the garbage collector stops tracking tuples of plain values,
+        # so this cache, long-lived and large, costs its passes nothing.
+        known = self.runs[pile] = (run, tuple(wanted))
         return known
 
     def foundation_facts(self, piles) -> tuple:

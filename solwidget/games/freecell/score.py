@@ -49,10 +49,10 @@ def cells_score(game: Patience, w):
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T))
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     values = ValuesByTops(game, _face_up_pile_valuer(game, w))
-    last = [None, 0.0, None]   # the foundations last scored, their part, their pile values
-
-    def foundations_part(piles, foundations, home):
-        last[:] = foundations, w_home * (total - home), values.of(foundations, piles)
+    # The foundations last scored, their part, their pile values. (Written out in both
+    # functions below, not shared by a third: compiled, closures share one scope, and a
+    # closure the others call would make a reference cycle that keeps the tables alive.)
+    last = [None, 0.0, None]
 
     def score(state) -> float:
         piles = state.piles
@@ -61,7 +61,7 @@ def cells_score(game: Patience, w):
             home = sum(map(len, foundations))
             if home == total:
                 return 0.0
-            foundations_part(piles, foundations, home)
+            last[:] = foundations, w_home * (total - home), values.of(foundations, piles)
         value, by_pile = last[1], last[2]
         empty = 0
         for pile in piles[tableau]:
@@ -89,7 +89,7 @@ def cells_score(game: Patience, w):
         sum is exact and the score is the one ``score`` gives.)"""
         foundations = piles[founds]
         if foundations != last[0]:
-            foundations_part(piles, foundations, sum(map(len, foundations)))
+            last[:] = foundations, w_home * (total - sum(map(len, foundations))), values.of(foundations, piles)
         home, by_pile = last[1], last[2]
 
         def value_of(pile) -> float:
