@@ -29,14 +29,15 @@ ROOT = Path(__file__).resolve().parent
 MANIFEST = Path("solwidget") / "_compiled.json"     # module -> sha256 of the source compiled
 
 
-def compile_patterns(root: Path = ROOT) -> list[str]:
-    """The globs of the modules to compile, read from pyproject.toml."""
+def hook_config(root: Path = ROOT) -> dict:
+    """This hook's table of pyproject.toml: ``compile``, the globs of the Python modules to
+    compile, and ``native``, the C files of the extension modules written in C."""
     try:
         import tomllib
     except ModuleNotFoundError:     # Python 3.10: hatchling brings tomli
         import tomli as tomllib
     config = tomllib.loads((root / "pyproject.toml").read_text())
-    return config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compile"]
+    return config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
 
 
 def sources(root: Path, patterns: list[str]) -> list[Path]:
@@ -46,15 +47,20 @@ def sources(root: Path, patterns: list[str]) -> list[Path]:
     return sorted(found)
 
 
+def native_sources(root: Path, config: dict) -> list[Path]:
+    return [root / name for name in config.get("native", [])]
+
+
 def module_name(root: Path, source: Path) -> str:
     return ".".join(source.relative_to(root).with_suffix("").parts)
 
 
-def compile_modules(root: Path, files: list[Path], out: Path) -> dict[str, str]:
-    """Build the extension modules of ``files`` under ``out`` (a tree like the package's);
-    returns the manifest: each module's name and the sha256 of the source compiled."""
+def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path] = ()) -> dict[str, str]:
+    """Build the extension modules of ``files`` (Python, by Cython) and ``native`` (C) under
+    ``out`` (a tree like the package's); returns the manifest: each module's name and the
+    sha256 of the source compiled."""
     from Cython.Build import cythonize
-    from setuptools import Distribution
+    from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
     build = root / "build" / "cython"
@@ -71,12 +77,14 @@ def compile_modules(root: Path, files: list[Path], out: Path) -> dict[str, str]:
             })
     finally:
         os.chdir(here)
+    extensions += [Extension(module_name(root, f), [str(f.relative_to(root))])
+                   for f in native]
     command = build_ext(Distribution({"name": "solwidget", "ext_modules": extensions}))
     command.build_lib, command.build_temp = str(out), str(build / "temp")
     command.parallel = os.cpu_count() or 1
     command.ensure_finalized()
     command.run()
-    return {module_name(root, f): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+    return {module_name(root, f): hashlib.sha256(f.read_bytes()).hexdigest() for f in [*files, *native]}
 
 
 def extension_files(out: Path) -> list[Path]:
@@ -84,8 +92,8 @@ def extension_files(out: Path) -> list[Path]:
 
 
 def compile_in_place(root: Path = ROOT) -> None:
-    files = sources(root, compile_patterns(root))
-    manifest = compile_modules(root, files, root)
+    config = hook_config(root)
+    manifest = compile_modules(root, sources(root, config["compile"]), root, native_sources(root, config))
     (root / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     print(f"solwidget: {len(manifest)} modules compiled in place")
 
@@ -111,7 +119,8 @@ class CompiledModulesHook(BuildHookInterface):
         root = Path(self.root)
         self._out = Path(tempfile.mkdtemp(prefix="solwidget-compiled-"))
         try:
-            manifest = compile_modules(root, sources(root, self.config["compile"]), self._out)
+            manifest = compile_modules(root, sources(root, self.config["compile"]), self._out,
+                                       native_sources(root, self.config))
         except Exception as error:   # no Cython, no compiler, a failed build: all mean pure Python
             self.app.display_warning(f"solwidget: the compiled modules were not built, the wheel is "
                                      f"pure Python (the same results, slower): {error}")

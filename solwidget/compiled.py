@@ -16,6 +16,7 @@ from its Python file instead when
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import json
@@ -51,7 +52,10 @@ def _manifest() -> dict[str, str]:
 
 
 def _source_of(name: str) -> Path:
-    return PACKAGE.parent.joinpath(*name.split(".")).with_suffix(".py")
+    """A module's source: its Python file, or for a module written in C its C file."""
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    python = path.with_suffix(".py")
+    return python if python.exists() or not path.with_suffix(".c").exists() else path.with_suffix(".c")
 
 
 def _changed(manifest: dict[str, str]) -> list[str]:
@@ -80,7 +84,19 @@ def install() -> None:
                           f"them again", RuntimeWarning, stacklevel=3)
     if names:
         _from_source.update(names)
-        sys.meta_path.insert(0, _SourceFirst(names))
+        sys.meta_path.insert(0, _SourceFirst({name for name in names if _source_of(name).suffix == ".py"}))
+
+
+def native_module(name: str):
+    """The extension module ``name`` written in C (a compiled twin of a Python path), or
+    None where the Python path must run: it was not built here, its C source changed since
+    it was built, or SOLWIDGET_PURE=1 is set."""
+    if name not in _manifest() or name in _from_source:
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def compiled_modules() -> list[str]:

@@ -68,6 +68,12 @@ class Profile:
             return PatienceExpander(game, weights, autoplay, compress)
         return GenericExpander(game, weights, autoplay, compress)
 
+    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        """A compiled search that expands exactly what search.py's ``_Search`` expands with
+        ``expander`` and these options, in the same order, or None (the default): then the
+        Python search runs. A family that has one proves it the same by its tests."""
+        return None
+
     def safe_moves(self, state: State) -> list[Move]:
         """The moves to the foundations that lose no win, played one after the other from
         ``state`` until none is left (what Autoplay plays, and the widget after each move

@@ -190,6 +190,39 @@ class _Search:
         self.closure.generated.add(key)
         return self.admit(key)
 
+    @property
+    def waiting(self) -> int:
+        """Positions in the frontier."""
+        return len(self.frontier)
+
+    def run(self, burst, progress):
+        """Expand up to ``burst`` positions, fewer if one wins or none is left: (how many,
+        the won node or None)."""
+        expand_next, frontier = self.expand_next, self.frontier
+        done, won = 0, None
+        while done < burst and frontier.waiting and won is None:
+            won = expand_next(progress)
+            done += 1
+        return done, won
+
+    @staticmethod
+    def line(node) -> list[Move]:
+        """The moves from the start to ``node``."""
+        parts = []
+        while node is not None:
+            parts.append(node[1])
+            node = node[0]
+        return [m for moves in reversed(parts) for m in moves]
+
+    def best_line(self) -> list[Move]:
+        """The moves to the best-scored position generated."""
+        return self.line(self.best_node)
+
+    def release(self):
+        """Give back the frontier's and the tables' memory: the search is over."""
+        self.frontier.clear()
+        self.table, self.old_table = set(), set()
+
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
         every search, so written with locals; a score is 0 only for a won position."""
@@ -228,6 +261,17 @@ class _Search:
         """Keep the better half of the frontier; this search can no longer prove a loss."""
         self.frontier.keep(self.frontier_size // 2)
         self.complete = False
+
+
+def _search_of(game, options, autoplay, compress, table_size, frontier_size):
+    """One search of a portfolio: the game's compiled search where its profile has one for
+    these options (the same expansions, faster), else ``_Search``."""
+    profile = profile_for(game)
+    expander = profile.expander(game, options.get("weights"), autoplay, compress)
+    depth_weight, explore = options.get("depth_weight", 0.5), options.get("explore", 0.0)
+    compiled = profile.compiled_search(expander, options.get("weights"), depth_weight, table_size,
+                                       frontier_size, explore)
+    return compiled or _Search(expander, depth_weight, table_size, frontier_size, explore)
 
 
 class Solver:
@@ -283,10 +327,7 @@ class Solver:
         k = len(portfolio)
         table_size = table_size or default_table_size(self.game)
         frontier_size = frontier_size or default_frontier_size(self.game)
-        profile = profile_for(self.game)
-        self._searches = [_Search(profile.expander(self.game, p.get("weights"), autoplay, compress_stock),
-                                  p.get("depth_weight", 0.5), table_size // k, frontier_size // k,
-                                  p.get("explore", 0.0))
+        self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size // k)
                           for p in portfolio]
         for search in self._searches[1:]:
             search.x.share(self._searches[0].x)
@@ -295,7 +336,7 @@ class Solver:
         start, played = self._searches[0].x.start(state)
         root = (None, tuple(played), len(played))
         if self._searches[0].x.is_won(start):
-            self._finish_won(root)
+            self._finish_won(list(played))
             return
         for search in self._searches:
             search.seed(start, root)
@@ -328,11 +369,9 @@ class Solver:
                     burst = min(left, self._slice_left)          # the clock is read once a burst
                     if self.max_states is not None:
                         burst = min(burst, self.max_states - progress.expanded)
-                    expand_next, frontier = search.expand_next, search.frontier
-                    done = 0
-                    while done < burst and frontier.waiting and won is None:
-                        won = expand_next(progress)
-                        done += 1
+                    done, won = search.run(burst, progress)
+                    if won is not None:
+                        won = search.line(won)
                     self._slice_left -= done
                     left -= done
         finally:
@@ -341,7 +380,7 @@ class Solver:
             progress.searching += spent
             progress.generated = sum(s.generated for s in self._searches)
             if self.result is None:
-                progress.frontier = sum(len(s.frontier) for s in self._searches)
+                progress.frontier = sum(s.waiting for s in self._searches)
             scores = [s.best_score for s in self._searches if s.best_score is not None]
             progress.best_score = min(scores) if scores else None
         if won is not None:
@@ -365,9 +404,9 @@ class Solver:
         """The moves to the best-scored position any search has generated."""
         best = None
         for s in self._searches:
-            if s.best_node is not None and (best is None or s.best_score < best.best_score):
+            if s.best_score is not None and (best is None or s.best_score < best.best_score):
                 best = s
-        return self._line(best.best_node) if best else []
+        return best.best_line() if best else []
 
     # ------------------------------------------------------------------ helpers
     def _next_search(self):
@@ -385,9 +424,9 @@ class Solver:
                     search.pool(None)
         for _ in range(len(searches) + 1):
             search = searches[self._turn]
-            if self._slice_left > 0 and search.frontier:
+            if self._slice_left > 0 and search.waiting:
                 return search
-            if not search.frontier and search.complete and search.x.sound and not search.skipped:
+            if not search.waiting and search.complete and search.x.sound and not search.skipped:
                 return self._finish_lost()
             self._turn = (self._turn + 1) % len(searches)
             self._slice_left = SLICE
@@ -404,16 +443,7 @@ class Solver:
             return True
         return False
 
-    @staticmethod
-    def _line(node) -> list[Move]:
-        parts = []
-        while node is not None:
-            parts.append(node[1])
-            node = node[0]
-        return [m for moves in reversed(parts) for m in moves]
-
-    def _finish_won(self, node):
-        moves = self._line(node)
+    def _finish_won(self, moves):
         if self.shorten_wins:
             moves = shorten(self.state, moves)
         final = self.state
@@ -438,10 +468,9 @@ class Solver:
         self._release()
 
     def _release(self):
-        self.progress.frontier = sum(len(s.frontier) for s in self._searches)
+        self.progress.frontier = sum(s.waiting for s in self._searches)
         for s in self._searches:
-            s.frontier.clear()
-            s.table, s.old_table = set(), set()
+            s.release()
         self._closure = None
 
 

@@ -7,6 +7,7 @@ from ...solver.keys import plain_key_bytes
 from ...solver.profile import Profile, register_profile
 from .expander import CellsExpander
 from .moves import fits
+from .native import compiled_search
 from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 
 # The greedy search of the default portfolio (solver/profile.py) first, then an exploring
@@ -30,8 +31,12 @@ class FreeCellProfile(Profile):
         cls = CellsExpander if fits(game) else PatienceExpander
         return cls(game, weights, autoplay, compress)
 
+    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        """search_core.c, where it is the same search (native.py), else None."""
+        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
+
     def key_bytes(self, game) -> int:
-        # cells_key: a tuple of the piles, which it keeps alive
+        # CellsKey: a tuple of the piles, which it keeps alive
         return 400 if fits(game) else plain_key_bytes(game)
 
 
