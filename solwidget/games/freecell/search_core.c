@@ -378,16 +378,59 @@ static int settle(const Rules *R, Pos *p, Facts *f, Plan *played) {
 
 /* ------------------------------------------------------------------ memory */
 
+/* The large buffers of finished searches are kept for the next ones, at most SPARE_BYTES:
+ * a solver run deal after deal would otherwise have the kernel map and clear fresh pages
+ * for every search, which costs about as much as the search itself. (Every call holds
+ * the GIL, so the pool needs no lock.) */
+#define SPARE_BYTES ((size_t)128 << 20)
+#define SPARE_LEAST ((size_t)64 << 10)   /* smaller buffers go to malloc and free */
+#define SPARES 64
+static struct { void *p; size_t bytes; } spare[SPARES];
+static int nspare;
+static size_t spare_bytes;
+
+/* A buffer of at least *bytes (the smallest spare that will do, else a new one); *bytes
+ * becomes its size. */
+static void *pool_take(size_t *bytes) {
+    int best = -1;
+    if (*bytes < SPARE_LEAST) return malloc(*bytes);
+    for (int i = 0; i < nspare; i++)
+        if (spare[i].bytes >= *bytes && (best < 0 || spare[i].bytes < spare[best].bytes)) best = i;
+    if (best < 0) return malloc(*bytes);
+    void *p = spare[best].p;
+    *bytes = spare[best].bytes;
+    spare_bytes -= *bytes;
+    spare[best] = spare[--nspare];
+    return p;
+}
+
+static void pool_give(void *p, size_t bytes) {
+    if (!p) return;
+    if (bytes >= SPARE_LEAST && nspare < SPARES && spare_bytes + bytes <= SPARE_BYTES) {
+        spare[nspare].p = p; spare[nspare].bytes = bytes;
+        nspare++; spare_bytes += bytes;
+    } else free(p);
+}
+
+/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling. */
+static int grow(void **p, size_t *cap, size_t need, size_t unit) {
+    if (need <= *cap) return 0;
+    size_t bytes = *cap ? *cap * unit : 256;
+    while (bytes < need * unit) bytes *= 2;
+    void *q = pool_take(&bytes);
+    if (!q) return -1;
+    if (*cap) memcpy(q, *p, *cap * unit);
+    pool_give(*p, *cap * unit);
+    *p = q; *cap = bytes / unit;
+    return 0;
+}
+
+#define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
+
 typedef struct { uint8_t *data; size_t size, cap; } Bytes;
 
 static int bytes_reserve(Bytes *b, size_t more) {
-    if (b->size + more <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->size + more) cap *= 2;
-    uint8_t *d = realloc(b->data, cap);
-    if (!d) return -1;
-    b->data = d; b->cap = cap;
-    return 0;
+    return grow((void **)&b->data, &b->cap, b->size + more, 1);
 }
 
 /* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first). */
@@ -406,22 +449,26 @@ static uint64_t hash_bytes(const uint8_t *k, int n) {
 }
 
 static void keyset_free(KeySet *s) {
-    free(s->hash); free(s->at); free(s->arena.data);
+    pool_give(s->hash, s->cap * sizeof *s->hash);
+    pool_give(s->at, s->cap * sizeof *s->at);
+    pool_give(s->arena.data, s->arena.cap);
     memset(s, 0, sizeof *s);
 }
 
 static int keyset_grow(KeySet *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024;
-    uint64_t *hash = calloc(cap, sizeof *hash);
-    uint32_t *at = malloc(cap * sizeof *at);
-    if (!hash || !at) { free(hash); free(at); return -1; }
+    size_t cap = s->cap ? s->cap * 2 : 1024, hash_bytes = cap * 8, at_bytes = cap * 4;
+    uint64_t *hash = pool_take(&hash_bytes);
+    uint32_t *at = pool_take(&at_bytes);
+    if (!hash || !at) { pool_give(hash, hash_bytes); pool_give(at, at_bytes); return -1; }
+    memset(hash, 0, cap * sizeof *hash);
     for (size_t i = 0; i < s->cap; i++) {
         if (!s->hash[i]) continue;
         size_t j = s->hash[i] & (cap - 1);
         while (hash[j]) j = (j + 1) & (cap - 1);
         hash[j] = s->hash[i]; at[j] = s->at[i];
     }
-    free(s->hash); free(s->at);
+    pool_give(s->hash, s->cap * sizeof *s->hash);
+    pool_give(s->at, s->cap * sizeof *s->at);
     s->hash = hash; s->at = at; s->cap = cap;
     return 0;
 }
@@ -490,16 +537,6 @@ typedef struct {
     uint32_t *types; size_t ntypes, ctypes;
     uint8_t *taken; size_t ctaken;
 } Search;
-
-static int grow(void **p, size_t *cap, size_t need, size_t unit) {
-    if (need <= *cap) return 0;
-    size_t cap2 = *cap ? *cap : 1024;
-    while (cap2 < need) cap2 *= 2;
-    void *q = realloc(*p, cap2 * unit);
-    if (!q) return -1;
-    *p = q; *cap = cap2;
-    return 0;
-}
 
 static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
     if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
@@ -659,11 +696,11 @@ static int pop(Search *S, Entry *out) {
 }
 
 static void clear_frontier(Search *S) {
-    for (size_t b = 0; b < S->nbuckets; b++) free(S->buckets[b].items);
-    free(S->buckets); S->buckets = NULL; S->nbuckets = S->cbuckets = 0;
+    for (size_t b = 0; b < S->nbuckets; b++) GIVE(S->buckets[b].items, S->buckets[b].cap, sizeof(Entry));
+    GIVE(S->buckets, S->cbuckets, sizeof(Bucket)); S->nbuckets = 0;
     free(S->kind_key); free(S->kind_bucket);
     S->kind_key = NULL; S->kind_bucket = NULL; S->kind_cap = S->kind_size = 0;
-    free(S->types); S->types = NULL; S->ntypes = S->ctypes = 0;
+    GIVE(S->types, S->ctypes, sizeof(uint32_t)); S->ntypes = 0;
     if (S->taken) memset(S->taken, 0, S->ctaken);
     S->nheap = 0; S->waiting = 0;
 }
@@ -791,11 +828,24 @@ static int64_t expand_next(Search *S, uint32_t *depth_out) {
 
 /* ------------------------------------------------------------------ Python's side */
 
-static void Search_dealloc(Search *S) {
+/* Gives back every buffer of the search (to the pool) but the nodes and their moves. */
+static void free_frontier_and_tables(Search *S) {
     keyset_free(&S->table); keyset_free(&S->old_table);
     clear_frontier(S);
-    free(S->nodes); free(S->moves.data); free(S->slots); free(S->free_slots);
-    free(S->heap); free(S->taken);
+    GIVE(S->heap, S->cheap, sizeof(Entry));
+    GIVE(S->taken, S->ctaken, 1);
+    GIVE(S->slots, S->cslots, 1); S->nslots = 0;
+    GIVE(S->free_slots, S->cfree, sizeof(uint32_t)); S->nfree = 0;
+}
+
+static void free_all(Search *S) {
+    free_frontier_and_tables(S);
+    GIVE(S->nodes, S->cnodes, sizeof(Node)); S->nnodes = 0;
+    GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
+}
+
+static void Search_dealloc(Search *S) {
+    free_all(S);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -1008,10 +1058,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
         Py_XDECREF(item);
     }
 done:
-    keyset_free(&probe.table); keyset_free(&probe.old_table);
-    clear_frontier(&probe);
-    free(probe.nodes); free(probe.moves.data); free(probe.slots); free(probe.free_slots);
-    free(probe.heap); free(probe.taken);
+    free_all(&probe);
     return result;
 }
 
@@ -1028,11 +1075,7 @@ static PyObject *Search_key(Search *S, PyObject *args) {
 /* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
  * the lines to them are still asked for). */
 static PyObject *Search_release(Search *S, PyObject *unused) {
-    keyset_free(&S->table); keyset_free(&S->old_table);
-    clear_frontier(S);
-    free(S->heap); S->heap = NULL; S->cheap = 0;
-    free(S->slots); S->slots = NULL; S->nslots = S->cslots = 0;
-    free(S->free_slots); S->free_slots = NULL; S->nfree = S->cfree = 0;
+    free_frontier_and_tables(S);
     for (size_t i = 0; i < S->nnodes; i++) S->nodes[i].slot = NONE32;
     Py_RETURN_NONE;
 }
