@@ -4,7 +4,9 @@ The modules listed in pyproject.toml ([tool.hatch.build.targets.wheel.hooks.cust
 are compiled unchanged: Cython turns each Python file into a C extension module that does
 what the file says, only with less interpreter work a step (docs/solver.md, "Compiled").
 There is no second source of any rule; the Python file stays beside its extension module,
-and solwidget/compiled.py imports the file instead wherever the two could differ.
+and solwidget/compiled.py imports the file instead wherever the two could differ. The C
+files listed under ``native`` are built beside them: extension modules written in C, each
+the twin of a Python path that stays and that its tests compare it with.
 
 Two ways in:
 - hatchling runs ``CompiledModulesHook`` when it builds a wheel (``pip install``,

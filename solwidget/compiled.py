@@ -10,6 +10,10 @@ from its Python file instead when
   setup`` compiles it again), with a warning; or
 - SOLWIDGET_PURE=1 is set: every module from its Python file, for comparisons and debugging.
 
+A module written in C (``native`` in pyproject.toml) has no Python file: it is the compiled
+twin of a Python path, which its package keeps and runs instead wherever ``native_module``
+refuses it, on the same two conditions (its C source changed, or SOLWIDGET_PURE=1).
+
 ``solwidget/__init__.py`` installs this before it imports anything else of the package.
 """
 
