@@ -23,7 +23,10 @@ It is timed two ways, both with the "looking glass" preset (``-l lg``):
   Its times include starting a process (a few ms a deal).
 
 Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
-start-up). The two ratios printed at the end are ours over each of fc-solve's totals.
+start-up). The two ratios printed at the end are ours over each of fc-solve's totals. With
+``--python-search`` ours also runs each deal with the Python search in place of the family's
+search in C (games/freecell/search_core.c), to show what the C search gains and that both
+make the same searches.
 Before them, the positions each searched a deal (our expansions, fc-solve's states checked)
 and the time a position: what of the gap is the search, and what the cost of a position.
 """
@@ -31,6 +34,7 @@ and the time a position: what of the gap is the search, and what the cost of a p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shutil
 import statistics
@@ -44,6 +48,7 @@ from pathlib import Path
 import solwidget as sw
 from solwidget.compiled import describe
 from solwidget.engine.cards import card_name
+from solwidget.solver.profile import profile_for
 
 FC_SOLVE = "fc-solve"
 FC_ARGS = ["-l", "lg", "-sn", "-p", "-t", "-sam"]
@@ -130,12 +135,25 @@ def parse_range_output(out: str, n: int) -> Run:
                [0] * n, stamps[-1] - start, positions)
 
 
-def run_ours(state, max_states, max_seconds) -> tuple[bool, float, int, int]:
-    """One deal solved here: (won, seconds, moves, positions expanded)."""
-    began = time.perf_counter()
-    result = sw.solve(state, max_states=max_states, max_seconds=max_seconds)
-    seconds = time.perf_counter() - began
+def run_ours(state, max_states, max_seconds, python_search=False) -> tuple[bool, float, int, int]:
+    """One deal solved here: (won, seconds, moves, positions expanded), with the family's
+    search in C where it runs, or with ``python_search`` the Python search instead."""
+    with without_compiled_search(state.game) if python_search else contextlib.nullcontext():
+        began = time.perf_counter()
+        result = sw.solve(state, max_states=max_states, max_seconds=max_seconds)
+        seconds = time.perf_counter() - began
     return result.status == "won", seconds, len(result.moves), result.progress.expanded
+
+
+@contextlib.contextmanager
+def without_compiled_search(game):
+    """The game's profile offering no compiled search: the solver runs search.py's."""
+    profile = profile_for(game)
+    profile.compiled_search = lambda *options: None
+    try:
+        yield
+    finally:
+        del profile.compiled_search
 
 
 def as_run(name: str, rows: list[tuple]) -> Run:
@@ -181,6 +199,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fc-repeats", type=int, default=3,
                         help="runs of fc-solve in one process; the median one is reported (default 3)")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
+    parser.add_argument("--python-search", action="store_true",
+                        help="ours again with the Python search in place of the search in C")
     args = parser.parse_args(argv)
     missing = [tool for tool in (FC_SOLVE, FC_RANGE) if shutil.which(tool) is None]
     if missing:
@@ -189,12 +209,14 @@ def main(argv=None) -> int:
         return 1
     one_process, process_wall = median_range_run(args.n, max(1, args.fc_repeats))
     game = sw.load_game("freecell")
-    ours, per_deal = [], []
+    ours, per_deal, python = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(1, args.n + 1):
             state = game.deal(number)
             per_deal.append(run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)))
             ours.append(run_ours(state, args.max_states, args.max_seconds))
+            if args.python_search:
+                python.append(run_ours(state, args.max_states, args.max_seconds, python_search=True))
             if not args.quiet:
                 (a, ta, ma, _), (b, tb, mb, _) = ours[-1], per_deal[-1]
                 tc = one_process.seconds[number - 1]
@@ -205,12 +227,17 @@ def main(argv=None) -> int:
     per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
     one_process.moves = per_deal_run.moves        # the range solver prints no moves
     print(f"solwidget {describe()}")
-    print_table(args.n, [ours_run, one_process, per_deal_run])
+    python_run = as_run("solwidget, Python search", python) if python else None
+    print_table(args.n, [ours_run, *([python_run] if python else []), one_process, per_deal_run])
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
     same = one_process.positions == per_deal_run.positions
     print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
-    print_positions([ours_run, one_process])
-    print_ratios(ours_run, [one_process, per_deal_run])
+    if python:
+        same = (ours_run.moves, ours_run.positions) == (python_run.moves, python_run.positions)
+        print(f"our searches the same in C and in Python (moves and expansions, deal by deal): "
+              f"{'yes' if same else 'NO'}")
+    print_positions([ours_run, *([python_run] if python else []), one_process])
+    print_ratios(ours_run, [*([python_run] if python else []), one_process, per_deal_run])
     return 0
 
 
