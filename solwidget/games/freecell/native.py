@@ -7,7 +7,8 @@ its own: every table it plays by is read here from the game (which card goes on 
 how many cards a supermove carries, which cards go home safely, where each kind of pile
 lies) and from the score's weights. It runs only where it is the same search:
 
-- the game has CellsExpander's shape (moves.fits) and the expander plays safe moves;
+- the game has CellsExpander's shape (moves.fits), at most search_core.MAX_PILES piles, and
+  the expander plays safe moves;
 - every weight and the depth weight are multiples of 1/1024 below 2**20, so that every
   sum of the score is exact in a double and the C sums, added in another order, are the
   Python ones to the last bit (the portfolios' weights all are);
@@ -40,6 +41,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
     would not be the same search (see the module docstring)."""
     if search_core is None or type(expander) is not CellsExpander or not expander.autoplay:
+        return None
+    if len(expander.game.pile_ids) > search_core.MAX_PILES:
         return None
     w = weights_of(weights)
     if not all(exact(w[name]) for name in WEIGHTS) or not exact(depth_weight):
@@ -76,14 +79,16 @@ class NativeSearch:
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
+        tables = _tables(game)
         self.x = expander
         self.key = expander.key
-        self._kinds = _tables(game)[0]
+        self._kinds = tables[0]
         self._moves = expander._move                    # [source][destination][cards]
         self._index = game.index_of
-        self.core = search_core.Search(*_tables(game), game.step, game.foundation_start,
-                                       game.card_count, tuple(weights), depth_weight, explore,
-                                       table_size // 2, frontier_size)
+        # _Search keeps two generations of half the table each
+        self.core = search_core.Search(*tables, game.step, game.foundation_start, game.card_count,
+                                       tuple(weights), depth_weight, explore, table_size // 2,
+                                       frontier_size)
 
     def pool(self, closure) -> None:
         assert closure is None, "the FreeCell family pools no proofs"

@@ -1154,6 +1154,7 @@ PyMODINIT_FUNC PyInit_search_core(void) {
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType); Py_DECREF(m);
