@@ -14,7 +14,7 @@
  * A position is kept as bytes: for each pile in the game's order, a foundation as its top
  * card (0 when empty), any other pile as its length and its cards. A key is the cells and
  * tableau piles in a canonical order (empty first, then by bottom card: with one deck no
- * two non-empty piles share one), so two keys are equal exactly when cells.py's keys are
+ * two non-empty piles share one), so two keys are equal exactly when CellsKey's are
  * (the same tableau piles and the same cells, each taken as a set).
  *
  * Scores are sums of counts times weights. native.py uses this core only when every weight
@@ -867,13 +867,17 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     PyObject *kinds, *fits, *supermove, *safe;
     int step, start_rank, total;
     double w[7];
+    double depth_weight, explore;
     Py_ssize_t table_half, frontier_size;
     if (!PyArg_ParseTuple(args, "SSSSiii(ddddddd)ddnn", &kinds, &fits, &supermove, &safe, &step,
                           &start_rank, &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6],
-                          &S->depth_weight, &S->explore, &table_half, &frontier_size))
+                          &depth_weight, &explore, &table_half, &frontier_size))
         return -1;
+    free_all(S);                                  /* a search set up again starts afresh */
+    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+    S->depth_weight = depth_weight;
+    S->explore = explore;
     Rules *R = &S->R;
-    memset(R, 0, sizeof *R);
     R->np = (int)PyBytes_GET_SIZE(kinds);
     if (R->np < 1 || R->np > MAXP) { PyErr_SetString(PyExc_ValueError, "search_core: 1 to 32 piles"); return -1; }
     const uint8_t *k, *ft, *sm, *sf;
@@ -918,6 +922,12 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+static int not_ready(const Search *S) {
+    if (S->R.np) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
+    return 1;
+}
+
 static int read_position(Search *S, PyObject *obj, Pos *p) {
     if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
@@ -953,7 +963,7 @@ static int read_moves(PyObject *obj, Plan *m, int *nm) {
 /* seed(position, moves): the start, reached by these moves (search.py's seed). */
 static PyObject *Search_seed(Search *S, PyObject *args) {
     PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
+    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
     Pos p;
     Plan m[MAXSETTLE];
     int nm;
@@ -983,7 +993,7 @@ static PyObject *failed(int64_t code) {
  * fewer if a win is found or the frontier runs empty. */
 static PyObject *Search_run(Search *S, PyObject *args) {
     Py_ssize_t n, done = 0;
-    if (!PyArg_ParseTuple(args, "n", &n)) return NULL;
+    if (!PyArg_ParseTuple(args, "n", &n) || not_ready(S)) return NULL;
     int64_t won = -1;
     uint32_t depth = 0;
     while (done < n && S->waiting && won < 0) {
@@ -1018,16 +1028,13 @@ static PyObject *Search_line(Search *S, PyObject *args) {
 static PyObject *Search_successors(Search *S, PyObject *args) {
     PyObject *position, *moves;
     if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
-    Search probe = *S;                       /* a scratch search on the same rules */
-    memset(&probe.table, 0, sizeof probe.table); memset(&probe.old_table, 0, sizeof probe.old_table);
-    probe.nodes = NULL; probe.nnodes = probe.cnodes = 0; memset(&probe.moves, 0, sizeof probe.moves);
-    probe.slots = NULL; probe.nslots = probe.cslots = 0; probe.free_slots = NULL; probe.nfree = probe.cfree = 0;
-    probe.heap = NULL; probe.nheap = probe.cheap = 0; probe.waiting = 0; probe.order = 0;
-    probe.buckets = NULL; probe.nbuckets = probe.cbuckets = 0; probe.kind_key = NULL; probe.kind_bucket = NULL;
-    probe.kind_cap = probe.kind_size = 0; probe.types = NULL; probe.ntypes = probe.ctypes = 0;
-    probe.taken = NULL; probe.ctaken = 0; probe.explore = 0.0; probe.best_node = -1;
-    probe.depth_weight = 0.0;                /* a child's priority is then its score */
-    probe.table_half = (size_t)-1; probe.frontier_size = (size_t)-1;
+    if (not_ready(S)) return NULL;
+    Search probe;                            /* a scratch search on the same rules */
+    memset(&probe, 0, sizeof probe);
+    probe.R = S->R;
+    probe.best_node = -1;
+    probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
+    /* no depth weight and no exploring: a child's priority is its score */
     PyObject *result = NULL;
     Pos p;
     Plan m[MAXSETTLE];
@@ -1065,7 +1072,7 @@ done:
 /* key(position) -> bytes: the key the search's table holds. */
 static PyObject *Search_key(Search *S, PyObject *args) {
     PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position)) return NULL;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
     Pos p;
     if (read_position(S, position, &p)) return NULL;
     uint8_t key[KEYBUF];
