@@ -914,8 +914,8 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     }
     R->total = total;
     R->slot = R->np + total;
-    S->table_half = table_half > 0 ? (size_t)table_half : 1;
-    S->frontier_size = frontier_size > 0 ? (size_t)frontier_size : 1;
+    S->table_half = table_half > 0 ? (size_t)table_half : 0;       /* 0: evict at every key */
+    S->frontier_size = frontier_size > 0 ? (size_t)frontier_size : 0;   /* 0: trim at every expansion */
     S->complete = 1;
     S->best_node = -1;
     mt_seed_zero(&S->rng);
@@ -1023,8 +1023,9 @@ static PyObject *Search_line(Search *S, PyObject *args) {
     return out;
 }
 
-/* successors(position, came_by) -> [(moves, child position, score)]: one expansion with
- * every child admitted and none pushed, to compare with CellsExpander.scored. */
+/* successors(position, came_by) -> [(moves, child position, score)]: the position expanded
+ * by a fresh search of the same rules (each key admitted once, as a new table would), to
+ * compare with CellsExpander.scored. */
 static PyObject *Search_successors(Search *S, PyObject *args) {
     PyObject *position, *moves;
     if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
