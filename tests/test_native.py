@@ -1,0 +1,624 @@
+"""The FreeCell family's compiled search (games/freecell/search_core.c) against the Python one.
+
+search_core.c is a second writing of solver/search.py's ``_Search`` with ``CellsExpander``'s
+successors, keys and scores, and native.py runs it in their place only where it is the very
+same search. Nothing but these tests holds the two writings together, so they compare them
+at every level, on the family's games and on variants of their shape (other cell counts,
+builds and piles):
+
+- one expansion: the same moves, child positions and scores, in the same order, on both
+  sides the undo of the last move skipped, a second move to one position refused, and the
+  list ended by a won child;
+- keys: equal in C exactly when Python's are (the order of tableau piles and of cells aside);
+- whole searches: the same expansions, positions generated, frontier, best line and result,
+  at the portfolio's searches, with exploration, with every weight at work, run a step at
+  a time, and with tables and frontiers so small that they evict and trim (down to none);
+- where native.py hands over to C (exact weights, autoplay, the family's shape) and where
+  it keeps the Python search;
+- the Mersenne Twister the exploring searches draw from, against random.Random(0);
+- bad input to the C module: a clear error, and the search still usable after it;
+- SOLWIDGET_PURE=1: no C, and the solver's results are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.moves import Move
+from solwidget.engine.state import State
+from solwidget.games.freecell import native
+from solwidget.games.freecell.expander import CellsExpander
+from solwidget.games.freecell.moves import fits
+from solwidget.games.freecell.profile import FreeCellProfile
+from solwidget.solver.profile import profile_for
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+ROOT = Path(__file__).resolve().parent.parent
+FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")
+# Variants of the family's shape (moves.fits), so run by search_core too: Baker's Game with
+# three cells is won on some of its first deals and proved lost on others.
+VARIANTS = {
+    "native_two_cells": ("freecell", {"cells": 2}),
+    "native_six_cells": ("freecell", {"cells": 6}),
+    "native_bakers_three_cells": ("freecell", {"build": "down in suit", "cells": 3}),
+    "native_reversed_ten_piles": ("reversed_solitaire", {"piles": 10, "cells": 3}),
+    "native_inverted_any_suit": ("inverted_freecell", {"build": "up regardless of suit", "cells": 5}),
+}
+GAMES = FAMILY + tuple(VARIANTS)
+# Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and with
+# empty piles prized so much that the score's floor of 0.5 is reached before the end.
+FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "unsorted": 0.375,
+              "cells": 0.625, "empty": 1.5}
+FLOORED = {**FRACTIONAL, "home": 0.25, "empty": 6.0}
+BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+
+
+def needs_native():
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+@functools.cache
+def load(game_id):
+    if game_id in VARIANTS:
+        base, changes = VARIANTS[game_id]
+        return sw.variant(base, id=game_id, name=game_id.replace("_", " "), **changes).game()
+    return sw.load_game(game_id)
+
+
+def portfolio(game) -> tuple[dict, ...]:
+    return profile_for(game).portfolio_for(game)
+
+
+def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True):
+    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    expander = profile_for(game).expander(game, options.get("weights"), autoplay)
+    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+                                  table_size, frontier_size, options.get("explore", 0.0))
+
+
+def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
+    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
+    assert isinstance(search, native.NativeSearch)
+    return search
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+# ------------------------------------------------------------------ positions
+
+def walk(game, deal, steps):
+    """(position, the move that led to it) along a seeded random walk through legal moves."""
+    rng = random.Random(f"{game.id} {deal}")
+    state = game.deal(deal)
+    for _ in range(steps):
+        moves = state.legal_moves()
+        if not moves:
+            return
+        move = rng.choice(moves)
+        state = state.play(move)
+        yield state, move
+
+
+@functools.cache
+def winning_moves(game, deal) -> tuple:
+    """A win of the deal that the solver finds (none if it finds none)."""
+    return tuple(sw.solve(game.deal(deal), max_states=20_000).moves)
+
+
+def winning_line(game, deal):
+    """(position, the move that led to it) along a win of the deal."""
+    state = game.deal(deal)
+    for move in winning_moves(game, deal):
+        state = state.play(move)
+        yield state, move
+
+
+def positions(game, expander, deals=(1, 2, 3), steps=80):
+    """Settled positions as the search holds them, each with the moves that led to it:
+    along random walks, and along a winning line, whose last positions have a won child."""
+    for deal in deals:
+        for state, move in [*walk(game, deal, steps), *winning_line(game, deal)]:
+            settled, played = expander.start(state)
+            yield settled, (move, *played)
+
+
+def shuffled(game, piles, rng) -> tuple:
+    """The same position with its tableau piles, and its cells, in another order."""
+    piles = list(piles)
+    for ids in (game.T, game.C):
+        chosen = [piles[i] for i in ids]
+        rng.shuffle(chosen)
+        for i, pile in zip(ids, chosen):
+            piles[i] = pile
+    return tuple(piles)
+
+
+def tops_swapped(game, piles, rng) -> tuple:
+    """Another position, close to this one: the top cards of two piles traded."""
+    held = [i for i in game.T + game.C if piles[i]]
+    if len(held) < 2:
+        return tuple(piles)
+    a, b = rng.sample(held, 2)
+    piles = list(piles)
+    piles[a], piles[b] = piles[a][:-1] + piles[b][-1:], piles[b][:-1] + piles[a][-1:]
+    return tuple(piles)
+
+
+# ------------------------------------------------------------------ one expansion
+
+def python_successors(search, state, came_by) -> tuple[list, int]:
+    """CellsExpander.scored's successors in search_core.successors' terms: (moves, child
+    position, score), up to and including the first won child (the search stops there),
+    which search_core gives as None; and how many children were refused for a key seen
+    before: search_core.successors admits each key once, as a fresh transposition table
+    does (two moves may reach one position, once both have sent their cards home)."""
+    expander, seen, out = search.x, set(), []
+    refused = 0
+
+    def admit(key) -> bool:
+        nonlocal refused
+        if key in seen:
+            refused += 1
+            return False
+        seen.add(key)
+        return True
+
+    for moves, child, value in expander.scored(state, came_by, admit):
+        if type(child) is tuple:
+            child = State(expander.game, child, ())
+        if value is None:
+            value = expander.score(child)
+        won = value == 0.0 and expander.is_won(child)
+        out.append((search.encode_moves(moves), None if won else search.encode(child.piles), value))
+        if won:
+            break
+    return out, refused
+
+
+def undone_by_first(game, successors) -> tuple:
+    """A move whose undo is the first successor's move, if that is a single move: came by
+    it, the search skips that successor."""
+    if not successors or len(successors[0][0]) != 3:
+        return ()
+    src, dst, n = successors[0][0]
+    return (Move(game.pile_ids[dst], game.pile_ids[src], n),)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_successors_are_pythons_move_for_move(game_id):
+    needs_native()
+    game = load(game_id)
+    undone = won = floored = 0
+    for options in (*portfolio(game), {"weights": FLOORED}):
+        search = native_search(game, options)
+        for state, came_by in positions(game, search.x):
+            position = search.encode(state.piles)
+            every = search.core.successors(position, b"")
+            assert every == python_successors(search, state, ())[0], f"{game_id}: position {position.hex()}"
+            won += any(child is None for _, child, _ in every)
+            floored += any(score == 0.5 for _, _, score in every)
+            for came in (came_by, came_by[:1], undone_by_first(game, every)):
+                in_c = search.core.successors(position, search.encode_moves(came))
+                assert in_c == python_successors(search, state, came)[0], (
+                    f"{game_id}: position {position.hex()}, came by {words(came)}")
+                undone += len(in_c) < len(every)
+    assert undone > 0, "the undo of the last move was skipped somewhere"
+    assert won > 0, "some position had a won child"
+    assert floored > 0, "some child's score was the floor"
+
+
+def test_two_moves_to_one_position_make_one_child():
+    # as in the search, whose table refuses a key seen before
+    needs_native()
+    game = load("freecell")
+    search = native_search(game)
+    found = 0
+    for state, _ in positions(game, search.x):
+        in_python, refused = python_successors(search, state, ())
+        if refused:
+            found += 1
+            assert search.core.successors(search.encode(state.piles), b"") == in_python
+    assert found > 0, "some position has two moves to one position"
+
+
+# ------------------------------------------------------------------ keys
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_keys_are_equal_exactly_when_pythons_are(game_id):
+    needs_native()
+    game = load(game_id)
+    search = native_search(game)
+    rng = random.Random(game_id)
+    pool = []
+    for deal in range(1, 6):
+        for state, _ in walk(game, deal, 80):
+            piles = tuple(map(bytes, state.piles))
+            settled = search.x.start(State(game, piles, ()))[0].piles
+            pool += [piles, settled, shuffled(game, piles, rng), shuffled(game, settled, rng),
+                     tops_swapped(game, piles, rng)]
+    python_keys = [search.key(State(game, piles, ())) for piles in pool]
+    c_keys = [search.core.key(search.encode(piles)) for piles in pool]
+    pairs = set(zip(python_keys, c_keys))
+    assert len(set(python_keys)) == len(pairs) == len(set(c_keys)), "the same pairs of positions share a key"
+    assert len(set(pool)) > len(pairs) > 100, "the pool holds many keys, each of several positions"
+
+
+# ------------------------------------------------------------------ whole searches
+
+def outcome(solver) -> tuple:
+    """All a finished solver tells, but the time."""
+    result, p = solver.result, solver.result.progress
+    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
+            p.depth, p.best_score, words(p.best_line), [s.complete for s in solver._searches])
+
+
+def make_solver(state, python, **options):
+    """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(FreeCellProfile, "compiled_search", lambda self, *args: None)
+        return sw.Solver(state, **options)
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def solved_both_ways(state, **options) -> tuple:
+    """The outcomes of the compiled and the Python search on ``state``."""
+    runs = []
+    for python in (False, True):
+        run = make_solver(state, python, **options)
+        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
+        run.solve()
+        runs.append(outcome(run))
+    return tuple(runs)
+
+
+SEARCHES = {
+    "the portfolio": {},
+    "one exploring search": {"portfolio": [{"depth_weight": 0.5, "explore": 0.3,
+                                            "weights": {"urgent": 2.0, "cells": 1.0}}]},
+    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
+                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED}]},
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("search", SEARCHES)
+def test_whole_searches_are_pythons(game_id, search):
+    needs_native()
+    game = load(game_id)
+    statuses = set()
+    for deal in range(1, 6):
+        in_c, in_python = solved_both_ways(game.deal(deal), max_states=2500, **SEARCHES[search])
+        assert in_c == in_python, f"{game_id} deal {deal}"
+        statuses.add(in_c[0])
+    assert "won" in statuses
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(game_id):
+    needs_native()
+    game = load(game_id)
+    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    for deal in (1, 2):
+        seen = []
+        for python in (False, True):
+            run, steps = make_solver(game.deal(deal), python, max_states=1500), []
+            while not run.done:
+                run.step(chunks[len(steps) % len(chunks)])
+                steps.append(progress_seen(run))
+            seen.append((steps, outcome(run)))
+        assert seen[0] == seen[1], f"{game_id} deal {deal}"
+        steps_taken.append(len(steps))
+    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+
+
+@pytest.mark.parametrize("game_id", FAMILY + ("native_two_cells", "native_bakers_three_cells"))
+def test_small_tables_and_frontiers_evict_and_trim_alike(game_id):
+    needs_native()
+    game = load(game_id)
+    trimmed = 0
+    for deal in (1, 2, 3):
+        for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200)):
+            in_c, in_python = solved_both_ways(game.deal(deal), max_states=2500, table_size=table_size,
+                                               frontier_size=frontier_size)
+            assert in_c == in_python, f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}"
+            trimmed += not all(in_c[-1])
+    assert trimmed > 0, "some frontier was trimmed"
+
+
+def single_successor_position(game):
+    """A position from which the search has one move to make (the first along the walks)."""
+    expander = profile_for(game).expander(game)
+    for deal in range(1, 20):
+        for state, _ in walk(game, deal, 150):
+            if len(list(expander.expand(expander.start(state)[0]))) == 1:
+                return state
+    raise AssertionError("no position with a single successor along the walks")
+
+
+def test_a_frontier_of_no_positions_is_trimmed_alike():
+    # frontier_size=1 shares out 1 // 2 = 0 positions to each of the portfolio's two searches,
+    # which then trim a frontier of any size after an expansion, even of the one position
+    # that the first expansion of this start leaves waiting
+    needs_native()
+    state = single_successor_position(load("freecell"))
+    in_c, in_python = solved_both_ways(state, max_states=500, frontier_size=1)
+    assert in_c == in_python
+
+
+class Told(NamedTuple):
+    """What a search tells after a burst of expansions."""
+    expanded: int
+    depth: int
+    won_line: str | None
+    generated: int
+    waiting: int
+    complete: bool
+    best_score: float | None
+    best_line: str
+
+
+def run_search(search, state, bursts) -> list[Told]:
+    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
+    what it tells after each."""
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
+                         search.generated, search.waiting, search.complete, search.best_score,
+                         words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+@pytest.mark.parametrize("explore", [0.0, 0.3])
+@pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
+                                                       (100, 60)])
+def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
+    needs_native()
+    bursts = [1, 2, 50, 3, 200, 11, 500]
+    for game_id in FAMILY:
+        game = load(game_id)
+        options = {**portfolio(game)[1], "explore": explore}
+        for deal in (1, 2):
+            expander = profile_for(game).expander(game, options["weights"])
+            in_python = _Search(expander, options["depth_weight"], table_size, frontier_size, explore)
+            in_c = native_search(game, options, table_size, frontier_size)
+            state = game.deal(deal)
+            assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
+                f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+
+
+def test_the_small_sizes_above_change_the_compiled_search():
+    needs_native()
+    game, bursts = load("freecell"), [400, 400]
+    unbounded = run_search(native_search(game), game.deal(1), bursts)
+    evicting = run_search(native_search(game, table_size=64), game.deal(1), bursts)
+    trimming = run_search(native_search(game, frontier_size=50), game.deal(1), bursts)
+    assert evicting[-1].waiting > unbounded[-1].waiting, "positions of evicted keys are admitted again"
+    assert unbounded[-1].complete and not trimming[-1].complete, "a trimmed search is no longer complete"
+
+
+# ------------------------------------------------------------------ where C runs
+
+def test_the_compiled_search_runs_only_where_it_is_the_same_search():
+    needs_native()
+    for game_id in GAMES:
+        game = load(game_id)
+        assert fits(game)
+        for options in portfolio(game):
+            assert isinstance(compiled(game, options), native.NativeSearch), game_id
+    freecell = load("freecell")
+    # "down" is no weight of this score: inexact, it is no bar
+    exact_sums = {"weights": {"cells": 3 / 1024, "home": 2.0 ** 19, "down": 0.1}, "depth_weight": 1 / 1024}
+    assert isinstance(compiled(freecell, exact_sums), native.NativeSearch)
+    for inexact in ({"weights": {"cells": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1},
+                    {"depth_weight": 1 / 2048}):
+        assert compiled(freecell, inexact) is None, inexact
+    assert compiled(freecell, {}, autoplay=False) is None
+    for changes in ({"cells": 0}, {"moves": "one card"}, {"empty": "king"}):
+        game_id = "native_not_fitting_" + "_".join(map(str, changes.values())).replace(" ", "_")
+        game = sw.variant("freecell", id=game_id, name=game_id, **changes).game()
+        expander = profile_for(game).expander(game)
+        assert not fits(game) and type(expander) is not CellsExpander
+        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, changes
+
+
+@pytest.mark.parametrize("options", [{"weights": {"cells": 0.1}}, {"depth_weight": 0.1}, {"autoplay": False},
+                                     {"portfolio": [{"depth_weight": 0.3, "explore": 0.25}]}])
+def test_where_c_cannot_run_the_same_search_python_runs_it(options):
+    run = make_solver(load("freecell").deal(1), False, max_states=20_000, **options)
+    assert search_types(run) == {_Search}
+    assert run.solve().status == "won"
+
+
+# ------------------------------------------------------------------ the random numbers
+
+def test_the_twister_is_random_Random_0():
+    needs_native()
+    rng = random.Random(0)
+    expected = [x for k in range(1, 3001) for x in (rng.random(), rng.randrange(k))]
+    assert native.search_core.random(3000) == expected
+    assert native.search_core.random(0) == []
+
+
+# ------------------------------------------------------------------ bad input
+
+def core_arguments(game) -> list:
+    """What NativeSearch passes to search_core.Search for ``game``."""
+    weights = (8.0, 1.0, 0.5, 0.0, 0.5, 1.0, 2.0)
+    return [*native._tables(game), game.step, game.foundation_start, game.card_count, weights, 0.5, 0.0,
+            BIG, BIG]
+
+
+def kinds_with(game, *changes) -> bytes:
+    kinds = bytearray(native._tables(game)[0])
+    for index, kind in changes:
+        kinds[index] = kind
+    return bytes(kinds)
+
+
+def bad_constructions(game) -> dict:
+    """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
+    words of its message)."""
+    fits_table, supermove, safe = native._tables(game)[1:]
+    run = "search_core: each kind of pile must be one run"
+    one_deck = "search_core: one deck, foundations building by one"
+    return {
+        "a foundation among the cells": (0, kinds_with(game, (game.F[0], 1), (game.C[0], 0)), ValueError,
+                                         run),
+        "a tableau pile among the foundations": (0, kinds_with(game, (game.F[1], 2)), ValueError, run),
+        "a fourth kind of pile": (0, kinds_with(game, (game.T[0], 3)), ValueError, run),
+        "no tableau": (0, kinds_with(game, *((t, 1) for t in game.T)), ValueError, "tableau needed"),
+        "33 piles": (0, bytes(4) + bytes([1] * 4) + bytes([2] * 25), ValueError, "1 to 32 piles"),
+        "kinds as text": (0, "kinds", TypeError, "must be bytes"),
+        "a fits table one short": (1, fits_table[:-1], ValueError, "fits must be 4096 bytes"),
+        "a supermove table one short": (2, supermove[:-1], ValueError, "supermove must be"),
+        "a supermove table one long": (2, supermove + b"\x00", ValueError, "supermove must be"),
+        "a safe table one short": (3, safe[:-1], ValueError, "safe must be 128 bytes"),
+        "a step of 2": (4, 2, ValueError, one_deck),
+        "a start rank of 0": (5, 0, ValueError, one_deck),
+        "two decks": (6, 104, ValueError, one_deck),
+        "six weights": (7, (1.0,) * 6, TypeError, "length 7"),
+        "a weight as text": (7, ("1",) * 7, TypeError, "must be real number"),
+    }
+
+
+def bad_positions(game, search) -> dict:
+    """Malformed positions (a deal's piles, encoded, then spoilt): (position, the error,
+    words of its message)."""
+    piles = [bytes(pile) for pile in game.deal(1).piles]
+    last, cell = game.T[-1], game.C[0]
+    good = search.encode(piles)
+
+    def changed(new: dict) -> bytes:
+        return search.encode([new.get(i, pile) for i, pile in enumerate(piles)])
+
+    too_long = bytearray(good)
+    too_long[len(good) - len(piles[last]) - 1] += 1          # the last pile's length
+    malformed = "search_core: a malformed position"
+    return {
+        "one byte short": (good[:-1], ValueError, malformed),
+        "one byte more": (good + b"\x00", ValueError, malformed),
+        "no bytes": (b"", ValueError, malformed),
+        "a card of 64": (changed({last: piles[last][:-1] + b"\x40"}), ValueError, malformed),
+        "a foundation of 64": (changed({game.F[0]: b"\x40"}), ValueError, malformed),
+        "a cell holding two cards": (changed({cell: piles[last][-2:], last: piles[last][:-2]}), ValueError,
+                                     malformed),
+        "a pile longer than the bytes": (bytes(too_long), ValueError, malformed),
+        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
+        "text": (good.hex(), TypeError, "must be bytes"),
+    }
+
+
+BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
+             "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
+             "65 moves": (bytes(3 * 65), ValueError, "search_core: moves are bytes, 3 a move"),
+             "text": ("t0 c0", TypeError, "must be bytes")}
+
+
+def refusal(call, *args):
+    """The error ``call(*args)`` raises, or None."""
+    try:
+        call(*args)
+    except Exception as error:  # noqa: BLE001 - the caller checks which
+        return error
+    return None
+
+
+def refused(error, kind, words) -> bool:
+    return type(error) is kind and words in str(error)
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "native_two_cells"])
+def test_bad_input_is_refused_clearly_and_the_search_stays_usable(game_id):
+    needs_native()
+    game = load(game_id)
+    for case, (index, value, kind, words) in bad_constructions(game).items():
+        arguments = core_arguments(game)
+        arguments[index] = value
+        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    search = native_search(game)
+    core, position = search.core, search.encode(search.x.start(game.deal(1))[0].piles)
+    for case, (bad, kind, words) in bad_positions(game, search).items():
+        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
+            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+    for case, (bad, kind, words) in BAD_MOVES.items():
+        for call in (core.seed, core.successors):
+            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
+    for node in (-1, 0):
+        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    bursts = [1, 30, 300, 2000]
+    assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
+
+
+# ------------------------------------------------------------------ SOLWIDGET_PURE=1
+
+# The solver's results on the family's first deals and a lost deal of Baker's Game with three
+# cells (run here, and under SOLWIDGET_PURE=1).
+SAMPLE = """
+    import json
+    import solwidget as sw
+    from solwidget.games.freecell import native
+
+    def sample():
+        bakers = sw.variant("freecell", id="native_bakers_three_cells", name="native bakers three cells",
+                            build="down in suit", cells=3).game()
+        seen = []
+        deals = [(sw.load_game(game_id), deal) for game_id in ("freecell", "reversed_solitaire",
+                                                               "inverted_freecell") for deal in (1, 2, 3)]
+        for game, deal in deals + [(bakers, 4)]:
+            solver = sw.Solver(game.deal(deal), max_states=3000)
+            result, p = solver.solve(), solver.progress
+            seen.append([game.id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
+                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
+                         sorted({type(search).__name__ for search in solver._searches})])
+        return {"search_core": native.search_core is not None, "seen": seen}
+"""
+
+
+def test_under_solwidget_pure_python_searches_and_finds_the_same():
+    needs_native()
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
+    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(SAMPLE), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    assert {row[2] for row in mine["seen"]} == {"won", "lost", "unknown"}
