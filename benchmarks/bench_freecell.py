@@ -237,7 +237,10 @@ def main(argv=None) -> int:
         print(f"our searches the same in C and in Python (moves and expansions, deal by deal): "
               f"{'yes' if same else 'NO'}")
     print_positions([ours_run, *([python_run] if python else []), one_process])
-    print_ratios(ours_run, [*([python_run] if python else []), one_process, per_deal_run])
+    if python:
+        print(f"the Python search / ours: {python_run.total / ours_run.total:.1f}x total, "
+              f"{statistics.median(python_run.seconds) / statistics.median(ours_run.seconds):.1f}x median")
+    print_ratios(ours_run, [one_process, per_deal_run])
     return 0
 
 
