@@ -10,7 +10,9 @@ plateau of the heuristic, the other often walks through. A search may also explo
 (frontier.py): a share of its expansions goes to random kinds of positions, which gets it
 off a plateau sooner. The first search opens with a longer turn, since most deals are won
 by it alone. Wins are noticed when a position is generated, shortened (shorten.py) and
-replayed through ``State.play`` before they are returned.
+replayed through ``State.play`` before they are returned. A game's profile may run a search
+compiled for its family in place of ``_Search``, one that expands the same positions in the
+same order (``Profile.compiled_search``; docs/solver.md, "Compiled").
 
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
@@ -271,7 +273,9 @@ def _search_of(game, options, autoplay, compress, table_size, frontier_size):
     depth_weight, explore = options.get("depth_weight", 0.5), options.get("explore", 0.0)
     compiled = profile.compiled_search(expander, options.get("weights"), depth_weight, table_size,
                                        frontier_size, explore)
-    return compiled or _Search(expander, depth_weight, table_size, frontier_size, explore)
+    if compiled is not None:
+        return compiled
+    return _Search(expander, depth_weight, table_size, frontier_size, explore)
 
 
 class Solver:
