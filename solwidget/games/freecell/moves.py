@@ -32,7 +32,7 @@ class CellsMoves:
     it wants to know of the foundations (the search's safe cards), kept in the same cache.
     """
 
-    def __init__(self, game, runs_kept: int = 200_000):
+    def __init__(self, game, runs_kept: int = 200_000, facts_kept: int = 50_000):
         self.game = game
         self.moves, self.hosts, self.counts_to = _tables(game)
         self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
@@ -43,6 +43,7 @@ class CellsMoves:
         self.runs = {}                  # pile -> run_of(pile)
         self.runs_kept = runs_kept
         self._facts = {}                # foundations -> facts_of(piles)
+        self.facts_kept = facts_kept    # one deck has 14**4 foundations: a search keeps them all
 
     def plans(self, piles, every=True, source=None) -> list:
         """(move, source index, destination index, cards moved) for each legal move, in the
@@ -140,10 +141,12 @@ class CellsMoves:
         return known
 
     def foundation_facts(self, piles) -> tuple:
-        """``facts_of(piles)``, kept by foundations (a few thousand sets of them)."""
+        """``facts_of(piles)``, kept by foundations (at most ``facts_kept`` of them)."""
         foundations = piles[self.founds]
         facts = self._facts.get(foundations)
         if facts is None:
+            if len(self._facts) >= self.facts_kept:
+                self._facts.clear()
             facts = self._facts[foundations] = self.facts_of(piles)
         return facts
 

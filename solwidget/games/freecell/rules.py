@@ -15,6 +15,8 @@ from ...engine.state import State
 from .moves import CellsMoves, fits
 
 ENGINE_RUNS_KEPT = 20_000           # piles whose runs the engine's generator keeps, a game
+ENGINE_FACTS_KEPT = 2_000           # and foundations whose facts: a game played or replayed
+                                    # sees few, and a long-lived cache costs the collector
 
 
 class _FreeCellFamily(Patience):
@@ -32,7 +34,8 @@ class _FreeCellFamily(Patience):
 
     def _prepare_tables(self) -> None:
         super()._prepare_tables()
-        self.generator = CellsMoves(self, ENGINE_RUNS_KEPT) if fits(self) else None   # where it holds
+        # moves.py's generator, where its shape holds
+        self.generator = CellsMoves(self, ENGINE_RUNS_KEPT, ENGINE_FACTS_KEPT) if fits(self) else None
 
     def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
         """Every legal move, or only those from pile index ``source``: moves.py's, in
