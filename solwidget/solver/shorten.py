@@ -75,13 +75,14 @@ def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool):
 
 
 def drop_detours(game, start, moves, thorough=False, states=None):
-    """``states``, if given, are the positions along ``moves``."""
+    """``states``, if given, are the positions along ``moves``. A rewrite keeps them so: it
+    replaces the positions of the stretch it rewrites, and the stretch ends where it did."""
     changed = True
     passes = 0
+    if states is None:
+        states = _positions(game, start, moves)
     while changed and passes < MAX_PASSES:
         changed, passes = False, passes + 1
-        if passes > 1 or states is None:
-            states = _positions(game, start, moves)
         i = 0
         while i < len(moves):
             first = moves[i]
