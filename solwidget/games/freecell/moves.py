@@ -89,7 +89,7 @@ class CellsMoves:
             pile = piles[src]
             known = runs.get(pile)
             if known is None:
-                known = self.run_of(pile)
+                known = self.run_of(pile, keep=source is None)
             run, wanted = known
             found = []                  # loops, not comprehensions: each of those is a call
             for host, n in wanted[run if run < limit else limit]:
@@ -123,16 +123,20 @@ class CellsMoves:
                     plans.append((one[src][c], src, c, 1))
         return plans
 
-    def run_of(self, pile) -> tuple:
+    def run_of(self, pile, keep=True) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their
         order goes (the engine's run_length), and wanted[k], the (host, n) pairs for the top
-        n <= k of them: the run of n cards may go on host. Kept by pile: a pile's hash is
-        kept too when it is bytes."""
+        n <= k of them: the run of n cards may go on host. Kept by pile if ``keep`` (a pile's
+        hash is kept too when it is bytes): the moves of a whole position are asked again
+        for its children, which share all but two of its piles; the moves of one pile (a
+        move checked before it is played) seldom are."""
         hosts = self.hosts
         run = self.game.run_length(pile)
         wanted = [()]
         for n in range(1, run + 1):
             wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
+        if not keep:
+            return run, wanted
         if len(self.runs) >= self.runs_kept:
             self.runs.clear()
         # Tuples all through: the garbage collector stops tracking tuples of plain values,

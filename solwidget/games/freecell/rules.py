@@ -15,8 +15,9 @@ from ...engine.state import State
 from .moves import CellsMoves, fits
 
 ENGINE_RUNS_KEPT = 20_000           # piles whose runs the engine's generator keeps, a game
-ENGINE_FACTS_KEPT = 2_000           # and foundations whose facts: a game played or replayed
-                                    # sees few, and a long-lived cache costs the collector
+ENGINE_FACTS_KEPT = 64              # and foundations whose facts: a line played or replayed
+                                    # keeps them for moves at a time, and a long-lived
+                                    # cache costs the collector more than it saves
 
 
 class _FreeCellFamily(Patience):
