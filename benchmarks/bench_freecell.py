@@ -23,7 +23,7 @@ It is timed two ways, both with the "looking glass" preset (``-l lg``):
   Its times include starting a process (a few ms a deal).
 
 Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
-start-up). The two ratios printed at the end are ours over each of fc-solve's totals. With
+start-up), in a run of its own, as fc-solve's range solver runs. The two ratios printed at the end are ours over each of fc-solve's totals. With
 ``--python-search`` ours also runs each deal with the Python search in place of the family's
 search in C (games/freecell/search_core.c), to show what the C search gains and that both
 make the same searches.
@@ -209,20 +209,19 @@ def main(argv=None) -> int:
         return 1
     one_process, process_wall = median_range_run(args.n, max(1, args.fc_repeats))
     game = sw.load_game("freecell")
-    ours, per_deal, python = [], [], []
+    deals = [game.deal(number) for number in range(1, args.n + 1)]
+    # Each solver over the whole range in a run of its own, as fc-solve's range solver runs:
+    # started between our deals, fc-solve's processes would leave ours cold caches.
+    ours = [run_ours(state, args.max_states, args.max_seconds) for state in deals]
+    python = [run_ours(state, args.max_states, args.max_seconds, python_search=True)
+              for state in deals] if args.python_search else []
     with tempfile.TemporaryDirectory() as tmp:
-        for number in range(1, args.n + 1):
-            state = game.deal(number)
-            per_deal.append(run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)))
-            ours.append(run_ours(state, args.max_states, args.max_seconds))
-            if args.python_search:
-                python.append(run_ours(state, args.max_states, args.max_seconds, python_search=True))
-            if not args.quiet:
-                (a, ta, ma, _), (b, tb, mb, _) = ours[-1], per_deal[-1]
-                tc = one_process.seconds[number - 1]
-                print(f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
-                      f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s",
-                      flush=True)
+        per_deal = [run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)) for state in deals]
+    if not args.quiet:
+        for number, (a, ta, ma, _), (b, tb, mb, _), tc in zip(range(1, args.n + 1), ours, per_deal,
+                                                               one_process.seconds):
+            print(f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
+                  f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s")
     ours_run = as_run("solwidget, one process", ours)
     per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
     one_process.moves = per_deal_run.moves        # the range solver prints no moves
