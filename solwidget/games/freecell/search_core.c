@@ -168,9 +168,10 @@ static inline void move_cards(const Rules *R, Pos *p, int src, int dst, int n) {
     p->len[src] = s;
 }
 
+/* The cards on a foundation with this top card (0: empty): one deck, built by one. */
 static int foundation_count(const Rules *R, uint8_t top) {
     if (!top) return 0;
-    return R->step > 0 ? (top & 15) : 14 - (top & 15);
+    return R->step > 0 ? (top & 15) - R->start_rank + 1 : R->start_rank - (top & 15) + 1;
 }
 
 static void facts_of(const Rules *R, const Pos *p, Facts *f) {
