@@ -284,7 +284,8 @@ static int cmp_pair(const void *a, const void *b) {
     return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
 }
 
-/* At most MAXPLANS moves, else -1 (no game of one deck comes near). */
+/* At most MAXPLANS moves, else -1 (no game of one deck comes near). After the runs' moves
+ * come at most MAXP * (MAXP + 1) from the cells and MAXP to a free cell. */
 static int plans_of(const Rules *R, const Pos *p, const Facts *f, Plan *out) {
     int np = 0, topped_by[64], empties[MAXP], ne = 0, givers[MAXP], ng = 0;
     int held[MAXP], nh = 0, free_cells[MAXP], nfree = 0;
@@ -327,7 +328,7 @@ static int plans_of(const Rules *R, const Pos *p, const Facts *f, Plan *out) {
             for (int n = 1; n <= most; n++) { found[nf][0] = (uint8_t)empties[0]; found[nf][1] = (uint8_t)n; nf++; }
         }
         if (nf > 1) qsort(found, nf, 2, cmp_pair);
-        if (np + nf + MAXP * 2 > MAXPLANS) return -1;
+        if (np + nf + MAXP * (MAXP + 3) > MAXPLANS) return -1;   /* room for the moves below */
         for (int i = 0; i < nf; i++) out[np++] = (Plan){(uint8_t)src, found[i][0], found[i][1]};
     }
     for (int h = 0; h < nh; h++) {
