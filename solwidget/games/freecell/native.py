@@ -81,7 +81,6 @@ class NativeSearch:
         game = expander.game
         tables = _tables(game)
         self.x = expander
-        self.key = expander.key
         self._kinds = tables[0]
         self._moves = expander._move                    # [source][destination][cards]
         self._index = game.index_of
