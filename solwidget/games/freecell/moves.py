@@ -135,13 +135,13 @@ class CellsMoves:
         wanted = [()]
         for n in range(1, run + 1):
             wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
-        if not keep:
-            return run, wanted
-        if len(self.runs) >= self.runs_kept:
-            self.runs.clear()
         # Tuples all through: the garbage collector stops tracking tuples of plain values,
         # so this cache, long-lived and large, costs its passes nothing.
-        known = self.runs[pile] = (run, tuple(wanted))
+        known = (run, tuple(wanted))
+        if keep:
+            if len(self.runs) >= self.runs_kept:
+                self.runs.clear()
+            self.runs[pile] = known
         return known
 
     def foundation_facts(self, piles) -> tuple:
