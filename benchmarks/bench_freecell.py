@@ -23,12 +23,12 @@ It is timed two ways, both with the "looking glass" preset (``-l lg``):
   Its times include starting a process (a few ms a deal).
 
 Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
-start-up), in a run of its own, as fc-solve's range solver runs. The two ratios printed at the end are ours over each of fc-solve's totals. With
-``--python-search`` ours also runs each deal with the Python search in place of the family's
+start-up), over the whole range in a run of its own, as fc-solve's range solver runs. With
+``--python-search`` it runs the deals again with the Python search in place of the family's
 search in C (games/freecell/search_core.c), to show what the C search gains and that both
-make the same searches.
-Before them, the positions each searched a deal (our expansions, fc-solve's states checked)
-and the time a position: what of the gap is the search, and what the cost of a position.
+make the same searches. After the table come the positions each searched a deal (our
+expansions, fc-solve's states checked) and the time a position: what of the gap is the
+search, and what the cost of a position; then the ratios of the totals.
 """
 
 from __future__ import annotations
@@ -226,19 +226,19 @@ def main(argv=None) -> int:
     per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
     one_process.moves = per_deal_run.moves        # the range solver prints no moves
     print(f"solwidget {describe()}")
-    python_run = as_run("solwidget, Python search", python) if python else None
-    print_table(args.n, [ours_run, *([python_run] if python else []), one_process, per_deal_run])
+    python_runs = [as_run("solwidget, Python search", python)] if python else []
+    print_table(args.n, [ours_run, *python_runs, one_process, per_deal_run])
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
     same = one_process.positions == per_deal_run.positions
     print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
-    if python:
-        same = (ours_run.moves, ours_run.positions) == (python_run.moves, python_run.positions)
-        print(f"our searches the same in C and in Python (moves and expansions, deal by deal): "
-              f"{'yes' if same else 'NO'}")
-    print_positions([ours_run, *([python_run] if python else []), one_process])
-    if python:
-        print(f"the Python search / ours: {python_run.total / ours_run.total:.1f}x total, "
-              f"{statistics.median(python_run.seconds) / statistics.median(ours_run.seconds):.1f}x median")
+    for run in python_runs:
+        same = (ours_run.moves, ours_run.positions) == (run.moves, run.positions)
+        print(f"our searches the same in C and in Python (expansions and solution lengths, deal by "
+              f"deal): {'yes' if same else 'NO'}")
+    print_positions([ours_run, *python_runs, one_process])
+    for run in python_runs:
+        print(f"the Python search / ours: {run.total / ours_run.total:.1f}x total, "
+              f"{statistics.median(run.seconds) / statistics.median(ours_run.seconds):.1f}x median")
     print_ratios(ours_run, [one_process, per_deal_run])
     return 0
 
