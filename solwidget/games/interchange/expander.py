@@ -54,38 +54,40 @@ def fast_path(game, compress=True) -> bool:
             and game.symmetric_tableau)
 
 
-class _Reserve:
-    """The stock and waste as a turning cycle: ``order`` (waste bottom to top, then the
-    stock from its top, as bytes: quick to slice and search), ``now`` cards of it on the
-    waste, ``redeals`` made so far; ``top``, the card on top of the waste (None: none)."""
-    __slots__ = ("order", "now", "redeals", "top")
+# The stock and waste as a turning cycle, a *reserve*: the tuple (order, now, redeals),
+# ``order`` the waste bottom to top, then the stock from its top, as bytes (quick to slice
+# and search), ``now`` cards of it on the waste, ``redeals`` made so far. A plain tuple, not
+# an instance of a class: a bridge makes one for every reserve card it plays, and a tuple
+# is made and read for a fraction of an instance's cost.
 
-    def __init__(self, order, now, redeals):
-        self.order, self.now, self.redeals = order, now, redeals
-        self.top = order[now - 1] if now else None
+def _waste_top(reserve):
+    """The card on top of the waste (None: none)."""
+    order, now, _ = reserve
+    return order[now - 1] if now else None
 
-    def play(self, card):
-        """turn_up(card) then a play of it from the waste: (the turns, the reserve after)."""
-        order, now = self.order, self.now
-        redeals = self.redeals
-        if now and order[now - 1] == card:
-            turns = ()
-        else:
-            on_waste = order.find(card, now) + 1
-            if on_waste:
-                turns = (TURN,) * (on_waste - now)
-            else:                   # not in the stock: after a redeal
-                on_waste = order.index(card) + 1
-                lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
-                turns = lead + (TURN,) * on_waste
-                redeals += 1
-            now = on_waste
-        return turns, _Reserve(order[:now - 1] + order[now:], now - 1, redeals)
 
-    def piles(self):
-        """(stock, waste) as the engine holds them."""
-        order, now = self.order, self.now
-        return tuple(order[now:].translate(_FACE_DOWN)[::-1]), tuple(order[:now])
+def _play(reserve, card):
+    """turn_up(card) then a play of it from the waste: (the turns, the reserve after)."""
+    order, now, redeals = reserve
+    if now and order[now - 1] == card:
+        turns = ()
+    else:
+        on_waste = order.find(card, now) + 1
+        if on_waste:
+            turns = (TURN,) * (on_waste - now)
+        else:                   # not in the stock: after a redeal
+            on_waste = order.index(card) + 1
+            lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
+            turns = lead + (TURN,) * on_waste
+            redeals += 1
+        now = on_waste
+    return turns, (order[:now - 1] + order[now:], now - 1, redeals)
+
+
+def _reserve_piles(reserve):
+    """(stock, waste) as the engine holds them."""
+    order, now, _ = reserve
+    return tuple(order[now:].translate(_FACE_DOWN)[::-1]), tuple(order[:now])
 
 
 class _Chain:
@@ -94,15 +96,15 @@ class _Chain:
     chains end with none. ``moves``: the turns and plays of the cards played so far."""
     __slots__ = ("cards", "played", "at", "moves", "to")
 
-    def __init__(self, start: _Reserve, to: Move):
+    def __init__(self, start: tuple, to: Move):
         self.cards, self.played, self.at, self.moves, self.to = (), 0, start, (), to
 
-    def reserve(self) -> _Reserve:
+    def reserve(self) -> tuple:
         """The reserve after the chain's cards were played (and ``moves`` theirs)."""
         if self.played < len(self.cards):
             at, moves = self.at, self.moves
             for card in self.cards[self.played:]:
-                turns, at = at.play(card)
+                turns, at = _play(at, card)
                 moves += turns + (self.to,)
             self.at, self.moves, self.played = at, moves, len(self.cards)
         return self.at
@@ -149,7 +151,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         (the child, None) when a safe move may follow (a pile's top or the waste's is safe
         for the foundations after it: the key is the settled child's, scored asks it)."""
         W = self._W
-        top = chain.reserve().top if chain is not None else new[W][-1] if new[W] else None
+        top = _waste_top(chain.reserve()) if chain is not None else new[W][-1] if new[W] else None
         safe = self._safe_cards(new) if self.autoplay else ()
         asked = admit is not None and top not in safe and not any(p and p[-1] in safe for p in new[self._tableau])
         if asked and not admit(self._key_of(tuple(new))):
@@ -226,9 +228,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
-            reserve = _Reserve(order, len(waste), state.extra[0])
-            yield from self._home_bridges(state, reserve, set(order), admit)
-            yield from self._bridges(state, reserve, set(order), runs, (parts, safe, admit, after))
+            reserve, cards = (order, len(waste), state.extra[0]), set(order)
+            yield from self._home_bridges(state, reserve, cards, admit)
+            yield from self._bridges(state, reserve, cards, runs, (parts, safe, admit, after))
 
     def _home_bridges(self, state, start, reserve, admit):
         """reductions.home_bridges, on the cycle, as _successors gives them (_homed)."""
@@ -296,7 +298,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                             chain.cards = cards
                             rest, grown = _taken(piles[a], n), pile + cards + piles[a][-n:]
                             played = chain.reserve()
-                            asked = self._asked(parts, a, rest, b, grown, safe, admit, played.top)
+                            asked = self._asked(parts, a, rest, b, grown, safe, admit, _waste_top(played))
                             if asked is not False:
                                 new = list(piles)
                                 new[a], new[b] = rest, grown
@@ -319,8 +321,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
 
     def _with_reserve(self, state, new, reserve):
         """The position with piles ``new`` and ``reserve`` for its stock and waste."""
-        new[self._S], new[self._W] = reserve.piles()
-        return State(state.game, tuple(new), (reserve.redeals,))
+        _, _, redeals = reserve
+        new[self._S], new[self._W] = _reserve_piles(reserve)
+        return State(state.game, tuple(new), (redeals,))
 
     # ------------------------------------------------------------ safe moves home
     def _safe_cards(self, piles):
