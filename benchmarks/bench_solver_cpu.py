@@ -3,7 +3,9 @@
     .venv/bin/python benchmarks/bench_solver_cpu.py triple_interchange 1 100 --cpu 10
         deals 1-100, each searched until won, lost or 10 s of CPU: won / lost / unknown
     .venv/bin/python benchmarks/bench_solver_cpu.py mutated 1 1000 --cpu 1 --then 10 --quiet
-        deals 1-1000 at 1 s of CPU, then the deals left unknown at 10 s: decided at each
+        deals 1-1000 at 1 s of CPU, then the deals left unknown at 10 s: decided at each,
+        and the expansions a deal within which 99 % and 99.9 % of them were decided (the
+        targets in a measure that does not move with the machine's speed)
     .venv/bin/python benchmarks/bench_solver_cpu.py triple_interchange 1 20 --max-states 2000 --reps 3
         deals 1-20 at 2,000 states each: search CPU (min of 3 runs; shortening and replaying
         the wins left out), states per CPU second, and a fingerprint of every result (status,
@@ -20,6 +22,7 @@ import argparse
 import ast
 import hashlib
 import json
+import math
 import time
 
 import solwidget as sw
@@ -51,7 +54,7 @@ def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
     return rows
 
 
-def then_longer(game, rows, seconds, portfolio, quiet) -> None:
+def then_longer(game, rows, seconds, portfolio, quiet) -> list[tuple]:
     """The deals left unknown searched again at ``seconds``: a search is the same at any
     budget (its turns count expansions), so a deal decided within the first budget is
     decided within the longer one, and only the unknown ones need the longer run."""
@@ -61,6 +64,19 @@ def then_longer(game, rows, seconds, portfolio, quiet) -> None:
     left = [row[0] for row in final if row[1] == "unknown"]
     print(f"at {seconds:g} s (the {len(unknown)} unknown deals searched again): "
           f"{100 * (len(final) - len(left)) / len(final):.1f} % decided, unknown {left}")
+    return final
+
+
+def expansions_needed(rows, shares=(0.99, 0.999)) -> None:
+    """The targets restated in expansions, which do not move with the machine's speed: for
+    each share of the deals, the expansions within which that many were decided (the
+    searches count expansions, so a deal is decided at the same count on any machine)."""
+    decided = sorted(row[2] for row in rows if row[1] != "unknown")
+    for share in shares:
+        deals = math.ceil(share * len(rows))
+        within = (f"within {decided[deals - 1]:,} expansions a deal" if deals <= len(decided)
+                  else f"not within these budgets ({len(decided)} decided)")
+        print(f"{100 * share:g} % of the deals ({deals}) decided {within}")
 
 
 def fixed_states(game, deals, max_states, reps, portfolio) -> None:
@@ -112,7 +128,8 @@ def main(argv=None) -> int:
     if args.cpu is not None:
         rows = cpu_budget(game, deals, args.cpu, portfolio, args.quiet)
         if args.then:
-            then_longer(game, rows, args.then, portfolio, args.quiet)
+            rows = then_longer(game, rows, args.then, portfolio, args.quiet)
+        expansions_needed(rows)
     else:
         fixed_states(game, deals, args.max_states, args.reps, portfolio)
     return 0
