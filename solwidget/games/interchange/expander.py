@@ -228,12 +228,13 @@ class InterchangeExpander(InterchangeFamilyExpander):
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
-            reserve, cards = (order, len(waste), state.extra[0]), set(order)
-            yield from self._home_bridges(state, reserve, cards, admit)
-            yield from self._bridges(state, reserve, cards, runs, (parts, safe, admit, after))
+            reserve, in_reserve = (order, len(waste), state.extra[0]), set(order)
+            yield from self._home_bridges(state, reserve, in_reserve, admit)
+            yield from self._bridges(state, reserve, in_reserve, runs, (parts, safe, admit, after))
 
-    def _home_bridges(self, state, start, reserve, admit):
-        """reductions.home_bridges, on the cycle, as _successors gives them (_homed)."""
+    def _home_bridges(self, state, start, in_reserve, admit):
+        """reductions.home_bridges, on the cycle, as _successors gives them (_homed);
+        ``start``: the reserve, ``in_reserve``: the set of its cards."""
         piles = state.piles
         on_top = {}
         for t in self._T:
@@ -245,7 +246,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
             if top in seen or top & 15 == KING:
                 continue
             seen.add(top)
-            firsts = [c for c in ACES if c in reserve] if not top else [top + 1] if top + 1 in reserve else []
+            firsts = [c for c in ACES if c in in_reserve] if not top else [top + 1] if top + 1 in in_reserve else []
             to_f = self._one[self._W][f]
             for first in firsts:
                 chain = _Chain(start, to_f)
@@ -261,14 +262,15 @@ class InterchangeExpander(InterchangeFamilyExpander):
                         homed = self._homed(state, self._placed(piles, chain, f, a, 1), admit, chain)
                         if homed is not None:
                             yield (chain.moves + (self._one[a][f],),) + homed
-                    if last + 1 not in reserve:
+                    if last + 1 not in in_reserve:
                         break
                     last += 1
 
-    def _bridges(self, state, start, reserve, runs, asking):
+    def _bridges(self, state, start, in_reserve, runs, asking):
         """reductions.bridges, on the cycle, as _successors gives them (``asking``: the key
-        parts, safe cards and admit for _asked, and the scores after a move); ``runs``:
-        (pile, run length) of each pile that holds cards."""
+        parts, safe cards and admit for _asked, and the scores after a move); ``start``: the
+        reserve, ``in_reserve``: the set of its cards; ``runs``: (pile, run length) of each
+        pile that holds cards."""
         parts, safe, admit, after = asking
         piles = state.piles
         units = {}                              # head card -> (pile, count) runs it heads
@@ -280,9 +282,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
         for b in self._T:
             pile = piles[b]
             if pile:
-                starts = [c for c in self._fits_on[pile[-1]] if c in reserve]
+                starts = [c for c in self._fits_on[pile[-1]] if c in in_reserve]
             elif b == first_empty:
-                starts = sorted(reserve)
+                starts = sorted(in_reserve)
             else:
                 continue
             to_b = self._one[self._W][b]
@@ -305,7 +307,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                                 yield (chain.moves + (self._run_move(a, b, n),),
                                        self._with_reserve(state, new, played),
                                        after(a, rest, b, grown, len(cards)) if asked else None)
-                    if head is None or head not in reserve:
+                    if head is None or head not in in_reserve:
                         break
                     last = head
 
