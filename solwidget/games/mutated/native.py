@@ -1,0 +1,216 @@
+"""Mutated Solitaire's compiled search (search_core.c): the tables it is handed, and when it
+runs.
+
+search_core.c runs search.py's ``_Search`` with ``MutatedExpander``'s successors, keys,
+scores and pooled proofs, position for position, at a fraction of the cost a position. It
+holds no rule of its own: every table it plays by is read here from the board (board.py:
+each pile's kind and row, the rows each pile gives cards to, which card goes on which) and
+the score's weights, and the dead-end test is the expander's own (called back). It runs only
+where it is the same search:
+
+- the expander is a MutatedExpander that plays safe moves (``autoplay``: else it asks the
+  engine for every move, which the C does not write), of a MutatedSolitaire;
+- the dead-end test is deadends.DeadEnds's, as written (a test that replaces its
+  ``is_dead`` or ``dead`` gets the Python search, which asks the replacement);
+- every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is exact
+  in a double and the C sums, added in another order, are the Python ones to the last bit
+  (the portfolio's weights all are). The depth weight may be any finite number (the
+  portfolio has 0.2): a priority, ``score + depth_weight * depth``, is one product and one
+  sum in both writings, each rounded to a double the same way (search_core.c's
+  ``priority``);
+- the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
+  not set (solwidget/compiled.py): else the Python search runs, with the same results.
+
+Its keys are the very bytes of expander.key, so a pooled proof (search.py's ``_Closure``)
+takes them in its two sets as the Python search would, and C and Python searches may share
+one. tests/test_native_mutated.py compares the two successor by successor and search by
+search.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from ...compiled import native_module
+from ...engine.cards import OTHER_COLOUR
+from ...solver.heuristics import weights_of
+from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
+                    R2X, ROW, SPACES)
+from .deadends import DeadEnds
+from .expander import PARTNER, ROW1_SPACES, MutatedExpander
+from .rules import MutatedSolitaire
+from .score import MUTATED_WEIGHTS
+
+search_core = native_module("solwidget.games.mutated.search_core")
+_DEAD_END_TEST = (DeadEnds.is_dead, DeadEnds.dead)          # as deadends.py writes it
+
+WEIGHTS = ("home", "blockers", "urgent", "down", "rows", "decks", "orphans")   # search_core's order
+BUILD_DST, CARD_MOVE = 255, 128        # a move's destination for "dN build"; a named card's flag
+
+
+def exact(value) -> bool:
+    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
+    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
+
+
+def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
+    """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
+    would not be the same search (see the module docstring)."""
+    if search_core is None or type(expander) is not MutatedExpander or not expander.autoplay:
+        return None
+    if type(expander.game) is not MutatedSolitaire or type(expander.dead_ends) is not DeadEnds:
+        return None
+    if (DeadEnds.is_dead, DeadEnds.dead) != _DEAD_END_TEST:
+        return None
+    w = weights_of(weights, MUTATED_WEIGHTS)
+    if not all(exact(w[name]) for name in WEIGHTS) or not math.isfinite(depth_weight):
+        return None
+    return NativeSearch(expander, [w[name] for name in WEIGHTS], depth_weight, table_size,
+                        frontier_size, explore)
+
+
+@functools.lru_cache(maxsize=1)
+def tables() -> tuple:
+    """What search_core plays by, read from the board: each pile's kind (0 foundation,
+    1 space, 2 r2x, 3 deck) and row, the giving piles in GIVERS's order with the rows they
+    give to, which card goes on which (FITS, PARENTS_OF), and the suits of each colour."""
+    kinds = bytearray(len(PILE_IDS))
+    for kind, piles in ((0, F), (1, SPACES), (2, (R2X,)), (3, DECKS)):
+        for i in piles:
+            kinds[i] = kind
+    assert sorted(F + SPACES + (R2X,) + DECKS) == list(range(len(PILE_IDS)))
+    # the key keeps r2x and the decks in place after the spaces (expander.REST), the decks
+    # in rows 1, 2, 3 (moves.apply flips DECKS[row - 1]), the row-1 spaces in order
+    assert (R2X,) + DECKS == tuple(range(SPACES[-1] + 1, len(PILE_IDS)))
+    assert all(ROW[d] == i + 1 for i, d in enumerate(DECKS))
+    assert ROW1_SPACES == tuple(s for s in SPACES if ROW[s] == 1)
+    rows = bytes(ROW)
+    givers = bytearray()
+    for src, to_rows, _ in GIVERS:
+        assert 1 <= len(to_rows) <= 2
+        givers += bytes((src, *to_rows, *(255,) * (2 - len(to_rows))))
+    fits = bytes(bool(FITS[under][over]) for under in range(128) for over in range(128))
+    parents = bytearray()
+    for card in range(64):
+        hosts = PARENTS_OF[card]
+        assert len(hosts) <= 2
+        parents += bytes((*hosts, *(255,) * (2 - len(hosts))))
+    colours = bytes(s for pair in OTHER_COLOUR for s in pair) + bytes(PARTNER)
+    return bytes(kinds), rows, bytes(givers), fits, bytes(parents), colours
+
+
+def encode(piles, modes) -> bytes:
+    """A position as search_core keeps it: each pile as its length and its cards, then each
+    deck's mode plus one."""
+    out = bytearray()
+    for pile in piles:
+        out.append(len(pile))
+        out += bytes(pile)
+    out += bytes(mode + 1 for mode in modes)
+    return bytes(out)
+
+
+def decode(data: bytes) -> tuple:
+    """``encode`` undone: (piles as bytes, modes)."""
+    piles, at = [], 0
+    for _ in PILE_IDS:
+        n = data[at]
+        piles.append(data[at + 1:at + 1 + n])
+        at += 1 + n
+    return tuple(piles), tuple(b - 1 for b in data[at:])
+
+
+INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
+
+
+def encode_moves(moves) -> bytes:
+    out = bytearray()
+    for m in moves:
+        if m.dst == "build":
+            out += bytes((INDEX[m.src], BUILD_DST, 1))
+        elif m.card is not None:
+            out += bytes((INDEX[m.src], INDEX[m.dst], CARD_MOVE | CARD_BY_NAME[m.card]))
+        else:
+            out += bytes((INDEX[m.src], INDEX[m.dst], m.n))
+    return bytes(out)
+
+
+def decode_moves(data: bytes) -> list:
+    """The engine's Move objects of search_core's move codes."""
+    out = []
+    for i in range(0, len(data), 3):
+        src, dst, x = data[i], data[i + 1], data[i + 2]
+        if dst == BUILD_DST:
+            out.append(BUILD_MOVES[src])
+        elif x & CARD_MOVE:
+            out.append(CARD_MOVES[src, dst, x & 127])
+        else:
+            out.append(MOVES[src][dst][x])
+    return out
+
+
+class NativeSearch:
+    """search.py's ``_Search`` for a MutatedExpander, run by search_core.c: its interface
+    (``seed``, ``pool``, ``run``, ``line``, ...), the same expansions."""
+
+    def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        from ...solver.search import POOL_AFTER     # here: search.py imports the profiles
+        self.x = expander
+        self.key = expander.key                 # the same bytes as the C keys
+        # _Search keeps two generations of half the table each
+        self.core = search_core.Search(*tables(), tuple(weights), expander.game.card_count, depth_weight,
+                                       explore, table_size // 2, frontier_size, POOL_AFTER,
+                                       self._dead)
+
+    def _dead(self, piles, modes) -> bool:
+        return self.x.dead_ends.dead(piles, modes)      # the portfolio's shared test (share)
+
+    def pool(self, closure) -> None:
+        """Take part in a pooled loss proof (search.py's _Closure), or with None no longer."""
+        if closure is None:
+            self.core.pool(None, None)
+        else:
+            self.core.pool(closure.expanded, closure.generated)
+
+    def seed(self, state, node) -> None:
+        self.core.seed(encode(state.piles, state.extra), encode_moves(node[1]))
+
+    def run(self, burst, progress):
+        """Up to ``burst`` positions popped: (how many, the won node or None)."""
+        done, expanded, won, depth = self.core.run(burst, progress.expanded)
+        if expanded:
+            progress.expanded += expanded
+            progress.depth = depth
+        return done, won
+
+    def line(self, node) -> list:
+        """The moves from the start to ``node`` (the engine's Move objects)."""
+        return decode_moves(self.core.line(node))
+
+    def best_line(self) -> list:
+        node = self.core.best_node
+        return [] if node is None else self.line(node)
+
+    def release(self) -> None:
+        self.core.release()
+
+    @property
+    def waiting(self) -> int:
+        return self.core.waiting
+
+    @property
+    def generated(self) -> int:
+        return self.core.generated
+
+    @property
+    def complete(self) -> bool:
+        return self.core.complete
+
+    @property
+    def skipped(self) -> int:
+        return self.core.skipped
+
+    @property
+    def best_score(self):
+        return self.core.best_score

@@ -1,0 +1,1442 @@
+/* Mutated Solitaire's search, compiled: solver/search.py's best-first search with
+ * MutatedExpander's successors (expander.py, moves.py), score (score.py), key and dead-end
+ * test (deadends.py), in C, and the pooled loss proof of search.py's _Closure.
+ *
+ * It is a second writing of what those Python files say, not a source of rules: every
+ * table it plays by (each pile's kind and row, which piles give cards to which rows, which
+ * card goes on which, the suits of each colour, the score's weights) is handed to it by
+ * native.py, which reads them from the game's board and the expander, and it expands the
+ * same positions in the same order as the Python search: the same successors (moves.py's
+ * ``plans`` order, the same skipped moves, the same safe moves home after each), keys
+ * (the same bytes as expander.py's ``key``), scores, frontier (a heap, and with
+ * ``explore`` the same random kinds drawn from the same Mersenne Twister as Python's
+ * random.Random(0)), transposition tables, evictions and trims, and with a pooled proof
+ * the same keys added to the same two Python sets. tests/test_native_mutated.py compares
+ * the two successor by successor and search by search; the solver replays every win
+ * through State.play.
+ *
+ * A position is kept as bytes: for each pile in the game's order its length and its cards,
+ * then each deck's mode plus one (0: draw mode, else the base's index plus one). A move is
+ * three bytes (source, destination, count): the destination BUILD_DST for "dN build", the
+ * count CARD_MOVE | card for a card named from a deck in draw mode.
+ *
+ * Scores are sums of counts times weights. native.py uses this core only when every weight
+ * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
+ * order of adding gives the Python score (score.py adds cached parts of the parent's score)
+ * to the last bit. A priority adds the depth weight times the depth to it as search.py
+ * does, in the same two rounded steps (priority()), so the depth weight may be any double. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXP 24          /* piles: the game has 23 */
+#define MAXH 32          /* cards in one pile: a legal position has at most 19 */
+#define NDECKS 3
+#define MAXPLANS 1024    /* moves from one position: a few dozen in practice */
+#define MAXSETTLE 64
+#define NONE32 0xFFFFFFFFu
+#define KEYBUF 160       /* a key (at most 52 cards, 20 separators, 3 modes) and the zeros past it */
+#define FACE_DOWN 64
+#define ACE 1
+#define KING 13
+#define DRAW (-1)
+#define BUILD_DST 255    /* a move's destination for "dN build" */
+#define CARD_MOVE 128    /* a move's count byte: CARD_MOVE | card names a card */
+#define SEP 0xFF         /* expander.py's SEPARATOR */
+
+enum { FOUNDATION = 0, SPACE = 1, ODD = 2, DECK = 3 };   /* the kinds of pile (r2x: ODD) */
+
+typedef struct {
+    int np, nf;                       /* piles; the foundations are piles 0 .. nf - 1 */
+    uint8_t kind[MAXP], row[MAXP];
+    int d1;                           /* the decks are d1, d1 + 1, d1 + 2, in rows 1, 2, 3 */
+    uint8_t givers[MAXP]; int ngivers;         /* board.GIVERS: the piles that give, in order */
+    uint8_t gives_to[MAXP][2];                 /* by pile: the rows it gives to (255: none) */
+    uint8_t row1[MAXP]; int nrow1;             /* expander.ROW1_SPACES */
+    uint8_t group[4][MAXP]; int ngroup[4];     /* the key's sorted groups: foundations, rows 1-3 */
+    uint8_t rest[MAXP]; int nrest;             /* the piles the key keeps in place */
+    uint8_t fits[128][128];           /* board.FITS: may over lie on under in a run */
+    uint8_t parents[64][2], nparents[64];      /* board.PARENTS_OF */
+    uint8_t other[4][2], partner[4];  /* the suits of the other colour, the other of the same */
+    double w_home, w_block, w_urgent, w_down, w_rows, w_decks, w_orphans;
+    int total;                        /* cards in the game */
+    int slot;                         /* bytes of an encoded position, at most */
+} Rules;
+
+typedef struct {
+    uint8_t len[MAXP];
+    int8_t mode[NDECKS];
+    uint8_t c[MAXP][MAXH];
+} Pos;
+
+typedef struct { uint8_t src, dst, x; } Plan;     /* a move, as above */
+
+static void decode(const Rules *R, const uint8_t *b, Pos *p) {
+    for (int i = 0; i < R->np; i++) {
+        int n = p->len[i] = *b++;
+        memcpy(p->c[i], b, n);
+        b += n;
+    }
+    for (int d = 0; d < NDECKS; d++) p->mode[d] = (int8_t)(*b++ - 1);
+}
+
+static int encode(const Rules *R, const Pos *p, uint8_t *b) {
+    uint8_t *start = b;
+    for (int i = 0; i < R->np; i++) {
+        int n = p->len[i];
+        *b++ = (uint8_t)n;
+        memcpy(b, p->c[i], n);
+        b += n;
+    }
+    for (int d = 0; d < NDECKS; d++) *b++ = (uint8_t)(p->mode[d] + 1);
+    return (int)(b - start);
+}
+
+/* A frontier priority as search.py makes it, ``value + depth_weight * depth``: one product
+ * and one sum, each rounded to a double as Python rounds it. The product goes through a
+ * volatile so that no compiler fuses the two into one multiply-add (rounded once, it could
+ * differ in the last bit). ``value`` is exact (see above); the depth weight may be any
+ * double, as the portfolio's 0.2 is. */
+static inline double priority(double value, double depth_weight, uint32_t depth) {
+    volatile double product = depth_weight * depth;
+    return value + product;
+}
+
+/* ================================================================== the family-free loop
+ * Copied from games/freecell/search_core.c (Mersenne Twister, memory pool, KeySet,
+ * Node/Entry/Bucket, heap, exploring frontier, admit, keep, new_node, push_child); the
+ * changes for this family are marked "Mutated:". */
+
+/* ------------------------------------------------------------------ Mersenne Twister */
+/* MT19937 as Python's random module runs it: Random(0) seeds it by init_by_array([0]),
+ * random() takes 53 bits of two words, randrange(n) takes bit_length(n) bits of a word
+ * until they fall below n. */
+
+typedef struct { uint32_t mt[624]; int i; } Twister;
+
+static void mt_init(Twister *r, uint32_t s) {
+    r->mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
+    r->i = 624;
+}
+
+static void mt_seed_zero(Twister *r) {            /* init_by_array with the key [0] */
+    mt_init(r, 19650218u);
+    uint32_t *mt = r->mt;
+    int i = 1, j = 0;
+    for (int k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + 0u + (uint32_t)j;
+        i++; j = 0;                                /* key length 1 */
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000u;
+}
+
+static uint32_t mt_next(Twister *r) {
+    uint32_t *mt = r->mt, y;
+    if (r->i >= 624) {
+        int k;
+        for (k = 0; k < 624; k++) {
+            y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
+            mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+        }
+        r->i = 0;
+    }
+    y = mt[r->i++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+}
+
+static double mt_random(Twister *r) {
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static uint32_t mt_below(Twister *r, uint32_t n) {   /* n >= 1, n < 2^32 */
+    int k = 0;
+    while (k < 32 && (n >> k)) k++;
+    uint32_t x;
+    do x = mt_next(r) >> (32 - k); while (x >= n);
+    return x;
+}
+
+/* ------------------------------------------------------------------ memory */
+
+/* The large buffers of finished searches are kept for the next ones, at most SPARE_BYTES:
+ * a solver run deal after deal would otherwise have the kernel map and clear fresh pages
+ * for every search, which costs about as much as the search itself. (Every call holds
+ * the GIL, so the pool needs no lock.) */
+#define SPARE_BYTES ((size_t)128 << 20)
+#define SPARE_LEAST ((size_t)64 << 10)   /* smaller buffers go to malloc and free */
+#define SPARES 64
+static struct { void *p; size_t bytes; } spare[SPARES];
+static int nspare;
+static size_t spare_bytes;
+
+/* A buffer of at least *bytes (the smallest spare that will do, else a new one); *bytes
+ * becomes its size. */
+static void *pool_take(size_t *bytes) {
+    int best = -1;
+    if (*bytes < SPARE_LEAST) return malloc(*bytes);
+    for (int i = 0; i < nspare; i++)
+        if (spare[i].bytes >= *bytes && (best < 0 || spare[i].bytes < spare[best].bytes)) best = i;
+    if (best < 0) return malloc(*bytes);
+    void *p = spare[best].p;
+    *bytes = spare[best].bytes;
+    spare_bytes -= *bytes;
+    spare[best] = spare[--nspare];
+    return p;
+}
+
+static void pool_give(void *p, size_t bytes) {
+    if (!p) return;
+    if (bytes >= SPARE_LEAST && nspare < SPARES && spare_bytes + bytes <= SPARE_BYTES) {
+        spare[nspare].p = p; spare[nspare].bytes = bytes;
+        nspare++; spare_bytes += bytes;
+    } else free(p);
+}
+
+/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling. */
+static int grow(void **p, size_t *cap, size_t need, size_t unit) {
+    if (need <= *cap) return 0;
+    size_t bytes = *cap ? *cap * unit : 256;
+    while (bytes < need * unit) bytes *= 2;
+    void *q = pool_take(&bytes);
+    if (!q) return -1;
+    if (*cap) memcpy(q, *p, *cap * unit);
+    pool_give(*p, *cap * unit);
+    *p = q; *cap = bytes / unit;
+    return 0;
+}
+
+#define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
+
+typedef struct { uint8_t *data; size_t size, cap; } Bytes;
+
+static int bytes_reserve(Bytes *b, size_t more) {
+    return grow((void **)&b->data, &b->cap, b->size + more, 1);
+}
+
+/* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first). */
+typedef struct { uint64_t *hash; uint32_t *at; size_t cap, size; Bytes arena; } KeySet;
+
+/* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
+static uint64_t hash_bytes(const uint8_t *k, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
+    for (int i = 0; i < n; i += 8) {
+        memcpy(&w, k + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    h *= 0x94D049BB133111EBull;
+    return (h ^ (h >> 29)) | 1;                     /* 0 marks an empty slot */
+}
+
+static void keyset_free(KeySet *s) {
+    pool_give(s->hash, s->cap * sizeof *s->hash);
+    pool_give(s->at, s->cap * sizeof *s->at);
+    pool_give(s->arena.data, s->arena.cap);
+    memset(s, 0, sizeof *s);
+}
+
+static int keyset_grow(KeySet *s) {
+    size_t cap = s->cap ? s->cap * 2 : 1024, hash_bytes = cap * 8, at_bytes = cap * 4;
+    uint64_t *hash = pool_take(&hash_bytes);
+    uint32_t *at = pool_take(&at_bytes);
+    if (!hash || !at) { pool_give(hash, hash_bytes); pool_give(at, at_bytes); return -1; }
+    memset(hash, 0, cap * sizeof *hash);
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->hash[i]) continue;
+        size_t j = s->hash[i] & (cap - 1);
+        while (hash[j]) j = (j + 1) & (cap - 1);
+        hash[j] = s->hash[i]; at[j] = s->at[i];
+    }
+    pool_give(s->hash, s->cap * sizeof *s->hash);
+    pool_give(s->at, s->cap * sizeof *s->at);
+    s->hash = hash; s->at = at; s->cap = cap;
+    return 0;
+}
+
+static int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
+    if (!s->size) return 0;
+    for (size_t j = h & (s->cap - 1); s->hash[j]; j = (j + 1) & (s->cap - 1)) {
+        const uint8_t *there = s->arena.data + s->at[j];
+        if (s->hash[j] == h && there[0] == n && !memcmp(there + 1, k, n)) return 1;
+    }
+    return 0;
+}
+
+/* Adds the key; 1 if it was new, 0 if there, -1 out of memory. */
+static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
+    if ((s->size + 1) * 2 > s->cap && keyset_grow(s)) return -1;
+    size_t j = h & (s->cap - 1);
+    for (; s->hash[j]; j = (j + 1) & (s->cap - 1)) {
+        const uint8_t *there = s->arena.data + s->at[j];
+        if (s->hash[j] == h && there[0] == n && !memcmp(there + 1, k, n)) return 0;
+    }
+    if (bytes_reserve(&s->arena, (size_t)n + 1) || s->arena.size + n + 1 > NONE32) return -1;
+    s->hash[j] = h;
+    s->at[j] = (uint32_t)s->arena.size;
+    s->arena.data[s->arena.size] = (uint8_t)n;
+    memcpy(s->arena.data + s->arena.size + 1, k, n);
+    s->arena.size += (size_t)n + 1;
+    s->size++;
+    return 1;
+}
+
+/* A search node: how it was reached (search.py's (parent, moves, depth)). */
+typedef struct { uint32_t parent, moves, depth, slot; uint8_t nmoves; } Node;
+typedef struct { double prio; int64_t order; uint32_t node; } Entry;
+typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
+
+static int entry_less(const Entry *a, const Entry *b) {
+    return a->prio < b->prio || (a->prio == b->prio && a->order < b->order);
+}
+
+static int cmp_entry(const void *a, const void *b) {
+    return entry_less(a, b) ? -1 : entry_less(b, a) ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    PyObject_HEAD
+    Rules R;
+    double depth_weight, explore;
+    size_t table_half, frontier_size;
+    KeySet table, old_table;
+    Node *nodes; size_t nnodes, cnodes;
+    Bytes moves;                        /* 3 bytes a move: source, destination, cards */
+    uint8_t *slots; size_t nslots, cslots;
+    uint32_t *free_slots; size_t nfree, cfree;
+    Entry *heap; size_t nheap, cheap;
+    size_t waiting;
+    int64_t order;
+    long long generated;
+    int complete;
+    double best_score; int64_t best_node;
+    Twister rng;
+    Bucket *buckets; size_t nbuckets, cbuckets;
+    uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
+    uint32_t *types; size_t ntypes, ctypes;
+    uint8_t *taken; size_t ctaken;
+    /* Mutated: the pooled proof (search.py's _Closure: its two sets, or NULL), the
+     * positions skipped for it and POOL_AFTER; the dead-end test called back in Python
+     * (or NULL); the keys asked about, for successors() (or NULL) */
+    PyObject *expanded_set, *generated_set, *dead, *asked;
+    long long skipped, pool_after;
+} Search;
+
+static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
+    if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
+    if (bytes_reserve(&S->moves, 3 * (size_t)nm) || S->moves.size + 3 * (size_t)nm > NONE32) return -1;
+    Node *n = &S->nodes[S->nnodes];
+    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint8_t)nm;
+    n->depth = depth; n->slot = NONE32;
+    memcpy(S->moves.data + S->moves.size, m, 3 * (size_t)nm);
+    S->moves.size += 3 * (size_t)nm;
+    return (int64_t)S->nnodes++;
+}
+
+static int store(Search *S, uint32_t node, const Pos *p) {
+    uint32_t slot;
+    if (S->nfree) slot = S->free_slots[--S->nfree];
+    else {
+        if (grow((void **)&S->slots, &S->cslots, (S->nslots + 1) * S->R.slot, 1)) return -1;
+        slot = (uint32_t)S->nslots++;
+    }
+    encode(&S->R, p, S->slots + (size_t)slot * S->R.slot);
+    S->nodes[node].slot = slot;
+    return 0;
+}
+
+static int release_slot(Search *S, uint32_t node) {
+    uint32_t slot = S->nodes[node].slot;
+    if (slot == NONE32) return 0;
+    if (grow((void **)&S->free_slots, &S->cfree, S->nfree + 1, sizeof(uint32_t))) return -1;
+    S->free_slots[S->nfree++] = slot;
+    S->nodes[node].slot = NONE32;
+    return 0;
+}
+
+static int heap_push(Search *S, Entry e) {
+    if (grow((void **)&S->heap, &S->cheap, S->nheap + 1, sizeof(Entry))) return -1;
+    size_t i = S->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!entry_less(&e, &S->heap[up])) break;
+        S->heap[i] = S->heap[up]; i = up;
+    }
+    S->heap[i] = e;
+    return 0;
+}
+
+static Entry heap_pop(Search *S) {
+    Entry top = S->heap[0], last = S->heap[--S->nheap];
+    size_t i = 0, n = S->nheap;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t best = l + 1 < n && entry_less(&S->heap[l + 1], &S->heap[l]) ? l + 1 : l;
+        if (!entry_less(&S->heap[best], &last)) break;
+        S->heap[i] = S->heap[best]; i = best;
+    }
+    if (n) S->heap[i] = last;
+    return top;
+}
+
+/* frontier.py's kinds: (int(priority), depth) -> a bucket, listed in ``types`` while it
+ * has not been found empty. */
+static int64_t bucket_of(Search *S, Entry e) {
+    uint64_t stored = (((uint64_t)(int64_t)e.prio << 32) | S->nodes[e.node].depth) + 1;  /* 0: empty slot */
+    if ((S->kind_size + 1) * 2 > S->kind_cap) {
+        size_t cap = S->kind_cap ? S->kind_cap * 2 : 1024;
+        uint64_t *keys = calloc(cap, sizeof *keys);
+        uint32_t *vals = malloc(cap * sizeof *vals);
+        if (!keys || !vals) { free(keys); free(vals); return -1; }
+        for (size_t i = 0; i < S->kind_cap; i++) {
+            if (!S->kind_key[i]) continue;
+            size_t j = (S->kind_key[i] * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
+            while (keys[j]) j = (j + 1) & (cap - 1);
+            keys[j] = S->kind_key[i]; vals[j] = S->kind_bucket[i];
+        }
+        free(S->kind_key); free(S->kind_bucket);
+        S->kind_key = keys; S->kind_bucket = vals; S->kind_cap = cap;
+    }
+    size_t j = (stored * 0x9E3779B97F4A7C15ull) >> 20 & (S->kind_cap - 1);
+    while (S->kind_key[j] && S->kind_key[j] != stored) j = (j + 1) & (S->kind_cap - 1);
+    uint32_t b;
+    if (S->kind_key[j]) b = S->kind_bucket[j];
+    else {
+        if (grow((void **)&S->buckets, &S->cbuckets, S->nbuckets + 1, sizeof(Bucket))) return -1;
+        b = (uint32_t)S->nbuckets++;
+        memset(&S->buckets[b], 0, sizeof(Bucket));
+        S->kind_key[j] = stored; S->kind_bucket[j] = b; S->kind_size++;
+    }
+    if (!S->buckets[b].listed) {
+        if (grow((void **)&S->types, &S->ctypes, S->ntypes + 1, sizeof(uint32_t))) return -1;
+        S->types[S->ntypes++] = b;
+        S->buckets[b].listed = 1;
+    }
+    return b;
+}
+
+static int push(Search *S, Entry e) {
+    if (heap_push(S, e)) return -1;
+    S->waiting++;
+    if (S->explore > 0.0) {
+        int64_t b = bucket_of(S, e);
+        if (b < 0) return -1;
+        Bucket *B = &S->buckets[b];
+        if (grow((void **)&B->items, &B->cap, B->size + 1, sizeof(Entry))) return -1;
+        B->items[B->size++] = e;
+    }
+    return 0;
+}
+
+static int mark_taken(Search *S, int64_t order, uint8_t value) {
+    size_t i = (size_t)(-order);
+    if (i >= S->ctaken) {
+        size_t old = S->ctaken;
+        if (grow((void **)&S->taken, &S->ctaken, i + 1, 1)) return -1;
+        memset(S->taken + old, 0, S->ctaken - old);
+    }
+    S->taken[i] = value;
+    return 0;
+}
+
+static int is_taken(const Search *S, int64_t order) {
+    size_t i = (size_t)(-order);
+    return i < S->ctaken && S->taken[i];
+}
+
+static Entry pop_best(Search *S) {
+    for (;;) {
+        Entry e = heap_pop(S);
+        if (!is_taken(S, e.order)) return e;
+        S->taken[-e.order] = 0;
+    }
+}
+
+static Entry pop_random(Search *S) {
+    for (;;) {
+        uint32_t i = mt_below(&S->rng, (uint32_t)S->ntypes);
+        Bucket *B = &S->buckets[S->types[i]];
+        if (!B->size) {                               /* an emptied kind goes for good */
+            B->listed = 0;
+            S->types[i] = S->types[S->ntypes - 1];
+            S->ntypes--;
+            continue;
+        }
+        uint32_t j = mt_below(&S->rng, (uint32_t)B->size);
+        Entry e = B->items[j];
+        B->items[j] = B->items[B->size - 1];
+        B->size--;
+        if (!is_taken(S, e.order)) return e;
+        S->taken[-e.order] = 0;
+    }
+}
+
+static int pop(Search *S, Entry *out) {
+    S->waiting--;
+    if (S->explore <= 0.0) { *out = heap_pop(S); return 0; }
+    *out = mt_random(&S->rng) < S->explore ? pop_random(S) : pop_best(S);
+    return mark_taken(S, out->order, 1);
+}
+
+static void clear_frontier(Search *S) {
+    for (size_t b = 0; b < S->nbuckets; b++) GIVE(S->buckets[b].items, S->buckets[b].cap, sizeof(Entry));
+    GIVE(S->buckets, S->cbuckets, sizeof(Bucket)); S->nbuckets = 0;
+    free(S->kind_key); free(S->kind_bucket);
+    S->kind_key = NULL; S->kind_bucket = NULL; S->kind_cap = S->kind_size = 0;
+    GIVE(S->types, S->ctypes, sizeof(uint32_t)); S->ntypes = 0;
+    if (S->taken) memset(S->taken, 0, S->ctaken);
+    S->nheap = 0; S->waiting = 0;
+}
+
+/* Frontier.keep: the best ``n`` waiting entries stay, pushed again best first. */
+static int keep(Search *S, size_t n) {
+    size_t m = 0;
+    Entry *waiting = malloc((S->nheap ? S->nheap : 1) * sizeof(Entry));
+    if (!waiting) return -1;
+    for (size_t i = 0; i < S->nheap; i++)
+        if (!is_taken(S, S->heap[i].order)) waiting[m++] = S->heap[i];
+    qsort(waiting, m, sizeof(Entry), cmp_entry);
+    for (size_t i = n; i < m; i++)
+        if (release_slot(S, waiting[i].node)) { free(waiting); return -1; }
+    clear_frontier(S);
+    for (size_t i = 0; i < m && i < n; i++)
+        if (push(S, waiting[i])) { free(waiting); return -1; }
+    free(waiting);
+    return 0;
+}
+
+/* _Search.admit: is the key new to this search (it is recorded)? 1, 0, or -1. */
+static int admit(Search *S, const uint8_t *k, int n) {
+    S->generated++;
+    uint64_t h = hash_bytes(k, n);
+    if (S->old_table.size && keyset_has(&S->old_table, k, n, h)) return 0;
+    size_t size = S->table.size;
+    int added = keyset_add(&S->table, k, n, h);
+    if (added <= 0) return added;
+    if (size + 1 >= S->table_half) {                 /* evict the older generation */
+        keyset_free(&S->old_table);
+        S->old_table = S->table;
+        memset(&S->table, 0, sizeof S->table);
+    }
+    return 1;
+}
+
+static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
+                      const Pos *p, double value, int64_t *won) {
+    int64_t node = new_node(S, parent, m, nm, depth);
+    if (node < 0) return -1;
+    if (value == 0.0) { *won = node; return 0; }    /* every card home */
+    if (S->best_node < 0 || value < S->best_score) { S->best_score = value; S->best_node = node; }
+    if (store(S, (uint32_t)node, p)) return -1;
+    S->order--;
+    /* Mutated: the priority as search.py makes it (see priority()) */
+    return push(S, (Entry){priority(value, S->depth_weight, depth), S->order, (uint32_t)node});
+}
+
+/* ================================================================== end of the family-free loop */
+
+/* ------------------------------------------------------------------ the rules (moves.py) */
+
+typedef struct { int level[4], home[4], first_empty, cards_home; } Levels;
+
+/* expander.levels: per suit, the cards home and the foundation that holds them. */
+static void levels_of(const Rules *R, const Pos *p, Levels *L) {
+    for (int s = 0; s < 4; s++) { L->level[s] = 0; L->home[s] = -1; }
+    L->first_empty = -1;
+    for (int f = 0; f < R->nf; f++) {
+        if (!p->len[f]) { if (L->first_empty < 0) L->first_empty = f; continue; }
+        int suit = p->c[f][0] >> 4 & 3;
+        L->level[suit] = p->len[f]; L->home[suit] = f;
+    }
+    L->cards_home = L->level[0] + L->level[1] + L->level[2] + L->level[3];
+}
+
+/* board.run_length: the top cards of a pile (not below ``floor``) that form a movable run. */
+static inline int run_length(const Rules *R, const uint8_t *pile, int size, int floor) {
+    if (size <= floor || pile[size - 1] & FACE_DOWN) return 0;
+    int n = 1;
+    while (size - n > floor && R->fits[pile[size - n - 1]][pile[size - n]]) n++;
+    return n;
+}
+
+/* moves.plans(piles, modes): every legal move but the key-equal duplicates, in its order.
+ * At most MAXPLANS, else -1. */
+static int plans_of(const Rules *R, const Pos *p, Plan *out) {
+    int8_t tops[4][128], wanted[128];
+    int empty[4] = {-1, -1, -1, -1}, empty_f = -1, np = 0;
+    memset(tops, -1, sizeof tops);
+    memset(wanted, -1, sizeof wanted);
+    for (int i = 0; i < R->np; i++) {                 /* moves._open_piles */
+        int n = p->len[i], row = R->row[i];
+        switch (R->kind[i]) {
+        case SPACE:
+            if (n) tops[row][p->c[i][n - 1] & 127] = (int8_t)i;
+            else if (empty[row] < 0) empty[row] = i;
+            break;
+        case ODD:                                      /* r2x takes cards while it holds some */
+            if (n) tops[row][p->c[i][n - 1] & 127] = (int8_t)i;
+            break;
+        case DECK:
+            if (p->mode[i - R->d1] != DRAW) tops[row][p->c[i][n - 1] & 127] = (int8_t)i;
+            break;
+        default:
+            if (!n) { if (empty_f < 0) empty_f = i; }
+            else if ((p->c[i][n - 1] & 15) != KING) wanted[(p->c[i][n - 1] + 1) & 127] = (int8_t)i;
+        }
+    }
+#define OUT(s, d, x) do { if (np >= MAXPLANS) return -1; out[np++] = (Plan){(uint8_t)(s), (uint8_t)(d), (uint8_t)(x)}; } while (0)
+    for (int g = 0; g < R->ngivers; g++) {
+        int src = R->givers[g], size = p->len[src];
+        const uint8_t *pile = p->c[src];
+        if (!size) continue;
+        int mode = R->kind[src] == DECK ? p->mode[src - R->d1] : 0;
+        if (R->kind[src] == DECK && mode == DRAW) {   /* any face-up card, alone and by name */
+            OUT(src, BUILD_DST, 1);
+            for (int j = 0; j < size; j++) {
+                int card = pile[j];
+                if (card & FACE_DOWN) continue;
+                for (int k = 0; k < 2; k++) {
+                    int row = R->gives_to[src][k];
+                    if (row == 255) continue;
+                    if (row) {
+                        for (int h = 0; h < R->nparents[card]; h++) {
+                            int dst = tops[row][R->parents[card][h]];
+                            if (dst >= 0) OUT(src, dst, CARD_MOVE | card);
+                        }
+                        if ((card & 15) == KING && empty[row] >= 0) OUT(src, empty[row], CARD_MOVE | card);
+                    } else if ((card & 15) == ACE) {
+                        if (empty_f >= 0) OUT(src, empty_f, CARD_MOVE | card);
+                    } else if (wanted[card] >= 0) OUT(src, wanted[card], CARD_MOVE | card);
+                }
+            }
+            continue;
+        }
+        int run = run_length(R, pile, size, mode);
+        for (int n = 1; n <= run; n++) {
+            int head = pile[size - n];
+            for (int k = 0; k < 2; k++) {
+                int row = R->gives_to[src][k];
+                if (row == 255) continue;
+                if (row) {
+                    for (int h = 0; h < R->nparents[head]; h++) {
+                        int dst = tops[row][R->parents[head][h]];
+                        if (dst >= 0) OUT(src, dst, n);
+                    }
+                    if ((head & 15) == KING && empty[row] >= 0) OUT(src, empty[row], n);
+                } else if (n == 1) {
+                    if ((head & 15) == ACE) { if (empty_f >= 0) OUT(src, empty_f, 1); }
+                    else if (wanted[head] >= 0) OUT(src, wanted[head], 1);
+                }
+            }
+        }
+    }
+    for (int f = 0; f < R->nf; f++) {                /* a foundation's top back to row 1 */
+        int n = p->len[f];
+        if (!n) continue;
+        int card = p->c[f][n - 1];
+        for (int h = 0; h < R->nparents[card]; h++) {
+            int dst = tops[1][R->parents[card][h]];
+            if (dst >= 0) OUT(f, dst, 1);
+        }
+        if ((card & 15) == KING && empty[1] >= 0) OUT(f, empty[1], 1);
+    }
+#undef OUT
+    return np;
+}
+
+/* moves.apply: the position after a legal move, in place. */
+static void apply(const Rules *R, Pos *p, int src, int dst, int x) {
+    int len = p->len[src];
+    uint8_t *pile = p->c[src], moving[MAXH];
+    if (dst == BUILD_DST) {                           /* the top card turns up as the base */
+        pile[len - 1] &= ~FACE_DOWN;
+        p->mode[src - R->d1] = (int8_t)(len - 1);
+        return;
+    }
+    int n;
+    if (x & CARD_MOVE) {
+        int i = 0;
+        while (pile[i] != (x & 127)) i++;
+        moving[0] = pile[i]; n = 1;
+        memmove(pile + i, pile + i + 1, len - i - 1);
+        len--;
+    } else {
+        n = x; len -= n;
+        memcpy(moving, pile + len, n);
+    }
+    memcpy(p->c[dst] + p->len[dst], moving, n);
+    p->len[dst] += n;
+    p->len[src] = len;
+    int flips[2], nflips = 0;
+    if (R->kind[src] == SPACE || R->kind[src] == ODD) {
+        if (len && pile[len - 1] & FACE_DOWN) {
+            pile[len - 1] &= ~FACE_DOWN;
+            if ((pile[len - 1] & 15) == KING) flips[nflips++] = R->row[src];
+        }
+    } else if (R->kind[src] == DECK && p->mode[src - R->d1] == len) {
+        p->mode[src - R->d1] = DRAW;                  /* the base has left */
+    }
+    if ((R->kind[dst] == SPACE || R->kind[dst] == ODD) && (moving[0] & 15) == KING)
+        flips[nflips++] = R->row[dst];
+    for (int k = 0; k < nflips; k++) {                /* the deck of that row turns over */
+        int deck = R->d1 + flips[k] - 1, m = p->len[deck];
+        if (p->mode[flips[k] - 1] != DRAW || !m) continue;
+        uint8_t *d = p->c[deck];
+        for (int i = 0, j = m - 1; i <= j; i++, j--) {
+            uint8_t a = d[i] ^ FACE_DOWN, b = d[j] ^ FACE_DOWN;
+            d[i] = b; d[j] = a;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ safe moves (expander.py) */
+
+/* expander.safe_cards: bit card for each card that may go home safely at these levels. */
+static uint64_t safe_cards(const Rules *R, const int *level) {
+    uint64_t safe = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int rank = level[suit] + 1;
+        int a = level[R->other[suit][0]], b = level[R->other[suit][1]];
+        if (rank != KING && (a < b ? a : b) >= rank - 1 && level[R->partner[suit]] >= rank - 2)
+            safe |= 1ull << (suit << 4 | rank);
+    }
+    return safe;
+}
+
+static inline int is_safe(uint64_t safe, int card) { return card < 64 && (safe >> card & 1); }
+
+/* expander.is_settled */
+static inline int is_settled(const Rules *R, int card, const int *level) {
+    int rank = card & 15, suit = card >> 4 & 3;
+    if (rank == KING) return 0;
+    int a = level[R->other[suit][0]], b = level[R->other[suit][1]];
+    return (a < b ? a : b) >= rank - 1 && level[R->partner[suit]] >= rank - 2;
+}
+
+/* expander.safe_plan: one safe move home (1, its source and foundation), or 0. */
+static int safe_plan(const Rules *R, const Pos *p, int *src_out, int *f_out) {
+    Levels L;
+    levels_of(R, p, &L);
+    uint64_t safe = safe_cards(R, L.level);
+    if (!safe) return 0;
+    int base = p->mode[0], d1 = R->d1;
+    int n = R->nrow1 + (base != DRAW && p->len[d1] - base >= 2);
+    for (int k = 0; k < n; k++) {
+        int src = k < R->nrow1 ? R->row1[k] : d1, size = p->len[src];
+        if (!size || !is_safe(safe, p->c[src][size - 1])) continue;
+        if (src != d1 && size == 2 && p->c[src][0] & FACE_DOWN && (p->c[src][0] & 15) == KING && p->len[d1])
+            continue;                                 /* it would turn up a King that flips d1 */
+        int suit = p->c[src][size - 1] >> 4 & 3;
+        *src_out = src;
+        *f_out = L.home[suit] >= 0 ? L.home[suit] : L.first_empty;
+        return 1;
+    }
+    return 0;
+}
+
+/* expander.settle: safe moves until none is left; how many, into ``played``. */
+static int settle(const Rules *R, Pos *p, Plan *played) {
+    int n = 0, src, f;
+    while (n < MAXSETTLE - 1 && safe_plan(R, p, &src, &f)) {
+        apply(R, p, src, f, 1);
+        played[n++] = (Plan){(uint8_t)src, (uint8_t)f, 1};
+    }
+    return n;
+}
+
+/* expander.buries_its_way_out: would "build" on this deck hide both hosts of the new base
+ * (and for d1 the card below it in its suit)? */
+static int buries_its_way_out(const Rules *R, const uint8_t *deck, int size, int is_d1) {
+    int base = deck[size - 1] & 63, rank = base & 15;
+    if (rank == KING || (is_d1 && rank == ACE)) return 0;
+    uint64_t hidden = 0;
+    for (int i = 0; i < size - 1; i++) hidden |= 1ull << (deck[i] & 63);
+    for (int h = 0; h < R->nparents[base]; h++)
+        if (!(hidden >> R->parents[base][h] & 1)) return 0;
+    return !is_d1 || (hidden >> (base - 1) & 1);
+}
+
+/* expander._may_go_home: might the child have a safe move? ``safe`` the parent's safe
+ * cards, ``every`` when the parent itself has a safe move. */
+static int may_go_home(const Rules *R, const Pos *parent, const Pos *child, int src, int dst,
+                       uint64_t safe, int every) {
+    if (every) return 1;
+    if (!safe) return 0;
+    int ends[2] = {src, dst};
+    for (int k = 0; k < 2; k++) {
+        int i = ends[k];
+        if (i == BUILD_DST || !((R->kind[i] == SPACE && R->row[i] == 1) || i == R->d1)) continue;
+        int size = child->len[i];
+        if (size && is_safe(safe, child->c[i][size - 1])) return 1;
+    }
+    return !child->len[R->d1] && parent->len[R->d1];
+}
+
+/* ------------------------------------------------------------------ the key (expander.key) */
+
+static inline int pile_less(const Pos *p, int a, int b) {
+    int na = p->len[a], nb = p->len[b], m = na < nb ? na : nb;
+    int r = memcmp(p->c[a], p->c[b], m);
+    return r < 0 || (r == 0 && na < nb);
+}
+
+/* The foundations sorted, each row's spaces sorted (as bytes), r2x and the decks as they
+ * are, the deck modes plus one: joined by SEP, as expander.key joins them. */
+static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
+    uint8_t *start = k;
+    for (int g = 0; g < 4; g++) {
+        int order[MAXP], n = R->ngroup[g];
+        for (int i = 0; i < n; i++) {                 /* insertion sort: five piles at most */
+            int t = R->group[g][i], j = i;
+            while (j > 0 && pile_less(p, t, order[j - 1])) { order[j] = order[j - 1]; j--; }
+            order[j] = t;
+        }
+        for (int i = 0; i < n; i++) {
+            if (i) *k++ = SEP;
+            memcpy(k, p->c[order[i]], p->len[order[i]]);
+            k += p->len[order[i]];
+        }
+        *k++ = SEP;
+    }
+    for (int i = 0; i < R->nrest; i++) {
+        int t = R->rest[i];
+        memcpy(k, p->c[t], p->len[t]);
+        k += p->len[t];
+        *k++ = SEP;
+    }
+    for (int d = 0; d < NDECKS; d++) *k++ = (uint8_t)(p->mode[d] + 1);
+    memset(k, 0, 8);
+    return (int)(k - start);
+}
+
+/* ------------------------------------------------------------------ the score (score.py) */
+
+/* score.hosts_gone: are both hosts of ``card`` home or among ``beneath``? */
+static inline int hosts_gone(const Rules *R, int card, const int *level, uint64_t beneath) {
+    int rank = card & 15, suit = card >> 4 & 3;
+    if (rank == KING) return 0;
+    for (int k = 0; k < 2; k++) {
+        int s = R->other[suit][k];
+        if (!(level[s] > rank || (beneath >> (s << 4 | (rank + 1)) & 1))) return 0;
+    }
+    return 1;
+}
+
+/* score.stack_value: a space, r2x or a built deck's pile. */
+static double stack_value(const Rules *R, const uint8_t *pile, int size, const int8_t *need, int row,
+                          const int *level) {
+    int down = 0, blockers = 0, depth = 0, urgent = 0, lowest = 99;
+    for (int j = 0; j < size; j++) {                  /* heuristics.scan_pile */
+        int card = pile[j], n = need[card & 63];
+        if (card & FACE_DOWN) down++;
+        if (n > lowest) blockers++;
+        else lowest = n;
+        if (n == 1) { depth += size - 1 - j; urgent++; }
+    }
+    double value = R->w_down * down + R->w_block * blockers + R->w_urgent * (depth + urgent * (row - 1))
+                   + R->w_rows * row * size;
+    if (R->w_orphans != 0.0 && row > 1) {             /* score.stack_orphans */
+        int count = 0;
+        uint64_t beneath = 0;
+        for (int j = 0; j < size; j++) {
+            int card = pile[j];
+            if (!(j && R->fits[pile[j - 1]][card]) && hosts_gone(R, card, level, beneath)) count++;
+            beneath |= 1ull << (card & 63);
+        }
+        value += R->w_orphans * (row - 1) * count;
+    }
+    return value;
+}
+
+/* score.deck_value */
+static double deck_value(const Rules *R, const uint8_t *pile, int size, int base, int row,
+                         const int8_t *need, const int *level) {
+    int loose = base == DRAW ? size : base, down = 0;
+    for (int j = 0; j < loose; j++) down += (pile[j] & FACE_DOWN) != 0;
+    double value = (R->w_decks + R->w_down) * down + R->w_rows * row * loose;
+    if (R->w_orphans != 0.0 && row > 1) {
+        int count = 0;
+        for (int j = 0; j < loose; j++) count += hosts_gone(R, pile[j], level, 0);
+        value += R->w_orphans * (row - 1) * count;
+    }
+    if (base != DRAW)
+        value += stack_value(R, pile + base, size - base, need, row, level) + R->w_down * loose;
+    return value;
+}
+
+/* score.value_of: 0 when won, else at least 0.5. */
+static double score(const Rules *R, const Pos *p) {
+    Levels L;
+    levels_of(R, p, &L);
+    if (L.cards_home == R->total) return 0.0;
+    int8_t need[64];                                  /* heuristics.need_tables, one deck */
+    for (int s = 0; s < 4; s++)
+        for (int r = 0; r < 16; r++) need[s << 4 | r] = (int8_t)(r - L.level[s]);
+    double value = R->w_home * (R->total - L.cards_home);
+    for (int i = R->nf; i < R->np; i++) {
+        int n = p->len[i];
+        if (!n) continue;
+        if (R->kind[i] == DECK) value += deck_value(R, p->c[i], n, p->mode[i - R->d1], R->row[i], need, L.level);
+        else value += stack_value(R, p->c[i], n, need, R->row[i], L.level);
+    }
+    return value > 0.5 ? value : 0.5;
+}
+
+/* ------------------------------------------------------------------ the dead-end test */
+
+/* deadends.DeadEnds.dead, called back in Python (the expander's own test): 1 dead, 0 not,
+ * -1 with a Python error. */
+static int is_dead(Search *S, const Pos *p) {
+    const Rules *R = &S->R;
+    PyObject *piles = PyTuple_New(R->np), *modes = NULL, *answer = NULL;
+    if (!piles) return -1;
+    for (int i = 0; i < R->np; i++) {
+        PyObject *pile = PyBytes_FromStringAndSize((const char *)p->c[i], p->len[i]);
+        if (!pile) goto fail;
+        PyTuple_SET_ITEM(piles, i, pile);
+    }
+    modes = Py_BuildValue("(iii)", p->mode[0], p->mode[1], p->mode[2]);
+    if (!modes) goto fail;
+    answer = PyObject_CallFunctionObjArgs(S->dead, piles, modes, NULL);
+    if (!answer) goto fail;
+    int dead = PyObject_IsTrue(answer);
+    Py_DECREF(piles); Py_DECREF(modes); Py_DECREF(answer);
+    return dead;
+fail:
+    Py_XDECREF(piles); Py_XDECREF(modes);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ one expansion */
+
+/* search.py's _Closure: note a key in one of its sets (or, for successors(), in a list). */
+static int note_key(PyObject *set, const uint8_t *key, int n) {
+    PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
+    if (!k) return -1;
+    int r = PyList_CheckExact(set) ? PyList_Append(set, k) : PySet_Add(set, k);
+    Py_DECREF(k);
+    return r;
+}
+
+/* _Search.expand_next with MutatedExpander.scored: the won node, -1 if none, -2 out of
+ * memory, -3 more moves than MAXPLANS, -4 a Python error. ``expanded``: the portfolio's
+ * expansions so far (for POOL_AFTER), counted up when this one expands. */
+static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) {
+    const Rules *R = &S->R;
+    Entry e;
+    if (pop(S, &e)) return -2;
+    Node node = S->nodes[e.node];
+    Pos p;
+    decode(R, S->slots + (size_t)node.slot * R->slot, &p);
+    if (release_slot(S, e.node)) return -2;
+    uint8_t key[KEYBUF];
+    if (S->expanded_set) {                            /* the pooled proof */
+        int n = key_of(R, &p, key);
+        PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
+        if (!k) return -4;
+        int there = PySet_Contains(S->expanded_set, k);
+        if (there > 0 && *expanded >= S->pool_after) {
+            Py_DECREF(k);
+            S->skipped++;                             /* another search expanded it */
+            return -1;
+        }
+        if (there < 0 || PySet_Add(S->expanded_set, k)) { Py_DECREF(k); return -4; }
+        Py_DECREF(k);
+    }
+    (*expanded)++;
+    *depth_out = node.depth;
+    int64_t won = -1;
+    int dead = is_dead(S, &p);
+    if (dead < 0) return -4;
+    if (!dead) {
+        Levels L;
+        levels_of(R, &p, &L);
+        int a, b, every = safe_plan(R, &p, &a, &b);
+        uint64_t safe = every ? 0 : safe_cards(R, L.level);
+        Plan plans[MAXPLANS], played[MAXSETTLE + 1];
+        int np = plans_of(R, &p, plans);
+        if (np < 0) return -3;
+        for (int i = 0; i < np && won < 0; i++) {
+            Plan m = plans[i];
+            int src = m.src, dst = m.dst;
+            if (src < R->nf) {
+                if (is_settled(R, p.c[src][p.len[src] - 1], L.level)) continue;
+            } else if (dst == BUILD_DST && buries_its_way_out(R, p.c[src], p.len[src], src == R->d1)) {
+                continue;
+            }
+            Pos q = p;
+            apply(R, &q, src, dst, m.x);
+            played[0] = m;
+            int nm = 1;
+            if (src < R->nf || (dst != BUILD_DST && dst < R->nf) || may_go_home(R, &p, &q, src, dst, safe, every))
+                nm += settle(R, &q, played + 1);
+            int n = key_of(R, &q, key);
+            if (S->asked && note_key(S->asked, key, n)) return -4;            /* successors() */
+            if (S->generated_set && note_key(S->generated_set, key, n)) return -4;
+            int ok = admit(S, key, n);
+            if (ok < 0) return -2;
+            if (ok && push_child(S, e.node, played, nm, node.depth + nm, &q, score(R, &q), &won)) return -2;
+        }
+    }
+    if (won >= 0) return won;
+    if (S->waiting > S->frontier_size) {             /* _Search.trim */
+        if (keep(S, S->frontier_size / 2)) return -2;
+        S->complete = 0;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ Python's side */
+
+/* Gives back every buffer of the search (to the pool) but the nodes and their moves. */
+static void free_frontier_and_tables(Search *S) {
+    keyset_free(&S->table); keyset_free(&S->old_table);
+    clear_frontier(S);
+    GIVE(S->heap, S->cheap, sizeof(Entry));
+    GIVE(S->taken, S->ctaken, 1);
+    GIVE(S->slots, S->cslots, 1); S->nslots = 0;
+    GIVE(S->free_slots, S->cfree, sizeof(uint32_t)); S->nfree = 0;
+}
+
+static void free_all(Search *S) {
+    free_frontier_and_tables(S);
+    GIVE(S->nodes, S->cnodes, sizeof(Node)); S->nnodes = 0;
+    GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
+    Py_CLEAR(S->expanded_set); Py_CLEAR(S->generated_set); Py_CLEAR(S->dead); Py_CLEAR(S->asked);
+}
+
+static void Search_dealloc(Search *S) {
+    free_all(S);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
+static int bad_rules(const char *why) {
+    PyErr_Format(PyExc_ValueError, "search_core: %s", why);
+    return -1;
+}
+
+/* Search(kinds, rows, givers, fits, parents, colours, weights, total, depth_weight, explore,
+ *        table_half, frontier_size, pool_after, dead):
+ *   kinds: a byte a pile (0 foundation, 1 space, 2 r2x, 3 deck; the foundations first, the
+ *          three decks one run, in rows 1, 2, 3); rows: each pile's row (0 to 3);
+ *   givers: 3 bytes a giving pile, in board.GIVERS's order: the pile, then the rows it
+ *          gives to (255: none);
+ *   fits: 128 x 128 bytes (board.FITS); parents: 64 x 2 bytes (board.PARENTS_OF, 255: none);
+ *   colours: 12 bytes, by suit the two suits of the other colour, then by suit the other
+ *          suit of its colour;
+ *   weights: the 7 of score.py (home, blockers, urgent, down, rows, decks, orphans);
+ *   dead: DeadEnds.dead(piles, modes), called back once an expansion. */
+static int Search_init(Search *S, PyObject *args, PyObject *kw) {
+    PyObject *kinds, *rows, *givers, *fits, *parents, *colours, *dead;
+    int total;
+    double w[7], depth_weight, explore;
+    Py_ssize_t table_half, frontier_size;
+    long long pool_after;
+    if (!PyArg_ParseTuple(args, "SSSSSS(ddddddd)iddnnLO", &kinds, &rows, &givers, &fits, &parents, &colours,
+                          &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &total, &depth_weight, &explore,
+                          &table_half, &frontier_size, &pool_after, &dead))
+        return -1;
+    free_all(S);                                  /* a search set up again starts afresh */
+    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+    Rules *R = &S->R;
+    int np = (int)PyBytes_GET_SIZE(kinds);
+    if (np < 1 || np > MAXP) return bad_rules("1 to 24 piles");
+    const uint8_t *k, *rw, *gv, *ft, *pa, *co;
+    if (read_bytes(kinds, "kinds", np, &k) || read_bytes(rows, "rows", np, &rw) ||
+        read_bytes(fits, "fits", 128 * 128, &ft) || read_bytes(parents, "parents", 128, &pa) ||
+        read_bytes(colours, "colours", 12, &co))
+        return -1;
+    if (!PyBytes_Check(givers) || PyBytes_GET_SIZE(givers) % 3 || PyBytes_GET_SIZE(givers) > 3 * MAXP)
+        return bad_rules("givers: 3 bytes a pile");
+    if (!PyCallable_Check(dead)) { PyErr_SetString(PyExc_TypeError, "search_core: dead must be callable"); return -1; }
+    int nf = 0, d1 = -1, last_space = -1;
+    for (int i = 0; i < np; i++) {
+        if (k[i] > DECK || rw[i] > 3 || (k[i] == FOUNDATION) != (rw[i] == 0)) return bad_rules("a pile's kind or row");
+        if (k[i] == FOUNDATION && i != nf++) return bad_rules("the foundations come first");
+        if (k[i] == DECK && d1 < 0) d1 = i;
+        if (k[i] == SPACE) last_space = i;
+        R->kind[i] = k[i]; R->row[i] = rw[i];
+    }
+    if (nf != 4 || d1 < 0 || d1 + NDECKS > np) return bad_rules("four foundations and three decks");
+    for (int d = 0; d < NDECKS; d++)
+        if (k[d1 + d] != DECK || rw[d1 + d] != d + 1) return bad_rules("the decks d1, d2, d3 in rows 1, 2, 3");
+    R->np = np; R->nf = nf; R->d1 = d1;
+    memset(R->gives_to, 255, sizeof R->gives_to);
+    gv = (const uint8_t *)PyBytes_AS_STRING(givers);
+    R->ngivers = (int)(PyBytes_GET_SIZE(givers) / 3);
+    for (int g = 0; g < R->ngivers; g++) {
+        int src = gv[3 * g];
+        if (src >= np || k[src] == FOUNDATION) return bad_rules("a giver is a space, r2x or a deck");
+        for (int j = 0; j < 2; j++) {
+            int row = gv[3 * g + 1 + j];
+            if (row != 255 && row > 3) return bad_rules("a giver's rows");
+            R->gives_to[src][j] = (uint8_t)row;
+        }
+        R->givers[g] = (uint8_t)src;
+    }
+    for (int i = 0; i < np; i++) {
+        if (k[i] == SPACE && rw[i] == 1) R->row1[R->nrow1++] = (uint8_t)i;
+        int g = k[i] == FOUNDATION ? 0 : k[i] == SPACE ? rw[i] : -1;
+        if (g >= 0) R->group[g][R->ngroup[g]++] = (uint8_t)i;
+        else if (i < last_space) return bad_rules("r2x and the decks come after the spaces");
+        else R->rest[R->nrest++] = (uint8_t)i;
+    }
+    for (int g = 0; g < 4; g++)
+        if (R->ngroup[g] > 8) return bad_rules("at most 8 piles in a group");
+    memcpy(R->fits, ft, sizeof R->fits);
+    for (int card = 0; card < 64; card++)
+        for (int j = 0; j < 2; j++) {
+            int h = pa[2 * card + j];
+            if (h == 255) continue;
+            if (h >= 64) return bad_rules("parents are cards below 64");
+            R->parents[card][R->nparents[card]++] = (uint8_t)h;
+        }
+    for (int s = 0; s < 4; s++) {
+        if (co[2 * s] > 3 || co[2 * s + 1] > 3 || co[8 + s] > 3) return bad_rules("colours are suits 0 to 3");
+        R->other[s][0] = co[2 * s]; R->other[s][1] = co[2 * s + 1]; R->partner[s] = co[8 + s];
+    }
+    R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_down = w[3];
+    R->w_rows = w[4]; R->w_decks = w[5]; R->w_orphans = w[6];
+    if (total != 52) return bad_rules("one deck of 52 cards");
+    R->total = total;
+    R->slot = np + total + NDECKS;
+    S->depth_weight = depth_weight;
+    S->explore = explore;
+    S->table_half = table_half > 0 ? (size_t)table_half : 0;       /* 0: evict at every key */
+    S->frontier_size = frontier_size > 0 ? (size_t)frontier_size : 0;   /* 0: trim at every expansion */
+    S->pool_after = pool_after;
+    S->complete = 1;
+    S->best_node = -1;
+    Py_INCREF(dead);
+    S->dead = dead;
+    mt_seed_zero(&S->rng);
+    return 0;
+}
+
+static int not_ready(const Search *S) {
+    if (S->R.np) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
+    return 1;
+}
+
+/* A position as encode() writes it, checked before decode() reads it: every pile within
+ * MAXH cards below 128, foundation cards face up, a built deck's base within it. */
+static int read_position(Search *S, PyObject *obj, Pos *p) {
+    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
+    const Rules *R = &S->R;
+    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
+    int total = 0;
+    if (n > R->slot) goto bad;
+    for (int i = 0; i < R->np; i++) {
+        if (at >= n) goto bad;
+        int size = b[at++];
+        if (size > MAXH || at + size > n) goto bad;
+        for (int j = 0; j < size; j++)
+            if (b[at + j] >= 128 || (R->kind[i] == FOUNDATION && b[at + j] >= 64)) goto bad;
+        at += size;
+        total += size;
+    }
+    if (at + NDECKS != n || total > R->total) goto bad;
+    decode(R, b, p);
+    for (int d = 0; d < NDECKS; d++)
+        if (p->mode[d] != DRAW && p->mode[d] >= p->len[R->d1 + d]) goto bad;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
+    return -1;
+}
+
+static int read_moves(Search *S, PyObject *obj, Plan *m, int *nm) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 3 || PyBytes_GET_SIZE(obj) > 3 * (MAXSETTLE - 1)) {
+        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 3 a move");
+        return -1;
+    }
+    *nm = (int)(PyBytes_GET_SIZE(obj) / 3);
+    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+    for (int i = 0; i < *nm; i++)
+        if (m[i].src >= S->R.np || (m[i].dst >= S->R.np && m[i].dst != BUILD_DST)) {
+            PyErr_SetString(PyExc_ValueError, "search_core: a move names no pile");
+            return -1;
+        }
+    return 0;
+}
+
+/* seed(position, moves): the start, reached by these moves (search.py's seed). */
+static PyObject *Search_seed(Search *S, PyObject *args) {
+    PyObject *position, *moves;
+    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
+    Pos p;
+    Plan m[MAXSETTLE];
+    int nm;
+    if (read_position(S, position, &p) || read_moves(S, moves, m, &nm)) return NULL;
+    uint8_t key[KEYBUF];
+    int n = key_of(&S->R, &p, key);
+    if (keyset_add(&S->table, key, n, hash_bytes(key, n)) < 0) return PyErr_NoMemory();
+    int64_t node = new_node(S, NONE32, m, nm, (uint32_t)nm);
+    if (node < 0 || store(S, (uint32_t)node, &p)) return PyErr_NoMemory();
+    S->order--;
+    if (push(S, (Entry){priority(score(&S->R, &p), S->depth_weight, (uint32_t)nm), S->order, (uint32_t)node}))
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* pool(expanded, generated): take part in a pooled proof (search.py's _Closure's two
+ * sets), or with (None, None) no longer. */
+static PyObject *Search_pool(Search *S, PyObject *args) {
+    PyObject *expanded, *generated;
+    if (!PyArg_ParseTuple(args, "OO", &expanded, &generated)) return NULL;
+    if (expanded == Py_None && generated == Py_None) {
+        Py_CLEAR(S->expanded_set); Py_CLEAR(S->generated_set);
+        Py_RETURN_NONE;
+    }
+    if (!PySet_Check(expanded) || !PySet_Check(generated)) {
+        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two sets, or None twice");
+        return NULL;
+    }
+    Py_INCREF(expanded); Py_INCREF(generated);
+    Py_XSETREF(S->expanded_set, expanded);
+    Py_XSETREF(S->generated_set, generated);
+    Py_RETURN_NONE;
+}
+
+static PyObject *failed(int64_t code) {
+    if (code == -4) return NULL;                      /* the Python error stands */
+    if (code == -3) {
+        PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
+        return NULL;
+    }
+    return PyErr_NoMemory();
+}
+
+/* run(n, expanded) -> (done, expanded here, won node or None, depth of the last expanded):
+ * up to n positions popped (a pooled search skips some), fewer if a win is found or the
+ * frontier runs empty; ``expanded``: the portfolio's expansions so far. */
+static PyObject *Search_run(Search *S, PyObject *args) {
+    Py_ssize_t n, done = 0;
+    long long before;
+    if (!PyArg_ParseTuple(args, "nL", &n, &before) || not_ready(S)) return NULL;
+    long long expanded = before;
+    int64_t won = -1;
+    uint32_t depth = 0;
+    while (done < n && S->waiting && won < 0) {
+        won = expand_next(S, &depth, &expanded);
+        done++;
+        if (won < -1) return failed(won);
+    }
+    if (won >= 0) return Py_BuildValue("nLLI", done, expanded - before, (long long)won, depth);
+    return Py_BuildValue("nLOI", done, expanded - before, Py_None, depth);
+}
+
+/* line(node) -> bytes: the moves from the start to the node, 3 bytes a move. */
+static PyObject *Search_line(Search *S, PyObject *args) {
+    long long node;
+    if (!PyArg_ParseTuple(args, "L", &node)) return NULL;
+    if (node < 0 || (size_t)node >= S->nnodes) { PyErr_SetString(PyExc_IndexError, "search_core: no such node"); return NULL; }
+    size_t total = 0;
+    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) total += 3u * S->nodes[i].nmoves;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!out) return NULL;
+    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out) + total;
+    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) {
+        size_t size = 3u * S->nodes[i].nmoves;
+        b -= size;
+        memcpy(b, S->moves.data + S->nodes[i].moves, size);
+    }
+    return out;
+}
+
+/* successors(position, moves) -> ([(moves, child position or None, score)], [keys asked]):
+ * the position expanded by a fresh search of the same rules (each key admitted once, as a
+ * new table would), to compare with MutatedExpander.scored. */
+static PyObject *Search_successors(Search *S, PyObject *args) {
+    PyObject *position, *moves;
+    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
+    if (not_ready(S)) return NULL;
+    Search probe;                            /* a scratch search on the same rules */
+    memset(&probe, 0, sizeof probe);
+    probe.R = S->R;
+    probe.best_node = -1;
+    probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
+    probe.dead = S->dead; Py_INCREF(probe.dead);
+    probe.asked = PyList_New(0);
+    PyObject *result = NULL, *children = NULL;
+    Pos p;
+    Plan m[MAXSETTLE];
+    int nm;
+    if (!probe.asked) goto done;
+    if (read_position(&probe, position, &p) || read_moves(&probe, moves, m, &nm)) goto done;
+    int64_t root = new_node(&probe, NONE32, m, nm, 0);
+    if (root < 0 || store(&probe, (uint32_t)root, &p)) { PyErr_NoMemory(); goto done; }
+    if (push(&probe, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
+    uint32_t depth;
+    long long expanded = 0;
+    int64_t won = expand_next(&probe, &depth, &expanded);
+    if (won < -1) { failed(won); goto done; }
+    children = PyList_New(0);
+    for (size_t i = 1; children && i < probe.nnodes; i++) {
+        Node *c = &probe.nodes[i];
+        uint8_t buf[MAXP * (MAXH + 1) + NDECKS];
+        PyObject *child;
+        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
+        else {
+            Pos q;
+            decode(&probe.R, probe.slots + (size_t)c->slot * probe.R.slot, &q);
+            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
+        }
+        double value = 0.0;                  /* a won child's; the others are in the heap */
+        for (size_t h = 0; h < probe.nheap; h++)
+            if (probe.heap[h].node == i) value = probe.heap[h].prio;
+        PyObject *item = Py_BuildValue("y#Nd", probe.moves.data + c->moves, (Py_ssize_t)3 * c->nmoves, child, value);
+        if (!item || PyList_Append(children, item)) Py_CLEAR(children);
+        Py_XDECREF(item);
+    }
+    if (children) result = PyTuple_Pack(2, children, probe.asked);
+done:
+    Py_XDECREF(children);
+    free_all(&probe);
+    return result;
+}
+
+/* key(position) -> bytes: the key the search's table holds (expander.key's bytes). */
+static PyObject *Search_key(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    uint8_t key[KEYBUF];
+    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
+}
+
+/* score(position) -> float: score.py's score of the position. */
+static PyObject *Search_score(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    return PyFloat_FromDouble(score(&S->R, &p));
+}
+
+/* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
+ * the lines to them are still asked for). */
+static PyObject *Search_release(Search *S, PyObject *unused) {
+    free_frontier_and_tables(S);
+    for (size_t i = 0; i < S->nnodes; i++) S->nodes[i].slot = NONE32;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_waiting(Search *S, void *c) { return PyLong_FromSize_t(S->waiting); }
+static PyObject *Search_get_generated(Search *S, void *c) { return PyLong_FromLongLong(S->generated); }
+static PyObject *Search_get_complete(Search *S, void *c) { return PyBool_FromLong(S->complete); }
+static PyObject *Search_get_skipped(Search *S, void *c) { return PyLong_FromLongLong(S->skipped); }
+static PyObject *Search_get_best_score(Search *S, void *c) {
+    if (S->best_node < 0) Py_RETURN_NONE;
+    return PyFloat_FromDouble(S->best_score);
+}
+static PyObject *Search_get_best_node(Search *S, void *c) {
+    if (S->best_node < 0) Py_RETURN_NONE;
+    return PyLong_FromLongLong(S->best_node);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
+    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's sets, or None twice."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded) -> (done, expanded, won node or None, last depth)."},
+    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
+    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, moves) -> ([(moves, child, score)], [keys asked])."},
+    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
+    {"score", (PyCFunction)Search_score, METH_VARARGS, "score(position) -> its score."},
+    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    {NULL}
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"waiting", (getter)Search_get_waiting, NULL, "positions in the frontier", NULL},
+    {"generated", (getter)Search_get_generated, NULL, "successors asked about", NULL},
+    {"complete", (getter)Search_get_complete, NULL, "False once the frontier was trimmed", NULL},
+    {"skipped", (getter)Search_get_skipped, NULL, "positions left to the search that expanded them", NULL},
+    {"best_score", (getter)Search_get_best_score, NULL, "the best score generated, or None", NULL},
+    {"best_node", (getter)Search_get_best_node, NULL, "the node of the best score, or None", NULL},
+    {NULL}
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solwidget.games.mutated.search_core.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One best-first search of Mutated Solitaire (see the module's source).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+/* random(n) -> the first n of random() and randrange(k) for k = 1..n, from Random(0): the
+ * tests compare them with Python's. */
+static PyObject *core_random(PyObject *self, PyObject *args) {
+    int n;
+    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
+    Twister r;
+    mt_seed_zero(&r);
+    PyObject *out = PyList_New(0);
+    for (int i = 1; out && i <= n; i++) {
+        PyObject *x = PyFloat_FromDouble(mt_random(&r)), *y = PyLong_FromUnsignedLong(mt_below(&r, (uint32_t)i));
+        if (!x || !y || PyList_Append(out, x) || PyList_Append(out, y)) Py_CLEAR(out);
+        Py_XDECREF(x); Py_XDECREF(y);
+    }
+    return out;
+}
+
+static PyMethodDef core_methods[] = {
+    {"random", core_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
+    {NULL}
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "search_core",
+    "Mutated Solitaire's search, compiled (see native.py).", -1, core_methods
+};
+
+PyMODINIT_FUNC PyInit_search_core(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 || PyModule_AddIntConstant(m, "MAX_CARDS", MAXH) < 0) {
+        Py_DECREF(m); return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType); Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,561 @@
+"""Mutated Solitaire's compiled search (games/mutated/search_core.c) against the Python one.
+
+search_core.c is a second writing of solver/search.py's ``_Search`` with ``MutatedExpander``'s
+successors, keys, scores and pooled proofs, and native.py runs it in their place only where
+it is the very same search. Nothing but these tests holds the two writings together, so they
+compare them at every level:
+
+- one expansion, on positions taken from real searches of several deals (the frontiers of
+  Python searches) and along winning lines: the same moves, child positions, keys and
+  scores, in the same order, and the same keys asked of ``admit``, in the same order;
+- whole searches: the same expansions, positions generated, frontier, best line and result,
+  for each search of the portfolio alone and for the portfolio with its pooled proofs (lost
+  deals proved lost the same way, with the same expansions and skips), run a step at a time,
+  and with tables and frontiers so small that they evict and trim;
+- where native.py hands over to C (exact weights, autoplay) and where it keeps Python;
+- the Mersenne Twister the exploring searches draw from, against random.Random(0);
+- bad input to the C module: a clear error, and the search still usable after it;
+- SOLWIDGET_PURE=1: no C, and the solver's results are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.state import State
+from solwidget.games.mutated import native
+from solwidget.games.mutated.deadends import DeadEnds
+from solwidget.games.mutated.expander import MutatedExpander
+from solwidget.games.mutated.profile import MutatedProfile
+from solwidget.solver.profile import profile_for
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+ROOT = Path(__file__).resolve().parent.parent
+BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+# Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and with
+# home cards cheap and orphans dear, so that the floor of 0.5 is met.
+FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "down": 0.625, "rows": 0.375,
+              "decks": 1.125, "orphans": 3.5}
+FLOORED = {**FRACTIONAL, "home": 0.0, "rows": 0.0, "down": 0.0, "decks": 0.0, "orphans": 0.25}
+LOST = (88, 154, 340)             # proved lost in about 6,000 to 8,500 expansions (154, 340 pool)
+DEAD_AT_THE_DEAL = 160
+
+
+def needs_native():
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+@functools.cache
+def game():
+    return sw.load_game("mutated")
+
+
+def portfolio() -> tuple[dict, ...]:
+    return profile_for(game()).portfolio_for(game())
+
+
+def compiled(options, table_size=BIG, frontier_size=BIG, autoplay=True):
+    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    expander = profile_for(game()).expander(game(), options.get("weights"), autoplay)
+    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+                                  table_size, frontier_size, options.get("explore", 0.0))
+
+
+def native_search(options=None, table_size=BIG, frontier_size=BIG):
+    search = compiled(portfolio()[0] if options is None else options, table_size, frontier_size)
+    assert isinstance(search, native.NativeSearch)
+    return search
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+# ------------------------------------------------------------------ positions
+
+@functools.cache
+def winning_moves(deal) -> tuple:
+    return tuple(sw.solve(game().deal(deal), max_states=20_000).moves)
+
+
+@functools.cache
+def positions(options_index=1, deals=(1, 2, 3, 88, DEAD_AT_THE_DEAL), expansions=150) -> list:
+    """Positions as a search holds them, with the moves that led to them: the frontiers of
+    Python searches of several deals, and the settled positions along a winning line
+    (whose last ones have a won child)."""
+    options = portfolio()[options_index]
+    found = []
+    for deal in deals:
+        expander = profile_for(game()).expander(game(), options.get("weights"))
+        search = _Search(expander, options["depth_weight"], BIG, BIG, options.get("explore", 0.0))
+        start, played = expander.start(game().deal(deal))
+        search.seed(start, (None, tuple(played), len(played)))
+        search.run(expansions, Progress())
+        found += [(entry[2], entry[3][1]) for entry in search.frontier.entries()]
+        state = game().deal(deal)
+        for move in winning_moves(deal):
+            state = state.play(move)
+            settled, moves = expander.start(state)
+            found.append((settled, (move, *moves)))
+    return found
+
+
+# ------------------------------------------------------------------ one expansion
+
+def python_successors(search, state, came_by) -> tuple[list, list]:
+    """MutatedExpander.scored's successors in search_core.successors' terms: (moves, child
+    position, score), up to and including the first won child (the search stops there),
+    which search_core gives as None; and the keys asked of ``admit``, in order (each key
+    admitted once, as a fresh transposition table would)."""
+    expander, seen, asked, out = search.x, set(), [], []
+
+    def admit(key) -> bool:
+        asked.append(key)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for moves, child, value in expander.scored(state, came_by, admit):
+        if value is None:
+            value = expander.score(child)
+        won = value == 0.0 and expander.is_won(child)
+        out.append((native.encode_moves(moves), None if won else native.encode(child.piles, child.extra), value))
+        if won:
+            break
+    return out, asked
+
+
+@pytest.mark.parametrize("options_index", [0, 1])
+def test_successors_are_pythons_move_for_move(options_index):
+    needs_native()
+    search = native_search(portfolio()[options_index])
+    counted = {"children": 0, "dead": 0, "won": 0, "built": 0, "named": 0, "settled": 0}
+    for state, came_by in positions(options_index):
+        encoded = native.encode(state.piles, state.extra)
+        assert search.core.key(encoded) == search.key(state)
+        assert search.core.score(encoded) == search.x.score(state)
+        in_c, asked_c = search.core.successors(encoded, native.encode_moves(came_by))
+        in_python, asked_python = python_successors(search, state, came_by)
+        assert in_c == in_python, game().format(state)
+        assert asked_c == asked_python, game().format(state)
+        counted["children"] += len(in_c)
+        counted["dead"] += search.x.dead_ends.is_dead(state)
+        counted["won"] += any(child is None for _, child, _ in in_c)
+        counted["built"] += any(moves[1] == native.BUILD_DST for moves, _, _ in in_c)
+        counted["named"] += any(moves[2] & native.CARD_MOVE for moves, _, _ in in_c)
+        counted["settled"] += any(len(moves) > 3 for moves, _, _ in in_c)
+    assert all(counted.values()), counted
+    assert counted["children"] > 5000, counted
+
+
+def test_positions_come_back_from_their_bytes():
+    for state, _ in positions()[:200]:
+        assert native.decode(native.encode(state.piles, state.extra)) == (state.piles, state.extra)
+
+
+# ------------------------------------------------------------------ whole searches
+
+def outcome(solver) -> tuple:
+    """All a finished solver tells, but the time."""
+    result, p = solver.result, solver.result.progress
+    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
+            p.depth, p.best_score, words(p.best_line), [(s.complete, s.skipped) for s in solver._searches])
+
+
+def make_solver(state, python, **options):
+    """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(MutatedProfile, "compiled_search", lambda self, *args: None)
+        return sw.Solver(state, **options)
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def solved_both_ways(state, **options) -> tuple:
+    """The outcomes of the compiled and the Python search on ``state``."""
+    runs = []
+    for python in (False, True):
+        run = make_solver(state, python, **options)
+        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
+        run.solve()
+        runs.append(outcome(run))
+    return tuple(runs)
+
+
+SEARCHES = {
+    "the portfolio": {},
+    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
+                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED}]},
+    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
+                                                       {"depth_weight": 0.1, "explore": 0.2}]},
+}
+
+
+@pytest.mark.parametrize("search", ["the portfolio", "search 0", "search 1", "search 2", "every weight at work",
+                                    "depth weights of no power of two"])
+def test_whole_searches_are_pythons(search):
+    needs_native()
+    if search.startswith("search "):
+        options = {"portfolio": [portfolio()[int(search[-1])]]}
+    else:
+        options = SEARCHES[search]
+    statuses = set()
+    for deal in (1, 2, 3, 4, DEAD_AT_THE_DEAL):
+        in_c, in_python = solved_both_ways(game().deal(deal), max_states=1500, **options)
+        assert in_c == in_python, f"deal {deal}"
+        statuses.add(in_c[0])
+    assert {"won", "lost"} <= statuses
+
+
+def test_pooled_proofs_prove_the_same_deals_lost_the_same_way():
+    needs_native()
+    skipped = 0
+    for deal in LOST:
+        in_c, in_python = solved_both_ways(game().deal(deal), max_states=12_000)
+        assert in_c == in_python, f"deal {deal}"
+        assert in_c[0] == "lost", f"deal {deal}"
+        skipped += sum(s for _, s in in_c[-1])
+    assert skipped > 0, "some search left positions to the others (POOL_AFTER)"
+
+
+def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
+    # the keys are the same bytes, so a C search and a Python one share a _Closure
+    needs_native()
+    original = MutatedProfile.compiled_search
+    calls = []
+
+    def every_other(self, *args):
+        calls.append(1)
+        return original(self, *args) if len(calls) % 2 else None
+
+    runs = []
+    for mixed in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(MutatedProfile, "compiled_search",
+                          every_other if mixed else (lambda self, *args: None))
+            run = sw.Solver(game().deal(154), max_states=12_000)
+        if mixed:
+            assert search_types(run) == {_Search, native.NativeSearch}
+        run.solve()
+        runs.append(outcome(run))
+    assert runs[0] == runs[1] and runs[0][0] == "lost"
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
+    needs_native()
+    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    for deal in (1, 2):
+        seen = []
+        for python in (False, True):
+            run, steps = make_solver(game().deal(deal), python, max_states=1200), []
+            while not run.done:
+                run.step(chunks[len(steps) % len(chunks)])
+                steps.append(progress_seen(run))
+            seen.append((steps, outcome(run)))
+        assert seen[0] == seen[1], f"deal {deal}"
+        steps_taken.append(len(steps))
+    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+
+
+def test_small_tables_and_frontiers_evict_and_trim_alike():
+    needs_native()
+    trimmed = 0
+    for deal in (1, 2):
+        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
+            in_c, in_python = solved_both_ways(game().deal(deal), max_states=1200, table_size=table_size,
+                                               frontier_size=frontier_size)
+            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
+            trimmed += not all(complete for complete, _ in in_c[-1])
+    assert trimmed > 0, "some frontier was trimmed"
+
+
+class Told(NamedTuple):
+    """What a search tells after a burst of expansions."""
+    expanded: int
+    depth: int
+    won_line: str | None
+    generated: int
+    waiting: int
+    complete: bool
+    best_score: float | None
+    best_line: str
+
+
+def run_search(search, state, bursts) -> list[Told]:
+    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
+    what it tells after each."""
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
+                         search.generated, search.waiting, search.complete, search.best_score,
+                         words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+@pytest.mark.parametrize("explore", [0.0, 0.3])
+@pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
+                                                       (100, 60)])
+def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
+    needs_native()
+    bursts = [1, 2, 50, 3, 200, 11, 300]
+    options = {**portfolio()[2], "explore": explore}
+    for deal in (1, 3):
+        expander = profile_for(game()).expander(game(), options["weights"])
+        in_python = _Search(expander, options["depth_weight"], table_size, frontier_size, explore)
+        in_c = native_search(options, table_size, frontier_size)
+        state = game().deal(deal)
+        assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
+            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+
+
+def test_the_small_sizes_above_change_the_compiled_search():
+    needs_native()
+    bursts = [400, 400]
+    unbounded = run_search(native_search(), game().deal(1), bursts)
+    evicting = run_search(native_search(table_size=64), game().deal(1), bursts)
+    trimming = run_search(native_search(frontier_size=50), game().deal(1), bursts)
+    assert evicting[-1] != unbounded[-1], "positions of evicted keys are admitted again"
+    assert unbounded[-1].complete and not trimming[-1].complete, "a trimmed search is no longer complete"
+
+
+# ------------------------------------------------------------------ where C runs
+
+def test_the_compiled_search_runs_only_where_it_is_the_same_search():
+    needs_native()
+    for options in portfolio():
+        assert isinstance(compiled(options), native.NativeSearch)
+    exact_sums = {"weights": {"orphans": 3 / 1024, "home": 2.0 ** 19}, "depth_weight": 1 / 3}
+    assert isinstance(compiled(exact_sums), native.NativeSearch)
+    for inexact in ({"weights": {"rows": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
+                    {"depth_weight": math.nan}, {"weights": {"orphans": 1 / 3}}):
+        assert compiled(inexact) is None, inexact
+    assert compiled({}, autoplay=False) is None
+    other = profile_for(sw.load_game("freecell")).expander(sw.load_game("freecell"))
+    assert native.compiled_search(other, None, 0.5, BIG, BIG, 0.0) is None
+
+    class Subclassed(MutatedExpander):
+        pass
+
+    assert native.compiled_search(Subclassed(game()), None, 0.5, BIG, BIG, 0.0) is None
+    with pytest.MonkeyPatch.context() as patch:         # a test that replaces the dead-end test
+        patch.setattr(DeadEnds, "is_dead", lambda self, state: False)
+        assert compiled({}) is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DeadEnds, "dead", lambda self, piles, modes: False)
+        assert compiled({}) is None
+    assert isinstance(compiled({}), native.NativeSearch)
+
+
+@pytest.mark.parametrize("options", [{"weights": {"rows": 0.1}}, {"weights": {"orphans": 1 / 3}},
+                                     {"autoplay": False}])
+def test_where_c_cannot_run_the_same_search_python_runs_it(options):
+    run = make_solver(game().deal(1), False, max_states=1000, **options)
+    assert search_types(run) == {_Search}
+    assert run.solve().status in ("won", "unknown") and run.progress.expanded > 0
+
+
+# ------------------------------------------------------------------ the random numbers
+
+def test_the_twister_is_random_Random_0():
+    needs_native()
+    rng = random.Random(0)
+    expected = [x for k in range(1, 3001) for x in (rng.random(), rng.randrange(k))]
+    assert native.search_core.random(3000) == expected
+
+
+# ------------------------------------------------------------------ bad input
+
+def core_arguments() -> list:
+    """What NativeSearch passes to search_core.Search."""
+    weights = (8.0, 1.0, 0.5, 1.0, 0.5, 0.5, 8.0)
+    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, 8000, lambda piles, modes: False]
+
+
+def bad_constructions() -> dict:
+    """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
+    words of its message)."""
+    kinds, rows, givers, fits, parents, colours = native.tables()
+
+    def changed(table, at, value):
+        table = bytearray(table)
+        table[at] = value
+        return bytes(table)
+
+    return {
+        "a deck among the foundations": (0, changed(kinds, 1, 3), ValueError, "a pile's kind or row"),
+        "a space in row 0": (1, changed(rows, 5, 0), ValueError, "a pile's kind or row"),
+        "a fifth kind of pile": (0, changed(kinds, 5, 4), ValueError, "a pile's kind or row"),
+        "d2 in row 1": (1, changed(rows, len(rows) - 2, 1), ValueError, "rows 1, 2, 3"),
+        "25 piles": (0, kinds + b"\x01\x01", ValueError, "1 to 24 piles"),
+        "rows one short": (1, rows[:-1], ValueError, "rows must be 23 bytes"),
+        "kinds as text": (0, "kinds", TypeError, "must be bytes"),
+        "givers of 4 bytes": (2, givers + b"\x05", ValueError, "givers: 3 bytes a pile"),
+        "a foundation giving": (2, changed(givers, 0, 0), ValueError, "a giver is a space"),
+        "a fits table one short": (3, fits[:-1], ValueError, "fits must be 16384 bytes"),
+        "a parent of 64": (4, changed(parents, 10, 64), ValueError, "parents are cards below 64"),
+        "a suit of 4": (5, changed(colours, 0, 4), ValueError, "colours are suits 0 to 3"),
+        "six weights": (6, (1.0,) * 6, TypeError, "length 7"),
+        "two decks of cards": (7, 104, ValueError, "one deck of 52 cards"),
+        "a dead test that is no function": (13, 3, TypeError, "dead must be callable"),
+    }
+
+
+def bad_positions(search) -> dict:
+    """Malformed positions (a deal's piles, encoded, then spoilt): (position, the error,
+    words of its message)."""
+    state = game().deal(1)
+    piles, modes = [bytes(pile) for pile in state.piles], state.extra
+    good = native.encode(piles, modes)
+
+    def changed(new: dict, new_modes=modes) -> bytes:
+        return native.encode([new.get(i, pile) for i, pile in enumerate(piles)], new_modes)
+
+    malformed = "search_core: a malformed position"
+    return {
+        "one byte short": (good[:-1], ValueError, malformed),
+        "one byte more": (good + b"\x00", ValueError, malformed),
+        "no bytes": (b"", ValueError, malformed),
+        "a card of 128": (changed({5: piles[5][:-1] + b"\x80"}), ValueError, malformed),
+        "a face-down card home": (changed({0: b"\x41"}), ValueError, malformed),
+        "a pile of 40 cards": (changed({5: bytes(range(1, 41))}), ValueError, malformed),
+        "a base beyond its deck": (changed({}, (7, -1, -1)), ValueError, malformed),
+        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
+        "text": (good.hex(), TypeError, "must be bytes"),
+    }
+
+
+BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
+             "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
+             "64 moves": (bytes(3 * 64), ValueError, "search_core: moves are bytes, 3 a move"),
+             "pile 23": (b"\x17\x00\x01", ValueError, "search_core: a move names no pile"),
+             "text": ("f0 r1c1", TypeError, "must be bytes")}
+
+
+def refusal(call, *args):
+    """The error ``call(*args)`` raises, or None."""
+    try:
+        call(*args)
+    except Exception as error:  # noqa: BLE001 - the caller checks which
+        return error
+    return None
+
+
+def refused(error, kind, words) -> bool:
+    return type(error) is kind and words in str(error)
+
+
+def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
+    needs_native()
+    for case, (index, value, kind, words) in bad_constructions().items():
+        arguments = core_arguments()
+        arguments[index] = value
+        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    search = native_search()
+    start = search.x.start(game().deal(1))[0]
+    core, position = search.core, native.encode(start.piles, start.extra)
+    for case, (bad, kind, words) in bad_positions(search).items():
+        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
+                           (core.score, (bad,))):
+            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+    for case, (bad, kind, words) in BAD_MOVES.items():
+        for call in (core.seed, core.successors):
+            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
+    for node in (-1, 0):
+        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    assert refused(refusal(core.pool, set(), None), TypeError, "two sets")
+    bursts = [1, 30, 300, 1000]
+    assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
+
+
+def test_an_error_in_the_dead_end_test_comes_through_and_the_search_goes_on():
+    needs_native()
+    search = native_search()
+    calls = []
+
+    def failing(piles, modes):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyError("the test failed")
+        return search.x.dead_ends.dead(piles, modes)
+
+    search._dead = failing
+    arguments = core_arguments()
+    arguments[-1] = failing
+    search.core = native.search_core.Search(*arguments)
+    start, played = search.x.start(game().deal(1))
+    search.seed(start, (None, tuple(played), len(played)))
+    with pytest.raises(KeyError, match="the test failed"):
+        search.run(10, Progress())
+    done, _ = search.run(10, Progress())
+    assert done == 10 and search.waiting
+
+
+# ------------------------------------------------------------------ SOLWIDGET_PURE=1
+
+# The solver's results on the first deals, a deal lost at the deal and a lost deal proved
+# with pooled searches (run here, and under SOLWIDGET_PURE=1).
+SAMPLE = """
+    import json
+    import solwidget as sw
+    from solwidget.games.mutated import native
+
+    def sample():
+        seen = []
+        game = sw.load_game("mutated")
+        for deal in (1, 2, 3, 160, 340):
+            solver = sw.Solver(game.deal(deal), max_states=10_000 if deal == 340 else 2000)
+            result, p = solver.solve(), solver.progress
+            seen.append([deal, result.status, " ".join(map(str, result.moves)), p.expanded,
+                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
+                         sorted({type(search).__name__ for search in solver._searches})])
+        return {"search_core": native.search_core is not None, "seen": seen}
+"""
+
+
+def test_under_solwidget_pure_python_searches_and_finds_the_same():
+    needs_native()
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
+    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(SAMPLE), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    assert {row[1] for row in mine["seen"]} == {"won", "lost"}
