@@ -167,6 +167,62 @@ def test_successors_are_pythons_move_for_move(options_index):
     assert counted["children"] > 5000, counted
 
 
+@functools.cache
+def searched_positions(deals=(1, 2, 3, 23, 47, 85, 88, 154, 213, 282, 340), expansions=400) -> list:
+    """Positions that real searches expand, as the expander sees them (every ``every``-th):
+    the Python portfolio's, on won, lost and open deals."""
+    seen = []
+    real = MutatedExpander.scored
+
+    def recording(self, state, came_by, admit):
+        seen.append(state)
+        return real(self, state, came_by, admit)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MutatedProfile, "compiled_search", lambda self, *args: None)
+        patch.setattr(MutatedExpander, "scored", recording)
+        for deal in deals:
+            sw.solve(game().deal(deal), max_states=expansions)
+    return seen
+
+
+def test_dead_ends_are_deadends_pys_on_positions_of_real_searches():
+    needs_native()
+    core, test = native_search().core, DeadEnds()
+    states = searched_positions()
+    verdicts = [core.dead(native.encode(s.piles, s.extra)) for s in states]
+    assert verdicts == [test.is_dead(s) for s in states]
+    assert len(states) > 4000 and 50 < sum(verdicts) < len(states) - 50, (len(states), sum(verdicts))
+
+
+def test_dead_ends_are_deadends_pys_on_positions_near_them():
+    # the children of the positions above, and with two top cards of spaces traded
+    needs_native()
+    core, test, rng = native_search().core, DeadEnds(), random.Random(5)
+    checked = dead = 0
+    for state in searched_positions()[::7]:
+        for moves, child in children_of(state):
+            verdict = core.dead(native.encode(child.piles, child.extra))
+            assert verdict == test.is_dead(child), game().format(child)
+            checked += 1
+            dead += verdict
+        piles = list(state.piles)
+        held = [i for i in range(4, 20) if len(piles[i]) > 1]
+        if len(held) >= 2:
+            a, b = rng.sample(held, 2)
+            piles[a], piles[b] = piles[a][:-1] + piles[b][-1:], piles[b][:-1] + piles[a][-1:]
+            other = State(game(), tuple(piles), state.extra)
+            assert core.dead(native.encode(other.piles, other.extra)) == test.is_dead(other)
+            checked += 1
+    assert checked > 5000 and dead > 50, (checked, dead)
+
+
+def children_of(state):
+    expander = MutatedExpander(game())
+    for moves, child, _ in expander.scored(state, (), lambda key: True):
+        yield moves, child
+
+
 def test_positions_come_back_from_their_bytes():
     for state, _ in positions()[:200]:
         assert native.decode(native.encode(state.piles, state.extra)) == (state.piles, state.extra)
@@ -400,7 +456,7 @@ def test_the_twister_is_random_Random_0():
 def core_arguments() -> list:
     """What NativeSearch passes to search_core.Search."""
     weights = (8.0, 1.0, 0.5, 1.0, 0.5, 0.5, 8.0)
-    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, 8000, lambda piles, modes: False]
+    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, 8000, None]
 
 
 def bad_constructions() -> dict:
@@ -428,7 +484,7 @@ def bad_constructions() -> dict:
         "a suit of 4": (5, changed(colours, 0, 4), ValueError, "colours are suits 0 to 3"),
         "six weights": (6, (1.0,) * 6, TypeError, "length 7"),
         "two decks of cards": (7, 104, ValueError, "one deck of 52 cards"),
-        "a dead test that is no function": (13, 3, TypeError, "dead must be callable"),
+        "a dead test that is no function": (13, 3, TypeError, "dead must be callable or None"),
     }
 
 
@@ -499,7 +555,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
 
 
-def test_an_error_in_the_dead_end_test_comes_through_and_the_search_goes_on():
+def test_an_error_in_a_dead_end_test_called_back_comes_through_and_the_search_goes_on():
     needs_native()
     search = native_search()
     calls = []
@@ -510,7 +566,6 @@ def test_an_error_in_the_dead_end_test_comes_through_and_the_search_goes_on():
             raise KeyError("the test failed")
         return search.x.dead_ends.dead(piles, modes)
 
-    search._dead = failing
     arguments = core_arguments()
     arguments[-1] = failing
     search.core = native.search_core.Search(*arguments)

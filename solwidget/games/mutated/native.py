@@ -5,8 +5,9 @@ search_core.c runs search.py's ``_Search`` with ``MutatedExpander``'s successors
 scores and pooled proofs, position for position, at a fraction of the cost a position. It
 holds no rule of its own: every table it plays by is read here from the board (board.py:
 each pile's kind and row, the rows each pile gives cards to, which card goes on which) and
-the score's weights, and the dead-end test is the expander's own (called back). It runs only
-where it is the same search:
+the score's weights; its dead-end test is deadends.py's, written again (the same verdicts:
+the tests compare them on positions of real searches). It runs only where it is the same
+search:
 
 - the expander is a MutatedExpander that plays safe moves (``autoplay``: else it asks the
   engine for every move, which the C does not write), of a MutatedSolitaire;
@@ -160,11 +161,7 @@ class NativeSearch:
         self.key = expander.key                 # the same bytes as the C keys
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(*tables(), tuple(weights), expander.game.card_count, depth_weight,
-                                       explore, table_size // 2, frontier_size, POOL_AFTER,
-                                       self._dead)
-
-    def _dead(self, piles, modes) -> bool:
-        return self.x.dead_ends.dead(piles, modes)      # the portfolio's shared test (share)
+                                       explore, table_size // 2, frontier_size, POOL_AFTER, None)
 
     def pool(self, closure) -> None:
         """Take part in a pooled loss proof (search.py's _Closure), or with None no longer."""

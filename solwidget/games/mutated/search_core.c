@@ -900,12 +900,159 @@ static double score(const Rules *R, const Pos *p) {
     return value > 0.5 ? value : 0.5;
 }
 
-/* ------------------------------------------------------------------ the dead-end test */
+/* ------------------------------------------------------------------ the dead-end test (deadends.py) */
 
-/* deadends.DeadEnds.dead, called back in Python (the expander's own test): 1 dead, 0 not,
- * -1 with a Python error. */
+/* deadends.py's sets of cards: card c is bit c & 63 (suit << 4 | rank). */
+#define SUIT_BITS 0xFFFFull
+#define EVEN_RANKS 0x5555ull                               /* bits 0, 2, .., 14 */
+#define CHAIN_BLACK (EVEN_RANKS | (EVEN_RANKS ^ SUIT_BITS) << 16)
+#define CHAIN_RED ((EVEN_RANKS ^ SUIT_BITS) | EVEN_RANKS << 16)
+#define BOTH_CHAINS (1ull | 1ull << 16)
+#define BLACK_SUITS (1ull | 1ull << 48)
+#define RED_SUITS (1ull << 16 | 1ull << 32)
+#define EVERY_CARD (0x3FFEull * (1ull | 1ull << 16 | 1ull << 32 | 1ull << 48))   /* ranks 1..13 */
+#define KINGS (1ull << 13 | 1ull << 29 | 1ull << 45 | 1ull << 61)
+#define ACES (1ull << 1 | 1ull << 17 | 1ull << 33 | 1ull << 49)
+
+typedef struct { int head; uint64_t cards; } Beneath;       /* cards kept while head has not moved */
+typedef struct { uint64_t above, cards; } Down;              /* a deck's face-down card and those below */
+
+typedef struct {
+    uint64_t place[5], bottoms[4];
+    int empty[4];
+    Beneath beneath[MAXP * 2]; int nbeneath;
+    Down down[4][MAXH]; int ndown[4];                         /* by row: its deck's face-down cards */
+    int kings_down[MAXP][2]; int nkings;                      /* (head, row) above a face-down King */
+} DeadFacts;
+
+static inline uint64_t card_bits(const uint8_t *cards, int n) {
+    uint64_t found = 0;
+    for (int i = 0; i < n; i++) found |= 1ull << (cards[i] & 63);
+    return found;
+}
+
+/* deadends._row and _deck, gathered as deadends._facts gathers them. */
+static void dead_facts(const Rules *R, const Pos *p, DeadFacts *D) {
+    memset(D, 0, sizeof *D);
+    for (int f = 0; f < R->nf; f++)
+        if (p->len[f]) D->place[0] |= ((2ull << p->len[f]) - 2) << (p->c[f][0] & 48);
+    for (int i = R->nf; i < R->np; i++) {
+        int n = p->len[i], row = R->row[i];
+        const uint8_t *pile = p->c[i];
+        if (R->kind[i] == DECK) {
+            int base = p->mode[i - R->d1], top = base == DRAW ? n : base + 1;
+            D->place[row] |= card_bits(pile, n);
+            if (base != DRAW && base)
+                D->beneath[D->nbeneath++] = (Beneath){pile[base] & 63, card_bits(pile, base)};
+            uint64_t below = 0;
+            for (int j = 0; j < top - 1; j++)
+                if (pile[j] & FACE_DOWN) below |= 1ull << (pile[j] & 63);
+            for (int j = top - 2; j >= 0; j--) {
+                if (!(pile[j] & FACE_DOWN)) continue;
+                D->down[row][D->ndown[row]++] = (Down){card_bits(pile + j + 1, top - j - 1), below};
+                below &= ~(1ull << (pile[j] & 63));
+            }
+            continue;
+        }
+        int space = R->kind[i] == SPACE;                      /* r2x never refills */
+        if (!n) { D->empty[row] |= space; continue; }
+        D->place[row] |= card_bits(pile, n);
+        if (space) D->bottoms[row] |= 1ull << (pile[0] & 63);
+        if (pile[0] & FACE_DOWN) {
+            D->beneath[D->nbeneath++] = (Beneath){pile[1] & 63, 1ull << (pile[0] & 63)};
+            if ((pile[0] & 15) == KING && space) {
+                D->kings_down[D->nkings][0] = pile[1] & 63;
+                D->kings_down[D->nkings][1] = row;
+                D->nkings++;
+            }
+        }
+    }
+}
+
+static inline uint64_t chains(uint64_t cards) {
+    uint64_t black = (cards | cards >> 48) & SUIT_BITS, red = (cards >> 16 | cards >> 32) & SUIT_BITS;
+    return ((black * BOTH_CHAINS) & CHAIN_BLACK) | ((red * BOTH_CHAINS) & CHAIN_RED);
+}
+
+static inline uint64_t cards_of(uint64_t ch) {
+    uint64_t black = ch & CHAIN_BLACK, red = ch & CHAIN_RED;
+    return ((black | black >> 16) & SUIT_BITS) * BLACK_SUITS | ((red | red >> 16) & SUIT_BITS) * RED_SUITS;
+}
+
+static inline uint64_t guests_reached(uint64_t hosts, uint64_t came) {
+    uint64_t active = chains(hosts), passing = chains(came);
+    for (int shift = 1; shift <= 8; shift *= 2) {
+        active |= passing & active >> shift;
+        passing &= passing >> shift;
+    }
+    return cards_of(active >> 1);
+}
+
+static inline uint64_t climbed(uint64_t home, uint64_t ready) {
+    home |= ready & ACES;
+    for (int shift = 1; shift <= 8; shift *= 2) {
+        home |= ready & home << shift;
+        ready &= ready << shift;
+    }
+    return home;
+}
+
+static uint64_t free_cards(const DeadFacts *D, const uint64_t *reach, uint64_t moved, int *flipped) {
+    uint64_t home = D->place[0], free = EVERY_CARD & ~(((home & ~moved) >> 1) & home);
+    for (int i = 0; i < D->nbeneath; i++)
+        if (!(moved >> D->beneath[i].head & 1)) free &= ~D->beneath[i].cards;
+    if (D->ndown[1] || D->ndown[2] || D->ndown[3]) {
+        for (int row = 1; row <= 3; row++)
+            if (!flipped[row] && (reach[row] & KINGS & (~D->place[row] | moved))) flipped[row] = 1;
+        for (int i = 0; i < D->nkings; i++)
+            if (moved >> D->kings_down[i][0] & 1) flipped[D->kings_down[i][1]] = 1;
+        for (int row = 1; row <= 3; row++) {
+            if (flipped[row]) continue;
+            for (int i = 0; i < D->ndown[row]; i++)
+                if ((moved & D->down[row][i].above) != D->down[row][i].above) {
+                    free &= ~D->down[row][i].cards;
+                    break;
+                }
+        }
+    }
+    return free;
+}
+
+/* deadends.all_home: is every card found home? */
+static int all_home(const DeadFacts *D) {
+    uint64_t reach[5];
+    int flipped[4] = {0, 0, 0, 0};
+    memcpy(reach, D->place, sizeof reach);
+    for (;;) {
+        uint64_t moved = (reach[0] & ~D->place[0]) | (reach[1] & ~D->place[1]) | (reach[2] & ~D->place[2])
+                         | (reach[3] & ~D->place[3]);
+        uint64_t free = free_cards(D, reach, moved, flipped);
+        int grew = 0;
+        for (int row = 3; row >= 1; row--) {             /* deadends.CLIMB_ORDER */
+            uint64_t here = reach[row], came = (reach[row - 1] | reach[row + 1]) & free & ~here;
+            if (!came) continue;
+            uint64_t kings = D->empty[row] || (moved & D->bottoms[row]) ? came & KINGS : 0;
+            uint64_t fresh = (came & guests_reached((here & free) | kings, came)) | kings;
+            if (fresh) { reach[row] = here | fresh; grew = 1; }
+        }
+        uint64_t up = climbed(reach[0], reach[1] & free);
+        if (up != reach[0]) { reach[0] = up; grew = 1; }
+        if (reach[0] == EVERY_CARD) return 1;
+        if (!grew) return 0;
+    }
+}
+
+static int dead_in_c(const Rules *R, const Pos *p) {
+    DeadFacts D;
+    dead_facts(R, p, &D);
+    return !all_home(&D);
+}
+
+/* Is the position dead: the test above, or where the search was given one, a test called
+ * back in Python (DeadEnds.dead(piles, modes)); 1 dead, 0 not, -1 with a Python error. */
 static int is_dead(Search *S, const Pos *p) {
     const Rules *R = &S->R;
+    if (!S->dead) return dead_in_c(R, p);
     PyObject *piles = PyTuple_New(R->np), *modes = NULL, *answer = NULL;
     if (!piles) return -1;
     for (int i = 0; i < R->np; i++) {
@@ -1052,7 +1199,8 @@ static int bad_rules(const char *why) {
  *   colours: 12 bytes, by suit the two suits of the other colour, then by suit the other
  *          suit of its colour;
  *   weights: the 7 of score.py (home, blockers, urgent, down, rows, decks, orphans);
- *   dead: DeadEnds.dead(piles, modes), called back once an expansion. */
+ *   dead: None for the dead-end test written here, or a function (piles, modes) -> bool
+ *         called back once an expansion instead (DeadEnds.dead: for the tests). */
 static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     PyObject *kinds, *rows, *givers, *fits, *parents, *colours, *dead;
     int total;
@@ -1075,7 +1223,10 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
         return -1;
     if (!PyBytes_Check(givers) || PyBytes_GET_SIZE(givers) % 3 || PyBytes_GET_SIZE(givers) > 3 * MAXP)
         return bad_rules("givers: 3 bytes a pile");
-    if (!PyCallable_Check(dead)) { PyErr_SetString(PyExc_TypeError, "search_core: dead must be callable"); return -1; }
+    if (dead != Py_None && !PyCallable_Check(dead)) {
+        PyErr_SetString(PyExc_TypeError, "search_core: dead must be callable or None");
+        return -1;
+    }
     int nf = 0, d1 = -1, last_space = -1;
     for (int i = 0; i < np; i++) {
         if (k[i] > DECK || rw[i] > 3 || (k[i] == FOUNDATION) != (rw[i] == 0)) return bad_rules("a pile's kind or row");
@@ -1134,8 +1285,10 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     S->pool_after = pool_after;
     S->complete = 1;
     S->best_node = -1;
-    Py_INCREF(dead);
-    S->dead = dead;
+    if (dead != Py_None) {
+        Py_INCREF(dead);
+        S->dead = dead;
+    }
     mt_seed_zero(&S->rng);
     return 0;
 }
@@ -1285,7 +1438,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     probe.R = S->R;
     probe.best_node = -1;
     probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
-    probe.dead = S->dead; Py_INCREF(probe.dead);
+    probe.dead = S->dead; Py_XINCREF(probe.dead);
     probe.asked = PyList_New(0);
     PyObject *result = NULL, *children = NULL;
     Pos p;
@@ -1344,6 +1497,15 @@ static PyObject *Search_score(Search *S, PyObject *args) {
     return PyFloat_FromDouble(score(&S->R, &p));
 }
 
+/* dead(position) -> bool: the dead-end test written here (deadends.DeadEnds.dead). */
+static PyObject *Search_dead(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    return PyBool_FromLong(dead_in_c(&S->R, &p));
+}
+
 /* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
  * the lines to them are still asked for). */
 static PyObject *Search_release(Search *S, PyObject *unused) {
@@ -1373,6 +1535,7 @@ static PyMethodDef Search_methods[] = {
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, moves) -> ([(moves, child, score)], [keys asked])."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"score", (PyCFunction)Search_score, METH_VARARGS, "score(position) -> its score."},
+    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it dead (deadends.py)?"},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
     {NULL}
 };
