@@ -319,6 +319,29 @@ def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
     assert runs[0] == runs[1] and runs[0][0] == "lost"
 
 
+def test_a_search_pooled_late_notes_the_keys_python_notes():
+    # the solver pools its searches before they run; a search pooled after it ran notes
+    # every key asked from then on, as _admit_pooled does
+    needs_native()
+    from solwidget.solver.search import _Closure
+    seen = []
+    for search in (native_search(), _Search(profile_for(game()).expander(game(), portfolio()[0]["weights"]),
+                                            0.5, BIG, BIG)):
+        start, played = search.x.start(game().deal(2))
+        search.seed(start, (None, tuple(played), len(played)))
+        progress = Progress()
+        search.run(40, progress)
+        closure = _Closure(search.key(start), BIG)
+        search.pool(closure)
+        search.run(60, progress)
+        search.pool(None)
+        search.run(30, progress)
+        seen.append((sorted(closure.expanded), sorted(closure.generated), progress.expanded, search.generated,
+                     search.waiting, words(search.best_line())))
+    assert seen[0] == seen[1]
+    assert len(seen[0][1]) > len(seen[0][0]) > 50
+
+
 def progress_seen(solver) -> tuple:
     p = solver.progress
     return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
@@ -506,6 +529,9 @@ def bad_positions(search) -> dict:
         "a card of 128": (changed({5: piles[5][:-1] + b"\x80"}), ValueError, malformed),
         "a face-down card home": (changed({0: b"\x41"}), ValueError, malformed),
         "a pile of 40 cards": (changed({5: bytes(range(1, 41))}), ValueError, malformed),
+        "a card twice": (changed({5: piles[5] + piles[6][-1:]}), ValueError, malformed),
+        "a card twice, once face down": (changed({5: piles[5] + bytes([piles[6][0] ^ 64])}), ValueError,
+                                         malformed),
         "a base beyond its deck": (changed({}, (7, -1, -1)), ValueError, malformed),
         "a bytearray": (bytearray(good), TypeError, "must be bytes"),
         "text": (good.hex(), TypeError, "must be bytes"),

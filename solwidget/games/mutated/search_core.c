@@ -33,7 +33,7 @@
 #include <string.h>
 
 #define MAXP 24          /* piles: the game has 23 */
-#define MAXH 32          /* cards in one pile: a legal position has at most 19 */
+#define MAXH 56          /* cards in one pile: no two cards alike, so at most 52 */
 #define NDECKS 3
 #define MAXPLANS 1024    /* moves from one position: a few dozen in practice */
 #define MAXSETTLE 64
@@ -337,6 +337,7 @@ typedef struct {
      * (or NULL); the keys asked about, for successors() (or NULL) */
     PyObject *expanded_set, *generated_set, *dead, *asked;
     long long skipped, pool_after;
+    int note_every;                     /* pooled after keys were admitted: note every key */
 } Search;
 
 static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
@@ -792,10 +793,18 @@ static int may_go_home(const Rules *R, const Pos *parent, const Pos *child, int 
 
 /* ------------------------------------------------------------------ the key (expander.key) */
 
-static inline int pile_less(const Pos *p, int a, int b) {
-    int na = p->len[a], nb = p->len[b], m = na < nb ? na : nb;
-    int r = memcmp(p->c[a], p->c[b], m);
-    return r < 0 || (r == 0 && na < nb);
+/* Does pile a sort before pile b as bytes? With one deck no two piles hold the same card, so
+ * two piles differ at their first byte unless one is empty (the empty one first, as b""
+ * sorts first) or both are (equal): the bottom card decides. */
+static inline int bottom_of(const Pos *p, int a) { return p->len[a] ? p->c[a][0] + 1 : 0; }
+
+/* A pile's cards, written at k (most piles hold a few cards: one 8-byte copy, which the
+ * pile's room of MAXH and the key buffer's room past the longest key allow). */
+static inline uint8_t *copy_pile(uint8_t *k, const Pos *p, int i) {
+    int n = p->len[i];
+    if (n <= 8) memcpy(k, p->c[i], 8);
+    else memcpy(k, p->c[i], n);
+    return k + n;
 }
 
 /* The foundations sorted, each row's spaces sorted (as bytes), r2x and the decks as they
@@ -806,20 +815,17 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         int order[MAXP], n = R->ngroup[g];
         for (int i = 0; i < n; i++) {                 /* insertion sort: five piles at most */
             int t = R->group[g][i], j = i;
-            while (j > 0 && pile_less(p, t, order[j - 1])) { order[j] = order[j - 1]; j--; }
+            while (j > 0 && bottom_of(p, t) < bottom_of(p, order[j - 1])) { order[j] = order[j - 1]; j--; }
             order[j] = t;
         }
         for (int i = 0; i < n; i++) {
             if (i) *k++ = SEP;
-            memcpy(k, p->c[order[i]], p->len[order[i]]);
-            k += p->len[order[i]];
+            k = copy_pile(k, p, order[i]);
         }
         *k++ = SEP;
     }
     for (int i = 0; i < R->nrest; i++) {
-        int t = R->rest[i];
-        memcpy(k, p->c[t], p->len[t]);
-        k += p->len[t];
+        k = copy_pile(k, p, R->rest[i]);
         *k++ = SEP;
     }
     for (int d = 0; d < NDECKS; d++) *k++ = (uint8_t)(p->mode[d] + 1);
@@ -1137,9 +1143,15 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
                 nm += settle(R, &q, played + 1);
             int n = key_of(R, &q, key);
             if (S->asked && note_key(S->asked, key, n)) return -4;            /* successors() */
-            if (S->generated_set && note_key(S->generated_set, key, n)) return -4;
+            /* The pooled proof notes each key asked as generated (_admit_pooled). A key this
+             * search refuses is in its tables, so it was noted before: every key a table
+             * holds was (the start's is the closure's first, each admitted one is noted),
+             * unless keys were admitted before the search was pooled (note_every). Noting
+             * only the keys admitted then leaves the set as it would be. */
+            if (S->generated_set && S->note_every && note_key(S->generated_set, key, n)) return -4;
             int ok = admit(S, key, n);
             if (ok < 0) return -2;
+            if (ok && S->generated_set && !S->note_every && note_key(S->generated_set, key, n)) return -4;
             if (ok && push_child(S, e.node, played, nm, node.depth + nm, &q, score(R, &q), &won)) return -2;
         }
     }
@@ -1299,21 +1311,26 @@ static int not_ready(const Search *S) {
     return 1;
 }
 
-/* A position as encode() writes it, checked before decode() reads it: every pile within
- * MAXH cards below 128, foundation cards face up, a built deck's base within it. */
+/* A position as encode() writes it, checked before decode() reads it: cards below 128, no
+ * card twice (so no pile outgrows MAXH, and the key's sort may read bottom cards alone),
+ * foundation cards face up, a built deck's base within it. */
 static int read_position(Search *S, PyObject *obj, Pos *p) {
     if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
     const Rules *R = &S->R;
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
     Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
     int total = 0;
+    uint64_t seen = 0;
     if (n > R->slot) goto bad;
     for (int i = 0; i < R->np; i++) {
         if (at >= n) goto bad;
         int size = b[at++];
         if (size > MAXH || at + size > n) goto bad;
-        for (int j = 0; j < size; j++)
-            if (b[at + j] >= 128 || (R->kind[i] == FOUNDATION && b[at + j] >= 64)) goto bad;
+        for (int j = 0; j < size; j++) {
+            int card = b[at + j];
+            if (card >= 128 || (R->kind[i] == FOUNDATION && card >= 64) || (seen >> (card & 63) & 1)) goto bad;
+            seen |= 1ull << (card & 63);
+        }
         at += size;
         total += size;
     }
@@ -1377,6 +1394,7 @@ static PyObject *Search_pool(Search *S, PyObject *args) {
     Py_INCREF(expanded); Py_INCREF(generated);
     Py_XSETREF(S->expanded_set, expanded);
     Py_XSETREF(S->generated_set, generated);
+    S->note_every = S->generated > 0;             /* keys admitted unnoted: see expand_next */
     Py_RETURN_NONE;
 }
 
