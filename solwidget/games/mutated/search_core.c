@@ -339,7 +339,8 @@ typedef struct {
      * (or NULL); the keys asked about, for successors() (or NULL) */
     PyObject *expanded_set, *generated_set, *dead, *asked;
     long long skipped, pool_after;
-    int note_every;                     /* pooled after keys were admitted: note every key */
+    int note_every;
+    struct Asked *asked_keys; size_t casked;  /* an expansion's keys, asked in a second pass */                     /* pooled after keys were admitted: note every key */
 } Search;
 
 static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
@@ -527,9 +528,9 @@ static int keep(Search *S, size_t n) {
 }
 
 /* _Search.admit: is the key new to this search (it is recorded)? 1, 0, or -1. */
-static int admit(Search *S, const uint8_t *k, int n) {
+/* Mutated: with the key's hash made beforehand (expand_next prefetches its slots) */
+static int admit(Search *S, const uint8_t *k, int n, uint64_t h) {
     S->generated++;
-    uint64_t h = hash_bytes(k, n);
     /* Mutated: the newer table asked first, where most keys seen again are; the same answer
      * as search.py's order, since the two tables never share a key (a key enters the newer
      * one only when the older one lacks it, and the newer one starts empty) */
@@ -1095,6 +1096,26 @@ static int note_key(PyObject *set, const uint8_t *key, int n) {
     return r;
 }
 
+/* A child's key, made in expand_next's first pass: its hash, and the plan it comes of. */
+typedef struct Asked { uint8_t key[KEYBUF]; uint64_t hash; int n, plan; } Asked;
+
+static inline void prefetch_slot(const KeySet *t, uint64_t h) {
+    if (t->cap) __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+}
+
+/* The child of plan ``m`` from ``p``, with the moves that reach it (the move, then the safe
+ * moves home it allows); how many. */
+static inline int child_of(const Rules *R, const Pos *p, Plan m, Pos *q, Plan *played, uint64_t safe,
+                           int every) {
+    int src = m.src, dst = m.dst, nm = 1;
+    *q = *p;
+    apply(R, q, src, dst, m.x);
+    played[0] = m;
+    if (src < R->nf || (dst != BUILD_DST && dst < R->nf) || may_go_home(R, p, q, src, dst, safe, every))
+        nm += settle(R, q, played + 1);
+    return nm;
+}
+
 /* _Search.expand_next with MutatedExpander.scored: the won node, -1 if none, -2 out of
  * memory, -3 more moves than MAXPLANS, -4 a Python error. ``expanded``: the portfolio's
  * expansions so far (for POOL_AFTER), counted up when this one expands. */
@@ -1133,7 +1154,14 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
         Plan plans[MAXPLANS], played[MAXSETTLE + 1];
         int np = plans_of(R, &p, plans);
         if (np < 0) return -3;
-        for (int i = 0; i < np && won < 0; i++) {
+        /* Two passes, for the memory: the children's keys first, each key's slot in the
+         * tables fetched ahead, then each key asked in turn, as scored asks them (the
+         * children of the admitted ones made again: the same moves give the same child). */
+        if (grow((void **)&S->asked_keys, &S->casked, (size_t)np + 1, sizeof(Asked))) return -2;
+        Asked *asked = S->asked_keys;
+        int nasked = 0;
+        Pos q;
+        for (int i = 0; i < np; i++) {
             Plan m = plans[i];
             int src = m.src, dst = m.dst;
             if (src < R->nf) {
@@ -1141,24 +1169,30 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
             } else if (dst == BUILD_DST && buries_its_way_out(R, p.c[src], p.len[src], src == R->d1)) {
                 continue;
             }
-            Pos q = p;
-            apply(R, &q, src, dst, m.x);
-            played[0] = m;
-            int nm = 1;
-            if (src < R->nf || (dst != BUILD_DST && dst < R->nf) || may_go_home(R, &p, &q, src, dst, safe, every))
-                nm += settle(R, &q, played + 1);
-            int n = key_of(R, &q, key);
-            if (S->asked && note_key(S->asked, key, n)) return -4;            /* successors() */
+            child_of(R, &p, m, &q, played, safe, every);
+            Asked *a = &asked[nasked++];
+            a->n = key_of(R, &q, a->key);
+            a->hash = hash_bytes(a->key, a->n);
+            a->plan = i;
+            prefetch_slot(&S->table, a->hash);
+            prefetch_slot(&S->old_table, a->hash);
+        }
+        for (int i = 0; i < nasked && won < 0; i++) {
+            const uint8_t *k = asked[i].key;
+            int n = asked[i].n;
+            if (S->asked && note_key(S->asked, k, n)) return -4;            /* successors() */
             /* The pooled proof notes each key asked as generated (_admit_pooled). A key this
              * search refuses is in its tables, so it was noted before: every key a table
              * holds was (the start's is the closure's first, each admitted one is noted),
              * unless keys were admitted before the search was pooled (note_every). Noting
              * only the keys admitted then leaves the set as it would be. */
-            if (S->generated_set && S->note_every && note_key(S->generated_set, key, n)) return -4;
-            int ok = admit(S, key, n);
+            if (S->generated_set && S->note_every && note_key(S->generated_set, k, n)) return -4;
+            int ok = admit(S, k, n, asked[i].hash);
             if (ok < 0) return -2;
-            if (ok && S->generated_set && !S->note_every && note_key(S->generated_set, key, n)) return -4;
-            if (ok && push_child(S, e.node, played, nm, node.depth + nm, &q, score(R, &q), &won)) return -2;
+            if (!ok) continue;
+            if (S->generated_set && !S->note_every && note_key(S->generated_set, k, n)) return -4;
+            int nm = child_of(R, &p, plans[asked[i].plan], &q, played, safe, every);
+            if (push_child(S, e.node, played, nm, node.depth + nm, &q, score(R, &q), &won)) return -2;
         }
     }
     if (won >= 0) return won;
@@ -1186,6 +1220,7 @@ static void free_all(Search *S) {
     GIVE(S->nodes, S->cnodes, sizeof(Node)); S->nnodes = 0;
     GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
     Py_CLEAR(S->expanded_set); Py_CLEAR(S->generated_set); Py_CLEAR(S->dead); Py_CLEAR(S->asked);
+    GIVE(S->asked_keys, S->casked, sizeof(Asked));
 }
 
 static void Search_dealloc(Search *S) {
