@@ -57,6 +57,7 @@ typedef struct {
     uint8_t gives_to[MAXP][2];                 /* by pile: the rows it gives to (255: none) */
     uint8_t row1[MAXP]; int nrow1;             /* expander.ROW1_SPACES */
     uint8_t group[4][MAXP]; int ngroup[4];     /* the key's sorted groups: foundations, rows 1-3 */
+    uint32_t group_mask[4];                    /* their piles, as bits */
     uint8_t rest[MAXP]; int nrest;             /* the piles the key keeps in place */
     uint8_t fits[128][128];           /* board.FITS: may over lie on under in a run */
     uint8_t parents[64][2], nparents[64];      /* board.PARENTS_OF */
@@ -670,14 +671,14 @@ static int plans_of(const Rules *R, const Pos *p, Plan *out) {
     return np;
 }
 
-/* moves.apply: the position after a legal move, in place. */
-static void apply(const Rules *R, Pos *p, int src, int dst, int x) {
+/* moves.apply: the position after a legal move, in place; the piles it changed, as bits. */
+static uint32_t apply(const Rules *R, Pos *p, int src, int dst, int x) {
     int len = p->len[src];
     uint8_t *pile = p->c[src], moving[MAXH];
     if (dst == BUILD_DST) {                           /* the top card turns up as the base */
         pile[len - 1] &= ~FACE_DOWN;
         p->mode[src - R->d1] = (int8_t)(len - 1);
-        return;
+        return 1u << src;
     }
     int n;
     if (x & CARD_MOVE) {
@@ -694,6 +695,7 @@ static void apply(const Rules *R, Pos *p, int src, int dst, int x) {
     p->len[dst] += n;
     p->len[src] = len;
     int flips[2], nflips = 0;
+    uint32_t touched = 1u << src | 1u << dst;
     if (R->kind[src] == SPACE || R->kind[src] == ODD) {
         if (len && pile[len - 1] & FACE_DOWN) {
             pile[len - 1] &= ~FACE_DOWN;
@@ -707,12 +709,14 @@ static void apply(const Rules *R, Pos *p, int src, int dst, int x) {
     for (int k = 0; k < nflips; k++) {                /* the deck of that row turns over */
         int deck = R->d1 + flips[k] - 1, m = p->len[deck];
         if (p->mode[flips[k] - 1] != DRAW || !m) continue;
+        touched |= 1u << deck;
         uint8_t *d = p->c[deck];
         for (int i = 0, j = m - 1; i <= j; i++, j--) {
             uint8_t a = d[i] ^ FACE_DOWN, b = d[j] ^ FACE_DOWN;
             d[i] = b; d[j] = a;
         }
     }
+    return touched;
 }
 
 /* ------------------------------------------------------------------ safe moves (expander.py) */
@@ -760,11 +764,12 @@ static int safe_plan(const Rules *R, const Pos *p, int *src_out, int *f_out) {
     return 0;
 }
 
-/* expander.settle: safe moves until none is left; how many, into ``played``. */
-static int settle(const Rules *R, Pos *p, Plan *played) {
+/* expander.settle: safe moves until none is left; how many, into ``played`` (the piles
+ * they change added to ``touched``). */
+static int settle(const Rules *R, Pos *p, Plan *played, uint32_t *touched) {
     int n = 0, src, f;
     while (n < MAXSETTLE - 1 && safe_plan(R, p, &src, &f)) {
-        apply(R, p, src, f, 1);
+        *touched |= apply(R, p, src, f, 1);
         played[n++] = (Plan){(uint8_t)src, (uint8_t)f, 1};
     }
     return n;
@@ -815,10 +820,20 @@ static inline uint8_t *copy_pile(uint8_t *k, const Pos *p, int i) {
 }
 
 /* The foundations sorted, each row's spaces sorted (as bytes), r2x and the decks as they
- * are, the deck modes plus one: joined by SEP, as expander.key joins them. */
-static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
+ * are, the deck modes plus one: joined by SEP, as expander.key joins them. With ``parent``
+ * (a key made by this function, ``seg`` its groups' places in it), the groups whose piles
+ * are not among ``touched`` are copied from it: they are the same piles, so the same bytes.
+ * Without, ``seg`` (if given) receives the places of the groups. */
+static int key_of_from(const Rules *R, const Pos *p, uint8_t *k, uint32_t touched, const uint8_t *parent,
+                       int seg[4][2]) {
     uint8_t *start = k;
     for (int g = 0; g < 4; g++) {
+        if (parent && !(touched & R->group_mask[g])) {
+            memcpy(k, parent + seg[g][0], seg[g][1]);
+            k += seg[g][1];
+            continue;
+        }
+        uint8_t *from = k;
         int order[MAXP], n = R->ngroup[g];
         for (int i = 0; i < n; i++) {                 /* insertion sort: five piles at most */
             int t = R->group[g][i], j = i;
@@ -830,6 +845,7 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
             k = copy_pile(k, p, order[i]);
         }
         *k++ = SEP;
+        if (!parent && seg) { seg[g][0] = (int)(from - start); seg[g][1] = (int)(k - from); }
     }
     for (int i = 0; i < R->nrest; i++) {
         k = copy_pile(k, p, R->rest[i]);
@@ -839,6 +855,8 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     memset(k, 0, 8);
     return (int)(k - start);
 }
+
+static int key_of(const Rules *R, const Pos *p, uint8_t *k) { return key_of_from(R, p, k, 0, NULL, NULL); }
 
 /* ------------------------------------------------------------------ the score (score.py) */
 
@@ -895,21 +913,43 @@ static double deck_value(const Rules *R, const uint8_t *pile, int size, int base
     return value;
 }
 
+/* A position's score in parts: its levels, need table, each pile's part and their sum (the
+ * home cards' part with them), unfloored. */
+typedef struct { Levels L; int8_t need[64]; double part[MAXP], sum; } Parts;
+
+static inline double pile_part(const Rules *R, const Pos *p, int i, const int8_t *need, const int *level) {
+    int n = p->len[i];
+    if (!n) return 0.0;
+    if (R->kind[i] == DECK) return deck_value(R, p->c[i], n, p->mode[i - R->d1], R->row[i], need, level);
+    return stack_value(R, p->c[i], n, need, R->row[i], level);
+}
+
+static void parts_of(const Rules *R, const Pos *p, Parts *P) {
+    levels_of(R, p, &P->L);
+    for (int s = 0; s < 4; s++)                       /* heuristics.need_tables, one deck */
+        for (int r = 0; r < 16; r++) P->need[s << 4 | r] = (int8_t)(r - P->L.level[s]);
+    P->sum = R->w_home * (R->total - P->L.cards_home);
+    for (int i = R->nf; i < R->np; i++) {
+        P->part[i] = pile_part(R, p, i, P->need, P->L.level);
+        P->sum += P->part[i];
+    }
+}
+
 /* score.value_of: 0 when won, else at least 0.5. */
 static double score(const Rules *R, const Pos *p) {
-    Levels L;
-    levels_of(R, p, &L);
-    if (L.cards_home == R->total) return 0.0;
-    int8_t need[64];                                  /* heuristics.need_tables, one deck */
-    for (int s = 0; s < 4; s++)
-        for (int r = 0; r < 16; r++) need[s << 4 | r] = (int8_t)(r - L.level[s]);
-    double value = R->w_home * (R->total - L.cards_home);
-    for (int i = R->nf; i < R->np; i++) {
-        int n = p->len[i];
-        if (!n) continue;
-        if (R->kind[i] == DECK) value += deck_value(R, p->c[i], n, p->mode[i - R->d1], R->row[i], need, L.level);
-        else value += stack_value(R, p->c[i], n, need, R->row[i], L.level);
-    }
+    Parts P;
+    parts_of(R, p, &P);
+    if (P.L.cards_home == R->total) return 0.0;
+    return P.sum > 0.5 ? P.sum : 0.5;
+}
+
+/* score.moves_from: the score of a child whose move left the foundations as they are, from
+ * its parent's parts, the piles ``touched`` taken again (every part is a count times an
+ * exact weight: the sums are exact, so this is ``score`` of the child to the last bit). */
+static double score_from(const Rules *R, const Parts *P, const Pos *q, uint32_t touched) {
+    double value = P->sum;
+    for (int i = R->nf; i < R->np; i++)
+        if (touched >> i & 1) value += pile_part(R, q, i, P->need, P->L.level) - P->part[i];
     return value > 0.5 ? value : 0.5;
 }
 
@@ -1104,15 +1144,15 @@ static inline void prefetch_slot(const KeySet *t, uint64_t h) {
 }
 
 /* The child of plan ``m`` from ``p``, with the moves that reach it (the move, then the safe
- * moves home it allows); how many. */
+ * moves home it allows); how many. ``touched``: the piles they changed. */
 static inline int child_of(const Rules *R, const Pos *p, Plan m, Pos *q, Plan *played, uint64_t safe,
-                           int every) {
+                           int every, uint32_t *touched) {
     int src = m.src, dst = m.dst, nm = 1;
     *q = *p;
-    apply(R, q, src, dst, m.x);
+    *touched = apply(R, q, src, dst, m.x);
     played[0] = m;
     if (src < R->nf || (dst != BUILD_DST && dst < R->nf) || may_go_home(R, p, q, src, dst, safe, every))
-        nm += settle(R, q, played + 1);
+        nm += settle(R, q, played + 1, touched);
     return nm;
 }
 
@@ -1128,8 +1168,10 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
     decode(R, S->slots + (size_t)node.slot * R->slot, &p);
     if (release_slot(S, e.node)) return -2;
     uint8_t key[KEYBUF];
+    int seg[4][2];                                    /* the key's groups, for the children's */
+    int key_size = key_of_from(R, &p, key, 0, NULL, seg);
     if (S->expanded_set) {                            /* the pooled proof */
-        int n = key_of(R, &p, key);
+        int n = key_size;
         PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
         if (!k) return -4;
         int there = PySet_Contains(S->expanded_set, k);
@@ -1147,8 +1189,9 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
     int dead = is_dead(S, &p);
     if (dead < 0) return -4;
     if (!dead) {
-        Levels L;
-        levels_of(R, &p, &L);
+        Parts parts;                                  /* the parent's score, in parts */
+        parts_of(R, &p, &parts);
+        const Levels L = parts.L;
         int a, b, every = safe_plan(R, &p, &a, &b);
         uint64_t safe = every ? 0 : safe_cards(R, L.level);
         Plan plans[MAXPLANS], played[MAXSETTLE + 1];
@@ -1169,9 +1212,10 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
             } else if (dst == BUILD_DST && buries_its_way_out(R, p.c[src], p.len[src], src == R->d1)) {
                 continue;
             }
-            child_of(R, &p, m, &q, played, safe, every);
+            uint32_t touched;
+            child_of(R, &p, m, &q, played, safe, every, &touched);
             Asked *a = &asked[nasked++];
-            a->n = key_of(R, &q, a->key);
+            a->n = key_of_from(R, &q, a->key, touched, key, seg);
             a->hash = hash_bytes(a->key, a->n);
             a->plan = i;
             prefetch_slot(&S->table, a->hash);
@@ -1191,8 +1235,13 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
             if (ok < 0) return -2;
             if (!ok) continue;
             if (S->generated_set && !S->note_every && note_key(S->generated_set, k, n)) return -4;
-            int nm = child_of(R, &p, plans[asked[i].plan], &q, played, safe, every);
-            if (push_child(S, e.node, played, nm, node.depth + nm, &q, score(R, &q), &won)) return -2;
+            uint32_t touched;
+            Plan m = plans[asked[i].plan];
+            int nm = child_of(R, &p, m, &q, played, safe, every, &touched);
+            int same_home = nm == 1 && m.src >= R->nf && (m.dst == BUILD_DST || m.dst >= R->nf) &&
+                            parts.L.cards_home < R->total;
+            double value = same_home ? score_from(R, &parts, &q, touched) : score(R, &q);
+            if (push_child(S, e.node, played, nm, node.depth + nm, &q, value, &won)) return -2;
         }
     }
     if (won >= 0) return won;
@@ -1308,7 +1357,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     for (int i = 0; i < np; i++) {
         if (k[i] == SPACE && rw[i] == 1) R->row1[R->nrow1++] = (uint8_t)i;
         int g = k[i] == FOUNDATION ? 0 : k[i] == SPACE ? rw[i] : -1;
-        if (g >= 0) R->group[g][R->ngroup[g]++] = (uint8_t)i;
+        if (g >= 0) { R->group[g][R->ngroup[g]++] = (uint8_t)i; R->group_mask[g] |= 1u << i; }
         else if (i < last_space) return bad_rules("r2x and the decks come after the spaces");
         else R->rest[R->nrest++] = (uint8_t)i;
     }
