@@ -1143,6 +1143,13 @@ static inline void prefetch_slot(const KeySet *t, uint64_t h) {
     if (t->cap) __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
 }
 
+/* The key in the first slot a hash looks at, when its hash is that one (a key seen before). */
+static inline void prefetch_key(const KeySet *t, uint64_t h) {
+    if (!t->cap) return;
+    const KeySlot *slot = &t->slots[h & (t->cap - 1)];
+    if (slot->hash == h) __builtin_prefetch(t->arena.data + slot->at);
+}
+
 /* The child of plan ``m`` from ``p``, with the moves that reach it (the move, then the safe
  * moves home it allows); how many. ``touched``: the piles they changed. */
 static inline int child_of(const Rules *R, const Pos *p, Plan m, Pos *q, Plan *played, uint64_t safe,
@@ -1220,6 +1227,10 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
             a->plan = i;
             prefetch_slot(&S->table, a->hash);
             prefetch_slot(&S->old_table, a->hash);
+        }
+        for (int i = 0; i < nasked; i++) {            /* the slots are fetched: their keys next */
+            prefetch_key(&S->table, asked[i].hash);
+            prefetch_key(&S->old_table, asked[i].hash);
         }
         for (int i = 0; i < nasked && won < 0; i++) {
             const uint8_t *k = asked[i].key;
