@@ -521,6 +521,14 @@ def bad_positions(search) -> dict:
     def changed(new: dict, new_modes=modes) -> bytes:
         return native.encode([new.get(i, pile) for i, pile in enumerate(piles)], new_modes)
 
+    def home(*foundations) -> bytes:
+        """The deal with these cards taken from their piles onto the foundations."""
+        gone = {card for pile in foundations for card in pile}
+        new = [bytes(c for c in pile if c & 63 not in gone) for pile in piles]
+        new[:len(foundations)] = foundations
+        return native.encode(new, modes)
+
+    assert native.search_core is None or search.core.key(home(b"\x01\x02", b"\x11")), "a good one"
     malformed = "search_core: a malformed position"
     return {
         "one byte short": (good[:-1], ValueError, malformed),
@@ -533,6 +541,10 @@ def bad_positions(search) -> dict:
         "a card twice, once face down": (changed({5: piles[5] + bytes([piles[6][0] ^ 64])}), ValueError,
                                          malformed),
         "a base beyond its deck": (changed({}, (7, -1, -1)), ValueError, malformed),
+        "a mode byte of 200": (good[:-3] + bytes([200, 0, 0]), ValueError, malformed),
+        "a foundation of a Two": (home(b"\x02"), ValueError, malformed),
+        "a foundation out of order": (home(b"\x11\x13"), ValueError, malformed),
+        "a foundation of two suits": (home(b"\x01\x12"), ValueError, malformed),
         "a bytearray": (bytearray(good), TypeError, "must be bytes"),
         "text": (good.hex(), TypeError, "must be bytes"),
     }

@@ -1414,7 +1414,8 @@ static int not_ready(const Search *S) {
 
 /* A position as encode() writes it, checked before decode() reads it: cards below 128, no
  * card twice (so no pile outgrows MAXH, and the key's sort may read bottom cards alone),
- * foundation cards face up, a built deck's base within it. */
+ * each foundation an Ace and the cards up from it in its suit (so a suit not home has an
+ * empty foundation to go to), a built deck's base within it. */
 static int read_position(Search *S, PyObject *obj, Pos *p) {
     if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
     const Rules *R = &S->R;
@@ -1437,8 +1438,13 @@ static int read_position(Search *S, PyObject *obj, Pos *p) {
     }
     if (at + NDECKS != n || total > R->total) goto bad;
     decode(R, b, p);
-    for (int d = 0; d < NDECKS; d++)
-        if (p->mode[d] != DRAW && p->mode[d] >= p->len[R->d1 + d]) goto bad;
+    for (int d = 0; d < NDECKS; d++)                  /* the mode bytes, before int8_t takes them */
+        if (b[at + d] && b[at + d] - 1 >= p->len[R->d1 + d]) goto bad;
+    for (int f = 0; f < R->nf; f++) {                 /* a foundation: Ace up, in one suit */
+        int suit = p->c[f][0] >> 4 & 3;                /* (no card twice: one a suit) */
+        for (int j = 0; j < p->len[f]; j++)
+            if (p->c[f][j] != (suit << 4 | (j + 1))) goto bad;
+    }
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
