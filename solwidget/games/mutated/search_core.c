@@ -1181,14 +1181,16 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
         int n = key_size;
         PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
         if (!k) return -4;
-        int there = PySet_Contains(S->expanded_set, k);
-        if (there > 0 && *expanded >= S->pool_after) {
-            Py_DECREF(k);
+        /* ``key in expanded``, then ``expanded.add(key)`` unless skipped: one look-up, since
+         * adding a key there already changes nothing (the set's size tells) */
+        Py_ssize_t size = PySet_GET_SIZE(S->expanded_set);
+        int error = PySet_Add(S->expanded_set, k);
+        Py_DECREF(k);
+        if (error) return -4;
+        if (PySet_GET_SIZE(S->expanded_set) == size && *expanded >= S->pool_after) {
             S->skipped++;                             /* another search expanded it */
             return -1;
         }
-        if (there < 0 || PySet_Add(S->expanded_set, k)) { Py_DECREF(k); return -4; }
-        Py_DECREF(k);
     }
     (*expanded)++;
     *depth_out = node.depth;
