@@ -340,8 +340,8 @@ typedef struct {
      * (or NULL); the keys asked about, for successors() (or NULL) */
     PyObject *expanded_set, *generated_set, *dead, *asked;
     long long skipped, pool_after;
-    int note_every;
-    struct Asked *asked_keys; size_t casked;  /* an expansion's keys, asked in a second pass */                     /* pooled after keys were admitted: note every key */
+    int note_every;                     /* pooled after keys were admitted: note every key */
+    struct Asked *asked_keys; size_t casked;    /* an expansion's keys, asked in a second pass */
 } Search;
 
 static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
