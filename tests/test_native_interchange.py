@@ -265,6 +265,36 @@ def test_pooled_proofs_are_pythons(deal, states):
         assert in_c[3] > search_module.POOL_AFTER and sum(in_c[-1]) > 0, "positions were skipped"
 
 
+def test_c_and_python_searches_pool_one_proof():
+    # the portfolio's exploring search left to Python: both add to the same KeyPools
+    needs_native()
+    game = load("triple_interchange")
+    for deal, states in ((324, 3000), (595, 12000)):
+        with pytest.MonkeyPatch.context() as patch:
+            compiled_search = InterchangeProfile.compiled_search
+            patch.setattr(InterchangeProfile, "compiled_search",
+                          lambda self, x, w, d, t, f, explore: None if explore else compiled_search(self, x, w, d, t, f, explore))
+            mixed = sw.Solver(game.deal(deal), max_states=states)
+        assert [type(s) for s in mixed._searches] == [native.NativeSearch, _Search]
+        mixed.solve()
+        in_python = make_solver(game.deal(deal), True, max_states=states)
+        in_python.solve()
+        assert outcome(mixed) == outcome(in_python)
+        assert outcome(mixed)[0] == "lost"
+
+
+def test_the_key_pool_is_a_set_of_bytes_keys():
+    needs_native()
+    keys, plain = native.search_core.KeyPool(), set()
+    for k in range(3000):
+        key = bytes([k % 251]) * (k % 200)
+        assert (key in keys) == (key in plain)
+        keys.add(key)
+        plain.add(key)
+        assert len(keys) == len(plain)
+    assert all(key in keys for key in plain) and b"\xff" not in keys
+
+
 def progress_seen(solver) -> tuple:
     p = solver.progress
     return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
@@ -415,8 +445,12 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         assert refused(refusal(core.seed, position, bad, 0), kind, words), case
     for node in (-1, 0):
         assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
-    assert refused(refusal(core.pool, set(), None), TypeError, "two sets or two Nones")
-    assert refused(refusal(core.pool, [], []), TypeError, "two sets or two Nones")
+    assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
+    assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
+    keys = native.search_core.KeyPool()
+    assert refused(refusal(keys.add, "key"), TypeError, "a key is bytes")
+    assert refused(refusal(keys.add, bytes(256)), ValueError, "at most 255 bytes")
+    assert refused(refusal(keys.__contains__, 1), TypeError, "a key is bytes")
     arguments = core_arguments(game)
     arguments[-1] = lambda position: 1 / 0         # a dead-end test that fails: its error comes out
     failing = native.search_core.Search(*arguments)

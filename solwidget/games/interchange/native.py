@@ -18,7 +18,8 @@ score's weights. It runs only where it is the same search:
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
 A NativeSearch sits in a portfolio as a ``_Search`` does: it takes part in a pooled loss
-proof (search.py's ``_Closure``) by adding the same bytes keys to the closure's two sets.
+proof (search.py's ``_Closure``) by adding the same bytes keys to the closure's two sets
+of keys (made KeyPools: ``NativeSearch.pool``).
 tests/test_native_interchange.py compares the two successor by successor and search by
 search.
 """
@@ -143,11 +144,21 @@ class NativeSearch:
                                        table_size // 2, frontier_size, dead)
 
     def pool(self, closure) -> None:
-        """Take part in a pooled loss proof (or leave it: None)."""
+        """Take part in a pooled loss proof (or leave it: None). The closure's two sets of
+        keys become search_core.KeyPools holding the same keys (a set of bytes keys with
+        the set's ``add``, ``in`` and ``len``, all that search.py asks of them), so that
+        search_core adds and looks up its keys without making a bytes object of each."""
         if closure is None:
             self.core.pool(None, None)
-        else:
-            self.core.pool(closure.expanded, closure.generated)
+            return
+        for name in ("expanded", "generated"):
+            keys = getattr(closure, name)
+            if not isinstance(keys, search_core.KeyPool):
+                pooled = search_core.KeyPool()
+                for key in keys:
+                    pooled.add(key)
+                setattr(closure, name, pooled)
+        self.core.pool(closure.expanded, closure.generated)
 
     def encode(self, state) -> bytes:
         return encode(self._game, state)

@@ -13,8 +13,8 @@
  * before the child is made where expander.py's _asked and _homed ask it), the same
  * scores (heuristics.py's patience score, a tableau move's or bridge's made from its
  * parent's by the two piles that change, as moves_from does), the same frontier, draws,
- * tables, evictions, trims and pooled proofs (search.py's _Closure: the two Python sets
- * of bytes keys are fed here). tests/test_native_interchange.py compares the two
+ * tables, evictions, trims and pooled proofs (search.py's _Closure: its two sets of bytes
+ * keys, held here as KeyPools). tests/test_native_interchange.py compares the two
  * successor by successor and search by search; the solver replays every win through
  * State.play.
  *
@@ -294,10 +294,12 @@ typedef struct {
     uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
     uint32_t *types; size_t ntypes, ctypes;
     uint8_t *taken; size_t ctaken;
-    /* Interchange: the pooled proof (search.py's _Closure: its two sets, or NULL), the
-     * portfolio's expansions so far for POOL_AFTER, the positions skipped; a Python
-     * dead-end test (None: the C one); the keys asked, for the tests (or NULL). */
-    PyObject *expanded, *generated_keys, *dead, *trace;
+    /* Interchange: the pooled proof (search.py's _Closure: its two key sets, KeyPools
+     * below, or NULL: ``pooled`` holds the Python objects), the portfolio's expansions so
+     * far for POOL_AFTER, the positions skipped; a Python dead-end test (NULL: the C
+     * one); the keys asked, for the tests (or NULL). */
+    KeySet *expanded, *generated_keys;
+    PyObject *pooled[2], *dead, *trace;
     long long progress, pool_after, skipped;
 } Search;
 
@@ -490,18 +492,18 @@ static int keep(Search *S, size_t n) {
 
 /* _Search.admit: is the key new to this search (it is recorded)? 1, 0, or -1 (out of
  * memory, or a Python error set). Interchange: with a pooled proof, _admit_pooled: the
- * key goes to the closure's generated set first; the tests may trace the keys asked. */
+ * key goes to the closure's generated keys first; the tests may trace the keys asked. */
 static int admit(Search *S, const uint8_t *k, int n) {
-    if (S->generated_keys || S->trace) {
+    uint64_t h = hash_bytes(k, n);
+    if (S->generated_keys && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
+    if (S->trace) {
         PyObject *key = PyBytes_FromStringAndSize((const char *)k, n);
         if (!key) return -1;
-        int bad = (S->generated_keys && PySet_Add(S->generated_keys, key)) ||
-                  (S->trace && PyList_Append(S->trace, key));
+        int bad = PyList_Append(S->trace, key);
         Py_DECREF(key);
         if (bad) return -1;
     }
     S->generated++;
-    uint64_t h = hash_bytes(k, n);
     if (S->old_table.size && keyset_has(&S->old_table, k, n, h)) return 0;
     size_t size = S->table.size;
     int added = keyset_add(&S->table, k, n, h);
@@ -1139,7 +1141,7 @@ static int is_dead(const Rules *R, const Pos *p, const Reserve *rv);
 /* reductions.DeadEnds.is_dead, here or (S->dead: a Python function of the encoded
  * position) in Python. 1, 0, or -2 a Python error. */
 static int dead_end(Search *S, Ex *x) {
-    if (S->dead == NULL || S->dead == Py_None) return is_dead(&S->R, &x->p, &x->rv);
+    if (S->dead == NULL) return is_dead(&S->R, &x->p, &x->rv);
     uint8_t buf[4 * MAXR + 64];
     int n = encode(&S->R, &x->p, &x->rv, buf);
     PyObject *r = PyObject_CallFunction(S->dead, "y#", buf, (Py_ssize_t)n);
@@ -1182,12 +1184,9 @@ static int64_t expand_next(Search *S, uint32_t *depth_out) {
         uint8_t key[KEYBUF];
         memcpy(key, x.head, x.nhead);
         int n = x.nhead + tableau_part(R, &x.p, key + x.nhead);
-        PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
-        if (!k) return -2;
-        int has = PySet_Contains(S->expanded, k);
-        if (has > 0 && S->progress >= S->pool_after) { Py_DECREF(k); S->skipped++; return -5; }
-        if (has < 0 || PySet_Add(S->expanded, k)) { Py_DECREF(k); return -2; }
-        Py_DECREF(k);
+        uint64_t h = hash_bytes(key, n);
+        if (keyset_has(S->expanded, key, n, h) && S->progress >= S->pool_after) { S->skipped++; return -5; }
+        if (keyset_add(S->expanded, key, n, h) < 0) return -2;
     }
     S->progress++;
     *depth_out = node.depth;
@@ -1207,6 +1206,66 @@ static int64_t expand_next(Search *S, uint32_t *depth_out) {
 
 /* ------------------------------------------------------------------ Python's side */
 
+/* KeyPool: a set of bytes keys (add, in, len), kept as a KeySet, for a pooled proof:
+ * native.py puts two in place of _Closure's two Python sets, so that the searches add
+ * and look up their keys without making a bytes object of each; a Python _Search of the
+ * same portfolio uses them through these methods. */
+typedef struct { PyObject_HEAD KeySet keys; } KeyPool;
+
+static void KeyPool_dealloc(KeyPool *P) {
+    keyset_free(&P->keys);
+    Py_TYPE(P)->tp_free((PyObject *)P);
+}
+
+/* The key's bytes, zero past their end (hash_bytes reads them); its length, or -1. */
+static int key_arg(PyObject *key, uint8_t *buf) {
+    if (!PyBytes_Check(key)) { PyErr_SetString(PyExc_TypeError, "search_core: a key is bytes"); return -1; }
+    Py_ssize_t n = PyBytes_GET_SIZE(key);
+    if (n > 255) { PyErr_SetString(PyExc_ValueError, "search_core: a key of at most 255 bytes"); return -1; }
+    memcpy(buf, PyBytes_AS_STRING(key), n);
+    memset(buf + n, 0, 8);
+    return (int)n;
+}
+
+static PyObject *KeyPool_add(KeyPool *P, PyObject *key) {
+    uint8_t buf[KEYBUF];
+    int n = key_arg(key, buf);
+    if (n < 0) return NULL;
+    if (keyset_add(&P->keys, buf, n, hash_bytes(buf, n)) < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static int KeyPool_contains(KeyPool *P, PyObject *key) {
+    uint8_t buf[KEYBUF];
+    int n = key_arg(key, buf);
+    if (n < 0) return -1;
+    return keyset_has(&P->keys, buf, n, hash_bytes(buf, n));
+}
+
+static Py_ssize_t KeyPool_len(KeyPool *P) { return (Py_ssize_t)P->keys.size; }
+
+static PyMethodDef KeyPool_methods[] = {
+    {"add", (PyCFunction)KeyPool_add, METH_O, "add(key): the bytes key added."},
+    {NULL}
+};
+
+static PySequenceMethods KeyPool_sequence = {
+    .sq_length = (lenfunc)KeyPool_len,
+    .sq_contains = (objobjproc)KeyPool_contains,
+};
+
+static PyTypeObject KeyPoolType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solwidget.games.interchange.search_core.KeyPool",
+    .tp_basicsize = sizeof(KeyPool),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A set of bytes keys (add, in, len) for a pooled proof.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)KeyPool_dealloc,
+    .tp_methods = KeyPool_methods,
+    .tp_as_sequence = &KeyPool_sequence,
+};
+
 /* Gives back every buffer of the search (to the pool) but the nodes and their moves. */
 static void free_frontier_and_tables(Search *S) {
     keyset_free(&S->table); keyset_free(&S->old_table);
@@ -1223,8 +1282,14 @@ static void free_all(Search *S) {
     GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
 }
 
+static void unpool(Search *S) {
+    S->expanded = S->generated_keys = NULL;
+    Py_CLEAR(S->pooled[0]); Py_CLEAR(S->pooled[1]);
+}
+
 static void drop_references(Search *S) {
-    Py_CLEAR(S->expanded); Py_CLEAR(S->generated_keys); Py_CLEAR(S->dead); Py_CLEAR(S->trace);
+    unpool(S);
+    Py_CLEAR(S->dead); Py_CLEAR(S->trace);
 }
 
 static void Search_dealloc(Search *S) {
@@ -1386,19 +1451,21 @@ static PyObject *failed(int64_t code) {
     return PyErr_NoMemory();
 }
 
-/* pool(expanded, generated): take part in a pooled proof (two sets), or leave it (None). */
+/* pool(expanded, generated): take part in a pooled proof (two KeyPools), or leave it
+ * (None, None). */
 static PyObject *Search_pool(Search *S, PyObject *args) {
     PyObject *expanded, *generated;
     if (!PyArg_ParseTuple(args, "OO", &expanded, &generated)) return NULL;
     if ((expanded == Py_None) != (generated == Py_None) ||
-        (expanded != Py_None && (!PySet_Check(expanded) || !PySet_Check(generated)))) {
-        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two sets or two Nones");
+        (expanded != Py_None && (!PyObject_TypeCheck(expanded, &KeyPoolType) ||
+                                 !PyObject_TypeCheck(generated, &KeyPoolType)))) {
+        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two KeyPools or two Nones");
         return NULL;
     }
-    Py_CLEAR(S->expanded); Py_CLEAR(S->generated_keys);
+    unpool(S);
     if (expanded != Py_None) {
-        Py_INCREF(expanded); S->expanded = expanded;
-        Py_INCREF(generated); S->generated_keys = generated;
+        Py_INCREF(expanded); S->pooled[0] = expanded; S->expanded = &((KeyPool *)expanded)->keys;
+        Py_INCREF(generated); S->pooled[1] = generated; S->generated_keys = &((KeyPool *)generated)->keys;
     }
     Py_RETURN_NONE;
 }
@@ -1517,7 +1584,7 @@ static PyObject *Search_dead(Search *S, PyObject *args) {
 static PyObject *Search_release(Search *S, PyObject *unused) {
     free_frontier_and_tables(S);
     for (size_t i = 0; i < S->nnodes; i++) S->nodes[i].slot = NONE32;
-    Py_CLEAR(S->expanded); Py_CLEAR(S->generated_keys);
+    unpool(S);
     Py_RETURN_NONE;
 }
 
@@ -1596,7 +1663,7 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit_search_core(void) {
-    if (PyType_Ready(&SearchType) < 0) return NULL;
+    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&KeyPoolType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 || PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0) {
@@ -1606,6 +1673,11 @@ PyMODINIT_FUNC PyInit_search_core(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType); Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&KeyPoolType);
+    if (PyModule_AddObject(m, "KeyPool", (PyObject *)&KeyPoolType) < 0) {
+        Py_DECREF(&KeyPoolType); Py_DECREF(m);
         return NULL;
     }
     return m;
