@@ -35,6 +35,7 @@ from ...engine.state import State
 from ...solver import search
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
+from . import reductions
 from .expander import InterchangeExpander
 
 search_core = native_module("solwidget.games.interchange.search_core")
@@ -62,6 +63,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
     would not be the same search (see the module docstring)."""
     if search_core is None or type(expander) is not InterchangeExpander or not expander.autoplay:
+        return None
+    if type(expander.dead_ends) is not reductions.DeadEnds:    # search_core's is_dead is its twin
         return None
     if not fits_core(expander.game) or not 0.0 <= explore < 1.0:
         return None
