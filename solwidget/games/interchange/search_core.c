@@ -299,6 +299,7 @@ typedef struct {
      * far for POOL_AFTER, the positions skipped; a Python dead-end test (NULL: the C
      * one); the keys asked, for the tests (or NULL). */
     KeySet *expanded, *generated_keys;
+    int pooled_all;                     /* every key of the tables is among generated_keys */
     PyObject *pooled[2], *dead, *trace;
     long long progress, pool_after, skipped;
 } Search;
@@ -495,7 +496,9 @@ static int keep(Search *S, size_t n) {
  * key goes to the closure's generated keys first; the tests may trace the keys asked. */
 static int admit(Search *S, const uint8_t *k, int n) {
     uint64_t h = hash_bytes(k, n);
-    if (S->generated_keys && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
+    /* with pooled_all, a key the tables hold is among generated_keys already: only a new
+     * one is added there, below (the same sets, a look-up fewer) */
+    if (S->generated_keys && !S->pooled_all && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
     if (S->trace) {
         PyObject *key = PyBytes_FromStringAndSize((const char *)k, n);
         if (!key) return -1;
@@ -508,6 +511,7 @@ static int admit(Search *S, const uint8_t *k, int n) {
     size_t size = S->table.size;
     int added = keyset_add(&S->table, k, n, h);
     if (added <= 0) return added;
+    if (S->pooled_all && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
     if (size + 1 >= S->table_half) {                 /* evict the older generation */
         keyset_free(&S->old_table);
         S->old_table = S->table;
@@ -600,8 +604,9 @@ static int cards_home(const Rules *R, const Pos *p) {
  * cards and 0xff)? */
 static inline int pack_cmp(const Pos *p, int a, int b) {
     int la = p->len[a], lb = p->len[b], m = la < lb ? la : lb;
-    int d = memcmp(p->c[a], p->c[b], m);
-    if (d) return d;
+    const uint8_t *x = p->c[a], *y = p->c[b];
+    for (int i = 0; i < m; i++)                  /* piles mostly differ at their bottom card */
+        if (x[i] != y[i]) return x[i] - y[i];
     return la == lb ? 0 : la < lb ? 1 : -1;      /* 0xff ends the shorter: it comes later */
 }
 
@@ -1284,6 +1289,7 @@ static void free_all(Search *S) {
 
 static void unpool(Search *S) {
     S->expanded = S->generated_keys = NULL;
+    S->pooled_all = 0;
     Py_CLEAR(S->pooled[0]); Py_CLEAR(S->pooled[1]);
 }
 
@@ -1451,6 +1457,16 @@ static PyObject *failed(int64_t code) {
     return PyErr_NoMemory();
 }
 
+/* Does ``big`` hold every key of ``keys``? */
+static int holds_all(const KeySet *big, const KeySet *keys) {
+    for (size_t j = 0; j < keys->cap; j++) {
+        if (!keys->hash[j]) continue;
+        const uint8_t *k = keys->arena.data + keys->at[j];
+        if (!keyset_has(big, k + 1, k[0], keys->hash[j])) return 0;
+    }
+    return 1;
+}
+
 /* pool(expanded, generated): take part in a pooled proof (two KeyPools), or leave it
  * (None, None). */
 static PyObject *Search_pool(Search *S, PyObject *args) {
@@ -1466,6 +1482,7 @@ static PyObject *Search_pool(Search *S, PyObject *args) {
     if (expanded != Py_None) {
         Py_INCREF(expanded); S->pooled[0] = expanded; S->expanded = &((KeyPool *)expanded)->keys;
         Py_INCREF(generated); S->pooled[1] = generated; S->generated_keys = &((KeyPool *)generated)->keys;
+        S->pooled_all = holds_all(S->generated_keys, &S->table) && holds_all(S->generated_keys, &S->old_table);
     }
     Py_RETURN_NONE;
 }
