@@ -399,12 +399,14 @@ def bad_positions(game, search) -> dict:
     a_card_of_0 = bytearray(good)
     a_card_of_0[len(game.F) + 1] = 0              # the first tableau pile's bottom card
     a_foundation_of_64 = bytes([64]) + good[1:]
+    thirteen_cards_more = bytes([13]) + good[1:]    # a King home: the Ace to it
     return {
         "one byte short": (good[:-1], ValueError, malformed),
         "one byte more": (good + b"\x00", ValueError, malformed),
         "no bytes": (b"", ValueError, malformed),
         "a card of rank 0": (bytes(a_card_of_0), ValueError, malformed),
         "a foundation of 64": (a_foundation_of_64, ValueError, malformed),
+        "thirteen cards more": (thirteen_cards_more, ValueError, malformed),
         "a bytearray": (bytearray(good), TypeError, "must be bytes"),
         "text": (good.hex(), TypeError, "must be bytes"),
     }

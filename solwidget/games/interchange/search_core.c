@@ -764,9 +764,10 @@ static int settle(const Rules *R, Pos *p, Reserve *rv, uint16_t *codes, int *nc)
 }
 
 /* expander._play: turn ``card`` up (its turns' codes appended) and play it from the
- * waste: the reserve after. 0, or -3 (not in the reserve, or too many codes). */
+ * waste: the reserve after. 0, or -3 (not in the reserve, or too many codes: room is
+ * left for the play and the move that closes a bridge). */
 static int play_card(Reserve *r, int card, uint16_t *codes, int *nc) {
-    if (*nc + 4 > MAXCODES) return -3;
+    if (*nc + 5 > MAXCODES) return -3;
     if (!(r->now && r->order[r->now - 1] == card)) {
         int i = r->now;
         while (i < r->olen && r->order[i] != card) i++;
@@ -1411,6 +1412,9 @@ static int read_position(const Search *S, PyObject *obj, Pos *p, Reserve *rv) {
     if (now > olen || at + olen + 4 != n) goto bad;
     for (int j = 0; j < olen; j++)
         if (b[at + j] >= 64 || (b[at + j] & 15) < 1 || (b[at + j] & 15) > 13) goto bad;
+    int cards = olen + (int)(at - R->nf - R->nt - 2);  /* the game's cards, no more: */
+    for (int f = 0; f < R->nf; f++) cards += b[f] & 15;    /* so the key fits in 255 bytes */
+    if (cards != R->total) goto bad;
     decode(R, b, p, rv);
     return 0;
 bad:
