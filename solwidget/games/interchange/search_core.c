@@ -629,15 +629,17 @@ static int head_of(const Rules *R, const Pos *p, uint8_t *k) {
     return (int)(k - start);
 }
 
-static int tableau_part(const Rules *R, const Pos *p, uint8_t *k) {
-    int order[MAXP], n = 0;
-    for (int t = R->T0; t < R->T0 + R->nt; t++) {        /* insertion sort: a few piles */
-        int j = n++;
-        while (j > 0 && pack_cmp(p, order[j - 1], t) > 0) { order[j] = order[j - 1]; j--; }
-        order[j] = t;
-    }
+/* Pile ``t`` put in its place among the ``n`` sorted piles of ``order``. */
+static inline void insert_pile(const Pos *p, int *order, int n, int t) {
+    int j = n;
+    while (j > 0 && pack_cmp(p, order[j - 1], t) > 0) { order[j] = order[j - 1]; j--; }
+    order[j] = t;
+}
+
+/* The tableau's part of the key: its piles in ``order`` (sorted), each with its 0xff. */
+static int packed(const Rules *R, const Pos *p, const int *order, uint8_t *k) {
     uint8_t *start = k;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < R->nt; i++) {
         int t = order[i], m = p->len[t];
         memcpy(k, p->c[t], m);
         k += m;
@@ -645,6 +647,27 @@ static int tableau_part(const Rules *R, const Pos *p, uint8_t *k) {
     }
     memset(k, 0, 8);
     return (int)(k - start);
+}
+
+static void sort_piles(const Rules *R, const Pos *p, int *order) {
+    for (int i = 0; i < R->nt; i++) insert_pile(p, order, i, R->T0 + i);   /* a few piles */
+}
+
+static int tableau_part(const Rules *R, const Pos *p, uint8_t *k) {
+    int order[MAXP];
+    sort_piles(R, p, order);
+    return packed(R, p, order, k);
+}
+
+/* tableau_part of a position whose piles but ``a`` and ``b`` are those of a position
+ * whose piles sort as ``before``: the others keep their order, the two are put in. */
+static int tableau_part_two(const Rules *R, const Pos *p, const int *before, int a, int b, uint8_t *k) {
+    int order[MAXP], n = 0;
+    for (int i = 0; i < R->nt; i++)
+        if (before[i] != a && before[i] != b) order[n++] = before[i];
+    insert_pile(p, order, n, a);
+    insert_pile(p, order, n + 1, b);
+    return packed(R, p, order, k);
 }
 
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
@@ -897,6 +920,7 @@ typedef struct {
     double part[MAXP], core;          /* moves_from: each tableau pile's value, the rest */
     int empty;                        /* empty tableau piles */
     uint8_t head[KEYBUF]; int nhead;  /* the parent's foundations' part of the key */
+    int order[MAXP];                  /* the parent's tableau piles as its key sorts them */
     int64_t won;
 } Ex;
 
@@ -952,7 +976,7 @@ static int tableau_child(Search *S, Ex *x, int src, int dst, int dst_was, const 
         return settled_child(S, x, p, rq, codes, nc);
     uint8_t key[KEYBUF];
     memcpy(key, x->head, x->nhead);
-    int ok = admit(S, key, x->nhead + tableau_part(R, p, key + x->nhead));
+    int ok = admit(S, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     int empties = x->empty + (rest == 0) - (dst_was == 0);
     double value = x->core - x->part[src] - x->part[dst] + pile_value(R, p->c[src], rest, x->need)
@@ -1161,6 +1185,7 @@ static int dead_end(Search *S, Ex *x) {
 static int children(Search *S, Ex *x, uint32_t node, uint32_t depth) {
     const Rules *R = &S->R;
     x->node = node; x->depth = depth; x->won = -1;
+    sort_piles(R, &x->p, x->order);
     x->safe = safe_of(R, &x->p);
     need_of(R, &x->p, x->need);
     x->core = R->w_home * (R->total - cards_home(R, &x->p)) - R->w_reserve * x->rv.olen;
