@@ -8,10 +8,12 @@ what an empty pile takes, where each kind of pile lies, how many decks) and from
 score's weights. It runs only where it is the same search:
 
 - the expander is ``InterchangeExpander`` (expander.fast_path: Triple and Quadruple
-  Interchange and the variants of their shape), plays safe moves, and the game's piles lie
+  Interchange and the variants of their shape), plays safe moves, tests dead ends with
+  reductions.py's ``DeadEnds`` (search_core's is_dead is its twin), and the game's piles lie
   as search_core reads them (the foundations, the tableau, the stock, the waste; no cells)
   within its bounds (a key of at most 255 bytes);
-- every weight the score reads and the depth weight are multiples of 1/1024 below 2**20,
+- every weight the score reads (not ``cells`` nor ``covered``: no free cells, no pile
+  covers another) and the depth weight are multiples of 1/1024 below 2**20,
   so that every sum of the score is exact in a double and the C sums, added in another
   order, are the Python ones to the last bit (the portfolio's weights all are);
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
