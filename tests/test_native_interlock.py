@@ -34,7 +34,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine.state import State
-from solwidget.games.interlock import native
+from solwidget.games.interlock import deadends, native
 from solwidget.games.interlock.expander import InterlockExpander
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
@@ -190,6 +190,45 @@ def test_the_set_order_is_pythons():
         assert native.search_core.set_order(bytes(items)) == bytes(list(set(items)))
 
 
+# ------------------------------------------------------------------ dead ends
+
+def dead_verdicts(deal) -> tuple[int, int, int]:
+    """The C test's verdicts against DeadEnds.is_dead's on the positions a search of the deal
+    asks about, in its order (the test remembers what it was asked: how many positions it
+    left alive, the killer splits, so the splits' verdicts depend on the sequence and both
+    sides see the same one): (positions, dead, dead by splits only)."""
+    search = native_search()
+    python = deadends.DeadEnds(game())
+    positions = [state for state, _ in searched_positions(deal, 2500)]
+    verdicts = [search.core.dead(search.encode(state)) for state in positions]
+    assert verdicts == [python.is_dead(state) for state in positions], deal
+    plain = deadends.DeadEnds(game())
+    by_splits = sum(dead and plain._closure(state.piles, plain.pair) for state, dead in zip(positions, verdicts))
+    return len(positions), sum(verdicts), by_splits
+
+
+@pytest.mark.parametrize("deal", [8, 11, 12, 36, 105])
+def test_the_dead_end_test_is_pythons_verdict_for_verdict(deal):
+    needs_native()
+    positions, _, _ = dead_verdicts(deal)
+    assert positions > 100
+
+
+def test_the_dead_end_test_finds_dead_ends_plainly_and_by_splits():
+    needs_native()
+    found = [dead_verdicts(deal) for deal in (8, 11, 12)]
+    assert sum(dead for _, dead, _ in found) > 20
+    assert sum(split for _, _, split in found) > 0
+
+
+def test_a_deal_proved_dead_at_its_start_is_so_in_c():
+    needs_native()
+    for deal in (13, 24, 26, 30):           # lost at the first expansion (nested splits or plain)
+        search = native_search()
+        start = search.x.start(game().deal(deal))[0]
+        assert search.core.dead(search.encode(start)) is deadends.DeadEnds(game()).is_dead(start) is True
+
+
 # ------------------------------------------------------------------ whole searches
 
 def make_solver(state, python: bool, monkeypatch=None, **options):
@@ -342,7 +381,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "fits too short": (1, b"\x00" * 10, ValueError, "fits must be 4096 bytes"),
         "a fit_order outside fits": (2, b"\x05" + b"\xff" * 255, ValueError, "malformed fit_order"),
         "weights too few": (6, (1.0, 2.0), TypeError, ""),
-        "dead not callable": (11, 3, TypeError, "dead must be callable"),
+        "dead not callable": (11, 3, TypeError, "dead must be"),
+        "dead tables malformed": (11, (b"", b"", 48, 8, 2, 16, 100, 2), ValueError, "malformed dead-end tables"),
     }
     for case, (index, value, kind, text) in constructions.items():
         arguments = core_arguments()
@@ -430,7 +470,7 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
 SAMPLE = """
     import json
     import solwidget as sw
-    from solwidget.games.interlock import native
+    from solwidget.games.interlock import deadends, native
 
     def sample():
         seen = []

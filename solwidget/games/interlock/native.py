@@ -6,9 +6,9 @@ its own: every table it plays by is read here from the game (the layout: which p
 which, which are gone once empty, which are back piles; which card goes on which, in the
 order the game's ``fits_on`` sets give them; which cards may head a group to an empty back
 pile; the suits that make a card safe, bridges._safe_next) and from the score's weights.
-The dead-end test stays the expander's own (``dead_ends.is_dead``): the C search asks it of
-every position it expands, as PatienceExpander.expand does. It runs only where it is the
-same search:
+The dead-end test (deadends.py's DeadEnds, whose tables and constants it is handed) runs
+in C too, asked of every position expanded as PatienceExpander.expand asks it; a test of
+another kind would be called back in Python. It runs only where it is the same search:
 
 - the expander is InterlockExpander (expander.fast_path: bridges.applies, no face-down
   cards, Kings alone to empty back piles) with safe moves played, at most
@@ -35,6 +35,7 @@ from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
+from . import deadends
 from .expander import InterlockExpander
 
 search_core = native_module("solwidget.games.interlock.search_core")
@@ -103,6 +104,14 @@ def _tables(game) -> tuple:
     return bytes(layout), fits, bytes(order), heads, safe
 
 
+def _dead_tables(dead) -> tuple:
+    """DeadEnds' own tables and constants, for the dead-end test in C."""
+    assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2 and deadends.KILLERS <= 16
+    pair = bytes(c for card in range(64) for c in dead.pair[card])
+    return (pair, bytes(deadends.VIRTUALS), deadends.TWIN, deadends.KILLERS, deadends.KILLER_TRIES,
+            deadends.SCOUT, deadends.PLAIN_FIRST, deadends.FIRST_DEPTH)
+
+
 class NativeSearch:
     """search.py's ``_Search`` for an InterlockExpander, run by search_core.c: its interface
     (``seed``, ``run``, ``line``, ...), the same expansions."""
@@ -120,10 +129,15 @@ class NativeSearch:
         self._ids = game.pile_ids
         self._stock, self._waste = game.STOCK, game.WASTE
         dead = expander.dead_ends
-        callback = None if dead is None else self._dead_callback(dead.is_dead)
+        if dead is None:
+            test = None
+        elif type(dead) is deadends.DeadEnds:
+            test = _dead_tables(dead)
+        else:                                   # a test of another kind: asked in Python
+            test = self._dead_callback(dead.is_dead)
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(*_tables(game), game.card_count, tuple(weights), depth_weight,
-                                       explore, table_size // 2, frontier_size, callback)
+                                       explore, table_size // 2, frontier_size, test)
 
     def _dead_callback(self, is_dead):
         decode, game = self.decode, self.game

@@ -46,6 +46,25 @@
 
 /* ------------------------------------------------------------------ the rules' tables */
 
+/* What the dead-end test plays by (deadends.py's DeadEnds): each card's pair (the card and
+ * the two cards it may be put on, 0 0 for a King), the back piles, the virtual cards of
+ * nested splits, TWIN and the constants that choose the splits tried. */
+typedef struct {
+    int on;
+    uint8_t pair[64][3];
+    uint8_t is_back[MAXP];
+    uint8_t virtuals[3];
+    int twin, killers, killer_tries, scout, plain_first, first_depth;
+} DeadRules;
+
+typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
+
+/* What the dead-end test remembers of the positions asked before. */
+typedef struct {
+    long long alive;                  /* positions the plain closure left alive */
+    Split killers[16]; int nkillers;  /* splits that proved positions dead, latest first */
+} DeadState;
+
 typedef struct {
     int np, F0, nf, T0, nt, stock, waste, total;
     int8_t pair[MAXP][2];             /* the two piles covering a pile; -1: never covered */
@@ -59,6 +78,7 @@ typedef struct {
     uint8_t other[4][2], same[4];     /* safe cards: the suits of the other colour, the other suit of its colour */
     double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_covered, w_reserve, w_unsorted;
     int slot;                         /* bytes of an encoded position, at most */
+    DeadRules dead;
 } Rules;
 
 typedef struct {
@@ -327,6 +347,7 @@ typedef struct {
     uint32_t *types; size_t ntypes, ctypes;
     uint8_t *taken; size_t ctaken;
     PyObject *dead;                     /* interlock: the dead-end test, called back (or NULL) */
+    DeadState dead_state;               /* interlock: the dead-end test's memory, when in C */
 } Search;
 
 static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
@@ -839,6 +860,309 @@ static double score(const Rules *R, const Pos *p, const Facts *f) {
 }
 
 
+/* ------------------------------------------------------------------ dead ends */
+
+/* deadends.py's DeadEnds.is_dead, written again: the same closures, in the same order of
+ * rules and cards within a pass (``uses``, which suggests the splits, records when a card
+ * moved, so the order counts), the same splits tried, the same killers kept. The tables
+ * (each card's pair: the card and its two hosts; the virtual cards; the constants) are
+ * DeadEnds' own, handed over by native.py. */
+
+typedef struct { uint8_t card, suit, rank, h0, h1; } Buried;
+
+/* DeadEnds._start and _facts: what every closure of a position starts from. */
+typedef struct {
+    int home[4];
+    int8_t pile_of[64];
+    Buried buried[64]; int nburied;
+    uint8_t drops[MAXP][2][2], ndrops[MAXP];     /* rule E's dropdowns: (top, other cover) */
+    uint8_t empty[MAXP], uncovered[MAXP], available[64], bare[64];
+    uint8_t waiting[MAXP]; int nwaiting, slots;
+    uint8_t reserve[MAXH]; int nreserve;
+} Start;
+
+static int buried_entry(const uint8_t (*pair)[3], const Split *splits, int ns, int card, int guest, Buried *e) {
+    int h0 = pair[guest][1], h1 = pair[guest][2];
+    for (int i = 0; i < ns; i++)
+        if (guest == splits[i].guest && card == splits[i].host) {      /* on the host */
+            if (h0 == splits[i].virtual_) h0 = 0;
+            if (h1 == splits[i].virtual_) h1 = 0;
+        }
+    *e = (Buried){(uint8_t)card, (uint8_t)(guest >> 4 & 3), (uint8_t)(guest & 15),
+                  (uint8_t)(h0 == card ? 0 : h0), (uint8_t)(h1 == card ? 0 : h1)};
+    return 0;
+}
+
+static void start_of(const Rules *R, const Pos *p, Start *st) {
+    const DeadRules *D = &R->dead;
+    for (int s = 0; s < 4; s++) st->home[s] = 0;
+    for (int i = R->F0; i < R->F0 + R->nf; i++)
+        if (p->len[i]) { int top = top_of(p, i); st->home[top >> 4 & 3] = top & 15; }
+    memset(st->pile_of, -1, sizeof st->pile_of);
+    memset(st->bare, 0, sizeof st->bare);
+    st->nburied = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int n = p->len[t];
+        if (!n) continue;
+        for (int j = 0; j < n; j++) st->pile_of[p->c[t][j]] = (int8_t)t;
+        st->bare[p->c[t][n - 1]] = 1;
+        for (int j = 0; j + 1 < n; j++)
+            buried_entry(D->pair, NULL, 0, p->c[t][j], p->c[t][j + 1], &st->buried[st->nburied++]);
+    }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {      /* _drop_targets */
+        st->ndrops[t] = 0;
+        if (!p->len[t]) continue;
+        int bottom = p->c[t][0];
+        for (int k = 0; k < R->ncovered[t]; k++) {
+            int q = R->covered[t][k];
+            if (!p->len[q]) continue;
+            int top = top_of(p, q);
+            if (top && (top == D->pair[bottom][1] || top == D->pair[bottom][2])) {
+                int other = R->pair[q][0] == t ? R->pair[q][1] : R->pair[q][0];
+                st->drops[t][st->ndrops[t]][0] = (uint8_t)top;
+                st->drops[t][st->ndrops[t]][1] = (uint8_t)other;
+                st->ndrops[t]++;
+            }
+        }
+    }
+    for (int i = 0; i < R->np; i++) st->empty[i] = !p->len[i];    /* _facts, _opening */
+    memset(st->uncovered, 0, sizeof st->uncovered);
+    memset(st->available, 0, sizeof st->available);
+    st->nwaiting = st->slots = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        if (R->pair[t][0] < 0 || (st->empty[R->pair[t][0]] && st->empty[R->pair[t][1]])) {
+            st->uncovered[t] = 1;
+            if (st->empty[t]) st->slots += D->is_back[t];
+            else st->waiting[st->nwaiting++] = (uint8_t)t;
+        }
+    }
+    for (int i = 0; i < st->nwaiting; i++) st->available[top_of(p, st->waiting[i])] = 1;
+    st->nreserve = 0;
+    for (int i = 0; i < p->len[R->stock]; i++) st->reserve[st->nreserve++] = p->c[R->stock][i] & 63;
+    for (int i = 0; i < p->len[R->waste]; i++) st->reserve[st->nreserve++] = p->c[R->waste][i] & 63;
+}
+
+static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, const int *home,
+                    const uint8_t *available, const Split *splits, int ns) {
+    for (int k = 0; k < st->ndrops[t]; k++) {
+        int top = st->drops[t][k][0];
+        if (!empty[st->drops[t][k][1]]) continue;
+        int ok = 1;
+        for (int i = 0; i < ns && ok; i++) {
+            const Split *s = &splits[i];
+            ok = bottom != s->guest || top != s->host || home[s->twin >> 4 & 3] >= (s->twin & 15)
+                 || available[s->other];
+        }
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* DeadEnds._closure: 1 if every card is found to go home. */
+static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const Split *splits, int ns,
+                   uint8_t *uses, const Start *st) {
+    const DeadRules *D = &R->dead;
+    int home[4];
+    memcpy(home, st->home, sizeof home);
+    Buried buried[64], still_buried[64];
+    int nb = st->nburied;
+    memcpy(buried, st->buried, nb * sizeof(Buried));
+    for (int i = 0; i < ns; i++) {                       /* the guests' entries */
+        int guest = splits[i].guest, t = st->pile_of[guest];
+        if (t < 0) continue;
+        int j = 0;
+        while (p->c[t][j] != guest) j++;
+        if (!j) continue;
+        Buried e;
+        buried_entry(pair, splits, ns, p->c[t][j - 1], guest, &e);
+        for (int k = 0; k < nb; k++)
+            if (buried[k].card == e.card) buried[k] = e;
+    }
+    uint8_t empty[MAXP], uncovered[MAXP], available[64], bare[64];
+    memcpy(empty, st->empty, sizeof empty);
+    memcpy(uncovered, st->uncovered, sizeof uncovered);
+    memcpy(available, st->available, sizeof available);
+    memcpy(bare, st->bare, sizeof bare);
+    uint8_t waiting[MAXP], still[2 * MAXP];
+    int nw = st->nwaiting, slots = st->slots;
+    memcpy(waiting, st->waiting, nw);
+    uint8_t reserve[MAXH], unplaced[MAXH];
+    int nr = st->nreserve;
+    memcpy(reserve, st->reserve, nr);
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < ns; i++) {
+            const Split *s = &splits[i];
+            if (!available[s->virtual_] && available[s->host] &&
+                    (home[s->twin >> 4 & 3] >= (s->twin & 15) || available[s->other]))
+                available[s->virtual_] = changed = 1;
+        }
+        int nstill = 0, freed = 0;
+        for (int w = 0; w < nw; w++) {
+            int t = waiting[w], bottom = pair[p->c[t][0]][0], h0 = pair[p->c[t][0]][1], h1 = pair[p->c[t][0]][2];
+            int rank = bottom & 15;
+            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || (rank == KING && slots)
+                  || (st->ndrops[t] && drops_ok(st, t, empty, bottom, home, available, splits, ns)))) {
+                still[nstill++] = (uint8_t)t;
+                continue;
+            }
+            empty[t] = changed = 1;
+            if (uses) {
+                uses[bottom] |= available[h0] | available[h1] << 1;
+                for (int k = 0; k < st->ndrops[t]; k++)     /* a dropdown uses its host too */
+                    if (empty[st->drops[t][k][1]]) {
+                        int y = st->drops[t][k][0];
+                        uses[bottom] |= (h0 == y) | (h1 == y) << 1;
+                    }
+            }
+            slots += D->is_back[t];
+            for (int k = 0; k < R->ncovered[t]; k++) {
+                int q = R->covered[t][k];
+                if (!uncovered[q] && empty[R->pair[q][0]] && empty[R->pair[q][1]]) {
+                    uncovered[q] = 1;
+                    for (int j = 0; j < p->len[q]; j++) available[p->c[q][j]] = bare[p->c[q][j]];
+                    slots += D->is_back[q] && empty[q];
+                    if (p->len[q]) { still[nstill++] = (uint8_t)q; freed = 1; }
+                }
+            }
+        }
+        if (freed)
+            for (int i = 1; i < nstill; i++)
+                for (int j = i; j > 0 && still[j - 1] > still[j]; j--) {
+                    uint8_t x = still[j]; still[j] = still[j - 1]; still[j - 1] = x;
+                }
+        memcpy(waiting, still, nstill);
+        nw = nstill;
+        int ns_b = 0;
+        for (int k = 0; k < nb; k++) {                   /* rule B */
+            Buried e = buried[k];
+            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1] || (e.rank == KING && slots)) {
+                bare[e.card] = changed = 1;
+                if (uses) uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
+                available[e.card] = uncovered[st->pile_of[e.card]];
+            } else still_buried[ns_b++] = e;
+        }
+        memcpy(buried, still_buried, ns_b * sizeof(Buried));
+        nb = ns_b;
+        int nu = 0;
+        for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
+            int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
+            if (available[h0] || available[h1] || ((card & 15) == KING && slots)) {
+                available[card] = changed = 1;
+                if (uses) uses[card] |= available[h0] | available[h1] << 1;
+            } else unplaced[nu++] = (uint8_t)card;
+        }
+        memcpy(reserve, unplaced, nu);
+        nr = nu;
+        int all = 1;
+        for (int s = 0; s < 4; s++) {
+            while (home[s] < KING) {
+                int card = s << 4 | (home[s] + 1), t = st->pile_of[card];
+                if (t >= 0 && !(uncovered[t] && bare[card])) break;
+                home[s]++;
+                changed = 1;
+            }
+            all &= home[s] == KING;
+        }
+        if (all) return 1;
+    }
+    return 0;
+}
+
+/* DeadEnds._splits: (guest, twin, host, other host) for each pair of twins that moved while
+ * one and the same host alone was available to both; in card order, so sorted. */
+static int splits_of(const Rules *R, const uint8_t *uses, Split *out) {
+    const DeadRules *D = &R->dead;
+    int n = 0;
+    for (int card = 0; card < 64; card++) {
+        int u = uses[card];
+        if ((card & 0x30) <= 0x10 && (u == 1 || u == 2) && u == uses[card ^ D->twin]) {
+            int h0 = D->pair[card][1], h1 = D->pair[card][2];
+            out[n++] = (Split){(uint8_t)card, (uint8_t)(card ^ D->twin), (uint8_t)(u == 1 ? h0 : h1),
+                               (uint8_t)(u == 1 ? h1 : h0), 0};
+        }
+    }
+    return n;
+}
+
+static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st);
+
+/* DeadEnds._lost_both_ways: dead under both cases of the split, each with ``splits`` kept. */
+static int lost_both_ways(const Rules *R, const Pos *p, const Split *split, const Split *splits, int ns,
+                          int depth, const Start *st) {
+    Split more[4];
+    if (ns >= 3) return 0;                       /* VIRTUALS: deeper nesting never asked */
+    memcpy(more, splits, ns * sizeof(Split));
+    for (int c = 0; c < 2; c++) {
+        more[ns] = (Split){c ? split->guest : split->twin, c ? split->twin : split->guest, split->host,
+                           split->other, R->dead.virtuals[ns]};
+        if (!dead_under(R, p, more, ns + 1, depth, st)) return 0;
+    }
+    return 1;
+}
+
+static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st) {
+    uint8_t pair[64][3], uses[64] = {0};
+    memcpy(pair, R->dead.pair, sizeof pair);                 /* _split_pair */
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < 3; j++)
+            if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st)) return 1;
+    if (depth <= 0) return 0;
+    Split found[64];
+    int n = splits_of(R, uses, found);
+    for (int k = 0; k < n; k++) {
+        int kept = 0;
+        for (int i = 0; i < ns; i++) {
+            int g = splits[i].guest, low = g < (g ^ R->dead.twin) ? g : (g ^ R->dead.twin);
+            kept |= found[k].guest == low;
+        }
+        if (!kept && lost_both_ways(R, p, &found[k], splits, ns, depth - 1, st)) return 1;
+    }
+    return 0;
+}
+
+static int same_split(const Split *a, const Split *b) {
+    return a->guest == b->guest && a->twin == b->twin && a->host == b->host && a->other == b->other;
+}
+
+/* DeadEnds.is_dead: the plain closure, then some splits, by the search's history. */
+static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
+    const DeadRules *D = &R->dead;
+    Start st;
+    uint8_t uses[64] = {0};
+    start_of(R, p, &st);
+    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st)) return 1;
+    DS->alive++;
+    if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
+    if (DS->alive <= D->plain_first) return 0;
+    Split splits[64], tries[64 + 8];
+    int n = splits_of(R, uses, splits), nt = 0;
+    for (int k = 0; k < DS->nkillers && nt < D->killer_tries; k++)
+        for (int i = 0; i < n; i++)
+            if (same_split(&DS->killers[k], &splits[i])) { tries[nt++] = DS->killers[k]; break; }
+    if (DS->alive % D->scout == 0)
+        for (int i = 0; i < n; i++) {
+            int known = 0;
+            for (int k = 0; k < DS->nkillers; k++) known |= same_split(&DS->killers[k], &splits[i]);
+            if (!known) tries[nt++] = splits[i];
+        }
+    for (int i = 0; i < nt; i++) {
+        if (!lost_both_ways(R, p, &tries[i], NULL, 0, 0, &st)) continue;
+        Split s = tries[i];
+        int at = DS->nkillers;
+        for (int k = 0; k < DS->nkillers; k++)
+            if (same_split(&DS->killers[k], &s)) { at = k; break; }
+        if (at == DS->nkillers && DS->nkillers < D->killers) DS->nkillers++;
+        if (at >= DS->nkillers) at = DS->nkillers - 1;      /* the last one falls out */
+        memmove(DS->killers + 1, DS->killers, at * sizeof(Split));
+        DS->killers[0] = s;
+        return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ one expansion */
 
 /* The position expanded and what each successor needs of it. */
@@ -1096,9 +1420,10 @@ static void expand_children(Search *S, Ctx *x) {
     }
 }
 
-/* Asks the Python dead-end test (DeadEnds.is_dead, as PatienceExpander.expand does):
- * 1 dead, 0 not, -1 a Python error. */
+/* The dead-end test (DeadEnds.is_dead, as PatienceExpander.expand asks it): in C, or the
+ * Python one called back; 1 dead, 0 not, -1 a Python error. */
 static int is_dead(Search *S, const Pos *p) {
+    if (S->R.dead.on) return dead_end(&S->R, &S->dead_state, p);
     if (!S->dead) return 0;
     uint8_t buf[MAXP * (MAXH + 1) + 8];
     PyObject *arg = PyBytes_FromStringAndSize((char *)buf, encode(&S->R, p, buf));
@@ -1174,8 +1499,10 @@ static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const ui
  *        once empty; a back pile; the two piles it covers; 0xff for none); fits 64x64
  *        bytes; fit_order 64x4 bytes (fits_on[card] in its set's order, 0xff after the
  *        last); heads 64 bytes; safe 12 bytes (by suit: the two suits of the other colour,
- *        then the other suit of its colour); weights the 9 of native.WEIGHTS; dead a
- *        callable (position bytes -> dead?) or None. */
+ *        then the other suit of its colour); weights the 9 of native.WEIGHTS; dead the
+ *        dead-end test: None, a callable (position bytes -> dead?), or DeadEnds' tables for
+ *        the test in C: (pair, 64 x 3 bytes; virtuals, 3 bytes; twin, killers, killer_tries,
+ *        scout, plain_first, first_depth). */
 static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     PyObject *layout, *fits, *fit_order, *heads, *safe, *dead;
     int total;
@@ -1186,9 +1513,32 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
                           &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8],
                           &depth_weight, &explore, &table_half, &frontier_size, &dead))
         return -1;
-    if (dead != Py_None && !PyCallable_Check(dead)) {
-        PyErr_SetString(PyExc_TypeError, "search_core: dead must be callable or None");
+    int in_c = PyTuple_Check(dead);
+    if (dead != Py_None && !in_c && !PyCallable_Check(dead)) {
+        PyErr_SetString(PyExc_TypeError, "search_core: dead must be a tuple, callable or None");
         return -1;
+    }
+    DeadRules D;
+    memset(&D, 0, sizeof D);
+    if (in_c) {
+        PyObject *pair, *virtuals;
+        if (!PyArg_ParseTuple(dead, "SSiiiiii", &pair, &virtuals, &D.twin, &D.killers, &D.killer_tries,
+                              &D.scout, &D.plain_first, &D.first_depth))
+            return -1;
+        if (PyBytes_GET_SIZE(pair) != 192 || PyBytes_GET_SIZE(virtuals) != 3 || D.twin < 0 || D.twin > 63 ||
+                D.killers < 1 || D.killers > 16 || D.killer_tries < 0 || D.scout < 1 || D.first_depth < 0 ||
+                D.first_depth > 2) {
+            PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables");
+            return -1;
+        }
+        const uint8_t *pr = (const uint8_t *)PyBytes_AS_STRING(pair), *vr = (const uint8_t *)PyBytes_AS_STRING(virtuals);
+        for (int i = 0; i < 192; i++)
+            if (pr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
+        for (int i = 0; i < 3; i++)
+            if (vr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
+        memcpy(D.pair, pr, 192);
+        memcpy(D.virtuals, vr, 3);
+        D.on = 1;
     }
     free_all(S);                                  /* a search set up again starts afresh */
     Py_CLEAR(S->dead);
@@ -1264,7 +1614,9 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     S->complete = 1;
     S->best_node = -1;
     mt_seed_zero(&S->rng);
-    if (dead != Py_None) { Py_INCREF(dead); S->dead = dead; }
+    R->dead = D;
+    for (int i = 0; i < np; i++) R->dead.is_back[i] = L[7 * i] == 2 && L[7 * i + 4];
+    if (dead != Py_None && !in_c) { Py_INCREF(dead); S->dead = dead; }
     return 0;
 bad_layout:
     PyErr_SetString(PyExc_ValueError, "search_core: a malformed layout");
@@ -1406,6 +1758,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     Search probe;                            /* a scratch search on the same rules */
     memset(&probe, 0, sizeof probe);
     probe.R = S->R;
+    probe.R.dead.on = 0;                     /* no dead-end test: InterlockExpander._settled_moves */
     probe.best_node = -1;
     probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
     /* no depth weight and no exploring: a child's priority is its score */
@@ -1441,6 +1794,17 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
 done:
     free_all(&probe);
     return result;
+}
+
+/* dead(position) -> bool: the dead-end test in C, with this search's memory of the
+ * positions asked before (as DeadEnds.is_dead keeps it). */
+static PyObject *Search_dead(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    if (!S->R.dead.on) { PyErr_SetString(PyExc_RuntimeError, "search_core: no dead-end test in C here"); return NULL; }
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    return PyBool_FromLong(dead_end(&S->R, &S->dead_state, &p));
 }
 
 /* key(position) -> bytes: the key the search's table holds. */
@@ -1479,6 +1843,7 @@ static PyMethodDef Search_methods[] = {
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> [(moves, child, score)]."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
+    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it a dead end (in C)?"},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
     {NULL}
 };
