@@ -398,14 +398,15 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "too long": (position + b"\x00", ValueError, "malformed position"),
         "a card 70 on the tableau": (position[:5] + b"\x46" + position[6:], ValueError, "malformed position"),
         "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
+        "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
     }
     for case, (bad, kind, text) in bad_positions.items():
         for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
             error = refusal(call, *args)
             assert type(error) is kind and text in str(error), f"{call.__name__}: {case}"
-    for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 256):
+    for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
-        assert error is not None and "moves are bytes" in str(error) or isinstance(error, TypeError)
+        assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
     for node in (-1, 0):
         assert type(refusal(core.line, node)) is IndexError
     bursts = [1, 30, 300]

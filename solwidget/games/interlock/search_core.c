@@ -39,7 +39,7 @@
 
 #define MAXP 40          /* piles */
 #define MAXH 56          /* cards in one pile: one deck holds 52 */
-#define MAXMOVES 255     /* moves of one successor, turn runs counted once */
+#define MAXMOVES 1024    /* moves of one successor, turn runs counted once */
 #define NONE32 0xFFFFFFFFu
 #define KEYBUF 256       /* a key, and the zeros its hash reads past its end */
 #define KING 13
@@ -310,7 +310,7 @@ static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
 }
 
 /* A search node: how it was reached (search.py's (parent, moves, depth)). */
-typedef struct { uint32_t parent, moves, depth, slot; uint8_t nmoves; } Node;
+typedef struct { uint32_t parent, moves, depth, slot; uint16_t nmoves; } Node;   /* interlock: uint16_t nmoves */
 typedef struct { double prio; int64_t order; uint32_t node; } Entry;
 typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
 
@@ -354,7 +354,7 @@ static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint3
     if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
     if (bytes_reserve(&S->moves, 3 * (size_t)nm) || S->moves.size + 3 * (size_t)nm > NONE32) return -1;
     Node *n = &S->nodes[S->nnodes];
-    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint8_t)nm;
+    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint16_t)nm;
     n->depth = depth; n->slot = NONE32;
     memcpy(S->moves.data + S->moves.size, m, 3 * (size_t)nm);
     S->moves.size += 3 * (size_t)nm;
@@ -1640,12 +1640,17 @@ static int read_position(Search *S, PyObject *obj, Pos *p) {
     const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
     Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
     int cards = 0;
+    uint8_t seen[64] = {0};
     if (n > R->slot) goto bad;
     for (int i = 0; i < R->np; i++) {            /* check before decode reads it */
         if (at >= n) goto bad;
         if (i >= R->F0 && i < R->F0 + R->nf) {
             int top = b[at++];
             if (top >= 64 || (top && ((top & 15) < 1 || (top & 15) > 13))) goto bad;
+            for (int r = 1; top && r <= (top & 15); r++) {
+                if (seen[(top & 0x30) | r]) goto bad;
+                seen[(top & 0x30) | r] = 1;
+            }
             cards += top & 15;
             continue;
         }
@@ -1653,8 +1658,9 @@ static int read_position(Search *S, PyObject *obj, Pos *p) {
         if (size > MAXH || at + size > n) goto bad;
         for (int j = 0; j < size; j++)
             if (b[at + j] >= 128 || !(b[at + j] & 15) || (b[at + j] & 15) > 13 ||
-                    (i != R->stock && b[at + j] >= 64))
+                    (i != R->stock && b[at + j] >= 64) || seen[b[at + j] & 63])
                 goto bad;
+            else seen[b[at + j] & 63] = 1;
         cards += size;
         at += size;
     }
