@@ -340,6 +340,29 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, other
 
 
+def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
+    # tests switch reductions off by replacing what search_core writes again: the Python
+    # search then runs, and a replaced part of the dead-end test is called back
+    needs_native()
+    g = game()
+    bridges = importlib.import_module("solwidget.games.interlock.bridges")
+    keys = importlib.import_module("solwidget.games.interlock.expander")
+    for module, name, value in ((bridges, "home_bridges", None), (keys, "backs_uncovered", lambda game: None),
+                                (bridges, "_safe_next", lambda game, piles: ())):
+        with monkeypatch.context() as patched:
+            patched.setattr(module, name, value)
+            assert compiled(g, portfolio(g)[0]) is None, name
+    assert isinstance(compiled(g, portfolio(g)[0]), native.NativeSearch)
+    with monkeypatch.context() as patched:
+        patched.setattr(deadends.DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
+        search = compiled(g, portfolio(g)[0])
+        assert isinstance(search, native.NativeSearch)
+        with pytest.raises(RuntimeError, match="no dead-end test in C"):
+            search.core.dead(search.encode(g.deal(1)))
+        in_c, in_python = solved_both_ways(g.deal(13), max_states=500)
+        assert in_c == in_python
+
+
 @pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"depth_weight": 0.1},
                                      {"autoplay": False}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):

@@ -16,6 +16,9 @@ another kind would be called back in Python. It runs only where it is the same s
 - every weight and the depth weight are multiples of 1/1024 below 2**20, so that every
   sum of the score is exact in a double and the C sums, added in another order, are the
   Python ones to the last bit (the portfolio's weights all are);
+- none of the Python functions it writes again was replaced since native.py was imported
+  (tests do, to switch a reduction off); a replaced part of the dead-end test is called
+  back in Python instead;
 - the C replay of CPython's set order (the bridges onto an empty back pile start from the
   reserve's Kings in ``set(cycle)``'s order) gives the running Python's order;
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
@@ -64,10 +67,40 @@ def set_order_holds() -> bool:
     return True
 
 
+def _mirrored() -> tuple:
+    """The Python functions search_core writes again (the successors, the safe cards, the
+    key, the score), as they are now: a test or a caller that replaces one of them changes
+    the Python search, and then search_core is not the same search."""
+    from ...solver import expand, heuristics, keys as solver_keys, stock
+    from . import bridges, expander as expander_module, keys, moves
+    return (bridges.bridges, bridges.home_bridges, bridges.settle, bridges._safe_card, bridges._safe_next,
+            bridges._units, bridges._chains, stock.cycle, stock.turn_up, stock.play_off, stock.play_bridge,
+            stock.home_chains, stock.play_home, keys.backs_uncovered, expander_module.backs_uncovered,
+            solver_keys.patience_key, solver_keys._cycle_key, heuristics.make_score, heuristics.patience_score,
+            heuristics.scan_pile, heuristics.need_tables, *vars(moves.InterlockMoves).values(),
+            *vars(InterlockExpander).values(), *vars(expander_module.InterlockFamilyExpander).values(),
+            *vars(expand.PatienceExpander).values(), *vars(expand.GenericExpander).values())
+
+
+def _dead_mirrored() -> tuple:
+    """DeadEnds' methods and constants as they are now (see ``_mirrored``): where one was
+    replaced, the C search calls the Python test back instead."""
+    return (*vars(deadends.DeadEnds).values(), deadends.VIRTUALS, deadends.TWIN, deadends.ALL_HOME)
+
+
+_MIRRORED, _DEAD_MIRRORED = _mirrored(), _dead_mirrored()
+
+
+def _same(now, then) -> bool:
+    return len(now) == len(then) and all(a is b for a, b in zip(now, then))
+
+
 def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
     """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
     would not be the same search (see the module docstring)."""
     if search_core is None or type(expander) is not InterlockExpander or not expander.autoplay:
+        return None
+    if not _same(_mirrored(), _MIRRORED):
         return None
     game = expander.game
     if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
@@ -131,7 +164,7 @@ class NativeSearch:
         dead = expander.dead_ends
         if dead is None:
             test = None
-        elif type(dead) is deadends.DeadEnds:
+        elif type(dead) is deadends.DeadEnds and _same(_dead_mirrored(), _DEAD_MIRRORED):
             test = _dead_tables(dead)
         else:                                   # a test of another kind: asked in Python
             test = self._dead_callback(dead.is_dead)
