@@ -363,6 +363,27 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
         assert in_c == in_python
 
 
+@functools.cache
+def variant(**changes):
+    variant_id = "native_interlock_" + "_".join(map(str, changes.values())).replace(" ", "_")
+    return sw.variant("interlock", id=variant_id, name=variant_id.replace("_", " "), **changes).game()
+
+
+def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the_same():
+    # a variant restating Interlock's rules gets its profile and fast path, so the C search;
+    # one that builds down in suit does not (bridges.applies), and keeps the Python search
+    needs_native()
+    same = variant(draw=1, redeals="unlimited", moves="runs")
+    assert isinstance(compiled(same, portfolio(same)[0]), native.NativeSearch)
+    for deal in (3, 4):
+        in_c, in_python = solved_both_ways(same.deal(deal), max_states=2000)
+        assert in_c == in_python
+    in_suit = variant(build="down in suit")
+    expander = profile_for(in_suit).expander(in_suit)
+    assert type(expander) is not InterlockExpander
+    assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
+
+
 @pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"depth_weight": 0.1},
                                      {"autoplay": False}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
