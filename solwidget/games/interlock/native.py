@@ -33,7 +33,7 @@ import functools
 import random
 
 from ...compiled import native_module
-from ...engine.cards import deck
+from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.heuristics import weights_of
@@ -132,7 +132,6 @@ def _tables(game) -> tuple:
         assert len(hosted) <= 4
         order[4 * card:4 * card + len(hosted)] = bytes(hosted)
     heads = bytes(card in game.generator.empty_heads for card in range(64))
-    from ...engine.cards import OTHER_COLOUR
     safe = bytes(s for suit in range(4) for s in OTHER_COLOUR[suit]) + bytes(suit ^ 3 for suit in range(4))
     return bytes(layout), fits, bytes(order), heads, safe
 

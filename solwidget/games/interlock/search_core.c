@@ -18,6 +18,10 @@
  * one card turned at a time with unlimited redeals, runs only, no free cells, no face-down
  * tableau cards.
  *
+ * The dead-end test (deadends.py's DeadEnds.is_dead) is written again here too, asked of
+ * every position expanded as PatienceExpander.expand asks it, with DeadEnds' own tables
+ * and constants (native.py calls a test of another kind back in Python instead).
+ *
  * A position is kept as bytes: for each pile in the game's order, a foundation as its top
  * card (0 when empty), any other pile as its length and its cards (the stock's face down,
  * as the engine keeps them), then the redeals so far (4 bytes, little-endian: State.extra).
