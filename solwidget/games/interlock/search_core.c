@@ -746,29 +746,27 @@ static inline int home_of(const Facts *f, int card) {
     return (card & 15) == 1 ? f->first_empty : f->fpile[card >> 4 & 3];
 }
 
-/* bridges.settle: the safe cards home, from a pile that may give them or the reserve. */
-static void settle(const Rules *R, Pos *p, Moves *mv) {
-    Facts f;
+/* bridges.settle: the safe cards home, from a pile that may give them or the reserve.
+ * ``f`` holds the position's facts, before and after. */
+static void settle(const Rules *R, Pos *p, Moves *mv, Facts *f) {
     for (;;) {
-        facts_of(R, p, &f);
         int card, src;
-        if (!safe_card(R, p, &f, &card, &src)) return;
+        if (!safe_card(R, p, f, &card, &src)) return;
         if (src < 0) { turn_up(R, p, card, mv); src = R->waste; }
-        int dst = home_of(&f, card);
+        int dst = home_of(f, card);
         move_cards(p, src, dst, 1);
         mv_add(mv, src, dst, 1);
+        facts_of(R, p, f);
     }
 }
 
-/* InterlockExpander._may_expose. */
-static int may_expose(const Rules *R, const Pos *p, int src) {
-    Facts f;
-    facts_of(R, p, &f);
-    if (!f.nsafe) return 0;
-    if (p->len[src]) return f.safe[top_of(p, src)];
+/* InterlockExpander._may_expose (``f``: the position's facts). */
+static int may_expose(const Rules *R, const Pos *p, int src, const Facts *f) {
+    if (!f->nsafe) return 0;
+    if (p->len[src]) return f->safe[top_of(p, src)];
     for (int k = 0; k < R->ncovered[src]; k++) {
         int q = R->covered[src][k];
-        if (p->len[q] && f.safe[top_of(p, q)] && uncovered(R, p, q)) return 1;
+        if (p->len[q] && f->safe[top_of(p, q)] && uncovered(R, p, q)) return 1;
     }
     return 0;
 }
@@ -1182,14 +1180,14 @@ typedef struct {
  * is the pile the cards left, -1 if the foundations changed. 1 once won or failed. */
 static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
     const Rules *R = &S->R;
-    if (src < 0 || !x->settled || may_expose(R, q, src)) settle(R, q, mv);
+    Facts f;
+    facts_of(R, q, &f);
+    if (src < 0 || !x->settled || may_expose(R, q, src, &f)) settle(R, q, mv, &f);
     if (mv->over) { x->error = -3; return 1; }
     uint8_t key[KEYBUF];
     int ok = admit(S, key, key_of(R, q, key));
     if (ok < 0) { x->error = -2; return 1; }
     if (!ok) return 0;
-    Facts f;
-    facts_of(R, q, &f);
     if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
         x->error = -2;
         return 1;
