@@ -128,17 +128,20 @@ def python_successors(search, state) -> tuple[list, int]:
 
 # ------------------------------------------------------------------ one expansion
 
-@pytest.mark.parametrize("deal", [3, 4, 8, 11, 12])
-def test_successors_are_pythons_move_for_move(deal):
-    needs_native()
+@functools.cache
+def compared_successors(deal) -> tuple[int, int, int, int]:
+    """C's successors against Python's on the positions a search of the deal expands:
+    (children, with a bridge, with a turn, keys refused as seen before)."""
     search = native_search()
     core = search.core
-    children = bridges = turns = 0
+    children = bridges = turns = refusals = 0
     for state, came_by in searched_positions(deal):
         expected, refused = python_successors(search, state)
         generated_before = core.generated
-        got = core.successors(search.encode(state), search.encode_moves(came_by))
+        got, asked = core.successors(search.encode(state), search.encode_moves(came_by))
         assert got == expected, f"deal {deal}: {state.piles}"
+        assert asked == len(expected) + refused       # the same admit calls
+        refusals += refused
         assert core.generated == generated_before       # a scratch search: this one untouched
         for moves, child, _ in got:
             decoded = search.decode_moves(moves)
@@ -147,7 +150,19 @@ def test_successors_are_pythons_move_for_move(deal):
             if child is not None:
                 assert core.key(child) == search.key(State(game(), *search.decode(child)))
         children += len(got)
+    return children, bridges, turns, refusals
+
+
+@pytest.mark.parametrize("deal", [3, 4, 8, 11, 12])
+def test_successors_are_pythons_move_for_move(deal):
+    needs_native()
+    children, bridges, turns, _ = compared_successors(deal)
     assert children > 50 and bridges and turns
+
+
+def test_successors_refused_as_seen_are_asked_alike():
+    needs_native()
+    assert sum(compared_successors(deal)[3] for deal in (3, 4, 8, 11, 12)) > 0
 
 
 def test_a_won_child_ends_the_successors():
@@ -158,7 +173,7 @@ def test_a_won_child_ends_the_successors():
     for move in line:
         settled = search.x.start(state)[0]
         expected, _ = python_successors(search, settled)
-        assert search.core.successors(search.encode(settled), b"") == expected
+        assert search.core.successors(search.encode(settled), b"")[0] == expected
         ended += bool(expected) and expected[-1][1] is None
         state = state.play(move)
     assert ended

@@ -1756,7 +1756,8 @@ static PyObject *Search_line(Search *S, PyObject *args) {
     return out;
 }
 
-/* successors(position, came_by) -> [(moves, child position, score)]: the position expanded
+/* successors(position, came_by) -> ([(moves, child position, score)], keys asked about): the
+ * position expanded
  * by a fresh search of the same rules (each key admitted once, as a new table would), to
  * compare with InterlockExpander.scored (no dead-end test). */
 static PyObject *Search_successors(Search *S, PyObject *args) {
@@ -1800,6 +1801,10 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
         Py_XDECREF(item);
     }
 done:
+    if (result) {                            /* with the keys asked about, admitted or not */
+        PyObject *pair = Py_BuildValue("NL", result, probe.generated);
+        result = pair;
+    }
     free_all(&probe);
     return result;
 }
@@ -1849,7 +1854,7 @@ static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
     {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n) -> (expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> [(moves, child, score)]."},
+    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> ([(moves, child, score)], keys asked about)."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it a dead end (in C)?"},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
