@@ -358,7 +358,7 @@ static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint3
     if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
     if (bytes_reserve(&S->moves, 3 * (size_t)nm) || S->moves.size + 3 * (size_t)nm > NONE32) return -1;
     Node *n = &S->nodes[S->nnodes];
-    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint16_t)nm;
+    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint16_t)nm;   /* interlock: 16 bits */
     n->depth = depth; n->slot = NONE32;
     memcpy(S->moves.data + S->moves.size, m, 3 * (size_t)nm);
     S->moves.size += 3 * (size_t)nm;
