@@ -113,9 +113,9 @@ class NativeSearch:
 
     def run(self, burst, progress):
         """Up to ``burst`` expansions: (how many, the won node or None)."""
-        done, won, depth = self.core.run(burst)
-        if done:
-            progress.expanded += done
+        done, expanded, won, depth = self.core.run(burst, progress.expanded)
+        if expanded:
+            progress.expanded += expanded
             progress.depth = depth
         return done, won
 
