@@ -515,15 +515,22 @@ static int loop_admit(Loop *L, const uint8_t *k, int n) {
     return 1;
 }
 
-/* The start (``_Search.seed``): its key in the table, its node, its entry. 0, or -1 (out of
+/* The start (``_Search.seed``) at ``depth`` moves (where a family's move may stand for more
+ * than one of the engine's): its key in the table, its node, its entry. 0, or -1 (out of
  * memory); *slot: where the family encodes the position. */
-static int loop_seed(Loop *L, const uint8_t *key, int n, const void *moves, int nm, double value,
-                     uint8_t **slot) {
+static int loop_seed_at(Loop *L, const uint8_t *key, int n, const void *moves, int nm, uint32_t depth,
+                        double value, uint8_t **slot) {
     if (keyset_add(&L->table, key, n, hash_bytes(key, n)) < 0) return -1;
-    int64_t node = loop_new_node(L, NONE32, moves, nm, (uint32_t)nm);
+    int64_t node = loop_new_node(L, NONE32, moves, nm, depth);
     if (node < 0 || !(*slot = loop_store(L, (uint32_t)node))) return -1;
     L->order--;
-    return loop_push(L, (Entry){value + L->depth_weight * nm, L->order, (uint32_t)node});
+    return loop_push(L, (Entry){value + L->depth_weight * depth, L->order, (uint32_t)node});
+}
+
+/* The start, its depth the number of its moves. */
+static inline int loop_seed(Loop *L, const uint8_t *key, int n, const void *moves, int nm, double value,
+                            uint8_t **slot) {
+    return loop_seed_at(L, key, n, moves, nm, (uint32_t)nm, value, slot);
 }
 
 /* A child generated (the loop of ``_Search.expand_next``): won when its score is 0 (every
