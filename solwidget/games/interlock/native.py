@@ -235,10 +235,10 @@ class NativeSearch:
         self.core.seed(self.encode(state), self.encode_moves(node[1]))
 
     def run(self, burst, progress):
-        """Up to ``burst`` expansions: (how many, the won node or None)."""
-        done, won, depth = self.core.run(burst)
-        if done:
-            progress.expanded += done
+        """Up to ``burst`` positions popped: (how many, the won node or None)."""
+        done, expanded, won, depth = self.core.run(burst, progress.expanded)
+        if expanded:
+            progress.expanded += expanded
             progress.depth = depth
         return done, won
 
