@@ -36,6 +36,7 @@ from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
+from ...solver import native_search
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import deadends
@@ -144,16 +145,13 @@ def _dead_tables(dead) -> tuple:
             deadends.SCOUT, deadends.PLAIN_FIRST, deadends.FIRST_DEPTH)
 
 
-class NativeSearch:
-    """search.py's ``_Search`` for an InterlockExpander, run by search_core.c: its interface
-    (``seed``, ``run``, ``line``, ...), the same expansions."""
-
-    skipped = 0                 # no pooled proofs in this family
+class NativeSearch(native_search.NativeSearch):
+    """search.py's ``_Search`` for an InterlockExpander, run by search_core.c: the same
+    expansions."""
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
         self.x = expander
-        self.key = expander.key
         self.game = game
         self._F = frozenset(game.F)
         self._index = game.index_of
@@ -180,7 +178,8 @@ class NativeSearch:
 
     def encode(self, state) -> bytes:
         """A position as search_core keeps it: a foundation as its top card, any other pile
-        as its length and its cards, then the redeals (4 bytes, little-endian)."""
+        as its length and its cards, then the redeals (4 bytes, little-endian). It takes the
+        State, not its piles: the redeals (State.extra) are part of the position."""
         out = bytearray()
         for i, pile in enumerate(state.piles):
             if i in self._F:
@@ -232,39 +231,5 @@ class NativeSearch:
         return moves
 
     def seed(self, state, node) -> None:
+        """The start: the whole State encoded, its redeals with its piles (see encode)."""
         self.core.seed(self.encode(state), self.encode_moves(node[1]))
-
-    def run(self, burst, progress):
-        """Up to ``burst`` positions popped: (how many, the won node or None)."""
-        done, expanded, won, depth = self.core.run(burst, progress.expanded)
-        if expanded:
-            progress.expanded += expanded
-            progress.depth = depth
-        return done, won
-
-    def line(self, node) -> list:
-        """The moves from the start to ``node`` (the engine's Move objects)."""
-        return self.decode_moves(self.core.line(node))
-
-    def best_line(self) -> list:
-        node = self.core.best_node
-        return [] if node is None else self.line(node)
-
-    def release(self) -> None:
-        self.core.release()
-
-    @property
-    def waiting(self) -> int:
-        return self.core.waiting
-
-    @property
-    def generated(self) -> int:
-        return self.core.generated
-
-    @property
-    def complete(self) -> bool:
-        return self.core.complete
-
-    @property
-    def best_score(self):
-        return self.core.best_score
