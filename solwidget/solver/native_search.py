@@ -9,9 +9,11 @@ same for every family, so that ``Solver`` cannot tell the two searches apart.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 
 from ..engine.moves import Move
+from . import search
 
 
 class NativeSearch(ABC):
@@ -40,18 +42,31 @@ class NativeSearch(ABC):
         return self.x.key(state)
 
     def pool(self, closure) -> None:
-        """Take part in a pooled loss proof (search.py's ``_Closure``), or leave it (None)."""
+        """Take part in a pooled loss proof (search.py's ``_Closure``), or leave it (None).
+        The closure's two sets of keys become the C module's KeyPools holding the same keys
+        (sets of bytes keys with a set's ``add``, ``in`` and ``len``, all that search.py asks
+        of them), so that the C search adds and looks up its keys without making a bytes
+        object of each; a Python ``_Search`` of the same portfolio uses them as sets."""
         if closure is None:
             self.core.pool(None, None)
-        else:
-            self.core.pool(closure.expanded, closure.generated)
+            return
+        key_pool = sys.modules[type(self.core).__module__].KeyPool
+        for name in ("expanded", "generated"):
+            keys = getattr(closure, name)
+            if not isinstance(keys, key_pool):
+                pooled = key_pool()
+                for key in keys:
+                    pooled.add(key)
+                setattr(closure, name, pooled)
+        self.core.pool(closure.expanded, closure.generated)
 
     def seed(self, state, node) -> None:
         self.core.seed(self.encode(state.piles), self.encode_moves(node[1]))
 
     def run(self, burst, progress):
-        """Up to ``burst`` positions popped: (how many, the won node or None)."""
-        done, expanded, won, depth = self.core.run(burst, progress.expanded)
+        """Up to ``burst`` positions popped: (how many, the won node or None). POOL_AFTER is
+        read here, as ``_Search`` reads it, so that a change to search.py's holds for both."""
+        done, expanded, won, depth = self.core.run(burst, progress.expanded, search.POOL_AFTER)
         if expanded:
             progress.expanded += expanded
             progress.depth = depth

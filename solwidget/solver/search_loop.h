@@ -14,10 +14,14 @@
  *   (frontier.py: the rounded priority and the depth) and entries as Frontier does;
  * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each;
  * - a trim keeps the best ``frontier_size / 2`` entries as ``Frontier.keep`` does;
- * - with a pooled proof (``_Closure``, whose two Python sets the loop feeds with the same
- *   bytes keys as the Python expanders make) a key is added to ``generated`` before it is
- *   admitted, and a popped position is skipped when another search expanded it, past
- *   POOL_AFTER expansions of the whole portfolio, as ``_Search.expand_next`` does. */
+ * - with a pooled proof (``_Closure``, whose two sets of keys are KeyPools, this file's set
+ *   of bytes keys, holding the same bytes keys as the Python expanders make) every key
+ *   admitted is among ``generated``, and a popped position is skipped when another search
+ *   expanded it, past search.py's POOL_AFTER expansions of the whole portfolio (handed to
+ *   ``run``), as ``_Search.expand_next`` does.
+ *
+ * A family defines LOOP_MODULE, its module's dotted name, too: the KeyPool type is named in
+ * it, and the family's module init calls ``loop_add_types``. */
 
 #ifndef SOLWIDGET_SEARCH_LOOP_H
 #define SOLWIDGET_SEARCH_LOOP_H
@@ -30,6 +34,9 @@
 
 #ifndef MOVE_BYTES
 #error "a family defines MOVE_BYTES before it includes search_loop.h"
+#endif
+#ifndef LOOP_MODULE
+#error "a family defines LOOP_MODULE (its module's dotted name) before it includes search_loop.h"
 #endif
 
 #define NONE32 0xFFFFFFFFu
@@ -242,10 +249,6 @@ static int cmp_entry(const void *a, const void *b) {
 
 /* ------------------------------------------------------------------ the loop */
 
-/* search.py's POOL_AFTER: pooled searches skip each other's positions past this many
- * expansions of the whole portfolio (native.py checks that it is search.py's). */
-#define POOL_AFTER 8000
-
 typedef struct {
     double depth_weight, explore;
     size_t table_half, frontier_size;
@@ -266,8 +269,13 @@ typedef struct {
     uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
     uint32_t *types; size_t ntypes, ctypes;
     uint8_t *taken; size_t ctaken;
-    PyObject *pooled_expanded, *pooled_generated;   /* a _Closure's sets, or NULL */
-    long long portfolio_expanded;       /* the whole portfolio's expansions (POOL_AFTER) */
+    /* a pooled proof: the _Closure's two KeyPools (``pooled`` holds the Python objects),
+     * or NULL; pooled_all: every key in the tables is among ``generated_keys`` */
+    KeySet *expanded, *generated_keys;
+    PyObject *pooled[2];
+    int pooled_all;
+    long long portfolio_expanded;       /* the whole portfolio's expansions */
+    long long pool_after;               /* search.py's POOL_AFTER, handed to run */
     long long skipped;                  /* positions left to the search that expanded them */
 } Loop;
 
@@ -484,35 +492,34 @@ static int loop_trim(Loop *L) {
     return 0;
 }
 
-/* Adds a key, as bytes, to one of a pooled proof's sets; 1 if it was new, 0, -1 on error. */
-static int pooled_add(PyObject *set, const uint8_t *k, int n) {
-    PyObject *key = PyBytes_FromStringAndSize((const char *)k, n);
-    if (!key) return -1;
-    Py_ssize_t size = PySet_GET_SIZE(set);
-    int failed = PySet_Add(set, key);
-    Py_DECREF(key);
-    return failed ? -1 : PySet_GET_SIZE(set) > size;
-}
-
 /* _Search.admit (and _admit_pooled): is the key new to this search (it is recorded)? 1, 0,
- * or -1 (out of memory, or a Python error). The key's buffer is zero for 8 bytes past its
- * end (hash_bytes reads them). */
+ * or -1 (out of memory: a Python error set). The key's buffer is zero for 8 bytes past its
+ * end (hash_bytes reads them).
+ *
+ * _admit_pooled adds every key asked to the closure's generated keys. With ``pooled_all``
+ * (every key the tables hold is among them already: checked when the search joins) only a
+ * key new to the tables is added there: a key they refuse was added when it was admitted,
+ * and a set only grows, so the set is the same, a look-up a child fewer. */
 static int loop_admit(Loop *L, const uint8_t *k, int n) {
     if (n > KEY_MAX) { PyErr_SetString(PyExc_RuntimeError, "search_core: a key longer than it keeps"); return -1; }
-    if (L->pooled_generated && pooled_add(L->pooled_generated, k, n) < 0) return -1;
-    L->generated++;
     uint64_t h = hash_bytes(k, n);
+    if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
+    L->generated++;
     if (L->old_table.size && keyset_has(&L->old_table, k, n, h)) return 0;
     size_t size = L->table.size;
     int added = keyset_add(&L->table, k, n, h);
-    if (added < 0) PyErr_NoMemory();
-    if (added <= 0) return added;
+    if (added < 0) goto memory;
+    if (added == 0) return 0;
+    if (L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
     if (size + 1 >= L->table_half) {                 /* evict the older generation */
         keyset_free(&L->old_table);
         L->old_table = L->table;
         memset(&L->table, 0, sizeof L->table);
     }
     return 1;
+memory:
+    PyErr_NoMemory();
+    return -1;
 }
 
 /* The start (``_Search.seed``) at ``depth`` moves (where a family's move may stand for more
@@ -551,24 +558,20 @@ static int loop_child(Loop *L, uint32_t parent, const void *moves, int nm, uint3
 /* The head of ``_Search.expand_next``: the next entry popped, its node's position released
  * for reuse (it stays readable until the next store). 1: expand it; 0: skipped, another
  * pooled search expanded it; -1: error. The key of the popped position is the family's
- * (``key``, n bytes) only when pooled: ``key_of`` makes it then. */
+ * (``key``, n bytes, zero for 8 bytes past its end) only when pooled: ``key_of`` makes it
+ * then. */
 typedef int (*KeyOf)(void *family, const uint8_t *position, uint8_t *key);
 
 static int loop_next(Loop *L, Entry *e, KeyOf key_of, void *family, uint8_t *key) {
     if (loop_pop(L, e)) { PyErr_NoMemory(); return -1; }
-    if (L->pooled_expanded) {
+    if (L->expanded) {
         int n = key_of(family, loop_position(L, e->node), key);
-        PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
-        if (!k) return -1;
-        int seen = PySet_Contains(L->pooled_expanded, k);
-        if (seen == 1 && L->portfolio_expanded >= POOL_AFTER) {
-            Py_DECREF(k);
+        uint64_t h = hash_bytes(key, n);
+        if (L->portfolio_expanded >= L->pool_after && keyset_has(L->expanded, key, n, h)) {
             L->skipped++;
             return loop_release_slot(L, e->node) ? (PyErr_NoMemory(), -1) : 0;
         }
-        int failed = seen < 0 || PySet_Add(L->pooled_expanded, k);
-        Py_DECREF(k);
-        if (failed) return -1;
+        if (keyset_add(L->expanded, key, n, h) < 0) { PyErr_NoMemory(); return -1; }
     }
     L->portfolio_expanded++;
     return 1;
@@ -591,24 +594,33 @@ static void loop_free_frontier_and_tables(Loop *L) {
     GIVE(L->free_slots, L->cfree, sizeof(uint32_t)); L->nfree = 0;
 }
 
+/* Out of a pooled proof. */
+static void loop_unpool(Loop *L) {
+    L->expanded = L->generated_keys = NULL;
+    L->pooled_all = 0;
+    Py_CLEAR(L->pooled[0]);
+    Py_CLEAR(L->pooled[1]);
+}
+
 static void loop_free_all(Loop *L) {
     loop_free_frontier_and_tables(L);
     GIVE(L->nodes, L->cnodes, sizeof(Node)); L->nnodes = 0;
     GIVE(L->moves.data, L->moves.cap, 1); L->moves.size = 0;
-    Py_CLEAR(L->pooled_expanded);
-    Py_CLEAR(L->pooled_generated);
+    loop_unpool(L);
 }
 
-/* run(n, expanded) -> (popped, expanded, won node or None, depth of the last expanded): up
- * to n pops, fewer if a win is found or the frontier runs empty; ``expanded``: the whole
- * portfolio's expansions so far (for POOL_AFTER). */
+/* run(n, expanded, pool_after) -> (popped, expanded, won node or None, depth of the last
+ * expanded): up to n pops, fewer if a win is found or the frontier runs empty; ``expanded``:
+ * the whole portfolio's expansions so far, ``pool_after`` search.py's POOL_AFTER (pooled
+ * searches skip each other's positions once the portfolio expanded that many). */
 typedef int64_t (*Expand)(void *search, uint32_t *depth);
 
 static PyObject *loop_run(Loop *L, void *search, Expand expand, PyObject *args) {
     Py_ssize_t n, done = 0;
-    long long before;
-    if (!PyArg_ParseTuple(args, "nL", &n, &before)) return NULL;
+    long long before, pool_after;
+    if (!PyArg_ParseTuple(args, "nLL", &n, &before, &pool_after)) return NULL;
     L->portfolio_expanded = before;
+    L->pool_after = pool_after;
     int64_t won = EXPANDED;
     uint32_t depth = 0, last = 0;
     while (done < n && L->waiting && won < 0) {
@@ -640,19 +652,104 @@ static PyObject *loop_line(Loop *L, PyObject *args) {
     return out;
 }
 
+/* KeyPool: a set of bytes keys (add, in, len), kept as a KeySet. NativeSearch.pool puts two
+ * in place of a pooled proof's two Python sets (_Closure's expanded and generated keys), so
+ * that the C searches add and look up their keys without making a bytes object of each; a
+ * Python _Search of the same portfolio uses them through these methods. */
+typedef struct { PyObject_HEAD KeySet keys; } KeyPool;
+
+static void KeyPool_dealloc(KeyPool *P) {
+    keyset_free(&P->keys);
+    Py_TYPE(P)->tp_free((PyObject *)P);
+}
+
+/* Runs ``f`` on the bytes key's bytes, copied with the 8 zeros hash_bytes reads past the
+ * end: f's result, or -1 with an error set. */
+static int with_key(KeyPool *P, PyObject *key, int (*f)(KeySet *, const uint8_t *, int, uint64_t)) {
+    if (!PyBytes_Check(key)) { PyErr_SetString(PyExc_TypeError, "search_core: a key is bytes"); return -1; }
+    Py_ssize_t n = PyBytes_GET_SIZE(key);
+    if (n > KEY_MAX) { PyErr_SetString(PyExc_ValueError, "search_core: a key longer than it keeps"); return -1; }
+    uint8_t small[256 + 8], *buf = n <= 256 ? small : PyMem_Malloc((size_t)n + 8);
+    if (!buf) { PyErr_NoMemory(); return -1; }
+    memcpy(buf, PyBytes_AS_STRING(key), (size_t)n);
+    memset(buf + n, 0, 8);
+    int r = f(&P->keys, buf, (int)n, hash_bytes(buf, (int)n));
+    if (buf != small) PyMem_Free(buf);
+    if (r < 0) PyErr_NoMemory();
+    return r;
+}
+
+static int keyset_has_mut(KeySet *s, const uint8_t *k, int n, uint64_t h) { return keyset_has(s, k, n, h); }
+
+static PyObject *KeyPool_add(KeyPool *P, PyObject *key) {
+    if (with_key(P, key, keyset_add) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static int KeyPool_contains(KeyPool *P, PyObject *key) { return with_key(P, key, keyset_has_mut); }
+
+static Py_ssize_t KeyPool_len(KeyPool *P) { return (Py_ssize_t)P->keys.size; }
+
+static PyMethodDef KeyPool_methods[] = {
+    {"add", (PyCFunction)KeyPool_add, METH_O, "add(key): the bytes key added."},
+    {NULL}
+};
+
+static PySequenceMethods KeyPool_sequence = {
+    .sq_length = (lenfunc)KeyPool_len,
+    .sq_contains = (objobjproc)KeyPool_contains,
+};
+
+static PyTypeObject KeyPoolType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = LOOP_MODULE ".KeyPool",
+    .tp_basicsize = sizeof(KeyPool),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A set of bytes keys (add, in, len) for a pooled proof.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)KeyPool_dealloc,
+    .tp_methods = KeyPool_methods,
+    .tp_as_sequence = &KeyPool_sequence,
+};
+
+/* The header's types added to the family's module (its init calls it): 0, or -1. */
+static int loop_add_types(PyObject *module) {
+    if (PyType_Ready(&KeyPoolType) < 0) return -1;
+    Py_INCREF(&KeyPoolType);
+    if (PyModule_AddObject(module, "KeyPool", (PyObject *)&KeyPoolType) < 0) {
+        Py_DECREF(&KeyPoolType);
+        return -1;
+    }
+    return 0;
+}
+
+/* Does ``big`` hold every key of ``keys``? */
+static int holds_all(const KeySet *big, const KeySet *keys) {
+    for (size_t j = 0; j < keys->cap; j++) {
+        if (!keys->hash[j]) continue;
+        const uint8_t *k = keys->arena.data + keys->at[j];
+        if (!keyset_has(big, k + 2, key_length(k), keys->hash[j])) return 0;
+    }
+    return 1;
+}
+
 /* pool(expanded, generated) or pool(None, None): take part in a pooled proof (_Closure's
- * two sets of keys), or leave it. */
+ * two sets of keys, made KeyPools), or leave it. */
 static PyObject *loop_pool(Loop *L, PyObject *args) {
     PyObject *expanded, *generated;
     if (!PyArg_ParseTuple(args, "OO", &expanded, &generated)) return NULL;
-    if (expanded == Py_None && generated == Py_None) expanded = generated = NULL;
-    else if (!PySet_Check(expanded) || !PySet_Check(generated)) {
-        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two sets, or None twice");
+    if ((expanded == Py_None) != (generated == Py_None) ||
+        (expanded != Py_None && (!PyObject_TypeCheck(expanded, &KeyPoolType) ||
+                                 !PyObject_TypeCheck(generated, &KeyPoolType)))) {
+        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two KeyPools or two Nones");
         return NULL;
     }
-    Py_XINCREF(expanded); Py_XINCREF(generated);
-    Py_XSETREF(L->pooled_expanded, expanded);
-    Py_XSETREF(L->pooled_generated, generated);
+    loop_unpool(L);
+    if (expanded != Py_None) {
+        Py_INCREF(expanded); L->pooled[0] = expanded; L->expanded = &((KeyPool *)expanded)->keys;
+        Py_INCREF(generated); L->pooled[1] = generated; L->generated_keys = &((KeyPool *)generated)->keys;
+        L->pooled_all = holds_all(L->generated_keys, &L->table) && holds_all(L->generated_keys, &L->old_table);
+    }
     Py_RETURN_NONE;
 }
 

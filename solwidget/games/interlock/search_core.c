@@ -38,6 +38,7 @@
  * in a double, so any order of adding gives the Python score to the last bit. */
 
 #define MOVE_BYTES 3     /* a move: source, destination, cards; (stock, waste, k): k turns */
+#define LOOP_MODULE "solwidget.games.interlock.search_core"
 #include "../../solver/search_loop.h"
 
 #define MAXP 40          /* piles */
@@ -1366,7 +1367,7 @@ LOOP_GETTERS(Search)
 
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded) -> (popped, expanded, won node or None, last depth)."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
     {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): take part in a pooled proof."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> ([(moves, child, score)], keys asked about)."},
@@ -1430,6 +1431,7 @@ PyMODINIT_FUNC PyInit_search_core(void) {
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
+    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
