@@ -8,7 +8,8 @@ writings together, so they compare them at every level, on the games of the fast
 on variants of their shape:
 
 - one expansion, on positions taken from real searches: the same moves, child positions
-  and scores, in the same order, and the same keys asked of the table in the same order;
+  and scores, in the same order, and as many keys asked of the table (the children's,
+  each admitted, and those refused as seen);
   the same key for every position; the same dead-end verdicts (the C test, and the Python
   one asked from C);
 - whole searches: the same expansions, positions generated, frontier, best line and
@@ -117,10 +118,11 @@ def searched_positions(game_id, deal, expansions=400) -> tuple:
     return expander, tuple(entry[2] for entry in search.frontier.entries())
 
 
-def c_successors(search, position) -> tuple[list, list]:
-    """search_core.successors, its move codes read back as the engine's moves."""
+def c_successors(search, position) -> tuple[list, int]:
+    """search_core.successors, its move codes read back as the engine's moves, and how many
+    keys it asked about."""
     children, asked = search.core.successors(position)
-    return [(search.moves(codes), child, value) for codes, child, value in children], asked
+    return [(search.decode_moves(codes), child, value) for codes, child, value in children], asked
 
 
 def python_successors(search, state) -> tuple[list, list]:
@@ -159,10 +161,12 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
             position = search.encode(state)
             assert native.decode(game, position) == state
             children, asked = c_successors(search, position)
-            assert (children, asked) == python_successors(search, state), f"{game_id}: position {position.hex()}"
+            expected, keys = python_successors(search, state)
+            # the same children (their keys admitted in this order) and the same keys refused
+            assert (children, asked) == (expected, len(keys)), f"{game_id}: position {position.hex()}"
             counted["positions"] += 1
             counted["children"] += len(children)
-            counted["refused"] += len(asked) - len(set(asked))
+            counted["refused"] += len(keys) - len(set(keys))
             counted["bridges"] += sum(moves[0].src == "stock" for moves, _, _ in children)
             counted["settled"] += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
     assert all(counted.values()), counted
@@ -451,7 +455,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()
     assert refused(refusal(keys.add, "key"), TypeError, "a key is bytes")
-    assert refused(refusal(keys.add, bytes(256)), ValueError, "at most 255 bytes")
+    assert refused(refusal(keys.add, bytes(65536)), ValueError, "a key longer than it keeps")
     assert refused(refusal(keys.__contains__, 1), TypeError, "a key is bytes")
     arguments = core_arguments(game)
     arguments[-1] = lambda position: 1 / 0         # a dead-end test that fails: its error comes out

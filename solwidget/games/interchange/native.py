@@ -19,9 +19,9 @@ score's weights. It runs only where it is the same search:
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
-A NativeSearch sits in a portfolio as a ``_Search`` does: it takes part in a pooled loss
-proof (search.py's ``_Closure``) by adding the same bytes keys to the closure's two sets
-of keys (made KeyPools: ``NativeSearch.pool``).
+A NativeSearch sits in a portfolio as a ``_Search`` does (solver/native_search.py): it
+takes part in a pooled loss proof (search.py's ``_Closure``) by adding the same bytes keys
+to the closure's two sets of keys (made KeyPools, search_loop.h's).
 tests/test_native_interchange.py compares the two successor by successor and search by
 search.
 """
@@ -34,7 +34,7 @@ from array import array
 from ...compiled import native_module
 from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
-from ...solver import search
+from ...solver import native_search
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import reductions
@@ -125,17 +125,15 @@ def decode(game, data: bytes) -> State:
     return State(game, tuple(piles), (int.from_bytes(data[at:at + 4], "little"),))
 
 
-class NativeSearch:
-    """search.py's ``_Search`` for an InterchangeExpander, run by search_core.c: its
-    interface (``seed``, ``run``, ``line``, ``pool``, ...), the same expansions.
-    ``python_dead_ends``: ask the expander's own dead-end test (reductions.py) from C, for
-    the tests; else search_core's."""
+class NativeSearch(native_search.NativeSearch):
+    """search.py's ``_Search`` for an InterchangeExpander, run by search_core.c: the same
+    expansions. ``python_dead_ends``: ask the expander's own dead-end test (reductions.py)
+    from C, for the tests; else search_core's."""
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore,
                  python_dead_ends=False):
         game = expander.game
         self.x = expander
-        self.key = expander.key
         self._game = game
         self._index = game.index_of
         self._move = expander._run_move                 # (source, destination, cards) -> Move
@@ -148,24 +146,8 @@ class NativeSearch:
                                        game.card_count, tuple(weights), depth_weight, explore,
                                        table_size // 2, frontier_size, dead)
 
-    def pool(self, closure) -> None:
-        """Take part in a pooled loss proof (or leave it: None). The closure's two sets of
-        keys become search_core.KeyPools holding the same keys (a set of bytes keys with
-        the set's ``add``, ``in`` and ``len``, all that search.py asks of them), so that
-        search_core adds and looks up its keys without making a bytes object of each."""
-        if closure is None:
-            self.core.pool(None, None)
-            return
-        for name in ("expanded", "generated"):
-            keys = getattr(closure, name)
-            if not isinstance(keys, search_core.KeyPool):
-                pooled = search_core.KeyPool()
-                for key in keys:
-                    pooled.add(key)
-                setattr(closure, name, pooled)
-        self.core.pool(closure.expanded, closure.generated)
-
     def encode(self, state) -> bytes:
+        """A position as search_core keeps it (a State: the redeals made are in it too)."""
         return encode(self._game, state)
 
     def encode_moves(self, moves) -> bytes:
@@ -180,18 +162,7 @@ class NativeSearch:
                 codes.append(index[m.src] << 9 | index[m.dst] << 4 | m.n)
         return codes.tobytes()
 
-    def seed(self, state, node) -> None:
-        self.core.seed(self.encode(state), self.encode_moves(node[1]), node[2])
-
-    def run(self, burst, progress):
-        """Up to ``burst`` positions popped: (how many, the won node or None)."""
-        done, won, depth, expanded, _ = self.core.run(burst, progress.expanded, search.POOL_AFTER)
-        if expanded:
-            progress.expanded += expanded
-            progress.depth = depth
-        return done, won
-
-    def moves(self, data: bytes) -> list:
+    def decode_moves(self, data: bytes) -> list:
         """The engine's moves of search_core's move codes."""
         out = []
         move = self._move
@@ -204,33 +175,7 @@ class NativeSearch:
                 out.append(move(code >> 9, code >> 4 & 31, code & 15))
         return out
 
-    def line(self, node) -> list:
-        """The moves from the start to ``node`` (the engine's Move objects)."""
-        return self.moves(self.core.line(node))
-
-    def best_line(self) -> list:
-        node = self.core.best_node
-        return [] if node is None else self.line(node)
-
-    def release(self) -> None:
-        self.core.release()
-
-    @property
-    def waiting(self) -> int:
-        return self.core.waiting
-
-    @property
-    def generated(self) -> int:
-        return self.core.generated
-
-    @property
-    def complete(self) -> bool:
-        return self.core.complete
-
-    @property
-    def skipped(self) -> int:
-        return self.core.skipped
-
-    @property
-    def best_score(self):
-        return self.core.best_score
+    def seed(self, state, node) -> None:
+        """The start; its moves are node[2] of the engine's (a code may turn the stock
+        many times)."""
+        self.core.seed(self.encode(state), self.encode_moves(node[1]), node[2])

@@ -34,17 +34,14 @@
  * and the depth weight are multiples of 1/1024 below 2^20: then every partial sum is exact
  * in a double, so any order of adding gives the Python score to the last bit. */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#define MOVE_BYTES 2     /* a move: a 16-bit code (below) */
+#define LOOP_MODULE "solwidget.games.interchange.search_core"
+#include "../../solver/search_loop.h"
 
 #define MAXP 32          /* piles */
 #define MAXH 64          /* cards in one tableau pile */
 #define MAXR 255         /* cards in the stock and waste */
 #define MAXCODES 1024    /* move codes of one successor */
-#define NONE32 0xFFFFFFFFu
 #define KEYBUF (256 + 8) /* a key (at most 255 bytes), and the zeros its hash reads past its end */
 #define FACE_DOWN 64
 #define TURNS 0x8000u    /* TURNS | k: k turns of the stock */
@@ -71,464 +68,25 @@ typedef struct { uint8_t len[MAXP]; uint8_t c[MAXP][MAXH]; } Pos;
  * ``now`` cards of it on the waste, ``redeals`` made so far. */
 typedef struct { int olen, now; uint32_t redeals; uint8_t order[MAXR + 1]; } Reserve;
 
-/* ------------------------------------------------------------------ Mersenne Twister */
-/* MT19937 as Python's random module runs it: Random(0) seeds it by init_by_array([0]),
- * random() takes 53 bits of two words, randrange(n) takes bit_length(n) bits of a word
- * until they fall below n. */
-
-typedef struct { uint32_t mt[624]; int i; } Twister;
-
-static void mt_init(Twister *r, uint32_t s) {
-    r->mt[0] = s;
-    for (int i = 1; i < 624; i++)
-        r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
-    r->i = 624;
-}
-
-static void mt_seed_zero(Twister *r) {            /* init_by_array with the key [0] */
-    mt_init(r, 19650218u);
-    uint32_t *mt = r->mt;
-    int i = 1, j = 0;
-    for (int k = 624; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + 0u + (uint32_t)j;
-        i++; j = 0;                                /* key length 1 */
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
-    mt[0] = 0x80000000u;
-}
-
-static uint32_t mt_next(Twister *r) {
-    uint32_t *mt = r->mt, y;
-    if (r->i >= 624) {
-        int k;
-        for (k = 0; k < 624; k++) {
-            y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
-            mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-        }
-        r->i = 0;
-    }
-    y = mt[r->i++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
-}
-
-static double mt_random(Twister *r) {
-    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-static uint32_t mt_below(Twister *r, uint32_t n) {   /* n >= 1, n < 2^32 */
-    int k = 0;
-    while (k < 32 && (n >> k)) k++;
-    uint32_t x;
-    do x = mt_next(r) >> (32 - k); while (x >= n);
-    return x;
-}
-
-/* ------------------------------------------------------------------ memory */
-
-/* The large buffers of finished searches are kept for the next ones, at most SPARE_BYTES:
- * a solver run deal after deal would otherwise have the kernel map and clear fresh pages
- * for every search, which costs about as much as the search itself. (Every call holds
- * the GIL, so the pool needs no lock.) */
-#define SPARE_BYTES ((size_t)128 << 20)
-#define SPARE_LEAST ((size_t)64 << 10)   /* smaller buffers go to malloc and free */
-#define SPARES 64
-static struct { void *p; size_t bytes; } spare[SPARES];
-static int nspare;
-static size_t spare_bytes;
-
-/* A buffer of at least *bytes (the smallest spare that will do, else a new one); *bytes
- * becomes its size. */
-static void *pool_take(size_t *bytes) {
-    int best = -1;
-    if (*bytes < SPARE_LEAST) return malloc(*bytes);
-    for (int i = 0; i < nspare; i++)
-        if (spare[i].bytes >= *bytes && (best < 0 || spare[i].bytes < spare[best].bytes)) best = i;
-    if (best < 0) return malloc(*bytes);
-    void *p = spare[best].p;
-    *bytes = spare[best].bytes;
-    spare_bytes -= *bytes;
-    spare[best] = spare[--nspare];
-    return p;
-}
-
-static void pool_give(void *p, size_t bytes) {
-    if (!p) return;
-    if (bytes >= SPARE_LEAST && nspare < SPARES && spare_bytes + bytes <= SPARE_BYTES) {
-        spare[nspare].p = p; spare[nspare].bytes = bytes;
-        nspare++; spare_bytes += bytes;
-    } else free(p);
-}
-
-/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling. */
-static int grow(void **p, size_t *cap, size_t need, size_t unit) {
-    if (need <= *cap) return 0;
-    size_t bytes = *cap ? *cap * unit : 256;
-    while (bytes < need * unit) bytes *= 2;
-    void *q = pool_take(&bytes);
-    if (!q) return -1;
-    if (*cap) memcpy(q, *p, *cap * unit);
-    pool_give(*p, *cap * unit);
-    *p = q; *cap = bytes / unit;
-    return 0;
-}
-
-#define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
-
-typedef struct { uint8_t *data; size_t size, cap; } Bytes;
-
-static int bytes_reserve(Bytes *b, size_t more) {
-    return grow((void **)&b->data, &b->cap, b->size + more, 1);
-}
-
-/* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first). */
-typedef struct { uint64_t *hash; uint32_t *at; size_t cap, size; Bytes arena; } KeySet;
-
-/* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
-static uint64_t hash_bytes(const uint8_t *k, int n) {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
-    for (int i = 0; i < n; i += 8) {
-        memcpy(&w, k + i, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94D049BB133111EBull;
-    return (h ^ (h >> 29)) | 1;                     /* 0 marks an empty slot */
-}
-
-static void keyset_free(KeySet *s) {
-    pool_give(s->hash, s->cap * sizeof *s->hash);
-    pool_give(s->at, s->cap * sizeof *s->at);
-    pool_give(s->arena.data, s->arena.cap);
-    memset(s, 0, sizeof *s);
-}
-
-static int keyset_grow(KeySet *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024, hash_bytes = cap * 8, at_bytes = cap * 4;
-    uint64_t *hash = pool_take(&hash_bytes);
-    uint32_t *at = pool_take(&at_bytes);
-    if (!hash || !at) { pool_give(hash, hash_bytes); pool_give(at, at_bytes); return -1; }
-    memset(hash, 0, cap * sizeof *hash);
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->hash[i]) continue;
-        size_t j = s->hash[i] & (cap - 1);
-        while (hash[j]) j = (j + 1) & (cap - 1);
-        hash[j] = s->hash[i]; at[j] = s->at[i];
-    }
-    pool_give(s->hash, s->cap * sizeof *s->hash);
-    pool_give(s->at, s->cap * sizeof *s->at);
-    s->hash = hash; s->at = at; s->cap = cap;
-    return 0;
-}
-
-static int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
-    if (!s->size) return 0;
-    for (size_t j = h & (s->cap - 1); s->hash[j]; j = (j + 1) & (s->cap - 1)) {
-        const uint8_t *there = s->arena.data + s->at[j];
-        if (s->hash[j] == h && there[0] == n && !memcmp(there + 1, k, n)) return 1;
-    }
-    return 0;
-}
-
-/* Adds the key; 1 if it was new, 0 if there, -1 out of memory. */
-static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
-    if ((s->size + 1) * 2 > s->cap && keyset_grow(s)) return -1;
-    size_t j = h & (s->cap - 1);
-    for (; s->hash[j]; j = (j + 1) & (s->cap - 1)) {
-        const uint8_t *there = s->arena.data + s->at[j];
-        if (s->hash[j] == h && there[0] == n && !memcmp(there + 1, k, n)) return 0;
-    }
-    if (bytes_reserve(&s->arena, (size_t)n + 1) || s->arena.size + n + 1 > NONE32) return -1;
-    s->hash[j] = h;
-    s->at[j] = (uint32_t)s->arena.size;
-    s->arena.data[s->arena.size] = (uint8_t)n;
-    memcpy(s->arena.data + s->arena.size + 1, k, n);
-    s->arena.size += (size_t)n + 1;
-    s->size++;
-    return 1;
-}
-
-/* A search node: how it was reached (search.py's (parent, moves, depth)). */
-/* Interchange: nmoves counts 16-bit move codes (a bridge has many); moves is their offset. */
-typedef struct { uint32_t parent, moves, depth, slot; uint16_t nmoves; } Node;
-typedef struct { double prio; int64_t order; uint32_t node; } Entry;
-typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
-
-static int entry_less(const Entry *a, const Entry *b) {
-    return a->prio < b->prio || (a->prio == b->prio && a->order < b->order);
-}
-
-static int cmp_entry(const void *a, const void *b) {
-    return entry_less(a, b) ? -1 : entry_less(b, a) ? 1 : 0;
-}
-
 /* ------------------------------------------------------------------ the search */
 
 typedef struct {
     PyObject_HEAD
+    Loop loop;
     Rules R;
-    double depth_weight, explore;
-    size_t table_half, frontier_size;
-    KeySet table, old_table;
-    Node *nodes; size_t nnodes, cnodes;
-    Bytes moves;                        /* Interchange: 2 bytes a move code */
-    uint8_t *slots; size_t nslots, cslots;
-    uint32_t *free_slots; size_t nfree, cfree;
-    Entry *heap; size_t nheap, cheap;
-    size_t waiting;
-    int64_t order;
-    long long generated;
-    int complete;
-    double best_score; int64_t best_node;
-    Twister rng;
-    Bucket *buckets; size_t nbuckets, cbuckets;
-    uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
-    uint32_t *types; size_t ntypes, ctypes;
-    uint8_t *taken; size_t ctaken;
-    /* Interchange: the pooled proof (search.py's _Closure: its two key sets, KeyPools
-     * below, or NULL: ``pooled`` holds the Python objects), the portfolio's expansions so
-     * far for POOL_AFTER, the positions skipped; a Python dead-end test (NULL: the C
-     * one); the keys asked, for the tests (or NULL). */
-    KeySet *expanded, *generated_keys;
-    int pooled_all;                     /* every key of the tables is among generated_keys */
-    PyObject *pooled[2], *dead, *trace;
-    long long progress, pool_after, skipped;
+    PyObject *dead;                     /* a Python dead-end test, or NULL: the C one */
 } Search;
 
 static int encode(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *b);
 
-/* Interchange: the moves are 16-bit codes. */
-static int64_t new_node(Search *S, uint32_t parent, const uint16_t *m, int nm, uint32_t depth) {
-    if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
-    if (bytes_reserve(&S->moves, 2 * (size_t)nm) || S->moves.size + 2 * (size_t)nm > NONE32) return -1;
-    Node *n = &S->nodes[S->nnodes];
-    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint16_t)nm;
-    n->depth = depth; n->slot = NONE32;
-    memcpy(S->moves.data + S->moves.size, m, 2 * (size_t)nm);
-    S->moves.size += 2 * (size_t)nm;
-    return (int64_t)S->nnodes++;
-}
-
-static int store(Search *S, uint32_t node, const Pos *p, const Reserve *rv) {   /* Interchange: + reserve */
-    uint32_t slot;
-    if (S->nfree) slot = S->free_slots[--S->nfree];
-    else {
-        if (grow((void **)&S->slots, &S->cslots, (S->nslots + 1) * S->R.slot, 1)) return -1;
-        slot = (uint32_t)S->nslots++;
-    }
-    encode(&S->R, p, rv, S->slots + (size_t)slot * S->R.slot);
-    S->nodes[node].slot = slot;
-    return 0;
-}
-
-static int release_slot(Search *S, uint32_t node) {
-    uint32_t slot = S->nodes[node].slot;
-    if (slot == NONE32) return 0;
-    if (grow((void **)&S->free_slots, &S->cfree, S->nfree + 1, sizeof(uint32_t))) return -1;
-    S->free_slots[S->nfree++] = slot;
-    S->nodes[node].slot = NONE32;
-    return 0;
-}
-
-static int heap_push(Search *S, Entry e) {
-    if (grow((void **)&S->heap, &S->cheap, S->nheap + 1, sizeof(Entry))) return -1;
-    size_t i = S->nheap++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!entry_less(&e, &S->heap[up])) break;
-        S->heap[i] = S->heap[up]; i = up;
-    }
-    S->heap[i] = e;
-    return 0;
-}
-
-static Entry heap_pop(Search *S) {
-    Entry top = S->heap[0], last = S->heap[--S->nheap];
-    size_t i = 0, n = S->nheap;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n) break;
-        size_t best = l + 1 < n && entry_less(&S->heap[l + 1], &S->heap[l]) ? l + 1 : l;
-        if (!entry_less(&S->heap[best], &last)) break;
-        S->heap[i] = S->heap[best]; i = best;
-    }
-    if (n) S->heap[i] = last;
-    return top;
-}
-
-/* frontier.py's kinds: (int(priority), depth) -> a bucket, listed in ``types`` while it
- * has not been found empty. */
-static int64_t bucket_of(Search *S, Entry e) {
-    uint64_t stored = (((uint64_t)(int64_t)e.prio << 32) | S->nodes[e.node].depth) + 1;  /* 0: empty slot */
-    if ((S->kind_size + 1) * 2 > S->kind_cap) {
-        size_t cap = S->kind_cap ? S->kind_cap * 2 : 1024;
-        uint64_t *keys = calloc(cap, sizeof *keys);
-        uint32_t *vals = malloc(cap * sizeof *vals);
-        if (!keys || !vals) { free(keys); free(vals); return -1; }
-        for (size_t i = 0; i < S->kind_cap; i++) {
-            if (!S->kind_key[i]) continue;
-            size_t j = (S->kind_key[i] * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
-            while (keys[j]) j = (j + 1) & (cap - 1);
-            keys[j] = S->kind_key[i]; vals[j] = S->kind_bucket[i];
-        }
-        free(S->kind_key); free(S->kind_bucket);
-        S->kind_key = keys; S->kind_bucket = vals; S->kind_cap = cap;
-    }
-    size_t j = (stored * 0x9E3779B97F4A7C15ull) >> 20 & (S->kind_cap - 1);
-    while (S->kind_key[j] && S->kind_key[j] != stored) j = (j + 1) & (S->kind_cap - 1);
-    uint32_t b;
-    if (S->kind_key[j]) b = S->kind_bucket[j];
-    else {
-        if (grow((void **)&S->buckets, &S->cbuckets, S->nbuckets + 1, sizeof(Bucket))) return -1;
-        b = (uint32_t)S->nbuckets++;
-        memset(&S->buckets[b], 0, sizeof(Bucket));
-        S->kind_key[j] = stored; S->kind_bucket[j] = b; S->kind_size++;
-    }
-    if (!S->buckets[b].listed) {
-        if (grow((void **)&S->types, &S->ctypes, S->ntypes + 1, sizeof(uint32_t))) return -1;
-        S->types[S->ntypes++] = b;
-        S->buckets[b].listed = 1;
-    }
-    return b;
-}
-
-static int push(Search *S, Entry e) {
-    if (heap_push(S, e)) return -1;
-    S->waiting++;
-    if (S->explore > 0.0) {
-        int64_t b = bucket_of(S, e);
-        if (b < 0) return -1;
-        Bucket *B = &S->buckets[b];
-        if (grow((void **)&B->items, &B->cap, B->size + 1, sizeof(Entry))) return -1;
-        B->items[B->size++] = e;
-    }
-    return 0;
-}
-
-static int mark_taken(Search *S, int64_t order, uint8_t value) {
-    size_t i = (size_t)(-order);
-    if (i >= S->ctaken) {
-        size_t old = S->ctaken;
-        if (grow((void **)&S->taken, &S->ctaken, i + 1, 1)) return -1;
-        memset(S->taken + old, 0, S->ctaken - old);
-    }
-    S->taken[i] = value;
-    return 0;
-}
-
-static int is_taken(const Search *S, int64_t order) {
-    size_t i = (size_t)(-order);
-    return i < S->ctaken && S->taken[i];
-}
-
-static Entry pop_best(Search *S) {
-    for (;;) {
-        Entry e = heap_pop(S);
-        if (!is_taken(S, e.order)) return e;
-        S->taken[-e.order] = 0;
-    }
-}
-
-static Entry pop_random(Search *S) {
-    for (;;) {
-        uint32_t i = mt_below(&S->rng, (uint32_t)S->ntypes);
-        Bucket *B = &S->buckets[S->types[i]];
-        if (!B->size) {                               /* an emptied kind goes for good */
-            B->listed = 0;
-            S->types[i] = S->types[S->ntypes - 1];
-            S->ntypes--;
-            continue;
-        }
-        uint32_t j = mt_below(&S->rng, (uint32_t)B->size);
-        Entry e = B->items[j];
-        B->items[j] = B->items[B->size - 1];
-        B->size--;
-        if (!is_taken(S, e.order)) return e;
-        S->taken[-e.order] = 0;
-    }
-}
-
-static int pop(Search *S, Entry *out) {
-    S->waiting--;
-    if (S->explore <= 0.0) { *out = heap_pop(S); return 0; }
-    *out = mt_random(&S->rng) < S->explore ? pop_random(S) : pop_best(S);
-    return mark_taken(S, out->order, 1);
-}
-
-static void clear_frontier(Search *S) {
-    for (size_t b = 0; b < S->nbuckets; b++) GIVE(S->buckets[b].items, S->buckets[b].cap, sizeof(Entry));
-    GIVE(S->buckets, S->cbuckets, sizeof(Bucket)); S->nbuckets = 0;
-    free(S->kind_key); free(S->kind_bucket);
-    S->kind_key = NULL; S->kind_bucket = NULL; S->kind_cap = S->kind_size = 0;
-    GIVE(S->types, S->ctypes, sizeof(uint32_t)); S->ntypes = 0;
-    if (S->taken) memset(S->taken, 0, S->ctaken);
-    S->nheap = 0; S->waiting = 0;
-}
-
-/* Frontier.keep: the best ``n`` waiting entries stay, pushed again best first. */
-static int keep(Search *S, size_t n) {
-    size_t m = 0;
-    Entry *waiting = malloc((S->nheap ? S->nheap : 1) * sizeof(Entry));
-    if (!waiting) return -1;
-    for (size_t i = 0; i < S->nheap; i++)
-        if (!is_taken(S, S->heap[i].order)) waiting[m++] = S->heap[i];
-    qsort(waiting, m, sizeof(Entry), cmp_entry);
-    for (size_t i = n; i < m; i++)
-        if (release_slot(S, waiting[i].node)) { free(waiting); return -1; }
-    clear_frontier(S);
-    for (size_t i = 0; i < m && i < n; i++)
-        if (push(S, waiting[i])) { free(waiting); return -1; }
-    free(waiting);
-    return 0;
-}
-
-/* _Search.admit: is the key new to this search (it is recorded)? 1, 0, or -1 (out of
- * memory, or a Python error set). Interchange: with a pooled proof, _admit_pooled: the
- * key goes to the closure's generated keys first; the tests may trace the keys asked. */
-static int admit(Search *S, const uint8_t *k, int n) {
-    uint64_t h = hash_bytes(k, n);
-    /* with pooled_all, a key the tables hold is among generated_keys already: only a new
-     * one is added there, below (the same sets, a look-up fewer) */
-    if (S->generated_keys && !S->pooled_all && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
-    if (S->trace) {
-        PyObject *key = PyBytes_FromStringAndSize((const char *)k, n);
-        if (!key) return -1;
-        int bad = PyList_Append(S->trace, key);
-        Py_DECREF(key);
-        if (bad) return -1;
-    }
-    S->generated++;
-    if (S->old_table.size && keyset_has(&S->old_table, k, n, h)) return 0;
-    size_t size = S->table.size;
-    int added = keyset_add(&S->table, k, n, h);
-    if (added <= 0) return added;
-    if (S->pooled_all && keyset_add(S->generated_keys, k, n, h) < 0) return -1;
-    if (size + 1 >= S->table_half) {                 /* evict the older generation */
-        keyset_free(&S->old_table);
-        S->old_table = S->table;
-        memset(&S->table, 0, sizeof S->table);
-    }
-    return 1;
-}
-
+/* A child pushed (loop_child) and its position, with its reserve, stored: 0, or -1 out of
+ * memory. */
 static int push_child(Search *S, uint32_t parent, const uint16_t *m, int nm, uint32_t depth,
-                      const Pos *p, const Reserve *rv, double value, int64_t *won) {   /* Interchange: codes, reserve */
-    int64_t node = new_node(S, parent, m, nm, depth);
-    if (node < 0) return -1;
-    if (value == 0.0) { *won = node; return 0; }    /* every card home */
-    if (S->best_node < 0 || value < S->best_score) { S->best_score = value; S->best_node = node; }
-    if (store(S, (uint32_t)node, p, rv)) return -1;
-    S->order--;
-    return push(S, (Entry){value + S->depth_weight * depth, S->order, (uint32_t)node});
+                      const Pos *p, const Reserve *rv, double value, int64_t *won) {
+    uint8_t *slot;
+    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(&S->R, p, rv, slot);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ positions */
@@ -941,7 +499,7 @@ static int settled_child(Search *S, Ex *x, const Pos *q0, const Reserve *r0, con
     int bad = settle(R, &q, &r, codes, &nc);
     if (bad) return bad;
     uint8_t key[KEYBUF];
-    int ok = admit(S, key, key_of(R, &q, key));
+    int ok = loop_admit(&S->loop, key, key_of(R, &q, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, &q, &r, codes, nc, score(R, &q, &r));
 }
@@ -955,7 +513,7 @@ static int homed_child(Search *S, Ex *x, const Pos *q, const Reserve *rq, const 
         if (q->len[t] && is_safe(safe, q->c[t][q->len[t] - 1])) asked = 0;
     if (!asked) return settled_child(S, x, q, rq, codes, nc);
     uint8_t key[KEYBUF];
-    int ok = admit(S, key, key_of(R, q, key));
+    int ok = loop_admit(&S->loop, key, key_of(R, q, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, q, rq, codes, nc, score(R, q, rq));
 }
@@ -976,7 +534,7 @@ static int tableau_child(Search *S, Ex *x, int src, int dst, int dst_was, const 
         return settled_child(S, x, p, rq, codes, nc);
     uint8_t key[KEYBUF];
     memcpy(key, x->head, x->nhead);
-    int ok = admit(S, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
+    int ok = loop_admit(&S->loop, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     int empties = x->empty + (rest == 0) - (dst_was == 0);
     double value = x->core - x->part[src] - x->part[dst] + pile_value(R, p->c[src], rest, x->need)
@@ -1198,135 +756,48 @@ static int children(Search *S, Ex *x, uint32_t node, uint32_t depth) {
     return successors(S, x);
 }
 
-/* _Search.expand_next with InterchangeExpander.scored: the won node, -1 if none (-5 the
- * position was skipped: another search of the pool expanded it), -2 out of memory or a
- * Python error, -3 beyond this core's bounds. */
-static int64_t expand_next(Search *S, uint32_t *depth_out) {
+static PyObject *failed(int64_t code);
+
+/* The loop's KeyOf (pooled proofs): the key of an encoded position. */
+static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
+    Pos p; Reserve rv;
+    decode(&((Search *)S)->R, slot, &p, &rv);
+    return key_of(&((Search *)S)->R, &p, key);
+}
+
+/* _Search.expand_next with InterchangeExpander.scored: the won node, EXPANDED if none,
+ * SKIPPED or FAILED (search_loop.h). */
+static int64_t expand_next(void *search, uint32_t *depth_out) {
+    Search *S = search;
+    Loop *L = &S->loop;
     const Rules *R = &S->R;
     Entry e;
-    if (pop(S, &e)) return -2;
-    Node node = S->nodes[e.node];
+    uint8_t key[KEYBUF];
+    int next = loop_next(L, &e, key_of_slot, S, key);
+    if (next <= 0) return next ? FAILED : SKIPPED;
+    Node node = L->nodes[e.node];
     Ex x;
-    decode(R, S->slots + (size_t)node.slot * R->slot, &x.p, &x.rv);
-    if (release_slot(S, e.node)) return -2;
+    decode(R, loop_position(L, e.node), &x.p, &x.rv);
+    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
     x.nhead = head_of(R, &x.p, x.head);
     x.won = -1;
-    if (S->expanded) {                                /* the pooled proof */
-        uint8_t key[KEYBUF];
-        memcpy(key, x.head, x.nhead);
-        int n = x.nhead + tableau_part(R, &x.p, key + x.nhead);
-        uint64_t h = hash_bytes(key, n);
-        if (keyset_has(S->expanded, key, n, h) && S->progress >= S->pool_after) { S->skipped++; return -5; }
-        if (keyset_add(S->expanded, key, n, h) < 0) return -2;
-    }
-    S->progress++;
     *depth_out = node.depth;
     int dead = dead_end(S, &x);                       /* a dead end has no successors */
-    if (dead < 0) return -2;
+    if (dead < 0) return FAILED;
     if (!dead) {
         int bad = children(S, &x, e.node, node.depth);
-        if (bad) return bad;
+        if (bad) { failed(bad); return FAILED; }
         if (x.won >= 0) return x.won;
     }
-    if (S->waiting > S->frontier_size) {             /* _Search.trim */
-        if (keep(S, S->frontier_size / 2)) return -2;
-        S->complete = 0;
-    }
-    return -1;
+    if (loop_trim(L)) { PyErr_NoMemory(); return FAILED; }
+    return EXPANDED;
 }
 
 /* ------------------------------------------------------------------ Python's side */
 
-/* KeyPool: a set of bytes keys (add, in, len), kept as a KeySet, for a pooled proof:
- * native.py puts two in place of _Closure's two Python sets, so that the searches add
- * and look up their keys without making a bytes object of each; a Python _Search of the
- * same portfolio uses them through these methods. */
-typedef struct { PyObject_HEAD KeySet keys; } KeyPool;
-
-static void KeyPool_dealloc(KeyPool *P) {
-    keyset_free(&P->keys);
-    Py_TYPE(P)->tp_free((PyObject *)P);
-}
-
-/* The key's bytes, zero past their end (hash_bytes reads them); its length, or -1. */
-static int key_arg(PyObject *key, uint8_t *buf) {
-    if (!PyBytes_Check(key)) { PyErr_SetString(PyExc_TypeError, "search_core: a key is bytes"); return -1; }
-    Py_ssize_t n = PyBytes_GET_SIZE(key);
-    if (n > 255) { PyErr_SetString(PyExc_ValueError, "search_core: a key of at most 255 bytes"); return -1; }
-    memcpy(buf, PyBytes_AS_STRING(key), n);
-    memset(buf + n, 0, 8);
-    return (int)n;
-}
-
-static PyObject *KeyPool_add(KeyPool *P, PyObject *key) {
-    uint8_t buf[KEYBUF];
-    int n = key_arg(key, buf);
-    if (n < 0) return NULL;
-    if (keyset_add(&P->keys, buf, n, hash_bytes(buf, n)) < 0) return PyErr_NoMemory();
-    Py_RETURN_NONE;
-}
-
-static int KeyPool_contains(KeyPool *P, PyObject *key) {
-    uint8_t buf[KEYBUF];
-    int n = key_arg(key, buf);
-    if (n < 0) return -1;
-    return keyset_has(&P->keys, buf, n, hash_bytes(buf, n));
-}
-
-static Py_ssize_t KeyPool_len(KeyPool *P) { return (Py_ssize_t)P->keys.size; }
-
-static PyMethodDef KeyPool_methods[] = {
-    {"add", (PyCFunction)KeyPool_add, METH_O, "add(key): the bytes key added."},
-    {NULL}
-};
-
-static PySequenceMethods KeyPool_sequence = {
-    .sq_length = (lenfunc)KeyPool_len,
-    .sq_contains = (objobjproc)KeyPool_contains,
-};
-
-static PyTypeObject KeyPoolType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solwidget.games.interchange.search_core.KeyPool",
-    .tp_basicsize = sizeof(KeyPool),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A set of bytes keys (add, in, len) for a pooled proof.",
-    .tp_new = PyType_GenericNew,
-    .tp_dealloc = (destructor)KeyPool_dealloc,
-    .tp_methods = KeyPool_methods,
-    .tp_as_sequence = &KeyPool_sequence,
-};
-
-/* Gives back every buffer of the search (to the pool) but the nodes and their moves. */
-static void free_frontier_and_tables(Search *S) {
-    keyset_free(&S->table); keyset_free(&S->old_table);
-    clear_frontier(S);
-    GIVE(S->heap, S->cheap, sizeof(Entry));
-    GIVE(S->taken, S->ctaken, 1);
-    GIVE(S->slots, S->cslots, 1); S->nslots = 0;
-    GIVE(S->free_slots, S->cfree, sizeof(uint32_t)); S->nfree = 0;
-}
-
-static void free_all(Search *S) {
-    free_frontier_and_tables(S);
-    GIVE(S->nodes, S->cnodes, sizeof(Node)); S->nnodes = 0;
-    GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
-}
-
-static void unpool(Search *S) {
-    S->expanded = S->generated_keys = NULL;
-    S->pooled_all = 0;
-    Py_CLEAR(S->pooled[0]); Py_CLEAR(S->pooled[1]);
-}
-
-static void drop_references(Search *S) {
-    unpool(S);
-    Py_CLEAR(S->dead); Py_CLEAR(S->trace);
-}
-
 static void Search_dealloc(Search *S) {
-    free_all(S);
-    drop_references(S);
+    loop_free_all(&S->loop);
+    Py_CLEAR(S->dead);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -1357,9 +828,9 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
                           &builds, &decks, &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7],
                           &depth_weight, &explore, &table_half, &frontier_size, &dead))
         return -1;
-    free_all(S);                                  /* a search set up again starts afresh */
-    drop_references(S);
-    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
+    Py_CLEAR(S->dead);
+    memset(&S->R, 0, sizeof S->R);
     Rules *R = &S->R;
     if (nf < 1 || nt < 1 || nf + nt + 2 > MAXP) {
         PyErr_SetString(PyExc_ValueError, "search_core: 1 to 30 foundations and tableau piles");
@@ -1398,14 +869,8 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3];
     R->w_down = w[4]; R->w_empty = w[5]; R->w_reserve = w[6]; R->w_unsorted = w[7];
     R->slot = nf + nt + total + 6;
-    S->depth_weight = depth_weight;
-    S->explore = explore;
-    S->table_half = table_half > 0 ? (size_t)table_half : 0;       /* 0: evict at every key */
-    S->frontier_size = frontier_size > 0 ? (size_t)frontier_size : 0;   /* 0: trim at every expansion */
-    S->complete = 1;
-    S->best_node = -1;
+    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
     if (dead != Py_None) { Py_INCREF(dead); S->dead = dead; }
-    mt_seed_zero(&S->rng);
     return 0;
 }
 
@@ -1457,7 +922,8 @@ static int read_codes(PyObject *obj, uint16_t *m, int *nm) {
     return 0;
 }
 
-/* seed(position, moves, depth): the start, reached by these moves (search.py's seed). */
+/* seed(position, moves, depth): the start, reached by these moves (search.py's seed): the
+ * engine's moves they stand for are ``depth`` (a code may turn the stock many times). */
 static PyObject *Search_seed(Search *S, PyObject *args) {
     PyObject *position, *moves;
     unsigned int depth;
@@ -1466,14 +932,10 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     uint16_t m[MAXCODES];
     int nm;
     if (read_position(S, position, &p, &rv) || read_codes(moves, m, &nm)) return NULL;
-    uint8_t key[KEYBUF];
-    int n = key_of(&S->R, &p, key);
-    if (keyset_add(&S->table, key, n, hash_bytes(key, n)) < 0) return PyErr_NoMemory();
-    int64_t node = new_node(S, NONE32, m, nm, depth);
-    if (node < 0 || store(S, (uint32_t)node, &p, &rv)) return PyErr_NoMemory();
-    S->order--;
-    if (push(S, (Entry){score(&S->R, &p, &rv) + S->depth_weight * depth, S->order, (uint32_t)node}))
+    uint8_t key[KEYBUF], *slot;
+    if (loop_seed_at(&S->loop, key, key_of(&S->R, &p, key), m, nm, depth, score(&S->R, &p, &rv), &slot))
         return PyErr_NoMemory();
+    encode(&S->R, &p, &rv, slot);
     Py_RETURN_NONE;
 }
 
@@ -1486,79 +948,18 @@ static PyObject *failed(int64_t code) {
     return PyErr_NoMemory();
 }
 
-/* Does ``big`` hold every key of ``keys``? */
-static int holds_all(const KeySet *big, const KeySet *keys) {
-    for (size_t j = 0; j < keys->cap; j++) {
-        if (!keys->hash[j]) continue;
-        const uint8_t *k = keys->arena.data + keys->at[j];
-        if (!keyset_has(big, k + 1, k[0], keys->hash[j])) return 0;
-    }
-    return 1;
-}
-
-/* pool(expanded, generated): take part in a pooled proof (two KeyPools), or leave it
- * (None, None). */
-static PyObject *Search_pool(Search *S, PyObject *args) {
-    PyObject *expanded, *generated;
-    if (!PyArg_ParseTuple(args, "OO", &expanded, &generated)) return NULL;
-    if ((expanded == Py_None) != (generated == Py_None) ||
-        (expanded != Py_None && (!PyObject_TypeCheck(expanded, &KeyPoolType) ||
-                                 !PyObject_TypeCheck(generated, &KeyPoolType)))) {
-        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two KeyPools or two Nones");
-        return NULL;
-    }
-    unpool(S);
-    if (expanded != Py_None) {
-        Py_INCREF(expanded); S->pooled[0] = expanded; S->expanded = &((KeyPool *)expanded)->keys;
-        Py_INCREF(generated); S->pooled[1] = generated; S->generated_keys = &((KeyPool *)generated)->keys;
-        S->pooled_all = holds_all(S->generated_keys, &S->table) && holds_all(S->generated_keys, &S->old_table);
-    }
-    Py_RETURN_NONE;
-}
-
-/* run(n, expanded, pool_after) -> (popped, won node or None, depth of the last expanded,
- * expanded, skipped): up to n positions popped, fewer if a win is found or the frontier
- * runs empty; ``expanded``: the portfolio's expansions so far (search.py's POOL_AFTER). */
 static PyObject *Search_run(Search *S, PyObject *args) {
-    Py_ssize_t n, done = 0;
-    long long progress, pool_after;
-    if (!PyArg_ParseTuple(args, "nLL", &n, &progress, &pool_after) || not_ready(S)) return NULL;
-    S->progress = progress;
-    S->pool_after = pool_after;
-    long long skipped = S->skipped;
-    int64_t won = -1;
-    uint32_t depth = 0;
-    while (done < n && S->waiting && won < 0) {
-        won = expand_next(S, &depth);
-        done++;
-        if (won == -5) won = -1;
-        if (won < -1) return failed(won);
-    }
-    PyObject *node = won >= 0 ? PyLong_FromLongLong(won) : (Py_INCREF(Py_None), Py_None);
-    return Py_BuildValue("nNILL", done, node, depth, S->progress - progress, S->skipped - skipped);
+    if (not_ready(S)) return NULL;
+    return loop_run(&S->loop, S, expand_next, args);
 }
 
-/* line(node) -> bytes: the move codes from the start to the node, 2 bytes each. */
-static PyObject *Search_line(Search *S, PyObject *args) {
-    long long node;
-    if (!PyArg_ParseTuple(args, "L", &node)) return NULL;
-    if (node < 0 || (size_t)node >= S->nnodes) { PyErr_SetString(PyExc_IndexError, "search_core: no such node"); return NULL; }
-    size_t total = 0;
-    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) total += 2u * S->nodes[i].nmoves;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
-    if (!out) return NULL;
-    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out) + total;
-    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) {
-        size_t size = 2u * S->nodes[i].nmoves;
-        b -= size;
-        memcpy(b, S->moves.data + S->nodes[i].moves, size);
-    }
-    return out;
-}
+static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
 
-/* successors(position) -> ([(moves, child position, score)], [keys asked]): the position
- * expanded by a fresh search of the same rules (each key admitted once, as a new table
- * would), to compare with InterchangeExpander.scored. */
+static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
+
+/* successors(position) -> ([(moves, child position, score)], keys asked about): the
+ * position expanded by a fresh search of the same rules (each key admitted once, as a new
+ * table would), to compare with InterchangeExpander.scored. */
 static PyObject *Search_successors(Search *S, PyObject *args) {
     PyObject *position;
     if (!PyArg_ParseTuple(args, "S", &position)) return NULL;
@@ -1566,43 +967,42 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     Search probe;                            /* a scratch search on the same rules */
     memset(&probe, 0, sizeof probe);
     probe.R = S->R;
-    probe.best_node = -1;
     probe.dead = S->dead;                    /* borrowed */
-    probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
-    /* no depth weight and no exploring: a child's priority is its score */
-    PyObject *result = NULL, *trace = PyList_New(0);
-    if (!trace) return NULL;
-    probe.trace = trace;
+    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
+     * or trimmed */
+    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
+    Loop *L = &probe.loop;
+    PyObject *result = NULL;
     Pos p; Reserve rv;
     if (read_position(&probe, position, &p, &rv)) goto done;
-    int64_t root = new_node(&probe, NONE32, NULL, 0, 0);
-    if (root < 0 || store(&probe, (uint32_t)root, &p, &rv)) { PyErr_NoMemory(); goto done; }
-    if (push(&probe, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
+    int64_t root = loop_new_node(L, NONE32, NULL, 0, 0);
+    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
+    if (!slot) { PyErr_NoMemory(); goto done; }
+    encode(&probe.R, &p, &rv, slot);
+    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
     uint32_t depth;
-    int64_t won = expand_next(&probe, &depth);
-    if (won < -1) { failed(won); goto done; }
-    PyObject *children = PyList_New(0);
-    for (size_t i = 1; children && i < probe.nnodes; i++) {
-        Node *c = &probe.nodes[i];
+    if (expand_next(&probe, &depth) == FAILED) goto done;
+    result = PyList_New(0);
+    for (size_t i = 1; result && i < L->nnodes; i++) {
+        Node *c = &L->nodes[i];
         PyObject *child;
         if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
         else {
             uint8_t buf[4 * MAXR + 64];
             Pos q; Reserve rq;
-            decode(&probe.R, probe.slots + (size_t)c->slot * probe.R.slot, &q, &rq);
+            decode(&probe.R, loop_position(L, (uint32_t)i), &q, &rq);
             child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, &rq, buf));
         }
         double value = 0.0;                  /* a won child's; the others are in the heap */
-        for (size_t h = 0; h < probe.nheap; h++)
-            if (probe.heap[h].node == i) value = probe.heap[h].prio;
-        PyObject *item = Py_BuildValue("y#Nd", probe.moves.data + c->moves, (Py_ssize_t)2 * c->nmoves, child, value);
-        if (!item || PyList_Append(children, item)) Py_CLEAR(children);
+        for (size_t h = 0; h < L->nheap; h++)
+            if (L->heap[h].node == i) value = L->heap[h].prio;
+        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
+        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
         Py_XDECREF(item);
     }
-    if (children) result = Py_BuildValue("NO", children, trace);
+    if (result) result = Py_BuildValue("NL", result, L->generated);   /* keys asked, admitted or not */
 done:
-    free_all(&probe);
-    Py_DECREF(trace);
+    loop_free_all(L);
     return result;
 }
 
@@ -1625,34 +1025,19 @@ static PyObject *Search_dead(Search *S, PyObject *args) {
     return PyBool_FromLong(is_dead(&S->R, &p, &rv));
 }
 
-/* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
- * the lines to them are still asked for). */
 static PyObject *Search_release(Search *S, PyObject *unused) {
-    free_frontier_and_tables(S);
-    for (size_t i = 0; i < S->nnodes; i++) S->nodes[i].slot = NONE32;
-    unpool(S);
+    loop_release(&S->loop);
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_get_waiting(Search *S, void *c) { return PyLong_FromSize_t(S->waiting); }
-static PyObject *Search_get_generated(Search *S, void *c) { return PyLong_FromLongLong(S->generated); }
-static PyObject *Search_get_complete(Search *S, void *c) { return PyBool_FromLong(S->complete); }
-static PyObject *Search_get_skipped(Search *S, void *c) { return PyLong_FromLongLong(S->skipped); }
-static PyObject *Search_get_best_score(Search *S, void *c) {
-    if (S->best_node < 0) Py_RETURN_NONE;
-    return PyFloat_FromDouble(S->best_score);
-}
-static PyObject *Search_get_best_node(Search *S, void *c) {
-    if (S->best_node < 0) Py_RETURN_NONE;
-    return PyLong_FromLongLong(S->best_node);
-}
+LOOP_GETTERS(Search)
 
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves, depth): the start position."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's sets, or None, None."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, won node or None, last depth, expanded, skipped)."},
+    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None, None."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the move codes to it, 2 bytes each."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position) -> ([(moves, child, score)], [keys asked])."},
+    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position) -> ([(moves, child, score)], keys asked about)."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> the C dead-end test's verdict."},
     {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
@@ -1660,12 +1045,7 @@ static PyMethodDef Search_methods[] = {
 };
 
 static PyGetSetDef Search_getset[] = {
-    {"waiting", (getter)Search_get_waiting, NULL, "positions in the frontier", NULL},
-    {"generated", (getter)Search_get_generated, NULL, "successors asked about", NULL},
-    {"complete", (getter)Search_get_complete, NULL, "False once the frontier was trimmed", NULL},
-    {"skipped", (getter)Search_get_skipped, NULL, "positions left to the search of the pool that expanded them", NULL},
-    {"best_score", (getter)Search_get_best_score, NULL, "the best score generated, or None", NULL},
-    {"best_node", (getter)Search_get_best_node, NULL, "the node of the best score, or None", NULL},
+    LOOP_GETSET(Search),
     {NULL}
 };
 
@@ -1682,24 +1062,8 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
-/* random(n) -> the first n of random() and randrange(k) for k = 1..n, from Random(0): the
- * tests compare them with Python's. */
-static PyObject *core_random(PyObject *self, PyObject *args) {
-    int n;
-    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
-    Twister r;
-    mt_seed_zero(&r);
-    PyObject *out = PyList_New(0);
-    for (int i = 1; out && i <= n; i++) {
-        PyObject *x = PyFloat_FromDouble(mt_random(&r)), *y = PyLong_FromUnsignedLong(mt_below(&r, (uint32_t)i));
-        if (!x || !y || PyList_Append(out, x) || PyList_Append(out, y)) Py_CLEAR(out);
-        Py_XDECREF(x); Py_XDECREF(y);
-    }
-    return out;
-}
-
 static PyMethodDef core_methods[] = {
-    {"random", core_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
+    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
     {NULL}
 };
 
@@ -1709,21 +1073,17 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit_search_core(void) {
-    if (PyType_Ready(&SearchType) < 0 || PyType_Ready(&KeyPoolType) < 0) return NULL;
+    if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 || PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0) {
+    if (loop_add_types(m) < 0 || PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0) {
         Py_DECREF(m);
         return NULL;
     }
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType); Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&KeyPoolType);
-    if (PyModule_AddObject(m, "KeyPool", (PyObject *)&KeyPoolType) < 0) {
-        Py_DECREF(&KeyPoolType); Py_DECREF(m);
         return NULL;
     }
     return m;
