@@ -19,7 +19,7 @@ Two ways in:
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -29,6 +29,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 MANIFEST = Path("solwidget") / "_compiled.json"     # module -> sha256 of the source compiled
+
+
+def _compiled_py(root: Path):
+    """solwidget/compiled.py, loaded alone (the package is not importable in a build): its
+    ``source_digest`` and ``local_headers`` say what a module is compiled from."""
+    spec = importlib.util.spec_from_file_location("_solwidget_compiled", root / "solwidget" / "compiled.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def hook_config(root: Path = ROOT) -> dict:
@@ -79,14 +88,16 @@ def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path]
             })
     finally:
         os.chdir(here)
-    extensions += [Extension(module_name(root, f), [str(f.relative_to(root))])
+    compiled = _compiled_py(root)
+    extensions += [Extension(module_name(root, f), [str(f.relative_to(root))],
+                             depends=[str(h.relative_to(root)) for h in compiled.local_headers(f)])
                    for f in native]
     command = build_ext(Distribution({"name": "solwidget", "ext_modules": extensions}))
     command.build_lib, command.build_temp = str(out), str(build / "temp")
     command.parallel = os.cpu_count() or 1
     command.ensure_finalized()
     command.run()
-    return {module_name(root, f): hashlib.sha256(f.read_bytes()).hexdigest() for f in [*files, *native]}
+    return {module_name(root, f): compiled.source_digest(f) for f in [*files, *native]}
 
 
 def extension_files(out: Path) -> list[Path]:

@@ -12,7 +12,8 @@ from its Python file instead when
 
 A module written in C (``native`` in pyproject.toml) has no Python file: it is the compiled
 twin of a Python path, which its package keeps and runs instead wherever ``native_module``
-refuses it, on the same two conditions (its C source changed, or SOLWIDGET_PURE=1).
+refuses it, on the same two conditions (its C source changed, or SOLWIDGET_PURE=1). Its
+source is its C file and the headers of the package it includes (``source_digest``).
 
 ``solwidget/__init__.py`` installs this before it imports anything else of the package.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 import importlib.machinery
 import importlib.util
 import json
@@ -62,11 +64,37 @@ def _source_of(name: str) -> Path:
     return python if python.exists() or not path.with_suffix(".c").exists() else path.with_suffix(".c")
 
 
+_LOCAL_INCLUDE = re.compile(rb'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+
+
+def local_headers(source: Path) -> list[Path]:
+    """The headers a C file includes by a quoted path, and theirs in turn (the family-free
+    search loop, solver/search_loop.h); none for a Python file."""
+    found: list[Path] = []
+    todo = [source] if source.suffix == ".c" else []
+    while todo:
+        including = todo.pop()
+        for name in _LOCAL_INCLUDE.findall(including.read_bytes()):
+            header = (including.parent / name.decode()).resolve()
+            if header not in found:
+                found.append(header)
+                todo.append(header)
+    return found
+
+
+def source_digest(source: Path) -> str:
+    """The sha256 of what a module is compiled from: its file, and the headers it includes."""
+    digest = hashlib.sha256(source.read_bytes())
+    for header in local_headers(source):
+        digest.update(header.read_bytes())
+    return digest.hexdigest()
+
+
 def _changed(manifest: dict[str, str]) -> list[str]:
     changed = []
     for name, digest in manifest.items():
         try:
-            if hashlib.sha256(_source_of(name).read_bytes()).hexdigest() != digest:
+            if source_digest(_source_of(name)) != digest:
                 changed.append(name)
         except OSError:
             changed.append(name)

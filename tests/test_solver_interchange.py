@@ -12,6 +12,7 @@ from solwidget.solver import search
 from solwidget.solver.expand import GenericExpander, PatienceExpander
 from solwidget.games.interchange.reductions import DeadEnds
 from solwidget.games.interchange.expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
+from solwidget.games.interchange.profile import InterchangeProfile
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
 
@@ -128,8 +129,11 @@ SEARCHES = [{"depth_weight": 0.5, "weights": {"down": 2.0}},
 
 
 def _waiting_positions(number: int, expansions: int) -> list:
-    """The positions a search of deal ``number`` has waiting after ``expansions``."""
-    solver = Solver(GAME.deal(number), max_states=expansions + 10, portfolio=SEARCHES)
+    """The positions a search of deal ``number`` has waiting after ``expansions`` (Python's
+    search: its frontier is there to read; the compiled one expands the same positions)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(InterchangeProfile, "compiled_search", lambda self, *args: None)
+        solver = Solver(GAME.deal(number), max_states=expansions + 10, portfolio=SEARCHES)
     solver.step(expansions)
     return [entry[2] for search in solver._searches for entry in search.frontier.entries()]
 

@@ -24,6 +24,7 @@ import functools
 
 from ...compiled import native_module
 from ...engine.patience import supermove
+from ...solver import native_search
 from ...solver.heuristics import weights_of
 from .expander import CellsExpander, _safe_hosts
 
@@ -71,11 +72,8 @@ def _tables(game) -> tuple:
     return bytes(kinds), fits, sizes, bytes(suits + ranks)
 
 
-class NativeSearch:
-    """search.py's ``_Search`` for a CellsExpander, run by search_core.c: its interface
-    (``seed``, ``run``, ``line``, ...), the same expansions."""
-
-    skipped = 0                 # no pooled proofs in this family
+class NativeSearch(native_search.NativeSearch):
+    """search.py's ``_Search`` for a CellsExpander, run by search_core.c: the same expansions."""
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
@@ -88,9 +86,6 @@ class NativeSearch:
         self.core = search_core.Search(*tables, game.step, game.foundation_start, game.card_count,
                                        tuple(weights), depth_weight, explore, table_size // 2,
                                        frontier_size)
-
-    def pool(self, closure) -> None:
-        assert closure is None, "the FreeCell family pools no proofs"
 
     def encode(self, piles) -> bytes:
         """A position as search_core keeps it: a foundation as its top card, any other pile
@@ -105,44 +100,10 @@ class NativeSearch:
         return bytes(out)
 
     def encode_moves(self, moves) -> bytes:
+        """Three bytes a move: source, destination, cards."""
         index = self._index
         return bytes(part for m in moves for part in (index[m.src], index[m.dst], m.n))
 
-    def seed(self, state, node) -> None:
-        self.core.seed(self.encode(state.piles), self.encode_moves(node[1]))
-
-    def run(self, burst, progress):
-        """Up to ``burst`` expansions: (how many, the won node or None)."""
-        done, won, depth = self.core.run(burst)
-        if done:
-            progress.expanded += done
-            progress.depth = depth
-        return done, won
-
-    def line(self, node) -> list:
-        """The moves from the start to ``node`` (the engine's Move objects)."""
-        table, data = self._moves, self.core.line(node)
+    def decode_moves(self, data: bytes) -> list:
+        table = self._moves
         return [table[data[i]][data[i + 1]][data[i + 2]] for i in range(0, len(data), 3)]
-
-    def best_line(self) -> list:
-        node = self.core.best_node
-        return [] if node is None else self.line(node)
-
-    def release(self) -> None:
-        self.core.release()
-
-    @property
-    def waiting(self) -> int:
-        return self.core.waiting
-
-    @property
-    def generated(self) -> int:
-        return self.core.generated
-
-    @property
-    def complete(self) -> bool:
-        return self.core.complete
-
-    @property
-    def best_score(self):
-        return self.core.best_score

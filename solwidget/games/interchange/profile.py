@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...solver.profile import Profile, register_profile
 from . import reductions
 from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
+from .native import compiled_search
 from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleInterchange, Unlimited
 
 # Triple Interchange: two weighted A* searches that count a face-down card six times and a
@@ -25,6 +26,10 @@ class InterchangeProfile(Profile):
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander
         return cls(game, weights, autoplay, compress)
+
+    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        """search_core.c, where it is the same search (native.py), else None."""
+        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
 
 class TripleInterchangeProfile(InterchangeProfile):

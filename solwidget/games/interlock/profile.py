@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...solver.profile import Profile, register_profile
 from . import bridges, deadends
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
+from .native import compiled_search
 from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
@@ -24,6 +25,10 @@ class InterlockFamilyProfile(Profile):
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
         return cls(game, weights, autoplay, compress)
+
+    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        """search_core.c, where it is the same search (native.py), else None."""
+        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
 
 class InterlockProfile(InterlockFamilyProfile):

@@ -1,0 +1,1090 @@
+/* The Interchange family's search, compiled: solver/search.py's best-first search with
+ * InterchangeExpander's successors (expander.py), score (solver/heuristics.py) and key
+ * (solver/keys.py's _cycle_key), in C, for the games where expander.fast_path holds
+ * (Triple and Quadruple Interchange, and variants of their shape).
+ *
+ * It is a second writing of what those Python files say, not a source of rules: every
+ * table it plays by (which card goes on which, what an empty pile takes, the pile layout,
+ * the decks, the score's weights) is handed to it by native.py, which reads them from the
+ * game, and it expands the same positions in the same order as the Python search: the
+ * same successors (moves.py's plans with every=False, then the home bridges and the
+ * bridges of reductions.py worked out on the reserve's turning cycle, each followed by the
+ * same safe moves home), the same keys asked in the same order (a child's key asked
+ * before the child is made where expander.py's _asked and _homed ask it), the same
+ * scores (heuristics.py's patience score, a tableau move's or bridge's made from its
+ * parent's by the two piles that change, as moves_from does), the same frontier, draws,
+ * tables, evictions, trims and pooled proofs (search.py's _Closure: its two sets of bytes
+ * keys, held here as KeyPools). tests/test_native_interchange.py compares the two
+ * successor by successor and search by search; the solver replays every win through
+ * State.play.
+ *
+ * A position is kept as bytes: each foundation as its top card (0 when empty: it holds
+ * the Ace up to it), each tableau pile as its length and its cards, then the reserve (the
+ * stock and waste as one turning cycle, expander.py's reserve): its length, how many of
+ * it lie on the waste, its cards from the waste's bottom (face up), and the redeals made
+ * (4 bytes, little-endian). The key is _cycle_key's bytes: the foundations sorted and
+ * joined by 0xff, 0xfe, the cells' part (none: empty), 0xfe, then each tableau pile's
+ * cards and 0xff, these sorted as bytes; the stock and waste left out.
+ *
+ * A node's moves are 16-bit codes: TURNS | k for k turns of the stock, REDEAL, or
+ * (source << 9) | (destination << 4) | cards for a move between piles; native.py maps
+ * them back to the engine's Move objects (line()).
+ *
+ * Scores are sums of counts times weights. native.py uses this core only when every weight
+ * and the depth weight are multiples of 1/1024 below 2^20: then every partial sum is exact
+ * in a double, so any order of adding gives the Python score to the last bit. */
+
+#define MOVE_BYTES 2     /* a move: a 16-bit code (below) */
+#define LOOP_MODULE "solwidget.games.interchange.search_core"
+#include "../../solver/search_loop.h"
+
+#define MAXP 32          /* piles */
+#define MAXH 64          /* cards in one tableau pile */
+#define MAXR 255         /* cards in the stock and waste */
+#define MAXCODES 1024    /* move codes of one successor */
+#define KEYBUF (256 + 8) /* a key (at most 255 bytes), and the zeros its hash reads past its end */
+#define FACE_DOWN 64
+#define TURNS 0x8000u    /* TURNS | k: k turns of the stock */
+#define REDEAL 0x4000u   /* the waste turned over to the stock */
+#define PLAY(src, dst, n) ((uint16_t)((src) << 9 | (dst) << 4 | (n)))
+
+/* ------------------------------------------------------------------ the rules' tables */
+
+typedef struct {
+    int np, nf, nt, F0, T0, S, W;     /* piles: the foundations, the tableau, stock, waste */
+    uint8_t fits[128][128];           /* fits[under][over]: over may be built on under */
+    uint8_t fits_on[128][64];         /* the cards that fit on a card, in Python's set order */
+    uint8_t nfits[128];
+    uint8_t empty_takes[128];         /* an empty tableau pile takes a run headed by the card */
+    uint8_t builds[128][128];         /* the build's fits (face-down or not): the unsorted weight's */
+    int decks, total;
+    double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_reserve, w_unsorted;
+    int slot;                         /* bytes of an encoded position, at most */
+} Rules;
+
+/* The piles but the stock and waste: a foundation as c[f][0], its top (len 0 or 1). */
+typedef struct { uint8_t len[MAXP]; uint8_t c[MAXP][MAXH]; } Pos;
+/* expander.py's reserve: ``order`` the waste bottom to top then the stock from its top,
+ * ``now`` cards of it on the waste, ``redeals`` made so far. */
+typedef struct { int olen, now; uint32_t redeals; uint8_t order[MAXR + 1]; } Reserve;
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    PyObject_HEAD
+    Loop loop;
+    Rules R;
+    PyObject *dead;                     /* a Python dead-end test, or NULL: the C one */
+} Search;
+
+static int encode(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *b);
+
+/* A child pushed (loop_child) and its position, with its reserve, stored: 0, or -1 out of
+ * memory. */
+static int push_child(Search *S, uint32_t parent, const uint16_t *m, int nm, uint32_t depth,
+                      const Pos *p, const Reserve *rv, double value, int64_t *won) {
+    uint8_t *slot;
+    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(&S->R, p, rv, slot);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ positions */
+
+static void decode(const Rules *R, const uint8_t *b, Pos *p, Reserve *rv) {
+    for (int f = R->F0; f < R->F0 + R->nf; f++) {
+        p->len[f] = *b ? 1 : 0;
+        p->c[f][0] = *b++;
+    }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int n = p->len[t] = *b++;
+        memcpy(p->c[t], b, n);
+        b += n;
+    }
+    rv->olen = *b++;
+    rv->now = *b++;
+    memcpy(rv->order, b, rv->olen);
+    b += rv->olen;
+    rv->redeals = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static int encode(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *b) {
+    uint8_t *start = b;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) *b++ = p->len[f] ? p->c[f][0] : 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int n = p->len[t];
+        *b++ = (uint8_t)n;
+        memcpy(b, p->c[t], n);
+        b += n;
+    }
+    *b++ = (uint8_t)rv->olen;
+    *b++ = (uint8_t)rv->now;
+    memcpy(b, rv->order, rv->olen);
+    b += rv->olen;
+    for (int i = 0; i < 4; i++) *b++ = (uint8_t)(rv->redeals >> (8 * i));
+    return (int)(b - start);
+}
+
+static void copy_pos(const Rules *R, Pos *to, const Pos *from) {
+    memcpy(to->len, from->len, sizeof to->len);
+    for (int f = R->F0; f < R->F0 + R->nf; f++) to->c[f][0] = from->c[f][0];
+    for (int t = R->T0; t < R->T0 + R->nt; t++) memcpy(to->c[t], from->c[t], from->len[t]);
+}
+
+static void copy_reserve(Reserve *to, const Reserve *from) {
+    to->olen = from->olen; to->now = from->now; to->redeals = from->redeals;
+    memcpy(to->order, from->order, from->olen);
+}
+
+/* expander._taken: ``n`` cards off tableau pile ``t``, the card below them turned up;
+ * 1 if it was turned (for undo). */
+static inline int take(Pos *p, int t, int n) {
+    int rest = p->len[t] -= (uint8_t)n;
+    if (rest && p->c[t][rest - 1] & FACE_DOWN) { p->c[t][rest - 1] &= ~FACE_DOWN; return 1; }
+    return 0;
+}
+
+static inline void untake(Pos *p, int t, int n, int turned) {
+    if (turned) p->c[t][p->len[t] - 1] |= FACE_DOWN;
+    p->len[t] += (uint8_t)n;
+}
+
+/* The cards home: a foundation holds the Ace up to its top. */
+static int cards_home(const Rules *R, const Pos *p) {
+    int home = 0;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) if (p->len[f]) home += p->c[f][0] & 15;
+    return home;
+}
+
+/* ------------------------------------------------------------------ keys (keys.py) */
+
+/* Do tableau piles a and b come in this order among the key's sorted parts (each its
+ * cards and 0xff)? */
+static inline int pack_cmp(const Pos *p, int a, int b) {
+    int la = p->len[a], lb = p->len[b], m = la < lb ? la : lb;
+    const uint8_t *x = p->c[a], *y = p->c[b];
+    for (int i = 0; i < m; i++)                  /* piles mostly differ at their bottom card */
+        if (x[i] != y[i]) return x[i] - y[i];
+    return la == lb ? 0 : la < lb ? 1 : -1;      /* 0xff ends the shorter: it comes later */
+}
+
+/* The foundations' part with both 0xfe: sorted(bytes(pile)) joined by 0xff, the cells'. */
+static int head_of(const Rules *R, const Pos *p, uint8_t *k) {
+    uint8_t tops[MAXP];
+    int n = 0;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) {   /* as bytes, a pile sorts as its top */
+        int v = p->len[f] ? p->c[f][0] : 0, j = n++;
+        while (j > 0 && tops[j - 1] > v) { tops[j] = tops[j - 1]; j--; }
+        tops[j] = (uint8_t)v;
+    }
+    uint8_t *start = k;
+    for (int i = 0; i < n; i++) {
+        if (i) *k++ = 0xff;
+        if (tops[i]) for (int c = (tops[i] & 0x30) | 1; c <= tops[i]; c++) *k++ = (uint8_t)c;
+    }
+    *k++ = 0xfe;
+    *k++ = 0xfe;
+    return (int)(k - start);
+}
+
+/* Pile ``t`` put in its place among the ``n`` sorted piles of ``order``. */
+static inline void insert_pile(const Pos *p, int *order, int n, int t) {
+    int j = n;
+    while (j > 0 && pack_cmp(p, order[j - 1], t) > 0) { order[j] = order[j - 1]; j--; }
+    order[j] = t;
+}
+
+/* The tableau's part of the key: its piles in ``order`` (sorted), each with its 0xff. */
+static int packed(const Rules *R, const Pos *p, const int *order, uint8_t *k) {
+    uint8_t *start = k;
+    for (int i = 0; i < R->nt; i++) {
+        int t = order[i], m = p->len[t];
+        memcpy(k, p->c[t], m);
+        k += m;
+        *k++ = 0xff;
+    }
+    memset(k, 0, 8);
+    return (int)(k - start);
+}
+
+static void sort_piles(const Rules *R, const Pos *p, int *order) {
+    for (int i = 0; i < R->nt; i++) insert_pile(p, order, i, R->T0 + i);   /* a few piles */
+}
+
+static int tableau_part(const Rules *R, const Pos *p, uint8_t *k) {
+    int order[MAXP];
+    sort_piles(R, p, order);
+    return packed(R, p, order, k);
+}
+
+/* tableau_part of a position whose piles but ``a`` and ``b`` are those of a position
+ * whose piles sort as ``before``: the others keep their order, the two are put in. */
+static int tableau_part_two(const Rules *R, const Pos *p, const int *before, int a, int b, uint8_t *k) {
+    int order[MAXP], n = 0;
+    for (int i = 0; i < R->nt; i++)
+        if (before[i] != a && before[i] != b) order[n++] = before[i];
+    insert_pile(p, order, n, a);
+    insert_pile(p, order, n + 1, b);
+    return packed(R, p, order, k);
+}
+
+static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
+    int n = head_of(R, p, k);
+    return n + tableau_part(R, p, k + n);
+}
+
+/* ------------------------------------------------------------------ scores (heuristics.py) */
+
+/* need_tables for foundations built up from the Ace: need[card & 63]. */
+static void need_of(const Rules *R, const Pos *p, int8_t *need) {
+    int marks[4][MAXP + 1], nm[4] = {1, 1, 1, 1};
+    for (int s = 0; s < 4; s++) marks[s][0] = 0;
+    for (int f = R->F0; f < R->F0 + R->nf; f++)
+        if (p->len[f]) { int top = p->c[f][0]; marks[top >> 4 & 3][nm[top >> 4 & 3]++] = top & 15; }
+    memset(need, 0, 64);
+    for (int s = 0; s < 4; s++) {
+        int *m = marks[s], n = nm[s], base = s << 4;
+        if (n == 1 || R->decks == 1) {
+            int level = 0;
+            for (int i = 0; i < n; i++) if (m[i] > level) level = m[i];
+            for (int r = 1; r < 14; r++) need[base | r] = (int8_t)(r - level);
+            continue;
+        }
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && m[j - 1] > m[j]; j--) { int x = m[j]; m[j] = m[j - 1]; m[j - 1] = x; }
+        int below = 0, k = 0;
+        for (int order = 1; order < 14; order++) {
+            while (k < n && m[k] < order) below = m[k++];
+            need[base | order] = (int8_t)(order - below);
+        }
+    }
+}
+
+/* _pile_valuer's pile_value over scan_pile; an empty pile weighs nothing (PileValues). */
+static double pile_value(const Rules *R, const uint8_t *pile, int size, const int8_t *need) {
+    if (!size) return 0.0;
+    int down = 0, blockers = 0, depth = 0, lowest = 99, deepest = size;
+    for (int j = 0; j < size; j++) {
+        int card = pile[j], n = need[card & 63];
+        if (card & FACE_DOWN) down++;
+        if (n > lowest) blockers++;
+        else { lowest = n; deepest = j; }
+        if (n == 1) depth += size - 1 - j;
+    }
+    double value = R->w_block * blockers + R->w_urgent * depth + R->w_down * down + R->w_buried * (size - 1 - deepest);
+    if (R->w_unsorted != 0.0) {
+        int run = size - 1;
+        while (run > 0 && R->builds[pile[run - 1]][pile[run]]) run--;
+        value += R->w_unsorted * run;
+    }
+    return value;
+}
+
+/* patience_score's score (no cells, no covers, every empty pile takes). */
+static double score(const Rules *R, const Pos *p, const Reserve *rv) {
+    int home = cards_home(R, p);
+    if (home == R->total) return 0.0;
+    int8_t need[64];
+    need_of(R, p, need);
+    double value = R->w_home * (R->total - home);
+    int empty = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        if (p->len[t]) value += pile_value(R, p->c[t], p->len[t], need);
+        else empty++;
+    }
+    value += -R->w_reserve * rv->olen - R->w_empty * empty;
+    return value > 0.5 ? value : 0.5;
+}
+
+/* ------------------------------------------------------------------ safe moves home */
+
+/* expander._safe_set: bit c for each card the foundations take safely (all copies of the
+ * card below it home; an Ace while a foundation is empty). */
+static uint64_t safe_of(const Rules *R, const Pos *p) {
+    int tops[4][MAXP], nt[4] = {0, 0, 0, 0}, empty = 0;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) {
+        if (p->len[f]) { int top = p->c[f][0]; tops[top >> 4 & 3][nt[top >> 4 & 3]++] = top & 15; }
+        else empty = 1;
+    }
+    uint64_t safe = 0;
+    for (int s = 0; s < 4; s++) {
+        if (empty) safe |= 1ull << (s << 4 | 1);
+        for (int i = 0; i < nt[s]; i++) {
+            int rank = tops[s][i], count = 0;
+            if (rank >= 13) continue;
+            for (int j = 0; j < nt[s]; j++) count += tops[s][j] >= rank;
+            if (count == R->decks) safe |= 1ull << (s << 4 | (rank + 1));
+        }
+    }
+    return safe;
+}
+
+static inline int is_safe(uint64_t safe, int card) { return card < 64 && (safe >> card & 1); }
+
+/* expander._settle: the safe moves, the tableau then the waste, until none; their codes
+ * appended at codes[*nc]. 0, or -3 too many. */
+static int settle(const Rules *R, Pos *p, Reserve *rv, uint16_t *codes, int *nc) {
+    for (;;) {
+        uint64_t safe = safe_of(R, p);
+        int src = -1, card = 0;
+        for (int t = R->T0; t < R->T0 + R->nt; t++)
+            if (p->len[t] && is_safe(safe, p->c[t][p->len[t] - 1])) { src = t; card = p->c[t][p->len[t] - 1]; break; }
+        if (src < 0 && rv->now && is_safe(safe, rv->order[rv->now - 1])) { src = R->W; card = rv->order[rv->now - 1]; }
+        if (src < 0) return 0;
+        int f = R->F0;
+        for (; f < R->F0 + R->nf; f++)
+            if (p->len[f] ? p->c[f][0] == card - 1 : (card & 15) == 1) break;
+        if (f == R->F0 + R->nf || *nc >= MAXCODES) return -3;
+        codes[(*nc)++] = PLAY(src, f, 1);
+        p->c[f][0] = (uint8_t)card; p->len[f] = 1;
+        if (src == R->W) {
+            memmove(rv->order + rv->now - 1, rv->order + rv->now, rv->olen - rv->now);
+            rv->olen--; rv->now--;
+        } else take(p, src, 1);
+    }
+}
+
+/* expander._play: turn ``card`` up (its turns' codes appended) and play it from the
+ * waste: the reserve after. 0, or -3 (not in the reserve, or too many codes: room is
+ * left for the play and the move that closes a bridge). */
+static int play_card(Reserve *r, int card, uint16_t *codes, int *nc) {
+    if (*nc + 5 > MAXCODES) return -3;
+    if (!(r->now && r->order[r->now - 1] == card)) {
+        int i = r->now;
+        while (i < r->olen && r->order[i] != card) i++;
+        if (i < r->olen) codes[(*nc)++] = (uint16_t)(TURNS | (i + 1 - r->now));
+        else {                                  /* not in the stock: after a redeal */
+            for (i = 0; i < r->olen && r->order[i] != card; i++) ;
+            if (i == r->olen) return -3;
+            if (r->now != r->olen) codes[(*nc)++] = (uint16_t)(TURNS | (r->olen - r->now));
+            codes[(*nc)++] = REDEAL;
+            codes[(*nc)++] = (uint16_t)(TURNS | (i + 1));
+            r->redeals++;
+        }
+        r->now = i + 1;
+    }
+    memmove(r->order + r->now - 1, r->order + r->now, r->olen - r->now);
+    r->olen--; r->now--;
+    return 0;
+}
+
+static int moves_in(const uint16_t *codes, int nc) {     /* Python's moves: each turn counts */
+    int n = 0;
+    for (int i = 0; i < nc; i++) n += codes[i] & TURNS ? codes[i] & 0x7fff : 1;
+    return n;
+}
+
+/* ------------------------------------------------------------------ dead ends */
+
+/* reductions.DeadEnds.is_dead, the same relaxation on the same bit masks (bit t for card
+ * type t = suit << 4 | rank: a suit is a 16-bit lane, "one rank up" a shift by one); see
+ * reductions.py for why a position it calls dead has no win. */
+#define RANKS_MASK 0x3FFE3FFE3FFE3FFEull
+#define ACES_MASK 0x0002000200020002ull
+
+static inline uint64_t homeable_of(uint64_t ready, uint64_t present) {
+    return ready | (((present + (ready & present)) ^ present) & RANKS_MASK);
+}
+
+static inline uint64_t available_of(uint64_t exposed, uint64_t loose) {
+    uint64_t available = exposed;
+    for (;;) {
+        uint64_t grown = available | (loose & (available >> 1));
+        if (grown == available) return available;
+        available = grown;
+    }
+}
+
+static uint64_t ready_of(const Rules *R, const Pos *p) {
+    int home[64];
+    memset(home, 0, sizeof home);
+    for (int f = R->F0; f < R->F0 + R->nf; f++)
+        if (p->len[f]) {
+            int top = p->c[f][0], base = top & 0x30;
+            for (int rank = 1; rank <= (top & 15); rank++) home[base | rank]++;
+        }
+    uint64_t ready = ACES_MASK;
+    for (int t = 0; t < 64; t++)
+        if ((t & 15) > 1 && home[t - 1] > home[t]) ready |= 1ull << t;
+    return ready;
+}
+
+static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
+    uint8_t col[MAXP][MAXH], run[MAXP][MAXH];
+    uint64_t tops[MAXP][MAXH + 1], hosts[MAXP];
+    int bound[MAXP], asked[MAXP], nt = R->nt;
+    uint64_t loose = 0, tableau = 0;
+    for (int i = 0; i < rv->olen; i++) loose |= 1ull << (rv->order[i] & 63);
+    for (int k = 0; k < nt; k++) {
+        int t = R->T0 + k, n = p->len[t];
+        for (int i = 0; i < n; i++) col[k][i] = p->c[t][i] & 63;
+        tops[k][n] = 0;
+        if (n) run[k][n - 1] = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            tops[k][i] = tops[k][i + 1] | 1ull << col[k][i];
+            if (i < n - 1) run[k][i] = (col[k][i + 1] == col[k][i] - 1 && (col[k][i] & 15) > 1) ? run[k][i + 1] + 1 : 0;
+        }
+        tableau |= tops[k][0];
+        bound[k] = n;
+        asked[k] = 0;
+    }
+    uint64_t ready = ready_of(R, p), needed = loose | tableau;
+    if (needed & ~homeable_of(ready, needed)) return 1;
+    for (int k = 0; k < nt; k++) if (!bound[k]) return 0;     /* a pile may empty */
+    uint64_t exposed = 0, homeable;
+    for (int k = 0; k < nt; k++) exposed |= tops[k][bound[k] - 1];
+    for (;;) {
+        homeable = homeable_of(ready, loose | exposed);
+        int most = 0;
+        for (int k = 0; k < nt; k++) if (bound[k] > most) most = bound[k];
+        if (!(needed & ~homeable) && most <= 1) return 0;
+        uint64_t available = available_of(exposed, loose);
+        int changed = 0;
+        for (int k = 0; k < nt; k++) {
+            int b = bound[k];
+            if (asked[k] && !((homeable >> col[k][b - 1] & 1) || (available & hosts[k]))) continue;
+            /* _lowest_leaver */
+            int i = b - 1;
+            uint64_t h = 0;
+            while (i >= 0 && i + run[k][i] >= b - 1) {
+                int c = col[k][i];
+                if ((i == b - 1 && (homeable >> c & 1)) || (available >> (c + 1) & 1)) { b = i; h = 0; }
+                else h |= 2ull << c;
+                i--;
+            }
+            hosts[k] = h; asked[k] = 1;
+            if (b < bound[k]) {
+                if (!b) return 0;
+                bound[k] = b;
+                exposed |= tops[k][b - 1];
+                changed = 1;
+            }
+        }
+        if (!changed) break;
+    }
+    for (int k = 0; k < nt; k++) if (bound[k] > 1) return 1;
+    return (needed & ~homeable) != 0;
+}
+
+/* ------------------------------------------------------------------ the successors */
+
+/* One expansion: the parent (its piles changed in place for a child and put back), and
+ * what its children's keys and scores are made from (moves_from, keys' parts). */
+typedef struct {
+    Pos p; Reserve rv;
+    uint32_t node, depth;
+    uint64_t safe;                    /* the parent's safe cards (its foundations) */
+    int8_t need[64];
+    double part[MAXP], core;          /* moves_from: each tableau pile's value, the rest */
+    int empty;                        /* empty tableau piles */
+    uint8_t head[KEYBUF]; int nhead;  /* the parent's foundations' part of the key */
+    int order[MAXP];                  /* the parent's tableau piles as its key sorts them */
+    int64_t won;
+} Ex;
+
+/* A child pushed with its score (search.py: a won one ends the expansion). */
+static int push_scored(Search *S, Ex *x, const Pos *q, const Reserve *rq, const uint16_t *codes,
+                       int nc, double value) {
+    return push_child(S, x->node, codes, nc, x->depth + (uint32_t)moves_in(codes, nc), q, rq, value,
+                      &x->won) ? -2 : 0;
+}
+
+/* scored's settle path: the child settled, then its key asked, then scored in full. */
+static int settled_child(Search *S, Ex *x, const Pos *q0, const Reserve *r0, const uint16_t *codes0, int nc) {
+    const Rules *R = &S->R;
+    Pos q; Reserve r;
+    uint16_t codes[MAXCODES];
+    copy_pos(R, &q, q0); copy_reserve(&r, r0);
+    memcpy(codes, codes0, nc * sizeof *codes);
+    int bad = settle(R, &q, &r, codes, &nc);
+    if (bad) return bad;
+    uint8_t key[KEYBUF];
+    int ok = loop_admit(&S->loop, key, key_of(R, &q, key));
+    if (ok <= 0) return ok < 0 ? -2 : 0;
+    return push_scored(S, x, &q, &r, codes, nc, score(R, &q, &r));
+}
+
+/* expander._homed: a move or bridge home to position q with reserve rq. */
+static int homed_child(Search *S, Ex *x, const Pos *q, const Reserve *rq, const uint16_t *codes, int nc) {
+    const Rules *R = &S->R;
+    uint64_t safe = safe_of(R, q);
+    int asked = !(rq->now && is_safe(safe, rq->order[rq->now - 1]));
+    for (int t = R->T0; asked && t < R->T0 + R->nt; t++)
+        if (q->len[t] && is_safe(safe, q->c[t][q->len[t] - 1])) asked = 0;
+    if (!asked) return settled_child(S, x, q, rq, codes, nc);
+    uint8_t key[KEYBUF];
+    int ok = loop_admit(&S->loop, key, key_of(R, q, key));
+    if (ok <= 0) return ok < 0 ? -2 : 0;
+    return push_scored(S, x, q, rq, codes, nc, score(R, q, rq));
+}
+
+/* A tableau move or bridge: x->p holds the child's piles now, pile ``src`` left with its
+ * run gone (its new top turned up), ``dst`` grown from ``dst_was`` cards;
+ * rq the child's reserve, ``played`` reserve cards played. expander._asked, then either
+ * the key asked first and the score made from the parent's (moves_from), or the settle
+ * path. */
+static int tableau_child(Search *S, Ex *x, int src, int dst, int dst_was, const Reserve *rq,
+                         int played, const uint16_t *codes, int nc) {
+    const Rules *R = &S->R;
+    Pos *p = &x->p;
+    int rest = p->len[src];
+    /* a bridge leaves a new waste top (``played``); a move leaves the parent's, not safe */
+    if ((rest && is_safe(x->safe, p->c[src][rest - 1])) ||
+        (played && rq->now && is_safe(x->safe, rq->order[rq->now - 1])))
+        return settled_child(S, x, p, rq, codes, nc);
+    uint8_t key[KEYBUF];
+    memcpy(key, x->head, x->nhead);
+    int ok = loop_admit(&S->loop, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
+    if (ok <= 0) return ok < 0 ? -2 : 0;
+    int empties = x->empty + (rest == 0) - (dst_was == 0);
+    double value = x->core - x->part[src] - x->part[dst] + pile_value(R, p->c[src], rest, x->need)
+                   + pile_value(R, p->c[dst], p->len[dst], x->need);
+    value = value + R->w_reserve * played - R->w_empty * empties;
+    return push_scored(S, x, p, rq, codes, nc, value > 0.5 ? value : 0.5);
+}
+
+static int cmp_pair(const void *a, const void *b) {
+    const uint8_t *x = a, *y = b;
+    return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
+}
+
+static int run_length(const Rules *R, const Pos *p, int t) {
+    int size = p->len[t];
+    const uint8_t *pile = p->c[t];
+    if (!size || pile[size - 1] & FACE_DOWN) return 0;
+    int n = 1;
+    while (n < size && R->fits[pile[size - n - 1]][pile[size - n]]) n++;
+    return n;
+}
+
+/* The moves of moves.py's plans(every=False), then the home bridges and the bridges, as
+ * InterchangeExpander._successors gives them. 0, -2 out of memory (or a Python error),
+ * -3 beyond this core's bounds; x->won >= 0 once a child wins. */
+static int successors(Search *S, Ex *x) {
+    const Rules *R = &S->R;
+    Pos *p = &x->p;
+    int runs[MAXP];
+    int first_empty_f = -1, first_empty_t = -1;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) if (!p->len[f]) { first_empty_f = f; break; }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        runs[t] = run_length(R, p, t);
+        if (!p->len[t] && first_empty_t < 0) first_empty_t = t;
+    }
+    uint16_t codes[MAXCODES];
+    Pos q;
+    int bad;
+    /* to the foundations (moves.plans, in pile order; a card to the first empty one) */
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        if (!p->len[t]) continue;
+        int card = p->c[t][p->len[t] - 1];
+        if (card & FACE_DOWN) continue;
+        for (int f = R->F0; f < R->F0 + R->nf; f++) {
+            if ((card & 15) == 1 ? f != first_empty_f : !(p->len[f] && p->c[f][0] == card - 1)) continue;
+            copy_pos(R, &q, p);
+            q.c[f][0] = (uint8_t)card; q.len[f] = 1;
+            take(&q, t, 1);
+            codes[0] = PLAY(t, f, 1);
+            if ((bad = homed_child(S, x, &q, &x->rv, codes, 1)) || x->won >= 0) return bad;
+        }
+    }
+    /* on the tableau, by destination then count */
+    uint8_t takes[128][MAXP], ntakes[128];
+    memset(ntakes, 0, sizeof ntakes);
+    for (int d = R->T0; d < R->T0 + R->nt; d++) {
+        if (!p->len[d]) continue;
+        int top = p->c[d][p->len[d] - 1];
+        for (int i = 0; i < R->nfits[top]; i++) { int c = R->fits_on[top][i]; takes[c][ntakes[c]++] = (uint8_t)d; }
+    }
+    for (int src = R->T0; src < R->T0 + R->nt; src++) {
+        int size = p->len[src], run = runs[src];
+        if (!size) continue;
+        uint8_t found[MAXP * MAXH][2];
+        int nf = 0;
+        for (int n = 1; n <= run; n++) {
+            int card = p->c[src][size - n];
+            for (int i = 0; i < ntakes[card]; i++)
+                if (takes[card][i] != src) { found[nf][0] = takes[card][i]; found[nf][1] = (uint8_t)n; nf++; }
+        }
+        if (first_empty_t >= 0) {
+            int most = run < size - 1 ? run : size - 1;
+            for (int n = 1; n <= most; n++)
+                if (R->empty_takes[p->c[src][size - n]]) { found[nf][0] = (uint8_t)first_empty_t; found[nf][1] = (uint8_t)n; nf++; }
+        }
+        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        for (int i = 0; i < nf; i++) {
+            int dst = found[i][0], n = found[i][1], was = p->len[dst];
+            if (was + n > MAXH) return -3;
+            memcpy(p->c[dst] + was, p->c[src] + size - n, n);
+            p->len[dst] += (uint8_t)n;
+            int turned = take(p, src, n);
+            codes[0] = PLAY(src, dst, n);
+            bad = tableau_child(S, x, src, dst, was, &x->rv, 0, codes, 1);
+            untake(p, src, n, turned);
+            p->len[dst] = (uint8_t)was;
+            if (bad || x->won >= 0) return bad;
+        }
+    }
+    if (!x->rv.olen) return 0;
+    uint8_t in_reserve[64];
+    memset(in_reserve, 0, sizeof in_reserve);
+    for (int i = 0; i < x->rv.olen; i++) in_reserve[x->rv.order[i] & 63] = 1;
+    /* the home bridges (expander._home_bridges) */
+    {
+        uint8_t on_top[64][MAXP], non_top[64], seen[64];
+        memset(non_top, 0, sizeof non_top); memset(seen, 0, sizeof seen);
+        for (int t = R->T0; t < R->T0 + R->nt; t++)
+            if (p->len[t] && !(p->c[t][p->len[t] - 1] & FACE_DOWN)) {
+                int c = p->c[t][p->len[t] - 1];
+                on_top[c][non_top[c]++] = (uint8_t)t;
+            }
+        for (int f = R->F0; f < R->F0 + R->nf; f++) {
+            int top = p->len[f] ? p->c[f][0] : 0;
+            if (seen[top] || (top & 15) == 13) continue;
+            seen[top] = 1;
+            int firsts[4], nfirst = 0;
+            if (!top) { for (int s = 0; s < 4; s++) if (in_reserve[s << 4 | 1]) firsts[nfirst++] = s << 4 | 1; }
+            else if (in_reserve[top + 1]) firsts[nfirst++] = top + 1;
+            for (int k = 0; k < nfirst; k++) {
+                Reserve rc;
+                copy_reserve(&rc, &x->rv);
+                int nc = 0, last = firsts[k];
+                for (;;) {
+                    if ((bad = play_card(&rc, last, codes, &nc))) return bad;
+                    codes[nc++] = PLAY(R->W, f, 1);
+                    if ((last & 15) == 13) {
+                        copy_pos(R, &q, p);
+                        q.c[f][0] = (uint8_t)last; q.len[f] = 1;
+                        if ((bad = homed_child(S, x, &q, &rc, codes, nc)) || x->won >= 0) return bad;
+                        break;
+                    }
+                    for (int i = 0; i < non_top[last + 1]; i++) {
+                        int a = on_top[last + 1][i];
+                        copy_pos(R, &q, p);
+                        q.c[f][0] = (uint8_t)(last + 1); q.len[f] = 1;
+                        take(&q, a, 1);
+                        codes[nc] = PLAY(a, f, 1);
+                        if ((bad = homed_child(S, x, &q, &rc, codes, nc + 1)) || x->won >= 0) return bad;
+                    }
+                    if (!in_reserve[last + 1]) break;
+                    last++;
+                }
+            }
+        }
+    }
+    /* the bridges (expander._bridges) */
+    uint8_t units[64][MAXP][2], nunits[64];
+    memset(nunits, 0, sizeof nunits);
+    for (int a = R->T0; a < R->T0 + R->nt; a++)
+        for (int n = 1; n <= runs[a]; n++) {
+            int c = p->c[a][p->len[a] - n] & 63;
+            units[c][nunits[c]][0] = (uint8_t)a; units[c][nunits[c]][1] = (uint8_t)n; nunits[c]++;
+        }
+    for (int b = R->T0; b < R->T0 + R->nt; b++) {
+        int size = p->len[b], starts[64], nstart = 0;
+        if (size) {
+            int top = p->c[b][size - 1];
+            for (int i = 0; i < R->nfits[top]; i++)
+                if (R->fits_on[top][i] < 64 && in_reserve[R->fits_on[top][i]]) starts[nstart++] = R->fits_on[top][i];
+        } else if (b == first_empty_t) {
+            for (int c = 0; c < 64; c++) if (in_reserve[c]) starts[nstart++] = c;
+        } else continue;
+        for (int k = 0; k < nstart; k++) {
+            Reserve rc;
+            int copied = 0, nc = 0, played = 0, ncards = 0, last = starts[k];
+            uint8_t cards[16];
+            for (;;) {
+                if (ncards >= 16) return -3;
+                cards[ncards++] = (uint8_t)last;
+                int head = (last & 15) > 1 ? last - 1 : -1;
+                for (int u = 0; head >= 0 && u < nunits[head]; u++) {
+                    int a = units[head][u][0], n = units[head][u][1];
+                    if (a == b) continue;
+                    if (!copied) { copy_reserve(&rc, &x->rv); copied = 1; }
+                    while (played < ncards) {
+                        if ((bad = play_card(&rc, cards[played++], codes, &nc))) return bad;
+                        codes[nc++] = PLAY(R->W, b, 1);
+                    }
+                    int sa = p->len[a];
+                    if (size + ncards + n > MAXH) return -3;
+                    memcpy(p->c[b] + size, cards, ncards);
+                    memcpy(p->c[b] + size + ncards, p->c[a] + sa - n, n);
+                    p->len[b] = (uint8_t)(size + ncards + n);
+                    int turned = take(p, a, n);
+                    codes[nc] = PLAY(a, b, n);
+                    bad = tableau_child(S, x, a, b, size, &rc, ncards, codes, nc + 1);
+                    untake(p, a, n, turned);
+                    p->len[b] = (uint8_t)size;
+                    if (bad || x->won >= 0) return bad;
+                }
+                if (head < 0 || !in_reserve[head]) break;
+                last = head;
+            }
+        }
+    }
+    return 0;
+}
+
+static int is_dead(const Rules *R, const Pos *p, const Reserve *rv);
+
+/* reductions.DeadEnds.is_dead, here or (S->dead: a Python function of the encoded
+ * position) in Python. 1, 0, or -2 a Python error. */
+static int dead_end(Search *S, Ex *x) {
+    if (S->dead == NULL) return is_dead(&S->R, &x->p, &x->rv);
+    uint8_t buf[4 * MAXR + 64];
+    int n = encode(&S->R, &x->p, &x->rv, buf);
+    PyObject *r = PyObject_CallFunction(S->dead, "y#", buf, (Py_ssize_t)n);
+    if (!r) return -2;
+    int dead = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return dead < 0 ? -2 : dead;
+}
+
+/* InterchangeExpander.scored on a live position: its children pushed. 0, or as successors. */
+static int children(Search *S, Ex *x, uint32_t node, uint32_t depth) {
+    const Rules *R = &S->R;
+    x->node = node; x->depth = depth; x->won = -1;
+    sort_piles(R, &x->p, x->order);
+    x->safe = safe_of(R, &x->p);
+    need_of(R, &x->p, x->need);
+    x->core = R->w_home * (R->total - cards_home(R, &x->p)) - R->w_reserve * x->rv.olen;
+    x->empty = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        x->part[t] = x->p.len[t] ? pile_value(R, x->p.c[t], x->p.len[t], x->need) : 0.0;
+        x->core += x->part[t];
+        x->empty += !x->p.len[t];
+    }
+    return successors(S, x);
+}
+
+static PyObject *failed(int64_t code);
+
+/* The loop's KeyOf (pooled proofs): the key of an encoded position. */
+static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
+    Pos p; Reserve rv;
+    decode(&((Search *)S)->R, slot, &p, &rv);
+    return key_of(&((Search *)S)->R, &p, key);
+}
+
+/* _Search.expand_next with InterchangeExpander.scored: the won node, EXPANDED if none,
+ * SKIPPED or FAILED (search_loop.h). */
+static int64_t expand_next(void *search, uint32_t *depth_out) {
+    Search *S = search;
+    Loop *L = &S->loop;
+    const Rules *R = &S->R;
+    Entry e;
+    uint8_t key[KEYBUF];
+    int next = loop_next(L, &e, key_of_slot, S, key);
+    if (next <= 0) return next ? FAILED : SKIPPED;
+    Node node = L->nodes[e.node];
+    Ex x;
+    decode(R, loop_position(L, e.node), &x.p, &x.rv);
+    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    x.nhead = head_of(R, &x.p, x.head);
+    x.won = -1;
+    *depth_out = node.depth;
+    int dead = dead_end(S, &x);                       /* a dead end has no successors */
+    if (dead < 0) return FAILED;
+    if (!dead) {
+        int bad = children(S, &x, e.node, node.depth);
+        if (bad) { failed(bad); return FAILED; }
+        if (x.won >= 0) return x.won;
+    }
+    if (loop_trim(L)) { PyErr_NoMemory(); return FAILED; }
+    return EXPANDED;
+}
+
+/* ------------------------------------------------------------------ Python's side */
+
+static void Search_dealloc(Search *S) {
+    loop_free_all(&S->loop);
+    Py_CLEAR(S->dead);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
+/* Search(foundations, tableau, fits_on, empty_takes, builds, decks, total, weights,
+ *        depth_weight, explore, table_half, frontier_size, dead): the piles are the
+ *        foundations, then the tableau, then the stock and the waste; fits_on a tuple of
+ *        128 bytes objects (the cards that fit on each card, in Python's set order);
+ *        empty_takes 128 bytes; builds 128x128 bytes (the build's fits, read by the
+ *        unsorted weight); weights the 8 of heuristics.py (home, blockers, urgent, buried,
+ *        down, empty, reserve, unsorted); dead a Python function of an encoded position,
+ *        or None (the C test). */
+static int Search_init(Search *S, PyObject *args, PyObject *kw) {
+    PyObject *fits_on, *empty_takes, *builds, *dead;
+    int nf, nt, decks, total;
+    double w[8];
+    double depth_weight, explore;
+    Py_ssize_t table_half, frontier_size;
+    if (!PyArg_ParseTuple(args, "iiO!SSii(dddddddd)ddnnO", &nf, &nt, &PyTuple_Type, &fits_on, &empty_takes,
+                          &builds, &decks, &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7],
+                          &depth_weight, &explore, &table_half, &frontier_size, &dead))
+        return -1;
+    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
+    Py_CLEAR(S->dead);
+    memset(&S->R, 0, sizeof S->R);
+    Rules *R = &S->R;
+    if (nf < 1 || nt < 1 || nf + nt + 2 > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "search_core: 1 to 30 foundations and tableau piles");
+        return -1;
+    }
+    if (decks < 1 || total < 1 || total > MAXR || total + nf + nt + 1 > 255 || nf > 4 * decks) {
+        PyErr_SetString(PyExc_ValueError, "search_core: a key must fit in 255 bytes");
+        return -1;
+    }
+    if (PyTuple_GET_SIZE(fits_on) != 128) {
+        PyErr_SetString(PyExc_ValueError, "search_core: fits_on must hold 128 bytes objects");
+        return -1;
+    }
+    const uint8_t *et, *bu;
+    if (read_bytes(empty_takes, "empty_takes", 128, &et) || read_bytes(builds, "builds", 128 * 128, &bu)) return -1;
+    for (int under = 0; under < 128; under++) {
+        PyObject *item = PyTuple_GET_ITEM(fits_on, under);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) > 63) {
+            PyErr_SetString(PyExc_ValueError, "search_core: fits_on's items are bytes of fewer than 64 cards");
+            return -1;
+        }
+        const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(item);
+        for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(item); i++) {
+            if (cards[i] >= 64 || (cards[i] & 15) < 1 || (cards[i] & 15) > 13) {
+                PyErr_SetString(PyExc_ValueError, "search_core: fits_on holds face-up cards");
+                return -1;
+            }
+            R->fits_on[under][R->nfits[under]++] = cards[i];
+            R->fits[under][cards[i]] = 1;
+        }
+    }
+    memcpy(R->empty_takes, et, 128);
+    memcpy(R->builds, bu, sizeof R->builds);
+    R->nf = nf; R->nt = nt; R->F0 = 0; R->T0 = nf; R->S = nf + nt; R->W = nf + nt + 1; R->np = nf + nt + 2;
+    R->decks = decks; R->total = total;
+    R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3];
+    R->w_down = w[4]; R->w_empty = w[5]; R->w_reserve = w[6]; R->w_unsorted = w[7];
+    R->slot = nf + nt + total + 6;
+    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
+    if (dead != Py_None) { Py_INCREF(dead); S->dead = dead; }
+    return 0;
+}
+
+static int not_ready(const Search *S) {
+    if (S->R.np) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
+    return 1;
+}
+
+static int read_position(const Search *S, PyObject *obj, Pos *p, Reserve *rv) {
+    const Rules *R = &S->R;
+    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
+    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = R->nf;
+    if (n > R->slot || n < at) goto bad;
+    for (int f = 0; f < R->nf; f++)
+        if (b[f] >= 64 || (b[f] && ((b[f] & 15) < 1 || (b[f] & 15) > 13))) goto bad;
+    for (int t = 0; t < R->nt; t++) {                /* check before decode reads it */
+        if (at >= n) goto bad;
+        int size = b[at++];
+        if (size > MAXH || at + size > n) goto bad;
+        for (int j = 0; j < size; j++)
+            if (b[at + j] >= 128 || ((b[at + j] & 15) < 1 || (b[at + j] & 15) > 13)) goto bad;
+        at += size;
+    }
+    if (at + 2 > n) goto bad;
+    int olen = b[at], now = b[at + 1];
+    at += 2;
+    if (now > olen || at + olen + 4 != n) goto bad;
+    for (int j = 0; j < olen; j++)
+        if (b[at + j] >= 64 || (b[at + j] & 15) < 1 || (b[at + j] & 15) > 13) goto bad;
+    int cards = olen + (int)(at - R->nf - R->nt - 2);  /* the game's cards, no more: */
+    for (int f = 0; f < R->nf; f++) cards += b[f] & 15;    /* so the key fits in 255 bytes */
+    if (cards != R->total) goto bad;
+    decode(R, b, p, rv);
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
+    return -1;
+}
+
+static int read_codes(PyObject *obj, uint16_t *m, int *nm) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 2 || PyBytes_GET_SIZE(obj) > 2 * MAXCODES) {
+        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 2 a move code");
+        return -1;
+    }
+    *nm = (int)(PyBytes_GET_SIZE(obj) / 2);
+    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+    return 0;
+}
+
+/* seed(position, moves, depth): the start, reached by these moves (search.py's seed): the
+ * engine's moves they stand for are ``depth`` (a code may turn the stock many times). */
+static PyObject *Search_seed(Search *S, PyObject *args) {
+    PyObject *position, *moves;
+    unsigned int depth;
+    if (!PyArg_ParseTuple(args, "SSI", &position, &moves, &depth) || not_ready(S)) return NULL;
+    Pos p; Reserve rv;
+    uint16_t m[MAXCODES];
+    int nm;
+    if (read_position(S, position, &p, &rv) || read_codes(moves, m, &nm)) return NULL;
+    uint8_t key[KEYBUF], *slot;
+    if (loop_seed_at(&S->loop, key, key_of(&S->R, &p, key), m, nm, depth, score(&S->R, &p, &rv), &slot))
+        return PyErr_NoMemory();
+    encode(&S->R, &p, &rv, slot);
+    Py_RETURN_NONE;
+}
+
+static PyObject *failed(int64_t code) {
+    if (PyErr_Occurred()) return NULL;
+    if (code == -3) {
+        PyErr_SetString(PyExc_RuntimeError, "search_core: a position beyond this core's bounds");
+        return NULL;
+    }
+    return PyErr_NoMemory();
+}
+
+static PyObject *Search_run(Search *S, PyObject *args) {
+    if (not_ready(S)) return NULL;
+    return loop_run(&S->loop, S, expand_next, args);
+}
+
+static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
+
+static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
+
+/* successors(position) -> ([(moves, child position, score)], keys asked about): the
+ * position expanded by a fresh search of the same rules (each key admitted once, as a new
+ * table would), to compare with InterchangeExpander.scored. */
+static PyObject *Search_successors(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position)) return NULL;
+    if (not_ready(S)) return NULL;
+    Search probe;                            /* a scratch search on the same rules */
+    memset(&probe, 0, sizeof probe);
+    probe.R = S->R;
+    probe.dead = S->dead;                    /* borrowed */
+    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
+     * or trimmed */
+    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
+    Loop *L = &probe.loop;
+    PyObject *result = NULL;
+    Pos p; Reserve rv;
+    if (read_position(&probe, position, &p, &rv)) goto done;
+    int64_t root = loop_new_node(L, NONE32, NULL, 0, 0);
+    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
+    if (!slot) { PyErr_NoMemory(); goto done; }
+    encode(&probe.R, &p, &rv, slot);
+    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
+    uint32_t depth;
+    if (expand_next(&probe, &depth) == FAILED) goto done;
+    result = PyList_New(0);
+    for (size_t i = 1; result && i < L->nnodes; i++) {
+        Node *c = &L->nodes[i];
+        PyObject *child;
+        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
+        else {
+            uint8_t buf[4 * MAXR + 64];
+            Pos q; Reserve rq;
+            decode(&probe.R, loop_position(L, (uint32_t)i), &q, &rq);
+            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, &rq, buf));
+        }
+        double value = 0.0;                  /* a won child's; the others are in the heap */
+        for (size_t h = 0; h < L->nheap; h++)
+            if (L->heap[h].node == i) value = L->heap[h].prio;
+        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
+        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
+        Py_XDECREF(item);
+    }
+    if (result) result = Py_BuildValue("NL", result, L->generated);   /* keys asked, admitted or not */
+done:
+    loop_free_all(L);
+    return result;
+}
+
+/* key(position) -> bytes: the key the search's table holds (keys.py's _cycle_key). */
+static PyObject *Search_key(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p; Reserve rv;
+    if (read_position(S, position, &p, &rv)) return NULL;
+    uint8_t key[KEYBUF];
+    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
+}
+
+/* dead(position) -> bool: the C dead-end test (reductions.DeadEnds.is_dead). */
+static PyObject *Search_dead(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p; Reserve rv;
+    if (read_position(S, position, &p, &rv)) return NULL;
+    return PyBool_FromLong(is_dead(&S->R, &p, &rv));
+}
+
+static PyObject *Search_release(Search *S, PyObject *unused) {
+    loop_release(&S->loop);
+    Py_RETURN_NONE;
+}
+
+LOOP_GETTERS(Search)
+
+static PyMethodDef Search_methods[] = {
+    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves, depth): the start position."},
+    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None, None."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
+    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the move codes to it, 2 bytes each."},
+    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position) -> ([(moves, child, score)], keys asked about)."},
+    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
+    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> the C dead-end test's verdict."},
+    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    {NULL}
+};
+
+static PyGetSetDef Search_getset[] = {
+    LOOP_GETSET(Search),
+    {NULL}
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solwidget.games.interchange.search_core.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One best-first search of the Interchange family (see the module's source).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static PyMethodDef core_methods[] = {
+    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
+    {NULL}
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "search_core",
+    "The Interchange family's search, compiled (see native.py).", -1, core_methods
+};
+
+PyMODINIT_FUNC PyInit_search_core(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    if (loop_add_types(m) < 0 || PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType); Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,1442 @@
+/* Interlock's search, compiled: solver/search.py's best-first search with InterlockExpander's
+ * successors (expander.py, moves.py, bridges.py, solver/stock.py), the patience score
+ * (solver/heuristics.py) and _cycle_key with keys.py's sorting of uncovered back piles, in C.
+ * The loop itself (frontier, tables, nodes, exploring) is solver/search_loop.h's, shared by
+ * the families.
+ *
+ * It is a second writing of what those Python files say, not a source of rules: every
+ * table it plays by (the layout: which piles cover which and which are gone once empty;
+ * which card goes on which, in the order of the game's fits_on sets; which cards head a
+ * group to an empty back pile; the suits that make a card safe; the score's weights) is
+ * handed to it by native.py, which reads them from the game, and it expands the same
+ * positions in the same order as the Python search: the same successors, keys and scores,
+ * the same frontier (a heap, and with ``explore`` the same random kinds drawn from the same
+ * Mersenne Twister as Python's random.Random(0)), the same transposition tables, evictions
+ * and trims. tests/test_native_interlock.py compares the two successor by successor and
+ * search by search; the solver replays every win through State.play.
+ *
+ * What it takes from the rules without a table (native.py runs it only where they hold,
+ * bridges.applies and expander.fast_path): one deck, foundations up in suit from the Ace,
+ * one card turned at a time with unlimited redeals, runs only, no free cells, no face-down
+ * tableau cards.
+ *
+ * The dead-end test (deadends.py's DeadEnds.is_dead) is written again here too, asked of
+ * every position expanded as PatienceExpander.expand asks it, with DeadEnds' own tables
+ * and constants (native.py calls a test of another kind back in Python instead).
+ *
+ * A position is kept as bytes: for each pile in the game's order, a foundation as its top
+ * card (0 when empty), any other pile as its length and its cards (the stock's face down,
+ * as the engine keeps them), then the redeals so far (4 bytes, little-endian: State.extra).
+ * A key is _cycle_key's bytes exactly.
+ *
+ * The bridges start, on an empty back pile, from the reserve's Kings in the order Python
+ * iterates ``set(cycle)``: ``set_order`` below replays CPython's set of small ints (native.py
+ * checks it against the running Python and keeps the Python search where it differs).
+ *
+ * Scores are sums of counts times weights. native.py uses this core only when every weight
+ * and the depth weight are multiples of 1/1024 below 2^20: then every partial sum is exact
+ * in a double, so any order of adding gives the Python score to the last bit. */
+
+#define MOVE_BYTES 3     /* a move: source, destination, cards; (stock, waste, k): k turns */
+#define LOOP_MODULE "solwidget.games.interlock.search_core"
+#include "../../solver/search_loop.h"
+
+#define MAXP 40          /* piles */
+#define MAXH 56          /* cards in one pile: one deck holds 52 */
+#define MAXMOVES 1024    /* moves of one successor, turn runs counted once */
+#define KEYBUF 256       /* a key, and the zeros its hash reads past its end */
+#define KING 13
+
+/* ------------------------------------------------------------------ the rules' tables */
+
+/* What the dead-end test plays by (deadends.py's DeadEnds): each card's pair (the card and
+ * the two cards it may be put on, 0 0 for a King), the back piles, the virtual cards of
+ * nested splits, TWIN and the constants that choose the splits tried. */
+typedef struct {
+    int on;
+    uint8_t pair[64][3];
+    uint8_t is_back[MAXP];
+    uint8_t virtuals[3];
+    int twin, killers, killer_tries, scout, plain_first, first_depth;
+} DeadRules;
+
+typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
+
+/* What the dead-end test remembers of the positions asked before. */
+typedef struct {
+    long long alive;                  /* positions the plain closure left alive */
+    Split killers[16]; int nkillers;  /* splits that proved positions dead, latest first */
+} DeadState;
+
+typedef struct {
+    int np, F0, nf, T0, nt, stock, waste, total;
+    int8_t pair[MAXP][2];             /* the two piles covering a pile; -1: never covered */
+    uint8_t gone[MAXP];               /* takes no card once empty (middle and front piles) */
+    uint8_t covered[MAXP][2], ncovered[MAXP];   /* the piles a pile covers, in order */
+    uint8_t drop[MAXP][3]; int ndrop; /* (x, a, b): piles that may be dropped onto, covered by a, b */
+    uint8_t back[MAXP][3]; int nback; /* back piles and their covers: sorted in the key */
+    uint8_t fits[64][64];             /* fits[under][over]: over may be built on under */
+    uint8_t fit_order[64][4], nfit[64];   /* fits_on[under], in its frozenset's order */
+    uint8_t head[64];                 /* cards that may head a group to an empty back pile */
+    uint8_t other[4][2], same[4];     /* safe cards: the suits of the other colour, the other suit of its colour */
+    double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_covered, w_reserve, w_unsorted;
+    int slot;                         /* bytes of an encoded position, at most */
+    DeadRules dead;
+} Rules;
+
+typedef struct {
+    uint8_t len[MAXP];
+    uint8_t c[MAXP][MAXH];
+    uint32_t redeals;
+} Pos;
+
+/* A move: source, destination, cards; (stock, waste, k) stands for k turns. */
+typedef struct { uint8_t src, dst, n; } Plan;
+
+static void decode(const Rules *R, const uint8_t *b, Pos *p) {
+    for (int i = 0; i < R->np; i++) {
+        if (i >= R->F0 && i < R->F0 + R->nf) {
+            int top = *b++, n = top ? (top & 15) : 0;          /* up in suit from the Ace */
+            p->len[i] = (uint8_t)n;
+            for (int r = 1; r <= n; r++) p->c[i][r - 1] = (uint8_t)((top & 0x30) | r);
+        } else {
+            int n = p->len[i] = *b++;
+            memcpy(p->c[i], b, n);
+            b += n;
+        }
+    }
+    p->redeals = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static int encode(const Rules *R, const Pos *p, uint8_t *b) {
+    uint8_t *start = b;
+    for (int i = 0; i < R->np; i++) {
+        int n = p->len[i];
+        if (i >= R->F0 && i < R->F0 + R->nf) {
+            *b++ = n ? p->c[i][n - 1] : 0;
+        } else {
+            *b++ = (uint8_t)n;
+            memcpy(b, p->c[i], n);
+            b += n;
+        }
+    }
+    for (int k = 0; k < 4; k++) *b++ = (uint8_t)(p->redeals >> (8 * k));
+    return (int)(b - start);
+}
+
+/* ------------------------------------------------------------------ Interlock's moves */
+
+/* What the foundations of a position imply. */
+typedef struct {
+    int level[4];                     /* the rank home, by suit */
+    int fpile[4];                     /* the foundation of each suit, or -1 */
+    int first_empty, home;            /* the first empty foundation (-1: none), cards home */
+    int8_t need[64];                  /* heuristics.need_tables */
+    uint8_t safe[64];                 /* bridges._safe_next */
+    int nsafe;
+} Facts;
+
+static void facts_of(const Rules *R, const Pos *p, Facts *f) {
+    for (int s = 0; s < 4; s++) { f->level[s] = 0; f->fpile[s] = -1; }
+    f->first_empty = -1;
+    f->home = 0;
+    for (int i = R->F0; i < R->F0 + R->nf; i++) {
+        int n = p->len[i];
+        if (!n) {
+            if (f->first_empty < 0) f->first_empty = i;
+            continue;
+        }
+        int top = p->c[i][n - 1], s = top >> 4 & 3;
+        f->level[s] = top & 15;
+        f->fpile[s] = i;
+        f->home += n;
+    }
+    memset(f->safe, 0, sizeof f->safe);
+    f->nsafe = 0;
+    for (int s = 0; s < 4; s++) {
+        for (int r = 1; r <= 13; r++) f->need[s << 4 | r] = (int8_t)(r - f->level[s]);
+        int rank = f->level[s] + 1, lo = f->level[R->other[s][0]];
+        if (f->level[R->other[s][1]] < lo) lo = f->level[R->other[s][1]];
+        if (rank > KING || lo < rank - 2 || f->level[R->same[s]] < rank - 3) continue;
+        f->safe[s << 4 | rank] = 1;
+        f->nsafe++;
+    }
+}
+
+static inline int uncovered(const Rules *R, const Pos *p, int t) {
+    return R->pair[t][0] < 0 || !(p->len[R->pair[t][0]] || p->len[R->pair[t][1]]);
+}
+
+static inline int top_of(const Pos *p, int t) { return p->c[t][p->len[t] - 1]; }
+
+static int run_length(const Rules *R, const uint8_t *pile, int size) {
+    if (!size) return 0;
+    int n = 1;
+    while (n < size && R->fits[pile[size - n - 1]][pile[size - n]]) n++;
+    return n;
+}
+
+/* stock.cycle: the reserve's cards in turning order, from the waste's bottom, face up. */
+static int cycle_of(const Rules *R, const Pos *p, uint8_t *out) {
+    int w = p->len[R->waste], s = p->len[R->stock];
+    memcpy(out, p->c[R->waste], w);
+    for (int i = 0; i < s; i++) out[w + i] = p->c[R->stock][s - 1 - i] & 63;
+    return w + s;
+}
+
+/* The waste holds the first ``on_waste`` cards of ``order``, the stock the rest, face down. */
+static void set_reserve(const Rules *R, Pos *p, const uint8_t *order, int size, int on_waste) {
+    memcpy(p->c[R->waste], order, on_waste);
+    p->len[R->waste] = (uint8_t)on_waste;
+    int s = size - on_waste;
+    for (int i = 0; i < s; i++) p->c[R->stock][i] = order[size - 1 - i] | 64;
+    p->len[R->stock] = (uint8_t)s;
+}
+
+/* The order CPython 3.11 iterates ``set(items)`` in, for distinct ints 1..63 (their own
+ * hashes): open addressing with 9 linear probes, then perturbed jumps; the table, 8 slots
+ * at first, grows to the power of two above 4 x used once 5 x fill reaches 3 x mask, its
+ * entries put again in slot order. */
+static void set_insert(uint8_t *table, size_t mask, uint8_t key) {
+    size_t perturb = key, i = key & mask;
+    for (;;) {
+        int probes = i + 9 <= mask ? 9 : 0;
+        size_t j = i;
+        do {
+            if (!table[j]) { table[j] = key; return; }
+            if (table[j] == key) return;
+            j++;
+        } while (probes--);
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+static int set_order(const uint8_t *items, int n, uint8_t *out) {
+    uint8_t table[256] = {0}, old[256];
+    size_t mask = 7, fill = 0;
+    for (int k = 0; k < n; k++) {
+        set_insert(table, mask, items[k]);
+        fill++;                                 /* the items are distinct */
+        if (fill * 5 >= mask * 3) {
+            size_t size = 8;
+            while (size <= fill * 4) size <<= 1;
+            if (size > 256) return -1;
+            memcpy(old, table, mask + 1);
+            size_t oldmask = mask;
+            mask = size - 1;
+            memset(table, 0, size);
+            for (size_t i = 0; i <= oldmask; i++)
+                if (old[i]) set_insert(table, mask, old[i]);
+        }
+    }
+    int m = 0;
+    for (size_t i = 0; i <= mask; i++)
+        if (table[i]) out[m++] = table[i];
+    return m;
+}
+
+/* A successor's moves; ``count`` counts every move, each turn too (its depth). */
+typedef struct { Plan m[MAXMOVES]; int n, count, over; } Moves;
+
+static inline void mv_add(Moves *mv, int src, int dst, int n) {
+    if (mv->n >= MAXMOVES) { mv->over = 1; return; }
+    mv->m[mv->n++] = (Plan){(uint8_t)src, (uint8_t)dst, (uint8_t)n};
+    mv->count++;
+}
+
+static void mv_turns(const Rules *R, Moves *mv, int k) {
+    while (k > 0) {
+        int run = k < 255 ? k : 255;
+        if (mv->n >= MAXMOVES) { mv->over = 1; return; }
+        mv->m[mv->n++] = (Plan){(uint8_t)R->stock, (uint8_t)R->waste, (uint8_t)run};
+        mv->count += run;
+        k -= run;
+    }
+}
+
+static void redeal(const Rules *R, Pos *p, Moves *mv) {
+    mv_add(mv, R->waste, R->stock, 1);
+    p->redeals++;
+}
+
+/* stock.turn_up: the turns that bring reserve card ``card`` to the top of the waste. */
+static void turn_up(const Rules *R, Pos *p, int card, Moves *mv) {
+    int now = p->len[R->waste];
+    if (now && p->c[R->waste][now - 1] == card) return;
+    uint8_t order[MAXH];
+    int size = cycle_of(R, p, order), i = now;
+    while (i < size && order[i] != card) i++;
+    if (i < size) mv_turns(R, mv, i + 1 - now);
+    else {
+        for (i = 0; i < size && order[i] != card; i++) ;
+        mv_turns(R, mv, size - now);
+        redeal(R, p, mv);
+        mv_turns(R, mv, i + 1);
+    }
+    set_reserve(R, p, order, size, i + 1);
+}
+
+static inline void move_cards(Pos *p, int src, int dst, int n) {
+    int s = p->len[src] - n;
+    memcpy(p->c[dst] + p->len[dst], p->c[src] + s, n);
+    p->len[dst] += n;
+    p->len[src] = (uint8_t)s;
+}
+
+/* bridges._safe_card: (card, pile) of a card that goes home next and safely, pile -1 for
+ * the reserve; 0 if none. */
+static int safe_card(const Rules *R, const Pos *p, const Facts *f, int *card, int *src) {
+    if (!f->nsafe) return 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++)
+        if (p->len[t] && f->safe[top_of(p, t)] && uncovered(R, p, t)) { *card = top_of(p, t); *src = t; return 1; }
+    int w = p->len[R->waste];
+    if (w && f->safe[p->c[R->waste][w - 1]]) { *card = p->c[R->waste][w - 1]; *src = -1; return 1; }
+    uint8_t order[MAXH];
+    int size = cycle_of(R, p, order);
+    for (int i = 0; i < size; i++)
+        if (f->safe[order[i]]) { *card = order[i]; *src = -1; return 1; }
+    return 0;
+}
+
+/* foundations_for(card)'s first: its suit's foundation, or an Ace's first empty one. */
+static inline int home_of(const Facts *f, int card) {
+    return (card & 15) == 1 ? f->first_empty : f->fpile[card >> 4 & 3];
+}
+
+/* bridges.settle: the safe cards home, from a pile that may give them or the reserve.
+ * ``f`` holds the position's facts, before and after. */
+static void settle(const Rules *R, Pos *p, Moves *mv, Facts *f) {
+    for (;;) {
+        int card, src;
+        if (!safe_card(R, p, f, &card, &src)) return;
+        if (src < 0) { turn_up(R, p, card, mv); src = R->waste; }
+        int dst = home_of(f, card);
+        move_cards(p, src, dst, 1);
+        mv_add(mv, src, dst, 1);
+        facts_of(R, p, f);
+    }
+}
+
+/* InterlockExpander._may_expose (``f``: the position's facts). */
+static int may_expose(const Rules *R, const Pos *p, int src, const Facts *f) {
+    if (!f->nsafe) return 0;
+    if (p->len[src]) return f->safe[top_of(p, src)];
+    for (int k = 0; k < R->ncovered[src]; k++) {
+        int q = R->covered[src][k];
+        if (p->len[q] && f->safe[top_of(p, q)] && uncovered(R, p, q)) return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ key and score */
+
+/* bytes(pile) + b"\xff" against another's, as Python compares bytes. */
+static int cmp_part(const Pos *p, int a, int b) {
+    int la = p->len[a], lb = p->len[b], n = la < lb ? la : lb;
+    for (int j = 0; j < n; j++)
+        if (p->c[a][j] != p->c[b][j]) return p->c[a][j] - p->c[b][j];
+    return la == lb ? 0 : la < lb ? 1 : -1;         /* the shorter one's 0xff is the larger */
+}
+
+/* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
+ * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted. */
+static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
+    uint8_t *start = k;
+    int fs[MAXP], nfs = 0;
+    for (int i = R->F0; i < R->F0 + R->nf; i++) {      /* empty first, then by first card */
+        int j = nfs++, v = p->len[i] ? p->c[i][0] : -1;
+        while (j > 0 && (p->len[fs[j - 1]] ? p->c[fs[j - 1]][0] : -1) > v) { fs[j] = fs[j - 1]; j--; }
+        fs[j] = i;
+    }
+    for (int j = 0; j < nfs; j++) {
+        if (j) *k++ = 0xff;
+        memcpy(k, p->c[fs[j]], p->len[fs[j]]);
+        k += p->len[fs[j]];
+    }
+    *k++ = 0xfe;
+    *k++ = 0xfe;
+    int from[MAXP];
+    for (int t = R->T0; t < R->T0 + R->nt; t++) from[t] = t;
+    int free_[MAXP], nfree = 0, sorted[MAXP];
+    for (int i = 0; i < R->nback; i++) {
+        const uint8_t *b = R->back[i];
+        if (!(p->len[b[1]] || p->len[b[2]])) free_[nfree++] = b[0];
+    }
+    if (nfree > 1) {
+        for (int i = 0; i < nfree; i++) {
+            int j = i, t = free_[i];
+            while (j > 0 && cmp_part(p, sorted[j - 1], t) > 0) { sorted[j] = sorted[j - 1]; j--; }
+            sorted[j] = t;
+        }
+        for (int i = 0; i < nfree; i++) from[free_[i]] = sorted[i];
+    }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int u = from[t];
+        memcpy(k, p->c[u], p->len[u]);
+        k += p->len[u];
+        *k++ = 0xff;
+    }
+    memset(k, 0, 8);
+    return (int)(k - start);
+}
+
+static double pile_value(const Rules *R, const uint8_t *pile, int size, const int8_t *need) {
+    int blockers = 0, depth = 0, down = 0, lowest = 99, deepest = size;
+    for (int j = 0; j < size; j++) {
+        if (pile[j] & 64) down++;
+        int n = need[pile[j] & 63];
+        if (n > lowest) blockers++;
+        else { lowest = n; deepest = j; }
+        if (n == 1) depth += size - 1 - j;
+    }
+    double value = R->w_block * blockers + R->w_urgent * depth + R->w_down * down
+                   + R->w_buried * (size - 1 - deepest);
+    if (R->w_unsorted != 0.0) {
+        int run = size - 1;
+        while (run > 0 && R->fits[pile[run - 1]][pile[run]]) run--;
+        value += R->w_unsorted * run;
+    }
+    return value;
+}
+
+/* heuristics.patience_score with Interlock's covers and gone piles. */
+static double score(const Rules *R, const Pos *p, const Facts *f) {
+    if (f->home == R->total) return 0.0;
+    double value = R->w_home * (R->total - f->home);
+    int empty = 0, covered = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int n = p->len[t];
+        if (!n) {
+            if (!R->gone[t]) empty += uncovered(R, p, t);
+            continue;
+        }
+        if (!uncovered(R, p, t)) covered += n;
+        value += pile_value(R, p->c[t], n, f->need);
+    }
+    int reserve = p->len[R->stock] + p->len[R->waste];
+    value += R->w_covered * covered - R->w_reserve * reserve - R->w_empty * empty;
+    return value > 0.5 ? value : 0.5;
+}
+
+
+/* ------------------------------------------------------------------ dead ends */
+
+/* deadends.py's DeadEnds.is_dead, written again: the same closures, in the same order of
+ * rules and cards within a pass (``uses``, which suggests the splits, records when a card
+ * moved, so the order counts), the same splits tried, the same killers kept. The tables
+ * (each card's pair: the card and its two hosts; the virtual cards; the constants) are
+ * DeadEnds' own, handed over by native.py. */
+
+typedef struct { uint8_t card, suit, rank, h0, h1; } Buried;
+
+/* DeadEnds._start and _facts: what every closure of a position starts from. */
+typedef struct {
+    int home[4];
+    int8_t pile_of[64];
+    Buried buried[64]; int nburied;
+    uint8_t drops[MAXP][2][2], ndrops[MAXP];     /* rule E's dropdowns: (top, other cover) */
+    uint8_t empty[MAXP], uncovered[MAXP], available[64], bare[64];
+    uint8_t waiting[MAXP]; int nwaiting, slots;
+    uint8_t reserve[MAXH]; int nreserve;
+} Start;
+
+static int buried_entry(const uint8_t (*pair)[3], const Split *splits, int ns, int card, int guest, Buried *e) {
+    int h0 = pair[guest][1], h1 = pair[guest][2];
+    for (int i = 0; i < ns; i++)
+        if (guest == splits[i].guest && card == splits[i].host) {      /* on the host */
+            if (h0 == splits[i].virtual_) h0 = 0;
+            if (h1 == splits[i].virtual_) h1 = 0;
+        }
+    *e = (Buried){(uint8_t)card, (uint8_t)(guest >> 4 & 3), (uint8_t)(guest & 15),
+                  (uint8_t)(h0 == card ? 0 : h0), (uint8_t)(h1 == card ? 0 : h1)};
+    return 0;
+}
+
+static void start_of(const Rules *R, const Pos *p, Start *st) {
+    const DeadRules *D = &R->dead;
+    for (int s = 0; s < 4; s++) st->home[s] = 0;
+    for (int i = R->F0; i < R->F0 + R->nf; i++)
+        if (p->len[i]) { int top = top_of(p, i); st->home[top >> 4 & 3] = top & 15; }
+    memset(st->pile_of, -1, sizeof st->pile_of);
+    memset(st->bare, 0, sizeof st->bare);
+    st->nburied = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        int n = p->len[t];
+        if (!n) continue;
+        for (int j = 0; j < n; j++) st->pile_of[p->c[t][j]] = (int8_t)t;
+        st->bare[p->c[t][n - 1]] = 1;
+        for (int j = 0; j + 1 < n; j++)
+            buried_entry(D->pair, NULL, 0, p->c[t][j], p->c[t][j + 1], &st->buried[st->nburied++]);
+    }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {      /* _drop_targets */
+        st->ndrops[t] = 0;
+        if (!p->len[t]) continue;
+        int bottom = p->c[t][0];
+        for (int k = 0; k < R->ncovered[t]; k++) {
+            int q = R->covered[t][k];
+            if (!p->len[q]) continue;
+            int top = top_of(p, q);
+            if (top && (top == D->pair[bottom][1] || top == D->pair[bottom][2])) {
+                int other = R->pair[q][0] == t ? R->pair[q][1] : R->pair[q][0];
+                st->drops[t][st->ndrops[t]][0] = (uint8_t)top;
+                st->drops[t][st->ndrops[t]][1] = (uint8_t)other;
+                st->ndrops[t]++;
+            }
+        }
+    }
+    for (int i = 0; i < R->np; i++) st->empty[i] = !p->len[i];    /* _facts, _opening */
+    memset(st->uncovered, 0, sizeof st->uncovered);
+    memset(st->available, 0, sizeof st->available);
+    st->nwaiting = st->slots = 0;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        if (R->pair[t][0] < 0 || (st->empty[R->pair[t][0]] && st->empty[R->pair[t][1]])) {
+            st->uncovered[t] = 1;
+            if (st->empty[t]) st->slots += D->is_back[t];
+            else st->waiting[st->nwaiting++] = (uint8_t)t;
+        }
+    }
+    for (int i = 0; i < st->nwaiting; i++) st->available[top_of(p, st->waiting[i])] = 1;
+    st->nreserve = 0;
+    for (int i = 0; i < p->len[R->stock]; i++) st->reserve[st->nreserve++] = p->c[R->stock][i] & 63;
+    for (int i = 0; i < p->len[R->waste]; i++) st->reserve[st->nreserve++] = p->c[R->waste][i] & 63;
+}
+
+static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, const int *home,
+                    const uint8_t *available, const Split *splits, int ns) {
+    for (int k = 0; k < st->ndrops[t]; k++) {
+        int top = st->drops[t][k][0];
+        if (!empty[st->drops[t][k][1]]) continue;
+        int ok = 1;
+        for (int i = 0; i < ns && ok; i++) {
+            const Split *s = &splits[i];
+            ok = bottom != s->guest || top != s->host || home[s->twin >> 4 & 3] >= (s->twin & 15)
+                 || available[s->other];
+        }
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* DeadEnds._closure: 1 if every card is found to go home. */
+static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const Split *splits, int ns,
+                   uint8_t *uses, const Start *st) {
+    const DeadRules *D = &R->dead;
+    int home[4];
+    memcpy(home, st->home, sizeof home);
+    Buried buried[64], still_buried[64];
+    int nb = st->nburied;
+    memcpy(buried, st->buried, nb * sizeof(Buried));
+    for (int i = 0; i < ns; i++) {                       /* the guests' entries */
+        int guest = splits[i].guest, t = st->pile_of[guest];
+        if (t < 0) continue;
+        int j = 0;
+        while (p->c[t][j] != guest) j++;
+        if (!j) continue;
+        Buried e;
+        buried_entry(pair, splits, ns, p->c[t][j - 1], guest, &e);
+        for (int k = 0; k < nb; k++)
+            if (buried[k].card == e.card) buried[k] = e;
+    }
+    uint8_t empty[MAXP], uncovered[MAXP], available[64], bare[64];
+    memcpy(empty, st->empty, sizeof empty);
+    memcpy(uncovered, st->uncovered, sizeof uncovered);
+    memcpy(available, st->available, sizeof available);
+    memcpy(bare, st->bare, sizeof bare);
+    uint8_t waiting[MAXP], still[2 * MAXP];
+    int nw = st->nwaiting, slots = st->slots;
+    memcpy(waiting, st->waiting, nw);
+    uint8_t reserve[MAXH], unplaced[MAXH];
+    int nr = st->nreserve;
+    memcpy(reserve, st->reserve, nr);
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < ns; i++) {
+            const Split *s = &splits[i];
+            if (!available[s->virtual_] && available[s->host] &&
+                    (home[s->twin >> 4 & 3] >= (s->twin & 15) || available[s->other]))
+                available[s->virtual_] = changed = 1;
+        }
+        int nstill = 0, freed = 0;
+        for (int w = 0; w < nw; w++) {
+            int t = waiting[w], bottom = pair[p->c[t][0]][0], h0 = pair[p->c[t][0]][1], h1 = pair[p->c[t][0]][2];
+            int rank = bottom & 15;
+            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || (rank == KING && slots)
+                  || (st->ndrops[t] && drops_ok(st, t, empty, bottom, home, available, splits, ns)))) {
+                still[nstill++] = (uint8_t)t;
+                continue;
+            }
+            empty[t] = changed = 1;
+            if (uses) {
+                uses[bottom] |= available[h0] | available[h1] << 1;
+                for (int k = 0; k < st->ndrops[t]; k++)     /* a dropdown uses its host too */
+                    if (empty[st->drops[t][k][1]]) {
+                        int y = st->drops[t][k][0];
+                        uses[bottom] |= (h0 == y) | (h1 == y) << 1;
+                    }
+            }
+            slots += D->is_back[t];
+            for (int k = 0; k < R->ncovered[t]; k++) {
+                int q = R->covered[t][k];
+                if (!uncovered[q] && empty[R->pair[q][0]] && empty[R->pair[q][1]]) {
+                    uncovered[q] = 1;
+                    for (int j = 0; j < p->len[q]; j++) available[p->c[q][j]] = bare[p->c[q][j]];
+                    slots += D->is_back[q] && empty[q];
+                    if (p->len[q]) { still[nstill++] = (uint8_t)q; freed = 1; }
+                }
+            }
+        }
+        if (freed)
+            for (int i = 1; i < nstill; i++)
+                for (int j = i; j > 0 && still[j - 1] > still[j]; j--) {
+                    uint8_t x = still[j]; still[j] = still[j - 1]; still[j - 1] = x;
+                }
+        memcpy(waiting, still, nstill);
+        nw = nstill;
+        int ns_b = 0;
+        for (int k = 0; k < nb; k++) {                   /* rule B */
+            Buried e = buried[k];
+            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1] || (e.rank == KING && slots)) {
+                bare[e.card] = changed = 1;
+                if (uses) uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
+                available[e.card] = uncovered[st->pile_of[e.card]];
+            } else still_buried[ns_b++] = e;
+        }
+        memcpy(buried, still_buried, ns_b * sizeof(Buried));
+        nb = ns_b;
+        int nu = 0;
+        for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
+            int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
+            if (available[h0] || available[h1] || ((card & 15) == KING && slots)) {
+                available[card] = changed = 1;
+                if (uses) uses[card] |= available[h0] | available[h1] << 1;
+            } else unplaced[nu++] = (uint8_t)card;
+        }
+        memcpy(reserve, unplaced, nu);
+        nr = nu;
+        int all = 1;
+        for (int s = 0; s < 4; s++) {
+            while (home[s] < KING) {
+                int card = s << 4 | (home[s] + 1), t = st->pile_of[card];
+                if (t >= 0 && !(uncovered[t] && bare[card])) break;
+                home[s]++;
+                changed = 1;
+            }
+            all &= home[s] == KING;
+        }
+        if (all) return 1;
+    }
+    return 0;
+}
+
+/* DeadEnds._splits: (guest, twin, host, other host) for each pair of twins that moved while
+ * one and the same host alone was available to both; in card order, so sorted. */
+static int splits_of(const Rules *R, const uint8_t *uses, Split *out) {
+    const DeadRules *D = &R->dead;
+    int n = 0;
+    for (int card = 0; card < 64; card++) {
+        int u = uses[card];
+        if ((card & 0x30) <= 0x10 && (u == 1 || u == 2) && u == uses[card ^ D->twin]) {
+            int h0 = D->pair[card][1], h1 = D->pair[card][2];
+            out[n++] = (Split){(uint8_t)card, (uint8_t)(card ^ D->twin), (uint8_t)(u == 1 ? h0 : h1),
+                               (uint8_t)(u == 1 ? h1 : h0), 0};
+        }
+    }
+    return n;
+}
+
+static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st);
+
+/* DeadEnds._lost_both_ways: dead under both cases of the split, each with ``splits`` kept. */
+static int lost_both_ways(const Rules *R, const Pos *p, const Split *split, const Split *splits, int ns,
+                          int depth, const Start *st) {
+    Split more[4];
+    if (ns >= 3) return 0;                       /* VIRTUALS: deeper nesting never asked */
+    memcpy(more, splits, ns * sizeof(Split));
+    for (int c = 0; c < 2; c++) {
+        more[ns] = (Split){c ? split->guest : split->twin, c ? split->twin : split->guest, split->host,
+                           split->other, R->dead.virtuals[ns]};
+        if (!dead_under(R, p, more, ns + 1, depth, st)) return 0;
+    }
+    return 1;
+}
+
+static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st) {
+    uint8_t pair[64][3], uses[64] = {0};
+    memcpy(pair, R->dead.pair, sizeof pair);                 /* _split_pair */
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < 3; j++)
+            if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st)) return 1;
+    if (depth <= 0) return 0;
+    Split found[64];
+    int n = splits_of(R, uses, found);
+    for (int k = 0; k < n; k++) {
+        int kept = 0;
+        for (int i = 0; i < ns; i++) {
+            int g = splits[i].guest, low = g < (g ^ R->dead.twin) ? g : (g ^ R->dead.twin);
+            kept |= found[k].guest == low;
+        }
+        if (!kept && lost_both_ways(R, p, &found[k], splits, ns, depth - 1, st)) return 1;
+    }
+    return 0;
+}
+
+static int same_split(const Split *a, const Split *b) {
+    return a->guest == b->guest && a->twin == b->twin && a->host == b->host && a->other == b->other;
+}
+
+/* DeadEnds.is_dead: the plain closure, then some splits, by the search's history. */
+static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
+    const DeadRules *D = &R->dead;
+    Start st;
+    uint8_t uses[64] = {0};
+    start_of(R, p, &st);
+    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st)) return 1;
+    DS->alive++;
+    if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
+    if (DS->alive <= D->plain_first) return 0;
+    Split splits[64], tries[64 + 8];
+    int n = splits_of(R, uses, splits), nt = 0;
+    for (int k = 0; k < DS->nkillers && nt < D->killer_tries; k++)
+        for (int i = 0; i < n; i++)
+            if (same_split(&DS->killers[k], &splits[i])) { tries[nt++] = DS->killers[k]; break; }
+    if (DS->alive % D->scout == 0)
+        for (int i = 0; i < n; i++) {
+            int known = 0;
+            for (int k = 0; k < DS->nkillers; k++) known |= same_split(&DS->killers[k], &splits[i]);
+            if (!known) tries[nt++] = splits[i];
+        }
+    for (int i = 0; i < nt; i++) {
+        if (!lost_both_ways(R, p, &tries[i], NULL, 0, 0, &st)) continue;
+        Split s = tries[i];
+        int at = DS->nkillers;
+        for (int k = 0; k < DS->nkillers; k++)
+            if (same_split(&DS->killers[k], &s)) { at = k; break; }
+        if (at == DS->nkillers && DS->nkillers < D->killers) DS->nkillers++;
+        if (at >= DS->nkillers) at = DS->nkillers - 1;      /* the last one falls out */
+        memmove(DS->killers + 1, DS->killers, at * sizeof(Split));
+        DS->killers[0] = s;
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    PyObject_HEAD
+    Loop loop;
+    Rules R;
+    PyObject *dead;                   /* the dead-end test, called back (or NULL) */
+    DeadState dead_state;             /* the dead-end test's memory, when in C */
+} Search;
+
+/* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
+static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
+                      const Pos *p, double value, int64_t *won) {
+    uint8_t *slot;
+    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(&S->R, p, slot);
+    return 0;
+}
+
+/* The loop's KeyOf (pooled proofs only: native.py pools none for this family). */
+static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
+    Pos p;
+    decode(&((Search *)S)->R, slot, &p);
+    return key_of(&((Search *)S)->R, &p, key);
+}
+
+/* ------------------------------------------------------------------ one expansion */
+
+/* The position expanded and what each successor needs of it. */
+typedef struct {
+    const Pos *p;
+    uint32_t node, depth;
+    int settled;                      /* no safe card in it (InterlockExpander._settled_moves) */
+    int64_t won;
+    int error;                        /* -1 a Python error set, -2 out of memory, -3 too many moves */
+} Ctx;
+
+/* GenericExpander.scored and _Search.expand_next for one successor before settling: ``src``
+ * is the pile the cards left, -1 if the foundations changed. 1 once won or failed. */
+static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
+    const Rules *R = &S->R;
+    Facts f;
+    facts_of(R, q, &f);
+    if (src < 0 || !x->settled || may_expose(R, q, src, &f)) settle(R, q, mv, &f);
+    if (mv->over) { x->error = -3; return 1; }
+    uint8_t key[KEYBUF];
+    int ok = loop_admit(&S->loop, key, key_of(R, q, key));
+    if (ok < 0) { x->error = -1; return 1; }
+    if (!ok) return 0;
+    if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
+        x->error = -2;
+        return 1;
+    }
+    return x->won >= 0;
+}
+
+/* One move of moves.plans: ``n`` cards from ``src`` to ``dst``. */
+static int offer_move(Search *S, Ctx *x, int src, int dst, int n, int to_foundation) {
+    Pos q = *x->p;
+    Moves mv;
+    mv.n = mv.count = mv.over = 0;
+    move_cards(&q, src, dst, n);
+    mv_add(&mv, src, dst, n);
+    return offer(S, x, &q, &mv, to_foundation ? -1 : src);
+}
+
+static int cmp_pair(const void *a, const void *b) {
+    const uint8_t *u = a, *v = b;
+    return u[0] != v[0] ? u[0] - v[0] : u[1] - v[1];
+}
+
+/* stock.play_home: ``chain`` from the reserve onto foundation ``f``, then pile ``a``'s top (-1: none). */
+static int offer_home(Search *S, Ctx *x, const uint8_t *chain, int k, int f, int a) {
+    const Rules *R = &S->R;
+    Pos q = *x->p;
+    Moves mv;
+    mv.n = mv.count = mv.over = 0;
+    for (int i = 0; i < k; i++) {
+        turn_up(R, &q, chain[i], &mv);
+        move_cards(&q, R->waste, f, 1);
+        mv_add(&mv, R->waste, f, 1);
+    }
+    if (a >= 0) {
+        move_cards(&q, a, f, 1);
+        mv_add(&mv, a, f, 1);
+    }
+    return offer(S, x, &q, &mv, -1);
+}
+
+/* stock.play_bridge: ``chain`` from the reserve onto pile ``b`` (play_off), then the unit of
+ * ``n`` cards of pile ``a`` onto it. */
+static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, int a, int n) {
+    const Rules *R = &S->R;
+    Pos q = *x->p;
+    Moves mv;
+    mv.n = mv.count = mv.over = 0;
+    uint8_t order[MAXH];
+    int size = cycle_of(R, &q, order), now = q.len[R->waste];
+    for (int j = 0; j < k; j++) {
+        int card = chain[j], i;
+        if (now && order[now - 1] == card) i = now - 1;
+        else {
+            for (i = now; i < size && order[i] != card; i++) ;
+            if (i < size) mv_turns(R, &mv, i + 1 - now);
+            else {
+                for (i = 0; i < size && order[i] != card; i++) ;
+                mv_turns(R, &mv, size - now);
+                redeal(R, &q, &mv);
+                mv_turns(R, &mv, i + 1);
+            }
+        }
+        mv_add(&mv, R->waste, b, 1);
+        memmove(order + i, order + i + 1, size - i - 1);
+        size--;
+        now = i;
+    }
+    set_reserve(R, &q, order, size, now);
+    int s = q.len[a] - n;
+    memcpy(q.c[b] + q.len[b], chain, k);
+    q.len[b] += k;
+    memcpy(q.c[b] + q.len[b], q.c[a] + s, n);
+    q.len[b] += n;
+    q.len[a] = (uint8_t)s;
+    mv_add(&mv, a, b, n);
+    return offer(S, x, &q, &mv, a);
+}
+
+/* InterlockExpander._settled_moves (through _sourced), in its order: moves.plans(every=False)
+ * (tableau tops home, runs between uncovered piles by source, destination and count,
+ * dropdowns), then bridges.home_bridges, then bridges.bridges; each successor offered as
+ * it comes, until one wins. */
+static void expand_children(Search *S, Ctx *x) {
+    const Rules *R = &S->R;
+    const Pos *p = x->p;
+    Facts f;
+    facts_of(R, p, &f);
+    int card, src;
+    x->settled = !safe_card(R, p, &f, &card, &src);
+    int T0 = R->T0, T1 = R->T0 + R->nt;
+    int givers[MAXP], ng = 0;
+    for (int t = T0; t < T1; t++)
+        if (p->len[t] && uncovered(R, p, t)) givers[ng++] = t;
+    int8_t want[64];                               /* foundation_wants */
+    memset(want, -1, sizeof want);
+    for (int i = R->F0; i < R->F0 + R->nf; i++)
+        if (p->len[i] && (top_of(p, i) & 15) != KING) want[top_of(p, i) + 1] = (int8_t)i;
+    for (int g = 0; g < ng; g++) {
+        int s = givers[g], c = top_of(p, s);
+        int dst = (c & 15) == 1 ? f.first_empty : want[c];
+        if (dst >= 0 && offer_move(S, x, s, dst, 1, 1)) return;
+    }
+    uint8_t takes[64][MAXP], ntakes[64];           /* moves._takers */
+    memset(ntakes, 0, sizeof ntakes);
+    int empty_takers[MAXP], ne = 0;
+    for (int t = T0; t < T1; t++) {
+        if (p->len[t]) {
+            if (uncovered(R, p, t)) {
+                int top = top_of(p, t);
+                for (int j = 0; j < R->nfit[top]; j++) {
+                    int c = R->fit_order[top][j];
+                    takes[c][ntakes[c]++] = (uint8_t)t;
+                }
+            }
+        } else if (!R->gone[t] && uncovered(R, p, t)) empty_takers[ne++] = t;
+    }
+    for (int g = 0; g < ng; g++) {                 /* moves._tableau_moves */
+        int s = givers[g], size = p->len[s];
+        const uint8_t *pile = p->c[s];
+        int run = run_length(R, pile, size);
+        uint8_t found[MAXP * MAXH][2];
+        int nf = 0;
+        for (int n = 1; n <= run; n++) {
+            int c = pile[size - n];
+            for (int j = 0; j < ntakes[c]; j++)
+                if (takes[c][j] != s) { found[nf][0] = takes[c][j]; found[nf][1] = (uint8_t)n; nf++; }
+        }
+        if (ne)
+            for (int n = 1; n <= run; n++)
+                if (R->head[pile[size - n]])
+                    for (int j = 0; j < ne; j++) { found[nf][0] = (uint8_t)empty_takers[j]; found[nf][1] = (uint8_t)n; nf++; }
+        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        for (int i = 0; i < nf; i++)
+            if (offer_move(S, x, s, found[i][0], found[i][1], 0)) return;
+    }
+    for (int d = 0; d < R->ndrop; d++) {           /* moves.dropdowns */
+        int t = R->drop[d][0], a = R->drop[d][1], b = R->drop[d][2];
+        if (!p->len[t] || !p->len[a] == !p->len[b]) continue;
+        int y = p->len[a] ? a : b, n = p->len[y];
+        if (uncovered(R, p, y) && R->fits[top_of(p, t)][p->c[y][0]] && run_length(R, p->c[y], n) == n)
+            if (offer_move(S, x, y, t, n, 0)) return;
+    }
+    uint8_t order[MAXH], inres[64];
+    int size = cycle_of(R, p, order);
+    if (!size) return;
+    memset(inres, 0, sizeof inres);
+    for (int i = 0; i < size; i++) inres[order[i]] = 1;
+    int8_t on_top[64];                              /* bridges.home_bridges */
+    memset(on_top, -1, sizeof on_top);
+    for (int t = T0; t < T1; t++)
+        if (p->len[t] && uncovered(R, p, t)) on_top[top_of(p, t)] = (int8_t)t;
+    for (int fi = R->F0; fi < R->F0 + R->nf; fi++) {
+        uint8_t firsts[4];
+        int nfirst = 0;
+        if (p->len[fi]) {
+            int top = top_of(p, fi);
+            if ((top & 15) < KING && inres[top + 1]) firsts[nfirst++] = (uint8_t)(top + 1);
+        } else if (fi == f.first_empty) {
+            for (int s = 0; s < 4; s++) if (inres[s << 4 | 1]) firsts[nfirst++] = (uint8_t)(s << 4 | 1);
+        } else continue;
+        for (int i = 0; i < nfirst; i++) {          /* stock.home_chains */
+            uint8_t chain[16];
+            int k = 0;
+            chain[k++] = firsts[i];
+            for (;;) {
+                int last = chain[k - 1];
+                if ((last & 15) == KING) {
+                    if (offer_home(S, x, chain, k, fi, -1)) return;
+                    break;
+                }
+                if (on_top[last + 1] >= 0 && offer_home(S, x, chain, k, fi, on_top[last + 1])) return;
+                if (!inres[last + 1]) break;
+                chain[k++] = (uint8_t)(last + 1);
+            }
+        }
+    }
+    int8_t unit_pile[64];                           /* bridges._units */
+    uint8_t unit_n[64];
+    memset(unit_pile, -1, sizeof unit_pile);
+    for (int g = 0; g < ng; g++) {
+        int a = givers[g], n = p->len[a], run = run_length(R, p->c[a], n);
+        for (int m = 1; m <= run; m++) { unit_pile[p->c[a][n - m]] = (int8_t)a; unit_n[p->c[a][n - m]] = (uint8_t)m; }
+    }
+    uint8_t kings[4];
+    int nkings = -1;
+    for (int b = T0; b < T1; b++) {                 /* bridges.bridges */
+        if (!p->len[b] && R->gone[b]) continue;
+        if (!uncovered(R, p, b)) continue;
+        uint8_t starts[MAXH];
+        int ns = 0;
+        if (p->len[b]) {
+            int top = top_of(p, b);
+            for (int j = 0; j < R->nfit[top]; j++)
+                if (inres[R->fit_order[top][j]]) starts[ns++] = R->fit_order[top][j];
+        } else {
+            if (nkings < 0) {                       /* the reserve's heads, in set(cycle)'s order */
+                uint8_t all[MAXH];
+                int m = set_order(order, size, all);
+                if (m < 0) { x->error = -3; return; }
+                nkings = 0;
+                for (int i = 0; i < m; i++) if (R->head[all[i]] && nkings < 4) kings[nkings++] = all[i];
+            }
+            memcpy(starts, kings, nkings);
+            ns = nkings;
+        }
+        for (int i = 0; i < ns; i++) {              /* bridges._chains: a stack of chains */
+            uint8_t stack[64][16], depth[64];
+            int sp = 0;
+            stack[0][0] = starts[i]; depth[0] = 1; sp = 1;
+            while (sp) {
+                sp--;
+                uint8_t chain[16];
+                int k = depth[sp];
+                memcpy(chain, stack[sp], k);
+                int last = chain[k - 1];
+                for (int j = 0; j < R->nfit[last]; j++) {
+                    int h = R->fit_order[last][j];
+                    if (unit_pile[h] >= 0 && unit_pile[h] != b)
+                        if (offer_bridge(S, x, chain, k, b, unit_pile[h], unit_n[h])) return;
+                }
+                for (int j = 0; j < R->nfit[last]; j++) {
+                    int c = R->fit_order[last][j];
+                    if (inres[c] && k < 15 && sp < 64) {
+                        memcpy(stack[sp], chain, k);
+                        stack[sp][k] = (uint8_t)c;
+                        depth[sp] = (uint8_t)(k + 1);
+                        sp++;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The dead-end test (DeadEnds.is_dead, as PatienceExpander.expand asks it): in C, or the
+ * Python one called back; 1 dead, 0 not, -1 a Python error. */
+static int is_dead(Search *S, const Pos *p) {
+    if (S->R.dead.on) return dead_end(&S->R, &S->dead_state, p);
+    if (!S->dead) return 0;
+    uint8_t buf[MAXP * (MAXH + 1) + 8];
+    PyObject *arg = PyBytes_FromStringAndSize((char *)buf, encode(&S->R, p, buf));
+    if (!arg) return -1;
+    PyObject *r = PyObject_CallOneArg(S->dead, arg);
+    Py_DECREF(arg);
+    if (!r) return -1;
+    int dead = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return dead;
+}
+
+/* _Search.expand_next with InterlockExpander.scored: the won node, EXPANDED if none, SKIPPED
+ * or FAILED (search_loop.h). */
+static int64_t expand_next(void *search, uint32_t *depth_out) {
+    Search *S = search;
+    Loop *L = &S->loop;
+    const Rules *R = &S->R;
+    Entry e;
+    uint8_t key[KEYBUF];
+    int next = loop_next(L, &e, key_of_slot, S, key);
+    if (next <= 0) return next ? FAILED : SKIPPED;
+    Node node = L->nodes[e.node];
+    Pos p;
+    decode(R, loop_position(L, e.node), &p);
+    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    *depth_out = node.depth;
+    int dead = is_dead(S, &p);
+    if (dead < 0) return FAILED;
+    Ctx x = {&p, e.node, node.depth, 0, -1, 0};
+    if (!dead) expand_children(S, &x);
+    if (x.error == -3) PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
+    if (x.error) return PyErr_Occurred() ? FAILED : (PyErr_NoMemory(), FAILED);
+    if (x.won >= 0) return x.won;
+    if (loop_trim(L)) { PyErr_NoMemory(); return FAILED; }
+    return EXPANDED;
+}
+
+/* ------------------------------------------------------------------ Python's side */
+
+static void Search_dealloc(Search *S) {
+    loop_free_all(&S->loop);
+    Py_CLEAR(S->dead);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
+/* Search(layout, fits, fit_order, heads, safe, total, weights, depth_weight, explore,
+ *        table_half, frontier_size, dead): layout has 7 bytes a pile (its kind: 0 foundation,
+ *        2 tableau, 3 stock, 4 waste, each kind in one run; its two covering piles; gone
+ *        once empty; a back pile; the two piles it covers; 0xff for none); fits 64x64
+ *        bytes; fit_order 64x4 bytes (fits_on[card] in its set's order, 0xff after the
+ *        last); heads 64 bytes; safe 12 bytes (by suit: the two suits of the other colour,
+ *        then the other suit of its colour); weights the 9 of native.WEIGHTS; dead the
+ *        dead-end test: None, a callable (position bytes -> dead?), or DeadEnds' tables for
+ *        the test in C: (pair, 64 x 3 bytes; virtuals, 3 bytes; twin, killers, killer_tries,
+ *        scout, plain_first, first_depth). */
+static int Search_init(Search *S, PyObject *args, PyObject *kw) {
+    PyObject *layout, *fits, *fit_order, *heads, *safe, *dead;
+    int total;
+    double w[9];
+    double depth_weight, explore;
+    Py_ssize_t table_half, frontier_size;
+    if (!PyArg_ParseTuple(args, "SSSSSi(ddddddddd)ddnnO", &layout, &fits, &fit_order, &heads, &safe,
+                          &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8],
+                          &depth_weight, &explore, &table_half, &frontier_size, &dead))
+        return -1;
+    int in_c = PyTuple_Check(dead);
+    if (dead != Py_None && !in_c && !PyCallable_Check(dead)) {
+        PyErr_SetString(PyExc_TypeError, "search_core: dead must be a tuple, callable or None");
+        return -1;
+    }
+    DeadRules D;
+    memset(&D, 0, sizeof D);
+    if (in_c) {
+        PyObject *pair, *virtuals;
+        if (!PyArg_ParseTuple(dead, "SSiiiiii", &pair, &virtuals, &D.twin, &D.killers, &D.killer_tries,
+                              &D.scout, &D.plain_first, &D.first_depth))
+            return -1;
+        if (PyBytes_GET_SIZE(pair) != 192 || PyBytes_GET_SIZE(virtuals) != 3 || D.twin < 0 || D.twin > 63 ||
+                D.killers < 1 || D.killers > 16 || D.killer_tries < 0 || D.scout < 1 || D.first_depth < 0 ||
+                D.first_depth > 2) {
+            PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables");
+            return -1;
+        }
+        const uint8_t *pr = (const uint8_t *)PyBytes_AS_STRING(pair), *vr = (const uint8_t *)PyBytes_AS_STRING(virtuals);
+        for (int i = 0; i < 192; i++)
+            if (pr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
+        for (int i = 0; i < 3; i++)
+            if (vr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
+        memcpy(D.pair, pr, 192);
+        memcpy(D.virtuals, vr, 3);
+        D.on = 1;
+    }
+    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
+    Py_CLEAR(S->dead);
+    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+    Rules *R = &S->R;
+    Py_ssize_t size = PyBytes_GET_SIZE(layout);
+    if (size % 7 || size / 7 < 1 || size / 7 > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "search_core: layout is 7 bytes a pile, 1 to 40 piles");
+        return -1;
+    }
+    int np = (int)(size / 7);
+    const uint8_t *L = (const uint8_t *)PyBytes_AS_STRING(layout), *ft, *fo, *hd, *sf;
+    if (read_bytes(fits, "fits", 64 * 64, &ft) || read_bytes(fit_order, "fit_order", 64 * 4, &fo) ||
+        read_bytes(heads, "heads", 64, &hd) || read_bytes(safe, "safe", 12, &sf))
+        return -1;
+    int first[5] = {-1, -1, -1, -1, -1}, count[5] = {0};
+    for (int i = 0; i < np; i++) {
+        int k = L[7 * i];
+        if (k > 4 || k == 1 || (count[k] && first[k] + count[k] != i)) goto bad_layout;
+        if (!count[k]) first[k] = i;
+        count[k]++;
+        for (int j = 1; j < 7; j++)
+            if (j != 3 && j != 4 && L[7 * i + j] != 0xff && L[7 * i + j] >= np) goto bad_layout;
+        if ((L[7 * i + 1] == 0xff) != (L[7 * i + 2] == 0xff)) goto bad_layout;
+    }
+    if (!count[0] || !count[2] || count[3] != 1 || count[4] != 1) goto bad_layout;
+    R->np = np;
+    R->F0 = first[0]; R->nf = count[0]; R->T0 = first[2]; R->nt = count[2];
+    R->stock = first[3]; R->waste = first[4];
+    for (int i = 0; i < np; i++) {
+        const uint8_t *l = L + 7 * i;
+        int tableau = l[0] == 2;
+        R->pair[i][0] = tableau && l[1] != 0xff ? (int8_t)l[1] : -1;
+        R->pair[i][1] = tableau && l[2] != 0xff ? (int8_t)l[2] : -1;
+        R->gone[i] = l[3] != 0;
+        R->ncovered[i] = 0;
+        for (int j = 5; j < 7; j++)
+            if (l[j] != 0xff) R->covered[i][R->ncovered[i]++] = l[j];
+        if (tableau && R->pair[i][0] >= 0) {
+            uint8_t *d = R->drop[R->ndrop++];
+            d[0] = (uint8_t)i; d[1] = l[1]; d[2] = l[2];
+            if (l[4]) {
+                uint8_t *b = R->back[R->nback++];
+                b[0] = (uint8_t)i; b[1] = l[1]; b[2] = l[2];
+            }
+        } else if (tableau && l[4]) goto bad_layout;   /* a back pile has its covers */
+    }
+    memcpy(R->fits, ft, sizeof R->fits);
+    for (int c = 0; c < 64; c++) {
+        R->nfit[c] = 0;
+        for (int j = 0; j < 4 && fo[4 * c + j] != 0xff; j++) {
+            if (fo[4 * c + j] >= 64 || !R->fits[c][fo[4 * c + j]]) goto bad_tables;
+            R->fit_order[c][R->nfit[c]++] = fo[4 * c + j];
+        }
+        R->head[c] = hd[c] != 0;
+    }
+    for (int s = 0; s < 4; s++) {
+        if (sf[2 * s] > 3 || sf[2 * s + 1] > 3 || sf[8 + s] > 3) goto bad_tables;
+        R->other[s][0] = sf[2 * s]; R->other[s][1] = sf[2 * s + 1]; R->same[s] = sf[8 + s];
+    }
+    R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3]; R->w_down = w[4];
+    R->w_empty = w[5]; R->w_covered = w[6]; R->w_reserve = w[7]; R->w_unsorted = w[8];
+    if (total < 1 || total > 52) {
+        PyErr_SetString(PyExc_ValueError, "search_core: one deck");
+        return -1;
+    }
+    R->total = total;
+    R->slot = R->np + total + 4;
+    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
+    R->dead = D;
+    for (int i = 0; i < np; i++) R->dead.is_back[i] = L[7 * i] == 2 && L[7 * i + 4];
+    if (dead != Py_None && !in_c) { Py_INCREF(dead); S->dead = dead; }
+    return 0;
+bad_layout:
+    PyErr_SetString(PyExc_ValueError, "search_core: a malformed layout");
+    R->np = 0;
+    return -1;
+bad_tables:
+    PyErr_SetString(PyExc_ValueError, "search_core: malformed fit_order or safe tables");
+    R->np = 0;
+    return -1;
+}
+
+static int not_ready(const Search *S) {
+    if (S->R.np) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
+    return 1;
+}
+
+static int read_position(Search *S, PyObject *obj, Pos *p) {
+    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
+    const Rules *R = &S->R;
+    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
+    int cards = 0;
+    uint8_t seen[64] = {0};
+    if (n > R->slot) goto bad;
+    for (int i = 0; i < R->np; i++) {            /* check before decode reads it */
+        if (at >= n) goto bad;
+        if (i >= R->F0 && i < R->F0 + R->nf) {
+            int top = b[at++];
+            if (top >= 64 || (top && ((top & 15) < 1 || (top & 15) > 13))) goto bad;
+            for (int r = 1; top && r <= (top & 15); r++) {
+                if (seen[(top & 0x30) | r]) goto bad;
+                seen[(top & 0x30) | r] = 1;
+            }
+            cards += top & 15;
+            continue;
+        }
+        int size = b[at++];
+        if (size > MAXH || at + size > n) goto bad;
+        for (int j = 0; j < size; j++)
+            if (b[at + j] >= 128 || !(b[at + j] & 15) || (b[at + j] & 15) > 13 ||
+                    (i != R->stock && b[at + j] >= 64) || seen[b[at + j] & 63])
+                goto bad;
+            else seen[b[at + j] & 63] = 1;
+        cards += size;
+        at += size;
+    }
+    if (at + 4 != n || cards > R->total) goto bad;
+    decode(R, b, p);
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
+    return -1;
+}
+
+/* How many moves the triples stand for (a turn run for its turns). */
+static uint32_t moves_count(const Rules *R, const Plan *m, int nm) {
+    uint32_t count = 0;
+    for (int i = 0; i < nm; i++) count += m[i].src == R->stock ? m[i].n : 1;
+    return count;
+}
+
+static int read_moves(PyObject *obj, Plan *m, int *nm) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 3 || PyBytes_GET_SIZE(obj) > 3 * MAXMOVES) {
+        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 3 a move");
+        return -1;
+    }
+    *nm = (int)(PyBytes_GET_SIZE(obj) / 3);
+    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+    return 0;
+}
+
+/* seed(position, moves): the start, reached by these moves (search.py's seed); its depth
+ * counts a turn run for its turns, as the Python moves do. */
+static PyObject *Search_seed(Search *S, PyObject *args) {
+    PyObject *position, *moves;
+    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
+    Pos p;
+    Plan m[MAXMOVES];
+    int nm;
+    if (read_position(S, position, &p) || read_moves(moves, m, &nm)) return NULL;
+    Facts f;
+    facts_of(&S->R, &p, &f);
+    uint8_t key[KEYBUF], *slot;
+    if (loop_seed_at(&S->loop, key, key_of(&S->R, &p, key), m, nm, moves_count(&S->R, m, nm),
+                     score(&S->R, &p, &f), &slot))
+        return PyErr_NoMemory();
+    encode(&S->R, &p, slot);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_run(Search *S, PyObject *args) {
+    if (not_ready(S)) return NULL;
+    return loop_run(&S->loop, S, expand_next, args);
+}
+
+static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
+
+static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
+
+/* successors(position, came_by) -> ([(moves, child position, score)], keys asked about): the
+ * position expanded by a fresh search of the same rules (each key admitted once, as a new
+ * table would), to compare with InterlockExpander.scored (no dead-end test). */
+static PyObject *Search_successors(Search *S, PyObject *args) {
+    PyObject *position, *moves;
+    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
+    if (not_ready(S)) return NULL;
+    Search probe;                            /* a scratch search on the same rules */
+    memset(&probe, 0, sizeof probe);
+    probe.R = S->R;
+    probe.R.dead.on = 0;                     /* no dead-end test: InterlockExpander._settled_moves */
+    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
+     * or trimmed */
+    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
+    Loop *L = &probe.loop;
+    PyObject *result = NULL;
+    Pos p;
+    Plan m[MAXMOVES];
+    int nm;
+    if (read_position(&probe, position, &p) || read_moves(moves, m, &nm)) goto done;
+    int64_t root = loop_new_node(L, NONE32, m, nm, 0);
+    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
+    if (!slot) { PyErr_NoMemory(); goto done; }
+    encode(&probe.R, &p, slot);
+    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
+    uint32_t depth;
+    if (expand_next(&probe, &depth) == FAILED) goto done;
+    result = PyList_New(0);
+    for (size_t i = 1; result && i < L->nnodes; i++) {
+        Node *c = &L->nodes[i];
+        uint8_t buf[MAXP * (MAXH + 1) + 8];
+        PyObject *child;
+        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
+        else {
+            Pos q;
+            decode(&probe.R, loop_position(L, (uint32_t)i), &q);
+            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
+        }
+        double value = 0.0;                  /* a won child's; the others are in the heap */
+        for (size_t h = 0; h < L->nheap; h++)
+            if (L->heap[h].node == i) value = L->heap[h].prio;
+        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
+        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
+        Py_XDECREF(item);
+    }
+done:
+    if (result) {                            /* with the keys asked about, admitted or not */
+        PyObject *pair = Py_BuildValue("NL", result, L->generated);
+        result = pair;
+    }
+    loop_free_all(L);
+    return result;
+}
+
+/* dead(position) -> bool: the dead-end test in C, with this search's memory of the
+ * positions asked before (as DeadEnds.is_dead keeps it). */
+static PyObject *Search_dead(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    if (!S->R.dead.on) { PyErr_SetString(PyExc_RuntimeError, "search_core: no dead-end test in C here"); return NULL; }
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    return PyBool_FromLong(dead_end(&S->R, &S->dead_state, &p));
+}
+
+/* key(position) -> bytes: the key the search's table holds. */
+static PyObject *Search_key(Search *S, PyObject *args) {
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+    Pos p;
+    if (read_position(S, position, &p)) return NULL;
+    uint8_t key[KEYBUF];
+    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
+}
+
+static PyObject *Search_release(Search *S, PyObject *unused) {
+    loop_release(&S->loop);
+    Py_RETURN_NONE;
+}
+
+LOOP_GETTERS(Search)
+
+static PyMethodDef Search_methods[] = {
+    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
+    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
+    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): take part in a pooled proof."},
+    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> ([(moves, child, score)], keys asked about)."},
+    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
+    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it a dead end (in C)?"},
+    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    {NULL}
+};
+
+static PyGetSetDef Search_getset[] = {
+    LOOP_GETSET(Search),
+    {NULL}
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "solwidget.games.interlock.search_core.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One best-first search of Interlock (see the module's source).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+/* set_order(items) -> bytes: the items (distinct cards) in the order CPython iterates
+ * set(items), as set_order replays it: native.py checks it against the running Python. */
+static PyObject *core_set_order(PyObject *self, PyObject *args) {
+    PyObject *items;
+    if (!PyArg_ParseTuple(args, "S", &items)) return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(items);
+    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(items);
+    uint8_t seen[64] = {0}, out[64];
+    if (n > 52) goto bad;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!b[i] || b[i] >= 64 || seen[b[i]]) goto bad;
+        seen[b[i]] = 1;
+    }
+    int m = set_order(b, (int)n, out);
+    if (m < 0) goto bad;
+    return PyBytes_FromStringAndSize((char *)out, m);
+bad:
+    PyErr_SetString(PyExc_ValueError, "search_core: set_order takes at most 52 distinct cards 1..63");
+    return NULL;
+}
+
+static PyMethodDef core_methods[] = {
+    {"set_order", core_set_order, METH_VARARGS, "set_order(items): set(items)'s order, replayed."},
+    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
+    {NULL}
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "search_core",
+    "Interlock's search, compiled (see native.py).", -1, core_methods
+};
+
+PyMODINIT_FUNC PyInit_search_core(void) {
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) { Py_DECREF(m); return NULL; }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType); Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,104 @@
+"""A family's search in C, seen from the solver: what ``Solver`` asks of a search.
+
+A family whose search has a second writing in C (its ``search_core.c``, on the shared loop of
+``solver/search_loop.h``) subclasses ``NativeSearch`` in its ``native.py``: it says how a
+position and a move are encoded for its C module, and hands the module its tables. This class
+gives the rest of ``_Search``'s interface (``run``, ``line``, ``pool``, ``waiting``, ...), the
+same for every family, so that ``Solver`` cannot tell the two searches apart.
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+
+from ..engine.moves import Move
+from . import search
+
+
+class NativeSearch(ABC):
+    """``_Search``'s interface over a C module's ``Search`` (``core``): a subclass sets
+    ``self.x`` (the Python expander, whose ``start``, ``is_won`` and ``sound`` the solver
+    still asks), ``self.core``, and defines ``encode``, ``encode_moves`` and ``decode_moves``."""
+
+    x = None
+    core = None
+
+    @abstractmethod
+    def encode(self, piles) -> bytes:
+        """A position as the C module keeps it."""
+
+    @abstractmethod
+    def encode_moves(self, moves) -> bytes:
+        """Moves as the C module keeps them."""
+
+    @abstractmethod
+    def decode_moves(self, data: bytes) -> list[Move]:
+        """The engine's moves of what ``line`` gives from the C module."""
+
+    def key(self, state) -> bytes:
+        """The position's key: the expander's, which the C module makes byte for byte (its
+        tests check it), so that a pooled proof may hold keys of both."""
+        return self.x.key(state)
+
+    def pool(self, closure) -> None:
+        """Take part in a pooled loss proof (search.py's ``_Closure``), or leave it (None).
+        The closure's two sets of keys become the C module's KeyPools holding the same keys
+        (sets of bytes keys with a set's ``add``, ``in`` and ``len``, all that search.py asks
+        of them), so that the C search adds and looks up its keys without making a bytes
+        object of each; a Python ``_Search`` of the same portfolio uses them as sets."""
+        if closure is None:
+            self.core.pool(None, None)
+            return
+        key_pool = sys.modules[type(self.core).__module__].KeyPool
+        for name in ("expanded", "generated"):
+            keys = getattr(closure, name)
+            if not isinstance(keys, key_pool):
+                pooled = key_pool()
+                for key in keys:
+                    pooled.add(key)
+                setattr(closure, name, pooled)
+        self.core.pool(closure.expanded, closure.generated)
+
+    def seed(self, state, node) -> None:
+        self.core.seed(self.encode(state.piles), self.encode_moves(node[1]))
+
+    def run(self, burst, progress):
+        """Up to ``burst`` positions popped: (how many, the won node or None). POOL_AFTER is
+        read here, as ``_Search`` reads it, so that a change to search.py's holds for both."""
+        done, expanded, won, depth = self.core.run(burst, progress.expanded, search.POOL_AFTER)
+        if expanded:
+            progress.expanded += expanded
+            progress.depth = depth
+        return done, won
+
+    def line(self, node) -> list[Move]:
+        """The moves from the start to ``node`` (the engine's Move objects)."""
+        return self.decode_moves(self.core.line(node))
+
+    def best_line(self) -> list[Move]:
+        node = self.core.best_node
+        return [] if node is None else self.line(node)
+
+    def release(self) -> None:
+        self.core.release()
+
+    @property
+    def waiting(self) -> int:
+        return self.core.waiting
+
+    @property
+    def generated(self) -> int:
+        return self.core.generated
+
+    @property
+    def complete(self) -> bool:
+        return self.core.complete
+
+    @property
+    def skipped(self) -> int:
+        return self.core.skipped
+
+    @property
+    def best_score(self):
+        return self.core.best_score

@@ -1,0 +1,522 @@
+"""The Interchange family's compiled search (games/interchange/search_core.c) against the
+Python one.
+
+search_core.c is a second writing of solver/search.py's ``_Search`` with
+``InterchangeExpander``'s successors, keys, scores and dead ends, and native.py runs it in
+their place only where it is the very same search. Nothing but these tests holds the two
+writings together, so they compare them at every level, on the games of the fast path and
+on variants of their shape:
+
+- one expansion, on positions taken from real searches: the same moves, child positions
+  and scores, in the same order, and as many keys asked of the table (the children's,
+  each admitted, and those refused as seen);
+  the same key for every position; the same dead-end verdicts (the C test, and the Python
+  one asked from C);
+- whole searches: the same expansions, positions generated, frontier, best line and
+  result, for the portfolio's searches (pooled proofs of loss included, before and after
+  POOL_AFTER), run a step at a time, and with tables and frontiers so small that they
+  evict and trim;
+- where native.py hands over to C and where it keeps the Python search;
+- bad input to the C module: a clear error, and the search still usable after it;
+- SOLWIDGET_PURE=1: no C, and the solver's results are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import solwidget as sw
+from solwidget.games.interchange import native
+from solwidget.games.interchange.expander import InterchangeExpander
+from solwidget.games.interchange.profile import InterchangeProfile
+from solwidget.solver import search as search_module
+from solwidget.solver.profile import profile_for
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+ROOT = Path(__file__).resolve().parent.parent
+FAMILY = ("triple_interchange", "quadruple_interchange")
+# Variants of the fast path's shape (expander.fast_path), so run by search_core too.
+VARIANTS = {
+    "native_ti_two_decks": ("triple_interchange", {"decks": 2, "piles": 7}),
+    "native_ti_four_decks": ("triple_interchange", {"decks": 4, "piles": 9}),
+}
+GAMES = FAMILY + tuple(VARIANTS)
+# Every weight the score reads at work, fractional (yet exact: multiples of 1/1024).
+FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "down": 2.375,
+              "empty": 1.5, "reserve": 0.125, "unsorted": 0.375}
+BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+
+
+def needs_native():
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+@functools.cache
+def load(game_id):
+    if game_id in VARIANTS:
+        base, changes = VARIANTS[game_id]
+        return sw.variant(base, id=game_id, name=game_id.replace("_", " "), **changes).game()
+    return sw.load_game(game_id)
+
+
+def portfolio(game) -> tuple[dict, ...]:
+    return profile_for(game).portfolio_for(game)
+
+
+def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
+    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    expander = profile_for(game).expander(game, options.get("weights"), autoplay, compress)
+    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+                                  table_size, frontier_size, options.get("explore", 0.0))
+
+
+def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
+    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
+    assert isinstance(search, native.NativeSearch)
+    return search
+
+
+def python_dead_ends(search) -> native.NativeSearch:
+    """A NativeSearch like ``search`` whose dead-end test is the expander's, in Python."""
+    core = native.NativeSearch.__new__(native.NativeSearch)
+    native.NativeSearch.__init__(core, search.x, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
+                                 python_dead_ends=True)
+    return core
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+# ------------------------------------------------------------------ positions
+
+@functools.cache
+def searched_positions(game_id, deal, expansions=400) -> tuple:
+    """The positions a Python search of the deal holds after some expansions (settled, as
+    every position the search expands), and the expander it ran with."""
+    game = load(game_id)
+    options = portfolio(game)[0]
+    expander = profile_for(game).expander(game, options.get("weights"))
+    search = _Search(expander, options.get("depth_weight", 0.5), BIG, BIG)
+    start, played = expander.start(game.deal(deal))
+    search.seed(start, (None, tuple(played), len(played)))
+    search.run(expansions, Progress())
+    return expander, tuple(entry[2] for entry in search.frontier.entries())
+
+
+def c_successors(search, position) -> tuple[list, int]:
+    """search_core.successors, its move codes read back as the engine's moves, and how many
+    keys it asked about."""
+    children, asked = search.core.successors(position)
+    return [(search.decode_moves(codes), child, value) for codes, child, value in children], asked
+
+
+def python_successors(search, state) -> tuple[list, list]:
+    """InterchangeExpander.scored's successors in search_core.successors' terms: (moves,
+    child position, score), up to and including the first won child (the search
+    stops there), which search_core gives as None; and every key asked, in order. Each key
+    is admitted once, as a fresh transposition table does."""
+    expander, seen, asked, out = search.x, set(), [], []
+
+    def admit(key) -> bool:
+        asked.append(key)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    for moves, child, value in expander.scored(state, (), admit):
+        if value is None:
+            value = expander.score(child)
+        won = value == 0.0 and expander.is_won(child)
+        out.append((list(moves), None if won else search.encode(child), value))
+        if won:
+            break
+    return out, asked
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
+    needs_native()
+    game = load(game_id)
+    counted = {"positions": 0, "children": 0, "refused": 0, "bridges": 0, "settled": 0}
+    for deal, options in ((1, None), (2, None), (3, None), (1, {"depth_weight": 0.25, "weights": FRACTIONAL})):
+        expander, states = searched_positions(game_id, deal)
+        search = native_search(game, options)
+        for state in states[:120]:
+            position = search.encode(state)
+            assert native.decode(game, position) == state
+            children, asked = c_successors(search, position)
+            expected, keys = python_successors(search, state)
+            # the same children (their keys admitted in this order) and the same keys refused
+            assert (children, asked) == (expected, len(keys)), f"{game_id}: position {position.hex()}"
+            counted["positions"] += 1
+            counted["children"] += len(children)
+            counted["refused"] += len(keys) - len(set(keys))
+            counted["bridges"] += sum(moves[0].src == "stock" for moves, _, _ in children)
+            counted["settled"] += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
+    assert all(counted.values()), counted
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_keys_and_dead_ends_are_pythons(game_id):
+    needs_native()
+    game = load(game_id)
+    search = native_search(game)
+    seen, dead = 0, 0
+    deals = (1, 2, 3, 4, 5, 54, 324) if game_id == "triple_interchange" else (1, 2, 3, 4, 5)  # 54, 324: lost
+    for deal in deals:
+        expander, states = searched_positions(game_id, deal)
+        for state in states:
+            position = search.encode(state)
+            assert search.core.key(position) == expander.key(state)
+            verdict = expander.dead_ends.is_dead(state)
+            assert search.core.dead(position) == verdict, f"{game_id}: position {position.hex()}"
+            seen += 1
+            dead += verdict
+    assert seen > 1000
+    assert dead > 0 or game_id != "triple_interchange", "some position was dead"
+
+
+def test_the_python_dead_end_test_asked_from_c_gives_the_same_successors():
+    needs_native()
+    game = load("triple_interchange")
+    search = native_search(game)
+    asking = python_dead_ends(search)
+    for deal in (1, 2):
+        for state in searched_positions("triple_interchange", deal)[1][:80]:
+            position = search.encode(state)
+            assert asking.core.successors(position) == search.core.successors(position)
+
+
+# ------------------------------------------------------------------ whole searches
+
+def outcome(solver) -> tuple:
+    """All a finished solver tells, but the time."""
+    result, p = solver.result, solver.result.progress
+    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
+            p.depth, p.best_score, words(p.best_line), [s.complete for s in solver._searches],
+            [s.skipped for s in solver._searches])
+
+
+def make_solver(state, python, **options):
+    """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(InterchangeProfile, "compiled_search", lambda self, *args: None)
+        return sw.Solver(state, **options)
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def solved_both_ways(state, **options) -> tuple:
+    """The outcomes of the compiled and the Python search on ``state``."""
+    runs = []
+    for python in (False, True):
+        run = make_solver(state, python, **options)
+        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
+        run.solve()
+        runs.append(outcome(run))
+    return tuple(runs)
+
+
+SEARCHES = {
+    "the portfolio": {},
+    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
+                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FRACTIONAL}]},
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("search", SEARCHES)
+def test_whole_searches_are_pythons(game_id, search):
+    needs_native()
+    game = load(game_id)
+    statuses = set()
+    for deal in range(1, 5):
+        in_c, in_python = solved_both_ways(game.deal(deal), max_states=1500, **SEARCHES[search])
+        assert in_c == in_python, f"{game_id} deal {deal}"
+        statuses.add(in_c[0])
+    assert "won" in statuses
+
+
+@pytest.mark.parametrize("deal, states", [(54, 2000), (324, 3000), (595, 12000)])
+def test_pooled_proofs_are_pythons(deal, states):
+    # 54 and 324 are proved lost before POOL_AFTER, 595 searched past it: there a search
+    # skips the positions the other expanded
+    needs_native()
+    in_c, in_python = solved_both_ways(load("triple_interchange").deal(deal), max_states=states)
+    assert in_c == in_python
+    if deal != 595:
+        assert in_c[0] == "lost"
+    else:
+        assert in_c[3] > search_module.POOL_AFTER and sum(in_c[-1]) > 0, "positions were skipped"
+
+
+def test_c_and_python_searches_pool_one_proof():
+    # the portfolio's exploring search left to Python: both add to the same KeyPools
+    needs_native()
+    game = load("triple_interchange")
+    for deal, states in ((324, 3000), (595, 12000)):
+        with pytest.MonkeyPatch.context() as patch:
+            compiled_search = InterchangeProfile.compiled_search
+            patch.setattr(InterchangeProfile, "compiled_search",
+                          lambda self, x, w, d, t, f, explore: None if explore else compiled_search(self, x, w, d, t, f, explore))
+            mixed = sw.Solver(game.deal(deal), max_states=states)
+        assert [type(s) for s in mixed._searches] == [native.NativeSearch, _Search]
+        mixed.solve()
+        in_python = make_solver(game.deal(deal), True, max_states=states)
+        in_python.solve()
+        assert outcome(mixed) == outcome(in_python)
+        assert outcome(mixed)[0] == "lost"
+
+
+def test_the_key_pool_is_a_set_of_bytes_keys():
+    needs_native()
+    keys, plain = native.search_core.KeyPool(), set()
+    for k in range(3000):
+        key = bytes([k % 251]) * (k % 200)
+        assert (key in keys) == (key in plain)
+        keys.add(key)
+        plain.add(key)
+        assert len(keys) == len(plain)
+    assert all(key in keys for key in plain) and b"\xff" not in keys
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
+    needs_native()
+    game = load("triple_interchange")
+    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    for deal in (2, 252):                   # 252: undecided within the budget
+        seen = []
+        for python in (False, True):
+            run, steps = make_solver(game.deal(deal), python, max_states=1200), []
+            while not run.done:
+                run.step(chunks[len(steps) % len(chunks)])
+                steps.append(progress_seen(run))
+            seen.append((steps, outcome(run)))
+        assert seen[0] == seen[1], f"deal {deal}"
+        steps_taken.append(len(steps))
+    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+
+
+def test_small_tables_and_frontiers_evict_and_trim_alike():
+    needs_native()
+    game = load("triple_interchange")
+    trimmed = 0
+    for deal in (1, 2):
+        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
+            in_c, in_python = solved_both_ways(game.deal(deal), max_states=1500, table_size=table_size,
+                                               frontier_size=frontier_size)
+            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
+            trimmed += not all(in_c[-2])
+    assert trimmed > 0, "some frontier was trimmed"
+
+
+# ------------------------------------------------------------------ where C runs
+
+def test_the_compiled_search_runs_only_where_it_is_the_same_search():
+    needs_native()
+    for game_id in GAMES:
+        game = load(game_id)
+        for options in portfolio(game):
+            assert isinstance(compiled(game, options), native.NativeSearch), game_id
+    triple = load("triple_interchange")
+    exact_sums = {"weights": {"down": 3 / 1024, "home": 2.0 ** 19, "cells": 0.1, "covered": 0.1},
+                  "depth_weight": 1 / 1024}       # cells and covered: read of no pile here
+    assert isinstance(compiled(triple, exact_sums), native.NativeSearch)
+    for inexact in ({"weights": {"down": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1},
+                    {"weights": {"unsorted": 0.1}}, {"weights": {"reserve": 1 / 2048}}):
+        assert compiled(triple, inexact) is None, inexact
+    assert compiled(triple, {}, autoplay=False) is None
+    assert compiled(triple, {}, compress=False) is None
+    for game_id in ("interchange", "unlimited", "single_interchange"):
+        game = load(game_id)
+        expander = profile_for(game).expander(game)
+        assert type(expander) is not InterchangeExpander
+        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game_id
+    game = sw.variant("triple_interchange", id="native_ti_kings", name="native ti kings", empty="king").game()
+    assert native.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0) is None
+
+
+@pytest.mark.parametrize("options", [{"depth_weight": 0.1}, {"autoplay": False}, {"compress_stock": False}])
+def test_where_c_cannot_run_the_same_search_python_runs_it(options):
+    run = make_solver(load("triple_interchange").deal(1), False, max_states=300, **options)
+    assert search_types(run) == {_Search}
+    run.solve()
+
+
+# ------------------------------------------------------------------ bad input
+
+def core_arguments(game) -> list:
+    """What NativeSearch passes to search_core.Search for ``game``."""
+    weights = (8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0)
+    return [len(game.F), len(game.T), *native._tables(game), game.decks, game.card_count, weights, 0.5, 0.0,
+            BIG, BIG, None]
+
+
+def bad_constructions(game) -> dict:
+    """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
+    words of its message)."""
+    fits_on, empty_takes, builds = native._tables(game)
+    return {
+        "no foundations": (0, 0, ValueError, "foundations and tableau"),
+        "40 piles": (1, 40, ValueError, "foundations and tableau"),
+        "fits_on one short": (2, fits_on[:-1], ValueError, "128 bytes objects"),
+        "fits_on as a list": (2, list(fits_on), TypeError, "tuple"),
+        "a face-down card fitting": (2, (bytes([65]),) + fits_on[1:], ValueError, "face-up cards"),
+        "fits_on of text": (2, ("x",) * 128, ValueError, "bytes of fewer than 64 cards"),
+        "empty_takes one short": (3, empty_takes[:-1], ValueError, "empty_takes must be 128 bytes"),
+        "builds one short": (4, builds[:-1], ValueError, "builds must be 16384 bytes"),
+        "a key too long": (6, 250, ValueError, "255 bytes"),
+        "seven weights": (7, (1.0,) * 7, TypeError, "length 8"),
+        "a weight as text": (7, ("1",) * 8, TypeError, "must be real number"),
+    }
+
+
+def bad_positions(game, search) -> dict:
+    """Malformed positions (a deal's position, encoded, then spoilt): (position, the error,
+    words of its message)."""
+    good = search.encode(game.deal(1))
+    malformed = "search_core: a malformed position"
+    a_card_of_0 = bytearray(good)
+    a_card_of_0[len(game.F) + 1] = 0              # the first tableau pile's bottom card
+    a_foundation_of_64 = bytes([64]) + good[1:]
+    thirteen_cards_more = bytes([13]) + good[1:]    # a King home: the Ace to it
+    return {
+        "one byte short": (good[:-1], ValueError, malformed),
+        "one byte more": (good + b"\x00", ValueError, malformed),
+        "no bytes": (b"", ValueError, malformed),
+        "a card of rank 0": (bytes(a_card_of_0), ValueError, malformed),
+        "a foundation of 64": (a_foundation_of_64, ValueError, malformed),
+        "thirteen cards more": (thirteen_cards_more, ValueError, malformed),
+        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
+        "text": (good.hex(), TypeError, "must be bytes"),
+    }
+
+
+BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves are bytes, 2 a move code"),
+             "2049 codes": (bytes(2 * 2049), ValueError, "search_core: moves are bytes, 2 a move code"),
+             "text": ("t0 f0", TypeError, "must be bytes")}
+
+
+def refusal(call, *args):
+    """The error ``call(*args)`` raises, or None."""
+    try:
+        call(*args)
+    except Exception as error:  # noqa: BLE001 - the caller checks which
+        return error
+    return None
+
+
+def refused(error, kind, words) -> bool:
+    return type(error) is kind and words in str(error)
+
+
+def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
+    needs_native()
+    game = load("triple_interchange")
+    for case, (index, value, kind, words) in bad_constructions(game).items():
+        arguments = core_arguments(game)
+        arguments[index] = value
+        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    search = native_search(game)
+    core, position = search.core, search.encode(search.x.start(game.deal(1))[0])
+    for case, (bad, kind, words) in bad_positions(game, search).items():
+        for call, args in ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
+                           (core.dead, (bad,))):
+            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+    for case, (bad, kind, words) in BAD_MOVES.items():
+        assert refused(refusal(core.seed, position, bad, 0), kind, words), case
+    for node in (-1, 0):
+        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
+    assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
+    keys = native.search_core.KeyPool()
+    assert refused(refusal(keys.add, "key"), TypeError, "a key is bytes")
+    assert refused(refusal(keys.add, bytes(65536)), ValueError, "a key longer than it keeps")
+    assert refused(refusal(keys.__contains__, 1), TypeError, "a key is bytes")
+    arguments = core_arguments(game)
+    arguments[-1] = lambda position: 1 / 0         # a dead-end test that fails: its error comes out
+    failing = native.search_core.Search(*arguments)
+    failing.seed(position, b"", 0)
+    assert type(refusal(failing.run, 5, 0, 8000)) is ZeroDivisionError
+    assert failing.key(position) == search.x.key(search.x.start(game.deal(1))[0])
+    bursts = [1, 30, 300, 1000]
+    assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
+
+
+def run_search(search, state, bursts) -> list:
+    """Seed ``search`` with ``state`` and run it burst by burst: what it tells after each."""
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append((done, progress.expanded, progress.depth, None if won is None else words(search.line(won)),
+                     search.generated, search.waiting, search.complete, search.best_score,
+                     words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+# ------------------------------------------------------------------ SOLWIDGET_PURE=1
+
+# The solver's results on the family's first deals and a lost deal (run here, and under
+# SOLWIDGET_PURE=1).
+SAMPLE = """
+    import json
+    import solwidget as sw
+    from solwidget.games.interchange import native
+
+    def sample():
+        seen = []
+        deals = [("triple_interchange", 1), ("triple_interchange", 2), ("triple_interchange", 54),
+                 ("quadruple_interchange", 1)]
+        for game_id, deal in deals:
+            solver = sw.Solver(sw.load_game(game_id).deal(deal), max_states=1500)
+            result, p = solver.solve(), solver.progress
+            seen.append([game_id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
+                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
+                         sorted({type(search).__name__ for search in solver._searches})])
+        return {"search_core": native.search_core is not None, "seen": seen}
+"""
+
+
+def test_under_solwidget_pure_python_searches_and_finds_the_same():
+    needs_native()
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
+    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(SAMPLE), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    assert {row[2] for row in mine["seen"]} >= {"won", "lost"}

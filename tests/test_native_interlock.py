@@ -1,0 +1,561 @@
+"""Interlock's compiled search (games/interlock/search_core.c) against the Python one.
+
+search_core.c is a second writing of solver/search.py's ``_Search`` with ``InterlockExpander``'s
+successors, keys and scores, and native.py runs it in their place only where it is the very
+same search. Nothing but these tests holds the two writings together, so they compare them
+at every level:
+
+- one expansion, on positions taken from real searches of several deals: the same moves
+  (turns and redeals too), child positions, keys and scores, in the same order, the same
+  admit sequence, the list ended by a won child;
+- the replay of CPython's set order (the bridges onto empty back piles start from the
+  reserve's Kings in that order) against the running Python;
+- whole searches: the same expansions, positions generated, frontier, best line and result,
+  at the portfolio's search and others, run a step at a time, and with tables and
+  frontiers so small that they evict and trim;
+- where native.py hands over to C and where it keeps the Python search;
+- bad input to the C module: a clear error, and the search still usable after it;
+- SOLWIDGET_PURE=1: no C, and the solver's results are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import solwidget as sw
+from solwidget.engine.state import State
+from solwidget.games.interlock import deadends, native
+from solwidget.games.interlock.expander import InterlockExpander
+from solwidget.solver.profile import profile_for
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+ROOT = Path(__file__).resolve().parent.parent
+BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+interlock_profile = importlib.import_module("solwidget.games.interlock.profile")
+# Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and one
+# so small that the score's floor of 0.5 is reached before the end.
+FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "unsorted": 0.375,
+              "down": 0.25, "empty": 1.5, "covered": 2.125, "reserve": 0.125}
+FLOORED = {**FRACTIONAL, "home": 0.25, "covered": 0.0, "empty": 6.0}
+
+
+def needs_native():
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+@functools.cache
+def game():
+    return sw.load_game("interlock")
+
+
+def portfolio(g) -> tuple[dict, ...]:
+    return profile_for(g).portfolio_for(g)
+
+
+def compiled(g, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
+    expander = profile_for(g).expander(g, options.get("weights"), autoplay, compress)
+    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+                                  table_size, frontier_size, options.get("explore", 0.0))
+
+
+def native_search(options=None, table_size=BIG, frontier_size=BIG):
+    search = compiled(game(), portfolio(game())[0] if options is None else options, table_size, frontier_size)
+    assert isinstance(search, native.NativeSearch)
+    return search
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+# ------------------------------------------------------------------ positions
+
+@functools.cache
+def searched_positions(deal, expansions=300) -> tuple:
+    """The positions a Python search of the portfolio expands on this deal, in order, each
+    with the moves that led to it."""
+    g = game()
+    options = portfolio(g)[0]
+    expander = profile_for(g).expander(g, options["weights"])
+    search = _Search(expander, options["depth_weight"], BIG, BIG, options["explore"])
+    start, played = expander.start(g.deal(deal))
+    search.seed(start, (None, tuple(played), len(played)))
+    seen, scored = [], expander.scored
+
+    def recording(state, came_by, admit):
+        seen.append((state, came_by))
+        return scored(state, came_by, admit)
+
+    expander.scored = recording
+    search.run(expansions, Progress())
+    return tuple(seen)
+
+
+def python_successors(search, state) -> tuple[list, int]:
+    """InterlockExpander's successors (no dead-end test) in search_core.successors' terms:
+    (moves, child position, score), up to and including the first won child, which
+    search_core gives as None; and how many keys were refused as seen before."""
+    expander, seen, out, refused = search.x, set(), [], 0
+    for moves, child in expander._settled_moves(state):
+        key = expander.key(child)
+        if key in seen:
+            refused += 1
+            continue
+        seen.add(key)
+        value = expander.score(child)
+        won = value == 0.0 and expander.is_won(child)
+        out.append((search.encode_moves(moves), None if won else search.encode(child), value))
+        if won:
+            break
+    return out, refused
+
+
+# ------------------------------------------------------------------ one expansion
+
+@functools.cache
+def compared_successors(deal) -> tuple[int, int, int, int]:
+    """C's successors against Python's on the positions a search of the deal expands:
+    (children, with a bridge, with a turn, keys refused as seen before)."""
+    search = native_search()
+    core = search.core
+    children = bridges = turns = refusals = 0
+    for state, came_by in searched_positions(deal):
+        expected, refused = python_successors(search, state)
+        generated_before = core.generated
+        got, asked = core.successors(search.encode(state), search.encode_moves(came_by))
+        assert got == expected, f"deal {deal}: {state.piles}"
+        assert asked == len(expected) + refused       # the same admit calls
+        refusals += refused
+        assert core.generated == generated_before       # a scratch search: this one untouched
+        for moves, child, _ in got:
+            decoded = search.decode_moves(moves)
+            bridges += any(m.src == "waste" for m in decoded)
+            turns += any(m.src == "stock" for m in decoded)
+            if child is not None:
+                assert core.key(child) == search.key(State(game(), *search.decode(child)))
+        children += len(got)
+    return children, bridges, turns, refusals
+
+
+@pytest.mark.parametrize("deal", [3, 4, 8, 11, 12])
+def test_successors_are_pythons_move_for_move(deal):
+    needs_native()
+    children, bridges, turns, _ = compared_successors(deal)
+    assert children > 50 and bridges and turns
+
+
+def test_successors_refused_as_seen_are_asked_alike():
+    needs_native()
+    assert sum(compared_successors(deal)[3] for deal in (3, 4, 8, 11, 12)) > 0
+
+
+def test_a_won_child_ends_the_successors():
+    needs_native()
+    search = native_search()
+    line = sw.solve(game().deal(1), max_states=20_000).moves
+    state, ended = game().deal(1), 0
+    for move in line:
+        settled = search.x.start(state)[0]
+        expected, _ = python_successors(search, settled)
+        assert search.core.successors(search.encode(settled), b"")[0] == expected
+        ended += bool(expected) and expected[-1][1] is None
+        state = state.play(move)
+    assert ended
+
+
+def test_keys_are_the_python_keys_on_shuffled_positions():
+    # uncovered back piles in every order: the key sorts them as keys.backs_uncovered does
+    needs_native()
+    search, rng = native_search(), random.Random(7)
+    g = game()
+    backs = [t for t in g.T if g.layer[t] == 0]
+    for deal in (2, 5):
+        for state, _ in searched_positions(deal)[::10]:
+            piles = list(state.piles)
+            chosen = [piles[t] for t in backs]
+            rng.shuffle(chosen)
+            for t, pile in zip(backs, chosen):
+                piles[t] = pile
+            shuffled = State(g, tuple(piles), state.extra)
+            assert search.core.key(search.encode(shuffled)) == search.key(shuffled)
+
+
+def test_the_set_order_is_pythons():
+    needs_native()
+    assert native.set_order_holds()
+    rng = random.Random(3)
+    for size in range(53):
+        items = tuple(rng.sample(range(1, 64), size))
+        assert native.search_core.set_order(bytes(items)) == bytes(list(set(items)))
+
+
+# ------------------------------------------------------------------ dead ends
+
+def dead_verdicts(deal) -> tuple[int, int, int]:
+    """The C test's verdicts against DeadEnds.is_dead's on the positions a search of the deal
+    asks about, in its order (the test remembers what it was asked: how many positions it
+    left alive, the killer splits, so the splits' verdicts depend on the sequence and both
+    sides see the same one): (positions, dead, dead by splits only)."""
+    search = native_search()
+    python = deadends.DeadEnds(game())
+    positions = [state for state, _ in searched_positions(deal, 2500)]
+    verdicts = [search.core.dead(search.encode(state)) for state in positions]
+    assert verdicts == [python.is_dead(state) for state in positions], deal
+    plain = deadends.DeadEnds(game())
+    by_splits = sum(dead and plain._closure(state.piles, plain.pair) for state, dead in zip(positions, verdicts))
+    return len(positions), sum(verdicts), by_splits
+
+
+@pytest.mark.parametrize("deal", [8, 11, 12, 36, 105])
+def test_the_dead_end_test_is_pythons_verdict_for_verdict(deal):
+    needs_native()
+    positions, _, _ = dead_verdicts(deal)
+    assert positions > 100
+
+
+def test_the_dead_end_test_finds_dead_ends_plainly_and_by_splits():
+    needs_native()
+    found = [dead_verdicts(deal) for deal in (8, 11, 12)]
+    assert sum(dead for _, dead, _ in found) > 20
+    assert sum(split for _, _, split in found) > 0
+
+
+def test_a_deal_proved_dead_at_its_start_is_so_in_c():
+    needs_native()
+    for deal in (13, 24, 26, 30):           # lost at the first expansion (nested splits or plain)
+        search = native_search()
+        start = search.x.start(game().deal(deal))[0]
+        assert search.core.dead(search.encode(start)) is deadends.DeadEnds(game()).is_dead(start) is True
+
+
+# ------------------------------------------------------------------ whole searches
+
+def make_solver(state, python: bool, monkeypatch=None, **options):
+    if python:
+        original = interlock_profile.compiled_search
+        interlock_profile.compiled_search = lambda *args: None
+        try:
+            return sw.Solver(state, **options)
+        finally:
+            interlock_profile.compiled_search = original
+    return sw.Solver(state, **options)
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def outcome(solver) -> tuple:
+    result, p = solver.result, solver.progress
+    return (result.status, words(result.moves), p.expanded, p.generated, p.frontier, p.best_score,
+            words(p.best_line), [search.complete for search in solver._searches])
+
+
+def solved_both_ways(state, **options) -> tuple:
+    in_c, in_python = make_solver(state, False, **options), make_solver(state, True, **options)
+    assert search_types(in_python) == {_Search}
+    assert search_types(in_c) == {native.NativeSearch}
+    in_c.solve()
+    in_python.solve()
+    return outcome(in_c), outcome(in_python)
+
+
+SEARCHES = {
+    "default": {},
+    "greedy, no exploring": {"portfolio": [{"depth_weight": 0.0, "weights": {"covered": 8.0}}]},
+    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "explore": 0.2, "weights": FRACTIONAL},
+                                           {"depth_weight": 0.75, "weights": FLOORED}]},
+}
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_whole_searches_are_pythons(search):
+    needs_native()
+    statuses = set()
+    for deal in range(1, 7):
+        in_c, in_python = solved_both_ways(game().deal(deal), max_states=2500, **SEARCHES[search])
+        assert in_c == in_python, f"deal {deal}"
+        statuses.add(in_c[0])
+    assert "won" in statuses
+
+
+def test_a_lost_deal_is_proved_lost_the_same_way():
+    needs_native()
+    lost = 0
+    for deal in (845,):
+        in_c, in_python = solved_both_ways(game().deal(deal), max_states=30_000)
+        assert in_c == in_python
+        lost += in_c[0] == "lost"
+    assert lost
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
+    needs_native()
+    chunks = (1, 7, 13, 2, 29, 5, 61)
+    for deal in (3, 4):
+        seen = []
+        for python in (False, True):
+            run, steps = make_solver(game().deal(deal), python, max_states=1500), []
+            while not run.done:
+                run.step(chunks[len(steps) % len(chunks)])
+                steps.append(progress_seen(run))
+            seen.append((steps, outcome(run)))
+        assert seen[0] == seen[1], f"deal {deal}"
+
+
+def test_small_tables_and_frontiers_evict_and_trim_alike():
+    needs_native()
+    trimmed = 0
+    for deal in (3, 4):
+        for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200), (BIG, 1)):
+            in_c, in_python = solved_both_ways(game().deal(deal), max_states=2000, table_size=table_size,
+                                               frontier_size=frontier_size)
+            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
+            trimmed += not all(in_c[-1])
+    assert trimmed > 0, "some frontier was trimmed"
+
+
+# ------------------------------------------------------------------ where C runs
+
+def test_the_compiled_search_runs_only_where_it_is_the_same_search():
+    needs_native()
+    g = game()
+    for options in portfolio(g):
+        assert isinstance(compiled(g, options), native.NativeSearch)
+    assert isinstance(compiled(g, {"weights": FRACTIONAL, "depth_weight": 1 / 1024}), native.NativeSearch)
+    for inexact in ({"weights": {"covered": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1}):
+        assert compiled(g, inexact) is None, inexact
+    assert compiled(g, {}, autoplay=False) is None
+    assert compiled(g, {}, compress=False) is None          # InterlockFamilyExpander
+    for other in ("love_a_duck", "guardian"):
+        og = sw.load_game(other)
+        expander = profile_for(og).expander(og)
+        assert type(expander) is not InterlockExpander
+        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, other
+
+
+def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
+    # tests switch reductions off by replacing what search_core writes again: the Python
+    # search then runs, and a replaced part of the dead-end test is called back
+    needs_native()
+    g = game()
+    bridges = importlib.import_module("solwidget.games.interlock.bridges")
+    keys = importlib.import_module("solwidget.games.interlock.expander")
+    for module, name, value in ((bridges, "home_bridges", None), (keys, "backs_uncovered", lambda game: None),
+                                (bridges, "_safe_next", lambda game, piles: ())):
+        with monkeypatch.context() as patched:
+            patched.setattr(module, name, value)
+            assert compiled(g, portfolio(g)[0]) is None, name
+    assert isinstance(compiled(g, portfolio(g)[0]), native.NativeSearch)
+    with monkeypatch.context() as patched:
+        patched.setattr(deadends.DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
+        search = compiled(g, portfolio(g)[0])
+        assert isinstance(search, native.NativeSearch)
+        with pytest.raises(RuntimeError, match="no dead-end test in C"):
+            search.core.dead(search.encode(g.deal(1)))
+        in_c, in_python = solved_both_ways(g.deal(13), max_states=500)
+        assert in_c == in_python
+
+
+@functools.cache
+def variant(**changes):
+    variant_id = "native_interlock_" + "_".join(map(str, changes.values())).replace(" ", "_")
+    return sw.variant("interlock", id=variant_id, name=variant_id.replace("_", " "), **changes).game()
+
+
+def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the_same():
+    # a variant restating Interlock's rules gets its profile and fast path, so the C search;
+    # one that builds down in suit does not (bridges.applies), and keeps the Python search
+    needs_native()
+    same = variant(draw=1, redeals="unlimited", moves="runs")
+    assert isinstance(compiled(same, portfolio(same)[0]), native.NativeSearch)
+    for deal in (3, 4):
+        in_c, in_python = solved_both_ways(same.deal(deal), max_states=2000)
+        assert in_c == in_python
+    in_suit = variant(build="down in suit")
+    expander = profile_for(in_suit).expander(in_suit)
+    assert type(expander) is not InterlockExpander
+    assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
+
+
+@pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"depth_weight": 0.1},
+                                     {"autoplay": False}])
+def test_where_c_cannot_run_the_same_search_python_runs_it(options):
+    run = make_solver(game().deal(1), False, max_states=20_000, **options)
+    assert search_types(run) == {_Search}
+    assert run.solve().status == "won"
+
+
+def test_the_twister_is_random_Random_0():
+    needs_native()
+    rng = random.Random(0)
+    expected = [x for k in range(1, 2001) for x in (rng.random(), rng.randrange(k))]
+    assert native.search_core.random(2000) == expected
+
+
+# ------------------------------------------------------------------ bad input
+
+def core_arguments():
+    g = game()
+    return [*native._tables(g), g.card_count, (8.0, 1.0, 0.5, 0.0, 1.0, 1.0, 8.0, 0.0, 0.0), 0.5, 0.3,
+            BIG, BIG, None]
+
+
+def refusal(call, *args):
+    try:
+        call(*args)
+    except Exception as error:      # noqa: BLE001 - the test looks at which
+        return error
+    return None
+
+
+def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
+    needs_native()
+    layout = native._tables(game())[0]
+    constructions = {
+        "layout not bytes": (0, "x", TypeError, ""),
+        "layout of a broken length": (0, layout[:-1], ValueError, "layout is 7 bytes a pile"),
+        "a pile of no kind": (0, b"\x07" + layout[1:], ValueError, "malformed layout"),
+        "fits too short": (1, b"\x00" * 10, ValueError, "fits must be 4096 bytes"),
+        "a fit_order outside fits": (2, b"\x05" + b"\xff" * 255, ValueError, "malformed fit_order"),
+        "weights too few": (6, (1.0, 2.0), TypeError, ""),
+        "dead not callable": (11, 3, TypeError, "dead must be"),
+        "dead tables malformed": (11, (b"", b"", 48, 8, 2, 16, 100, 2), ValueError, "malformed dead-end tables"),
+    }
+    for case, (index, value, kind, text) in constructions.items():
+        arguments = core_arguments()
+        arguments[index] = value
+        error = refusal(native.search_core.Search, *arguments)
+        assert type(error) is kind and text in str(error), case
+    search = native_search()
+    core = search.core
+    position = search.encode(search.x.start(game().deal(1))[0])
+    bad_positions = {
+        "not bytes": ("abc", TypeError, "bytes"),
+        "too short": (position[:-5], ValueError, "malformed position"),
+        "too long": (position + b"\x00", ValueError, "malformed position"),
+        "a card 70 on the tableau": (position[:5] + b"\x46" + position[6:], ValueError, "malformed position"),
+        "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
+        "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
+    }
+    for case, (bad, kind, text) in bad_positions.items():
+        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
+            error = refusal(call, *args)
+            assert type(error) is kind and text in str(error), f"{call.__name__}: {case}"
+    for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
+        error = refusal(core.seed, position, bad)
+        assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
+    for node in (-1, 0):
+        assert type(refusal(core.line, node)) is IndexError
+    bursts = [1, 30, 300]
+    assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
+
+
+def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
+    needs_native()
+    search = native_search()
+    start, played = search.x.start(game().deal(3))
+    search.seed(start, (None, tuple(played), len(played)))
+    calls = []
+    is_dead = search.x.dead_ends.is_dead
+
+    def failing(state):
+        calls.append(state)
+        if len(calls) == 2:
+            raise KeyError("dead-end test failed")
+        return is_dead(state)
+
+    core_args = core_arguments()
+    core_args[-1] = search._dead_callback(failing)
+    search.core = native.search_core.Search(*core_args)
+    search.seed(start, (None, tuple(played), len(played)))
+    with pytest.raises(KeyError):
+        search.run(10, Progress())
+    done, _ = search.run(10, Progress())
+    assert done == 10
+
+
+def run_search(search, state, bursts) -> list:
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append((done, progress.depth, None if won is None else words(search.line(won)), search.generated,
+                     search.waiting, search.complete, search.best_score, words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+@pytest.mark.parametrize("explore", [0.0, 0.3])
+@pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 50), (100, 60)])
+def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
+    needs_native()
+    bursts = [1, 2, 50, 3, 200, 11, 500]
+    g = game()
+    options = {**portfolio(g)[0], "explore": explore}
+    for deal in (3, 6):
+        expander = profile_for(g).expander(g, options["weights"])
+        in_python = _Search(expander, options["depth_weight"], table_size, frontier_size, explore)
+        in_c = native_search(options, table_size, frontier_size)
+        state = g.deal(deal)
+        assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
+            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+
+
+# ------------------------------------------------------------------ SOLWIDGET_PURE=1
+
+SAMPLE = """
+    import json
+    import solwidget as sw
+    from solwidget.games.interlock import deadends, native
+
+    def sample():
+        seen = []
+        game = sw.load_game("interlock")
+        for deal in (1, 2, 3, 4, 845):
+            solver = sw.Solver(game.deal(deal), max_states=3000)
+            result, p = solver.solve(), solver.progress
+            seen.append([deal, result.status, " ".join(map(str, result.moves)), p.expanded, p.generated,
+                         p.frontier, p.best_score, " ".join(map(str, p.best_line)),
+                         sorted({type(search).__name__ for search in solver._searches})])
+        return {"search_core": native.search_core is not None, "seen": seen}
+"""
+
+
+def test_under_solwidget_pure_python_searches_and_finds_the_same():
+    needs_native()
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
+    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(SAMPLE), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
