@@ -13,6 +13,8 @@
  *   draw of the same Mersenne Twister as Python's random.Random(0) picks the same kinds
  *   (frontier.py: the rounded priority and the depth) and entries as Frontier does;
  * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each;
+ * - a priority is ``value + depth_weight * depth`` rounded as Python rounds it
+ *   (``loop_priority``), for any depth weight;
  * - a trim keeps the best ``frontier_size / 2`` entries as ``Frontier.keep`` does;
  * - with a pooled proof (``_Closure``, whose two sets of keys are KeyPools, this file's set
  *   of bytes keys, holding the same bytes keys as the Python expanders make) every key
@@ -162,9 +164,12 @@ static int bytes_reserve(Bytes *b, size_t more) {
 }
 
 /* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first, in
- * two bytes: a key is at most KEY_MAX bytes). */
+ * two bytes: a key is at most KEY_MAX bytes). A slot holds a key's hash and its place in
+ * the arena together: one cache line a look-up, where two arrays cost two misses a key
+ * seen again. */
 #define KEY_MAX 0xFFFF
-typedef struct { uint64_t *hash; uint32_t *at; size_t cap, size; Bytes arena; } KeySet;
+typedef struct { uint64_t hash; uint32_t at, unused; } KeySlot;
+typedef struct { KeySlot *slots; size_t cap, size; Bytes arena; } KeySet;
 
 /* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
 static uint64_t hash_bytes(const uint8_t *k, int n) {
@@ -181,36 +186,38 @@ static uint64_t hash_bytes(const uint8_t *k, int n) {
 static inline int key_length(const uint8_t *there) { return there[0] << 8 | there[1]; }
 
 static void keyset_free(KeySet *s) {
-    pool_give(s->hash, s->cap * sizeof *s->hash);
-    pool_give(s->at, s->cap * sizeof *s->at);
+    pool_give(s->slots, s->cap * sizeof *s->slots);
     pool_give(s->arena.data, s->arena.cap);
     memset(s, 0, sizeof *s);
 }
 
 static int keyset_grow(KeySet *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024, hash_bytes = cap * 8, at_bytes = cap * 4;
-    uint64_t *hash = pool_take(&hash_bytes);
-    uint32_t *at = pool_take(&at_bytes);
-    if (!hash || !at) { pool_give(hash, hash_bytes); pool_give(at, at_bytes); return -1; }
-    memset(hash, 0, cap * sizeof *hash);
+    size_t cap = s->cap ? s->cap * 2 : 1024, bytes = cap * sizeof(KeySlot);
+    KeySlot *slots = pool_take(&bytes);
+    if (!slots) return -1;
+    memset(slots, 0, cap * sizeof *slots);
     for (size_t i = 0; i < s->cap; i++) {
-        if (!s->hash[i]) continue;
-        size_t j = s->hash[i] & (cap - 1);
-        while (hash[j]) j = (j + 1) & (cap - 1);
-        hash[j] = s->hash[i]; at[j] = s->at[i];
+        if (!s->slots[i].hash) continue;
+        size_t j = s->slots[i].hash & (cap - 1);
+        while (slots[j].hash) j = (j + 1) & (cap - 1);
+        slots[j] = s->slots[i];
     }
-    pool_give(s->hash, s->cap * sizeof *s->hash);
-    pool_give(s->at, s->cap * sizeof *s->at);
-    s->hash = hash; s->at = at; s->cap = cap;
+    pool_give(s->slots, s->cap * sizeof *s->slots);
+    s->slots = slots; s->cap = cap;
     return 0;
+}
+
+/* Is slot j the key's? */
+static inline int keyset_at(const KeySet *s, size_t j, const uint8_t *k, int n, uint64_t h) {
+    if (s->slots[j].hash != h) return 0;
+    const uint8_t *there = s->arena.data + s->slots[j].at;
+    return key_length(there) == n && !memcmp(there + 2, k, n);
 }
 
 static int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
     if (!s->size) return 0;
-    for (size_t j = h & (s->cap - 1); s->hash[j]; j = (j + 1) & (s->cap - 1)) {
-        const uint8_t *there = s->arena.data + s->at[j];
-        if (s->hash[j] == h && key_length(there) == n && !memcmp(there + 2, k, n)) return 1;
-    }
+    for (size_t j = h & (s->cap - 1); s->slots[j].hash; j = (j + 1) & (s->cap - 1))
+        if (keyset_at(s, j, k, n, h)) return 1;
     return 0;
 }
 
@@ -218,13 +225,11 @@ static int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
 static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
     if ((s->size + 1) * 2 > s->cap && keyset_grow(s)) return -1;
     size_t j = h & (s->cap - 1);
-    for (; s->hash[j]; j = (j + 1) & (s->cap - 1)) {
-        const uint8_t *there = s->arena.data + s->at[j];
-        if (s->hash[j] == h && key_length(there) == n && !memcmp(there + 2, k, n)) return 0;
-    }
+    for (; s->slots[j].hash; j = (j + 1) & (s->cap - 1))
+        if (keyset_at(s, j, k, n, h)) return 0;
     if (bytes_reserve(&s->arena, (size_t)n + 2) || s->arena.size + n + 2 > NONE32) return -1;
-    s->hash[j] = h;
-    s->at[j] = (uint32_t)s->arena.size;
+    s->slots[j].hash = h;
+    s->slots[j].at = (uint32_t)s->arena.size;
     s->arena.data[s->arena.size] = (uint8_t)(n >> 8);
     s->arena.data[s->arena.size + 1] = (uint8_t)n;
     memcpy(s->arena.data + s->arena.size + 2, k, n);
@@ -237,6 +242,16 @@ static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
 typedef struct { uint32_t parent, moves, depth, slot, nmoves; } Node;   /* nmoves moves of MOVE_BYTES */
 typedef struct { double prio; int64_t order; uint32_t node; } Entry;
 typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
+
+/* A frontier priority as search.py makes it, ``value + depth_weight * depth``: one product
+ * and one sum, each rounded to a double as Python rounds it. The product goes through a
+ * volatile so that no compiler fuses the two into one multiply-add (rounded once, it could
+ * differ in the last bit): the depth weight may then be any double, as a portfolio's 0.2
+ * is, and the priority is still Python's to the last bit. */
+static inline double loop_priority(double value, double depth_weight, uint32_t depth) {
+    volatile double product = depth_weight * depth;
+    return value + product;
+}
 
 static int entry_less(const Entry *a, const Entry *b) {
     return a->prio < b->prio || (a->prio == b->prio && a->order < b->order);
@@ -500,11 +515,14 @@ static int loop_trim(Loop *L) {
  * (every key the tables hold is among them already: checked when the search joins) only a
  * key new to the tables is added there: a key they refuse was added when it was admitted,
  * and a set only grows, so the set is the same, a look-up a child fewer. */
-static int loop_admit(Loop *L, const uint8_t *k, int n) {
+static int loop_admit_hashed(Loop *L, const uint8_t *k, int n, uint64_t h) {
     if (n > KEY_MAX) { PyErr_SetString(PyExc_RuntimeError, "search_core: a key longer than it keeps"); return -1; }
-    uint64_t h = hash_bytes(k, n);
     if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
     L->generated++;
+    /* The newer table first, where most keys seen again are: the same answer as search.py's
+     * order, since the two tables never share a key (a key enters the newer one only when
+     * the older one lacks it, and the newer one starts empty). */
+    if (keyset_has(&L->table, k, n, h)) return 0;
     if (L->old_table.size && keyset_has(&L->old_table, k, n, h)) return 0;
     size_t size = L->table.size;
     int added = keyset_add(&L->table, k, n, h);
@@ -522,6 +540,36 @@ memory:
     return -1;
 }
 
+/* loop_admit with the key's hash made beforehand (hash_bytes(k, n)): a family that makes an
+ * expansion's keys first fetches their slots ahead (loop_prefetch, loop_prefetch_key), then
+ * asks them in the order the Python expander asks them. */
+static inline int loop_admit(Loop *L, const uint8_t *k, int n) {
+    return loop_admit_hashed(L, k, n, hash_bytes(k, n));
+}
+
+static inline void prefetch_slot(const KeySet *t, uint64_t h) {
+    if (t->cap) __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+}
+
+/* The key in the first slot a hash looks at, when its hash is that one (a key seen before). */
+static inline void prefetch_key(const KeySet *t, uint64_t h) {
+    if (!t->cap) return;
+    const KeySlot *slot = &t->slots[h & (t->cap - 1)];
+    if (slot->hash == h) __builtin_prefetch(t->arena.data + slot->at);
+}
+
+/* The first slot of a key of hash ``h`` in both tables, fetched ahead of loop_admit_hashed. */
+static inline void loop_prefetch(const Loop *L, uint64_t h) {
+    prefetch_slot(&L->table, h);
+    prefetch_slot(&L->old_table, h);
+}
+
+/* Its key too, where that slot holds its hash (once the slot is fetched: a second pass). */
+static inline void loop_prefetch_key(const Loop *L, uint64_t h) {
+    prefetch_key(&L->table, h);
+    prefetch_key(&L->old_table, h);
+}
+
 /* The start (``_Search.seed``) at ``depth`` moves (where a family's move may stand for more
  * than one of the engine's): its key in the table, its node, its entry. 0, or -1 (out of
  * memory); *slot: where the family encodes the position. */
@@ -531,7 +579,7 @@ static int loop_seed_at(Loop *L, const uint8_t *key, int n, const void *moves, i
     int64_t node = loop_new_node(L, NONE32, moves, nm, depth);
     if (node < 0 || !(*slot = loop_store(L, (uint32_t)node))) return -1;
     L->order--;
-    return loop_push(L, (Entry){value + L->depth_weight * depth, L->order, (uint32_t)node});
+    return loop_push(L, (Entry){loop_priority(value, L->depth_weight, depth), L->order, (uint32_t)node});
 }
 
 /* The start, its depth the number of its moves. */
@@ -552,7 +600,7 @@ static int loop_child(Loop *L, uint32_t parent, const void *moves, int nm, uint3
     if (L->best_node < 0 || value < L->best_score) { L->best_score = value; L->best_node = node; }
     if (!(*slot = loop_store(L, (uint32_t)node))) return -1;
     L->order--;
-    return loop_push(L, (Entry){value + L->depth_weight * depth, L->order, (uint32_t)node});
+    return loop_push(L, (Entry){loop_priority(value, L->depth_weight, depth), L->order, (uint32_t)node});
 }
 
 /* The head of ``_Search.expand_next``: the next entry popped, its node's position released
@@ -726,9 +774,9 @@ static int loop_add_types(PyObject *module) {
 /* Does ``big`` hold every key of ``keys``? */
 static int holds_all(const KeySet *big, const KeySet *keys) {
     for (size_t j = 0; j < keys->cap; j++) {
-        if (!keys->hash[j]) continue;
-        const uint8_t *k = keys->arena.data + keys->at[j];
-        if (!keyset_has(big, k + 2, key_length(k), keys->hash[j])) return 0;
+        if (!keys->slots[j].hash) continue;
+        const uint8_t *k = keys->arena.data + keys->slots[j].at;
+        if (!keyset_has(big, k + 2, key_length(k), keys->slots[j].hash)) return 0;
     }
     return 1;
 }
