@@ -324,7 +324,7 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     # every key asked from then on, as _admit_pooled does
     needs_native()
     from solwidget.solver.search import _Closure
-    seen = []
+    seen, closures = [], []
     for search in (native_search(), _Search(profile_for(game()).expander(game(), portfolio()[0]["weights"]),
                                             0.5, BIG, BIG)):
         start, played = search.x.start(game().deal(2))
@@ -336,10 +336,16 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
         search.run(60, progress)
         search.pool(None)
         search.run(30, progress)
-        seen.append((sorted(closure.expanded), sorted(closure.generated), progress.expanded, search.generated,
+        closures.append(closure)
+        seen.append((len(closure.expanded), len(closure.generated), progress.expanded, search.generated,
                      search.waiting, words(search.best_line())))
     assert seen[0] == seen[1]
-    assert len(seen[0][1]) > len(seen[0][0]) > 50
+    assert seen[0][1] > seen[0][0] > 50
+    # the C search's closure holds KeyPools (no iterating them): the same sizes, and every
+    # key of the Python search's sets in them
+    in_c, in_python = closures
+    assert all(key in in_c.expanded for key in in_python.expanded)
+    assert all(key in in_c.generated for key in in_python.generated)
 
 
 def progress_seen(solver) -> tuple:
@@ -479,7 +485,7 @@ def test_the_twister_is_random_Random_0():
 def core_arguments() -> list:
     """What NativeSearch passes to search_core.Search."""
     weights = (8.0, 1.0, 0.5, 1.0, 0.5, 0.5, 8.0)
-    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, 8000, None]
+    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, None]
 
 
 def bad_constructions() -> dict:
@@ -507,7 +513,7 @@ def bad_constructions() -> dict:
         "a suit of 4": (5, changed(colours, 0, 4), ValueError, "colours are suits 0 to 3"),
         "six weights": (6, (1.0,) * 6, TypeError, "length 7"),
         "two decks of cards": (7, 104, ValueError, "one deck of 52 cards"),
-        "a dead test that is no function": (13, 3, TypeError, "dead must be callable or None"),
+        "a dead test that is no function": (12, 3, TypeError, "dead must be callable or None"),
     }
 
 
@@ -588,7 +594,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
             assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
     for node in (-1, 0):
         assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
-    assert refused(refusal(core.pool, set(), None), TypeError, "two sets")
+    assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
+    assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
 

@@ -17,15 +17,15 @@ search:
   in a double and the C sums, added in another order, are the Python ones to the last bit
   (the portfolio's weights all are). The depth weight may be any finite number (the
   portfolio has 0.2): a priority, ``score + depth_weight * depth``, is one product and one
-  sum in both writings, each rounded to a double the same way (search_core.c's
-  ``priority``);
+  sum in both writings, each rounded to a double the same way (search_loop.h's
+  ``loop_priority``);
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
 Its keys are the very bytes of expander.key, so a pooled proof (search.py's ``_Closure``)
-takes them in its two sets as the Python search would, and C and Python searches may share
-one. tests/test_native_mutated.py compares the two successor by successor and search by
-search.
+holds them as the Python search would (in its two sets, made search_core's KeyPools by
+solver/native_search.py), and C and Python searches may share one.
+tests/test_native_mutated.py compares the two successor by successor and search by search.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import math
 
 from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR
+from ...solver import native_search
 from ...solver.heuristics import weights_of
 from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
                     R2X, ROW, SPACES)
@@ -151,63 +152,27 @@ def decode_moves(data: bytes) -> list:
     return out
 
 
-class NativeSearch:
-    """search.py's ``_Search`` for a MutatedExpander, run by search_core.c: its interface
-    (``seed``, ``pool``, ``run``, ``line``, ...), the same expansions."""
+class NativeSearch(native_search.NativeSearch):
+    """search.py's ``_Search`` for a MutatedExpander, run by search_core.c: the same
+    expansions."""
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        from ...solver.search import POOL_AFTER     # here: search.py imports the profiles
         self.x = expander
-        self.key = expander.key                 # the same bytes as the C keys
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(*tables(), tuple(weights), expander.game.card_count, depth_weight,
-                                       explore, table_size // 2, frontier_size, POOL_AFTER, None)
+                                       explore, table_size // 2, frontier_size, None)
 
-    def pool(self, closure) -> None:
-        """Take part in a pooled loss proof (search.py's _Closure), or with None no longer."""
-        if closure is None:
-            self.core.pool(None, None)
-        else:
-            self.core.pool(closure.expanded, closure.generated)
+    def encode(self, state) -> bytes:
+        """A position as search_core keeps it (``encode``). It takes the State, not its
+        piles: the decks' modes (State.extra) are part of the position."""
+        return encode(state.piles, state.extra)
+
+    def encode_moves(self, moves) -> bytes:
+        return encode_moves(moves)
+
+    def decode_moves(self, data: bytes) -> list:
+        return decode_moves(data)
 
     def seed(self, state, node) -> None:
-        self.core.seed(encode(state.piles, state.extra), encode_moves(node[1]))
-
-    def run(self, burst, progress):
-        """Up to ``burst`` positions popped: (how many, the won node or None)."""
-        done, expanded, won, depth = self.core.run(burst, progress.expanded)
-        if expanded:
-            progress.expanded += expanded
-            progress.depth = depth
-        return done, won
-
-    def line(self, node) -> list:
-        """The moves from the start to ``node`` (the engine's Move objects)."""
-        return decode_moves(self.core.line(node))
-
-    def best_line(self) -> list:
-        node = self.core.best_node
-        return [] if node is None else self.line(node)
-
-    def release(self) -> None:
-        self.core.release()
-
-    @property
-    def waiting(self) -> int:
-        return self.core.waiting
-
-    @property
-    def generated(self) -> int:
-        return self.core.generated
-
-    @property
-    def complete(self) -> bool:
-        return self.core.complete
-
-    @property
-    def skipped(self) -> int:
-        return self.core.skipped
-
-    @property
-    def best_score(self):
-        return self.core.best_score
+        """The start: the whole State encoded, its modes with its piles (see encode)."""
+        self.core.seed(self.encode(state), self.encode_moves(node[1]))

@@ -1,6 +1,7 @@
 /* Mutated Solitaire's search, compiled: solver/search.py's best-first search with
  * MutatedExpander's successors (expander.py, moves.py), score (score.py), key and dead-end
- * test (deadends.py), in C, and the pooled loss proof of search.py's _Closure.
+ * test (deadends.py), in C. The loop itself (frontier, tables, nodes, exploring, pooled loss
+ * proofs) is solver/search_loop.h's, shared by the families.
  *
  * It is a second writing of what those Python files say, not a source of rules: every
  * table it plays by (each pile's kind and row, which piles give cards to which rows, which
@@ -11,9 +12,9 @@
  * (the same bytes as expander.py's ``key``), scores, frontier (a heap, and with
  * ``explore`` the same random kinds drawn from the same Mersenne Twister as Python's
  * random.Random(0)), transposition tables, evictions and trims, and with a pooled proof
- * the same keys added to the same two Python sets. tests/test_native_mutated.py compares
- * the two successor by successor and search by search; the solver replays every win
- * through State.play.
+ * the same keys added to the closure's two sets (search_loop.h's KeyPools).
+ * tests/test_native_mutated.py compares the two successor by successor and search by
+ * search; the solver replays every win through State.play.
  *
  * A position is kept as bytes: for each pile in the game's order its length and its cards,
  * then each deck's mode plus one (0: draw mode, else the base's index plus one). A move is
@@ -24,20 +25,18 @@
  * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
  * order of adding gives the Python score (score.py adds cached parts of the parent's score)
  * to the last bit. A priority adds the depth weight times the depth to it as search.py
- * does, in the same two rounded steps (priority()), so the depth weight may be any double. */
+ * does, in the same two rounded steps (search_loop.h's loop_priority), so the depth weight
+ * may be any double. */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#define MOVE_BYTES 3     /* a move: source, destination, count (see above) */
+#define LOOP_MODULE "solwidget.games.mutated.search_core"
+#include "../../solver/search_loop.h"
 
 #define MAXP 24          /* piles: the game has 23 */
 #define MAXH 56          /* cards in one pile: no two cards alike, so at most 52 */
 #define NDECKS 3
 #define MAXPLANS 1024    /* moves from one position: a few dozen in practice */
 #define MAXSETTLE 64
-#define NONE32 0xFFFFFFFFu
 #define KEYBUF 160       /* a key (at most 52 cards, 20 separators, 3 modes) and the zeros past it */
 #define FACE_DOWN 64
 #define ACE 1
@@ -96,471 +95,25 @@ static int encode(const Rules *R, const Pos *p, uint8_t *b) {
     return (int)(b - start);
 }
 
-/* A frontier priority as search.py makes it, ``value + depth_weight * depth``: one product
- * and one sum, each rounded to a double as Python rounds it. The product goes through a
- * volatile so that no compiler fuses the two into one multiply-add (rounded once, it could
- * differ in the last bit). ``value`` is exact (see above); the depth weight may be any
- * double, as the portfolio's 0.2 is. */
-static inline double priority(double value, double depth_weight, uint32_t depth) {
-    volatile double product = depth_weight * depth;
-    return value + product;
-}
-
-/* ================================================================== the family-free loop
- * Copied from games/freecell/search_core.c (Mersenne Twister, memory pool, KeySet,
- * Node/Entry/Bucket, heap, exploring frontier, admit, keep, new_node, push_child); the
- * changes for this family are marked "Mutated:". */
-
-/* ------------------------------------------------------------------ Mersenne Twister */
-/* MT19937 as Python's random module runs it: Random(0) seeds it by init_by_array([0]),
- * random() takes 53 bits of two words, randrange(n) takes bit_length(n) bits of a word
- * until they fall below n. */
-
-typedef struct { uint32_t mt[624]; int i; } Twister;
-
-static void mt_init(Twister *r, uint32_t s) {
-    r->mt[0] = s;
-    for (int i = 1; i < 624; i++)
-        r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
-    r->i = 624;
-}
-
-static void mt_seed_zero(Twister *r) {            /* init_by_array with the key [0] */
-    mt_init(r, 19650218u);
-    uint32_t *mt = r->mt;
-    int i = 1, j = 0;
-    for (int k = 624; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + 0u + (uint32_t)j;
-        i++; j = 0;                                /* key length 1 */
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
-        i++;
-        if (i >= 624) { mt[0] = mt[623]; i = 1; }
-    }
-    mt[0] = 0x80000000u;
-}
-
-static uint32_t mt_next(Twister *r) {
-    uint32_t *mt = r->mt, y;
-    if (r->i >= 624) {
-        int k;
-        for (k = 0; k < 624; k++) {
-            y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
-            mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-        }
-        r->i = 0;
-    }
-    y = mt[r->i++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    return y;
-}
-
-static double mt_random(Twister *r) {
-    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-static uint32_t mt_below(Twister *r, uint32_t n) {   /* n >= 1, n < 2^32 */
-    int k = 0;
-    while (k < 32 && (n >> k)) k++;
-    uint32_t x;
-    do x = mt_next(r) >> (32 - k); while (x >= n);
-    return x;
-}
-
-/* ------------------------------------------------------------------ memory */
-
-/* The large buffers of finished searches are kept for the next ones, at most SPARE_BYTES:
- * a solver run deal after deal would otherwise have the kernel map and clear fresh pages
- * for every search, which costs about as much as the search itself. (Every call holds
- * the GIL, so the pool needs no lock.) */
-#define SPARE_BYTES ((size_t)128 << 20)
-#define SPARE_LEAST ((size_t)64 << 10)   /* smaller buffers go to malloc and free */
-#define SPARES 64
-static struct { void *p; size_t bytes; } spare[SPARES];
-static int nspare;
-static size_t spare_bytes;
-
-/* A buffer of at least *bytes (the smallest spare that will do, else a new one); *bytes
- * becomes its size. */
-static void *pool_take(size_t *bytes) {
-    int best = -1;
-    if (*bytes < SPARE_LEAST) return malloc(*bytes);
-    for (int i = 0; i < nspare; i++)
-        if (spare[i].bytes >= *bytes && (best < 0 || spare[i].bytes < spare[best].bytes)) best = i;
-    if (best < 0) return malloc(*bytes);
-    void *p = spare[best].p;
-    *bytes = spare[best].bytes;
-    spare_bytes -= *bytes;
-    spare[best] = spare[--nspare];
-    return p;
-}
-
-static void pool_give(void *p, size_t bytes) {
-    if (!p) return;
-    if (bytes >= SPARE_LEAST && nspare < SPARES && spare_bytes + bytes <= SPARE_BYTES) {
-        spare[nspare].p = p; spare[nspare].bytes = bytes;
-        nspare++; spare_bytes += bytes;
-    } else free(p);
-}
-
-/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling. */
-static int grow(void **p, size_t *cap, size_t need, size_t unit) {
-    if (need <= *cap) return 0;
-    size_t bytes = *cap ? *cap * unit : 256;
-    while (bytes < need * unit) bytes *= 2;
-    void *q = pool_take(&bytes);
-    if (!q) return -1;
-    if (*cap) memcpy(q, *p, *cap * unit);
-    pool_give(*p, *cap * unit);
-    *p = q; *cap = bytes / unit;
-    return 0;
-}
-
-#define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
-
-typedef struct { uint8_t *data; size_t size, cap; } Bytes;
-
-static int bytes_reserve(Bytes *b, size_t more) {
-    return grow((void **)&b->data, &b->cap, b->size + more, 1);
-}
-
-/* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first).
- * Mutated: each slot holds its hash and its key's place together (one cache line, where two
- * arrays cost two misses a key seen again). */
-typedef struct { uint64_t hash; uint32_t at, unused; } KeySlot;
-typedef struct { KeySlot *slots; size_t cap, size; Bytes arena; } KeySet;
-
-/* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
-static uint64_t hash_bytes(const uint8_t *k, int n) {
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;
-    for (int i = 0; i < n; i += 8) {
-        memcpy(&w, k + i, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    h *= 0x94D049BB133111EBull;
-    return (h ^ (h >> 29)) | 1;                     /* 0 marks an empty slot */
-}
-
-static void keyset_free(KeySet *s) {
-    pool_give(s->slots, s->cap * sizeof *s->slots);
-    pool_give(s->arena.data, s->arena.cap);
-    memset(s, 0, sizeof *s);
-}
-
-static int keyset_grow(KeySet *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024, bytes = cap * sizeof(KeySlot);
-    KeySlot *slots = pool_take(&bytes);
-    if (!slots) return -1;
-    memset(slots, 0, cap * sizeof *slots);
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i].hash) continue;
-        size_t j = s->slots[i].hash & (cap - 1);
-        while (slots[j].hash) j = (j + 1) & (cap - 1);
-        slots[j] = s->slots[i];
-    }
-    pool_give(s->slots, s->cap * sizeof *s->slots);
-    s->slots = slots; s->cap = cap;
-    return 0;
-}
-
-static inline int keyset_at(const KeySet *s, size_t j, const uint8_t *k, int n, uint64_t h) {
-    if (s->slots[j].hash != h) return 0;
-    const uint8_t *there = s->arena.data + s->slots[j].at;
-    return there[0] == n && !memcmp(there + 1, k, n);
-}
-
-static int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
-    if (!s->size) return 0;
-    for (size_t j = h & (s->cap - 1); s->slots[j].hash; j = (j + 1) & (s->cap - 1))
-        if (keyset_at(s, j, k, n, h)) return 1;
-    return 0;
-}
-
-/* Adds the key; 1 if it was new, 0 if there, -1 out of memory. */
-static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
-    if ((s->size + 1) * 2 > s->cap && keyset_grow(s)) return -1;
-    size_t j = h & (s->cap - 1);
-    for (; s->slots[j].hash; j = (j + 1) & (s->cap - 1))
-        if (keyset_at(s, j, k, n, h)) return 0;
-    if (bytes_reserve(&s->arena, (size_t)n + 1) || s->arena.size + n + 1 > NONE32) return -1;
-    s->slots[j].hash = h;
-    s->slots[j].at = (uint32_t)s->arena.size;
-    s->arena.data[s->arena.size] = (uint8_t)n;
-    memcpy(s->arena.data + s->arena.size + 1, k, n);
-    s->arena.size += (size_t)n + 1;
-    s->size++;
-    return 1;
-}
-
-/* A search node: how it was reached (search.py's (parent, moves, depth)). */
-typedef struct { uint32_t parent, moves, depth, slot; uint8_t nmoves; } Node;
-typedef struct { double prio; int64_t order; uint32_t node; } Entry;
-typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
-
-static int entry_less(const Entry *a, const Entry *b) {
-    return a->prio < b->prio || (a->prio == b->prio && a->order < b->order);
-}
-
-static int cmp_entry(const void *a, const void *b) {
-    return entry_less(a, b) ? -1 : entry_less(b, a) ? 1 : 0;
-}
-
 /* ------------------------------------------------------------------ the search */
 
 typedef struct {
     PyObject_HEAD
+    Loop loop;
     Rules R;
-    double depth_weight, explore;
-    size_t table_half, frontier_size;
-    KeySet table, old_table;
-    Node *nodes; size_t nnodes, cnodes;
-    Bytes moves;                        /* 3 bytes a move: source, destination, cards */
-    uint8_t *slots; size_t nslots, cslots;
-    uint32_t *free_slots; size_t nfree, cfree;
-    Entry *heap; size_t nheap, cheap;
-    size_t waiting;
-    int64_t order;
-    long long generated;
-    int complete;
-    double best_score; int64_t best_node;
-    Twister rng;
-    Bucket *buckets; size_t nbuckets, cbuckets;
-    uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
-    uint32_t *types; size_t ntypes, ctypes;
-    uint8_t *taken; size_t ctaken;
-    /* Mutated: the pooled proof (search.py's _Closure: its two sets, or NULL), the
-     * positions skipped for it and POOL_AFTER; the dead-end test called back in Python
-     * (or NULL); the keys asked about, for successors() (or NULL) */
-    PyObject *expanded_set, *generated_set, *dead, *asked;
-    long long skipped, pool_after;
-    int note_every;                     /* pooled after keys were admitted: note every key */
+    PyObject *dead;                     /* the dead-end test called back in Python, or NULL */
+    PyObject *asked;                    /* the keys asked about, for successors(), or NULL */
     struct Asked *asked_keys; size_t casked;    /* an expansion's keys, asked in a second pass */
 } Search;
 
-static int64_t new_node(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth) {
-    if (grow((void **)&S->nodes, &S->cnodes, S->nnodes + 1, sizeof(Node))) return -1;
-    if (bytes_reserve(&S->moves, 3 * (size_t)nm) || S->moves.size + 3 * (size_t)nm > NONE32) return -1;
-    Node *n = &S->nodes[S->nnodes];
-    n->parent = parent; n->moves = (uint32_t)S->moves.size; n->nmoves = (uint8_t)nm;
-    n->depth = depth; n->slot = NONE32;
-    memcpy(S->moves.data + S->moves.size, m, 3 * (size_t)nm);
-    S->moves.size += 3 * (size_t)nm;
-    return (int64_t)S->nnodes++;
-}
-
-static int store(Search *S, uint32_t node, const Pos *p) {
-    uint32_t slot;
-    if (S->nfree) slot = S->free_slots[--S->nfree];
-    else {
-        if (grow((void **)&S->slots, &S->cslots, (S->nslots + 1) * S->R.slot, 1)) return -1;
-        slot = (uint32_t)S->nslots++;
-    }
-    encode(&S->R, p, S->slots + (size_t)slot * S->R.slot);
-    S->nodes[node].slot = slot;
-    return 0;
-}
-
-static int release_slot(Search *S, uint32_t node) {
-    uint32_t slot = S->nodes[node].slot;
-    if (slot == NONE32) return 0;
-    if (grow((void **)&S->free_slots, &S->cfree, S->nfree + 1, sizeof(uint32_t))) return -1;
-    S->free_slots[S->nfree++] = slot;
-    S->nodes[node].slot = NONE32;
-    return 0;
-}
-
-static int heap_push(Search *S, Entry e) {
-    if (grow((void **)&S->heap, &S->cheap, S->nheap + 1, sizeof(Entry))) return -1;
-    size_t i = S->nheap++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!entry_less(&e, &S->heap[up])) break;
-        S->heap[i] = S->heap[up]; i = up;
-    }
-    S->heap[i] = e;
-    return 0;
-}
-
-static Entry heap_pop(Search *S) {
-    Entry top = S->heap[0], last = S->heap[--S->nheap];
-    size_t i = 0, n = S->nheap;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n) break;
-        size_t best = l + 1 < n && entry_less(&S->heap[l + 1], &S->heap[l]) ? l + 1 : l;
-        if (!entry_less(&S->heap[best], &last)) break;
-        S->heap[i] = S->heap[best]; i = best;
-    }
-    if (n) S->heap[i] = last;
-    return top;
-}
-
-/* frontier.py's kinds: (int(priority), depth) -> a bucket, listed in ``types`` while it
- * has not been found empty. */
-static int64_t bucket_of(Search *S, Entry e) {
-    uint64_t stored = (((uint64_t)(int64_t)e.prio << 32) | S->nodes[e.node].depth) + 1;  /* 0: empty slot */
-    if ((S->kind_size + 1) * 2 > S->kind_cap) {
-        size_t cap = S->kind_cap ? S->kind_cap * 2 : 1024;
-        uint64_t *keys = calloc(cap, sizeof *keys);
-        uint32_t *vals = malloc(cap * sizeof *vals);
-        if (!keys || !vals) { free(keys); free(vals); return -1; }
-        for (size_t i = 0; i < S->kind_cap; i++) {
-            if (!S->kind_key[i]) continue;
-            size_t j = (S->kind_key[i] * 0x9E3779B97F4A7C15ull) >> 20 & (cap - 1);
-            while (keys[j]) j = (j + 1) & (cap - 1);
-            keys[j] = S->kind_key[i]; vals[j] = S->kind_bucket[i];
-        }
-        free(S->kind_key); free(S->kind_bucket);
-        S->kind_key = keys; S->kind_bucket = vals; S->kind_cap = cap;
-    }
-    size_t j = (stored * 0x9E3779B97F4A7C15ull) >> 20 & (S->kind_cap - 1);
-    while (S->kind_key[j] && S->kind_key[j] != stored) j = (j + 1) & (S->kind_cap - 1);
-    uint32_t b;
-    if (S->kind_key[j]) b = S->kind_bucket[j];
-    else {
-        if (grow((void **)&S->buckets, &S->cbuckets, S->nbuckets + 1, sizeof(Bucket))) return -1;
-        b = (uint32_t)S->nbuckets++;
-        memset(&S->buckets[b], 0, sizeof(Bucket));
-        S->kind_key[j] = stored; S->kind_bucket[j] = b; S->kind_size++;
-    }
-    if (!S->buckets[b].listed) {
-        if (grow((void **)&S->types, &S->ctypes, S->ntypes + 1, sizeof(uint32_t))) return -1;
-        S->types[S->ntypes++] = b;
-        S->buckets[b].listed = 1;
-    }
-    return b;
-}
-
-static int push(Search *S, Entry e) {
-    if (heap_push(S, e)) return -1;
-    S->waiting++;
-    if (S->explore > 0.0) {
-        int64_t b = bucket_of(S, e);
-        if (b < 0) return -1;
-        Bucket *B = &S->buckets[b];
-        if (grow((void **)&B->items, &B->cap, B->size + 1, sizeof(Entry))) return -1;
-        B->items[B->size++] = e;
-    }
-    return 0;
-}
-
-static int mark_taken(Search *S, int64_t order, uint8_t value) {
-    size_t i = (size_t)(-order);
-    if (i >= S->ctaken) {
-        size_t old = S->ctaken;
-        if (grow((void **)&S->taken, &S->ctaken, i + 1, 1)) return -1;
-        memset(S->taken + old, 0, S->ctaken - old);
-    }
-    S->taken[i] = value;
-    return 0;
-}
-
-static int is_taken(const Search *S, int64_t order) {
-    size_t i = (size_t)(-order);
-    return i < S->ctaken && S->taken[i];
-}
-
-static Entry pop_best(Search *S) {
-    for (;;) {
-        Entry e = heap_pop(S);
-        if (!is_taken(S, e.order)) return e;
-        S->taken[-e.order] = 0;
-    }
-}
-
-static Entry pop_random(Search *S) {
-    for (;;) {
-        uint32_t i = mt_below(&S->rng, (uint32_t)S->ntypes);
-        Bucket *B = &S->buckets[S->types[i]];
-        if (!B->size) {                               /* an emptied kind goes for good */
-            B->listed = 0;
-            S->types[i] = S->types[S->ntypes - 1];
-            S->ntypes--;
-            continue;
-        }
-        uint32_t j = mt_below(&S->rng, (uint32_t)B->size);
-        Entry e = B->items[j];
-        B->items[j] = B->items[B->size - 1];
-        B->size--;
-        if (!is_taken(S, e.order)) return e;
-        S->taken[-e.order] = 0;
-    }
-}
-
-static int pop(Search *S, Entry *out) {
-    S->waiting--;
-    if (S->explore <= 0.0) { *out = heap_pop(S); return 0; }
-    *out = mt_random(&S->rng) < S->explore ? pop_random(S) : pop_best(S);
-    return mark_taken(S, out->order, 1);
-}
-
-static void clear_frontier(Search *S) {
-    for (size_t b = 0; b < S->nbuckets; b++) GIVE(S->buckets[b].items, S->buckets[b].cap, sizeof(Entry));
-    GIVE(S->buckets, S->cbuckets, sizeof(Bucket)); S->nbuckets = 0;
-    free(S->kind_key); free(S->kind_bucket);
-    S->kind_key = NULL; S->kind_bucket = NULL; S->kind_cap = S->kind_size = 0;
-    GIVE(S->types, S->ctypes, sizeof(uint32_t)); S->ntypes = 0;
-    if (S->taken) memset(S->taken, 0, S->ctaken);
-    S->nheap = 0; S->waiting = 0;
-}
-
-/* Frontier.keep: the best ``n`` waiting entries stay, pushed again best first. */
-static int keep(Search *S, size_t n) {
-    size_t m = 0;
-    Entry *waiting = malloc((S->nheap ? S->nheap : 1) * sizeof(Entry));
-    if (!waiting) return -1;
-    for (size_t i = 0; i < S->nheap; i++)
-        if (!is_taken(S, S->heap[i].order)) waiting[m++] = S->heap[i];
-    qsort(waiting, m, sizeof(Entry), cmp_entry);
-    for (size_t i = n; i < m; i++)
-        if (release_slot(S, waiting[i].node)) { free(waiting); return -1; }
-    clear_frontier(S);
-    for (size_t i = 0; i < m && i < n; i++)
-        if (push(S, waiting[i])) { free(waiting); return -1; }
-    free(waiting);
-    return 0;
-}
-
-/* _Search.admit: is the key new to this search (it is recorded)? 1, 0, or -1. */
-/* Mutated: with the key's hash made beforehand (expand_next prefetches its slots) */
-static int admit(Search *S, const uint8_t *k, int n, uint64_t h) {
-    S->generated++;
-    /* Mutated: the newer table asked first, where most keys seen again are; the same answer
-     * as search.py's order, since the two tables never share a key (a key enters the newer
-     * one only when the older one lacks it, and the newer one starts empty) */
-    if (keyset_has(&S->table, k, n, h)) return 0;
-    if (S->old_table.size && keyset_has(&S->old_table, k, n, h)) return 0;
-    size_t size = S->table.size;
-    int added = keyset_add(&S->table, k, n, h);
-    if (added <= 0) return added;
-    if (size + 1 >= S->table_half) {                 /* evict the older generation */
-        keyset_free(&S->old_table);
-        S->old_table = S->table;
-        memset(&S->table, 0, sizeof S->table);
-    }
-    return 1;
-}
-
+/* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
 static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
                       const Pos *p, double value, int64_t *won) {
-    int64_t node = new_node(S, parent, m, nm, depth);
-    if (node < 0) return -1;
-    if (value == 0.0) { *won = node; return 0; }    /* every card home */
-    if (S->best_node < 0 || value < S->best_score) { S->best_score = value; S->best_node = node; }
-    if (store(S, (uint32_t)node, p)) return -1;
-    S->order--;
-    /* Mutated: the priority as search.py makes it (see priority()) */
-    return push(S, (Entry){priority(value, S->depth_weight, depth), S->order, (uint32_t)node});
+    uint8_t *slot;
+    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(&S->R, p, slot);
+    return 0;
 }
-
-/* ================================================================== end of the family-free loop */
 
 /* ------------------------------------------------------------------ the rules (moves.py) */
 
@@ -1127,28 +680,17 @@ fail:
 
 /* ------------------------------------------------------------------ one expansion */
 
-/* search.py's _Closure: note a key in one of its sets (or, for successors(), in a list). */
-static int note_key(PyObject *set, const uint8_t *key, int n) {
+/* successors(): note a key asked about in its list. */
+static int note_key(PyObject *list, const uint8_t *key, int n) {
     PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
     if (!k) return -1;
-    int r = PyList_CheckExact(set) ? PyList_Append(set, k) : PySet_Add(set, k);
+    int r = PyList_Append(list, k);
     Py_DECREF(k);
     return r;
 }
 
 /* A child's key, made in expand_next's first pass: its hash, and the plan it comes of. */
 typedef struct Asked { uint8_t key[KEYBUF]; uint64_t hash; int n, plan; } Asked;
-
-static inline void prefetch_slot(const KeySet *t, uint64_t h) {
-    if (t->cap) __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
-}
-
-/* The key in the first slot a hash looks at, when its hash is that one (a key seen before). */
-static inline void prefetch_key(const KeySet *t, uint64_t h) {
-    if (!t->cap) return;
-    const KeySlot *slot = &t->slots[h & (t->cap - 1)];
-    if (slot->hash == h) __builtin_prefetch(t->arena.data + slot->at);
-}
 
 /* The child of plan ``m`` from ``p``, with the moves that reach it (the move, then the safe
  * moves home it allows); how many. ``touched``: the piles they changed. */
@@ -1163,53 +705,51 @@ static inline int child_of(const Rules *R, const Pos *p, Plan m, Pos *q, Plan *p
     return nm;
 }
 
-/* _Search.expand_next with MutatedExpander.scored: the won node, -1 if none, -2 out of
- * memory, -3 more moves than MAXPLANS, -4 a Python error. ``expanded``: the portfolio's
- * expansions so far (for POOL_AFTER), counted up when this one expands. */
-static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) {
+/* The position popped, and its key with the key's groups (the children's keys are made from
+ * them): the loop asks for the key first when the search is pooled (loop_next's KeyOf). */
+typedef struct { const Rules *R; Pos p; int seg[4][2], n; } Popped;
+
+static int key_of_popped(void *popped, const uint8_t *slot, uint8_t *key) {
+    Popped *P = popped;
+    decode(P->R, slot, &P->p);
+    return P->n = key_of_from(P->R, &P->p, key, 0, NULL, P->seg);
+}
+
+/* _Search.expand_next with MutatedExpander.scored: the won node, EXPANDED if none, SKIPPED or
+ * FAILED (search_loop.h). */
+static int64_t expand_next(void *search, uint32_t *depth_out) {
+    Search *S = search;
+    Loop *L = &S->loop;
     const Rules *R = &S->R;
     Entry e;
-    if (pop(S, &e)) return -2;
-    Node node = S->nodes[e.node];
-    Pos p;
-    decode(R, S->slots + (size_t)node.slot * R->slot, &p);
-    if (release_slot(S, e.node)) return -2;
     uint8_t key[KEYBUF];
-    int seg[4][2];                                    /* the key's groups, for the children's */
-    int key_size = key_of_from(R, &p, key, 0, NULL, seg);
-    if (S->expanded_set) {                            /* the pooled proof */
-        int n = key_size;
-        PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
-        if (!k) return -4;
-        /* ``key in expanded``, then ``expanded.add(key)`` unless skipped: one look-up, since
-         * adding a key there already changes nothing (the set's size tells) */
-        Py_ssize_t size = PySet_GET_SIZE(S->expanded_set);
-        int error = PySet_Add(S->expanded_set, k);
-        Py_DECREF(k);
-        if (error) return -4;
-        if (PySet_GET_SIZE(S->expanded_set) == size && *expanded >= S->pool_after) {
-            S->skipped++;                             /* another search expanded it */
-            return -1;
-        }
-    }
-    (*expanded)++;
+    Popped P = {.R = R, .n = -1};
+    int next = loop_next(L, &e, key_of_popped, &P, key);
+    if (next <= 0) return next ? FAILED : SKIPPED;
+    if (P.n < 0) key_of_popped(&P, loop_position(L, e.node), key);
+    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    const Pos *pp = &P.p;
+    Node node = L->nodes[e.node];
     *depth_out = node.depth;
     int64_t won = -1;
-    int dead = is_dead(S, &p);
-    if (dead < 0) return -4;
+    int dead = is_dead(S, pp);
+    if (dead < 0) return FAILED;
     if (!dead) {
         Parts parts;                                  /* the parent's score, in parts */
-        parts_of(R, &p, &parts);
-        const Levels L = parts.L;
-        int a, b, every = safe_plan(R, &p, &a, &b);
-        uint64_t safe = every ? 0 : safe_cards(R, L.level);
+        parts_of(R, pp, &parts);
+        const Levels lv = parts.L;
+        int a, b, every = safe_plan(R, pp, &a, &b);
+        uint64_t safe = every ? 0 : safe_cards(R, lv.level);
         Plan plans[MAXPLANS], played[MAXSETTLE + 1];
-        int np = plans_of(R, &p, plans);
-        if (np < 0) return -3;
+        int np = plans_of(R, pp, plans);
+        if (np < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
+            return FAILED;
+        }
         /* Two passes, for the memory: the children's keys first, each key's slot in the
          * tables fetched ahead, then each key asked in turn, as scored asks them (the
          * children of the admitted ones made again: the same moves give the same child). */
-        if (grow((void **)&S->asked_keys, &S->casked, (size_t)np + 1, sizeof(Asked))) return -2;
+        if (grow((void **)&S->asked_keys, &S->casked, (size_t)np + 1, sizeof(Asked))) goto memory;
         Asked *asked = S->asked_keys;
         int nasked = 0;
         Pos q;
@@ -1217,71 +757,49 @@ static int64_t expand_next(Search *S, uint32_t *depth_out, long long *expanded) 
             Plan m = plans[i];
             int src = m.src, dst = m.dst;
             if (src < R->nf) {
-                if (is_settled(R, p.c[src][p.len[src] - 1], L.level)) continue;
-            } else if (dst == BUILD_DST && buries_its_way_out(R, p.c[src], p.len[src], src == R->d1)) {
+                if (is_settled(R, pp->c[src][pp->len[src] - 1], lv.level)) continue;
+            } else if (dst == BUILD_DST && buries_its_way_out(R, pp->c[src], pp->len[src], src == R->d1)) {
                 continue;
             }
             uint32_t touched;
-            child_of(R, &p, m, &q, played, safe, every, &touched);
-            Asked *a = &asked[nasked++];
-            a->n = key_of_from(R, &q, a->key, touched, key, seg);
-            a->hash = hash_bytes(a->key, a->n);
-            a->plan = i;
-            prefetch_slot(&S->table, a->hash);
-            prefetch_slot(&S->old_table, a->hash);
+            child_of(R, pp, m, &q, played, safe, every, &touched);
+            Asked *k = &asked[nasked++];
+            k->n = key_of_from(R, &q, k->key, touched, key, P.seg);
+            k->hash = hash_bytes(k->key, k->n);
+            k->plan = i;
+            loop_prefetch(L, k->hash);
         }
-        for (int i = 0; i < nasked; i++) {            /* the slots are fetched: their keys next */
-            prefetch_key(&S->table, asked[i].hash);
-            prefetch_key(&S->old_table, asked[i].hash);
-        }
+        for (int i = 0; i < nasked; i++)              /* the slots are fetched: their keys next */
+            loop_prefetch_key(L, asked[i].hash);
         for (int i = 0; i < nasked && won < 0; i++) {
             const uint8_t *k = asked[i].key;
             int n = asked[i].n;
-            if (S->asked && note_key(S->asked, k, n)) return -4;            /* successors() */
-            /* The pooled proof notes each key asked as generated (_admit_pooled). A key this
-             * search refuses is in its tables, so it was noted before: every key a table
-             * holds was (the start's is the closure's first, each admitted one is noted),
-             * unless keys were admitted before the search was pooled (note_every). Noting
-             * only the keys admitted then leaves the set as it would be. */
-            if (S->generated_set && S->note_every && note_key(S->generated_set, k, n)) return -4;
-            int ok = admit(S, k, n, asked[i].hash);
-            if (ok < 0) return -2;
+            if (S->asked && note_key(S->asked, k, n)) return FAILED;        /* successors() */
+            int ok = loop_admit_hashed(L, k, n, asked[i].hash);
+            if (ok < 0) return FAILED;
             if (!ok) continue;
-            if (S->generated_set && !S->note_every && note_key(S->generated_set, k, n)) return -4;
             uint32_t touched;
             Plan m = plans[asked[i].plan];
-            int nm = child_of(R, &p, m, &q, played, safe, every, &touched);
+            int nm = child_of(R, pp, m, &q, played, safe, every, &touched);
             int same_home = nm == 1 && m.src >= R->nf && (m.dst == BUILD_DST || m.dst >= R->nf) &&
                             parts.L.cards_home < R->total;
             double value = same_home ? score_from(R, &parts, &q, touched) : score(R, &q);
-            if (push_child(S, e.node, played, nm, node.depth + nm, &q, value, &won)) return -2;
+            if (push_child(S, e.node, played, nm, node.depth + nm, &q, value, &won)) goto memory;
         }
     }
     if (won >= 0) return won;
-    if (S->waiting > S->frontier_size) {             /* _Search.trim */
-        if (keep(S, S->frontier_size / 2)) return -2;
-        S->complete = 0;
-    }
-    return -1;
+    if (loop_trim(L)) goto memory;
+    return EXPANDED;
+memory:
+    PyErr_NoMemory();
+    return FAILED;
 }
 
 /* ------------------------------------------------------------------ Python's side */
 
-/* Gives back every buffer of the search (to the pool) but the nodes and their moves. */
-static void free_frontier_and_tables(Search *S) {
-    keyset_free(&S->table); keyset_free(&S->old_table);
-    clear_frontier(S);
-    GIVE(S->heap, S->cheap, sizeof(Entry));
-    GIVE(S->taken, S->ctaken, 1);
-    GIVE(S->slots, S->cslots, 1); S->nslots = 0;
-    GIVE(S->free_slots, S->cfree, sizeof(uint32_t)); S->nfree = 0;
-}
-
 static void free_all(Search *S) {
-    free_frontier_and_tables(S);
-    GIVE(S->nodes, S->cnodes, sizeof(Node)); S->nnodes = 0;
-    GIVE(S->moves.data, S->moves.cap, 1); S->moves.size = 0;
-    Py_CLEAR(S->expanded_set); Py_CLEAR(S->generated_set); Py_CLEAR(S->dead); Py_CLEAR(S->asked);
+    loop_free_all(&S->loop);
+    Py_CLEAR(S->dead); Py_CLEAR(S->asked);
     GIVE(S->asked_keys, S->casked, sizeof(Asked));
 }
 
@@ -1305,7 +823,7 @@ static int bad_rules(const char *why) {
 }
 
 /* Search(kinds, rows, givers, fits, parents, colours, weights, total, depth_weight, explore,
- *        table_half, frontier_size, pool_after, dead):
+ *        table_half, frontier_size, dead):
  *   kinds: a byte a pile (0 foundation, 1 space, 2 r2x, 3 deck; the foundations first, the
  *          three decks one run, in rows 1, 2, 3); rows: each pile's row (0 to 3);
  *   givers: 3 bytes a giving pile, in board.GIVERS's order: the pile, then the rows it
@@ -1321,10 +839,9 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     int total;
     double w[7], depth_weight, explore;
     Py_ssize_t table_half, frontier_size;
-    long long pool_after;
-    if (!PyArg_ParseTuple(args, "SSSSSS(ddddddd)iddnnLO", &kinds, &rows, &givers, &fits, &parents, &colours,
+    if (!PyArg_ParseTuple(args, "SSSSSS(ddddddd)iddnnO", &kinds, &rows, &givers, &fits, &parents, &colours,
                           &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &total, &depth_weight, &explore,
-                          &table_half, &frontier_size, &pool_after, &dead))
+                          &table_half, &frontier_size, &dead))
         return -1;
     free_all(S);                                  /* a search set up again starts afresh */
     memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
@@ -1393,18 +910,11 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     if (total != 52) return bad_rules("one deck of 52 cards");
     R->total = total;
     R->slot = np + total + NDECKS;
-    S->depth_weight = depth_weight;
-    S->explore = explore;
-    S->table_half = table_half > 0 ? (size_t)table_half : 0;       /* 0: evict at every key */
-    S->frontier_size = frontier_size > 0 ? (size_t)frontier_size : 0;   /* 0: trim at every expansion */
-    S->pool_after = pool_after;
-    S->complete = 1;
-    S->best_node = -1;
+    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
     if (dead != Py_None) {
         Py_INCREF(dead);
         S->dead = dead;
     }
-    mt_seed_zero(&S->rng);
     return 0;
 }
 
@@ -1476,82 +986,21 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     Plan m[MAXSETTLE];
     int nm;
     if (read_position(S, position, &p) || read_moves(S, moves, m, &nm)) return NULL;
-    uint8_t key[KEYBUF];
-    int n = key_of(&S->R, &p, key);
-    if (keyset_add(&S->table, key, n, hash_bytes(key, n)) < 0) return PyErr_NoMemory();
-    int64_t node = new_node(S, NONE32, m, nm, (uint32_t)nm);
-    if (node < 0 || store(S, (uint32_t)node, &p)) return PyErr_NoMemory();
-    S->order--;
-    if (push(S, (Entry){priority(score(&S->R, &p), S->depth_weight, (uint32_t)nm), S->order, (uint32_t)node}))
+    uint8_t key[KEYBUF], *slot;
+    if (loop_seed(&S->loop, key, key_of(&S->R, &p, key), m, nm, score(&S->R, &p), &slot))
         return PyErr_NoMemory();
+    encode(&S->R, &p, slot);
     Py_RETURN_NONE;
 }
 
-/* pool(expanded, generated): take part in a pooled proof (search.py's _Closure's two
- * sets), or with (None, None) no longer. */
-static PyObject *Search_pool(Search *S, PyObject *args) {
-    PyObject *expanded, *generated;
-    if (!PyArg_ParseTuple(args, "OO", &expanded, &generated)) return NULL;
-    if (expanded == Py_None && generated == Py_None) {
-        Py_CLEAR(S->expanded_set); Py_CLEAR(S->generated_set);
-        Py_RETURN_NONE;
-    }
-    if (!PySet_Check(expanded) || !PySet_Check(generated)) {
-        PyErr_SetString(PyExc_TypeError, "search_core: pool(expanded, generated) takes two sets, or None twice");
-        return NULL;
-    }
-    Py_INCREF(expanded); Py_INCREF(generated);
-    Py_XSETREF(S->expanded_set, expanded);
-    Py_XSETREF(S->generated_set, generated);
-    S->note_every = S->generated > 0;             /* keys admitted unnoted: see expand_next */
-    Py_RETURN_NONE;
-}
+static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
 
-static PyObject *failed(int64_t code) {
-    if (code == -4) return NULL;                      /* the Python error stands */
-    if (code == -3) {
-        PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
-        return NULL;
-    }
-    return PyErr_NoMemory();
-}
-
-/* run(n, expanded) -> (done, expanded here, won node or None, depth of the last expanded):
- * up to n positions popped (a pooled search skips some), fewer if a win is found or the
- * frontier runs empty; ``expanded``: the portfolio's expansions so far. */
 static PyObject *Search_run(Search *S, PyObject *args) {
-    Py_ssize_t n, done = 0;
-    long long before;
-    if (!PyArg_ParseTuple(args, "nL", &n, &before) || not_ready(S)) return NULL;
-    long long expanded = before;
-    int64_t won = -1;
-    uint32_t depth = 0;
-    while (done < n && S->waiting && won < 0) {
-        won = expand_next(S, &depth, &expanded);
-        done++;
-        if (won < -1) return failed(won);
-    }
-    if (won >= 0) return Py_BuildValue("nLLI", done, expanded - before, (long long)won, depth);
-    return Py_BuildValue("nLOI", done, expanded - before, Py_None, depth);
+    if (not_ready(S)) return NULL;
+    return loop_run(&S->loop, S, expand_next, args);
 }
 
-/* line(node) -> bytes: the moves from the start to the node, 3 bytes a move. */
-static PyObject *Search_line(Search *S, PyObject *args) {
-    long long node;
-    if (!PyArg_ParseTuple(args, "L", &node)) return NULL;
-    if (node < 0 || (size_t)node >= S->nnodes) { PyErr_SetString(PyExc_IndexError, "search_core: no such node"); return NULL; }
-    size_t total = 0;
-    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) total += 3u * S->nodes[i].nmoves;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
-    if (!out) return NULL;
-    uint8_t *b = (uint8_t *)PyBytes_AS_STRING(out) + total;
-    for (uint32_t i = (uint32_t)node; i != NONE32; i = S->nodes[i].parent) {
-        size_t size = 3u * S->nodes[i].nmoves;
-        b -= size;
-        memcpy(b, S->moves.data + S->nodes[i].moves, size);
-    }
-    return out;
-}
+static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
 
 /* successors(position, moves) -> ([(moves, child position or None, score)], [keys asked]):
  * the position expanded by a fresh search of the same rules (each key admitted once, as a
@@ -1563,8 +1012,10 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     Search probe;                            /* a scratch search on the same rules */
     memset(&probe, 0, sizeof probe);
     probe.R = S->R;
-    probe.best_node = -1;
-    probe.table_half = probe.frontier_size = (size_t)-1;     /* nothing evicted or trimmed */
+    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
+     * or trimmed */
+    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
+    Loop *L = &probe.loop;
     probe.dead = S->dead; Py_XINCREF(probe.dead);
     probe.asked = PyList_New(0);
     PyObject *result = NULL, *children = NULL;
@@ -1573,28 +1024,28 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     int nm;
     if (!probe.asked) goto done;
     if (read_position(&probe, position, &p) || read_moves(&probe, moves, m, &nm)) goto done;
-    int64_t root = new_node(&probe, NONE32, m, nm, 0);
-    if (root < 0 || store(&probe, (uint32_t)root, &p)) { PyErr_NoMemory(); goto done; }
-    if (push(&probe, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
+    int64_t root = loop_new_node(L, NONE32, m, nm, 0);
+    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
+    if (!slot) { PyErr_NoMemory(); goto done; }
+    encode(&probe.R, &p, slot);
+    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
     uint32_t depth;
-    long long expanded = 0;
-    int64_t won = expand_next(&probe, &depth, &expanded);
-    if (won < -1) { failed(won); goto done; }
+    if (expand_next(&probe, &depth) == FAILED) goto done;
     children = PyList_New(0);
-    for (size_t i = 1; children && i < probe.nnodes; i++) {
-        Node *c = &probe.nodes[i];
+    for (size_t i = 1; children && i < L->nnodes; i++) {
+        Node *c = &L->nodes[i];
         uint8_t buf[MAXP * (MAXH + 1) + NDECKS];
         PyObject *child;
         if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
         else {
             Pos q;
-            decode(&probe.R, probe.slots + (size_t)c->slot * probe.R.slot, &q);
+            decode(&probe.R, loop_position(L, (uint32_t)i), &q);
             child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
         }
         double value = 0.0;                  /* a won child's; the others are in the heap */
-        for (size_t h = 0; h < probe.nheap; h++)
-            if (probe.heap[h].node == i) value = probe.heap[h].prio;
-        PyObject *item = Py_BuildValue("y#Nd", probe.moves.data + c->moves, (Py_ssize_t)3 * c->nmoves, child, value);
+        for (size_t h = 0; h < L->nheap; h++)
+            if (L->heap[h].node == i) value = L->heap[h].prio;
+        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
         if (!item || PyList_Append(children, item)) Py_CLEAR(children);
         Py_XDECREF(item);
     }
@@ -1636,28 +1087,16 @@ static PyObject *Search_dead(Search *S, PyObject *args) {
 /* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
  * the lines to them are still asked for). */
 static PyObject *Search_release(Search *S, PyObject *unused) {
-    free_frontier_and_tables(S);
-    for (size_t i = 0; i < S->nnodes; i++) S->nodes[i].slot = NONE32;
+    loop_release(&S->loop);
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_get_waiting(Search *S, void *c) { return PyLong_FromSize_t(S->waiting); }
-static PyObject *Search_get_generated(Search *S, void *c) { return PyLong_FromLongLong(S->generated); }
-static PyObject *Search_get_complete(Search *S, void *c) { return PyBool_FromLong(S->complete); }
-static PyObject *Search_get_skipped(Search *S, void *c) { return PyLong_FromLongLong(S->skipped); }
-static PyObject *Search_get_best_score(Search *S, void *c) {
-    if (S->best_node < 0) Py_RETURN_NONE;
-    return PyFloat_FromDouble(S->best_score);
-}
-static PyObject *Search_get_best_node(Search *S, void *c) {
-    if (S->best_node < 0) Py_RETURN_NONE;
-    return PyLong_FromLongLong(S->best_node);
-}
+LOOP_GETTERS(Search)
 
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's sets, or None twice."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded) -> (done, expanded, won node or None, last depth)."},
+    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None twice."},
+    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, moves) -> ([(moves, child, score)], [keys asked])."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
@@ -1668,12 +1107,7 @@ static PyMethodDef Search_methods[] = {
 };
 
 static PyGetSetDef Search_getset[] = {
-    {"waiting", (getter)Search_get_waiting, NULL, "positions in the frontier", NULL},
-    {"generated", (getter)Search_get_generated, NULL, "successors asked about", NULL},
-    {"complete", (getter)Search_get_complete, NULL, "False once the frontier was trimmed", NULL},
-    {"skipped", (getter)Search_get_skipped, NULL, "positions left to the search that expanded them", NULL},
-    {"best_score", (getter)Search_get_best_score, NULL, "the best score generated, or None", NULL},
-    {"best_node", (getter)Search_get_best_node, NULL, "the node of the best score, or None", NULL},
+    LOOP_GETSET(Search),
     {NULL}
 };
 
@@ -1690,24 +1124,8 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
-/* random(n) -> the first n of random() and randrange(k) for k = 1..n, from Random(0): the
- * tests compare them with Python's. */
-static PyObject *core_random(PyObject *self, PyObject *args) {
-    int n;
-    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
-    Twister r;
-    mt_seed_zero(&r);
-    PyObject *out = PyList_New(0);
-    for (int i = 1; out && i <= n; i++) {
-        PyObject *x = PyFloat_FromDouble(mt_random(&r)), *y = PyLong_FromUnsignedLong(mt_below(&r, (uint32_t)i));
-        if (!x || !y || PyList_Append(out, x) || PyList_Append(out, y)) Py_CLEAR(out);
-        Py_XDECREF(x); Py_XDECREF(y);
-    }
-    return out;
-}
-
 static PyMethodDef core_methods[] = {
-    {"random", core_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
+    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
     {NULL}
 };
 
@@ -1720,6 +1138,7 @@ PyMODINIT_FUNC PyInit_search_core(void) {
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
+    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
     if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 || PyModule_AddIntConstant(m, "MAX_CARDS", MAXH) < 0) {
         Py_DECREF(m); return NULL;
     }
