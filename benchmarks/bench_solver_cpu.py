@@ -11,6 +11,9 @@
         the wins left out), states per CPU second, and a fingerprint of every result (status,
         expansions, positions generated, moves) that stays the same while the searches do
 
+``--python-search`` runs the Python search in place of the family's search in C: the same
+searches (the same fingerprint), at the Python search's speed.
+
 A wall-clock budget (bench_games.py) gives a search less work when other jobs share the
 cores; a CPU budget does not. ``--portfolio`` takes a Python literal (a list of search
 options) instead of the game's default.
@@ -25,7 +28,10 @@ import json
 import math
 import time
 
+import contextlib
+
 import solwidget as sw
+from bench_freecell import without_compiled_search
 from solwidget.compiled import describe
 from solwidget.solver import search
 
@@ -118,13 +124,21 @@ def main(argv=None) -> int:
                         help="with --cpu: search the deals left unknown again, this many CPU seconds")
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--portfolio", default=None, help="a Python literal: a list of search options")
+    parser.add_argument("--python-search", action="store_true",
+                        help="the Python search in place of the family's search in C (the same searches)")
     args = parser.parse_args(argv)
     if (args.cpu is None) == (args.max_states is None):
         parser.error("give one of --cpu and --max-states")
     game = sw.load_game(args.game)
     deals = range(args.first, args.last + 1)
     portfolio = ast.literal_eval(args.portfolio) if args.portfolio else None
-    print(f"{args.game}, solwidget {describe()}")
+    print(f"{args.game}, solwidget {describe()}" + (", the Python search" if args.python_search else ""))
+    with without_compiled_search(game) if args.python_search else contextlib.nullcontext():
+        run(game, deals, portfolio, args)
+    return 0
+
+
+def run(game, deals, portfolio, args) -> None:
     if args.cpu is not None:
         rows = cpu_budget(game, deals, args.cpu, portfolio, args.quiet)
         if args.then:
@@ -132,7 +146,6 @@ def main(argv=None) -> int:
         expansions_needed(rows)
     else:
         fixed_states(game, deals, args.max_states, args.reps, portfolio)
-    return 0
 
 
 if __name__ == "__main__":
