@@ -24,11 +24,7 @@ on variants of their shape:
 from __future__ import annotations
 
 import functools
-import json
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -41,6 +37,8 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import progress_seen, refusal, refused, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("triple_interchange", "quadruple_interchange")
@@ -96,10 +94,6 @@ def python_dead_ends(search) -> native.NativeSearch:
     native.NativeSearch.__init__(core, search.x, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
                                  python_dead_ends=True)
     return core
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -221,19 +215,9 @@ def make_solver(state, python, **options):
         return sw.Solver(state, **options)
 
 
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
-
-
 def solved_both_ways(state, **options) -> tuple:
     """The outcomes of the compiled and the Python search on ``state``."""
-    runs = []
-    for python in (False, True):
-        run = make_solver(state, python, **options)
-        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
-        run.solve()
-        runs.append(outcome(run))
-    return tuple(runs)
+    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
 
 
 SEARCHES = {
@@ -297,11 +281,6 @@ def test_the_key_pool_is_a_set_of_bytes_keys():
         plain.add(key)
         assert len(keys) == len(plain)
     assert all(key in keys for key in plain) and b"\xff" not in keys
-
-
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
 
 
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
@@ -421,19 +400,6 @@ BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves ar
              "text": ("t0 f0", TypeError, "must be bytes")}
 
 
-def refusal(call, *args):
-    """The error ``call(*args)`` raises, or None."""
-    try:
-        call(*args)
-    except Exception as error:  # noqa: BLE001 - the caller checks which
-        return error
-    return None
-
-
-def refused(error, kind, words) -> bool:
-    return type(error) is kind and words in str(error)
-
-
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     game = load("triple_interchange")
@@ -507,16 +473,5 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
     assert {row[2] for row in mine["seen"]} >= {"won", "lost"}

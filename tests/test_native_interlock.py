@@ -22,12 +22,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import os
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -39,6 +35,8 @@ from solwidget.games.interlock.expander import InterlockExpander
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import progress_seen, refusal, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -78,10 +76,6 @@ def native_search(options=None, table_size=BIG, frontier_size=BIG):
     search = compiled(game(), portfolio(game())[0] if options is None else options, table_size, frontier_size)
     assert isinstance(search, native.NativeSearch)
     return search
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -257,10 +251,6 @@ def make_solver(state, python: bool, monkeypatch=None, **options):
     return sw.Solver(state, **options)
 
 
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
-
-
 def outcome(solver) -> tuple:
     result, p = solver.result, solver.progress
     return (result.status, words(result.moves), p.expanded, p.generated, p.frontier, p.best_score,
@@ -303,11 +293,6 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
         assert in_c == in_python
         lost += in_c[0] == "lost"
     assert lost
-
-
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
 
 
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
@@ -422,14 +407,6 @@ def core_arguments():
             BIG, BIG, None]
 
 
-def refusal(call, *args):
-    try:
-        call(*args)
-    except Exception as error:      # noqa: BLE001 - the test looks at which
-        return error
-    return None
-
-
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     layout = native._tables(game())[0]
@@ -496,19 +473,6 @@ def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
     assert done == 10
 
 
-def run_search(search, state, bursts) -> list:
-    start, played = search.x.start(state)
-    search.seed(start, (None, tuple(played), len(played)))
-    progress, seen = Progress(), []
-    for burst in bursts:
-        done, won = search.run(burst, progress)
-        seen.append((done, progress.depth, None if won is None else words(search.line(won)), search.generated,
-                     search.waiting, search.complete, search.best_score, words(search.best_line())))
-        if won is not None or not search.waiting:
-            break
-    return seen
-
-
 @pytest.mark.parametrize("explore", [0.0, 0.3])
 @pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 50), (100, 60)])
 def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
@@ -547,15 +511,4 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    checks.sampled_pure_and_compiled(SAMPLE, ROOT)

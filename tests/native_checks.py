@@ -1,0 +1,100 @@
+"""Checks the four families' compiled searches share (tests/test_native*.py): a family's test
+file hands them what is its own (its solver maker, its outcome, its native type, its sample).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import NamedTuple
+
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def solved_both_ways(make_solver, outcome, native_type, state, **options) -> tuple:
+    """The outcomes of the compiled and the Python search on ``state``: ``make_solver(state,
+    python, **options)`` makes each, ``outcome(solver)`` tells what it found."""
+    runs = []
+    for python in (False, True):
+        run = make_solver(state, python, **options)
+        assert search_types(run) == ({_Search} if python else {native_type})
+        run.solve()
+        runs.append(outcome(run))
+    return tuple(runs)
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+class Told(NamedTuple):
+    """What a search tells after a burst of expansions."""
+    expanded: int
+    depth: int
+    won_line: str | None
+    generated: int
+    waiting: int
+    complete: bool
+    best_score: float | None
+    best_line: str
+
+
+def run_search(search, state, bursts) -> list[Told]:
+    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
+    what it tells after each."""
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
+                         search.generated, search.waiting, search.complete, search.best_score,
+                         words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+def refusal(call, *args):
+    """The error ``call(*args)`` raises, or None."""
+    try:
+        call(*args)
+    except Exception as error:  # noqa: BLE001 - the caller checks which
+        return error
+    return None
+
+
+def refused(error, kind, words) -> bool:
+    return type(error) is kind and words in str(error)
+
+
+def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
+    """``sample()`` of the source ``sample`` run under SOLWIDGET_PURE=1 (in a subprocess) and
+    here: (pure, compiled), each checked to have run only its own searches, and the same rows
+    but the searches' kinds."""
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(root)}
+    code = textwrap.dedent(sample) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(sample), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    return pure, mine
