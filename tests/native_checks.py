@@ -11,8 +11,31 @@ import sys
 import textwrap
 from typing import NamedTuple
 
+import pytest
+
+import solwidget as sw
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+
+
+def needs_native(native) -> None:
+    """Skip the test (fail it under CI) where ``native`` (a family's native.py) has no
+    search_core."""
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+def make_solver(profile, state, python, **options):
+    """A Solver on ``state``: Python's search if ``python`` (``profile``, the family's Profile
+    class, offering none compiled), else the one native.py picks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(profile, "compiled_search", lambda self, *args: None)
+        return sw.Solver(state, **options)
 
 
 def words(moves) -> str:

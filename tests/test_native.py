@@ -23,7 +23,6 @@ builds and piles):
 from __future__ import annotations
 
 import functools
-import os
 import random
 from pathlib import Path
 
@@ -62,12 +61,7 @@ BIG = 10 ** 6                     # table and frontier sizes that neither evict 
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -265,10 +259,7 @@ def outcome(solver) -> tuple:
 
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    with pytest.MonkeyPatch.context() as patch:
-        if python:
-            patch.setattr(FreeCellProfile, "compiled_search", lambda self, *args: None)
-        return sw.Solver(state, **options)
+    return checks.make_solver(FreeCellProfile, state, python, **options)
 
 
 def solved_both_ways(state, **options) -> tuple:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
 import random
 from pathlib import Path
 
@@ -49,12 +48,7 @@ FLOORED = {**FRACTIONAL, "home": 0.25, "covered": 0.0, "empty": 6.0}
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import random
 from pathlib import Path
 
@@ -52,12 +51,7 @@ DEAD_AT_THE_DEAL = 160
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -232,10 +226,7 @@ def outcome(solver) -> tuple:
 
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    with pytest.MonkeyPatch.context() as patch:
-        if python:
-            patch.setattr(MutatedProfile, "compiled_search", lambda self, *args: None)
-        return sw.Solver(state, **options)
+    return checks.make_solver(MutatedProfile, state, python, **options)
 
 
 def solved_both_ways(state, **options) -> tuple:
