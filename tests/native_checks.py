@@ -104,6 +104,30 @@ def refused(error, kind, words) -> bool:
     return type(error) is kind and words in str(error)
 
 
+def assert_constructions_refused(search_type, core_arguments, constructions: dict) -> None:
+    """``search_type`` refuses each case of ``constructions`` ({case: (index, value, kind,
+    words)}): ``core_arguments()`` with the argument at ``index`` made ``value``, with a
+    ``kind`` error that says ``words``."""
+    for case, (index, value, kind, words) in constructions.items():
+        arguments = core_arguments()
+        arguments[index] = value
+        assert refused(refusal(search_type, *arguments), kind, words), case
+
+
+def assert_refused(calls, cases: dict) -> None:
+    """Each call of ``calls(bad)`` ((call, args) pairs) refuses each ``bad`` of ``cases``
+    ({case: (bad, kind, words)}) with a ``kind`` error that says ``words``."""
+    for case, (bad, kind, words) in cases.items():
+        for call, args in calls(bad):
+            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+
+
+def assert_no_such_node(core) -> None:
+    """``core.line`` refuses a node before the first and the first of no seeded search."""
+    for node in (-1, 0):
+        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+
+
 def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
     """``sample()`` of the source ``sample`` run under SOLWIDGET_PURE=1 (in a subprocess) and
     here: (pure, compiled), each checked to have run only its own searches, and the same rows

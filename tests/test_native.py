@@ -38,7 +38,7 @@ from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.search import _Search
 import native_checks as checks
-from native_checks import progress_seen, refusal, refused, run_search, search_types, words
+from native_checks import progress_seen, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")
@@ -491,20 +491,15 @@ BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are byte
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable(game_id):
     needs_native()
     game = load(game_id)
-    for case, (index, value, kind, words) in bad_constructions(game).items():
-        arguments = core_arguments(game)
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
+                                        bad_constructions(game))
     search = native_search(game)
     core, position = search.core, search.encode(search.x.start(game.deal(1))[0].piles)
-    for case, (bad, kind, words) in bad_positions(game, search).items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        for call in (core.seed, core.successors):
-            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
+                          bad_positions(game, search))
+    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
+                          BAD_MOVES)
+    checks.assert_no_such_node(core)
     bursts = [1, 30, 300, 2000]
     assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
 

@@ -394,20 +394,16 @@ BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves ar
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     game = load("triple_interchange")
-    for case, (index, value, kind, words) in bad_constructions(game).items():
-        arguments = core_arguments(game)
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
+                                        bad_constructions(game))
     search = native_search(game)
     core, position = search.core, search.encode(search.x.start(game.deal(1))[0])
-    for case, (bad, kind, words) in bad_positions(game, search).items():
-        for call, args in ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
-                           (core.dead, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
+                                       (core.dead, (bad,))),
+                          bad_positions(game, search))
     for case, (bad, kind, words) in BAD_MOVES.items():
         assert refused(refusal(core.seed, position, bad, 0), kind, words), case
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_no_such_node(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()

@@ -414,11 +414,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "dead not callable": (11, 3, TypeError, "dead must be"),
         "dead tables malformed": (11, (b"", b"", 48, 8, 2, 16, 100, 2), ValueError, "malformed dead-end tables"),
     }
-    for case, (index, value, kind, text) in constructions.items():
-        arguments = core_arguments()
-        arguments[index] = value
-        error = refusal(native.search_core.Search, *arguments)
-        assert type(error) is kind and text in str(error), case
+    checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)
     search = native_search()
     core = search.core
     position = search.encode(search.x.start(game().deal(1))[0])
@@ -430,10 +426,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
         "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
     }
-    for case, (bad, kind, text) in bad_positions.items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
-            error = refusal(call, *args)
-            assert type(error) is kind and text in str(error), f"{call.__name__}: {case}"
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
+                          bad_positions)
     for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
         assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad

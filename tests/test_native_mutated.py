@@ -506,22 +506,16 @@ BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are byte
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
-    for case, (index, value, kind, words) in bad_constructions().items():
-        arguments = core_arguments()
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, core_arguments, bad_constructions())
     search = native_search()
     start = search.x.start(game().deal(1))[0]
     core, position = search.core, native.encode(start.piles, start.extra)
-    for case, (bad, kind, words) in bad_positions(search).items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
-                           (core.score, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        for call in (core.seed, core.successors):
-            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
+                                       (core.score, (bad,))),
+                          bad_positions(search))
+    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
+                          BAD_MOVES)
+    checks.assert_no_such_node(core)
     assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     bursts = [1, 30, 300, 1000]
