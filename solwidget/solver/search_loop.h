@@ -808,6 +808,17 @@ static void loop_release(Loop *L) {
     for (size_t i = 0; i < L->nnodes; i++) L->nodes[i].slot = NONE32;
 }
 
+/* ``*out``: the bytes of ``obj``, a bytes object of ``size`` bytes (a table a family's Search
+ * is handed); else -1 with a ValueError naming it ``what``. */
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
 /* The getters of a family's search type ``T`` whose Loop is its member ``loop``, and their
  * rows for its PyGetSetDef table. */
 #define LOOP_GETTERS(T)                                                                          \

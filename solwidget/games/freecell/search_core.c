@@ -428,15 +428,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 /* Search(kinds, fits, supermove, safe, step, start_rank, total, weights, depth_weight, explore,
  *        table_half, frontier_size): kinds has a byte a pile (0 foundation, 1 cell,
  *        2 tableau, each kind in one run); fits 64x64 bytes; supermove (cells+1)x(piles+1)

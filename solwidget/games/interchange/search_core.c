@@ -801,15 +801,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 /* Search(foundations, tableau, fits_on, empty_takes, builds, decks, total, weights,
  *        depth_weight, explore, table_half, frontier_size, dead): the piles are the
  *        foundations, then the tableau, then the stock and the waste; fits_on a tuple of

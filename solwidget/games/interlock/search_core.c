@@ -1056,15 +1056,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 /* Search(layout, fits, fit_order, heads, safe, total, weights, depth_weight, explore,
  *        table_half, frontier_size, dead): layout has 7 bytes a pile (its kind: 0 foundation,
  *        2 tableau, 3 stock, 4 waste, each kind in one run; its two covering piles; gone

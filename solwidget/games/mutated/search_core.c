@@ -808,15 +808,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 static int bad_rules(const char *why) {
     PyErr_Format(PyExc_ValueError, "search_core: %s", why);
     return -1;
