@@ -63,6 +63,22 @@ def progress_seen(solver) -> tuple:
     return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
 
 
+CHUNKS = (1, 7, 13, 2, 29, 5, 61)          # odd step sizes, to step a solver by
+
+
+def stepped_both_ways(make_solver, outcome, state, max_states) -> tuple:
+    """The compiled and the Python search on ``state`` stepped in CHUNKS, in turn: each's
+    (progress after every step, outcome)."""
+    seen = []
+    for python in (False, True):
+        run, steps = make_solver(state, python, max_states=max_states), []
+        while not run.done:
+            run.step(CHUNKS[len(steps) % len(CHUNKS)])
+            steps.append(progress_seen(run))
+        seen.append((steps, outcome(run)))
+    return tuple(seen)
+
+
 class Told(NamedTuple):
     """What a search tells after a burst of expansions."""
     expanded: int

@@ -38,7 +38,7 @@ from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.search import _Search
 import native_checks as checks
-from native_checks import progress_seen, run_search, search_types, words
+from native_checks import run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")
@@ -293,18 +293,12 @@ def test_whole_searches_are_pythons(game_id, search):
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(game_id):
     needs_native()
     game = load(game_id)
-    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    steps_taken = []
     for deal in (1, 2):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game.deal(deal), python, max_states=1500), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"{game_id} deal {deal}"
-        steps_taken.append(len(steps))
-    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1500)
+        assert in_c == in_python, f"{game_id} deal {deal}"
+        steps_taken.append(len(in_python[0]))
+    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
 
 
 @pytest.mark.parametrize("game_id", FAMILY + ("native_two_cells", "native_bakers_three_cells"))

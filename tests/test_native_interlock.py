@@ -35,7 +35,7 @@ from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
 import native_checks as checks
-from native_checks import progress_seen, refusal, run_search, search_types, words
+from native_checks import refusal, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -291,16 +291,9 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
 
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
     needs_native()
-    chunks = (1, 7, 13, 2, 29, 5, 61)
     for deal in (3, 4):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game().deal(deal), python, max_states=1500), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"deal {deal}"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1500)
+        assert in_c == in_python, f"deal {deal}"
 
 
 def test_small_tables_and_frontiers_evict_and_trim_alike():

@@ -37,7 +37,7 @@ from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
 import native_checks as checks
-from native_checks import progress_seen, refusal, refused, run_search, search_types, words
+from native_checks import refusal, refused, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -324,18 +324,12 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
 
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
     needs_native()
-    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    steps_taken = []
     for deal in (1, 2):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game().deal(deal), python, max_states=1200), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"deal {deal}"
-        steps_taken.append(len(steps))
-    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1200)
+        assert in_c == in_python, f"deal {deal}"
+        steps_taken.append(len(in_python[0]))
+    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
 
 
 def test_small_tables_and_frontiers_evict_and_trim_alike():
