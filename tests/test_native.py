@@ -23,14 +23,8 @@ builds and piles):
 from __future__ import annotations
 
 import functools
-import json
-import os
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -42,8 +36,9 @@ from solwidget.games.freecell.expander import CellsExpander
 from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
-from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")
@@ -66,12 +61,7 @@ BIG = 10 ** 6                     # table and frontier sizes that neither evict 
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -97,10 +87,6 @@ def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
     search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
     assert isinstance(search, native.NativeSearch)
     return search
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -273,25 +259,12 @@ def outcome(solver) -> tuple:
 
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    with pytest.MonkeyPatch.context() as patch:
-        if python:
-            patch.setattr(FreeCellProfile, "compiled_search", lambda self, *args: None)
-        return sw.Solver(state, **options)
-
-
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
+    return checks.make_solver(FreeCellProfile, state, python, **options)
 
 
 def solved_both_ways(state, **options) -> tuple:
     """The outcomes of the compiled and the Python search on ``state``."""
-    runs = []
-    for python in (False, True):
-        run = make_solver(state, python, **options)
-        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
-        run.solve()
-        runs.append(outcome(run))
-    return tuple(runs)
+    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
 
 
 SEARCHES = {
@@ -316,27 +289,16 @@ def test_whole_searches_are_pythons(game_id, search):
     assert "won" in statuses
 
 
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
-
-
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(game_id):
     needs_native()
     game = load(game_id)
-    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    steps_taken = []
     for deal in (1, 2):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game.deal(deal), python, max_states=1500), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"{game_id} deal {deal}"
-        steps_taken.append(len(steps))
-    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1500)
+        assert in_c == in_python, f"{game_id} deal {deal}"
+        steps_taken.append(len(in_python[0]))
+    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
 
 
 @pytest.mark.parametrize("game_id", FAMILY + ("native_two_cells", "native_bakers_three_cells"))
@@ -371,34 +333,6 @@ def test_a_frontier_of_no_positions_is_trimmed_alike():
     state = single_successor_position(load("freecell"))
     in_c, in_python = solved_both_ways(state, max_states=500, frontier_size=1)
     assert in_c == in_python
-
-
-class Told(NamedTuple):
-    """What a search tells after a burst of expansions."""
-    expanded: int
-    depth: int
-    won_line: str | None
-    generated: int
-    waiting: int
-    complete: bool
-    best_score: float | None
-    best_line: str
-
-
-def run_search(search, state, bursts) -> list[Told]:
-    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
-    what it tells after each."""
-    start, played = search.x.start(state)
-    search.seed(start, (None, tuple(played), len(played)))
-    progress, seen = Progress(), []
-    for burst in bursts:
-        done, won = search.run(burst, progress)
-        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
-                         search.generated, search.waiting, search.complete, search.best_score,
-                         words(search.best_line())))
-        if won is not None or not search.waiting:
-            break
-    return seen
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
@@ -547,37 +481,19 @@ BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are byte
              "text": ("t0 c0", TypeError, "must be bytes")}
 
 
-def refusal(call, *args):
-    """The error ``call(*args)`` raises, or None."""
-    try:
-        call(*args)
-    except Exception as error:  # noqa: BLE001 - the caller checks which
-        return error
-    return None
-
-
-def refused(error, kind, words) -> bool:
-    return type(error) is kind and words in str(error)
-
-
 @pytest.mark.parametrize("game_id", ["freecell", "native_two_cells"])
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable(game_id):
     needs_native()
     game = load(game_id)
-    for case, (index, value, kind, words) in bad_constructions(game).items():
-        arguments = core_arguments(game)
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
+                                        bad_constructions(game))
     search = native_search(game)
     core, position = search.core, search.encode(search.x.start(game.deal(1))[0].piles)
-    for case, (bad, kind, words) in bad_positions(game, search).items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        for call in (core.seed, core.successors):
-            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
+                          bad_positions(game, search))
+    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
+                          BAD_MOVES)
+    checks.assert_no_such_node(core)
     bursts = [1, 30, 300, 2000]
     assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
 
@@ -609,16 +525,5 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
     assert {row[2] for row in mine["seen"]} == {"won", "lost", "unknown"}

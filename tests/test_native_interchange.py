@@ -24,11 +24,6 @@ on variants of their shape:
 from __future__ import annotations
 
 import functools
-import json
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -41,6 +36,8 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import refusal, refused, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("triple_interchange", "quadruple_interchange")
@@ -57,12 +54,7 @@ BIG = 10 ** 6                     # table and frontier sizes that neither evict 
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -96,10 +88,6 @@ def python_dead_ends(search) -> native.NativeSearch:
     native.NativeSearch.__init__(core, search.x, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
                                  python_dead_ends=True)
     return core
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -215,25 +203,12 @@ def outcome(solver) -> tuple:
 
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    with pytest.MonkeyPatch.context() as patch:
-        if python:
-            patch.setattr(InterchangeProfile, "compiled_search", lambda self, *args: None)
-        return sw.Solver(state, **options)
-
-
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
+    return checks.make_solver(InterchangeProfile, state, python, **options)
 
 
 def solved_both_ways(state, **options) -> tuple:
     """The outcomes of the compiled and the Python search on ``state``."""
-    runs = []
-    for python in (False, True):
-        run = make_solver(state, python, **options)
-        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
-        run.solve()
-        runs.append(outcome(run))
-    return tuple(runs)
+    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
 
 
 SEARCHES = {
@@ -299,26 +274,15 @@ def test_the_key_pool_is_a_set_of_bytes_keys():
     assert all(key in keys for key in plain) and b"\xff" not in keys
 
 
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
-
-
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
     needs_native()
     game = load("triple_interchange")
-    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    steps_taken = []
     for deal in (2, 252):                   # 252: undecided within the budget
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game.deal(deal), python, max_states=1200), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"deal {deal}"
-        steps_taken.append(len(steps))
-    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
+        assert in_c == in_python, f"deal {deal}"
+        steps_taken.append(len(in_python[0]))
+    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
 
 
 def test_small_tables_and_frontiers_evict_and_trim_alike():
@@ -421,36 +385,19 @@ BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves ar
              "text": ("t0 f0", TypeError, "must be bytes")}
 
 
-def refusal(call, *args):
-    """The error ``call(*args)`` raises, or None."""
-    try:
-        call(*args)
-    except Exception as error:  # noqa: BLE001 - the caller checks which
-        return error
-    return None
-
-
-def refused(error, kind, words) -> bool:
-    return type(error) is kind and words in str(error)
-
-
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     game = load("triple_interchange")
-    for case, (index, value, kind, words) in bad_constructions(game).items():
-        arguments = core_arguments(game)
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
+                                        bad_constructions(game))
     search = native_search(game)
     core, position = search.core, search.encode(search.x.start(game.deal(1))[0])
-    for case, (bad, kind, words) in bad_positions(game, search).items():
-        for call, args in ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
-                           (core.dead, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
+                                       (core.dead, (bad,))),
+                          bad_positions(game, search))
     for case, (bad, kind, words) in BAD_MOVES.items():
         assert refused(refusal(core.seed, position, bad, 0), kind, words), case
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_no_such_node(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()
@@ -507,16 +454,5 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
     assert {row[2] for row in mine["seen"]} >= {"won", "lost"}

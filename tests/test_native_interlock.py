@@ -22,12 +22,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
-import os
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -39,6 +34,8 @@ from solwidget.games.interlock.expander import InterlockExpander
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import refusal, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -51,12 +48,7 @@ FLOORED = {**FRACTIONAL, "home": 0.25, "covered": 0.0, "empty": 6.0}
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -78,10 +70,6 @@ def native_search(options=None, table_size=BIG, frontier_size=BIG):
     search = compiled(game(), portfolio(game())[0] if options is None else options, table_size, frontier_size)
     assert isinstance(search, native.NativeSearch)
     return search
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -257,10 +245,6 @@ def make_solver(state, python: bool, monkeypatch=None, **options):
     return sw.Solver(state, **options)
 
 
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
-
-
 def outcome(solver) -> tuple:
     result, p = solver.result, solver.progress
     return (result.status, words(result.moves), p.expanded, p.generated, p.frontier, p.best_score,
@@ -305,23 +289,11 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
     assert lost
 
 
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
-
-
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
     needs_native()
-    chunks = (1, 7, 13, 2, 29, 5, 61)
     for deal in (3, 4):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game().deal(deal), python, max_states=1500), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"deal {deal}"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1500)
+        assert in_c == in_python, f"deal {deal}"
 
 
 def test_small_tables_and_frontiers_evict_and_trim_alike():
@@ -422,14 +394,6 @@ def core_arguments():
             BIG, BIG, None]
 
 
-def refusal(call, *args):
-    try:
-        call(*args)
-    except Exception as error:      # noqa: BLE001 - the test looks at which
-        return error
-    return None
-
-
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     layout = native._tables(game())[0]
@@ -443,11 +407,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "dead not callable": (11, 3, TypeError, "dead must be"),
         "dead tables malformed": (11, (b"", b"", 48, 8, 2, 16, 100, 2), ValueError, "malformed dead-end tables"),
     }
-    for case, (index, value, kind, text) in constructions.items():
-        arguments = core_arguments()
-        arguments[index] = value
-        error = refusal(native.search_core.Search, *arguments)
-        assert type(error) is kind and text in str(error), case
+    checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)
     search = native_search()
     core = search.core
     position = search.encode(search.x.start(game().deal(1))[0])
@@ -459,10 +419,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
         "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
     }
-    for case, (bad, kind, text) in bad_positions.items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))):
-            error = refusal(call, *args)
-            assert type(error) is kind and text in str(error), f"{call.__name__}: {case}"
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
+                          bad_positions)
     for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
         assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
@@ -494,19 +452,6 @@ def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
         search.run(10, Progress())
     done, _ = search.run(10, Progress())
     assert done == 10
-
-
-def run_search(search, state, bursts) -> list:
-    start, played = search.x.start(state)
-    search.seed(start, (None, tuple(played), len(played)))
-    progress, seen = Progress(), []
-    for burst in bursts:
-        done, won = search.run(burst, progress)
-        seen.append((done, progress.depth, None if won is None else words(search.line(won)), search.generated,
-                     search.waiting, search.complete, search.best_score, words(search.best_line())))
-        if won is not None or not search.waiting:
-            break
-    return seen
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
@@ -547,15 +492,4 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    checks.sampled_pure_and_compiled(SAMPLE, ROOT)

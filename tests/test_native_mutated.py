@@ -21,15 +21,9 @@ compare them at every level:
 from __future__ import annotations
 
 import functools
-import json
 import math
-import os
 import random
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -42,6 +36,8 @@ from solwidget.games.mutated.profile import MutatedProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+import native_checks as checks
+from native_checks import refusal, refused, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -55,12 +51,7 @@ DEAD_AT_THE_DEAL = 160
 
 
 def needs_native():
-    if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the compiled search: {message}")
-        pytest.skip(message)
+    checks.needs_native(native)
 
 
 @functools.cache
@@ -83,10 +74,6 @@ def native_search(options=None, table_size=BIG, frontier_size=BIG):
     search = compiled(portfolio()[0] if options is None else options, table_size, frontier_size)
     assert isinstance(search, native.NativeSearch)
     return search
-
-
-def words(moves) -> str:
-    return " ".join(map(str, moves))
 
 
 # ------------------------------------------------------------------ positions
@@ -239,25 +226,12 @@ def outcome(solver) -> tuple:
 
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    with pytest.MonkeyPatch.context() as patch:
-        if python:
-            patch.setattr(MutatedProfile, "compiled_search", lambda self, *args: None)
-        return sw.Solver(state, **options)
-
-
-def search_types(solver) -> set:
-    return {type(search) for search in solver._searches}
+    return checks.make_solver(MutatedProfile, state, python, **options)
 
 
 def solved_both_ways(state, **options) -> tuple:
     """The outcomes of the compiled and the Python search on ``state``."""
-    runs = []
-    for python in (False, True):
-        run = make_solver(state, python, **options)
-        assert search_types(run) == ({_Search} if python else {native.NativeSearch})
-        run.solve()
-        runs.append(outcome(run))
-    return tuple(runs)
+    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
 
 
 SEARCHES = {
@@ -348,25 +322,14 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     assert all(key in in_c.generated for key in in_python.generated)
 
 
-def progress_seen(solver) -> tuple:
-    p = solver.progress
-    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
-
-
 def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
     needs_native()
-    chunks, steps_taken = (1, 7, 13, 2, 29, 5, 61), []
+    steps_taken = []
     for deal in (1, 2):
-        seen = []
-        for python in (False, True):
-            run, steps = make_solver(game().deal(deal), python, max_states=1200), []
-            while not run.done:
-                run.step(chunks[len(steps) % len(chunks)])
-                steps.append(progress_seen(run))
-            seen.append((steps, outcome(run)))
-        assert seen[0] == seen[1], f"deal {deal}"
-        steps_taken.append(len(steps))
-    assert max(steps_taken) > 2 * len(chunks), "the chunk sizes came round"
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1200)
+        assert in_c == in_python, f"deal {deal}"
+        steps_taken.append(len(in_python[0]))
+    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
 
 
 def test_small_tables_and_frontiers_evict_and_trim_alike():
@@ -379,34 +342,6 @@ def test_small_tables_and_frontiers_evict_and_trim_alike():
             assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
             trimmed += not all(complete for complete, _ in in_c[-1])
     assert trimmed > 0, "some frontier was trimmed"
-
-
-class Told(NamedTuple):
-    """What a search tells after a burst of expansions."""
-    expanded: int
-    depth: int
-    won_line: str | None
-    generated: int
-    waiting: int
-    complete: bool
-    best_score: float | None
-    best_line: str
-
-
-def run_search(search, state, bursts) -> list[Told]:
-    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
-    what it tells after each."""
-    start, played = search.x.start(state)
-    search.seed(start, (None, tuple(played), len(played)))
-    progress, seen = Progress(), []
-    for burst in bursts:
-        done, won = search.run(burst, progress)
-        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
-                         search.generated, search.waiting, search.complete, search.best_score,
-                         words(search.best_line())))
-        if won is not None or not search.waiting:
-            break
-    return seen
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
@@ -563,37 +498,18 @@ BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are byte
              "text": ("f0 r1c1", TypeError, "must be bytes")}
 
 
-def refusal(call, *args):
-    """The error ``call(*args)`` raises, or None."""
-    try:
-        call(*args)
-    except Exception as error:  # noqa: BLE001 - the caller checks which
-        return error
-    return None
-
-
-def refused(error, kind, words) -> bool:
-    return type(error) is kind and words in str(error)
-
-
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
-    for case, (index, value, kind, words) in bad_constructions().items():
-        arguments = core_arguments()
-        arguments[index] = value
-        assert refused(refusal(native.search_core.Search, *arguments), kind, words), case
+    checks.assert_constructions_refused(native.search_core.Search, core_arguments, bad_constructions())
     search = native_search()
     start = search.x.start(game().deal(1))[0]
     core, position = search.core, native.encode(start.piles, start.extra)
-    for case, (bad, kind, words) in bad_positions(search).items():
-        for call, args in ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
-                           (core.score, (bad,))):
-            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        for call in (core.seed, core.successors):
-            assert refused(refusal(call, position, bad), kind, words), f"{call.__name__}: {case}"
-    for node in (-1, 0):
-        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
+                                       (core.score, (bad,))),
+                          bad_positions(search))
+    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
+                          BAD_MOVES)
+    checks.assert_no_such_node(core)
     assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     bursts = [1, 30, 300, 1000]
@@ -646,16 +562,5 @@ SAMPLE = """
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    code = textwrap.dedent(SAMPLE) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
-                          check=True)
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
-    here = {}
-    exec(textwrap.dedent(SAMPLE), here)
-    mine = json.loads(json.dumps(here["sample"]()))
-    assert not pure["search_core"] and mine["search_core"]
-    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
-    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
-    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
     assert {row[1] for row in mine["seen"]} == {"won", "lost"}

@@ -16,6 +16,19 @@ from ..engine.moves import Move
 from . import search
 
 
+def exact(value) -> bool:
+    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
+    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
+
+
+def exact_weights(weights: dict, names) -> list | None:
+    """The weights ``names`` of ``weights`` (heuristics.weights_of's), in that order (the C
+    module's), or None where one is not ``exact``."""
+    if not all(exact(weights[name]) for name in names):
+        return None
+    return [weights[name] for name in names]
+
+
 class NativeSearch(ABC):
     """``_Search``'s interface over a C module's ``Search`` (``core``): a subclass sets
     ``self.x`` (the Python expander, whose ``start``, ``is_won`` and ``sound`` the solver

@@ -808,6 +808,17 @@ static void loop_release(Loop *L) {
     for (size_t i = 0; i < L->nnodes; i++) L->nodes[i].slot = NONE32;
 }
 
+/* ``*out``: the bytes of ``obj``, a bytes object of ``size`` bytes (a table a family's Search
+ * is handed); else -1 with a ValueError naming it ``what``. */
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
 /* The getters of a family's search type ``T`` whose Loop is its member ``loop``, and their
  * rows for its PyGetSetDef table. */
 #define LOOP_GETTERS(T)                                                                          \
@@ -831,6 +842,65 @@ static void loop_release(Loop *L) {
     {"skipped", (getter)T##_skipped, NULL, "positions left to another pooled search", NULL},     \
     {"best_score", (getter)T##_best_score, NULL, "the best score generated, or None", NULL},     \
     {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL}
+
+/* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool and
+ * release. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
+ * before it, and keeps its own methods (seed, successors, key, ...). */
+#define LOOP_METHODS(T)                                                                          \
+    static PyObject *T##_run(T *S, PyObject *args) {                                             \
+        if (not_ready(S)) return NULL;                                                           \
+        return loop_run(&S->loop, S, expand_next, args);                                         \
+    }                                                                                            \
+    static PyObject *T##_line(T *S, PyObject *args) { return loop_line(&S->loop, args); }       \
+    static PyObject *T##_pool(T *S, PyObject *args) { return loop_pool(&S->loop, args); }       \
+    static PyObject *T##_release(T *S, PyObject *unused) {                                       \
+        loop_release(&S->loop);                                                                  \
+        Py_RETURN_NONE;                                                                          \
+    }
+
+/* Their rows for the PyMethodDef table, but line's and pool's (their docs tell the family's
+ * move bytes): run and release. */
+#define LOOP_METHOD_ROWS(T)                                                                      \
+    {"run", (PyCFunction)T##_run, METH_VARARGS,                                                  \
+     "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},       \
+    {"release", (PyCFunction)T##_release, METH_NOARGS, "release(): free the frontier and tables."}
+
+/* The type object ``T##Type`` of a family's search type ``T``, named ``name`` (the module's
+ * path), and its getters' table: the family defines ``T##_init``, ``T##_dealloc`` and
+ * ``T##_methods``. */
+#define LOOP_TYPE(T, name, doc)                                                                  \
+    LOOP_GETTERS(T)                                                                              \
+    static PyGetSetDef T##_getset[] = {                                                          \
+        LOOP_GETSET(T),                                                                          \
+        {NULL}                                                                                   \
+    };                                                                                           \
+    static PyTypeObject T##Type = {                                                              \
+        PyVarObject_HEAD_INIT(NULL, 0)                                                           \
+        .tp_name = name,                                                                         \
+        .tp_basicsize = sizeof(T),                                                               \
+        .tp_flags = Py_TPFLAGS_DEFAULT,                                                          \
+        .tp_doc = doc,                                                                           \
+        .tp_new = PyType_GenericNew,                                                             \
+        .tp_init = (initproc)T##_init,                                                           \
+        .tp_dealloc = (destructor)T##_dealloc,                                                   \
+        .tp_methods = T##_methods,                                                               \
+        .tp_getset = T##_getset,                                                                 \
+    }
+
+/* A family's module of ``def`` with its ``Search`` type and the loop's (KeyPool), or NULL with
+ * an error set: its PyInit then adds its own constants. */
+static PyObject *loop_module(PyModuleDef *def, PyTypeObject *search) {
+    if (PyType_Ready(search) < 0) return NULL;
+    PyObject *m = PyModule_Create(def);
+    if (!m) return NULL;
+    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
+    Py_INCREF(search);
+    if (PyModule_AddObject(m, "Search", (PyObject *)search) < 0) {
+        Py_DECREF(search); Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
 
 /* random(n) -> the first n of random() and randrange(k) for k = 1..n, from Random(0): the
  * tests compare them with Python's. */

@@ -25,17 +25,13 @@ import functools
 from ...compiled import native_module
 from ...engine.patience import supermove
 from ...solver import native_search
+from ...solver.native_search import exact, exact_weights
 from ...solver.heuristics import weights_of
 from .expander import CellsExpander, _safe_hosts
 
 search_core = native_module("solwidget.games.freecell.search_core")
 
 WEIGHTS = ("home", "blockers", "urgent", "buried", "unsorted", "cells", "empty")  # search_core's order
-
-
-def exact(value) -> bool:
-    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
-    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
 
 
 def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
@@ -45,11 +41,10 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if len(expander.game.pile_ids) > search_core.MAX_PILES:
         return None
-    w = weights_of(weights)
-    if not all(exact(w[name]) for name in WEIGHTS) or not exact(depth_weight):
+    w = exact_weights(weights_of(weights), WEIGHTS)
+    if w is None or not exact(depth_weight):
         return None
-    return NativeSearch(expander, [w[name] for name in WEIGHTS], depth_weight, table_size,
-                        frontier_size, explore)
+    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
 
 @functools.lru_cache(maxsize=8)

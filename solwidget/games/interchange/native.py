@@ -35,6 +35,7 @@ from ...compiled import native_module
 from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
 from ...solver import native_search
+from ...solver.native_search import exact, exact_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import reductions
@@ -44,11 +45,6 @@ search_core = native_module("solwidget.games.interchange.search_core")
 
 WEIGHTS = ("home", "blockers", "urgent", "buried", "down", "empty", "reserve", "unsorted")  # search_core's order
 TURNS, REDEAL_CODE = 0x8000, 0x4000       # search_core's move codes (its header comment)
-
-
-def exact(value) -> bool:
-    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
-    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
 
 
 def fits_core(game) -> bool:
@@ -70,11 +66,10 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if not fits_core(expander.game) or not 0.0 <= explore < 1.0:
         return None
-    w = weights_of(weights)
-    if not all(exact(w[name]) for name in WEIGHTS) or not exact(depth_weight):
+    w = exact_weights(weights_of(weights), WEIGHTS)
+    if w is None or not exact(depth_weight):
         return None
-    return NativeSearch(expander, [w[name] for name in WEIGHTS], depth_weight, table_size,
-                        frontier_size, explore)
+    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
 
 @functools.lru_cache(maxsize=8)

@@ -801,15 +801,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 /* Search(foundations, tableau, fits_on, empty_takes, builds, decks, total, weights,
  *        depth_weight, explore, table_half, frontier_size, dead): the piles are the
  *        foundations, then the tableau, then the stock and the waste; fits_on a tuple of
@@ -948,14 +939,7 @@ static PyObject *failed(int64_t code) {
     return PyErr_NoMemory();
 }
 
-static PyObject *Search_run(Search *S, PyObject *args) {
-    if (not_ready(S)) return NULL;
-    return loop_run(&S->loop, S, expand_next, args);
-}
-
-static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
-
-static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
+LOOP_METHODS(Search)
 
 /* successors(position) -> ([(moves, child position, score)], keys asked about): the
  * position expanded by a fresh search of the same rules (each key admitted once, as a new
@@ -1025,42 +1009,19 @@ static PyObject *Search_dead(Search *S, PyObject *args) {
     return PyBool_FromLong(is_dead(&S->R, &p, &rv));
 }
 
-static PyObject *Search_release(Search *S, PyObject *unused) {
-    loop_release(&S->loop);
-    Py_RETURN_NONE;
-}
-
-LOOP_GETTERS(Search)
-
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves, depth): the start position."},
     {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None, None."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the move codes to it, 2 bytes each."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position) -> ([(moves, child, score)], keys asked about)."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> the C dead-end test's verdict."},
-    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    LOOP_METHOD_ROWS(Search),
     {NULL}
 };
 
-static PyGetSetDef Search_getset[] = {
-    LOOP_GETSET(Search),
-    {NULL}
-};
-
-static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solwidget.games.interchange.search_core.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One best-first search of the Interchange family (see the module's source).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Search_init,
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_methods = Search_methods,
-    .tp_getset = Search_getset,
-};
+LOOP_TYPE(Search, "solwidget.games.interchange.search_core.Search",
+          "One best-first search of the Interchange family (see the module's source).");
 
 static PyMethodDef core_methods[] = {
     {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
@@ -1073,18 +1034,9 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit_search_core(void) {
-    if (PyType_Ready(&SearchType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&core_module);
-    if (!m) return NULL;
-    if (loop_add_types(m) < 0 || PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType); Py_DECREF(m);
-        return NULL;
-    }
+    PyObject *m = loop_module(&core_module, &SearchType);
+    if (m && (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0))
+        Py_CLEAR(m);
     return m;
 }

@@ -37,6 +37,7 @@ from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver import native_search
+from ...solver.native_search import exact, exact_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import deadends
@@ -47,11 +48,6 @@ search_core = native_module("solwidget.games.interlock.search_core")
 WEIGHTS = ("home", "blockers", "urgent", "buried", "down", "empty", "covered", "reserve",
            "unsorted")  # search_core's order; "cells" counts no cell here (no free cells)
 NONE = 0xFF
-
-
-def exact(value) -> bool:
-    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
-    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
 
 
 @functools.lru_cache(maxsize=1)
@@ -106,13 +102,12 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     game = expander.game
     if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
         return None
-    w = weights_of(weights)
-    if not all(exact(w[name]) for name in WEIGHTS) or not exact(depth_weight):
+    w = exact_weights(weights_of(weights), WEIGHTS)
+    if w is None or not exact(depth_weight):
         return None
     if not set_order_holds():
         return None
-    return NativeSearch(expander, [w[name] for name in WEIGHTS], depth_weight, table_size,
-                        frontier_size, explore)
+    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
 
 @functools.lru_cache(maxsize=8)

@@ -1056,15 +1056,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 /* Search(layout, fits, fit_order, heads, safe, total, weights, depth_weight, explore,
  *        table_half, frontier_size, dead): layout has 7 bytes a pile (its kind: 0 foundation,
  *        2 tableau, 3 stock, 4 waste, each kind in one run; its two covering piles; gone
@@ -1274,14 +1265,7 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_run(Search *S, PyObject *args) {
-    if (not_ready(S)) return NULL;
-    return loop_run(&S->loop, S, expand_next, args);
-}
-
-static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
-
-static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
+LOOP_METHODS(Search)
 
 /* successors(position, came_by) -> ([(moves, child position, score)], keys asked about): the
  * position expanded by a fresh search of the same rules (each key admitted once, as a new
@@ -1358,42 +1342,19 @@ static PyObject *Search_key(Search *S, PyObject *args) {
     return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
 }
 
-static PyObject *Search_release(Search *S, PyObject *unused) {
-    loop_release(&S->loop);
-    Py_RETURN_NONE;
-}
-
-LOOP_GETTERS(Search)
-
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
     {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): take part in a pooled proof."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> ([(moves, child, score)], keys asked about)."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it a dead end (in C)?"},
-    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    LOOP_METHOD_ROWS(Search),
     {NULL}
 };
 
-static PyGetSetDef Search_getset[] = {
-    LOOP_GETSET(Search),
-    {NULL}
-};
-
-static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solwidget.games.interlock.search_core.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One best-first search of Interlock (see the module's source).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Search_init,
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_methods = Search_methods,
-    .tp_getset = Search_getset,
-};
+LOOP_TYPE(Search, "solwidget.games.interlock.search_core.Search",
+          "One best-first search of Interlock (see the module's source).");
 
 /* set_order(items) -> bytes: the items (distinct cards) in the order CPython iterates
  * set(items), as set_order replays it: native.py checks it against the running Python. */
@@ -1428,15 +1389,7 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit_search_core(void) {
-    if (PyType_Ready(&SearchType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&core_module);
-    if (!m) return NULL;
-    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
-    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) { Py_DECREF(m); return NULL; }
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType); Py_DECREF(m);
-        return NULL;
-    }
+    PyObject *m = loop_module(&core_module, &SearchType);
+    if (m && PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) Py_CLEAR(m);
     return m;
 }

@@ -36,6 +36,7 @@ import math
 from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR
 from ...solver import native_search
+from ...solver.native_search import exact_weights
 from ...solver.heuristics import weights_of
 from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
                     R2X, ROW, SPACES)
@@ -51,11 +52,6 @@ WEIGHTS = ("home", "blockers", "urgent", "down", "rows", "decks", "orphans")   #
 BUILD_DST, CARD_MOVE = 255, 128        # a move's destination for "dN build"; a named card's flag
 
 
-def exact(value) -> bool:
-    """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
-    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
-
-
 def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
     """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
     would not be the same search (see the module docstring)."""
@@ -65,11 +61,10 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if (DeadEnds.is_dead, DeadEnds.dead) != _DEAD_END_TEST:
         return None
-    w = weights_of(weights, MUTATED_WEIGHTS)
-    if not all(exact(w[name]) for name in WEIGHTS) or not math.isfinite(depth_weight):
+    w = exact_weights(weights_of(weights, MUTATED_WEIGHTS), WEIGHTS)
+    if w is None or not math.isfinite(depth_weight):
         return None
-    return NativeSearch(expander, [w[name] for name in WEIGHTS], depth_weight, table_size,
-                        frontier_size, explore)
+    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
 
 @functools.lru_cache(maxsize=1)

@@ -808,15 +808,6 @@ static void Search_dealloc(Search *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "search_core: %s must be %zd bytes", what, size);
-        return -1;
-    }
-    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
-    return 0;
-}
-
 static int bad_rules(const char *why) {
     PyErr_Format(PyExc_ValueError, "search_core: %s", why);
     return -1;
@@ -993,14 +984,7 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_pool(Search *S, PyObject *args) { return loop_pool(&S->loop, args); }
-
-static PyObject *Search_run(Search *S, PyObject *args) {
-    if (not_ready(S)) return NULL;
-    return loop_run(&S->loop, S, expand_next, args);
-}
-
-static PyObject *Search_line(Search *S, PyObject *args) { return loop_line(&S->loop, args); }
+LOOP_METHODS(Search)
 
 /* successors(position, moves) -> ([(moves, child position or None, score)], [keys asked]):
  * the position expanded by a fresh search of the same rules (each key admitted once, as a
@@ -1084,45 +1068,20 @@ static PyObject *Search_dead(Search *S, PyObject *args) {
     return PyBool_FromLong(dead_in_c(&S->R, &p));
 }
 
-/* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
- * the lines to them are still asked for). */
-static PyObject *Search_release(Search *S, PyObject *unused) {
-    loop_release(&S->loop);
-    Py_RETURN_NONE;
-}
-
-LOOP_GETTERS(Search)
-
 static PyMethodDef Search_methods[] = {
     {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
     {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None twice."},
-    {"run", (PyCFunction)Search_run, METH_VARARGS, "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},
     {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
     {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, moves) -> ([(moves, child, score)], [keys asked])."},
     {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
     {"score", (PyCFunction)Search_score, METH_VARARGS, "score(position) -> its score."},
     {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it dead (deadends.py)?"},
-    {"release", (PyCFunction)Search_release, METH_NOARGS, "release(): free the frontier and tables."},
+    LOOP_METHOD_ROWS(Search),
     {NULL}
 };
 
-static PyGetSetDef Search_getset[] = {
-    LOOP_GETSET(Search),
-    {NULL}
-};
-
-static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solwidget.games.mutated.search_core.Search",
-    .tp_basicsize = sizeof(Search),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One best-first search of Mutated Solitaire (see the module's source).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)Search_init,
-    .tp_dealloc = (destructor)Search_dealloc,
-    .tp_methods = Search_methods,
-    .tp_getset = Search_getset,
-};
+LOOP_TYPE(Search, "solwidget.games.mutated.search_core.Search",
+          "One best-first search of Mutated Solitaire (see the module's source).");
 
 static PyMethodDef core_methods[] = {
     {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
@@ -1135,17 +1094,9 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit_search_core(void) {
-    if (PyType_Ready(&SearchType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&core_module);
-    if (!m) return NULL;
-    if (loop_add_types(m) < 0) { Py_DECREF(m); return NULL; }
-    if (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 || PyModule_AddIntConstant(m, "MAX_CARDS", MAXH) < 0) {
-        Py_DECREF(m); return NULL;
-    }
-    Py_INCREF(&SearchType);
-    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
-        Py_DECREF(&SearchType); Py_DECREF(m);
-        return NULL;
-    }
+    PyObject *m = loop_module(&core_module, &SearchType);
+    if (m && (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_CARDS", MAXH) < 0))
+        Py_CLEAR(m);
     return m;
 }

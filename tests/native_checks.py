@@ -1,0 +1,163 @@
+"""Checks the four families' compiled searches share (tests/test_native*.py): a family's test
+file hands them what is its own (its solver maker, its outcome, its native type, its sample).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import NamedTuple
+
+import pytest
+
+import solwidget as sw
+from solwidget.solver.result import Progress
+from solwidget.solver.search import _Search
+
+
+def needs_native(native) -> None:
+    """Skip the test (fail it under CI) where ``native`` (a family's native.py) has no
+    search_core."""
+    if native.search_core is None:
+        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
+                   "setup builds it) or SOLWIDGET_PURE=1")
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the compiled search: {message}")
+        pytest.skip(message)
+
+
+def make_solver(profile, state, python, **options):
+    """A Solver on ``state``: Python's search if ``python`` (``profile``, the family's Profile
+    class, offering none compiled), else the one native.py picks."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(profile, "compiled_search", lambda self, *args: None)
+        return sw.Solver(state, **options)
+
+
+def words(moves) -> str:
+    return " ".join(map(str, moves))
+
+
+def search_types(solver) -> set:
+    return {type(search) for search in solver._searches}
+
+
+def solved_both_ways(make_solver, outcome, native_type, state, **options) -> tuple:
+    """The outcomes of the compiled and the Python search on ``state``: ``make_solver(state,
+    python, **options)`` makes each, ``outcome(solver)`` tells what it found."""
+    runs = []
+    for python in (False, True):
+        run = make_solver(state, python, **options)
+        assert search_types(run) == ({_Search} if python else {native_type})
+        run.solve()
+        runs.append(outcome(run))
+    return tuple(runs)
+
+
+def progress_seen(solver) -> tuple:
+    p = solver.progress
+    return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
+
+
+CHUNKS = (1, 7, 13, 2, 29, 5, 61)          # odd step sizes, to step a solver by
+
+
+def stepped_both_ways(make_solver, outcome, state, max_states) -> tuple:
+    """The compiled and the Python search on ``state`` stepped in CHUNKS, in turn: each's
+    (progress after every step, outcome)."""
+    seen = []
+    for python in (False, True):
+        run, steps = make_solver(state, python, max_states=max_states), []
+        while not run.done:
+            run.step(CHUNKS[len(steps) % len(CHUNKS)])
+            steps.append(progress_seen(run))
+        seen.append((steps, outcome(run)))
+    return tuple(seen)
+
+
+class Told(NamedTuple):
+    """What a search tells after a burst of expansions."""
+    expanded: int
+    depth: int
+    won_line: str | None
+    generated: int
+    waiting: int
+    complete: bool
+    best_score: float | None
+    best_line: str
+
+
+def run_search(search, state, bursts) -> list[Told]:
+    """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
+    what it tells after each."""
+    start, played = search.x.start(state)
+    search.seed(start, (None, tuple(played), len(played)))
+    progress, seen = Progress(), []
+    for burst in bursts:
+        done, won = search.run(burst, progress)
+        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
+                         search.generated, search.waiting, search.complete, search.best_score,
+                         words(search.best_line())))
+        if won is not None or not search.waiting:
+            break
+    return seen
+
+
+def refusal(call, *args):
+    """The error ``call(*args)`` raises, or None."""
+    try:
+        call(*args)
+    except Exception as error:  # noqa: BLE001 - the caller checks which
+        return error
+    return None
+
+
+def refused(error, kind, words) -> bool:
+    return type(error) is kind and words in str(error)
+
+
+def assert_constructions_refused(search_type, core_arguments, constructions: dict) -> None:
+    """``search_type`` refuses each case of ``constructions`` ({case: (index, value, kind,
+    words)}): ``core_arguments()`` with the argument at ``index`` made ``value``, with a
+    ``kind`` error that says ``words``."""
+    for case, (index, value, kind, words) in constructions.items():
+        arguments = core_arguments()
+        arguments[index] = value
+        assert refused(refusal(search_type, *arguments), kind, words), case
+
+
+def assert_refused(calls, cases: dict) -> None:
+    """Each call of ``calls(bad)`` ((call, args) pairs) refuses each ``bad`` of ``cases``
+    ({case: (bad, kind, words)}) with a ``kind`` error that says ``words``."""
+    for case, (bad, kind, words) in cases.items():
+        for call, args in calls(bad):
+            assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+
+
+def assert_no_such_node(core) -> None:
+    """``core.line`` refuses a node before the first and the first of no seeded search."""
+    for node in (-1, 0):
+        assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
+
+
+def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
+    """``sample()`` of the source ``sample`` run under SOLWIDGET_PURE=1 (in a subprocess) and
+    here: (pure, compiled), each checked to have run only its own searches, and the same rows
+    but the searches' kinds."""
+    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(root)}
+    code = textwrap.dedent(sample) + "\nprint(json.dumps(sample()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
+                          check=True)
+    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    here = {}
+    exec(textwrap.dedent(sample), here)
+    mine = json.loads(json.dumps(here["sample"]()))
+    assert not pure["search_core"] and mine["search_core"]
+    assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}
+    assert {kind for row in mine["seen"] for kind in row[-1]} == {"NativeSearch"}
+    assert [row[:-1] for row in pure["seen"]] == [row[:-1] for row in mine["seen"]]
+    return pure, mine
