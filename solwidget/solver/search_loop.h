@@ -819,6 +819,19 @@ static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const ui
     return 0;
 }
 
+/* ``out`` (room for ``most`` moves): the moves of ``obj``, bytes of MOVE_BYTES a move (the
+ * moves that reached a start, as ``seed`` and ``successors`` are handed them); *n: how many.
+ * Else -1 with a ValueError. */
+static inline int read_moves(PyObject *obj, void *out, int most, int *n) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % MOVE_BYTES || PyBytes_GET_SIZE(obj) > (Py_ssize_t)MOVE_BYTES * most) {
+        PyErr_Format(PyExc_ValueError, "search_core: moves are bytes, %d a move", MOVE_BYTES);
+        return -1;
+    }
+    *n = (int)(PyBytes_GET_SIZE(obj) / MOVE_BYTES);
+    memcpy(out, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+    return 0;
+}
+
 /* The getters of a family's search type ``T`` whose Loop is its member ``loop``, and their
  * rows for its PyGetSetDef table. */
 #define LOOP_GETTERS(T)                                                                          \

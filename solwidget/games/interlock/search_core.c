@@ -1236,16 +1236,6 @@ static uint32_t moves_count(const Rules *R, const Plan *m, int nm) {
     return count;
 }
 
-static int read_moves(PyObject *obj, Plan *m, int *nm) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 3 || PyBytes_GET_SIZE(obj) > 3 * MAXMOVES) {
-        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 3 a move");
-        return -1;
-    }
-    *nm = (int)(PyBytes_GET_SIZE(obj) / 3);
-    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
-    return 0;
-}
-
 /* seed(position, moves): the start, reached by these moves (search.py's seed); its depth
  * counts a turn run for its turns, as the Python moves do. */
 static PyObject *Search_seed(Search *S, PyObject *args) {
@@ -1254,7 +1244,7 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     Pos p;
     Plan m[MAXMOVES];
     int nm;
-    if (read_position(S, position, &p) || read_moves(moves, m, &nm)) return NULL;
+    if (read_position(S, position, &p) || read_moves(moves, m, MAXMOVES, &nm)) return NULL;
     Facts f;
     facts_of(&S->R, &p, &f);
     uint8_t key[KEYBUF], *slot;
@@ -1286,7 +1276,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     Pos p;
     Plan m[MAXMOVES];
     int nm;
-    if (read_position(&probe, position, &p) || read_moves(moves, m, &nm)) goto done;
+    if (read_position(&probe, position, &p) || read_moves(moves, m, MAXMOVES, &nm)) goto done;
     int64_t root = loop_new_node(L, NONE32, m, nm, 0);
     uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
     if (!slot) { PyErr_NoMemory(); goto done; }

@@ -954,13 +954,9 @@ bad:
     return -1;
 }
 
-static int read_moves(Search *S, PyObject *obj, Plan *m, int *nm) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 3 || PyBytes_GET_SIZE(obj) > 3 * (MAXSETTLE - 1)) {
-        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 3 a move");
-        return -1;
-    }
-    *nm = (int)(PyBytes_GET_SIZE(obj) / 3);
-    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+/* read_moves, and each move's piles this game's (or a build's). */
+static int read_plans(Search *S, PyObject *obj, Plan *m, int *nm) {
+    if (read_moves(obj, m, MAXSETTLE - 1, nm)) return -1;
     for (int i = 0; i < *nm; i++)
         if (m[i].src >= S->R.np || (m[i].dst >= S->R.np && m[i].dst != BUILD_DST)) {
             PyErr_SetString(PyExc_ValueError, "search_core: a move names no pile");
@@ -976,7 +972,7 @@ static PyObject *Search_seed(Search *S, PyObject *args) {
     Pos p;
     Plan m[MAXSETTLE];
     int nm;
-    if (read_position(S, position, &p) || read_moves(S, moves, m, &nm)) return NULL;
+    if (read_position(S, position, &p) || read_plans(S, moves, m, &nm)) return NULL;
     uint8_t key[KEYBUF], *slot;
     if (loop_seed(&S->loop, key, key_of(&S->R, &p, key), m, nm, score(&S->R, &p), &slot))
         return PyErr_NoMemory();
@@ -1007,7 +1003,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     Plan m[MAXSETTLE];
     int nm;
     if (!probe.asked) goto done;
-    if (read_position(&probe, position, &p) || read_moves(&probe, moves, m, &nm)) goto done;
+    if (read_position(&probe, position, &p) || read_plans(&probe, moves, m, &nm)) goto done;
     int64_t root = loop_new_node(L, NONE32, m, nm, 0);
     uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
     if (!slot) { PyErr_NoMemory(); goto done; }
