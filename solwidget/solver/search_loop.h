@@ -832,6 +832,24 @@ static inline int read_moves(PyObject *obj, void *out, int most, int *n) {
     return 0;
 }
 
+/* The root of a probe (a family's ``successors``: one expansion on a fresh loop with no depth
+ * weight, for the tests to compare with the Python expander): the position reached by these
+ * moves, alone on the frontier. The slot to encode it in, or NULL (out of memory, error set). */
+static inline uint8_t *loop_probe_root(Loop *L, const void *moves, int nm) {
+    int64_t root = loop_new_node(L, NONE32, moves, nm, 0);
+    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
+    if (!slot || loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); return NULL; }
+    return slot;
+}
+
+/* A probe's child's score: its priority on the frontier (no depth weight), 0 for a won child
+ * (never pushed). */
+static inline double loop_probe_score(const Loop *L, size_t node) {
+    for (size_t h = 0; h < L->nheap; h++)
+        if (L->heap[h].node == node) return L->heap[h].prio;
+    return 0.0;
+}
+
 /* The getters of a family's search type ``T`` whose Loop is its member ``loop``, and their
  * rows for its PyGetSetDef table. */
 #define LOOP_GETTERS(T)                                                                          \

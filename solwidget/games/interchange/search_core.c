@@ -959,11 +959,9 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     PyObject *result = NULL;
     Pos p; Reserve rv;
     if (read_position(&probe, position, &p, &rv)) goto done;
-    int64_t root = loop_new_node(L, NONE32, NULL, 0, 0);
-    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
-    if (!slot) { PyErr_NoMemory(); goto done; }
+    uint8_t *slot = loop_probe_root(L, NULL, 0);
+    if (!slot) goto done;
     encode(&probe.R, &p, &rv, slot);
-    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
     uint32_t depth;
     if (expand_next(&probe, &depth) == FAILED) goto done;
     result = PyList_New(0);
@@ -977,9 +975,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
             decode(&probe.R, loop_position(L, (uint32_t)i), &q, &rq);
             child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, &rq, buf));
         }
-        double value = 0.0;                  /* a won child's; the others are in the heap */
-        for (size_t h = 0; h < L->nheap; h++)
-            if (L->heap[h].node == i) value = L->heap[h].prio;
+        double value = loop_probe_score(L, i);
         PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
         if (!item || PyList_Append(result, item)) Py_CLEAR(result);
         Py_XDECREF(item);

@@ -1004,11 +1004,9 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
     int nm;
     if (!probe.asked) goto done;
     if (read_position(&probe, position, &p) || read_plans(&probe, moves, m, &nm)) goto done;
-    int64_t root = loop_new_node(L, NONE32, m, nm, 0);
-    uint8_t *slot = root < 0 ? NULL : loop_store(L, (uint32_t)root);
-    if (!slot) { PyErr_NoMemory(); goto done; }
+    uint8_t *slot = loop_probe_root(L, m, nm);
+    if (!slot) goto done;
     encode(&probe.R, &p, slot);
-    if (loop_push(L, (Entry){0.0, -1, (uint32_t)root})) { PyErr_NoMemory(); goto done; }
     uint32_t depth;
     if (expand_next(&probe, &depth) == FAILED) goto done;
     children = PyList_New(0);
@@ -1022,9 +1020,7 @@ static PyObject *Search_successors(Search *S, PyObject *args) {
             decode(&probe.R, loop_position(L, (uint32_t)i), &q);
             child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
         }
-        double value = 0.0;                  /* a won child's; the others are in the heap */
-        for (size_t h = 0; h < L->nheap; h++)
-            if (L->heap[h].node == i) value = L->heap[h].prio;
+        double value = loop_probe_score(L, i);
         PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
         if (!item || PyList_Append(children, item)) Py_CLEAR(children);
         Py_XDECREF(item);
