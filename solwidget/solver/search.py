@@ -45,9 +45,9 @@ Memory: the tables keep at most ``table_size`` keys in all (two generations per 
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
 count (about 1 GB of waiting positions and 0.5 GB of keys), plus the search nodes of the
 expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
-million states), so a search stays under 2 GB whatever its budget (docs/solver.md). A
-pooled proof keeps the keys generated (the expanded ones among them), a quarter of
-``table_size`` at most (0.125 GB): past that it is given up.
+million states). A pooled proof keeps the keys generated (the expanded ones among them),
+``table_size`` at most (0.5 GB): past that it is given up. So a search stays under 2.5 GB
+whatever its budget (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -345,7 +345,7 @@ class Solver:
         for search in self._searches:
             search.seed(start, root)
         if len(self._searches) > 1 and all(getattr(s.x, "pooled_proofs", False) for s in self._searches):
-            self._closure = _Closure(self._searches[0].key(start), table_size // 4)
+            self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
 
