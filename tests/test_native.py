@@ -13,8 +13,8 @@ builds and piles):
 - whole searches: the same expansions, positions generated, frontier, best line and result,
   at the portfolio's searches, with exploration, with every weight at work, run a step at
   a time, and with tables and frontiers so small that they evict and trim (down to none);
-- where native.py hands over to C (exact weights, autoplay, the family's shape) and where
-  it keeps the Python search;
+- where native.py hands over to C (exact weights, a finite depth weight, autoplay, the
+  family's shape) and where it keeps the Python search;
 - the Mersenne Twister the exploring searches draw from, against random.Random(0);
 - bad input to the C module: a clear error, and the search still usable after it;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
@@ -23,6 +23,7 @@ builds and piles):
 from __future__ import annotations
 
 import functools
+import math
 import random
 from pathlib import Path
 
@@ -273,6 +274,8 @@ SEARCHES = {
                                             "weights": {"urgent": 2.0, "cells": 1.0}}]},
     "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
                                            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED}]},
+    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
+                                                       {"depth_weight": 0.1, "explore": 0.2}]},
 }
 
 
@@ -374,10 +377,10 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
             assert isinstance(compiled(game, options), native.NativeSearch), game_id
     freecell = load("freecell")
     # "down" is no weight of this score: inexact, it is no bar
-    exact_sums = {"weights": {"cells": 3 / 1024, "home": 2.0 ** 19, "down": 0.1}, "depth_weight": 1 / 1024}
+    exact_sums = {"weights": {"cells": 3 / 1024, "home": 2.0 ** 19, "down": 0.1}, "depth_weight": 1 / 3}
     assert isinstance(compiled(freecell, exact_sums), native.NativeSearch)
-    for inexact in ({"weights": {"cells": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1},
-                    {"depth_weight": 1 / 2048}):
+    for inexact in ({"weights": {"cells": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
+                    {"depth_weight": math.nan}):
         assert compiled(freecell, inexact) is None, inexact
     assert compiled(freecell, {}, autoplay=False) is None
     for changes in ({"cells": 0}, {"moves": "one card"}, {"empty": "king"}):
@@ -388,8 +391,9 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, changes
 
 
-@pytest.mark.parametrize("options", [{"weights": {"cells": 0.1}}, {"depth_weight": 0.1}, {"autoplay": False},
-                                     {"portfolio": [{"depth_weight": 0.3, "explore": 0.25}]}])
+@pytest.mark.parametrize("options", [{"weights": {"cells": 0.1}}, {"autoplay": False},
+                                     {"portfolio": [{"depth_weight": 0.3, "explore": 0.25,
+                                                     "weights": {"empty": 0.3}}]}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(load("freecell").deal(1), False, max_states=20_000, **options)
     assert search_types(run) == {_Search}

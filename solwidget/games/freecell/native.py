@@ -9,9 +9,10 @@ lies) and from the score's weights. It runs only where it is the same search:
 
 - the game has CellsExpander's shape (moves.fits), at most search_core.MAX_PILES piles, and
   the expander plays safe moves;
-- every weight and the depth weight are multiples of 1/1024 below 2**20, so that every
-  sum of the score is exact in a double and the C sums, added in another order, are the
-  Python ones to the last bit (the portfolios' weights all are);
+- every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
+  exact in a double and the C sums, added in another order, are the Python ones to the last
+  bit (the portfolios' weights all are); the depth weight is any finite number (a priority
+  is one product and one sum on both sides, search_loop.h's ``loop_priority``);
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
@@ -21,11 +22,12 @@ tests/test_native.py compares the two successor by successor and search by searc
 from __future__ import annotations
 
 import functools
+import math
 
 from ...compiled import native_module
 from ...engine.patience import supermove
 from ...solver import native_search
-from ...solver.native_search import exact, exact_weights
+from ...solver.native_search import exact_weights
 from ...solver.heuristics import weights_of
 from .expander import CellsExpander, _safe_hosts
 
@@ -42,7 +44,7 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     if len(expander.game.pile_ids) > search_core.MAX_PILES:
         return None
     w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not exact(depth_weight):
+    if w is None or not math.isfinite(depth_weight):
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
