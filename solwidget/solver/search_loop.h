@@ -558,10 +558,12 @@ static inline void prefetch_key(const KeySet *t, uint64_t h) {
     if (slot->hash == h) __builtin_prefetch(t->arena.data + slot->at);
 }
 
-/* The first slot of a key of hash ``h`` in both tables, fetched ahead of loop_admit_hashed. */
+/* The first slot of a key of hash ``h`` in both tables and in a pooled proof's generated keys,
+ * fetched ahead of loop_admit_hashed. */
 static inline void loop_prefetch(const Loop *L, uint64_t h) {
     prefetch_slot(&L->table, h);
     prefetch_slot(&L->old_table, h);
+    if (L->generated_keys) prefetch_slot(L->generated_keys, h);
 }
 
 /* Its key too, where that slot holds its hash (once the slot is fetched: a second pass). */
