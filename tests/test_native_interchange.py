@@ -24,6 +24,7 @@ on variants of their shape:
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import pytest
@@ -215,6 +216,8 @@ SEARCHES = {
     "the portfolio": {},
     "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
                                            {"depth_weight": 0.75, "explore": 0.2, "weights": FRACTIONAL}]},
+    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
+                                                       {"depth_weight": 0.1, "explore": 0.2}]},
 }
 
 
@@ -308,9 +311,9 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
             assert isinstance(compiled(game, options), native.NativeSearch), game_id
     triple = load("triple_interchange")
     exact_sums = {"weights": {"down": 3 / 1024, "home": 2.0 ** 19, "cells": 0.1, "covered": 0.1},
-                  "depth_weight": 1 / 1024}       # cells and covered: read of no pile here
+                  "depth_weight": 1 / 3}          # cells and covered: read of no pile here
     assert isinstance(compiled(triple, exact_sums), native.NativeSearch)
-    for inexact in ({"weights": {"down": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1},
+    for inexact in ({"weights": {"down": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
                     {"weights": {"unsorted": 0.1}}, {"weights": {"reserve": 1 / 2048}}):
         assert compiled(triple, inexact) is None, inexact
     assert compiled(triple, {}, autoplay=False) is None
@@ -324,7 +327,7 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     assert native.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0) is None
 
 
-@pytest.mark.parametrize("options", [{"depth_weight": 0.1}, {"autoplay": False}, {"compress_stock": False}])
+@pytest.mark.parametrize("options", [{"weights": {"down": 0.1}}, {"autoplay": False}, {"compress_stock": False}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(load("triple_interchange").deal(1), False, max_states=300, **options)
     assert search_types(run) == {_Search}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import random
 from pathlib import Path
 
@@ -265,6 +266,8 @@ SEARCHES = {
     "greedy, no exploring": {"portfolio": [{"depth_weight": 0.0, "weights": {"covered": 8.0}}]},
     "every weight at work": {"portfolio": [{"depth_weight": 0.25, "explore": 0.2, "weights": FRACTIONAL},
                                            {"depth_weight": 0.75, "weights": FLOORED}]},
+    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "explore": 0.2, "weights": FRACTIONAL},
+                                                       {"depth_weight": 0.1}]},
 }
 
 
@@ -315,8 +318,8 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     g = game()
     for options in portfolio(g):
         assert isinstance(compiled(g, options), native.NativeSearch)
-    assert isinstance(compiled(g, {"weights": FRACTIONAL, "depth_weight": 1 / 1024}), native.NativeSearch)
-    for inexact in ({"weights": {"covered": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": 0.1}):
+    assert isinstance(compiled(g, {"weights": FRACTIONAL, "depth_weight": 1 / 3}), native.NativeSearch)
+    for inexact in ({"weights": {"covered": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf}):
         assert compiled(g, inexact) is None, inexact
     assert compiled(g, {}, autoplay=False) is None
     assert compiled(g, {}, compress=False) is None          # InterlockFamilyExpander
@@ -371,8 +374,7 @@ def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the
     assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
 
 
-@pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"depth_weight": 0.1},
-                                     {"autoplay": False}])
+@pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"autoplay": False}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(game().deal(1), False, max_states=20_000, **options)
     assert search_types(run) == {_Search}

@@ -13,9 +13,10 @@ score's weights. It runs only where it is the same search:
   as search_core reads them (the foundations, the tableau, the stock, the waste; no cells)
   within its bounds (a key of at most 255 bytes);
 - every weight the score reads (not ``cells`` nor ``covered``: no free cells, no pile
-  covers another) and the depth weight are multiples of 1/1024 below 2**20,
-  so that every sum of the score is exact in a double and the C sums, added in another
-  order, are the Python ones to the last bit (the portfolio's weights all are);
+  covers another) is a multiple of 1/1024 below 2**20, so that every sum of the score is
+  exact in a double and the C sums, added in another order, are the Python ones to the last
+  bit (the portfolio's weights all are); the depth weight is any finite number (a priority
+  is one product and one sum on both sides, search_loop.h's ``loop_priority``);
 - the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
@@ -29,13 +30,14 @@ search.
 from __future__ import annotations
 
 import functools
+import math
 from array import array
 
 from ...compiled import native_module
 from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import exact, exact_weights
+from ...solver.native_search import exact_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import reductions
@@ -67,7 +69,7 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     if not fits_core(expander.game) or not 0.0 <= explore < 1.0:
         return None
     w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not exact(depth_weight):
+    if w is None or not math.isfinite(depth_weight):
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 

@@ -13,9 +13,10 @@ another kind would be called back in Python. It runs only where it is the same s
 - the expander is InterlockExpander (expander.fast_path: bridges.applies, no face-down
   cards, Kings alone to empty back piles) with safe moves played, at most
   search_core.MAX_PILES piles;
-- every weight and the depth weight are multiples of 1/1024 below 2**20, so that every
-  sum of the score is exact in a double and the C sums, added in another order, are the
-  Python ones to the last bit (the portfolio's weights all are);
+- every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
+  exact in a double and the C sums, added in another order, are the Python ones to the last
+  bit (the portfolio's weights all are); the depth weight is any finite number (a priority
+  is one product and one sum on both sides, search_loop.h's ``loop_priority``);
 - none of the Python functions it writes again was replaced since native.py was imported
   (tests do, to switch a reduction off); a replaced part of the dead-end test is called
   back in Python instead;
@@ -30,6 +31,7 @@ tests/test_native_interlock.py compares the two successor by successor and searc
 from __future__ import annotations
 
 import functools
+import math
 import random
 
 from ...compiled import native_module
@@ -37,7 +39,7 @@ from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import exact, exact_weights
+from ...solver.native_search import exact_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import deadends
@@ -103,7 +105,7 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
         return None
     w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not exact(depth_weight):
+    if w is None or not math.isfinite(depth_weight):
         return None
     if not set_order_holds():
         return None

@@ -34,8 +34,10 @@
  * checks it against the running Python and keeps the Python search where it differs).
  *
  * Scores are sums of counts times weights. native.py uses this core only when every weight
- * and the depth weight are multiples of 1/1024 below 2^20: then every partial sum is exact
- * in a double, so any order of adding gives the Python score to the last bit. */
+ * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
+ * order of adding gives the Python score to the last bit. A priority adds the depth weight
+ * times the depth to it as search.py does, in the same two rounded steps (search_loop.h's
+ * loop_priority), so the depth weight may be any double. */
 
 #define MOVE_BYTES 3     /* a move: source, destination, cards; (stock, waste, k): k turns */
 #define LOOP_MODULE "solwidget.games.interlock.search_core"
