@@ -329,13 +329,13 @@ def single_successor_position(game):
 
 
 def test_a_frontier_of_no_positions_is_trimmed_alike():
-    # frontier_size=1 shares out 1 // 2 = 0 positions to each of the portfolio's two searches,
-    # which then trim a frontier of any size after an expansion, even of the one position
-    # that the first expansion of this start leaves waiting
+    # frontier_size=1: a search trims its frontier to 1 // 2 = 0 positions once it holds two,
+    # and at the end of a turn the one holding most keeps half while they hold more than one
     needs_native()
     state = single_successor_position(load("freecell"))
     in_c, in_python = solved_both_ways(state, max_states=500, frontier_size=1)
     assert in_c == in_python
+    assert not all(in_c[-1]), "a frontier was trimmed"
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])

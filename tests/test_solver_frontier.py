@@ -94,3 +94,46 @@ def test_exploring_searches_win_and_agree_when_stepped():
 def test_a_malformed_portfolio_is_refused(portfolio):
     with pytest.raises((TypeError, ValueError), match="portfolio"):
         sw.Solver(sw.load_game("freecell").deal(1), portfolio=portfolio)
+
+
+def _shares_seen(solver) -> list:
+    """Record the frontiers' sizes around each of the solver's end-of-turn shares."""
+    seen, share = [], solver._share_frontiers
+
+    def recorded():
+        before = [search.waiting for search in solver._searches]
+        share()
+        seen.append((before, [search.waiting for search in solver._searches]))
+    solver._share_frontiers = recorded
+    return seen
+
+
+def _shared(sizes, room) -> list:
+    """The frontiers' sizes after a share: while they hold more than ``room`` in all, the
+    largest (the first of equals) keeps half."""
+    sizes = list(sizes)
+    while sum(sizes) > room:
+        largest = sizes.index(max(sizes))
+        sizes[largest] //= 2
+    return sizes
+
+
+def test_a_search_may_use_the_room_the_others_leave():
+    # in Interlock's deal 3 one of the two searches holds 373 positions at the end of a
+    # turn: more than an even split of 400 would leave it, with no share trimmed
+    solver = sw.Solver(sw.load_game("interlock").deal(3), max_states=3000, frontier_size=400)
+    seen = _shares_seen(solver)
+    assert solver.solve().status == "won"
+    assert max(max(after) for _, after in seen) > 400 // 2
+    assert all(before == after and sum(after) <= 400 for before, after in seen)
+
+
+def test_the_frontiers_hold_frontier_size_positions_in_all():
+    # Mutated Solitaire's three searches outgrow 400 positions in all, time and again
+    solver = sw.Solver(sw.load_game("mutated").deal(3), max_states=3000, frontier_size=400)
+    seen = _shares_seen(solver)
+    assert solver.solve().status == "won"
+    assert sum(before != after for before, after in seen) > 5
+    for before, after in seen:
+        assert after == _shared(before, 400)
+    assert not all(search.complete for search in solver._searches), "a trimmed search proves no loss"

@@ -43,7 +43,10 @@ keys not yet expanded.
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
-count (about 1 GB of waiting positions and 0.5 GB of keys), plus the search nodes of the
+count (about 1 GB of waiting positions and 0.5 GB of keys). The frontiers share their room:
+a search trims its own only past the whole of it, and at the end of each turn, while they
+hold more in all, the one holding most keeps its better half (``Solver._share_frontiers``;
+a turn's children may go past it until then). Plus the search nodes of the
 expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
 million states). A pooled proof keeps the keys generated (the expanded ones among them),
 ``table_size`` at most (0.5 GB): past that it is given up. So a search stays under 2.5 GB
@@ -259,9 +262,10 @@ class _Search:
             self.trim()
         return None
 
-    def trim(self):
-        """Keep the better half of the frontier; this search can no longer prove a loss."""
-        self.frontier.keep(self.frontier_size // 2)
+    def trim(self, keep=None):
+        """Keep the ``keep`` best waiting positions (half the frontier's size by default);
+        this search can no longer prove a loss."""
+        self.frontier.keep(self.frontier_size // 2 if keep is None else keep)
         self.complete = False
 
 
@@ -331,7 +335,8 @@ class Solver:
         k = len(portfolio)
         table_size = table_size or default_table_size(self.game)
         frontier_size = frontier_size or default_frontier_size(self.game)
-        self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size // k)
+        self._frontier_size = frontier_size
+        self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size)
                           for p in portfolio]
         for search in self._searches[1:]:
             search.x.share(self._searches[0].x)
@@ -432,10 +437,20 @@ class Solver:
                 return search
             if not search.waiting and search.complete and search.x.sound and not search.skipped:
                 return self._finish_lost()
+            self._share_frontiers()
             self._turn = (self._turn + 1) % len(searches)
             self._slice_left = SLICE
         self._finish_unknown("the searches dropped positions to bound their memory")
         return None
+
+    def _share_frontiers(self):
+        """At the end of a turn: while the frontiers hold more than ``frontier_size``
+        positions in all, the one holding most keeps its better half. A search may so use
+        the room the others leave, up to the whole (its own trim, after an expansion)."""
+        searches = self._searches
+        while sum(s.waiting for s in searches) > self._frontier_size:
+            largest = max(searches, key=lambda s: s.waiting)
+            largest.trim(largest.waiting // 2)
 
     def _out_of_budget(self, began) -> bool:
         p = self.progress

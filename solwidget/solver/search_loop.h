@@ -684,6 +684,15 @@ static PyObject *loop_run(Loop *L, void *search, Expand expand, PyObject *args) 
     return Py_BuildValue("nLOI", done, expanded, Py_None, last);
 }
 
+/* trim(n): _Search.trim, the ``n`` best waiting entries kept (n < 0: frontier_size / 2). */
+static PyObject *loop_trim_to(Loop *L, PyObject *args) {
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "n", &n)) return NULL;
+    if (keep(L, n < 0 ? L->frontier_size / 2 : (size_t)n)) return PyErr_NoMemory();
+    L->complete = 0;
+    Py_RETURN_NONE;
+}
+
 /* line(node) -> bytes: the moves from the start to the node, MOVE_BYTES a move. */
 static PyObject *loop_line(Loop *L, PyObject *args) {
     long long node;
@@ -889,14 +898,17 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     static PyObject *T##_release(T *S, PyObject *unused) {                                       \
         loop_release(&S->loop);                                                                  \
         Py_RETURN_NONE;                                                                          \
-    }
+    }                                                                                            \
+    static PyObject *T##_trim(T *S, PyObject *args) { return loop_trim_to(&S->loop, args); }
 
 /* Their rows for the PyMethodDef table, but line's and pool's (their docs tell the family's
  * move bytes): run and release. */
 #define LOOP_METHOD_ROWS(T)                                                                      \
     {"run", (PyCFunction)T##_run, METH_VARARGS,                                                  \
      "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},       \
-    {"release", (PyCFunction)T##_release, METH_NOARGS, "release(): free the frontier and tables."}
+    {"release", (PyCFunction)T##_release, METH_NOARGS, "release(): free the frontier and tables."}, \
+    {"trim", (PyCFunction)T##_trim, METH_VARARGS,                                                \
+     "trim(n): keep the n best waiting entries (n < 0: half the frontier's size)."}
 
 /* The type object ``T##Type`` of a family's search type ``T``, named ``name`` (the module's
  * path), and its getters' table: the family defines ``T##_init``, ``T##_dealloc`` and
