@@ -43,12 +43,11 @@ keys not yet expanded.
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
-count (about 1 GB of waiting positions and 0.5 GB of keys). The frontiers share their room:
-a search trims its own only past the whole of it, and at the end of each turn, while they
-hold more in all, the one holding most keeps its better half (``Solver._share_frontiers``;
-a turn's children may go past it until then). Plus the search nodes of the
+count (about 1 GB of waiting positions and 0.5 GB of keys), and the search nodes of the
 expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
-million states). A pooled proof keeps the keys generated (the expanded ones among them),
+million states). The frontiers share their room: at the end of each turn, while they hold
+more than ``frontier_size`` in all, the one holding most keeps its better half
+(``Solver._share_frontiers``), so that one search may use what the others leave. A pooled proof keeps the keys generated (the expanded ones among them),
 ``table_size`` at most (0.5 GB): past that it is given up. So a search stays under 2.5 GB
 whatever its budget (docs/solver.md).
 """
@@ -445,8 +444,9 @@ class Solver:
 
     def _share_frontiers(self):
         """At the end of a turn: while the frontiers hold more than ``frontier_size``
-        positions in all, the one holding most keeps its better half. A search may so use
-        the room the others leave, up to the whole (its own trim, after an expansion)."""
+        positions in all, the one holding most keeps its better half. So a search may use
+        the room the others leave, up to all of it: past that, it trims its own frontier
+        after an expansion."""
         searches = self._searches
         while sum(s.waiting for s in searches) > self._frontier_size:
             largest = max(searches, key=lambda s: s.waiting)

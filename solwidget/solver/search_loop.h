@@ -885,8 +885,8 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     {"best_score", (getter)T##_best_score, NULL, "the best score generated, or None", NULL},     \
     {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL}
 
-/* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool and
- * release. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
+/* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool,
+ * release and trim. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
  * before it, and keeps its own methods (seed, successors, key, ...). */
 #define LOOP_METHODS(T)                                                                          \
     static PyObject *T##_run(T *S, PyObject *args) {                                             \
@@ -902,7 +902,7 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     static PyObject *T##_trim(T *S, PyObject *args) { return loop_trim_to(&S->loop, args); }
 
 /* Their rows for the PyMethodDef table, but line's and pool's (their docs tell the family's
- * move bytes): run and release. */
+ * move bytes): run, release and trim. */
 #define LOOP_METHOD_ROWS(T)                                                                      \
     {"run", (PyCFunction)T##_run, METH_VARARGS,                                                  \
      "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},       \
