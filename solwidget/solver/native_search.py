@@ -9,6 +9,7 @@ same for every family, so that ``Solver`` cannot tell the two searches apart.
 
 from __future__ import annotations
 
+import math
 import sys
 from abc import ABC, abstractmethod
 
@@ -21,10 +22,12 @@ def exact(value) -> bool:
     return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
 
 
-def exact_weights(weights: dict, names) -> list | None:
+def core_weights(weights: dict, names, depth_weight) -> list | None:
     """The weights ``names`` of ``weights`` (heuristics.weights_of's), in that order (the C
-    module's), or None where one is not ``exact``."""
-    if not all(exact(weights[name]) for name in names):
+    module's), or None where the C search would not be Python's: a weight not ``exact``, or
+    a depth weight not finite (any finite one gives Python's priorities: search_loop.h's
+    ``loop_priority``)."""
+    if not math.isfinite(depth_weight) or not all(exact(weights[name]) for name in names):
         return None
     return [weights[name] for name in names]
 

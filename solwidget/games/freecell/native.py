@@ -22,12 +22,11 @@ tests/test_native.py compares the two successor by successor and search by searc
 from __future__ import annotations
 
 import functools
-import math
 
 from ...compiled import native_module
 from ...engine.patience import supermove
 from ...solver import native_search
-from ...solver.native_search import exact_weights
+from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
 from .expander import CellsExpander, _safe_hosts
 
@@ -43,8 +42,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if len(expander.game.pile_ids) > search_core.MAX_PILES:
         return None
-    w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not math.isfinite(depth_weight):
+    w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
+    if w is None:
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 

@@ -30,14 +30,13 @@ search.
 from __future__ import annotations
 
 import functools
-import math
 from array import array
 
 from ...compiled import native_module
 from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import exact_weights
+from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import reductions
@@ -68,8 +67,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if not fits_core(expander.game) or not 0.0 <= explore < 1.0:
         return None
-    w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not math.isfinite(depth_weight):
+    w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
+    if w is None:
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 

@@ -31,7 +31,6 @@ tests/test_native_interlock.py compares the two successor by successor and searc
 from __future__ import annotations
 
 import functools
-import math
 import random
 
 from ...compiled import native_module
@@ -39,7 +38,7 @@ from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import exact_weights
+from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
 from ...solver.stock import REDEAL, TURN
 from . import deadends
@@ -104,8 +103,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     game = expander.game
     if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
         return None
-    w = exact_weights(weights_of(weights), WEIGHTS)
-    if w is None or not math.isfinite(depth_weight):
+    w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
+    if w is None:
         return None
     if not set_order_holds():
         return None

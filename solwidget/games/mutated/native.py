@@ -31,12 +31,11 @@ tests/test_native_mutated.py compares the two successor by successor and search 
 from __future__ import annotations
 
 import functools
-import math
 
 from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR
 from ...solver import native_search
-from ...solver.native_search import exact_weights
+from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
 from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
                     R2X, ROW, SPACES)
@@ -61,8 +60,8 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
         return None
     if (DeadEnds.is_dead, DeadEnds.dead) != _DEAD_END_TEST:
         return None
-    w = exact_weights(weights_of(weights, MUTATED_WEIGHTS), WEIGHTS)
-    if w is None or not math.isfinite(depth_weight):
+    w = core_weights(weights_of(weights, MUTATED_WEIGHTS), WEIGHTS, depth_weight)
+    if w is None:
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
 
