@@ -144,6 +144,12 @@ def assert_no_such_node(core) -> None:
         assert refused(refusal(core.line, node), IndexError, "search_core: no such node")
 
 
+def assert_trim_refused(core) -> None:
+    """``core.trim`` refuses a negative count of entries to keep, and a count of no integer."""
+    assert refused(refusal(core.trim, -1), ValueError, "search_core: trim keeps 0 or more entries, not -1")
+    assert refused(refusal(core.trim, "2"), TypeError, "")
+
+
 def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
     """``sample()`` of the source ``sample`` run under SOLWIDGET_PURE=1 (in a subprocess) and
     here: (pure, compiled), each checked to have run only its own searches, and the same rows

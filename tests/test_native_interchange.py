@@ -401,6 +401,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     for case, (bad, kind, words) in BAD_MOVES.items():
         assert refused(refusal(core.seed, position, bad, 0), kind, words), case
     checks.assert_no_such_node(core)
+    checks.assert_trim_refused(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()

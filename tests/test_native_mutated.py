@@ -510,6 +510,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
                           BAD_MOVES)
     checks.assert_no_such_node(core)
+    checks.assert_trim_refused(core)
     assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     bursts = [1, 30, 300, 1000]

@@ -99,10 +99,10 @@ class NativeSearch(ABC):
     def release(self) -> None:
         self.core.release()
 
-    def trim(self, keep=None) -> None:
-        """``_Search.trim``: the ``keep`` best waiting positions stay (half the frontier's
-        size by default); the search can no longer prove a loss."""
-        self.core.trim(-1 if keep is None else keep)
+    def trim(self, keep: int) -> None:
+        """``_Search.trim``: the ``keep`` best waiting positions stay; the search can no
+        longer prove a loss."""
+        self.core.trim(keep)
 
     @property
     def waiting(self) -> int:

@@ -684,11 +684,12 @@ static PyObject *loop_run(Loop *L, void *search, Expand expand, PyObject *args) 
     return Py_BuildValue("nLOI", done, expanded, Py_None, last);
 }
 
-/* trim(n): _Search.trim, the ``n`` best waiting entries kept (n < 0: frontier_size / 2). */
+/* trim(n): _Search.trim, the ``n`` best waiting entries kept. */
 static PyObject *loop_trim_to(Loop *L, PyObject *args) {
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "n", &n)) return NULL;
-    if (keep(L, n < 0 ? L->frontier_size / 2 : (size_t)n)) return PyErr_NoMemory();
+    if (n < 0) return PyErr_Format(PyExc_ValueError, "search_core: trim keeps 0 or more entries, not %zd", n);
+    if (keep(L, (size_t)n)) return PyErr_NoMemory();
     L->complete = 0;
     Py_RETURN_NONE;
 }
@@ -908,7 +909,7 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
      "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},       \
     {"release", (PyCFunction)T##_release, METH_NOARGS, "release(): free the frontier and tables."}, \
     {"trim", (PyCFunction)T##_trim, METH_VARARGS,                                                \
-     "trim(n): keep the n best waiting entries (n < 0: half the frontier's size)."}
+     "trim(n): keep the n best waiting entries."}
 
 /* The type object ``T##Type`` of a family's search type ``T``, named ``name`` (the module's
  * path), and its getters' table: the family defines ``T##_init``, ``T##_dealloc`` and
