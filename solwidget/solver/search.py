@@ -47,9 +47,10 @@ count (about 1 GB of waiting positions and 0.5 GB of keys), and the search nodes
 expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
 million states). The frontiers share their room: at the end of each turn, while they hold
 more than ``frontier_size`` in all, the one holding most keeps its better half
-(``Solver._share_frontiers``), so that one search may use what the others leave. A pooled proof keeps the keys generated (the expanded ones among them),
-``table_size`` at most (0.5 GB): past that it is given up. So a search stays under 2.5 GB
-whatever its budget (docs/solver.md).
+(``Solver._share_frontiers``), so that one search may use what the others leave. A pooled
+proof keeps the keys generated (the expanded ones among them), ``table_size`` at most
+(0.5 GB): past that it is given up. So a search stays under 2.5 GB whatever its budget
+(docs/solver.md).
 """
 
 from __future__ import annotations
