@@ -247,6 +247,19 @@ def test_pooled_proofs_are_pythons(deal, states):
         assert in_c[3] > search_module.POOL_AFTER and sum(in_c[-1]) > 0, "positions were skipped"
 
 
+def test_going_alone_is_pythons(monkeypatch):
+    # past ALONE_AFTER the first search goes on alone with what it skipped (twins: it skips)
+    needs_native()
+    monkeypatch.setattr(search_module, "POOL_AFTER", 300)
+    monkeypatch.setattr(search_module, "ALONE_AFTER", 2000)
+    game = load("triple_interchange")
+    twins = search_module.default_portfolio(game)[:1] * 2
+    for deal, portfolio in ((785, twins), (595, None)):
+        in_c, in_python = solved_both_ways(game.deal(deal), max_states=20_000, portfolio=portfolio)
+        assert in_c == in_python, deal
+        assert in_c[0] == "lost" and in_c[3] > 2000
+
+
 def test_c_and_python_searches_pool_one_proof():
     # the portfolio's exploring search left to Python: both add to the same KeyPools
     needs_native()
@@ -401,7 +414,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     for case, (bad, kind, words) in BAD_MOVES.items():
         assert refused(refusal(core.seed, position, bad, 0), kind, words), case
     checks.assert_no_such_node(core)
-    checks.assert_trim_refused(core)
+    checks.assert_counts_refused(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()

@@ -428,7 +428,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
     for node in (-1, 0):
         assert type(refusal(core.line, node)) is IndexError
-    checks.assert_trim_refused(core)
+    checks.assert_counts_refused(core)
     bursts = [1, 30, 300]
     assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
 

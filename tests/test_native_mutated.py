@@ -33,6 +33,7 @@ from solwidget.games.mutated import native
 from solwidget.games.mutated.deadends import DeadEnds
 from solwidget.games.mutated.expander import MutatedExpander
 from solwidget.games.mutated.profile import MutatedProfile
+from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
@@ -268,6 +269,18 @@ def test_pooled_proofs_prove_the_same_deals_lost_the_same_way():
         assert in_c[0] == "lost", f"deal {deal}"
         skipped += sum(s for _, s in in_c[-1])
     assert skipped > 0, "some search left positions to the others (POOL_AFTER)"
+
+
+def test_going_alone_is_pythons(monkeypatch):
+    # past ALONE_AFTER the first search goes on alone with what it skipped (twins: it skips)
+    needs_native()
+    monkeypatch.setattr(search_module, "POOL_AFTER", 300)
+    monkeypatch.setattr(search_module, "ALONE_AFTER", 2000)
+    twins = search_module.default_portfolio(game())[:1] * 2
+    for portfolio in (twins, None):
+        in_c, in_python = solved_both_ways(game().deal(154), max_states=20_000, portfolio=portfolio)
+        assert in_c == in_python
+        assert in_c[0] == "lost" and in_c[3] > 2000
 
 
 def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
@@ -510,7 +523,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
                           BAD_MOVES)
     checks.assert_no_such_node(core)
-    checks.assert_trim_refused(core)
+    checks.assert_counts_refused(core)
     assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     bursts = [1, 30, 300, 1000]

@@ -54,9 +54,10 @@ class Frontier:
         taken = self._taken
         return [e for e in self.heap if e[1] not in taken]
 
-    def keep(self, n: int) -> None:
-        """Keep only the ``n`` best waiting entries."""
-        best = heapq.nsmallest(n, self.entries())
+    def keep(self, n: int, back=()) -> None:
+        """Keep only the ``n`` best waiting entries; ``back``: entries popped before, waiting
+        again among them."""
+        best = heapq.nsmallest(n, self.entries() + list(back))
         self.clear()
         for entry in best:
             self.push(entry)

@@ -99,6 +99,14 @@ class NativeSearch(ABC):
     def release(self) -> None:
         self.core.release()
 
+    def hold(self) -> None:
+        """``_Search.hold``: the positions skipped are kept from now on."""
+        self.core.hold()
+
+    def go_alone(self, table_size: int) -> None:
+        """``_Search.go_alone``: the held positions back, out of the pool, ``table_size`` keys."""
+        self.core.alone(table_size)
+
     def trim(self, keep: int) -> None:
         """``_Search.trim``: the ``keep`` best waiting positions stay; the search can no
         longer prove a loss."""

@@ -87,6 +87,10 @@ def default_frontier_size(game) -> int:
 # Pooled searches skip each other's positions only after POOL_AFTER expansions in all, so
 # that every deal won sooner is won as before (docs/solver.md).
 POOL_AFTER = 8000
+# After ALONE_AFTER expansions in all, the first search of a pooled portfolio goes on alone
+# (``Solver._go_alone``): past the first second or so, a deal still open is mostly one to
+# prove lost, and one search proves it in about two thirds of the time the pool takes.
+ALONE_AFTER = 150_000
 SLICE = 64                    # expansions per turn of each search
 OPENING = 150                 # the first search's first turn: most deals are won in it
 def default_portfolio(game) -> tuple[dict, ...]:
@@ -164,10 +168,26 @@ class _Search:
         self.best_node = None
         self.closure = None
         self.skipped = 0               # positions left to the search that expanded them
+        self.held = None               # the entries skipped, kept by ``hold`` (else None)
 
     def pool(self, closure):
         """Take part in a pooled loss proof: report every key generated and expanded."""
         self.closure = closure
+
+    def hold(self):
+        """From now on keep the positions skipped, to take them back in ``go_alone``."""
+        self.held = []
+
+    def go_alone(self, table_size):
+        """Leave the pooled proof and go on alone: the positions held are waiting again, so
+        that every key in the tables belongs to a position expanded or waiting (the module
+        docstring), none is skipped from now on, and the tables keep ``table_size`` keys."""
+        held = self.held or ()
+        self.frontier.keep(len(self.frontier) + len(held), held)
+        self.held = None
+        self.skipped = 0
+        self.table_size = table_size // 2
+        self.closure = None
 
     def seed(self, state, node):
         self.table.add(self.key(state))
@@ -227,16 +247,20 @@ class _Search:
         """Give back the frontier's and the tables' memory: the search is over."""
         self.frontier.clear()
         self.table, self.old_table = set(), set()
+        self.held = None
 
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
         every search, so written with locals; a score is 0 only for a won position."""
-        _, _, state, node = self.frontier.pop()
+        entry = self.frontier.pop()
+        state, node = entry[2], entry[3]
         if self.closure is not None:
             key = self.key(state)
             expanded = self.closure.expanded
             if key in expanded and progress.expanded >= POOL_AFTER:
                 self.skipped += 1            # another search expanded it: its share of the proof
+                if self.held is not None:
+                    self.held.append(entry)
                 return None
             expanded.add(key)
         depth = node[2]
@@ -336,8 +360,11 @@ class Solver:
         table_size = table_size or default_table_size(self.game)
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
+        self._table_size = table_size
         self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size)
                           for p in portfolio]
+        self._running = self._searches        # the searches that take turns
+        self._alone_after = None              # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
             search.x.share(self._searches[0].x)
         self._turn, self._slice_left = 0, OPENING
@@ -353,6 +380,8 @@ class Solver:
             self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
+            self._searches[0].hold()
+            self._alone_after = ALONE_AFTER
 
     @property
     def done(self) -> bool:
@@ -378,6 +407,8 @@ class Solver:
                     burst = min(left, self._slice_left)          # the clock is read once a burst
                     if self.max_states is not None:
                         burst = min(burst, self.max_states - progress.expanded)
+                    if self._alone_after is not None:    # the same turns, however stepped
+                        burst = min(burst, max(1, self._alone_after - progress.expanded))
                     done, won = search.run(burst, progress)
                     if won is not None:
                         won = search.line(won)
@@ -422,7 +453,9 @@ class Solver:
         """The search whose turn it is (round robin, SLICE expansions each: ``step`` counts
         them off ``_slice_left``), or None once the search is over (then ``self.result``
         says why)."""
-        searches = self._searches
+        if self._alone_after is not None and self.progress.expanded >= self._alone_after:
+            self._go_alone()
+        searches = self._running
         closure = self._closure
         if closure is not None:
             if closure.closed and all(s.x.sound for s in searches):
@@ -443,12 +476,26 @@ class Solver:
         self._finish_unknown("the searches dropped positions to bound their memory")
         return None
 
+    def _go_alone(self):
+        """The first search of a pooled portfolio goes on alone, with all the memory: the
+        others are released, and it takes back the positions it skipped (``hold``), so that it
+        can prove a loss alone, as it could before it skipped any. Wins found after this are
+        its own; the others' best lines still count for ``best_line``."""
+        first, *others = self._searches
+        for search in others:
+            search.release()
+        first.go_alone(self._table_size)
+        self._closure = None
+        self._alone_after = None
+        self._running = [first]
+        self._turn, self._slice_left = 0, SLICE
+
     def _share_frontiers(self):
         """At the end of a turn: while the frontiers hold more than ``frontier_size``
         positions in all, the one holding most keeps its better half. So a search may use
         the room the others leave, up to all of it: past that, it trims its own frontier
         after an expansion."""
-        searches = self._searches
+        searches = self._running
         while sum(s.waiting for s in searches) > self._frontier_size:
             largest = max(searches, key=lambda s: s.waiting)
             largest.trim(largest.waiting // 2)

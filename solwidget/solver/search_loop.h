@@ -292,6 +292,10 @@ typedef struct {
     long long portfolio_expanded;       /* the whole portfolio's expansions */
     long long pool_after;               /* search.py's POOL_AFTER, handed to run */
     long long skipped;                  /* positions left to the search that expanded them */
+    /* hold: keep the positions skipped (``held``), to take them back when the search goes on
+     * alone (``loop_alone``) */
+    int hold;
+    Entry *held; size_t nheld, cheld;
 } Loop;
 
 /* A loop as ``_Search.__init__`` makes it: ``table_size`` keys in two generations. */
@@ -482,13 +486,16 @@ static void clear_frontier(Loop *L) {
     L->nheap = 0; L->waiting = 0;
 }
 
-/* Frontier.keep: the best ``n`` waiting entries stay, pushed again best first. */
-static int keep(Loop *L, size_t n) {
+/* Frontier.keep: the best ``n`` waiting entries stay, pushed again best first; with
+ * ``back`` (Frontier.keep's ``back``), the ``nback`` entries popped before and held since
+ * are among them. */
+static int keep_with(Loop *L, size_t n, const Entry *back, size_t nback) {
     size_t m = 0;
-    Entry *waiting = malloc((L->nheap ? L->nheap : 1) * sizeof(Entry));
+    Entry *waiting = malloc((L->nheap + nback ? L->nheap + nback : 1) * sizeof(Entry));
     if (!waiting) return -1;
     for (size_t i = 0; i < L->nheap; i++)
         if (!is_taken(L, L->heap[i].order)) waiting[m++] = L->heap[i];
+    for (size_t i = 0; i < nback; i++) waiting[m++] = back[i];
     qsort(waiting, m, sizeof(Entry), cmp_entry);
     for (size_t i = n; i < m; i++)
         if (loop_release_slot(L, waiting[i].node)) { free(waiting); return -1; }
@@ -498,6 +505,8 @@ static int keep(Loop *L, size_t n) {
     free(waiting);
     return 0;
 }
+
+static inline int keep(Loop *L, size_t n) { return keep_with(L, n, NULL, 0); }
 
 /* _Search.trim, after an expansion: the better half of a frontier grown past its size. */
 static int loop_trim(Loop *L) {
@@ -619,6 +628,11 @@ static int loop_next(Loop *L, Entry *e, KeyOf key_of, void *family, uint8_t *key
         uint64_t h = hash_bytes(key, n);
         if (L->portfolio_expanded >= L->pool_after && keyset_has(L->expanded, key, n, h)) {
             L->skipped++;
+            if (L->hold) {
+                if (grow((void **)&L->held, &L->cheld, L->nheld + 1, sizeof(Entry))) { PyErr_NoMemory(); return -1; }
+                L->held[L->nheld++] = *e;
+                return 0;
+            }
             return loop_release_slot(L, e->node) ? (PyErr_NoMemory(), -1) : 0;
         }
         if (keyset_add(L->expanded, key, n, h) < 0) { PyErr_NoMemory(); return -1; }
@@ -639,6 +653,7 @@ static void loop_free_frontier_and_tables(Loop *L) {
     keyset_free(&L->table); keyset_free(&L->old_table);
     clear_frontier(L);
     GIVE(L->heap, L->cheap, sizeof(Entry));
+    GIVE(L->held, L->cheld, sizeof(Entry)); L->nheld = 0;
     GIVE(L->taken, L->ctaken, 1);
     GIVE(L->slots, L->cslots, 1); L->nslots = 0;
     GIVE(L->free_slots, L->cfree, sizeof(uint32_t)); L->nfree = 0;
@@ -691,6 +706,27 @@ static PyObject *loop_trim_to(Loop *L, PyObject *args) {
     if (n < 0) return PyErr_Format(PyExc_ValueError, "search_core: trim keeps 0 or more entries, not %zd", n);
     if (keep(L, (size_t)n)) return PyErr_NoMemory();
     L->complete = 0;
+    Py_RETURN_NONE;
+}
+
+/* hold(): from now on, keep the positions skipped (_Search.hold). */
+static PyObject *loop_hold(Loop *L) {
+    L->hold = 1;
+    Py_RETURN_NONE;
+}
+
+/* alone(table_size): _Search.go_alone, out of the pooled proof: the positions held back on
+ * the frontier, none skipped any more, the tables ``table_size`` keys in two generations. */
+static PyObject *loop_alone(Loop *L, PyObject *args) {
+    Py_ssize_t table_size;
+    if (!PyArg_ParseTuple(args, "n", &table_size)) return NULL;
+    if (table_size < 2) return PyErr_Format(PyExc_ValueError, "search_core: alone takes a table of 2 keys or more, not %zd", table_size);
+    if (keep_with(L, (size_t)-1, L->held, L->nheld)) return PyErr_NoMemory();
+    GIVE(L->held, L->cheld, sizeof(Entry)); L->nheld = 0;
+    L->hold = 0;
+    L->skipped = 0;
+    L->table_half = (size_t)table_size / 2;
+    loop_unpool(L);
     Py_RETURN_NONE;
 }
 
@@ -887,7 +923,7 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL}
 
 /* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool,
- * release and trim. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
+ * release, trim, hold and alone. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
  * before it, and keeps its own methods (seed, successors, key, ...). */
 #define LOOP_METHODS(T)                                                                          \
     static PyObject *T##_run(T *S, PyObject *args) {                                             \
@@ -900,16 +936,21 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
         loop_release(&S->loop);                                                                  \
         Py_RETURN_NONE;                                                                          \
     }                                                                                            \
-    static PyObject *T##_trim(T *S, PyObject *args) { return loop_trim_to(&S->loop, args); }
+    static PyObject *T##_trim(T *S, PyObject *args) { return loop_trim_to(&S->loop, args); }    \
+    static PyObject *T##_hold(T *S, PyObject *unused) { return loop_hold(&S->loop); }            \
+    static PyObject *T##_alone(T *S, PyObject *args) { return loop_alone(&S->loop, args); }
 
 /* Their rows for the PyMethodDef table, but line's and pool's (their docs tell the family's
- * move bytes): run, release and trim. */
+ * move bytes): run, release, trim, hold and alone. */
 #define LOOP_METHOD_ROWS(T)                                                                      \
     {"run", (PyCFunction)T##_run, METH_VARARGS,                                                  \
      "run(n, expanded, pool_after) -> (popped, expanded, won node or None, last depth)."},       \
     {"release", (PyCFunction)T##_release, METH_NOARGS, "release(): free the frontier and tables."}, \
     {"trim", (PyCFunction)T##_trim, METH_VARARGS,                                                \
-     "trim(n): keep the n best waiting entries."}
+     "trim(n): keep the n best waiting entries."},                                               \
+    {"hold", (PyCFunction)T##_hold, METH_NOARGS, "hold(): keep the positions skipped from now on."}, \
+    {"alone", (PyCFunction)T##_alone, METH_VARARGS,                                              \
+     "alone(table_size): go on alone: the held positions back, no pool, tables of that size."}
 
 /* The type object ``T##Type`` of a family's search type ``T``, named ``name`` (the module's
  * path), and its getters' table: the family defines ``T##_init``, ``T##_dealloc`` and
