@@ -248,11 +248,11 @@ def test_pooled_proofs_are_pythons(deal, states):
 
 
 def test_going_alone_is_pythons(monkeypatch):
-    # past ALONE_AFTER the first search goes on alone with what it skipped (twins: it skips)
+    # past alone_after the first search goes on alone with what it skipped (twins: it skips)
     needs_native()
     monkeypatch.setattr(search_module, "POOL_AFTER", 300)
-    monkeypatch.setattr(search_module, "ALONE_AFTER", 2000)
     game = load("triple_interchange")
+    monkeypatch.setattr(profile_for(game), "alone_after", 2000)
     twins = search_module.default_portfolio(game)[:1] * 2
     for deal, portfolio in ((785, twins), (595, None)):
         in_c, in_python = solved_both_ways(game.deal(deal), max_states=20_000, portfolio=portfolio)

@@ -1,11 +1,13 @@
-"""A pooled portfolio's first search goes on alone after ALONE_AFTER expansions (search.py):
-it takes back the positions it skipped and proves alone what the pool proves."""
+"""A pooled portfolio's first search goes on alone after the expansions its game's profile
+says (``Profile.alone_after``, search.py): it takes back the positions it skipped and proves
+alone what the pool proves."""
 
 import pytest
 
 import solwidget as sw
 from solwidget.solver import search
 from solwidget.solver.frontier import Frontier
+from solwidget.solver.profile import profile_for
 
 # lost deals that the pooled searches prove in a few thousand expansions
 LOST = {"triple_interchange": 785, "mutated": 154}
@@ -42,8 +44,8 @@ def _stepped_to(solver, expansions):
 def test_the_first_search_takes_back_what_it_skipped_and_proves_the_loss_alone(monkeypatch, game_id):
     # twin searches: the first is often behind the other, and skips what it expanded
     monkeypatch.setattr(search, "POOL_AFTER", 300)
-    monkeypatch.setattr(search, "ALONE_AFTER", 2000)
     state = sw.load_game(game_id).deal(LOST[game_id])
+    monkeypatch.setattr(profile_for(state.game), "alone_after", 2000)
     twins = search.default_portfolio(state.game)[:1] * 2
     solver = sw.Solver(state, max_states=40_000, portfolio=twins)
     first, *others = solver._searches
@@ -63,8 +65,8 @@ def test_the_first_search_takes_back_what_it_skipped_and_proves_the_loss_alone(m
 @pytest.mark.parametrize("game_id", sorted(LOST))
 def test_going_alone_is_the_same_however_the_search_is_stepped(monkeypatch, game_id):
     monkeypatch.setattr(search, "POOL_AFTER", 300)
-    monkeypatch.setattr(search, "ALONE_AFTER", 1000)
     state = sw.load_game(game_id).deal(LOST[game_id])
+    monkeypatch.setattr(profile_for(state.game), "alone_after", 1000)
     runs = []
     for chunk in (1, 333, 5000):
         solver = sw.Solver(state, max_states=40_000)

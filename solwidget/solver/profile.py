@@ -44,6 +44,9 @@ class Profile:
 
     #: The searches run side by side by default (see ``Solver``'s ``portfolio``).
     portfolio: tuple[dict, ...] = DEFAULT_PORTFOLIO
+    #: After this many expansions in all, the first search of a pooled portfolio goes on
+    #: alone (search.py's ``Solver._go_alone``); None: the searches take turns to the end.
+    alone_after: int | None = None
 
     def lemmas(self, game) -> dict[str, bool]:
         """Each lemma this profile knows, by name, and whether it holds under ``game``'s

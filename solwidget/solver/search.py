@@ -41,6 +41,13 @@ loss alone (its expanded positions need not be closed); the pooled test does not
 expanded what. Trimmed frontiers do not matter either: a dropped position stays among the
 keys not yet expanded.
 
+Where the game's profile says so (``Profile.alone_after``), the first search of a pooled
+portfolio goes on alone after that many expansions in all (``Solver._go_alone``): the others
+are released and the pooled proof with them. The first
+kept the positions it skipped (``hold``) and puts them back on its frontier (``go_alone``), so
+that every key in its tables again belongs to a position expanded or waiting: from then on
+it skips nothing, and its empty frontier proves a loss as above (unless it was trimmed).
+
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
 count (about 1 GB of waiting positions and 0.5 GB of keys), and the search nodes of the
@@ -87,10 +94,6 @@ def default_frontier_size(game) -> int:
 # Pooled searches skip each other's positions only after POOL_AFTER expansions in all, so
 # that every deal won sooner is won as before (docs/solver.md).
 POOL_AFTER = 8000
-# After ALONE_AFTER expansions in all, the first search of a pooled portfolio goes on alone
-# (``Solver._go_alone``): past the first second or so, a deal still open is mostly one to
-# prove lost, and one search proves it in about two thirds of the time the pool takes.
-ALONE_AFTER = 150_000
 SLICE = 64                    # expansions per turn of each search
 OPENING = 150                 # the first search's first turn: most deals are won in it
 def default_portfolio(game) -> tuple[dict, ...]:
@@ -380,8 +383,9 @@ class Solver:
             self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
-            self._searches[0].hold()
-            self._alone_after = ALONE_AFTER
+            self._alone_after = profile_for(self.game).alone_after
+            if self._alone_after is not None:
+                self._searches[0].hold()
 
     @property
     def done(self) -> bool:

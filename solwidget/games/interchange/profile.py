@@ -34,6 +34,9 @@ class InterchangeProfile(Profile):
 
 class TripleInterchangeProfile(InterchangeProfile):
     portfolio = TRIPLE_INTERCHANGE_PORTFOLIO
+    # Past the first second or so, a deal still open is mostly one to prove lost, and the
+    # first search alone proves it in about two thirds of the pair's time (docs/solver.md).
+    alone_after = 150_000
 
 
 register_profile(InterchangeProfile(), Interchange, Unlimited, SingleInterchange, QuadrupleInterchange)
