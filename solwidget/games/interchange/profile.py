@@ -34,9 +34,10 @@ class InterchangeProfile(Profile):
 
 class TripleInterchangeProfile(InterchangeProfile):
     portfolio = TRIPLE_INTERCHANGE_PORTFOLIO
-    # Past the first second or so, a deal still open is mostly one to prove lost, and the
-    # first search alone proves it in about two thirds of the pair's time (docs/solver.md).
-    alone_after = 150_000
+    # The pair decides most deals within 30,000 expansions; a deal still open past them is
+    # mostly one to prove lost, and the first search alone proves it in about two thirds of
+    # the pair's time (docs/solver.md).
+    alone_after = 30_000
 
 
 register_profile(InterchangeProfile(), Interchange, Unlimited, SingleInterchange, QuadrupleInterchange)
