@@ -43,10 +43,10 @@ keys not yet expanded.
 
 Where the game's profile says so (``Profile.alone_after``), the first search of a pooled
 portfolio goes on alone after that many expansions in all (``Solver._go_alone``): the others
-are released and the pooled proof with them. The first
-kept the positions it skipped (``hold``) and puts them back on its frontier (``go_alone``), so
-that every key in its tables again belongs to a position expanded or waiting: from then on
-it skips nothing, and its empty frontier proves a loss as above (unless it was trimmed).
+are released and the pooled proof with them. The first kept the positions it skipped
+(``hold``) and puts them back on its frontier (``go_alone``), so that every key in its tables
+again belongs to a position expanded or waiting: from then on it skips nothing, and its
+empty frontier proves a loss as above (unless it was trimmed).
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card

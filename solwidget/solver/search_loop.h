@@ -923,8 +923,8 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL}
 
 /* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool,
- * release, trim, hold and alone. The family defines ``not_ready(const T *)`` and ``expand_next`` (an Expand)
- * before it, and keeps its own methods (seed, successors, key, ...). */
+ * release, trim, hold and alone. The family defines ``not_ready(const T *)`` and
+ * ``expand_next`` (an Expand) before it, and keeps its own methods (seed, successors, key, ...). */
 #define LOOP_METHODS(T)                                                                          \
     static PyObject *T##_run(T *S, PyObject *args) {                                             \
         if (not_ready(S)) return NULL;                                                           \
