@@ -75,3 +75,14 @@ def test_going_alone_is_the_same_however_the_search_is_stepped(monkeypatch, game
         runs.append((solver.result.status, solver.progress.expanded, solver.progress.generated))
     assert runs[0] == runs[1] == runs[2]
     assert runs[0][0] == "lost"
+
+
+def test_triple_interchange_goes_alone_by_default_and_mutated_solitaire_does_not():
+    # deals that neither game decides within 31,000 expansions
+    for game_id, deal, running in (("triple_interchange", 252, 1), ("mutated", 23, 3)):
+        game = sw.load_game(game_id)
+        solver = sw.Solver(game.deal(deal), max_states=31_000)
+        solver.solve()
+        assert solver.result.status == "unknown"
+        assert len(solver._running) == running, game_id
+        assert (profile_for(game).alone_after is not None) == (running == 1)
