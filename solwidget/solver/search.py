@@ -255,8 +255,7 @@ class _Search:
     def expand_next(self, progress):
         """Expand the best waiting position; return a won node, else None. The hot loop of
         every search, so written with locals; a score is 0 only for a won position."""
-        entry = self.frontier.pop()
-        state, node = entry[2], entry[3]
+        _, _, state, node = entry = self.frontier.pop()
         if self.closure is not None:
             key = self.key(state)
             expanded = self.closure.expanded
