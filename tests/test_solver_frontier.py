@@ -119,13 +119,15 @@ def _shared(sizes, room) -> list:
 
 
 def test_a_search_may_use_the_room_the_others_leave():
-    # in Interlock's deal 3 one of the two searches holds 373 positions at the end of a
-    # turn: more than an even split of 400 would leave it, with no share trimmed
-    solver = sw.Solver(sw.load_game("interlock").deal(3), max_states=3000, frontier_size=400)
+    # Triple Interchange's deal 3, two searches: at the end of some turn one holds more than
+    # an even split of 2,000 (which it would trim after an expansion) beside the other, and the
+    # share trims nothing
+    solver = sw.Solver(sw.load_game("triple_interchange").deal(3), max_states=3000, frontier_size=2000)
     seen = _shares_seen(solver)
     assert solver.solve().status == "won"
-    assert max(max(after) for _, after in seen) > 400 // 2
-    assert all(before == after and sum(after) <= 400 for before, after in seen)
+    assert len(solver._searches) == 2
+    assert any(before == after and max(after) > 2000 // 2 and min(after) > 0 for before, after in seen)
+    assert all(sum(after) <= 2000 for _, after in seen)
 
 
 def test_the_frontiers_hold_frontier_size_positions_in_all():
