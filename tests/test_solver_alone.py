@@ -6,30 +6,10 @@ import pytest
 
 import solwidget as sw
 from solwidget.solver import search
-from solwidget.solver.frontier import Frontier
 from solwidget.solver.profile import profile_for
 
 # lost deals that the pooled searches prove in a few thousand expansions
 LOST = {"triple_interchange": 785, "mutated": 154}
-
-
-def _entries(count):
-    return [((i * 7) % 20 + 0.5, -i, f"state {i}", (None, (), i % 5)) for i in range(count)]
-
-
-@pytest.mark.parametrize("explore", [0.0, 0.4])
-def test_entries_popped_before_come_back_once_each(explore):
-    frontier = Frontier(explore=explore, seed=5)
-    entries = _entries(100)
-    for entry in entries:
-        frontier.push(entry)
-    popped = [frontier.pop() for _ in range(30)]
-    frontier.keep(len(frontier) + len(popped), popped)
-    assert len(frontier) == 100
-    drained = [frontier.pop() for _ in range(100)]
-    assert sorted(drained) == sorted(entries)
-    if not explore:
-        assert drained == sorted(entries)
 
 
 def _stepped_to(solver, expansions):

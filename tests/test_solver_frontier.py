@@ -65,6 +65,22 @@ def test_keep_holds_the_best_waiting_entries():
     assert sorted(frontier.entries()) == heapq.nsmallest(20, waiting)
 
 
+@pytest.mark.parametrize("explore", [0.0, 0.4])
+def test_entries_popped_before_come_back_once_each(explore):
+    # what a search that goes on alone does with the positions it held (search.py)
+    frontier = Frontier(explore=explore, seed=5)
+    entries = _entries(100)
+    for entry in entries:
+        frontier.push(entry)
+    popped = [frontier.pop() for _ in range(30)]
+    frontier.keep(len(frontier) + len(popped), popped)
+    assert len(frontier) == 100
+    drained = _drain(frontier)
+    assert sorted(drained) == sorted(entries)
+    if not explore:
+        assert drained == sorted(entries)
+
+
 @pytest.mark.parametrize("explore", [-0.1, 1.0])
 def test_explore_must_be_a_share_below_one(explore):
     with pytest.raises(ValueError, match="explore"):
