@@ -565,7 +565,7 @@ SAMPLE = """
         seen = []
         game = sw.load_game("mutated")
         for deal in (1, 2, 3, 160, 340):
-            solver = sw.Solver(game.deal(deal), max_states=10_000 if deal == 340 else 2000)
+            solver = sw.Solver(game.deal(deal), max_states=10_000 if deal == 340 else 2500)
             result, p = solver.solve(), solver.progress
             seen.append([deal, result.status, " ".join(map(str, result.moves)), p.expanded,
                          p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),

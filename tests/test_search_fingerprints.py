@@ -28,12 +28,12 @@ FINGERPRINTS = {
     "interlock": "2926f0e8ddf5",
     "love_a_duck": "013e367c4be1",
     "guardian": "f3d32631326d",
-    "mutated": "d14c3fa6d541",
+    "mutated": "b3be764ae8eb",
 }
 
 # Deep searches: pooled loss proofs past their first 8,000 expansions, and proofs of loss.
 DEEP = {
-    ("mutated", 154): "655d405f977f",
+    ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
     ("interlock", 845): "a1cf88837233",
     ("freecell", 11982): "b1ffe9795003",
@@ -46,7 +46,7 @@ PLAIN = {
     "reversed_solitaire": "822ec89a9582",
     "triple_interchange": "36caadbb46e0",
     "interlock": "3b06b0620785",
-    "mutated": "c043ece238c7",
+    "mutated": "7a053941305c",
 }
 PLAIN_STATES = 400
 
