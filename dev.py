@@ -81,14 +81,17 @@ def setup_js():
     run("npm", "run", "--silent", "build", cwd=ROOT)
 
 
-def setup_browser():
-    """Debian's chromium for the browser tests (no browser download)."""
-    if shutil.which("chromium"):
+def setup_test_tools():
+    """What the tests drive besides Python: Debian's chromium (no browser download) and
+    Freecell Solver, the independent solver FreeCell is checked against."""
+    missing = [package for command, package in (("chromium", "chromium"), ("fc-solve", "freecell-solver-bin"))
+               if not shutil.which(command)]
+    if not missing:
         return
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        sys.exit("the browser tests need Debian's chromium: apt-get install -y chromium")
+        sys.exit(f"the tests need Debian's {' and '.join(missing)}: apt-get install -y {' '.join(missing)}")
     run("apt-get", "update", "-qq")
-    run("apt-get", "install", "-y", "-qq", "chromium")
+    run("apt-get", "install", "-y", "-qq", *missing)
 
 
 def main(argv):
@@ -105,7 +108,7 @@ def main(argv):
         os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *flags,
                       f"--notebook-dir={ROOT / 'notebooks'}", *argv[2:]])
     if job == "test":
-        setup_browser()
+        setup_test_tools()
         os.chdir(ROOT)
         os.execv(PY, [PY, "-m", "pytest"] + argv[2:])
 
