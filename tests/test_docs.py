@@ -167,3 +167,18 @@ def test_the_widget_rules_panel_points_to_the_game_in_the_rulebook(game_id):
     pointer = board_of(game)["rulebook"]
     assert "docs/rules.md" in pointer and game.name in pointer
     assert game.name in RULES.read_text(encoding="utf-8")
+
+
+def test_every_readme_figure_is_a_command_and_its_output():
+    """Each figure of the README sits between markers that name the command which printed it
+    (benchmarks/readme.py runs them again): the command's scripts exist and its output is there."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import readme
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    figures = readme.FIGURE.findall(text)
+    assert len(figures) >= 4 and text.count("<!-- /figure -->") == len(figures)
+    for kind, command, body in figures:
+        for part in command.split(" && "):
+            scripts = [word for word in part.split() if word.endswith(".py")]
+            assert scripts and all((ROOT / script).exists() for script in scripts), command
+        assert body.strip() and body.strip() != "```text\n```", f"no output under {command}"
