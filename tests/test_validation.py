@@ -44,7 +44,7 @@ def test_a_bad_budget_is_refused_by_name_before_any_search(entry, budget, value)
 
 @pytest.mark.parametrize("portfolio, words", [
     (5, "portfolio must be a list of 1 to 64 searches"),
-    ([{"depth_weight": "x"}], "portfolio[0]['depth_weight'] must be a finite number >= 0, not 'x'"),
+    ([{"depth_weight": "x"}], "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06, not 'x'"),
     ([], "portfolio must be a list"),
     ({"depth_weight": 0.5}, "portfolio must be a list"),
     ([{"depth_weight": 0.5}, "greedy"], "portfolio[1] must be a dict"),
