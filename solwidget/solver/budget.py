@@ -13,10 +13,11 @@ A portfolio is a non-empty list of searches, each a dict of ``depth_weight`` (a 
 from 0 to MAX_WEIGHT), ``explore`` (a share from 0 to below 1) and ``weights`` (heuristic
 names -> numbers from 0 to MAX_WEIGHT). ``table_size`` and ``frontier_size`` are whole
 numbers from 1 to MAX_MEMORY_ITEMS. The upper bounds keep every search finite and the same
-compiled or not: a priority (``score + depth_weight * depth``) stays a finite number far
-below 2**63 whatever the position (a heuristic counts cards or moves, a few thousand at
-most, and a depth fits in 32 bits), so that no sum overflows to infinity; a table or a
-frontier of more than MAX_MEMORY_ITEMS entries would need terabytes.
+compiled or not: a priority (``score + depth_weight * depth``) is MAX_WEIGHT times a sum
+of counts of cards, piles and moves at most, a finite number far below 2**63 (where the C
+searches' arithmetic ends), never an infinity that Python could not round to a whole
+number; and a table or a frontier of more than MAX_MEMORY_ITEMS entries would need
+terabytes of memory (the C searches keep their sizes in machine words).
 """
 
 from __future__ import annotations

@@ -297,15 +297,17 @@ class _Search:
         self.complete = False
 
 
-def _search_of(game, options, autoplay, compress, table_size, frontier_size):
-    """One search of a portfolio: the game's compiled search where its profile has one for
-    these options (the same expansions, faster), else ``_Search``."""
+def _search_of(state, options, autoplay, compress, table_size, frontier_size):
+    """One search of a portfolio from ``state``: the game's compiled search where its profile
+    has one for these options and it holds every position reached from ``state`` (the same
+    expansions, faster), else ``_Search``."""
+    game = state.game
     profile = profile_for(game)
     expander = profile.expander(game, options.get("weights"), autoplay, compress)
     depth_weight, explore = options.get("depth_weight", 0.5), options.get("explore", 0.0)
     compiled = profile.compiled_search(expander, options.get("weights"), depth_weight, table_size,
                                        frontier_size, explore)
-    if compiled is not None:
+    if compiled is not None and compiled.holds(state):
         return compiled
     return _Search(expander, depth_weight, table_size, frontier_size, explore)
 
@@ -375,7 +377,7 @@ class Solver:
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
         self._table_size = table_size
-        self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size)
+        self._searches = [_search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size)
                           for p in portfolio]
         self._running = self._searches        # the searches that take turns
         self._alone_after = None              # when the first goes on alone (pooled only)
