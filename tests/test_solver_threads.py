@@ -24,7 +24,7 @@ from solwidget.solver.profile import profile_for
 ROOT = Path(__file__).resolve().parent.parent
 QUADRUPLE_17 = sw.load_game("quadruple_interchange").deal(17)   # won, but far beyond 60,000 states
 # (state, budget): a deal unknown at its budget, one won within it, one proved lost within it
-# (by a pooled proof: the searches' frontiers are released when it ends)
+# (its frontier runs empty; every search's memory is released when the search ends)
 CASES = {
     "unknown": (QUADRUPLE_17, 20_000),
     "won": (sw.load_game("freecell").deal(1), 20_000),
