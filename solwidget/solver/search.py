@@ -336,9 +336,11 @@ class Solver:
     Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit; as ``solve``
     takes them: those given are the limits, and 200,000 states when neither is given), ``portfolio``
     (a list of ``{"depth_weight": w, "weights": {...}, "explore": share}``, one search each; giving
-    ``depth_weight`` or ``weights`` instead runs that single search), ``autoplay`` (safe
-    foundation moves) and ``compress_stock`` (turns folded into waste plays): both sound,
-    off only to cross-check them; ``shorten_wins``, ``table_size`` and ``frontier_size`` (memory).
+    ``depth_weight`` or ``weights`` instead runs that single search; weights from 0 to a
+    million), ``autoplay`` (safe foundation moves) and ``compress_stock`` (turns folded into
+    waste plays): both sound, off only to cross-check them; ``shorten_wins``, ``table_size``
+    and ``frontier_size`` (memory: keys and waiting positions, 1 to 2**32 each, by default
+    what the game's positions fit in about 1.5 GB; solver/budget.py).
     """
 
     def __init__(self, state: State, *, max_states: int | None = NOT_GIVEN,
