@@ -14,9 +14,11 @@ import sys
 from .engine import SolwidgetError, games, load_game
 from .engine.deals import check_deal_number
 from .engine.errors import InvalidDeal
+from .solver.budget import NOT_GIVEN, given_budgets
 from .variants import game_or_file
 
 EXIT_BROKEN_PIPE = 128 + 13     # what a shell reports for a process ended by SIGPIPE
+SOLVE_STATES = 1_000_000        # ``solwidget solve``'s budget when given neither limit
 GAME_HELP = "a game id (see 'solwidget games'), or a variant file (.toml or .json: docs/variants.md)"
 
 
@@ -103,6 +105,7 @@ def _solve(args) -> None:
 
     game = load_game(game_or_file(args.game))
     state = game.deal(args.number)
+    args.max_states, args.max_seconds = given_budgets(args.max_states, args.max_seconds, SOLVE_STATES)
     solver = Solver(state, max_states=args.max_states, max_seconds=args.max_seconds)
     bar = None if args.quiet else _solve_bar(args)
     with collector_paused():            # between the steps too, as Solver.solve does
@@ -119,24 +122,29 @@ def _solve(args) -> None:
 
 
 def _solve_bar(args):
-    """A tqdm bar over the budget that ends the search: seconds with --max-seconds, else states
-    (None without tqdm, which comes with the "study" extra)."""
+    """A tqdm bar over the budget that ends the search: seconds with a time limit, else states
+    (None without tqdm, which comes with the "study" extra); a count of states without any
+    limit."""
     try:
         from tqdm import tqdm
     except ImportError:
         return None
+    options = {"file": sys.stderr, "leave": False, "desc": f"{args.game} {args.number}",
+               "mininterval": 0.5, "delay": 1.0}
+    if args.max_seconds is None and args.max_states is None:
+        return tqdm(total=None, unit=" states", **options)
     if args.max_seconds is not None:
-        total, unit, unit_scale, fmt = args.max_seconds, " s", False, "{n:.1f}/{total:g}{unit}"
+        total, unit, fmt = args.max_seconds, " s", "{n:.1f}/{total:g}{unit}"
     else:
-        total, unit, unit_scale, fmt = args.max_states, " states", False, "{n_fmt}/{total_fmt}{unit}"
-    return tqdm(total=total, unit=unit, unit_scale=unit_scale, file=sys.stderr, leave=False,
-                desc=f"{args.game} {args.number}", mininterval=0.5, delay=1.0,
+        total, unit, fmt = args.max_states, " states", "{n_fmt}/{total_fmt}{unit}"
+    return tqdm(total=total, unit=unit, unit_scale=False, **options,
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| " + fmt + " [{elapsed}{postfix}]")
 
 
 def _advance(bar, progress, by_seconds: bool) -> None:
     """Move the bar to the search's seconds or states so far; the other shows as a postfix."""
-    done = min(progress.elapsed if by_seconds else progress.expanded, bar.total)
+    done = progress.elapsed if by_seconds else progress.expanded
+    done = done if bar.total is None else min(done, bar.total)
     bar.update(done - bar.n)
     parts = [f"{progress.expanded:,} states"] if by_seconds else []
     if progress.best_score is not None:
@@ -145,12 +153,18 @@ def _advance(bar, progress, by_seconds: bool) -> None:
 
 
 def _add_solve(sub) -> None:
-    solve = sub.add_parser("solve", help="solve a deal: won (with the moves), lost (proved) or unknown")
+    solve = sub.add_parser(
+        "solve", help="solve a deal: won (with the moves), lost (proved) or unknown",
+        description="Solve a deal: won (with the moves), lost (proved) or unknown. The limits given "
+                    "(--max-states, --max-seconds, or both) are the only ones: with --max-seconds "
+                    f"alone any number of states may be expanded. Given neither, the search stops "
+                    f"after {SOLVE_STATES:,} states. Memory stays bounded either way.")
     solve.add_argument("game", help=GAME_HELP)
     solve.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
-    solve.add_argument("--max-states", type=_number_text, default=1_000_000,
-                       help="states to expand at most (default 1000000); 'none' for no limit")
-    solve.add_argument("--max-seconds", type=_number_text, help="seconds to search at most (default: no limit)")
+    solve.add_argument("--max-states", type=_number_text, default=NOT_GIVEN,
+                       help="states to expand at most; 'none' for no limit")
+    solve.add_argument("--max-seconds", type=_number_text, default=NOT_GIVEN,
+                       help="seconds to search at most; 'none' for no limit")
     solve.add_argument("--quiet", action="store_true", help="no progress bar")
     solve.set_defaults(run=_solve)
 

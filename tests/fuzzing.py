@@ -9,12 +9,15 @@ unicode, bytes, objects. Each boundary narrows it to what that boundary must ref
 
 from __future__ import annotations
 
+import contextlib
 import math
+import random
 from collections import Counter
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
+import solwidget as sw
 from solwidget.engine.deals import MAX_DEAL
 
 CASES: Counter = Counter()
@@ -92,3 +95,24 @@ hostile = st.one_of(scalars, deep, containers)
 def is_plain_number(value) -> bool:
     """An int or float, not a bool (what a budget or a count may be)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+@st.composite
+def played_positions(draw, game_ids):
+    """A position reached by random legal play (up to 80 moves) from a deal of one of the
+    games ``game_ids``; where the game counts redeals, now and then a count too wide for a
+    C search's 32 bits (which the rules accept)."""
+    game = sw.load_game(draw(st.sampled_from(game_ids)))
+    state = game.deal(draw(st.integers(1, 10_000)))
+    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    for _ in range(draw(st.integers(0, 80))):
+        legal = state.legal_moves()
+        if not legal:
+            break
+        state = state.play(rng.choice(legal))
+    position = state.to_dict()
+    redeals = rng.choice([None, None, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1])   # hypothesis favours the first
+    if redeals is not None and "redeals" in position:
+        with contextlib.suppress(sw.InvalidPosition):       # a game that allows fewer
+            state = game.state_from_dict({**position, "redeals": redeals})
+    return state

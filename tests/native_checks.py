@@ -146,11 +146,12 @@ def assert_no_such_node(core) -> None:
 
 def assert_counts_refused(core) -> None:
     """``core.trim`` refuses a negative count of entries to keep, ``core.alone`` a table of
-    fewer than two keys, and both a count of no integer."""
+    no keys (one is ``_Search.go_alone``'s smallest: a table evicting at every key), and both
+    a count of no integer."""
     assert refused(refusal(core.trim, -1), ValueError, "search_core: trim keeps 0 or more entries, not -1")
     assert refused(refusal(core.trim, "2"), TypeError, "")
-    for size in (-1, 1):
-        assert refused(refusal(core.alone, size), ValueError, f"alone takes a table of 2 keys or more, not {size}")
+    for size in (-1, 0):
+        assert refused(refusal(core.alone, size), ValueError, f"alone takes a table of 1 key or more, not {size}")
     assert refused(refusal(core.alone, "2"), TypeError, "")
 
 

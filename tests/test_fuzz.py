@@ -20,13 +20,16 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from fuzzing import CASES, batch, examples, hostile, is_plain_number, texts
+from fuzzing import CASES, batch, examples, hostile, is_plain_number, played_positions, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solwidget as sw
 from solwidget.cli import main
 from solwidget.engine.deals import MAX_DEAL
+from solwidget.solver.budget import MAX_MEMORY_ITEMS, MAX_WEIGHT
+from solwidget.solver.native_search import NativeSearch
+from solwidget.solver.profile import profile_for
 from solwidget.study import COLUMNS, StudyError, load_study, study
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
@@ -86,6 +89,20 @@ def good_share(value, top=None) -> bool:
     return number is not None and number >= 0 and (top is None or number < top)
 
 
+def good_weight(value) -> bool:
+    """A depth or heuristic weight: a finite real number from 0 to MAX_WEIGHT."""
+    return good_share(value) and finite(value) <= MAX_WEIGHT
+
+
+def good_memory(value) -> bool:
+    """A table or frontier size: None, or a whole number from 1 to MAX_MEMORY_ITEMS (an
+    integral float too)."""
+    if value is None or whole_in(value, 1, MAX_MEMORY_ITEMS):
+        return True
+    return (isinstance(value, float) and math.isfinite(value) and value.is_integer()
+            and 1 <= value <= MAX_MEMORY_ITEMS)
+
+
 def good_deal(value) -> bool:
     return whole_in(value, 1, MAX_DEAL)
 
@@ -109,6 +126,18 @@ def test_fuzz_solver_budgets(cases, game_id):
     assert state.to_dict() == before
 
 
+@settings(max_examples=examples(300))
+@given(cases=batch(st.tuples(st.sampled_from(["table_size", "frontier_size", "depth_weight"]), hostile)),
+       game_id=st.sampled_from(GAMES))
+def test_fuzz_solver_memory_and_depth_weight(cases, game_id):
+    for name, value in cases:
+        if (good_memory if name != "depth_weight" else lambda v: v is None or good_weight(v))(value):
+            continue
+        count("solver memory and depth weight")
+        message = refused(sw.Solver, STATES[game_id], **{name: value})
+        assert message.startswith(f"{name} must be ") and len(message) < 300
+
+
 def bad_portfolios():
     """Portfolios that are wrong in one place: the whole, an entry, or one field of an entry."""
     not_list = hostile.filter(lambda v: not isinstance(v, (list, tuple)) and v is not None)
@@ -117,10 +146,10 @@ def bad_portfolios():
         not_list,
         st.just([]), st.just([{}] * 65),
         st.lists(not_dict, min_size=1, max_size=3),
-        hostile.filter(lambda v: v is not None and not good_share(v)).map(lambda v: [{"depth_weight": v}]),
+        hostile.filter(lambda v: v is not None and not good_weight(v)).map(lambda v: [{"depth_weight": v}]),
         hostile.filter(lambda v: v is not None and not good_share(v, 1.0)).map(lambda v: [{"explore": v}]),
         hostile.filter(lambda v: v is not None and not isinstance(v, dict)).map(lambda v: [{"weights": v}]),
-        hostile.filter(lambda v: not good_share(v)).map(lambda v: [{"weights": {"cells": v}}]),
+        hostile.filter(lambda v: not good_weight(v)).map(lambda v: [{"weights": {"cells": v}}]),
         texts.filter(lambda k: k not in ("depth_weight", "explore", "weights")).map(lambda k: [{k: 0.5}]),
     )
 
@@ -242,6 +271,33 @@ def check_position(game_id, position):
     else:       # a value that happens to fit (an empty pile left empty, redeals 0): a true position
         assert game.state_from_dict(state.to_dict()) == state
     assert copy is None or repr(position) == copy
+
+
+# ------------------------------------------------------------------ compiled against Python
+def solved(state, python: bool) -> tuple:
+    """What a search of 300 states finds from ``state``: the Python search if ``python``,
+    else the one the game's profile picks (a C search where it has one that holds
+    ``state``); and whether a C search ran."""
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(type(profile_for(state.game)), "compiled_search", lambda self, *args: None)
+        solver = sw.Solver(state, max_states=300)
+    in_c = any(isinstance(search, NativeSearch) for search in solver._searches)
+    result = solver.solve()
+    p = result.progress
+    return (result.status, [str(m) for m in result.moves], p.expanded, p.generated, p.frontier,
+            [str(m) for m in p.best_line]), in_c
+
+
+@settings(max_examples=examples(60))
+@given(state=played_positions(GAMES))
+def test_fuzz_compiled_against_python_on_played_positions(state):
+    """The compiled searches give the Python search's answer, move for move and state for
+    state, from positions of random play (and counts of redeals no C search keeps)."""
+    compiled, in_c = solved(state, python=False)
+    python, _ = solved(state, python=True)
+    assert compiled == python
+    count("compiled against Python" if in_c else "compiled against Python (no C search)")
 
 
 # ------------------------------------------------------------------ studies

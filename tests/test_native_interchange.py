@@ -347,6 +347,66 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run.solve()
 
 
+def with_a_long_pile(game, cards):
+    """Deal 1 of ``game`` with its first tableau pile made ``cards`` long by the bottom cards
+    of the others, each pile's top still as dealt (face up): a position the rules accept."""
+    position = game.deal(1).to_dict()
+    first, *others = (game.pile_ids[t] for t in game.T)
+    piles = position["piles"]
+    for pid in others:
+        while len(piles[pid]) > 1 and len(piles[first]) < cards:
+            piles[first].insert(0, piles[pid].pop(0))
+    state = game.state_from_dict(position)
+    assert len(state.piles[game.T[0]]) == cards
+    return state
+
+
+@pytest.mark.parametrize("game_id, cards", [("quadruple_interchange", 51), ("quadruple_interchange", 52),
+                                            ("quadruple_interchange", 63), ("quadruple_interchange", 70),
+                                            ("triple_interchange", 60)])
+def test_a_pile_longer_than_search_core_keeps_is_searched_in_python_alike(game_id, cards):
+    # search_core keeps MAX_PILE (64) cards a pile: a pile may grow by a run of 13 (King to
+    # Ace) on its top, so from 52 cards on the Python search runs (where search_core refused
+    # the start or failed in the search)
+    needs_native()
+    game = load(game_id)
+    state = with_a_long_pile(game, cards)
+    assert native.longest_run(game) == 13
+    holds = cards + 13 <= native.search_core.MAX_PILE
+    assert search_types(make_solver(state, False)) == ({native.NativeSearch} if holds else {_Search})
+    runs = []
+    for python in (False, True):
+        solver = make_solver(state, python, max_states=3000)
+        solver.solve()
+        runs.append(outcome(solver))
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("redeals", [2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 10 ** 30])
+def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
+    needs_native()
+    game = load("triple_interchange")
+    state = game.state_from_dict({**game.deal(1).to_dict(), "redeals": redeals})
+    held = redeals < 2 ** 31
+    assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
+    runs = []
+    for python in (False, True):
+        solver = make_solver(state, python, max_states=1500)
+        solver.solve()
+        runs.append(outcome(solver))
+    assert runs[0] == runs[1] and runs[0][0] == "won"
+
+
+def test_a_table_of_one_key_goes_alone_as_in_python(monkeypatch):
+    # going alone hands search_core a table of table_size keys: one was refused (a bare
+    # ValueError once the portfolio went alone) where Python evicts at every key
+    needs_native()
+    game = load("triple_interchange")
+    monkeypatch.setattr(profile_for(game), "alone_after", 1000)
+    in_c, in_python = solved_both_ways(game.deal(1), max_states=2000, table_size=1)
+    assert in_c == in_python and in_c[3] == 2000
+
+
 # ------------------------------------------------------------------ bad input
 
 def core_arguments(game) -> list:

@@ -388,6 +388,21 @@ def test_the_twister_is_random_Random_0():
     assert native.search_core.random(2000) == expected
 
 
+@pytest.mark.parametrize("redeals", [2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 10 ** 30])
+def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
+    # search_core counts the redeals made in 32 bits: it refused more with a bare OverflowError
+    needs_native()
+    state = game().state_from_dict({**game().deal(1).to_dict(), "redeals": redeals})
+    held = redeals < 2 ** 31
+    assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
+    runs = []
+    for python in (False, True):
+        solver = make_solver(state, python, max_states=1500)
+        solver.solve()
+        runs.append(outcome(solver))
+    assert runs[0] == runs[1] and runs[0][0] == "won"
+
+
 # ------------------------------------------------------------------ bad input
 
 def core_arguments():

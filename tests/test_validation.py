@@ -11,6 +11,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.cli import main
+from solwidget.solver.profile import profile_for
 from solwidget.study import StudyError, load_study, parse_deals, study
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
@@ -44,7 +45,7 @@ def test_a_bad_budget_is_refused_by_name_before_any_search(entry, budget, value)
 
 @pytest.mark.parametrize("portfolio, words", [
     (5, "portfolio must be a list of 1 to 64 searches"),
-    ([{"depth_weight": "x"}], "portfolio[0]['depth_weight'] must be a finite number >= 0, not 'x'"),
+    ([{"depth_weight": "x"}], "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06, not 'x'"),
     ([], "portfolio must be a list"),
     ({"depth_weight": 0.5}, "portfolio must be a list"),
     ([{"depth_weight": 0.5}, "greedy"], "portfolio[1] must be a dict"),
@@ -58,6 +59,43 @@ def test_a_bad_portfolio_is_refused_by_name(portfolio, words):
     with pytest.raises(sw.InvalidArgument) as err:
         sw.solve(FREECELL_1, portfolio=portfolio)
     assert words in str(err.value)
+
+
+HOSTILE_OPTIONS = [
+    ({"table_size": 10 ** 30}, "table_size must be a whole number from 1 to 4,294,967,296"),
+    ({"table_size": 0}, "table_size must be a whole number from 1 to 4,294,967,296"),
+    ({"frontier_size": 2 ** 63}, "frontier_size must be a whole number from 1 to 4,294,967,296"),
+    ({"depth_weight": 1e308}, "depth_weight must be a finite number from 0 to 1e+06"),
+    ({"portfolio": [{"depth_weight": 1e308, "explore": 0.5}]},
+     "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06"),
+    ({"weights": {"home": 1e308}}, "weights['home'] must be a finite number from 0 to 1e+06"),
+    ({"portfolio": [{"weights": {"buried": 2e6}, "explore": 0.3}]},
+     "portfolio[0]['weights']['buried'] must be a finite number from 0 to 1e+06"),
+]
+
+
+@pytest.mark.parametrize("python", [False, True], ids=["compiled", "python"])
+@pytest.mark.parametrize("entry", ["solve", "Solver", "hint"])
+@pytest.mark.parametrize("options, words", HOSTILE_OPTIONS)
+def test_memory_sizes_and_weights_beyond_their_bounds_are_refused_by_name(options, words, entry, python):
+    # a C search took them as a bare OverflowError (or cast an infinite priority to an
+    # integer), the Python one as an OverflowError in the middle of the search
+    state = sw.load_game("triple_interchange").deal(1)
+    call = {"solve": sw.solve, "Solver": sw.Solver, "hint": sw.hint}[entry]
+    with pytest.MonkeyPatch.context() as patch:
+        if python:
+            patch.setattr(type(profile_for(state.game)), "compiled_search", lambda self, *args: None)
+        with pytest.raises(sw.InvalidArgument) as err:
+            call(state, max_states=3000, **options)
+    assert str(err.value).startswith(words)
+
+
+@pytest.mark.parametrize("options", [{"table_size": 4_294_967_296, "frontier_size": 4_294_967_296},
+                                     {"depth_weight": 1e6}, {"weights": {"home": 1e6}},
+                                     {"portfolio": [{"depth_weight": 1e6, "explore": 0.5, "weights": {"down": 1e6}}]}])
+def test_memory_sizes_and_weights_at_their_bounds_still_search(options):
+    result = sw.solve(sw.load_game("triple_interchange").deal(1), max_states=2000, **options)
+    assert result.status in ("won", "unknown")
 
 
 def test_a_good_budget_still_solves():

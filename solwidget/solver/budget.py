@@ -3,9 +3,21 @@
 they come from (the API, a study, the command line).
 
 A budget is a positive, finite number or None (no limit); ``True`` is not 1 and ``nan``
-is not "no limit". A portfolio is a non-empty list of searches, each a dict of
-``depth_weight`` (a finite number >= 0), ``explore`` (a share from 0 to below 1) and
-``weights`` (heuristic names -> finite numbers).
+is not "no limit". The budgets a caller gives are the limits, and only those: a default
+budget (``DEFAULT_MAX_STATES`` positions for ``solve`` and ``Solver``, fewer for ``hint``)
+applies only when the caller gives neither ``max_states`` nor ``max_seconds``
+(``given_budgets``). Memory is bounded apart from the budget: the transposition tables
+and the frontier keep their own limits (search.py).
+
+A portfolio is a non-empty list of searches, each a dict of ``depth_weight`` (a number
+from 0 to MAX_WEIGHT), ``explore`` (a share from 0 to below 1) and ``weights`` (heuristic
+names -> numbers from 0 to MAX_WEIGHT). ``table_size`` and ``frontier_size`` are whole
+numbers from 1 to MAX_MEMORY_ITEMS. The upper bounds keep every search finite and the same
+compiled or not: a priority (``score + depth_weight * depth``) is MAX_WEIGHT times a sum
+of counts of cards, piles and moves at most, a finite number far below 2**63 (where the C
+searches' arithmetic ends), never an infinity that Python could not round to a whole
+number; and a table or a frontier of more than MAX_MEMORY_ITEMS entries would need
+terabytes of memory (the C searches keep their sizes in machine words).
 """
 
 from __future__ import annotations
@@ -20,24 +32,50 @@ MAX_STATES_ACCEPTED = "a whole number >= 1 (states to expand), or None for no li
 SECONDS_ACCEPTED = "a positive, finite number of seconds, or None for no limit"
 SEARCH_OPTIONS = ("depth_weight", "explore", "weights")
 MAX_SEARCHES = 64        # a portfolio of more searches than this is a mistake, not a plan
+DEFAULT_MAX_STATES = 200_000    # the positions a search expands when given no budget at all
+MAX_WEIGHT = 1e6                # a heuristic or depth weight: more than this is a mistake
+MAX_MEMORY_ITEMS = 2 ** 32      # keys in the tables, positions on the frontier
+
+
+class NotGiven:
+    """The value of a budget the caller left out (None is a budget: no limit)."""
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+    def __reduce__(self):
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = NotGiven()
+
+
+def given_budgets(max_states, max_seconds, default_states: int = DEFAULT_MAX_STATES) -> tuple:
+    """(max_states, max_seconds) as a search runs under them: those the caller gave, the other
+    one without limit (None), or ``default_states`` positions when the caller gave neither."""
+    if max_states is NOT_GIVEN and max_seconds is NOT_GIVEN:
+        return default_states, None
+    return (None if max_states is NOT_GIVEN else max_states,
+            None if max_seconds is NOT_GIVEN else max_seconds)
 
 
 def check_max_states(value, name: str = "max_states") -> int | None:
-    """A state budget: a whole number >= 1, or None for no limit."""
-    if value is None:
-        return None
+    """A state budget: a whole number >= 1, or None for no limit (NOT_GIVEN stays so)."""
+    if value is None or value is NOT_GIVEN:
+        return value
     return whole_number(name, value, 1, accepted=MAX_STATES_ACCEPTED)
 
 
 def check_seconds(value, name: str = "max_seconds") -> float | None:
-    """A time budget: a positive, finite number of seconds, or None for no limit."""
-    if value is None:
-        return None
+    """A time budget: a positive, finite number of seconds, or None for no limit (NOT_GIVEN
+    stays so)."""
+    if value is None or value is NOT_GIVEN:
+        return value
     return positive_number(name, value, accepted=SECONDS_ACCEPTED)
 
 
 def check_weights(value, name: str = "weights") -> dict | None:
-    """Heuristic weights: None, or a dict of weight names -> finite numbers >= 0 (which
+    """Heuristic weights: None, or a dict of weight names -> numbers from 0 to MAX_WEIGHT (which
     names a game's score has, its score says when the search is built)."""
     if value is None:
         return None
@@ -48,7 +86,7 @@ def check_weights(value, name: str = "weights") -> dict | None:
     for key, weight in value.items():
         if not isinstance(key, str) or not key.isidentifier():
             raise InvalidArgument(f"{name} has no weight {shown(key)}: {name} must be {accepted}")
-        checked[key] = real_number(f"{name}[{shown(key)}]", weight, 0.0)
+        checked[key] = real_number(f"{name}[{shown(key)}]", weight, 0.0, MAX_WEIGHT)
     return checked
 
 
@@ -62,7 +100,8 @@ def check_search(options, name: str) -> dict:
         raise InvalidArgument(f"{name} has no option {shown(unknown[0])}: {name} must be {accepted}")
     checked = {}
     if options.get("depth_weight") is not None:
-        checked["depth_weight"] = real_number(f"{name}['depth_weight']", options["depth_weight"], 0.0)
+        checked["depth_weight"] = real_number(f"{name}['depth_weight']", options["depth_weight"], 0.0,
+                                              MAX_WEIGHT)
     if options.get("explore") is not None:
         explore = real_number(f"{name}['explore']", options["explore"], 0.0, 1.0)
         if explore >= 1.0:
@@ -84,17 +123,19 @@ def check_portfolio(portfolio) -> list[dict]:
 
 
 def check_memory(value, name: str) -> int | None:
-    """``table_size`` or ``frontier_size``: a whole number >= 1, or None for the game's default."""
+    """``table_size`` or ``frontier_size``: a whole number from 1 to MAX_MEMORY_ITEMS, or None
+    for the game's default."""
     if value is None:
         return None
-    return whole_number(name, value, 1, accepted="a whole number >= 1, or None for the game's default")
+    return whole_number(name, value, 1, MAX_MEMORY_ITEMS,
+                        accepted=f"a whole number from 1 to {MAX_MEMORY_ITEMS:,}, or None for the game's default")
 
 
 def check_solver_options(*, max_states, max_seconds, depth_weight, weights, portfolio, autoplay,
                          compress_stock, shorten_wins, table_size, frontier_size) -> dict:
     """Every option of ``Solver`` checked; returns them with budgets as plain numbers."""
     if depth_weight is not None:
-        depth_weight = real_number("depth_weight", depth_weight, 0.0)
+        depth_weight = real_number("depth_weight", depth_weight, 0.0, MAX_WEIGHT)
     weights = check_weights(weights)
     if portfolio is not None:
         if depth_weight is not None or weights is not None:

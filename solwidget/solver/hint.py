@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..engine.state import State
-from .budget import check_call
+from .budget import NOT_GIVEN, check_call, given_budgets
 from .result import Hint
 from .search import Solver
 
-HINT_STATES = 20_000
+HINT_STATES = 20_000      # the budget of a hint given none: a quick answer
 
 
-def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None = None,
+def hint(state: State, max_states: int | None = NOT_GIVEN, max_seconds: float | None = NOT_GIVEN,
          **options) -> Hint | None:
     """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
     whether it starts a win the search found, or only the line that looked best (then
@@ -18,8 +18,10 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
 
     Args:
         state: the position to ask about.
-        max_states: the search's budget in positions expanded, as for ``solve``.
-        max_seconds: its budget in seconds (None: no limit), as for ``solve``.
+        max_states: the search's budget in positions expanded (None: no limit).
+        max_seconds: its budget in seconds (None: no limit). The budgets given are the
+            limits, and only those; given neither, the search stops after HINT_STATES
+            (20,000) positions.
         **options: the search's own options, as ``Solver`` takes them.
 
     Examples:
@@ -33,6 +35,7 @@ def hint(state: State, max_states: int = HINT_STATES, max_seconds: float | None 
     legal = state.legal_moves()
     if not legal:
         return None
+    max_states, max_seconds = given_budgets(max_states, max_seconds, HINT_STATES)
     solver = Solver(state, max_states=max_states, max_seconds=max_seconds, **options)
     result = solver.solve()
     if result.status == "won" and result.moves:

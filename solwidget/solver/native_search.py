@@ -17,6 +17,12 @@ from ..engine.moves import Move
 from . import search
 
 
+# The redeals a position may have made for a C module that counts them in 32 bits: from
+# fewer, no search makes the count wrap (it would take a line of 2**31 redeals, each a
+# move of its own, and so as many search nodes: more memory than any machine has).
+REDEALS_HELD = 2 ** 31
+
+
 def exact(value) -> bool:
     """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
     return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
@@ -51,6 +57,14 @@ class NativeSearch(ABC):
     @abstractmethod
     def decode_moves(self, data: bytes) -> list[Move]:
         """The engine's moves of what ``line`` gives from the C module."""
+
+    def holds(self, state) -> bool:
+        """Does the C module hold every position a search from ``state`` reaches? A
+        position the rules accept may lie beyond a C module's bounds (a pile longer than
+        it keeps, a count wider than its bytes): then search.py runs the Python search, the
+        same search without those bounds. Yes by default; a family whose module has such
+        bounds says where they lie."""
+        return True
 
     def key(self, state) -> bytes:
         """The position's key: the expander's, which the C module makes byte for byte (its

@@ -63,18 +63,20 @@ proof keeps the keys generated (the expanded ones among them), ``table_size`` at
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 
 from ..engine.moves import Move
 from ..engine.state import State
-from .budget import check_call, check_option_names, check_solver_options, check_state, check_steps
+from .budget import (NOT_GIVEN, check_call, check_option_names, check_solver_options, check_state, check_steps,
+                     given_budgets)
 from .frontier import Frontier
 from .profile import profile_for
 from .result import Progress, SolveResult
 from .shorten import shorten
 
-DEFAULT_MAX_STATES = 200_000
 TABLE_BYTES = 500_000_000     # transposition tables, all searches together
 FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 
@@ -295,15 +297,17 @@ class _Search:
         self.complete = False
 
 
-def _search_of(game, options, autoplay, compress, table_size, frontier_size):
-    """One search of a portfolio: the game's compiled search where its profile has one for
-    these options (the same expansions, faster), else ``_Search``."""
+def _search_of(state, options, autoplay, compress, table_size, frontier_size):
+    """One search of a portfolio from ``state``: the game's compiled search where its profile
+    has one for these options and it holds every position reached from ``state`` (the same
+    expansions, faster), else ``_Search``."""
+    game = state.game
     profile = profile_for(game)
     expander = profile.expander(game, options.get("weights"), autoplay, compress)
     depth_weight, explore = options.get("depth_weight", 0.5), options.get("explore", 0.0)
     compiled = profile.compiled_search(expander, options.get("weights"), depth_weight, table_size,
                                        frontier_size, explore)
-    if compiled is not None:
+    if compiled is not None and compiled.holds(state):
         return compiled
     return _Search(expander, depth_weight, table_size, frontier_size, explore)
 
@@ -315,6 +319,11 @@ class Solver:
     or the widget's live view (``widget.show_solver(solver)``). ``progress`` tells how far
     it got, ``done`` whether it has ended and ``result`` (a SolveResult) how.
 
+    One Solver may be shared by threads (the widget's worker stepping it, a cell calling
+    ``solve()``): a lock lets one step run at a time, so that together they run the same
+    search as one thread would, within the same budget; ``progress`` is a copy made after
+    each step, and ``result`` is set once, when the search has ended.
+
     Examples:
         With ``state`` FreeCell's deal 1:
 
@@ -324,15 +333,18 @@ class Solver:
         >>> solver.result.status
         'won'
 
-    Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit), ``portfolio``
+    Options: ``max_states`` and ``max_seconds`` (budgets, None for no limit; as ``solve``
+    takes them: those given are the limits, and 200,000 states when neither is given), ``portfolio``
     (a list of ``{"depth_weight": w, "weights": {...}, "explore": share}``, one search each; giving
-    ``depth_weight`` or ``weights`` instead runs that single search), ``autoplay`` (safe
-    foundation moves) and ``compress_stock`` (turns folded into waste plays): both sound,
-    off only to cross-check them; ``shorten_wins``, ``table_size`` and ``frontier_size`` (memory).
+    ``depth_weight`` or ``weights`` instead runs that single search; weights from 0 to a
+    million), ``autoplay`` (safe foundation moves) and ``compress_stock`` (turns folded into
+    waste plays): both sound, off only to cross-check them; ``shorten_wins``, ``table_size``
+    and ``frontier_size`` (memory: keys and waiting positions, 1 to 2**32 each, by default
+    what the game's positions fit in about 1.5 GB; solver/budget.py).
     """
 
-    def __init__(self, state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
-                 max_seconds: float | None = None, depth_weight: float | None = None,
+    def __init__(self, state: State, *, max_states: int | None = NOT_GIVEN,
+                 max_seconds: float | None = NOT_GIVEN, depth_weight: float | None = None,
                  weights: dict | None = None, portfolio=None, autoplay: bool = True,
                  compress_stock: bool = True,
                  shorten_wins: bool = True, table_size: int | None = None,
@@ -343,7 +355,8 @@ class Solver:
             max_states=max_states, max_seconds=max_seconds, depth_weight=depth_weight, weights=weights,
             portfolio=portfolio, autoplay=autoplay, compress_stock=compress_stock, shorten_wins=shorten_wins,
             table_size=table_size, frontier_size=frontier_size)
-        max_states, max_seconds, portfolio = checked["max_states"], checked["max_seconds"], checked["portfolio"]
+        max_states, max_seconds = given_budgets(checked["max_states"], checked["max_seconds"])
+        portfolio = checked["portfolio"]
         if portfolio is None:
             if depth_weight is None and weights is None:
                 portfolio = default_portfolio(state.game)
@@ -355,7 +368,10 @@ class Solver:
         self.max_states = max_states
         self.max_seconds = max_seconds
         self.shorten_wins = shorten_wins
-        self.progress = Progress()
+        self._lock = threading.RLock()        # one thread at a time steps the search
+        self._progress = Progress()           # the search's own, updated as it runs
+        self._result: SolveResult | None = None
+        self.progress = Progress()            # what readers see: a copy made after each step
         self.result: SolveResult | None = None
         portfolio = _checked_portfolio(portfolio)
         k = len(portfolio)
@@ -363,7 +379,7 @@ class Solver:
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
         self._table_size = table_size
-        self._searches = [_search_of(self.game, p, autoplay, compress_stock, table_size // k, frontier_size)
+        self._searches = [_search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size)
                           for p in portfolio]
         self._running = self._searches        # the searches that take turns
         self._alone_after = None              # when the first goes on alone (pooled only)
@@ -375,6 +391,7 @@ class Solver:
         root = (None, tuple(played), len(played))
         if self._searches[0].x.is_won(start):
             self._finish_won(list(played))
+            self._publish()
             return
         for search in self._searches:
             search.seed(start, root)
@@ -393,12 +410,29 @@ class Solver:
 
     # ------------------------------------------------------------------ the search
     def step(self, n: int = 1000) -> Progress:
-        """Expand up to ``n`` more states; returns (and updates) ``self.progress``."""
+        """Expand up to ``n`` more states; returns (and updates) ``self.progress``.
+
+        Threads that step (or solve) one Solver take turns, a step at a time: together they
+        run the very search that one thread would, within the same budget."""
         n = check_steps(n)
-        if self.result is not None:
+        with self._lock:
+            if self._result is None:
+                self._step(n)
+                self._publish()
             return self.progress
+
+    def _publish(self):
+        """Show the search as it is now: ``progress`` becomes a copy of its own (so that a
+        reader sees the figures of one moment, never a step half done), and ``result`` its
+        result once it has one, set last, when nothing of the search changes any more."""
+        self.progress = replace(self._progress, best_line=list(self._progress.best_line))
+        if self._result is not None:
+            self.result = replace(self._result, progress=self.progress)
+
+    def _step(self, n: int) -> None:
+        """``step``'s work, under its lock."""
         began = time.perf_counter()
-        progress = self.progress
+        progress = self._progress
         won = None
         try:
             with collector_paused():
@@ -422,7 +456,7 @@ class Solver:
             progress.elapsed += spent
             progress.searching += spent
             progress.generated = sum(s.generated for s in self._searches)
-            if self.result is None:
+            if self._result is None:
                 progress.frontier = sum(s.waiting for s in self._searches)
             scores = [s.best_score for s in self._searches if s.best_score is not None]
             progress.best_score = min(scores) if scores else None
@@ -430,9 +464,8 @@ class Solver:
             began = time.perf_counter()
             self._finish_won(won)
             progress.elapsed += time.perf_counter() - began
-        elif self.result is None:
+        elif self._result is None:
             progress.best_line = self.best_line
-        return progress
 
     def solve(self, chunk: int = 5000) -> SolveResult:
         """Run to the end (a win, a proof of loss, or the budget) and return the result."""
@@ -445,18 +478,19 @@ class Solver:
     @property
     def best_line(self) -> list[Move]:
         """The moves to the best-scored position any search has generated."""
-        best = None
-        for s in self._searches:
-            if s.best_score is not None and (best is None or s.best_score < best.best_score):
-                best = s
-        return best.best_line() if best else []
+        with self._lock:
+            best = None
+            for s in self._searches:
+                if s.best_score is not None and (best is None or s.best_score < best.best_score):
+                    best = s
+            return best.best_line() if best else []
 
     # ------------------------------------------------------------------ helpers
     def _next_search(self):
         """The search whose turn it is (round robin, SLICE expansions each: ``step`` counts
-        them off ``_slice_left``), or None once the search is over (then ``self.result``
+        them off ``_slice_left``), or None once the search is over (then ``self._result``
         says why)."""
-        if self._alone_after is not None and self.progress.expanded >= self._alone_after:
+        if self._alone_after is not None and self._progress.expanded >= self._alone_after:
             self._go_alone()
         searches = self._running
         closure = self._closure
@@ -504,7 +538,7 @@ class Solver:
             largest.trim(largest.waiting // 2)
 
     def _out_of_budget(self, began) -> bool:
-        p = self.progress
+        p = self._progress
         if self.max_states is not None and p.expanded >= self.max_states:
             self._finish_unknown(f"the budget of {self.max_states} states ran out")
             return True
@@ -521,37 +555,41 @@ class Solver:
             final = final.play(move)
         if not final.is_won():
             raise AssertionError(f"solver bug: the line found does not win {self.game.id}")
-        self.progress.best_score = 0.0
-        self.progress.best_line = moves
-        self.result = SolveResult("won", moves, self.progress)
+        self._progress.best_score = 0.0
+        self._progress.best_line = moves
         self._release()
+        self._result = SolveResult("won", moves, self._progress)
 
     def _finish_lost(self):
-        self.progress.best_line = self.best_line
-        self.result = SolveResult("lost", [], self.progress)
+        self._progress.best_line = self.best_line
         self._release()
+        self._result = SolveResult("lost", [], self._progress)
         return None
 
     def _finish_unknown(self, reason):
-        self.progress.best_line = self.best_line
-        self.result = SolveResult("unknown", [], self.progress, reason)
+        self._progress.best_line = self.best_line
         self._release()
+        self._result = SolveResult("unknown", [], self._progress, reason)
 
     def _release(self):
-        self.progress.frontier = sum(s.waiting for s in self._searches)
+        self._progress.frontier = sum(s.waiting for s in self._searches)
         for s in self._searches:
             s.release()
         self._closure = None
 
 
-def solve(state: State, *, max_states: int | None = DEFAULT_MAX_STATES,
-          max_seconds: float | None = None, **options) -> SolveResult:
+def solve(state: State, *, max_states: int | None = NOT_GIVEN,
+          max_seconds: float | None = NOT_GIVEN, **options) -> SolveResult:
     """Search from ``state`` until it is won, proved lost, or the budget runs out.
 
     Args:
         state: the position to solve (``game.deal(n)``, or any State).
         max_states: the most states to expand (None for no limit).
-        max_seconds: the most seconds to search (None for no limit).
+        max_seconds: the most seconds to search (None for no limit). The budgets given are
+            the limits, and only those: with ``max_seconds`` alone the search may expand any
+            number of states. Given neither, it stops after DEFAULT_MAX_STATES (200,000)
+            states. Memory is bounded either way (the tables and the frontier have their own
+            limits).
         **options: the search's own options, as ``Solver`` takes them (``portfolio``, ...).
 
     Returns:

@@ -720,7 +720,7 @@ static PyObject *loop_hold(Loop *L) {
 static PyObject *loop_alone(Loop *L, PyObject *args) {
     Py_ssize_t table_size;
     if (!PyArg_ParseTuple(args, "n", &table_size)) return NULL;
-    if (table_size < 2) return PyErr_Format(PyExc_ValueError, "search_core: alone takes a table of 2 keys or more, not %zd", table_size);
+    if (table_size < 1) return PyErr_Format(PyExc_ValueError, "search_core: alone takes a table of 1 key or more, not %zd", table_size);
     if (keep_with(L, (size_t)-1, L->held, L->nheld)) return PyErr_NoMemory();
     GIVE(L->held, L->cheld, sizeof(Entry)); L->nheld = 0;
     L->hold = 0;

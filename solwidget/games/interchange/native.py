@@ -11,7 +11,9 @@ score's weights. It runs only where it is the same search:
   Interchange and the variants of their shape), plays safe moves, tests dead ends with
   reductions.py's ``DeadEnds`` (search_core's is_dead is its twin), and the game's piles lie
   as search_core reads them (the foundations, the tableau, the stock, the waste; no cells)
-  within its bounds (a key of at most 255 bytes);
+  within its bounds (a key of at most 255 bytes), and so does every position the search
+  reaches from the one it starts at (``holds``: a tableau pile of at most MAX_PILE cards,
+  fewer than native_search.REDEALS_HELD redeals made);
 - every weight the score reads (not ``cells`` nor ``covered``: no free cells, no pile
   covers another) is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
@@ -71,6 +73,41 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     if w is None:
         return None
     return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
+
+
+def holds(game, state) -> bool:
+    """Does search_core hold every position reached from ``state``? A tableau pile grows only
+    by cards built on its top card, each on the one below, so it never holds more than its
+    cards now and the longest such run (``longest_run``); search_core keeps MAX_PILE cards a
+    pile. Its count of redeals made has 32 bits (native_search.REDEALS_HELD)."""
+    run = longest_run(game)
+    return (run is not None and state.extra[0] < native_search.REDEALS_HELD
+            and all(len(state.piles[t]) + run <= search_core.MAX_PILE for t in game.T))
+
+
+@functools.lru_cache(maxsize=8)
+def longest_run(game) -> int | None:
+    """The most cards a run built by ``game``'s rules holds, each card on the one below (a
+    King down to an Ace: 13), or None where the cards that go on one another make a cycle,
+    so that a run has no end."""
+    fits_on = game.fits_on
+    longest: dict[int, int] = {}
+    for first in range(128):
+        todo = [(first, iter(fits_on[first]))]          # a depth-first walk without recursion
+        walking = {first}
+        while todo:
+            card, children = todo[-1]
+            child = next(children, None)
+            if child is None:
+                longest[card] = 1 + max((longest[c] for c in fits_on[card]), default=0)
+                walking.discard(card)
+                todo.pop()
+            elif child in walking:
+                return None
+            elif child not in longest:
+                walking.add(child)
+                todo.append((child, iter(fits_on[child])))
+    return max(longest.values())
 
 
 @functools.lru_cache(maxsize=8)
@@ -141,6 +178,9 @@ class NativeSearch(native_search.NativeSearch):
         self.core = search_core.Search(len(game.F), len(game.T), *_tables(game), game.decks,
                                        game.card_count, tuple(weights), depth_weight, explore,
                                        table_size // 2, frontier_size, dead)
+
+    def holds(self, state) -> bool:
+        return holds(self._game, state)
 
     def encode(self, state) -> bytes:
         """A position as search_core keeps it (a State: the redeals made are in it too)."""

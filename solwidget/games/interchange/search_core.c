@@ -1034,6 +1034,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit_search_core(void) {
     PyObject *m = loop_module(&core_module, &SearchType);
     if (m && (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_PILE", MAXH) < 0 ||
               PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0))
         Py_CLEAR(m);
     return m;

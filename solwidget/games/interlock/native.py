@@ -12,7 +12,8 @@ another kind would be called back in Python. It runs only where it is the same s
 
 - the expander is InterlockExpander (expander.fast_path: bridges.applies, no face-down
   cards, Kings alone to empty back piles) with safe moves played, at most
-  search_core.MAX_PILES piles;
+  search_core.MAX_PILES piles, and a start with fewer than native_search.REDEALS_HELD
+  redeals made (``holds``: search_core counts them in 32 bits);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
@@ -171,6 +172,10 @@ class NativeSearch(native_search.NativeSearch):
 
     def pool(self, closure) -> None:
         assert closure is None, "Interlock pools no proofs"
+
+    def holds(self, state) -> bool:
+        """search_core counts the redeals made in 32 bits (a pile holds one deck at most)."""
+        return state.extra[0] < native_search.REDEALS_HELD
 
     def encode(self, state) -> bytes:
         """A position as search_core keeps it: a foundation as its top card, any other pile
