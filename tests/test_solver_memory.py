@@ -35,23 +35,27 @@ def test_an_expansion_makes_no_reference_cycles(game_id):
 
 
 def test_a_finished_solve_gives_its_memory_back():
-    # The search's positions, nodes and tables as the solve returns: what the collector finds
-    # then is the search's set-up alone (its score's and key's compiled closures, which share
-    # a scope, a few hundred objects whatever the expansions), not some objects an expansion.
-    # Collected, nothing is left. (The collector's pass also empties the interpreter's free
-    # lists of tuples and the like, a few MB at most that the next solve would reuse.)
+    # The search's positions, nodes and tables as it ends: what the collector finds then is
+    # the search's set-up alone (its score's and key's compiled closures, which share a scope,
+    # a few hundred objects whatever the expansions), not some objects an expansion. Collected,
+    # nothing is left. (The collector's pass also empties the interpreter's free lists of
+    # tuples and the like, a few MB at most that the next solve would reuse.)
     state = sw.load_game("unlimited").deal(1)
     sw.solve(state, max_states=50)              # the game's own tables made once
     gc.collect()
     tracemalloc.start()
+    gc.disable()                                # as Solver.solve holds it off
     try:
         before = tracemalloc.get_traced_memory()[0]
-        result = sw.solve(state, max_states=5000)
+        solver = sw.Solver(state, max_states=5000)
+        while not solver.done:
+            solver.step(1000)
         found = gc.collect()
         left = tracemalloc.get_traced_memory()[0] - before
     finally:
+        gc.enable()
         tracemalloc.stop()
-    assert result.progress.expanded == 5000
+    assert solver.result.progress.expanded == 5000
     assert found < 1000, found
     assert left < 1_000_000, f"{left:,} bytes left after the solve"
 
