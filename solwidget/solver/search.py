@@ -50,14 +50,15 @@ empty frontier proves a loss as above (unless it was trimmed).
 
 Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
 the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
-count (about 1 GB of waiting positions and 0.5 GB of keys), and the search nodes of the
-expanded positions (about 200 bytes each: 0.2 GB at the command line's default budget of a
-million states). The frontiers share their room: at the end of each turn, while they hold
-more than ``frontier_size`` in all, the one holding most keeps its better half
+count (about 1 GB of waiting positions and 0.5 GB of keys). A search node ``(parent, moves,
+depth)`` lives while a waiting position descends from it (or it leads to ``best_node``): the
+nodes cost what the frontier's lines do, not one for every position expanded. The
+frontiers share their room: at the end of each turn, while they hold more than
+``frontier_size`` in all, the one holding most keeps its better half
 (``Solver._share_frontiers``), so that one search may use what the others leave. A pooled
 proof keeps the keys generated (the expanded ones among them), ``table_size`` at most
-(0.5 GB): past that it is given up. So a search stays under 2.5 GB whatever its budget
-(docs/solver.md).
+(0.5 GB): past that it is given up. So a search stays under ``MEMORY_BOUND`` whatever its
+budget (docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ from .shorten import shorten
 
 TABLE_BYTES = 500_000_000     # transposition tables, all searches together
 FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
+MEMORY_BOUND = 2_500_000_000  # a whole solve, whatever its budget (benchmarks/bench_memory.py)
 
 
 def default_table_size(game) -> int:
@@ -120,9 +122,10 @@ def _checked_portfolio(portfolio) -> list[dict]:
 
 @contextmanager
 def collector_paused():
-    """The garbage collector paused. A search makes no reference cycles (tests check each
-    expander), so the collector's passes over its frontier and tables would be pure cost,
-    and a large one: they walk every object the search holds."""
+    """The garbage collector paused. An expansion makes no reference cycle (tests check each
+    expander: tests/test_solver_memory.py), so the collector's passes over the frontier and
+    tables would be pure cost, and a large one: they walk every object the search holds. A
+    cycle made per expansion would stay until the pause ends: memory without bound."""
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -240,6 +240,7 @@ static int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
 
 /* A search node: how it was reached (search.py's (parent, moves, depth)). */
 typedef struct { uint32_t parent, moves, depth, slot, nmoves; } Node;   /* nmoves moves of MOVE_BYTES */
+#define NODES_LEAST ((size_t)1 << 20)   /* nodes made before the dead ones are recycled */
 typedef struct { double prio; int64_t order; uint32_t node; } Entry;
 typedef struct { Entry *items; size_t size, cap; int listed; } Bucket;
 
@@ -296,6 +297,8 @@ typedef struct {
      * alone (``loop_alone``) */
     int hold;
     Entry *held; size_t nheld, cheld;
+    size_t node_mark;                   /* compact the nodes when there are this many */
+    size_t nodes_least;                 /* node_mark's least (NODES_LEAST) */
 } Loop;
 
 /* A loop as ``_Search.__init__`` makes it: ``table_size`` keys in two generations. */
@@ -309,11 +312,13 @@ static void loop_init(Loop *L, double depth_weight, double explore, Py_ssize_t t
     L->slot_bytes = slot_bytes;
     L->complete = 1;
     L->best_node = -1;
+    L->node_mark = L->nodes_least = NODES_LEAST;
     mt_seed_zero(&L->rng);
 }
 
 static int64_t loop_new_node(Loop *L, uint32_t parent, const void *moves, int nm, uint32_t depth) {
     size_t bytes = (size_t)MOVE_BYTES * (size_t)nm;
+    if (L->nnodes >= NONE32) return -1;
     if (grow((void **)&L->nodes, &L->cnodes, L->nnodes + 1, sizeof(Node))) return -1;
     if (bytes_reserve(&L->moves, bytes) || L->moves.size + bytes > NONE32) return -1;
     Node *n = &L->nodes[L->nnodes];
@@ -641,6 +646,84 @@ static int loop_next(Loop *L, Entry *e, KeyOf key_of, void *family, uint8_t *key
     return 1;
 }
 
+/* ------------------------------------------------------------------ recycling nodes */
+
+/* A node is needed while a position waiting (or held) descends from it, or it leads to the
+ * best position (``best_node``): the line to it is read from the nodes. The others (the
+ * expanded positions whose children were all expanded or dropped, and their own) are dead.
+ * ``loop_compact`` keeps only the live nodes, in their order, and renumbers them in every
+ * entry: a node's parent comes before it, so a sweep from the last node down marks every
+ * ancestor of a live node, and a sweep up moves each live node and its moves down in place.
+ * So the nodes cost what the live ones do, at most twice that between two compactions
+ * (``node_mark``): amortized, a compaction costs a step per node made. Nothing a search
+ * orders by is a node's number, so the expansions stay the same. Only between expansions
+ * (``loop_run``) and once the search is over (``loop_release``): a node number handed to
+ * Python (``run``'s won node, ``best_node``) is read at once, before the next run. */
+static void mark_entries(uint32_t *map, const Entry *e, size_t n) {
+    for (size_t i = 0; i < n; i++) map[e[i].node] = 0;
+}
+
+static void renumber_entries(const uint32_t *map, Entry *e, size_t n) {
+    for (size_t i = 0; i < n; i++) e[i].node = map[e[i].node];
+}
+
+/* 0, or -1 (out of memory: nothing changed). With ``all_entries`` 0 only the best node's line
+ * stays (the frontier is gone). */
+static int loop_compact(Loop *L, int all_entries) {
+    size_t n = L->nnodes, bytes = n * sizeof(uint32_t), live = 0, at = 0;
+    if (!n) return 0;
+    uint32_t *map = pool_take(&bytes);
+    if (!map) return -1;
+    memset(map, 0xFF, n * sizeof(uint32_t));                  /* NONE32: dead */
+    if (all_entries) {
+        mark_entries(map, L->heap, L->nheap);                 /* taken entries too: they are */
+        for (size_t b = 0; b < L->nbuckets; b++)              /* dropped when drawn, unread */
+            mark_entries(map, L->buckets[b].items, L->buckets[b].size);
+        mark_entries(map, L->held, L->nheld);
+    }
+    if (L->best_node >= 0) map[L->best_node] = 0;
+    for (size_t i = n; i-- > 0;)
+        if (map[i] != NONE32 && L->nodes[i].parent != NONE32) map[L->nodes[i].parent] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (map[i] == NONE32) continue;
+        Node node = L->nodes[i];
+        size_t size = (size_t)MOVE_BYTES * node.nmoves;
+        memmove(L->moves.data + at, L->moves.data + node.moves, size);
+        node.moves = (uint32_t)at;
+        at += size;
+        if (node.parent != NONE32) node.parent = map[node.parent];
+        L->nodes[live] = node;
+        map[i] = (uint32_t)live++;
+    }
+    if (all_entries) {
+        renumber_entries(map, L->heap, L->nheap);
+        for (size_t b = 0; b < L->nbuckets; b++)
+            renumber_entries(map, L->buckets[b].items, L->buckets[b].size);
+        renumber_entries(map, L->held, L->nheld);
+    }
+    if (L->best_node >= 0) L->best_node = map[L->best_node];
+    pool_give(map, bytes);
+    L->nnodes = live;
+    L->moves.size = at;
+    L->node_mark = live * 2 > L->nodes_least ? live * 2 : L->nodes_least;
+    return 0;
+}
+
+/* The node arrays cut to what the nodes left use (a finished search: loop_release). */
+static int loop_shrink_nodes(Loop *L) {
+    size_t cap = L->nnodes ? L->nnodes : 1, size = L->moves.size ? L->moves.size : 1;
+    Node *nodes = malloc(cap * sizeof(Node));
+    uint8_t *moves = malloc(size);
+    if (!nodes || !moves) { free(nodes); free(moves); return -1; }
+    memcpy(nodes, L->nodes, L->nnodes * sizeof(Node));
+    memcpy(moves, L->moves.data, L->moves.size);
+    GIVE(L->nodes, L->cnodes, sizeof(Node));
+    GIVE(L->moves.data, L->moves.cap, 1);
+    L->nodes = nodes; L->cnodes = cap;
+    L->moves.data = moves; L->moves.cap = size;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ Python's side */
 
 /* What a family's expansion returns: the won node (>= 0), or one of these. */
@@ -689,6 +772,7 @@ static PyObject *loop_run(Loop *L, void *search, Expand expand, PyObject *args) 
     int64_t won = EXPANDED;
     uint32_t depth = 0, last = 0;
     while (done < n && L->waiting && won < 0) {
+        if (L->nnodes >= L->node_mark && loop_compact(L, 1)) return PyErr_NoMemory();
         won = expand(search, &depth);
         if (won == FAILED) return NULL;
         if (won != SKIPPED) last = depth;
@@ -727,6 +811,18 @@ static PyObject *loop_alone(Loop *L, PyObject *args) {
     L->skipped = 0;
     L->table_half = (size_t)table_size / 2;
     loop_unpool(L);
+    Py_RETURN_NONE;
+}
+
+/* compact_at(n): the nodes compacted once there are ``n`` (NODES_LEAST by default; after a
+ * compaction, twice the live ones if that is more): the tests make it small, so that their
+ * searches compact often. */
+static PyObject *loop_compact_at(Loop *L, PyObject *args) {
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "n", &n)) return NULL;
+    if (n < 1) return PyErr_Format(PyExc_ValueError, "search_core: compact_at takes 1 or more nodes, not %zd", n);
+    L->nodes_least = (size_t)n;
+    L->node_mark = (size_t)n;
     Py_RETURN_NONE;
 }
 
@@ -849,11 +945,13 @@ static PyObject *loop_pool(Loop *L, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* release(): give back the frontier's, tables' and positions' memory (the nodes stay:
- * the lines to them are still asked for). */
-static void loop_release(Loop *L) {
+/* release(): give back the frontier's, tables' and positions' memory, and the nodes' but
+ * the best line's (still asked for). */
+static int loop_release(Loop *L) {
     loop_free_frontier_and_tables(L);
+    if (loop_compact(L, 0) || loop_shrink_nodes(L)) return -1;
     for (size_t i = 0; i < L->nnodes; i++) L->nodes[i].slot = NONE32;
+    return 0;
 }
 
 /* ``*out``: the bytes of ``obj``, a bytes object of ``size`` bytes (a table a family's Search
@@ -912,6 +1010,10 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     static PyObject *T##_best_node(T *S, void *c) {                                              \
         if (S->loop.best_node < 0) Py_RETURN_NONE;                                               \
         return PyLong_FromLongLong(S->loop.best_node);                                           \
+    }                                                                                            \
+    static PyObject *T##_nodes(T *S, void *c) { return PyLong_FromSize_t(S->loop.nnodes); }      \
+    static PyObject *T##_node_bytes(T *S, void *c) {                                             \
+        return PyLong_FromSize_t(S->loop.cnodes * sizeof(Node) + S->loop.moves.cap);             \
     }
 
 #define LOOP_GETSET(T)                                                                           \
@@ -920,7 +1022,9 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     {"complete", (getter)T##_complete, NULL, "False once the frontier was trimmed", NULL},       \
     {"skipped", (getter)T##_skipped, NULL, "positions left to another pooled search", NULL},     \
     {"best_score", (getter)T##_best_score, NULL, "the best score generated, or None", NULL},     \
-    {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL}
+    {"best_node", (getter)T##_best_node, NULL, "the node of the best score, or None", NULL},     \
+    {"nodes", (getter)T##_nodes, NULL, "search nodes kept (live, and dead since the last compaction)", NULL}, \
+    {"node_bytes", (getter)T##_node_bytes, NULL, "bytes the search nodes and their moves hold", NULL}
 
 /* The methods of a family's search type ``T`` that are the loop's alone: run, line, pool,
  * release, trim, hold and alone. The family defines ``not_ready(const T *)`` and
@@ -933,12 +1037,13 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
     static PyObject *T##_line(T *S, PyObject *args) { return loop_line(&S->loop, args); }       \
     static PyObject *T##_pool(T *S, PyObject *args) { return loop_pool(&S->loop, args); }       \
     static PyObject *T##_release(T *S, PyObject *unused) {                                       \
-        loop_release(&S->loop);                                                                  \
+        if (loop_release(&S->loop)) return PyErr_NoMemory();                                     \
         Py_RETURN_NONE;                                                                          \
     }                                                                                            \
     static PyObject *T##_trim(T *S, PyObject *args) { return loop_trim_to(&S->loop, args); }    \
     static PyObject *T##_hold(T *S, PyObject *unused) { return loop_hold(&S->loop); }            \
-    static PyObject *T##_alone(T *S, PyObject *args) { return loop_alone(&S->loop, args); }
+    static PyObject *T##_alone(T *S, PyObject *args) { return loop_alone(&S->loop, args); }      \
+    static PyObject *T##_compact_at(T *S, PyObject *args) { return loop_compact_at(&S->loop, args); }
 
 /* Their rows for the PyMethodDef table, but line's and pool's (their docs tell the family's
  * move bytes): run, release, trim, hold and alone. */
@@ -950,7 +1055,9 @@ static inline double loop_probe_score(const Loop *L, size_t node) {
      "trim(n): keep the n best waiting entries."},                                               \
     {"hold", (PyCFunction)T##_hold, METH_NOARGS, "hold(): keep the positions skipped from now on."}, \
     {"alone", (PyCFunction)T##_alone, METH_VARARGS,                                              \
-     "alone(table_size): go on alone: the held positions back, no pool, tables of that size."}
+     "alone(table_size): go on alone: the held positions back, no pool, tables of that size."},  \
+    {"compact_at", (PyCFunction)T##_compact_at, METH_VARARGS,                                    \
+     "compact_at(n): recycle the dead nodes once there are n nodes (twice the live ones at least)."}
 
 /* The type object ``T##Type`` of a family's search type ``T``, named ``name`` (the module's
  * path), and its getters' table: the family defines ``T##_init``, ``T##_dealloc`` and

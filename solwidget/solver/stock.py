@@ -156,35 +156,48 @@ def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[M
     """Macro moves: turns that bring a card with somewhere to go to the top of the waste,
     then each play of it. ``targets(piles, card)`` lists the piles where the engine's rules
     let ``card`` go from the waste (the stock and waste do not change where a card fits)."""
-    piles = state.piles
-    cache = {}
-
-    def places(card):
-        found = cache.get(card)
-        if found is None:
-            found = cache[card] = targets(piles, card)
-        return found
-
-    # With one card a turn and unlimited redeals only the first copy of a card counts: the
-    # key keeps the stock and waste as a multiset (keys.py), so playing a later copy (or a
-    # copy of the card on top now, which the ordinary moves play) gives a key-equal position.
-    distinct = game.draw == 1 and game.redeals is None
-    played = set()
-    if distinct and piles[game.WASTE]:
-        played.add(piles[game.WASTE][-1])
-
-    def wanted(card):
-        if card in played or not places(card):
-            return False
-        if distinct:
-            played.add(card)
-        return True
-
+    wanted = _Wanted(game, state.piles, targets)
     ids = game.pile_ids
     for turns, turned in reachable_tops(game, state, wanted):
-        for dst in places(turned.piles[game.WASTE][-1]):
+        for dst in wanted.places(turned.piles[game.WASTE][-1]):
             move = Move("waste", ids[dst])
             yield turns + (move,), game.apply_legal(turned, move)
+
+
+class _Wanted:
+    """For waste_plays: called with a card, whether turning it up is worth a macro move (it
+    has somewhere to go, and no copy of it was played before); ``places(card)``: where it
+    may go, asked of ``targets`` once a card.
+
+    An object, not closures over waste_plays's locals: compiled, a closure and the scope it
+    reads refer to each other, and such a cycle per expansion outlives the expansion while
+    the search holds the garbage collector off (search.py's ``collector_paused``)."""
+
+    __slots__ = ("piles", "targets", "found", "played", "distinct")
+
+    def __init__(self, game: Patience, piles, targets):
+        self.piles, self.targets, self.found = piles, targets, {}
+        # With one card a turn and unlimited redeals only the first copy of a card counts:
+        # the key keeps the stock and waste as a multiset (keys.py), so playing a later copy
+        # (or a copy of the card on top now, which the ordinary moves play) gives a
+        # key-equal position.
+        self.distinct = game.draw == 1 and game.redeals is None
+        self.played = set()
+        if self.distinct and piles[game.WASTE]:
+            self.played.add(piles[game.WASTE][-1])
+
+    def places(self, card):
+        found = self.found.get(card)
+        if found is None:
+            found = self.found[card] = self.targets(self.piles, card)
+        return found
+
+    def __call__(self, card) -> bool:
+        if card in self.played or not self.places(card):
+            return False
+        if self.distinct:
+            self.played.add(card)
+        return True
 
 
 # Bridges (a family proves when they lose no win): reserve cards played in a chain, then a
