@@ -38,8 +38,8 @@ from .games.interlock.variant import VARIATION as INTERLOCK
 from .games.mutated.variant import VARIATION as MUTATED
 from .solver.profile import GENERIC, profile_for, register_profile
 
-__all__ = ["InvalidVariant", "Variant", "definition_of", "game_or_file", "load_variant", "variant",
-           "variant_from_dict"]
+__all__ = ["InvalidVariant", "Variant", "definition_of", "game_or_file", "load_variant", "rules_of", "variant",
+           "variant_from_dict", "variation_of"]
 
 VARIATIONS = (FREECELL, INTERCHANGE, INTERLOCK, MUTATED)       # what each family may change
 FIXED = Variation(object, changes=(), otherwise="its rules are its own, not the engine's parameters")
@@ -370,6 +370,16 @@ def _shortened(err: Exception, limit: int = 200) -> str:
     """An exception's message, shortened to ``limit`` characters."""
     text = str(err)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def rules_of(game: Game) -> dict:
+    """``game``'s rules in the words of ``sw.variant``: ``{"base": the catalogue game it is or
+    changes, and the value of every change its family may make}`` (what a study file records,
+    so that it is never resumed under other rules)."""
+    cls = type(game)
+    known = getattr(cls, "variant", None)
+    rules = {name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
+    return {"base": known.base if known is not None else game.id, **rules}
 
 
 def definition_of(game: Game) -> dict | None:

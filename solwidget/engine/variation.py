@@ -59,35 +59,44 @@ def _redeals(value) -> dict:
     return {"redeals": _whole("redeals", value, 0, MAX_REDEALS)}
 
 
+def _word_of(words: dict, value) -> str:
+    return next(word for word, meant in words.items() if meant == value)
+
+
 @dataclass(frozen=True)
 class Change:
     """One rule a variant may change: ``read`` checks a value (InvalidVariant names the change
-    and what it accepts) and gives the game class's attributes it sets; ``accepts`` and
-    ``sets`` say the same in words, for the docs."""
+    and what it accepts) and gives the game class's attributes it sets; ``value_of`` reads
+    a game's value back in the same words; ``accepts`` and ``sets`` say it for the docs."""
     name: str
     read: Callable[[object], dict]
+    value_of: Callable[[object], object]
     accepts: str
     sets: str
 
 
 CHANGES: dict[str, Change] = {change.name: change for change in (
-    Change("build", lambda v: {"build": BUILDS[_word("build", v, list(BUILDS))]},
+    Change("build", lambda v: {"build": BUILDS[_word("build", v, list(BUILDS))]}, lambda game: game.build.words(),
            "'down in suit', 'down in alternating colours', 'down regardless of suit', and the same with 'up'",
            "what goes on a tableau card"),
-    Change("moves", lambda v: {"group": MOVES[_word("moves", v, list(MOVES))]},
+    Change("moves", lambda v: {"group": MOVES[_word("moves", v, list(MOVES))]}, lambda game: _word_of(MOVES, game.group),
            "'one card', 'supermove', 'runs', 'any group'", "what moves as a unit"),
-    Change("empty", lambda v: {"empty_takes": _word("empty", v, EMPTY)},
+    Change("empty", lambda v: {"empty_takes": _word("empty", v, EMPTY)}, lambda game: game.empty_takes,
            "'any', 'king', 'none'", "what an empty tableau pile takes"),
     Change("foundations", lambda v: {"foundation_start": FOUNDATIONS[_word("foundations", v, list(FOUNDATIONS))]},
+           lambda game: _word_of(FOUNDATIONS, game.foundation_start),
            "'ace up', 'king down'", "where the foundations start, and which way they build"),
-    Change("cells", lambda v: {"cells": _whole("cells", v, 0, MAX_CELLS)}, f"0 to {MAX_CELLS}", "free cells"),
-    Change("piles", lambda v: {"tableau_piles": _whole("piles", v, 1, MAX_PILES)},
+    Change("cells", lambda v: {"cells": _whole("cells", v, 0, MAX_CELLS)}, lambda game: game.cells,
+           f"0 to {MAX_CELLS}", "free cells"),
+    Change("piles", lambda v: {"tableau_piles": _whole("piles", v, 1, MAX_PILES)}, lambda game: game.tableau_piles,
            "as many as the family's deal can spread its cards over", "tableau piles, dealt as the base deals"),
-    Change("draw", lambda v: {"draw": _whole("draw", v, 1, MAX_DRAW)}, f"1 to {MAX_DRAW}",
+    Change("draw", lambda v: {"draw": _whole("draw", v, 1, MAX_DRAW)}, lambda game: game.draw, f"1 to {MAX_DRAW}",
            "cards turned at a time (where the base has a stock)"),
-    Change("redeals", _redeals, f"0 to {MAX_REDEALS}, or None for unlimited ('{UNLIMITED}' in a file)",
+    Change("redeals", _redeals, lambda game: UNLIMITED if game.redeals is None else game.redeals,
+           f"0 to {MAX_REDEALS}, or None for unlimited ('{UNLIMITED}' in a file)",
            "passes through the stock after the first"),
-    Change("decks", lambda v: {"decks": _whole("decks", v, 1, MAX_DECKS)}, f"1 to {MAX_DECKS}", "decks"),
+    Change("decks", lambda v: {"decks": _whole("decks", v, 1, MAX_DECKS)}, lambda game: game.decks,
+           f"1 to {MAX_DECKS}", "decks"),
 )}
 
 
