@@ -512,3 +512,15 @@ def test_a_study_on_a_dask_cluster_equals_the_local_one():
     outcome = [(r.deal, r.status, r.moves, r.states) for r in local]
     assert [(r.deal, r.status, r.moves, r.states) for r in remote] == outcome
     assert remote.game == "bakers_game"
+
+
+def test_variants_collects_the_families_declarations_and_imports_nothing_private():
+    import ast
+    from pathlib import Path
+
+    source = Path(sw.variants.__file__).read_text()
+    imported = [(node.module, alias.name) for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.ImportFrom) for alias in node.names]
+    assert not [(module, name) for module, name in imported if name.startswith("_")]
+    families = {module for module, name in imported if module and module.startswith("games.")}
+    assert families == {f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")}

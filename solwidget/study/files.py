@@ -342,7 +342,10 @@ class FileLock:
         self.fd: int | None = None
 
     def __enter__(self) -> FileLock:
-        self.fd = self._flock() if fcntl is not None else self._exclusive()
+        try:
+            self.fd = self._flock() if fcntl is not None else self._exclusive()
+        except OSError as err:          # a folder one may read but not write, say
+            raise StudyError(f"cannot make the lock file {self.path}: {err.strerror or err}") from None
         return self
 
     def _flock(self) -> int:
@@ -350,7 +353,7 @@ class FileLock:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except BlockingIOError:
                 os.close(fd)
                 raise self._in_use() from None
             try:
