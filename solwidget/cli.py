@@ -87,14 +87,15 @@ def _add_study(sub) -> None:
     study = sub.add_parser("study", help="solve many deals: how often is a game won?")
     study.add_argument("game", help=GAME_HELP)
     study.add_argument("--deals", default="1-100", help="deal numbers: '1-1000', '7' or '1-10,20' (default 1-100)")
-    study.add_argument("--budget", type=_number_text, default=10.0,
-                       help="seconds per deal (default 10); 'none' for no time limit, with --max-states")
+    study.add_argument("--budget", type=_number_text,
+                       help="seconds per deal; the limits given (--budget, --max-states or both) are the "
+                            "only ones, and with neither each deal has 10 seconds")
     study.add_argument("--max-states", type=_number_text,
-                       help="states per deal; with --budget none, results do not depend on the machine")
+                       help="states per deal; alone, results do not depend on the machine")
     study.add_argument("--scheduler", help="a dask.distributed scheduler, e.g. tcp://10.0.0.5:8786")
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
     study.add_argument("--out", help="a .csv or .parquet file (Parquet needs pyarrow) that keeps the results "
-                                      "as they come; a rerun resumes it")
+                                      "as they come, with the game's rules; a rerun resumes it")
     study.add_argument("--rows", action="store_true", help="print every deal's row, not only the summary")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
     study.set_defaults(run=_study)

@@ -5,10 +5,10 @@
     bakers.to_dict()                              # {"id": ..., "name": ..., "base": ..., "build": ...}
     sw.variant_from_dict(d); sw.load_variant("bakers.toml")
 
-The changes are given in the words of the rules summaries (``CHANGES`` lists them).
-``_FAMILIES`` lists which of them each family's deal, layout and rules can take:
-Interlock's layers cannot be spread over more piles, FreeCell has no stock to turn, and
-Mutated Solitaire's rules are code rather than parameters, so it takes none.
+The changes are given in the words of the rules summaries (``CHANGES`` in engine/variation.py).
+Each family declares which of them its deal, layout and rules can take, in its own package
+(``games/<family>/variant.py``); this module collects those declarations (``VARIATIONS``),
+checks a variant against its family's, and makes and registers its Game class.
 
 The solver uses the base's profile for a variant only when ``profile.assumes(game, base)``
 says that every lemma it relies on for the base still holds under the variant's rules
@@ -20,63 +20,30 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.cards import ACE, KING
+from .engine.cards import ACE
+from .engine.checks import shown, shown_name
 from .engine.errors import SolwidgetError
 from .engine.game import Game
-from .engine.patience import Build, Patience
+from .engine.patience import Patience
 from .engine.registry import game_class, register_variant, registered
-from .games.freecell.rules import _FreeCellFamily
-from .games.interchange.rules import InterchangeFamily
-from .games.interlock.rules import InterlockFamily
+from .engine.variation import (CHANGES, MAX_ID_CHARS, UNLIMITED, InvalidVariant, Variation, deck_words,
+                               is_game_id)
+from .games.freecell.variant import VARIATION as FREECELL
+from .games.interchange.variant import VARIATION as INTERCHANGE
+from .games.interlock.variant import VARIATION as INTERLOCK
+from .games.mutated.variant import VARIATION as MUTATED
 from .solver.profile import GENERIC, profile_for, register_profile
 
-BUILDS = {Build(way, suits).words(): Build(way, suits) for way in (-1, 1) for suits in ("same", "alternate", "any")}
-MOVES = {"one card": "one", "supermove": "supermove", "runs": "run", "any group": "yukon"}
-EMPTY = ("any", "king", "none")
-FOUNDATIONS = {"ace up": ACE, "king down": KING}
-UNLIMITED = "unlimited"          # redeals=None in a file (TOML has no null)
-CHANGES = ("build", "moves", "empty", "foundations", "cells", "piles", "draw", "redeals", "decks")
-MAX_CELLS, MAX_DRAW, MAX_REDEALS, MAX_DECKS = 10, 5, 10, 4
+__all__ = ["InvalidVariant", "Variant", "definition_of", "game_or_file", "load_variant", "rules_of", "variant",
+           "variant_from_dict", "variation_of"]
 
-
-class InvalidVariant(SolwidgetError):
-    """A variant that cannot be made: an unknown change, a value out of range, a change the
-    base cannot take, a taken id, or a malformed variant file. The message names the
-    parameter (or the file and field) and what it accepts."""
-
-
-@dataclass(frozen=True)
-class _Family:
-    """What a family's variants may change, and how many tableau piles its deal can spread
-    over (``piles(decks)``: a range; None where its deal cannot be spread)."""
-    changes: frozenset
-    piles: Callable[[int], range] | None = None
-    layout: str = ""           # the deal and the board in words, for the summary
-
-
-def _interchange_piles(decks: int) -> range:
-    # rows as many as piles, one card each, and at least one card left for the stock
-    return range(2, max(n for n in range(2, 20) if n * n < 52 * decks) + 1)
-
-
-_FAMILIES = {
-    _FreeCellFamily: _Family(frozenset({"build", "moves", "empty", "foundations", "cells", "piles"}),
-                             lambda decks: range(2, 14),
-                             "{piles} piles dealt face up, the cards round them from the first"),
-    InterchangeFamily: _Family(frozenset({"build", "moves", "empty", "foundations", "cells", "piles",
-                                          "draw", "redeals", "decks"}), _interchange_piles,
-                               "{piles} piles of {piles} cards, alternately face up and face down from "
-                               "the bottom; the rest is the stock, one card turned to the waste"),
-    InterlockFamily: _Family(frozenset({"build", "moves", "empty", "foundations", "draw", "redeals"}), None,
-                             "Interlock's three overlapping layers of piles: a covered pile neither gives "
-                             "nor takes cards, a pile's last covering pile may drop onto it whole, an "
-                             "emptied middle or front pile is gone ('empty' is what an emptied back "
-                             "pile takes)"),
-}
+VARIATIONS = (FREECELL, INTERCHANGE, INTERLOCK, MUTATED)       # what each family may change
+FIXED = Variation(object, changes=(), otherwise="its rules are its own, not the engine's parameters")
+MAX_FILE_BYTES = 64 * 1024       # a variant file is a few lines: anything longer is refused unread
 
 
 @dataclass(frozen=True)
@@ -174,104 +141,37 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
 
 
 def _check_names(game_id, name) -> None:
-    if not isinstance(game_id, str) or not game_id.isidentifier() or game_id != game_id.lower():
+    if not is_game_id(game_id):
         raise InvalidVariant(f"id: a variant's id is lower-case letters, digits and _, starting with a letter, "
-                             f"such as 'bakers_game', not {game_id!r}")
+                             f"at most {MAX_ID_CHARS} characters, such as 'bakers_game', not {shown(game_id)}")
     if not isinstance(name, str) or not name.strip():
-        raise InvalidVariant(f"name: a variant's name is some text, such as \"Baker's Game\", not {name!r}")
+        raise InvalidVariant(f"name: a variant's name is some text, such as \"Baker's Game\", not {shown(name)}")
 
 
-def _family_of(base_cls) -> _Family:
-    for family_cls, family in _FAMILIES.items():
-        if issubclass(base_cls, family_cls):
-            return family
-    return _Family(frozenset())          # rules that are code (Mutated Solitaire): nothing to change
+def variation_of(base_cls) -> Variation:
+    """What ``base_cls``'s family may change, as the family declares it."""
+    for variation in VARIATIONS:
+        if issubclass(base_cls, variation.family):
+            return variation
+    return FIXED
 
 
 def _checked_changes(base_cls, changes: dict) -> dict:
     """The changes as the base class's attributes, each checked; InvalidVariant names the first wrong."""
-    family = _family_of(base_cls)
-    unknown = [k for k in changes if k not in CHANGES]
-    if unknown:
-        raise InvalidVariant(f"{unknown[0]}: no such change; a variant may change {', '.join(CHANGES)}")
+    variation = variation_of(base_cls)
+    takes = variation.takes(base_cls)
     for key in changes:
-        if key not in _takes(base_cls, family):
-            raise InvalidVariant(f"{key}: {base_cls.name} cannot change it{_why_not(base_cls, family, key)}; "
-                                 f"it may change {_listing(sorted(_takes(base_cls, family)))}")
+        if key not in CHANGES:
+            raise InvalidVariant(f"{shown_name(key)}: no such change; a variant may change {', '.join(CHANGES)}")
+        if key not in takes:
+            why = variation.why_not(base_cls, key)
+            raise InvalidVariant(f"{key}: {base_cls.name} cannot change it{f' ({why})' if why else ''}; "
+                                 f"it may change {', '.join(sorted(takes)) or 'nothing'}")
     values = {}
     for key, value in changes.items():
-        values.update(_CHECKS[key](value))
-    decks = values.get("decks", base_cls.decks)
-    piles = values.get("tableau_piles", base_cls.tableau_piles if "piles" in family.changes else None)
-    if piles is not None and family.piles is not None and piles not in family.piles(decks):
-        allowed = family.piles(decks)
-        what = "piles" if "piles" in changes else "decks"
-        raise InvalidVariant(f"{what}: {base_cls.name}'s deal spreads {_deck_words(decks)} over "
-                             f"{allowed.start} to {allowed[-1]} piles, not {piles}")
+        values.update(CHANGES[key].read(value))
+    variation.check(base_cls, changes, values)
     return values
-
-
-def _takes(base_cls, family: _Family) -> set:
-    takes = set(family.changes)
-    if not issubclass(base_cls, Patience) or not base_cls.draw:
-        takes -= {"draw", "redeals"}
-    return takes
-
-
-def _why_not(base_cls, family: _Family, key: str) -> str:
-    if not family.changes:
-        return " (its rules are its own, not the engine's parameters)"
-    if key in ("draw", "redeals"):
-        return " (it has no stock)"
-    if key == "piles":
-        return " (its deal cannot be spread over other piles)"
-    if key == "decks":
-        return f" (its deal and its layout are made for {_deck_words(base_cls.decks)})"
-    if key == "cells":
-        return " (its layout has no room for free cells)"
-    return ""
-
-
-def _listing(names) -> str:
-    return ", ".join(names) if names else "nothing"
-
-
-def _deck_words(decks: int) -> str:
-    return f"{decks} deck{'s' * (decks != 1)}"
-
-
-def _whole(key: str, value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidVariant(f"{key}: a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
-def _word(key: str, value, words) -> str:
-    if value not in words:
-        raise InvalidVariant(f"{key}: one of {', '.join(repr(w) for w in words)}, not {value!r}")
-    return value
-
-
-def _redeals(value) -> dict:
-    if value is None or value == UNLIMITED:
-        return {"redeals": None}
-    if isinstance(value, str):
-        raise InvalidVariant(f"redeals: a whole number from 0 to {MAX_REDEALS}, or None ('{UNLIMITED}' in a file) "
-                             f"for unlimited redeals, not {value!r}")
-    return {"redeals": _whole("redeals", value, 0, MAX_REDEALS)}
-
-
-_CHECKS = {
-    "build": lambda v: {"build": BUILDS[_word("build", v, list(BUILDS))]},
-    "moves": lambda v: {"group": MOVES[_word("moves", v, list(MOVES))]},
-    "empty": lambda v: {"empty_takes": _word("empty", v, EMPTY)},
-    "foundations": lambda v: {"foundation_start": FOUNDATIONS[_word("foundations", v, list(FOUNDATIONS))]},
-    "cells": lambda v: {"cells": _whole("cells", v, 0, MAX_CELLS)},
-    "piles": lambda v: {"tableau_piles": _whole("piles", v, 1, 52)},
-    "draw": lambda v: {"draw": _whole("draw", v, 1, MAX_DRAW)},
-    "redeals": _redeals,
-    "decks": lambda v: {"decks": _whole("decks", v, 1, MAX_DECKS)},
-}
 
 
 def _make_class(base_cls, definition: Variant, values: dict) -> type:
@@ -325,11 +225,10 @@ def _summary(cls, base_cls) -> str:
     """The variant's rules in words, made from its parameters."""
     if not issubclass(cls, Patience):
         return base_cls.summary
-    family = _family_of(base_cls)
     cells = f", {cls.cells} free cell{'s' * (cls.cells != 1)}" if cls.cells else ", no free cells"
-    layout = family.layout.format(piles=cls.tableau_piles)
+    layout = variation_of(base_cls).layout.format(piles=cls.tableau_piles)
     start = "from the Ace up" if cls.foundation_start == ACE else "from the King down"
-    parts = [f"A variant of {base_cls.name}: {_deck_words(cls.decks)}, {4 * cls.decks} foundations{cells}. "
+    parts = [f"A variant of {base_cls.name}: {deck_words(cls.decks)}, {4 * cls.decks} foundations{cells}. "
              f"{layout[0].upper() + layout[1:]}.",
              f"Foundations build in suit {start}.",
              f"The tableau builds {cls.build.words()}; {_MOVES_WORDS[cls.group]}; an empty pile takes "
@@ -379,7 +278,7 @@ def variant_from_dict(d: dict, source: str = "the variant") -> Variant:
     if missing:
         raise InvalidVariant(f"{source}: field {missing[0]!r} is missing (a variant needs id, name and base)")
     if not isinstance(d["base"], str):
-        raise InvalidVariant(f"{source}: field 'base' is a game id such as 'freecell', not {d['base']!r}")
+        raise InvalidVariant(f"{source}: field 'base' is a game id such as 'freecell', not {shown(d['base'])}")
     changes = {k: v for k, v in d.items() if k not in ("id", "name", "base")}
     try:
         return variant(d["base"], id=d["id"], name=d["name"], **changes)
@@ -398,27 +297,64 @@ def _field_of(err: SolwidgetError) -> str:
 def load_variant(path: str | os.PathLike) -> Variant:
     """Make and register the variant defined in a ``.toml`` or ``.json`` file (``to_dict``'s fields).
 
+    The file is read only if it is a regular file of at most MAX_FILE_BYTES bytes.
+
     Raises:
-        InvalidVariant: no such file, another suffix, text that does not parse (with the
-            parser's reason), or a definition that ``variant_from_dict`` refuses.
+        InvalidVariant: no such file, another suffix, no regular file, a file too large,
+            text that is not UTF-8 or does not parse (with the reason: the parser's, nesting
+            too deep, a number too long), or a definition that ``variant_from_dict``
+            refuses; each message starts with the file's path.
     """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise InvalidVariant(f"path: a variant file's path (text or a pathlib.Path), not {shown(path)}")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise InvalidVariant(f"{path}: a variant file is .toml or .json, not {suffix or 'without a suffix'}")
+    return variant_from_dict(_parse(path, suffix, _read_text(path)), str(path))
+
+
+def _read_text(path: Path) -> str:
+    """The text of a variant file: a regular file (not a device or a pipe, even through a
+    symbolic link) of at most MAX_FILE_BYTES bytes of UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb", opener=_open_without_blocking) as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise InvalidVariant(f"{path}: not a regular file (a variant file is a few lines of text)")
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as err:
         raise InvalidVariant(f"{path}: cannot read it: {err.strerror or err}") from None
-    return variant_from_dict(_parse(path, suffix, text), str(path))
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidVariant(f"{path}: larger than {MAX_FILE_BYTES:,} bytes: a variant file is a few lines of text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise InvalidVariant(f"{path}: not UTF-8 text (byte {data[err.start]:#04x} on line {line})") from None
+
+
+def _open_without_blocking(name, flags):
+    """Open for reading without waiting for a writer (a named pipe opens at once, and is refused)."""
+    return os.open(name, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _parse(path: Path, suffix: str, text: str):
+    """The data of a variant file's text. Every failure of the parser is refused with the
+    file and the reason: its syntax errors, nesting too deep for the interpreter's stack,
+    and numbers longer than Python reads (both parsers raise ValueError for those)."""
     if suffix == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InvalidVariant(f"{path}: not JSON: {err}") from None
+        kind, loads = "JSON", json.loads
+    else:
+        kind, loads = "TOML", _toml_loads(path)
+    try:
+        return loads(text)
+    except RecursionError:
+        raise InvalidVariant(f"{path}: not {kind} that can be read: nested too deeply") from None
+    except ValueError as err:           # JSONDecodeError, TOMLDecodeError, a number too long
+        raise InvalidVariant(f"{path}: not {kind}: {_shortened(err)}") from None
+
+
+def _toml_loads(path: Path):
     try:
         import tomllib
     except ImportError:                 # Python 3.10: tomli is the same reader
@@ -427,10 +363,23 @@ def _parse(path: Path, suffix: str, text: str):
         except ImportError:
             raise InvalidVariant(f"{path}: reading TOML needs Python 3.11 or tomli (pip install tomli); "
                                  "a .json file needs nothing") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InvalidVariant(f"{path}: not TOML: {err}") from None
+    return tomllib.loads
+
+
+def _shortened(err: Exception, limit: int = 200) -> str:
+    """An exception's message, shortened to ``limit`` characters."""
+    text = str(err)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def rules_of(game: Game) -> dict:
+    """``game``'s rules in the words of ``sw.variant``: ``{"base": the catalogue game it is or
+    changes, and the value of every change its family may make}`` (what a study file records,
+    so that it is never resumed under other rules)."""
+    cls = type(game)
+    known = getattr(cls, "variant", None)
+    rules = {name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
+    return {"base": known.base if known is not None else game.id, **rules}
 
 
 def definition_of(game: Game) -> dict | None:

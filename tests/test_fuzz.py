@@ -31,6 +31,7 @@ from solwidget.solver.budget import MAX_MEMORY_ITEMS, MAX_WEIGHT
 from solwidget.solver.native_search import NativeSearch
 from solwidget.solver.profile import profile_for
 from solwidget.study import COLUMNS, StudyError, load_study, study
+from solwidget.variants import rules_of
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
 
@@ -346,7 +347,7 @@ def check_study_argument(argument, value):
 
 
 FIELD_GOOD = {
-    "game": lambda t: t.isidentifier() and t == t.lower() and len(t) <= 100,
+    "game": lambda t: t.isascii() and t.isidentifier() and t == t.lower() and len(t) <= 100,
     "options": lambda t: t == "" or _json_object(t),
     "deal": lambda t: t.isascii() and t.isdigit() and len(t) <= 30 and 1 <= int(t) <= MAX_DEAL,
     "status": lambda t: t in ("won", "lost", "unknown"),
@@ -355,8 +356,10 @@ FIELD_GOOD = {
     "seconds": lambda t: _float(t) is not None and _float(t) >= 0,
     "budget": lambda t: t == "" or (_float(t) is not None and _float(t) > 0),
     "max_states": lambda t: t == "" or (t.isascii() and t.isdigit() and len(t) <= 30 and int(t) >= 1),
+    "rules": lambda t: t == "" or _json_object(t),
 }
-GOOD_RECORD = ["freecell", "", "1", "won", "90", "120", "0.0100", "", "300"]
+GOOD_RECORD = ["freecell", "", "1", "won", "90", "120", "0.0100", "", "300",
+               json.dumps(rules_of(sw.load_game("freecell")), sort_keys=True)]
 
 
 def _json_object(text):
@@ -391,6 +394,7 @@ def test_fuzz_study_files(cases, tmp_path_factory):
 
 def check_study_file(path, field, text, junk):
     if FIELD_GOOD[field](text) or "\x00" in text:
+        junk = junk.replace(b"\n", b" ")        # all on line 3
         if b"\xff" not in junk:
             junk += b"\xff"
         data = csv_line(COLUMNS).encode() + csv_line(GOOD_RECORD).encode() + b"freecell," + junk + b"\n"

@@ -44,6 +44,40 @@ def test_triple_interchange_has_three_decks_twelve_foundations_nine_piles():
     assert [p for p in game.pile_ids if game.pile_kinds[p] == "tableau"] == [f"t{i}" for i in range(9)]
 
 
+# ----------------------------------------------------------------- the deal
+# An even number of piles (a variant's), with a deal the solver wins cheaply where there is one
+EVEN_PILES = {"triple_interchange": (8, 1), "interchange": (8, 1), "unlimited": (6, 1),
+              "single_interchange": (4, 1), "quadruple_interchange": (8, 1)}
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_the_deal_alternates_from_the_bottom_and_ends_face_up_whatever_the_piles(game_id):
+    piles, number = EVEN_PILES[game_id]
+    game = sw.variant(game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles",
+                      piles=piles).game()
+    state = game.deal(number)
+    for t in game.T:
+        faces = [not card & FACE_DOWN for card in state.piles[t]]
+        assert faces == [row % 2 == 0 or row == piles - 1 for row in range(piles)]
+    assert game.state_from_dict(state.to_dict()) == state
+
+
+@pytest.mark.parametrize("game_id", FAMILY)
+def test_an_even_pile_variant_is_solved_not_lost_at_the_deal(game_id):
+    piles, number = EVEN_PILES[game_id]
+    game = sw.variant(game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles",
+                      piles=piles).game()
+    result = sw.solve(game.deal(number), max_states=3000)
+    if game_id == "interchange":        # one pass and Kings to spaces: no cheap win, and no proof
+        assert (result.status, result.progress.expanded) == ("unknown", 3000)
+    else:
+        assert result.status == "won"
+        state = game.deal(number)
+        for move in result.moves:
+            state = state.play(move)
+        assert state.is_won()
+
+
 # ----------------------------------------------------------------- foundations
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_any_ace_may_start_any_empty_foundation(game_id):

@@ -2,6 +2,7 @@
 resumable after an interruption; clear errors for bad arguments."""
 
 import csv
+import json
 import os
 import signal
 import socket
@@ -15,6 +16,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.cli import main
+from solwidget.variants import rules_of
 from solwidget.study import (COLUMNS, StudyError, load_study, parse_deals, solve_deal, study,
                              wilson_interval)
 
@@ -321,7 +323,6 @@ def test_deal_ranges(deals, numbers):
     ({"deals": "0-3"}, "out of range"),
     ({"budget": 0}, "budget must be a positive, finite number of seconds"),
     ({"budget": -5}, "budget must be a positive, finite number of seconds"),
-    ({"budget": None}, "a study needs a budget"),
     ({"max_states": 0}, "max_states must be a whole number >= 1"),
     ({"workers": 0}, "workers must be a whole number >= 1"),
     ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
@@ -380,13 +381,13 @@ def test_the_cli_runs_and_resumes_a_study(straight, tmp_path, capsys):
     assert main(argv + ["--workers", "2"]) == 0
     summary = capsys.readouterr().out
     won = straight[0].counts()["won"]
-    assert summary.startswith(f"freecell, deals 1-6, 10 s / {MAX_STATES:,} states per deal: {won} won")
+    assert summary.startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal: {won} won")
     assert main(argv + ["--rows"]) == 0
     assert capsys.readouterr().out.split("\n")[0].split() == ["deal", "status", "moves", "states", "seconds"]
     assert main(["study", GAME, "--deals", "9-2"]) == 2
     assert "deal range '9-2' is reversed" in capsys.readouterr().err
-    assert main(["study", GAME, "--deals", "1-2", "--budget", "none", "--quiet"]) == 2
-    assert "a study needs a budget" in capsys.readouterr().err
+    assert main(["study", GAME, "--deals", "1-2", "--budget", "none", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("freecell, deals 1-2, 10 s per deal")
 
 
 def test_the_cli_runs_and_resumes_a_parquet_study(straight, tmp_path, capsys):
@@ -451,3 +452,127 @@ def test_to_pandas_needs_pandas_only_when_called(straight):
         frame = table.to_pandas()
         assert list(frame.columns) == ["deal", "status", "moves", "states", "seconds"]
         assert list(frame["deal"]) == table.deals
+
+
+# ------------------------------------------------------------------ rules, rows and writers
+def cli_study(*argv):
+    """The command line in a fresh interpreter (a variant file is read anew each time)."""
+    command = [sys.executable, "-m", "solwidget.cli", "study", *argv, "--workers", "1", "--quiet"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+def test_a_study_is_never_resumed_under_other_rules(tmp_path):
+    rules = tmp_path / "bakers.toml"
+    rules.write_text('id = "bakers_cells"\nname = "Baker\'s cells"\nbase = "freecell"\nbuild = "down in suit"\n'
+                     'cells = 4\n')
+    out = tmp_path / "bakers.csv"
+    argv = [str(rules), "--deals", "1-3", "--max-states", str(MAX_STATES), "--out", str(out)]
+    assert cli_study(*argv).returncode == 0
+    before = out.read_bytes()
+    rules.write_text(rules.read_text().replace("cells = 4", "cells = 0"))
+    edited = cli_study(*argv[:2], "1-6", *argv[3:])
+    assert edited.returncode == 2
+    assert (f"{out} holds results of bakers_cells under other rules (cells: 4 in the file, 0 now): "
+            "use another file for these rules") in edited.stderr
+    assert out.read_bytes() == before
+    assert json.loads(records(out)[0]["rules"]) == {"base": "freecell", "build": "down in suit", "cells": 4,
+                                                     "empty": "any", "foundations": "ace up",
+                                                     "moves": "supermove", "piles": 8}
+
+
+def test_a_deal_twice_in_a_file_is_refused_naming_both_lines(straight, tmp_path):
+    _, out = straight
+    twice = tmp_path / "twice.csv"
+    lines = out.read_text().splitlines(keepends=True)
+    twice.write_text("".join(lines[:4] + lines[2:3]))          # line 3 again, on line 5
+    deal = records(out)[1]["deal"]
+    for call in (lambda: load_study(twice),
+                 lambda: study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=twice, progress=False)):
+        with pytest.raises(StudyError, match=f"{twice}, line 5: deal {deal} is there already \\(line 3\\)"):
+            call()
+    assert twice.read_text() == "".join(lines[:4] + lines[2:3])
+
+
+class BlockingExecutor(CountingExecutor):
+    """Solves nothing until ``release`` is set."""
+
+    def __init__(self):
+        super().__init__()
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def submit(self, fn, *args, **kwargs):
+        self.started.set()
+        self.deals.append(args[2])
+        return ThreadPoolExecutor.submit(self, self._later, fn, args)
+
+    def _later(self, fn, args):
+        self.release.wait(60)
+        return fn(*args)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_second_study_on_a_file_in_use_is_refused(straight, tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"shared{suffix}"
+    with BlockingExecutor() as pool:
+        first = ThreadPoolExecutor(1).submit(study, GAME, DEALS, budget=None, max_states=MAX_STATES,
+                                             executor=pool, out=out, progress=False)
+        assert pool.started.wait(30)
+        with CountingExecutor() as other:
+            with pytest.raises(StudyError, match=f"{out} is being written by another study \\(process "
+                                                 f"{os.getpid()}\\): wait for it to end"):
+                study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=other, out=out, progress=False)
+            assert other.deals == []
+        pool.release.set()
+        assert outcome(first.result(60)) == outcome(straight[0])
+    assert sorted(pool.deals) == [1, 2, 3, 4, 5, 6] and deals_in(out) == [1, 2, 3, 4, 5, 6]
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]        # the lock file is gone
+    again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=out, progress=False)
+    assert outcome(again) == outcome(straight[0])
+
+
+OLD_HEADER = "game,options,deal,status,moves,states,seconds,budget,max_states\n"
+
+
+def test_a_file_written_without_the_rules_is_read_and_resumed_for_a_catalogue_game(straight, tmp_path):
+    table, _ = straight
+    old = tmp_path / "old.csv"
+    old.write_text(OLD_HEADER + "".join(f"{GAME},,{row.deal},{row.status},{row.moves or ''},{row.states},"
+                                        f"{row.seconds:.4f},,{MAX_STATES}\n" for row in table.rows[:3]))
+    assert outcome(load_study(old)) == outcome(table)[:3] and load_study(old).rules == {}
+    with CountingExecutor() as pool:
+        again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=old, progress=False)
+    assert sorted(pool.deals) == [4, 5, 6] and outcome(again) == outcome(table)
+    assert list(records(old)[0]) == list(COLUMNS)           # written again, with the rules
+    assert load_study(old).rules == rules_of(sw.load_game(GAME)) == table.rules
+
+
+def test_a_variants_file_without_the_rules_is_not_resumed(tmp_path):
+    sw.variant("freecell", id="old_bakers", name="Old Baker's", build="down in suit")
+    old = tmp_path / "old_bakers.csv"
+    old.write_text(OLD_HEADER + f"old_bakers,,1,won,90,100,0.1000,,{MAX_STATES}\n")
+    assert load_study(old).deals == [1]
+    with pytest.raises(StudyError, match="does not record the rules its results were found under, and "
+                                         "old_bakers is a variant"):
+        study("old_bakers", "1-2", budget=None, max_states=MAX_STATES, out=old, progress=False)
+
+
+@pytest.mark.parametrize("limits, passed", [
+    ({}, (10.0, None)),
+    ({"max_states": 500}, (None, 500)),
+    ({"budget": 2.5}, (2.5, None)),
+    ({"budget": 2.5, "max_states": 500}, (2.5, 500)),
+])
+def test_the_limits_given_are_the_only_ones(limits, passed):
+    calls = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            calls.append(args[3:5])
+            return super().submit(solve_deal, args[0], args[1], args[2], None, 50)
+
+    with Recording(1) as pool:
+        table = study(GAME, "1-2", executor=pool, progress=False, **limits)
+    assert calls == [passed, passed]
+    assert (table.budget, table.max_states) == passed

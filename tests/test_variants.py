@@ -3,6 +3,7 @@ solved and studied like any game; the solver's lemmas set aside where a change b
 definitions as data and files."""
 
 import json
+import os
 import pickle
 import random
 import subprocess
@@ -11,14 +12,19 @@ from collections import Counter
 
 import pytest
 from helpers import position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solwidget as sw
 from solwidget import cli
 from solwidget.engine.cards import FACE_DOWN, face_up
+from solwidget.engine.registry import game_class
+from solwidget.engine.variation import CHANGES, MAX_ID_CHARS
 from solwidget.games.freecell.expander import CellsExpander
 from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.profile import GENERIC, profile_for
+from solwidget.variants import MAX_FILE_BYTES, variation_of
 from solwidget.widget.measure import SyncRecorder
 
 # The well-known relatives (docs/variants.md), then variants that touch every parameter.
@@ -353,6 +359,67 @@ def test_a_variant_of_a_variant_starts_from_its_changes():
     assert made.base == "freecell" and made.changes == {"build": "down in suit", "cells": 3}
 
 
+# ------------------------------------------------------------------ dealt by the rules
+# every value each change accepts, and some just outside
+VALUES = {"build": st.sampled_from(["down in suit", "up in alternating colours", "down regardless of suit",
+                                    "up in suit"]),
+          "moves": st.sampled_from(["one card", "supermove", "runs", "any group"]),
+          "empty": st.sampled_from(["any", "king", "none"]),
+          "foundations": st.sampled_from(["ace up", "king down"]),
+          "cells": st.integers(0, 11), "piles": st.integers(0, 16), "draw": st.integers(0, 6),
+          "redeals": st.one_of(st.none(), st.integers(0, 11)), "decks": st.integers(0, 5)}
+MADE = iter(range(10**9))
+
+
+@st.composite
+def family_changes(draw):
+    base = draw(st.sampled_from(sw.games()))
+    cls = game_class(base)
+    names = draw(st.lists(st.sampled_from(variation_of(cls).takes(cls) or ["build"]), unique=True, max_size=4))
+    return base, {name: draw(VALUES[name]) for name in names}
+
+
+@settings(max_examples=150)
+@given(family_changes(), st.integers(1, 10**6))
+def test_every_variant_sw_variant_accepts_deals_a_position_its_rules_accept(made, number):
+    base, changes = made
+    game_id = f"dealt_{next(MADE)}"
+    try:
+        game = sw.variant(base, id=game_id, name=game_id, **changes).game()
+    except sw.InvalidVariant:
+        return
+    state = game.deal(number)
+    assert game.state_from_dict(state.to_dict()) == state
+    for move in state.legal_moves():
+        state.play(move)
+
+
+def test_each_family_declares_its_changes_in_its_own_package():
+    for base in sw.games():
+        variation = variation_of(game_class(base))
+        family = variation.family.__module__.rsplit(".", 1)[0]
+        assert type(variation).__module__ == "solwidget.engine.variation"
+        assert family.startswith("solwidget.games.")
+        assert all(name in CHANGES for name in variation.changes)
+
+
+# ------------------------------------------------------------------ ids
+def test_an_id_is_at_most_so_long_and_any_accepted_one_reads_back_from_a_study(tmp_path):
+    with pytest.raises(sw.InvalidVariant, match=f"at most {MAX_ID_CHARS} characters"):
+        sw.variant("freecell", id="b" * (MAX_ID_CHARS + 1), name="Long")
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"id": "c" * (MAX_ID_CHARS + 1), "name": "Long", "base": "freecell"}))
+    with pytest.raises(sw.InvalidVariant, match=f"long.json: field id: .*at most {MAX_ID_CHARS}"):
+        sw.load_variant(path)
+    longest = sw.variant("freecell", id="l" * MAX_ID_CHARS, name="Longest", cells=3)
+    out = tmp_path / "longest.csv"
+    first = sw.study(longest, "1-2", budget=None, max_states=300, out=out, progress=False, workers=1)
+    again = sw.study(longest, "1-3", budget=None, max_states=300, out=out, progress=False, workers=1)
+    assert sw.load_study(out).game == longest.id
+    assert again.deals == [1, 2, 3] and again[:2] == first[:]
+
+
+# ------------------------------------------------------------------ files
 @pytest.mark.parametrize("text, suffix, words", [
     ('id = "b"\nname = "B"\n', ".toml", "field 'base' is missing"),
     ('id = "b"\nname = "B"\nbase = "freecell"\nbuild = "down in sute"\n', ".toml", "field build: one of"),
@@ -371,6 +438,41 @@ def test_a_malformed_file_is_refused_with_the_reason(tmp_path, text, suffix, wor
     with pytest.raises(sw.InvalidVariant) as caught:
         sw.load_variant(path)
     assert str(caught.value).startswith(str(path)) and words in str(caught.value)
+
+
+BASE = '{"id": "hostile", "name": "Hostile", "base": "freecell"'
+
+
+@pytest.mark.parametrize("content, suffix, words", [
+    ("[" * 30_000 + "]" * 30_000, ".json", "nested too deeply"),
+    ("x = " + "[" * 20_000 + "]" * 20_000, ".toml", "nested too deeply"),
+    (b'id = "caf\xe9"', ".toml", "not UTF-8 text (byte 0xe9 on line 1)"),
+    (BASE + ', "cells": ' + "4" * 5000 + "}", ".json", "not JSON: Exceeds the limit (4300 digits)"),
+    ('id = "b"\nname = "B"\nbase = "freecell"\ncells = ' + "4" * 5000, ".toml", "not TOML: Exceeds the limit"),
+    (BASE + ', "cells": ' + "9" * 300 + "}", ".json", "field cells: a whole number from 0 to 10, not <int of"),
+    (BASE + ', "build": ' + "[" * 400 + "]" * 400 + "}", ".json", "field build: one of"),
+    ("# " + "x" * MAX_FILE_BYTES, ".toml", f"larger than {MAX_FILE_BYTES:,} bytes"),
+])
+def test_a_hostile_file_is_refused_with_the_file_and_the_reason(tmp_path, content, suffix, words):
+    path = tmp_path / f"hostile{suffix}"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(sw.InvalidVariant) as caught:
+        sw.load_variant(path)
+    assert str(caught.value).startswith(f"{path}: ") and words in str(caught.value)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
+def test_a_file_that_is_no_regular_file_is_refused_unread(tmp_path, target):
+    if target == "fifo":
+        os.mkfifo(tmp_path / "fifo")            # no writer: reading it would wait for ever
+    elif target == "folder":
+        (tmp_path / "folder").mkdir()
+    path = tmp_path / "endless.toml"
+    path.symlink_to(target if target.startswith("/") else tmp_path / target)
+    with pytest.raises(sw.InvalidVariant) as caught:
+        sw.load_variant(path)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert "not a regular file" in str(caught.value) or "Is a directory" in str(caught.value)
 
 
 def test_the_command_line_takes_a_variant_file(tmp_path, capsys):
@@ -410,3 +512,15 @@ def test_a_study_on_a_dask_cluster_equals_the_local_one():
     outcome = [(r.deal, r.status, r.moves, r.states) for r in local]
     assert [(r.deal, r.status, r.moves, r.states) for r in remote] == outcome
     assert remote.game == "bakers_game"
+
+
+def test_variants_collects_the_families_declarations_and_imports_nothing_private():
+    import ast
+    from pathlib import Path
+
+    source = Path(sw.variants.__file__).read_text()
+    imported = [(node.module, alias.name) for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.ImportFrom) for alias in node.names]
+    assert not [(module, name) for module, name in imported if name.startswith("_")]
+    families = {module for module, name in imported if module and module.startswith("games.")}
+    assert families == {f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")}

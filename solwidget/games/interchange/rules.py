@@ -32,10 +32,17 @@ class InterchangeFamily(Patience):
         return (plan[0] for plan in self.generator.plans(state.piles, state.extra, True, source))
 
     def _deal(self, cards):
-        # Counting from the bottom, odd cards face up and even ones face down.
-        faces = [row % 2 == 0 for row in range(self.tableau_piles)]
-        columns, rest = self._deal_rows(cards, faces)
+        columns, rest = self._deal_rows(cards, deal_faces(self.tableau_piles))
         return self._state(columns, stock=rest[1:], waste=rest[:1])
+
+
+def deal_faces(rows: int) -> list[bool]:
+    """Which rows of the deal lie face up (True), from the bottom: counting from the first
+    card dealt, odd cards face up and even ones face down, and the top card face up, since
+    a face-down card on top of a pile is turned up (docs/rules.md). With an odd number of
+    rows the top row is odd anyway; with an even number (a variant's piles) the last two
+    rows both lie face up."""
+    return [row % 2 == 0 or row == rows - 1 for row in range(rows)]
 
 
 def _tagline(decks, piles, empty, passes):

@@ -1,0 +1,451 @@
+"""A study's results file (``out=``, CSV or Parquet): read back and checked field by field,
+resumed only under the very rules, options and budget it was written with, appended to
+while the study runs, and held by one study at a time.
+
+Each record names its game, options and budget, and records the game's rules in the words
+of ``sw.variant`` (column ``rules``), so that a file is never resumed under other rules: a
+variant's file edited between two runs is refused, naming the rule that changed. A file
+written before the column existed is read as it is (its rules unknown); a study that
+resumes one of a catalogue game, whose id names its rules, writes it again with them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.checks import refuse, shown
+from ..engine.deals import check_deal_number
+from ..engine.variation import MAX_ID_CHARS, is_game_id
+from ..extras import require_extra
+from .table import (COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text, json_text, write_parquet)
+
+try:
+    import fcntl
+except ImportError:          # Windows: a lock file made with O_EXCL instead
+    fcntl = None
+
+COLUMNS_WITHOUT_RULES = COLUMNS[:-1]       # what a study file held before it recorded the rules
+PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
+NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= another file to start afresh"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of a results file, every field checked; ``rules`` is None where the file
+    predates the column. ``fields`` as text, in COLUMNS order (rules "" where unknown)."""
+    fields: list
+    game: str
+    options: str
+    row: StudyRow
+    budget: float | None
+    max_states: int | None
+    rules: str | None
+
+
+@dataclass(frozen=True)
+class StudyIdentity:
+    """What a results file must agree with to be resumed: the game's id, its options and
+    rules as the file's fields hold them, the budget, and whether the id alone names the
+    rules (a game of the catalogue)."""
+    game: str
+    options: str
+    rules: str
+    budget: float | None
+    max_states: int | None
+    catalogue: bool
+
+
+# ------------------------------------------------------------------ reading
+
+def read_records(path: Path) -> tuple[list[Record], int | None]:
+    """Every complete record of a results file, checked field by field (StudyError names the
+    file, the line or row, and the field; a deal twice names both lines), and for a CSV file
+    the length in bytes of its complete part (the part before a half-written last line)."""
+    if format_of(path) == "parquet":
+        lines, end = [(f"row {i}", fields) for i, fields in enumerate(_read_parquet(path), 1)], None
+    else:
+        lines, end = _read_csv(path)
+    records, seen = [], {}
+    for where, fields in lines:
+        record = _checked_record(fields, path, where)
+        first = seen.setdefault(record.row.deal, where)
+        if first != where:
+            raise StudyError(f"{path}, {where}: deal {record.row.deal} is there already ({first}); "
+                             f"a study file holds each deal once: {NOT_A_STUDY_FILE}")
+        records.append(record)
+    return records, end
+
+
+def _read_csv(path: Path) -> tuple[list[tuple[str, dict]], int]:
+    """A CSV file's complete records with their lines, as text fields, and the length in
+    bytes of its complete part. A file that is not UTF-8 text, or not CSV, is refused."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise StudyError(f"cannot read the study file {path}: {err.strerror or err}") from None
+    end = data.rfind(b"\n") + 1
+    try:
+        text = data[:end].decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise StudyError(f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; "
+                         f"{NOT_A_STUDY_FILE}") from None
+    if not text:
+        return [], end
+    reader = csv.reader(io.StringIO(text))
+    try:
+        columns = _columns(path, next(reader))
+        records = []
+        for fields in reader:
+            if len(fields) != len(columns):
+                raise StudyError(f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
+                                 f"{len(columns)} ({', '.join(columns)}); {NOT_A_STUDY_FILE}")
+            records.append((f"line {reader.line_num}", {"rules": None, **dict(zip(columns, fields))}))
+    except csv.Error as err:
+        raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
+    return records, end
+
+
+def _columns(path: Path, header) -> tuple[str, ...]:
+    if tuple(header) not in (COLUMNS, COLUMNS_WITHOUT_RULES):
+        raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(list(header))}, "
+                         f"expected {', '.join(COLUMNS)}")
+    return tuple(header)
+
+
+def _read_parquet(path: Path) -> list[dict]:
+    """A Parquet file's records, each field as the text CSV would hold."""
+    require_extra("study", "pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    try:
+        table = pyarrow.parquet.read_table(path)
+    except (pyarrow.ArrowException, OSError) as err:
+        raise StudyError(f"{path} is not a readable Parquet file: {err}") from None
+    _columns(path, table.column_names)
+    return [{"rules": None, **{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}}
+            for record in table.to_pylist()]
+
+
+def _parquet_text(column: str, value) -> str:
+    return repr(float(value)) if column == "budget" else str(value)
+
+
+def _whole_field(text: str, low: int) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 30) or int(text) < low:
+        raise ValueError(text)
+    return int(text)
+
+
+def _real_field(text: str, positive: bool) -> float:
+    number = float(text) if len(text) <= 40 else math.nan
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        raise ValueError(text)
+    return number
+
+
+def _object_field(text: str) -> str:
+    """Empty, or a JSON object (options, rules), kept as its text."""
+    if text:
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValueError(text) from None
+        if not isinstance(data, dict):
+            raise ValueError(text)
+    return text
+
+
+def _game_id_field(text: str) -> str:
+    """A game's id, or a variant's (``sw.variant``: not in ``games()``, so only its form is checked)."""
+    if not is_game_id(text):
+        raise ValueError(text)
+    return text
+
+
+def _one_of(choices):
+    def read(text: str) -> str:
+        if text not in choices:
+            raise ValueError(text)
+        return text
+    return read
+
+
+def _optional(read):
+    return lambda text: read(text) if text else None
+
+
+FIELDS = {   # column -> (how to read it, what it accepts); an empty optional field is None
+    "game": (_game_id_field, f"a game id (lower-case letters, digits and _, at most {MAX_ID_CHARS} characters)"),
+    "options": (_object_field, "empty or a JSON object of game options"),
+    "deal": (lambda text: check_deal_number(_whole_field(text, 1)), "a deal number from 1 to 10**20 - 1"),
+    "status": (_one_of(STATUSES), f"one of {', '.join(STATUSES)}"),
+    "moves": (_optional(lambda text: _whole_field(text, 0)), "empty or a whole number of moves"),
+    "states": (lambda text: _whole_field(text, 0), "a whole number of states"),
+    "seconds": (lambda text: _real_field(text, False), "a number of seconds >= 0"),
+    "budget": (_optional(lambda text: _real_field(text, True)), "empty or a positive number of seconds"),
+    "max_states": (_optional(lambda text: _whole_field(text, 1)), "empty or a whole number >= 1"),
+    "rules": (lambda text: None if text is None else _object_field(text), "a JSON object of the game's rules"),
+}
+
+
+def _checked_record(fields: dict, path, where: str) -> Record:
+    values = {}
+    for name, (read, accepted) in FIELDS.items():
+        try:
+            values[name] = read(fields[name])
+        except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
+            raise StudyError(f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
+                             f"{NOT_A_STUDY_FILE}") from None
+    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"])
+    text = [fields[name] or "" for name in COLUMNS]
+    return Record(text, values["game"], values["options"], row, values["budget"], values["max_states"],
+                  values["rules"])
+
+
+def load_study(path: str | os.PathLike) -> StudyTable:
+    """A study's results file (``out=``, CSV or Parquet) read back as a table; the file is
+    only read.
+
+    Raises:
+        StudyError: no such file, a file that is not a study's (the message names the
+            line or row and the field that is wrong, or the two lines of a deal that is
+            there twice), or one that mixes games, rules or budgets.
+        MissingExtra: a ``.parquet`` file without pyarrow installed.
+    """
+    path = checked_path(path, "path")
+    if not path.exists():
+        raise StudyError(f"no study file {path}")
+    records, _ = read_records(path)
+    if not records:
+        raise StudyError(f"{path} holds no results")
+    first = records[0]
+    if any((r.game, r.options) != (first.game, first.options) for r in records):
+        raise StudyError(f"{path} mixes several games; give each study its own file")
+    if any(r.rules != first.rules for r in records):
+        raise StudyError(f"{path} mixes several rule sets; give each study its own file")
+    if any((r.budget, r.max_states) != (first.budget, first.max_states) for r in records):
+        raise StudyError(f"{path} mixes several budgets; give each study its own file")
+    return StudyTable(first.game, [r.row for r in sorted(records, key=lambda r: r.row.deal)], first.budget,
+                      first.max_states, json.loads(first.options) if first.options else {},
+                      json.loads(first.rules) if first.rules else {})
+
+
+# ------------------------------------------------------------------ resuming
+
+def done_in_file(path: Path, study: StudyIdentity) -> dict[int, StudyRow]:
+    """Rows already in ``path`` for this very study (same game, options, rules and budget).
+    A file that is refused is left as it was; a valid CSV file loses only a half-written
+    last line, and one without the rules column, of a game of the catalogue, is written
+    again with them."""
+    if not path.exists():
+        return {}
+    records, end = read_records(path)
+    for record in records:
+        _check_same_study(path, record, study)
+    if any(record.rules is None for record in records):
+        _write_with_rules(path, records, study.rules)
+    elif end is not None and end < path.stat().st_size:
+        os.truncate(path, end)          # so that appending starts on a clean line
+    return {record.row.deal: record.row for record in records}
+
+
+def _check_same_study(path: Path, record: Record, study: StudyIdentity) -> None:
+    if (record.game, record.options, record.budget, record.max_states) != (study.game, study.options, study.budget,
+                                                                           study.max_states):
+        found = " ".join(filter(None, (record.game, record.options)))
+        raise StudyError(
+            f"{path} holds results of another study ({found}, budget {_or_dash(record.budget)} s / "
+            f"{_or_dash(record.max_states)} states): use another file for {study.game} at this budget")
+    if record.rules is None and not study.catalogue:
+        raise StudyError(f"{path} does not record the rules its results were found under, and {study.game} "
+                         f"is a variant, whose rules its id does not name: use another file for this study")
+    if record.rules is not None and record.rules != study.rules:
+        raise StudyError(f"{path} holds results of {study.game} under other rules "
+                         f"({rules_difference(record.rules, study.rules)}): use another file for these rules")
+
+
+def rules_difference(there: str, here: str) -> str:
+    """How two rules fields differ, in words: ``"cells: 4 in the file, 0 now"``."""
+    old, new = json.loads(there or "{}"), json.loads(here or "{}")
+    return "; ".join(f"{key}: {_rule_text(old, key)} in the file, {_rule_text(new, key)} now"
+                     for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key))
+
+
+def _rule_text(rules: dict, key: str) -> str:
+    return shown(rules[key]) if key in rules else "not set"
+
+
+def _write_with_rules(path: Path, records: list[Record], rules: str) -> None:
+    """Write a file of the older format again, every record with ``rules``, atomically."""
+    lines = [[*record.fields[:-1], rules] for record in records]
+    if format_of(path) == "parquet":
+        write_parquet(path, lines)
+        return
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(csv_text([COLUMNS, *lines]))
+    os.replace(partial, path)
+
+
+def _or_dash(value) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+# ------------------------------------------------------------------ arguments
+
+def checked_path(path, name: str) -> Path:
+    """A file path argument: text or a path-like, naming a file rather than a folder."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise refuse(name, "a file path (text or a pathlib.Path)", path, StudyError)
+    try:
+        path = Path(path)
+        folder = path.is_dir()
+    except (OSError, ValueError, TypeError) as err:
+        raise refuse(name, f"a usable file path ({err})", path, StudyError) from None
+    if folder:
+        raise StudyError(f"{name} is a file of results, but {path} is a folder")
+    return path
+
+
+def format_of(path: Path, name: str = "path") -> str:
+    """The results file's format, named by its suffix; ``name`` is the argument that gave it."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise StudyError(f"{name}: a study file is .csv or .parquet (its suffix names the format), "
+                         f"not {str(path)!r}")
+    return suffix[1:]
+
+
+# ------------------------------------------------------------------ writing
+
+class FileLock:
+    """Holds ``path``'s lock file (``path`` + ".lock") while a study writes ``path``, so that
+    a second study on the same file is refused at once rather than solving every deal again.
+
+    The lock is an ``fcntl.flock`` on the lock file, which the system releases when the
+    process ends, even killed; the lock file is removed on release, and a study that locked
+    a lock file removed meanwhile locks the new one instead. Without fcntl (Windows) the
+    lock file is made with O_EXCL and removed on release (one left by a killed study is
+    removed by hand: the message says so).
+    """
+
+    def __init__(self, path: Path):
+        self.path = path.with_name(path.name + ".lock")
+        self.fd: int | None = None
+
+    def __enter__(self) -> FileLock:
+        try:
+            self.fd = self._flock() if fcntl is not None else self._exclusive()
+        except OSError as err:          # a folder one may read but not write, say
+            raise StudyError(f"cannot make the lock file {self.path}: {err.strerror or err}") from None
+        return self
+
+    def _flock(self) -> int:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise self._in_use() from None
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+                return fd
+            os.close(fd)                # removed by the study that held it: lock the new one
+
+    def _exclusive(self) -> int:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise self._in_use(" (if no study runs, remove the lock file)") from None
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return fd
+
+    def _in_use(self, hint: str = "") -> StudyError:
+        return StudyError(f"{self.path.with_suffix('')} is being written by another study{self._holder()}: "
+                          f"wait for it to end, or give out= another file{hint}")
+
+    def _holder(self) -> str:
+        try:
+            pid = self.path.read_text().strip()
+        except OSError:
+            return ""
+        return f" (process {pid})" if pid.isdigit() else ""
+
+    def __exit__(self, *exc) -> bool:
+        if self.fd is not None:
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            os.close(self.fd)
+            self.fd = None
+        return False
+
+
+def open_sink(path: Path | None):
+    """Where each result goes as it arrives: None (no file), or a sink of the file's format."""
+    if path is None:
+        return None
+    return ParquetSink(path) if format_of(path) == "parquet" else CsvSink(path)
+
+
+class CsvSink:
+    """Appends each record to a CSV file as it comes (the header first, in a new file)."""
+
+    def __init__(self, path: Path):
+        new = not path.exists() or path.stat().st_size == 0
+        self.file = open(path, "a", newline="", encoding="utf-8")
+        self.writer = csv.writer(self.file, lineterminator="\n")
+        if new:
+            self.add(COLUMNS)
+
+    def add(self, record) -> None:
+        self.writer.writerow(record)
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class ParquetSink:
+    """Keeps the file's records and the new ones, and rewrites the Parquet file with all of
+    them at most every PARQUET_SAVE_EVERY seconds, and when the study ends or stops."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records = [r.fields for r in read_records(path)[0]] if path.exists() else []
+        self.saved = time.monotonic()
+        self.unsaved = 0
+
+    def add(self, record) -> None:
+        self.records.append(record)
+        self.unsaved += 1
+        if time.monotonic() - self.saved >= PARQUET_SAVE_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        write_parquet(self.path, self.records)
+        self.saved, self.unsaved = time.monotonic(), 0
+
+    def close(self) -> None:
+        if self.unsaved or not self.path.exists():
+            self.save()
+
+
+def study_of(game_id: str, options: dict, rules: dict, budget, max_states, catalogue: bool) -> StudyIdentity:
+    """A ``StudyIdentity`` with its options and rules as a file's fields hold them."""
+    return StudyIdentity(game_id, json_text(options), json_text(rules), budget, max_states, catalogue)
