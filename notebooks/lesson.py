@@ -7,7 +7,14 @@ SVG output only in a trusted notebook (one whose outputs were made on this machi
 ``<img>`` in HTML output in any notebook; nbconvert's HTML (nbviewer) shows it too.
 
 The cards a move takes are outlined: gold where a legal move takes them from and puts them,
-red where a refused move would have.
+red where a refused move would have. Captions and verdicts speak as the board does, in card
+words ("9♣ to a free cell"), never in pile ids; the verdict of a refused move is the reason the
+widget gives a person who tries it.
+
+Every picture is shown at its full size, never scaled down to fit two abreast, so that a
+card's corner index is as high as the widget draws it (about 12 pixels) wherever the notebook
+is at least as wide as the board; two pictures that do not fit side by side go one under the
+other.
 """
 
 from __future__ import annotations
@@ -16,9 +23,9 @@ import base64
 from html import escape
 
 import solwidget as sw
+from solwidget.engine import words
 
 LEGAL, REFUSED = "#f2b705", "#e0403a"      # outline colours of the cards a move takes
-SMALL = 0.75                                # pictures of moves, two abreast
 
 
 class Picture:
@@ -27,18 +34,18 @@ class Picture:
     A notebook shows it as HTML; its text form (``repr``) is the captions and the lines.
     """
 
-    def __init__(self, boards: list[tuple[str, str]], lines: tuple[str, ...] | list[str] = (),
-                 scale: float = 1.0):
-        self.boards, self.lines, self.scale = boards, list(lines), scale
+    def __init__(self, boards: list[tuple[str, str]], lines: tuple[str, ...] | list[str] = ()):
+        self.boards, self.lines = boards, list(lines)
 
     def _repr_html_(self) -> str:
-        figures = "".join(_figure(svg, caption, self.scale) for svg, caption in self.boards)
+        figures = "".join(_figure(svg, caption, " ".join(self.lines)) for svg, caption in self.boards)
         lines = "".join(f'<div style="font-size:14px;margin-top:2px">{escape(line)}</div>'
                         for line in self.lines)
         return f"<div>{figures}{lines}</div>"
 
     def __repr__(self) -> str:
-        return "\n".join([" | ".join(caption for _, caption in self.boards), *self.lines])
+        captions = " | ".join(caption for _, caption in self.boards if caption)
+        return "\n".join([captions, *self.lines] if captions else self.lines)
 
 
 def board(state: sw.State, caption: str = "") -> Picture:
@@ -49,13 +56,13 @@ def board(state: sw.State, caption: str = "") -> Picture:
 def move(state: sw.State, text: str) -> Picture:
     """A move on ``state``: if legal, the position before and after it, the cards it moves
     outlined; if refused, the position with the cards it would move outlined and the rule
-    that refuses it (``state.explain``) in words under the picture."""
+    that refuses it in words under the picture."""
     if state.explain(text) is not None:
         return moves(state, text)
     after = state.play(text)
     before = _outline(state._repr_svg_(), {LEGAL: _taken(state, text)})
     placed = _outline(after._repr_svg_(), {LEGAL: _placed(state, after, text)})
-    return Picture([(before, f"before {text}"), (placed, f"after {text}")], [verdict(state, text)], SMALL)
+    return Picture([(before, "before"), (placed, "after")], [verdict(state, text)])
 
 
 def moves(state: sw.State, *texts: str) -> Picture:
@@ -66,23 +73,29 @@ def moves(state: sw.State, *texts: str) -> Picture:
     for text in texts:
         colour = LEGAL if state.explain(text) is None else REFUSED
         marks[colour] += _taken(state, text) + _target(state, text)
-    caption = ", ".join(texts)
-    picture = _outline(state._repr_svg_(), marks)
-    return Picture([(picture, caption)], [verdict(state, text) for text in texts], SMALL)
+    drawn = _outline(state._repr_svg_(), marks)
+    return Picture([(drawn, "")], [verdict(state, text) for text in texts])
 
 
 def verdict(state: sw.State, text: str) -> str:
-    """``state.explain(text)`` in a sentence: a None answer (a legal move) said in words."""
+    """Move ``text`` on ``state`` and whether the rules allow it, in the board's words:
+    "9♣ to a free cell: legal", or refused with the reason the widget would give."""
+    said = words.move_words(state, text)
     reason = state.explain(text)
-    return f"{text}: legal (explain returns None)" if reason is None else f"{text}: refused, {reason}"
+    if reason is None:
+        return f"{said}: legal"
+    return f"{said}: refused, {words.reason_words(state, reason)}"
 
 
-def _figure(svg: str, caption: str, scale: float) -> str:
-    width = round(_svg_width(svg) * scale)
+def _figure(svg: str, caption: str, lines: str) -> str:
+    """One picture at its full size (it shrinks only in an output narrower than itself)."""
+    width = round(_svg_width(svg))
+    alt = escape(": ".join(part for part in (caption, lines) if part))
     source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
     return (f'<figure style="display:inline-block;vertical-align:top;margin:0 12px 6px 0;max-width:100%">'
-            f'<img src="{source}" width="{width}" style="max-width:100%;height:auto" alt="{escape(caption)}">'
-            f'<figcaption style="font-size:13px;text-align:center">{escape(caption)}</figcaption></figure>')
+            f'<img src="{source}" width="{width}" style="max-width:100%;height:auto" alt="{alt}">'
+            + (f'<figcaption style="font-size:13px;text-align:center">{escape(caption)}</figcaption>' if caption else "")
+            + "</figure>")
 
 
 def _svg_width(svg: str) -> float:
