@@ -150,10 +150,12 @@ def lock_file(pyodide_lock: Path, wheels: list[Path]) -> dict:
 
 
 def site_config(packages: list[str]) -> dict:
-    """jupyter-lite.json of the site: every package loaded when a kernel starts; no PyPI."""
+    """jupyter-lite.json of the site: every package loaded when a kernel starts; no PyPI. The
+    app is ``window.jupyterapp`` in the page (``exposeAppInBrowser``), as JupyterLab offers for
+    driving it: the tests and benchmarks/bench_lite.py run the lessons through it."""
     kernel = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": packages}}
     return {"jupyter-lite-schema-version": 0,
-            "jupyter-config-data": {"appName": "solwidget lessons",
+            "jupyter-config-data": {"appName": "solwidget lessons", "exposeAppInBrowser": "true",
                                     "litePluginSettings": {KERNEL_PLUGIN: kernel}}}
 
 
