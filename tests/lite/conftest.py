@@ -44,3 +44,19 @@ def offline(browser):
         context.close()
         assert not refused, f"requests outside the site: {refused}"
         assert not errors, "the page logged errors:\n" + "\n".join(errors)
+
+
+@pytest.fixture(scope="session")
+def docs_server(lite_site, tmp_path_factory):
+    """The documentation site (mkdocs build, which copies in the lessons' site as lite/),
+    served on loopback."""
+    import os
+    import subprocess
+    import sys
+
+    site = tmp_path_factory.mktemp("docs") / "site"
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", str(ROOT / "mkdocs.yml"),
+                    "--site-dir", str(site)], cwd=ROOT, check=True, timeout=600,
+                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    with StaticServer(site) as server:
+        yield server
