@@ -115,6 +115,8 @@ function start(root) {
       model.update(data.state);
     } else if (kind === "comm_msg" && comm === board && data.method === "custom") {
       model.emit("msg:custom", data.content, []);
+    } else if (kind === "stage") {
+      say(data.text);
     } else if (kind === "error") {
       say(`error: ${data.text}`, "error");
     }

@@ -14,6 +14,7 @@ from comm.base_comm import BaseComm
 
 import solwidget as sw
 
+SolitaireWidget = sw.SolitaireWidget    # imported now, with ipywidgets: the slow first step
 post = print            # replaced by the worker: post(kind, comm_id, data) to the page
 _current = {"widget": None}
 
@@ -42,7 +43,7 @@ def games() -> list[str]:
 def start(game_id: str, deal: int) -> None:
     """A new widget for ``game_id``, deal ``deal``; its state goes to the page (comm_open)."""
     old = _current["widget"]
-    widget = sw.SolitaireWidget(game_id, deal=deal)
+    widget = SolitaireWidget(game_id, deal=deal)
     _current["widget"] = widget
     if old is not None:
         old.close()

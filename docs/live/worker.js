@@ -15,11 +15,16 @@ function toJs(value) {
     ? value.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false }) : value;
 }
 
+const stage = (text) => self.postMessage({ kind: "stage", data: { text } });
+
 async function boot({ pyodideUrl, bridgeUrl }) {
+  stage("loading Python (Pyodide)…");
   const { loadPyodide } = await import(pyodideUrl);
   pyodide = await loadPyodide({ indexURL: new URL(".", pyodideUrl).href });
+  stage("loading solwidget and the packages it needs…");
   await pyodide.loadPackage(PACKAGES, { messageCallback: () => {} });
   const source = await (await fetch(bridgeUrl)).text();
+  stage("starting solwidget (its first import compiles it: the slowest step)…");
   bridge = pyodide.globals.get("dict")();
   pyodide.runPython(source, { globals: bridge });
   bridge.set("post", (kind, comm, data) => self.postMessage({ kind, comm, data: toJs(data) }));
