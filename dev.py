@@ -3,6 +3,8 @@
 
     python3 dev.py lab     # set up, then JupyterLab on notebooks/ (loopback only)
     python3 dev.py test    # set up, then every test: rules, solver, widget, notebooks, browser
+    python3 dev.py lite    # set up, then build the lessons' static JupyterLite site in build/lite
+                           # (nothing installed for the reader: any static file server serves it)
 """
 
 import hashlib
@@ -96,7 +98,7 @@ def setup_test_tools():
 
 def main(argv):
     job = argv[1] if len(argv) > 1 else "help"
-    if job not in ("lab", "test", "setup"):
+    if job not in ("lab", "test", "setup", "lite"):
         sys.exit(__doc__)
     setup_python()
     setup_compiled()
@@ -107,6 +109,8 @@ def main(argv):
             flags.append("--allow-root")   # containers and CI machines often run as root
         os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *flags,
                       f"--notebook-dir={ROOT / 'notebooks'}", *argv[2:]])
+    if job == "lite":
+        os.execv(PY, [PY, ROOT / "lite" / "build_site.py", *argv[2:]])
     if job == "test":
         setup_test_tools()
         os.chdir(ROOT)

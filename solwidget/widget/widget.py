@@ -28,7 +28,7 @@ from ..engine.geometry import place
 from ..engine.registry import load_game
 from ..engine.state import State
 from ..engine.visible import visible_piles
-from . import sync
+from . import browser, sync
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -484,7 +484,9 @@ class SolitaireWidget(anywidget.AnyWidget):
                     self.busy = ""
 
         self.busy = what
-
+        if background and not browser.background_allowed(background):
+            background = False
+            self._say(f"{what}: {browser.NO_THREADS}", "info")
         if background:
             self._worker = threading.Thread(target=guarded, name=f"solwidget-{what}", daemon=True)
             self._worker.start()
