@@ -17,6 +17,7 @@ from solwidget.solver.hint import HINT_STATES
 FREECELL = sw.load_game("freecell")
 HARD = FREECELL.deal(1464)      # won, past 200,000 positions: the default cut it off
 hint_module = importlib.import_module("solwidget.solver.hint")     # its name is the function's too
+search_module = importlib.import_module("solwidget.solver.search")
 
 
 def needs_compiled():
@@ -83,6 +84,26 @@ def test_the_command_line_solves_with_seconds_alone(capsys):
     assert main(["solve", "freecell", "1464", "--max-seconds", "60", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("freecell deal 1464: won in ")
+
+
+@pytest.mark.parametrize("argv, limits", [
+    ([], (SOLVE_STATES, None)),
+    (["--max-seconds", "30"], (None, 30.0)),
+    (["--max-states", "5000"], (5000, None)),
+    (["--max-states", "none"], (None, None)),
+    (["--max-states", "5000", "--max-seconds", "30"], (5000, 30.0)),
+])
+def test_the_command_line_solves_under_the_budgets_given_and_only_those(monkeypatch, capsys, argv, limits):
+    seen = []
+
+    class Recording(sw.Solver):
+        def __init__(self, state, **options):
+            super().__init__(state, **options)
+            seen.append((self.max_states, self.max_seconds))
+
+    monkeypatch.setattr(search_module, "Solver", Recording)
+    assert main(["solve", "freecell", "1", "--quiet", *argv]) == 0
+    assert seen == [limits] and capsys.readouterr().out.startswith("freecell deal 1: won in ")
 
 
 def test_the_budgets_and_their_default_are_documented(capsys):

@@ -28,7 +28,7 @@ QUADRUPLE_17 = sw.load_game("quadruple_interchange").deal(17)   # won, but far b
 CASES = {
     "unknown": (QUADRUPLE_17, 20_000),
     "won": (sw.load_game("freecell").deal(1), 20_000),
-    "lost": (sw.load_game("interlock").deal(8), 20_000),
+    "lost": (sw.load_game("interlock").deal(12), 20_000),
 }
 
 
