@@ -11,6 +11,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.visible import visible_piles
+from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
 from helpers import JS_DOM_PLACES, position
@@ -215,9 +216,13 @@ def test_a_covered_card_is_not_picked_up_and_the_rules_say_why(page):
     assert page.evaluate("() => window.model.sent") == [{"type": "pick", "src": "t0", "index": 0, "n": 1}]
     kernel(page, widget)
     reason = widget.game.pickup_refusal(widget.state, "t0", 0, 1)
-    assert reason and page.text_content('[data-role="message"]') == reason
+    assert reason == "t0 is covered by t9 and t10"
+    assert page.text_content('[data-role="message"]') == reason_words(widget.state, reason)
     assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
     assert widget.history == []
+    page.click('[data-pile="t19"] [data-card]', position={"x": 6, "y": 6})     # the next action starts
+    assert page.locator(".sw-picked").count() == 1
+    assert page.text_content('[data-role="message"]') == "", "the refusal is put away"
 
 
 def test_a_face_down_card_is_not_picked_up_nor_named(page):
