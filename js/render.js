@@ -148,6 +148,7 @@ export class Board {
     this.arrangement = this.width ? chooseArrangement(board, this.width - FELT_PADDING, MIN_UNIT) : 0;
     const layout = arranged(board, this.arrangement);
     this.layout = layout;
+    this.board.dataset.arrangement = String(this.arrangement);   // 0: the widest; tests read it
     this.geometry = layout.geometry;
     this.root.style.setProperty("--sw-aspect", String(this.geometry.card_aspect));
     this.pileInfo = new Map(layout.piles.map((p) => [p.id, p]));

@@ -350,7 +350,6 @@ export function buildToolbar(board) {
     scrubber.max = String(length);
     scrubber.value = String(made);
     where.textContent = `${made} / ${length}`;
-    timeline.hidden = length === 0;
     currentMove.textContent = model.get("move_words") || "";
     // Every state sets every button: none stays as an earlier state left it.
     const running = replaying();
@@ -389,6 +388,8 @@ export function buildToolbar(board) {
     stopButton.hidden = busy === "";
     replayButton.textContent = solution.length ? "Replay the win" : "Step through the best line";
     replayButton.hidden = words.length === 0 || busy !== "";
+    // The bar shows once there is a line to step through, or one offered (its speed first).
+    timeline.hidden = length === 0 && replayButton.hidden;
   }
 
   return { element, footer, update, destroy, play, replaying, pauseForBoard };
