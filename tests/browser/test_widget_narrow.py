@@ -194,3 +194,30 @@ def test_a_tap_on_a_card_then_a_tap_on_a_pile_moves_it(notebook):
     page.wait_for_timeout(300)
     assert notebook.value("[str(m) for m in far.history]") == [f"{src} {dst}"]
     notebook.run("far.restart()")
+
+
+def test_a_touch_held_still_then_moved_drags_the_card(notebook):
+    page = notebook.page
+    set_width(notebook, 1280)
+    src, dst = notebook.value("far_move.split()")
+    page.locator(".wn-far").scroll_into_view_if_needed()
+    card = page.locator(f".wn-far [data-pile='{src}'] [data-card]").last.bounding_box()
+    box = page.locator(f".wn-far [data-pile='{dst}']").bounding_box()
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, points: list[tuple[float, float]]) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]})
+
+    start, end = (card["x"] + 8, card["y"] + 8), (box["x"] + box["width"] / 2, box["y"] + 20)
+    touch("touchStart", [start])
+    page.wait_for_timeout(600)                      # held still: the card is picked up
+    assert page.locator(".wn-far .sw-picked").count() == 1
+    for k in range(1, 13):
+        touch("touchMove", [(start[0] + (end[0] - start[0]) * k / 12, start[1] + (end[1] - start[1]) * k / 12)])
+        page.wait_for_timeout(16)
+    assert page.locator(".wn-far .sw-ghost").count() == 1, "the finger drags the card"
+    touch("touchEnd", [])
+    cdp.detach()
+    page.wait_for_timeout(300)
+    assert notebook.value("[str(m) for m in far.history]") == [f"{src} {dst}"]
+    notebook.run("far.restart()")
