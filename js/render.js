@@ -44,6 +44,8 @@ export class Board {
     this.dirty = new Set();
     this.flushQueued = false;
     this.listeners = [];
+    this.note = null;           // {text, kind}: what the page says itself (a paused replay)
+    this.quieted = null;        // a refusal put away when the next action started
     // JupyterLab's shortcuts (r: raw cell, arrows: cell selection) leave keys in here to us.
     this.root = div("sw-root", { "data-role": "widget", "data-lm-suppress-shortcuts": "true" });
     el.appendChild(this.root);
@@ -66,8 +68,6 @@ export class Board {
       "action_words"]) {
       this.listen(`change:${name}`, () => this.queue(null));
     }
-    this.note = null;           // {text, kind}: what the page says itself (a paused replay)
-    this.quieted = null;        // a refusal put away when the next action started
     this.listen("change:message", () => { this.note = null; this.quieted = null; });
     this.listen("msg:custom", (msg) => {
       if (msg && msg.type === "error") {

@@ -303,7 +303,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             home = self._play_safe_moves()
             played = self._line[start:self.moves_made]
             self._show(self.moves_made, message=f"autoplay: {home} home" if played
-                       else "autoplay: no card can go home safely now", kind="info")
+                       else "autoplay: no card can go home safely now", kind="info", timed=bool(played))
         return played
 
     def hint(self, **budget):
