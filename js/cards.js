@@ -38,9 +38,10 @@ export function cardName(code) {
 /** One card as HTML: data-card carries the code ("back" for a face-down card). Only a card
  * shown ``whole`` (the top of its pile) gets its centre and far corner: beneath, in a fan,
  * only the corner shows, and fewer elements draw faster. ``style`` positions it in its pile.
- * Codes are checked by expandCodes and pile ids come from the layout (escaped there). */
-export function cardHTML(code, pileId, index, whole, style, extraClass = "") {
-  const head = `data-card="${code}" data-index="${index}" role="img" aria-label="${cardName(code)} on ${pileId}"`
+ * ``pileName`` says where it lies ("the third tableau pile"), as the kernel words it.
+ * Codes are checked by expandCodes; pile names are the kernel's words (plain letters). */
+export function cardHTML(code, pileName, index, whole, style, extraClass = "") {
+  const head = `data-card="${code}" data-index="${index}" role="img" aria-label="${cardName(code)}, on ${pileName}"`
     + (style ? ` style="${style}"` : "");
   if (isBack(code)) return `<div class="sw-card sw-back${extraClass}" ${head}></div>`;
   const rank = code[0];

@@ -4,10 +4,11 @@
 
 import { isBack } from "./cards.js";
 
-/** Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)? */
+/** Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?
+ * A pile spans one card width across, or its layout's ``span`` (a right fan's reach). */
 export function beneath(above, below) {
   return below !== above && below.z === above.z && below.y > above.y
-    && below.x < above.x + 1 && above.x < below.x + 1;
+    && below.x < above.x + (above.span || 1) && above.x < below.x + (below.span || 1);
 }
 
 /** How far a pile's fan may reach from its first card to its last. A down fan with piles of

@@ -2,11 +2,17 @@
 // foundation, click the stock, and the keyboard (arrows move between piles, Enter picks up and
 // drops, Escape puts down, u/r undo/redo, h hint). Every attempt goes to the kernel; a card
 // that cannot be picked up (face down, or in a covered pile) is refused as it is picked up.
+// By touch, a swipe scrolls (the felt sideways, the page up and down), a tap picks up and a
+// second tap drops, and a press held still picks the cards up for a drag. A card dragged to
+// the felt's edge scrolls it. A press on the board during a replay pauses the replay.
 
 import { isBack } from "./cards.js";
 import { moveForDrop, moveMessage } from "./moves.js";
 
 const DRAG_START = 5;          // pixels the pointer must travel before a press becomes a drag
+const HOLD_MS = 350;           // a touch held this long without moving picks its cards up for a drag
+const EDGE = 36;               // pixels from the felt's left or right edge where a drag scrolls it
+const EDGE_SPEED = 14;         // pixels the felt scrolls per frame at its very edge
 
 function pileOf(target) {
   return target instanceof Element ? target.closest("[data-pile]") : null;
@@ -31,6 +37,10 @@ function stockAction(board) {
 
 /** A press (click or Enter) on pile ``pid`` at card ``index`` (-1: the pile, not a card). */
 export function pressPile(board, pid, index) {
+  if (board.toolbar.replaying()) {
+    board.toolbar.pauseForBoard();
+    return;
+  }
   const kind = board.pileInfo.get(pid).kind;
   if (board.pick) {
     if (board.pick.src === pid) board.clearPick();
@@ -72,17 +82,43 @@ function attachPointer(board) {
 
   function down(event) {
     if (event.button !== 0 || event.target.closest(".sw-pile-action")) return;
+    if (board.toolbar.replaying()) {        // the click that ends this press pauses the replay
+      press = null;
+      return;
+    }
     const cardEl = event.target.closest(".sw-card");
     const pileEl = pileOf(event.target);
     if (!cardEl || !pileEl || isBack(cardEl.dataset.card)) return;
     press = { pid: pileEl.dataset.pile, index: Number(cardEl.dataset.index), x: event.clientX,
-      y: event.clientY, id: event.pointerId };
+      y: event.clientY, id: event.pointerId, touch: event.pointerType === "touch", held: false };
+    if (press.touch) {
+      const held = press;
+      held.timer = setTimeout(() => hold(held), HOLD_MS);
+    }
+  }
+
+  /** A touch held still: its cards are picked up, and moving the finger now drags them. */
+  function hold(held) {
+    if (press !== held) return;
+    if (board.pick && board.pick.src !== held.pid) board.clearPick();
+    held.held = board.setPick(held.pid, held.index);
+    if (!held.held) press = null;
+  }
+
+  /** While a held touch drags, the finger moves the cards, not the page. */
+  function touchMove(event) {
+    if (press && press.held && event.cancelable) event.preventDefault();
   }
 
   function move(event) {
     if (!press || event.pointerId !== press.id) return;
     if (!drag) {
       if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_START) return;
+      if (press.touch && !press.held) {     // a swipe: the browser scrolls
+        clearTimeout(press.timer);
+        press = null;
+        return;
+      }
       if (board.pick && board.pick.src !== press.pid) board.clearPick();
       if (!board.setPick(press.pid, press.index)) {
         press = null;
@@ -91,15 +127,19 @@ function attachPointer(board) {
       }
       drag = startDrag(board, press);
     }
-    const rect = board.board.getBoundingClientRect();
-    drag.ghost.style.left = `${event.clientX - rect.left - drag.dx}px`;
-    drag.ghost.style.top = `${event.clientY - rect.top - drag.dy}px`;
+    drag.x = event.clientX;
+    drag.y = event.clientY;
+    placeGhost(board, drag);
+    edgeScroll(board, drag);
     event.preventDefault();
   }
 
   function up(event) {
     if (!press || event.pointerId !== press.id) return;
+    clearTimeout(press.timer);
+    if (press.held && !drag) swallowNextClick();     // held and let go: the cards stay picked up
     if (drag) {
+      cancelAnimationFrame(drag.scrolling);
       const target = board.pick ? dropTarget(board, event.clientX, event.clientY) : null;
       if (target) {
         const rects = [...drag.ghost.children].map((card) => card.getBoundingClientRect());
@@ -117,6 +157,10 @@ function attachPointer(board) {
 
   function click(event) {
     if (swallowClick) return;
+    if (board.toolbar.replaying()) {
+      board.toolbar.pauseForBoard();
+      return;
+    }
     const action = event.target.closest(".sw-pile-action");
     if (action) {
       const [src, dst] = action.dataset.move.split(" ");
@@ -142,8 +186,14 @@ function attachPointer(board) {
     }
   }
 
+  function contextMenu(event) {
+    if (press && press.touch) event.preventDefault();      // a long press picks up, no menu
+  }
+
   const surface = board.board;
   surface.addEventListener("pointerdown", down);
+  surface.addEventListener("touchmove", touchMove, { passive: false });
+  surface.addEventListener("contextmenu", contextMenu);
   window.addEventListener("pointermove", move, { passive: false });
   window.addEventListener("pointerup", up);
   window.addEventListener("pointercancel", up);
@@ -151,6 +201,8 @@ function attachPointer(board) {
   surface.addEventListener("dblclick", dblclick);
   return () => {
     surface.removeEventListener("pointerdown", down);
+    surface.removeEventListener("touchmove", touchMove);
+    surface.removeEventListener("contextmenu", contextMenu);
     window.removeEventListener("pointermove", move);
     window.removeEventListener("pointerup", up);
     window.removeEventListener("pointercancel", up);
@@ -165,6 +217,34 @@ function dropTarget(board, x, y) {
   const piles = [...new Set(document.elementsFromPoint(x, y).map(pileOf).filter(Boolean))]
     .filter((p) => p.dataset.pile !== board.pick.src);
   return piles.find((p) => p.classList.contains("sw-target")) || piles[0] || null;
+}
+
+/** The dragged cards under the pointer (``drag.x``, ``drag.y``: where it is on screen). */
+function placeGhost(board, drag) {
+  const rect = board.board.getBoundingClientRect();
+  drag.ghost.style.left = `${drag.x - rect.left - drag.dx}px`;
+  drag.ghost.style.top = `${drag.y - rect.top - drag.dy}px`;
+}
+
+/** Held near the felt's left or right edge, a drag scrolls the felt that way, faster nearer
+ * the edge, frame by frame until the pointer leaves the edge or the felt's end is reached. */
+function edgeScroll(board, drag) {
+  if (drag.scrolling) return;
+  const step = () => {
+    drag.scrolling = 0;
+    const felt = board.felt;
+    const view = felt.getBoundingClientRect();
+    const left = Math.max(view.left, 0);
+    const right = Math.min(view.right, window.innerWidth);
+    const speed = drag.x < left + EDGE ? -EDGE_SPEED * Math.min(1, (left + EDGE - drag.x) / EDGE)
+      : drag.x > right - EDGE ? EDGE_SPEED * Math.min(1, (drag.x - right + EDGE) / EDGE) : 0;
+    const before = felt.scrollLeft;
+    if (speed) felt.scrollLeft = before + (Math.round(speed) || Math.sign(speed));
+    if (felt.scrollLeft === before) return;
+    placeGhost(board, drag);
+    drag.scrolling = requestAnimationFrame(step);
+  };
+  step();
 }
 
 /** A copy of the picked cards that follows the pointer; the originals stay, dimmed. */
@@ -184,7 +264,7 @@ function startDrag(board, press) {
   }
   board.board.appendChild(ghost);
   board.board.classList.add("sw-dragging");
-  return { ghost, dx: press.x - first.left, dy: press.y - first.top };
+  return { ghost, dx: press.x - first.left, dy: press.y - first.top, x: press.x, y: press.y, scrolling: 0 };
 }
 
 // ------------------------------------------------------------------ keyboard

@@ -44,6 +44,8 @@ export class Board {
     this.dirty = new Set();
     this.flushQueued = false;
     this.listeners = [];
+    this.note = null;           // {text, kind}: what the page says itself (a paused replay)
+    this.quieted = null;        // a refusal put away when the next action started
     // JupyterLab's shortcuts (r: raw cell, arrows: cell selection) leave keys in here to us.
     this.root = div("sw-root", { "data-role": "widget", "data-lm-suppress-shortcuts": "true" });
     el.appendChild(this.root);
@@ -62,11 +64,20 @@ export class Board {
     this.listen("change:board", () => { this.build(); });
     for (const name of ["legal", "highlight", "extras", "status", "message", "message_kind",
       "moves_made", "history_length", "solver_progress", "solution", "busy", "deal", "four_colour",
-      "move_words", "board_min_height", "show_ids", "auto_foundations"]) {
+      "move_words", "board_min_height", "show_ids", "auto_foundations", "replay_delay", "solve_seconds",
+      "action_words"]) {
       this.listen(`change:${name}`, () => this.queue(null));
     }
+    this.listen("change:message", () => { this.note = null; this.quieted = null; });
     this.listen("msg:custom", (msg) => {
-      if (msg && msg.type === "error") this.flashError();
+      if (msg && msg.type === "error") {
+        this.note = null;
+        this.quieted = null;
+        this.queue(null);
+        this.flashError();
+      } else if (msg && msg.type === "play") {
+        this.toolbar.play();
+      }
     });
     if (this.resizeObserver) this.resizeObserver.observe(this.el);
   }
@@ -85,7 +96,33 @@ export class Board {
   }
 
   send(message) {
+    this.quiet();
     this.model.send(message);
+  }
+
+  /** Say ``text`` on the message line from the page itself, until the kernel says more. */
+  say(text, kind) {
+    this.note = { text, kind };
+    this.showMessage();
+  }
+
+  /** The next action starts: a refusal on screen, and the page's own note, are put away. */
+  quiet() {
+    const shown = this.note || (this.model.get("message_kind") === "error" ? this.model.get("message") : null);
+    if (!shown) return;
+    this.note = null;
+    if (this.model.get("message_kind") === "error") this.quieted = this.model.get("message");
+    this.showMessage();
+  }
+
+  /** The message line: the page's own note, else the kernel's message (unless put away). */
+  showMessage() {
+    const kernel = this.model.get("message") || "";
+    const hidden = this.quieted !== null && this.quieted === kernel;
+    const { text, kind } = this.note || (hidden ? { text: "", kind: "" }
+      : { text: kernel, kind: this.model.get("message_kind") || "" });
+    this.message.textContent = text;
+    this.message.dataset.kind = kind;
   }
 
   // ------------------------------------------------------------ data
@@ -111,9 +148,11 @@ export class Board {
     this.arrangement = this.width ? chooseArrangement(board, this.width - FELT_PADDING, MIN_UNIT) : 0;
     const layout = arranged(board, this.arrangement);
     this.layout = layout;
+    this.board.dataset.arrangement = String(this.arrangement);   // 0: the widest; tests read it
     this.geometry = layout.geometry;
     this.root.style.setProperty("--sw-aspect", String(this.geometry.card_aspect));
     this.pileInfo = new Map(layout.piles.map((p) => [p.id, p]));
+    this.names = board.names || {};     // each pile as a screen reader says it (the kernel's words)
     this.pileIds = new Set(this.pileInfo.keys());
     this.room = new Map(layout.piles.map((p) => [p.id, fanRoom(p, layout, this.geometry)]));
     this.codeCache = new Map();
@@ -287,7 +326,7 @@ export class Board {
     const cards = [];
     for (let index = firstShown(pile.fan, codes.length, this.geometry); index < codes.length; index += 1) {
       const style = pile.fan === "none" || index === 0 ? "" : `--o:${offsets[index].toFixed(3)}`;
-      cards.push(cardHTML(codes[index], pid, index, index === codes.length - 1, style));
+      cards.push(cardHTML(codes[index], escapeAttr(this.pileName(pid)), index, index === codes.length - 1, style));
     }
     if (codes.length === 0) cards.push(`<div class="sw-empty">${escapeAttr(pile.empty || "")}</div>`);
     if (this.geometry.counted_kinds.includes(pile.kind) && codes.length > 0) {
@@ -303,9 +342,14 @@ export class Board {
       className,
       width,
       height,
-      label: `${pid}: ${pile.kind}, ${codes.length} card${codes.length === 1 ? "" : "s"}`
+      label: `${this.pileName(pid)}: ${codes.length} card${codes.length === 1 ? "" : "s"}`
         + (top ? `, top ${cardName(top)}` : ""),
     };
+  }
+
+  /** How a person names pile ``pid`` ("the third tableau pile"); its id only if none is sent. */
+  pileName(pid) {
+    return this.names[pid] || pid;
   }
 
   /** Redraw one pile's cards; the pile element itself (and its focus) stays. */
@@ -345,9 +389,11 @@ export class Board {
       if (!pileEl) continue;
       const button = document.createElement("button");
       button.className = "sw-pile-action";
+      const words = (this.model.get("action_words") || {})[move.text] || move.text;
       button.dataset.move = move.text;
       button.textContent = move.dst;
-      button.title = move.text;
+      button.title = words;
+      button.setAttribute("aria-label", words);
       this.append(pileEl, button);
     }
     const stock = this.pileEls.get("stock");
@@ -431,6 +477,7 @@ export class Board {
       return false;
     }
     this.pick = { src: pid, index, card: codes[index], n, single };
+    this.quiet();
     this.decorate();
     return true;
   }

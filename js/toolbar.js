@@ -43,8 +43,40 @@ export function budgetSpent(progress) {
   return parts.length ? Math.min(1, Math.max(...parts)) : null;
 }
 
-// The replay bar's speeds: seconds between two moves.
+// The replay bar's speeds: seconds between two moves (the kernel's sync.REPLAY_SPEEDS).
 const SPEEDS = [["1", "slow"], ["0.5", "normal"], ["0.2", "fast"], ["0.05", "fastest"]];
+// Solve's budgets: seconds, "" for no limit (the kernel's sync.SOLVE_BUDGETS).
+const BUDGETS = [["1", "1 s"], ["10", "10 s"], ["60", "60 s"], ["", "no limit"]];
+
+// The replay bar's icons, drawn (no font needs to have them): paths in a 16 x 16 box.
+const ICONS = {
+  first: "M3 3h2v10H3zM13 3v10L6 8z",
+  back: "M12 3v10L5 8z",
+  play: "M4 3v10l9-5z",
+  pause: "M4 3h3v10H4zM9 3h3v10H9z",
+  forward: "M4 3v10l7-5zM12 3h2v10h-2z",
+  last: "M3 3v10l7-5zM11 3h2v10h-2z",
+};
+
+/** An icon of ICONS as an inline SVG element (decorative: its button carries the name). */
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "sw-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.appendChild(path);
+  return svg;
+}
+
+/** The speed choice that matches ``delay`` seconds (null: none does). */
+function speedOf(delay) {
+  const found = SPEEDS.find(([value]) => Number(value) === delay);
+  return found ? found[0] : null;
+}
 
 /**
  * The deal number typed in the box, checked against the game's limits (`[first, last]` as
@@ -79,6 +111,15 @@ export function buildToolbar(board) {
     buttons.set(name, button);
     element.appendChild(button);
   }
+  // Solve's budget, beside it: the time the solver may search (the solve_seconds trait).
+  const budget = make("select", "sw-budget", { "data-role": "budget", "aria-label": "time the solver may search",
+    title: "How long Solve may search (Stop ends it sooner)" });
+  for (const [value, text] of BUDGETS) budget.appendChild(make("option", "", { value }, text));
+  buttons.get("solve").after(budget);
+  budget.addEventListener("change", () => {
+    model.set("solve_seconds", budget.value === "" ? null : Number(budget.value));
+    model.save_changes();
+  });
   const colours = make("label", "sw-colours", { title: "Four colours: clubs green, diamonds blue" });
   const colourBox = make("input", "", { type: "checkbox", "data-role": "four-colour" });
   colours.append(colourBox, document.createTextNode(" 4 colours"));
@@ -104,10 +145,11 @@ export function buildToolbar(board) {
     "aria-label": "replay: arrow keys step, Home and End go to the ends, space plays" });
   const steps = new Map();
   const controls = make("div", "sw-replay-controls");
-  for (const [name, label, help] of [["first", "⏮", "First position (Home)"], ["back", "◀", "One move back (←)"],
-    ["play", "▶", "Play / pause (space)"], ["forward", "▶|", "One move forward (→)"], ["last", "⏭", "Last position (End)"]]) {
+  for (const [name, help] of [["first", "First position (Home)"], ["back", "One move back (←)"],
+    ["play", "Play / pause (space)"], ["forward", "One move forward (→)"], ["last", "Last position (End)"]]) {
     const button = make("button", "sw-button sw-step", { "data-step": name, type: "button", title: help,
-      "aria-label": help }, label);
+      "aria-label": help });
+    button.appendChild(icon(name));
     steps.set(name, button);
     controls.appendChild(button);
   }
@@ -115,6 +157,16 @@ export function buildToolbar(board) {
   for (const [value, text] of SPEEDS) speed.appendChild(make("option", "", { value }, text));
   speed.value = "0.5";
   controls.appendChild(speed);
+  // The speed is the kernel's replay_delay: every replay of the bar plays at it.
+  speed.addEventListener("change", () => {
+    model.set("replay_delay", Number(speed.value));
+    model.save_changes();
+  });
+  /** Seconds between two moves of a replay. */
+  function delay() {
+    const value = Number(model.get("replay_delay"));
+    return Number.isFinite(value) && value >= 0 ? value : Number(speed.value);
+  }
   const where = make("span", "sw-where", { "data-role": "position" });
   controls.appendChild(where);
   const scrubber = make("input", "sw-scrubber", { type: "range", min: "0", max: "0", value: "0", step: "1",
@@ -179,8 +231,8 @@ export function buildToolbar(board) {
     if (button) send(button.dataset.action);
   });
 
-  // Playing steps with the browser's clock; a replay that the kernel runs (w.replay) is
-  // paused with Stop. Any seek while playing goes on from there.
+  // Playing steps with the browser's clock, at the bar's speed; a replay that the kernel runs
+  // (w.replay) is paused with Stop. Any seek while playing goes on from there.
   let playing = null;
   function seek(index) {
     const length = model.get("history_length") || 0;
@@ -200,7 +252,26 @@ export function buildToolbar(board) {
       return;
     }
     seek(made + 1);
-    playing = setTimeout(tick, 1000 * Number(speed.value));
+    playing = setTimeout(tick, 1000 * delay());
+  }
+  /** Play the line from where the board is, at once (the kernel's "play": Replay the win). */
+  function play() {
+    clearTimeout(playing);
+    playing = setTimeout(tick, 0);
+    update();
+  }
+  /** Is a replay running (the browser's or the kernel's)? */
+  function replaying() {
+    return Boolean(playing) || model.get("busy") === "replaying";
+  }
+  /** The person pressed the board during a replay: pause it, and say so. */
+  function pauseForBoard() {
+    const made = model.get("moves_made") || 0;
+    const length = model.get("history_length") || 0;
+    if (model.get("busy") === "replaying") send("stop");
+    if (playing) pause();
+    board.say(`replay paused at move ${made} of ${length}: play (space) goes on; a move of yours `
+      + "replaces the rest of the line", "info");
   }
   function step(name) {
     const made = model.get("moves_made") || 0;
@@ -209,7 +280,7 @@ export function buildToolbar(board) {
       else if (playing) pause();
       else {
         if (made >= (model.get("history_length") || 0)) seek(0);
-        playing = setTimeout(tick, playing === null && made < (model.get("history_length") || 0) ? 0 : 1000 * Number(speed.value));
+        playing = setTimeout(tick, made < (model.get("history_length") || 0) ? 0 : 1000 * delay());
         update();
       }
       return;
@@ -275,20 +346,34 @@ export function buildToolbar(board) {
     board.status.textContent = [status.text || "", ...counters].filter(Boolean).join(" · ");
     board.status.classList.toggle("sw-won", Boolean(status.won));
     board.status.classList.toggle("sw-stuck", Boolean(status.stuck));
-    board.message.textContent = model.get("message") || "";
-    board.message.dataset.kind = model.get("message_kind") || "";
+    board.showMessage();
     scrubber.max = String(length);
     scrubber.value = String(made);
     where.textContent = `${made} / ${length}`;
-    timeline.hidden = length === 0;
     currentMove.textContent = model.get("move_words") || "";
-    const running = Boolean(playing) || busy === "replaying";
-    steps.get("play").textContent = running ? "⏸" : "▶";
-    steps.get("play").setAttribute("aria-pressed", String(running));
-    steps.get("first").disabled = steps.get("back").disabled = made === 0;
-    steps.get("last").disabled = steps.get("forward").disabled = made >= length;
-    for (const button of steps.values()) if (busy === "solving") button.disabled = true;
-    scrubber.disabled = busy === "solving";
+    // Every state sets every button: none stays as an earlier state left it.
+    const running = replaying();
+    const solving = busy === "solving";
+    const playButton = steps.get("play");
+    if (playButton.dataset.icon !== (running ? "pause" : "play")) {
+      playButton.dataset.icon = running ? "pause" : "play";
+      playButton.replaceChildren(icon(running ? "pause" : "play"));
+    }
+    playButton.setAttribute("aria-pressed", String(running));
+    playButton.disabled = solving || length === 0;
+    steps.get("first").disabled = steps.get("back").disabled = solving || made === 0;
+    steps.get("last").disabled = steps.get("forward").disabled = solving || made >= length;
+    scrubber.disabled = solving;
+    const speedNow = speedOf(Number(model.get("replay_delay")));
+    if (speedNow !== null && document.activeElement !== speed) speed.value = speedNow;
+    const seconds = model.get("solve_seconds");
+    const chosen = seconds === null || seconds === undefined ? "" : String(seconds);
+    if (![...budget.options].some((option) => option.value === chosen)) {
+      budget.appendChild(make("option", "", { value: chosen }, `${chosen} s`));     // set from Python
+    }
+    if (document.activeElement !== budget) budget.value = chosen;
+    budget.disabled = solving;
+    buttons.get("solve").title = `Run the solver on this position, for ${seconds ? `${seconds} s at most` : "as long as it takes (Stop ends it)"}`;
     const progress = model.get("solver_progress") || {};
     const solution = model.get("solution") || [];
     solverView.hidden = Object.keys(progress).length === 0;
@@ -303,7 +388,9 @@ export function buildToolbar(board) {
     stopButton.hidden = busy === "";
     replayButton.textContent = solution.length ? "Replay the win" : "Step through the best line";
     replayButton.hidden = words.length === 0 || busy !== "";
+    // The bar shows once there is a line to step through, or one offered (its speed first).
+    timeline.hidden = length === 0 && replayButton.hidden;
   }
 
-  return { element, footer, update, destroy };
+  return { element, footer, update, destroy, play, replaying, pauseForBoard };
 }

@@ -12,6 +12,7 @@ import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
 from solwidget.engine.visible import visible_piles
+from solwidget.engine.words import reason_words
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
 
@@ -25,29 +26,48 @@ def overlapping(one: dict, other: dict) -> bool:
 
 
 # ------------------------------------------------------------------ narrower arrangements
-def test_the_games_with_a_wide_top_row_fold_it():
-    assert {"triple_interchange", "quadruple_interchange", "interchange", "freecell"} <= set(FOLDING)
-    assert {"interlock", "mutated"}.isdisjoint(FOLDING)          # their top rows fit already
+def test_every_seed_game_has_an_arrangement_for_narrow_screens():
+    assert {"triple_interchange", "quadruple_interchange", "interchange", "freecell", "reversed_solitaire",
+            "interlock", "mutated"} <= set(FOLDING)
 
 
 @pytest.mark.parametrize("game_id", FOLDING)
-def test_a_narrower_arrangement_places_every_pile_apart_and_is_narrower(game_id):
+def test_a_narrower_arrangement_places_every_pile_apart_and_is_no_wider(game_id):
     layout = sw.load_game(game_id).layout()
     width = layout["width"]
     for index in range(1, len(layout["narrower"]) + 1):
         board = geometry.arranged(layout, index)
         assert [p["id"] for p in board["piles"]] == [p["id"] for p in layout["piles"]]
-        assert board["width"] < width
+        assert board["width"] <= width
         width = board["width"]
         piles = board["piles"]
-        assert max(p["x"] for p in piles) + 1 == pytest.approx(board["width"], abs=1e-6)
+        assert max(p["x"] + 1 for p in piles) == pytest.approx(board["width"], abs=1e-6)
         assert min(p["x"] for p in piles) >= 0 and min(p["y"] for p in piles) == 0
         assert not [(a["id"], b["id"]) for i, a in enumerate(piles) for b in piles[i + 1:] if overlapping(a, b)]
         fans = [p for p in piles if p["fan"] == "down"]
         stacks = [p for p in piles if p["fan"] == "none"]
         assert min(p["y"] for p in fans) >= max(p["y"] for p in stacks) + geometry.CARD_ASPECT
-        assert board["height"] - min(p["y"] for p in fans) == pytest.approx(
-            layout["height"] - min(p["y"] for p in layout["piles"] if p["fan"] == "down"))
+        assert board["height"] >= max(p["y"] for p in piles) + geometry.CARD_ASPECT
+
+
+@pytest.mark.parametrize("game_id", ["reversed_solitaire", "triple_interchange", "mutated"])
+def test_the_narrowest_arrangement_of_a_seed_game_fits_a_phone(game_id):
+    """At 40 px a card (a legible corner index), a 320 px screen's output area (about 280 px
+    wide, felt padding taken off) holds seven card widths: these boards need no scrolling."""
+    layout = sw.load_game(game_id).layout()
+    assert geometry.arranged(layout, len(layout["narrower"]))["width"] <= 6.0
+
+
+def test_the_narrow_mutated_board_puts_each_deck_beneath_its_row():
+    narrow = geometry.arranged(sw.load_game("mutated").layout(), 1)
+    places = {p["id"]: p for p in narrow["piles"]}
+    for row in (1, 2, 3):
+        deck = places[f"d{row}"]
+        spaces = [places[f"r{row}c{col}"] for col in range(1, 6)]
+        assert all(geometry.beneath(space, deck) for space in spaces), "a fan of any space pushes the deck down"
+        if row < 3:
+            assert geometry.beneath(deck, places[f"r{row + 1}c5"])
+    assert places["r2x"]["y"] == places["d2"]["y"] and places["r2x"]["x"] > places["d2"]["x"] + 3
 
 
 def test_triple_interchange_folds_its_foundations_to_the_tableaus_width():
@@ -140,8 +160,9 @@ def test_a_refused_pick_up_is_explained_and_changes_nothing():
     widget = sw.SolitaireWidget("interlock", deal=7)
     state, pile = widget.state, widget.pile_t0
     replies = ask(widget, {"type": "pick", "src": "t0", "index": 0, "n": 1})
-    assert replies == [{"type": "error", "text": "t0 is covered by t9 and t10"}]
-    assert widget.message == "t0 is covered by t9 and t10" and widget.message_kind == "error"
+    said = reason_words(state, "t0 is covered by t9 and t10")       # in the board's words
+    assert replies == [{"type": "error", "text": said}] and "t9" not in said
+    assert widget.message == said and widget.message_kind == "error"
     assert widget.state is state and widget.pile_t0 == pile and widget.history == []
     assert ask(widget, {"type": "pick", "src": "t29", "index": 0, "n": 1}) == []
 

@@ -4,7 +4,8 @@ them as data (``as_data``) and draws the same board with no constant of its own.
 
 Every length is in card widths. A layout (``Game.layout()``) gives each pile's corner
 (``x``, ``y``), its layer ``z`` and its fan (``"down"``, ``"right"`` or ``"none"``); what is
-computed here from a position is where each pile and each card of a fan is then drawn:
+computed here from a position is where each pile and each card of a fan is then drawn (a
+right fan may give the width it reaches across, ``span``, so that the rows beneath it make room):
 
 - A fanned card sits one step from the card beneath it, a short step if that card is a back.
 - A fan longer than its room is squeezed: its backs' steps first (down to ``MIN_BACK_STEP``),
@@ -74,9 +75,10 @@ def arranged(layout: dict, index: int) -> dict:
 
 
 def beneath(above: dict, below: dict) -> bool:
-    """Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?"""
+    """Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?
+    A pile spans one card width across, or its layout's ``span`` (a right fan's reach)."""
     return (below is not above and below["z"] == above["z"] and below["y"] > above["y"]
-            and below["x"] < above["x"] + 1 and above["x"] < below["x"] + 1)
+            and below["x"] < above["x"] + above.get("span", 1) and above["x"] < below["x"] + below.get("span", 1))
 
 
 def fan_room(pile: dict, layout: dict) -> float:

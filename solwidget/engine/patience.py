@@ -505,23 +505,53 @@ class Patience(Game):
     def layout(self) -> dict:
         """The top row (stock and waste, cells, foundations) above a row of fanned piles.
 
-        Where the top row is wider than the tableau, ``narrower`` holds an arrangement for
-        narrow screens: the foundations folded into lines beneath one another, so that the
-        board is no wider than its tableau (or as near as the foundations allow)."""
+        ``narrower`` holds arrangements for narrow screens, widest first: where the top row
+        is wider than the tableau, the foundations folded into lines beneath one another, so
+        that the board is no wider than its tableau (or as near as the foundations allow);
+        then, for a tableau of more than five piles, every row wrapped at half the tableau's
+        width (the tableau in two rows, the second pushed down as the first's fans grow)."""
         head = ["stock", "waste", None] if self.draw else []
         head += [self.pile_ids[c] for c in self.C]
         if self.C:
             head.append(None)
         foundations = [self.pile_ids[f] for f in self.F]
         layout = self._arranged(head, [foundations])
+        narrower = []
         room = len(self.T) - len(head)          # foundation slots a line has beside the head
         if len(head) + len(foundations) > len(self.T) and room >= 1:
             lines = -(-len(foundations) // room)
             size = -(-len(foundations) // lines)
-            folded = self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)])
-            layout["narrower"] = [{"width": folded["width"], "height": folded["height"],
-                                   "places": {p["id"]: [p["x"], p["y"]] for p in folded["piles"]}}]
+            narrower.append(self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)]))
+        if len(self.T) > 5:
+            narrower.append(self._wrapped(head + foundations, -(-len(self.T) // 2)))
+        if narrower:
+            layout["narrower"] = [{"width": other["width"], "height": other["height"],
+                                   "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]}}
+                                  for other in narrower]
         return layout
+
+    def _wrapped(self, top: list, columns: int) -> dict:
+        """Every row wrapped at ``columns`` piles: ``top`` (pile ids, None for a gap, which
+        never starts a line) in lines of stacks, then the tableau in lines beneath them, each
+        line of the tableau a card and a little room below the one above (geometry's row
+        shifts push it further down as the fans above it grow)."""
+        step = 1 + PILE_GAP
+        lines: list[list] = [[]]
+        for pid in top:
+            if len(lines[-1]) == columns:
+                lines.append([])
+            if pid is not None or lines[-1]:
+                lines[-1].append(pid)
+        piles = [self._pile_layout(pid, x * step, row * (CARD_ASPECT + ROW_GAP), "none")
+                 for row, line in enumerate(lines) for x, pid in enumerate(line) if pid]
+        tableau_y = len(lines) * (CARD_ASPECT + ROW_GAP)
+        line_step = CARD_ASPECT + ROW_GAP + 1.0
+        for k, t in enumerate(self.T):
+            row, x = divmod(k, columns)
+            piles.append(self._pile_layout(self.pile_ids[t], x * step, round(tableau_y + row * line_step, 3), "down"))
+        rows = -(-len(self.T) // columns)
+        height = tableau_y + (rows - 1) * line_step + CARD_ASPECT + FAN_ROOM
+        return {"width": round(columns * step - PILE_GAP, 3), "height": round(height, 3), "piles": piles}
 
     def _arranged(self, head: list, lines: list[list[str]]) -> dict:
         """The layout with ``head`` (pile ids, None for a gap) then the first line of

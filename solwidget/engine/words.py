@@ -148,3 +148,31 @@ def line_words(state: State, moves) -> list[str]:
         out.append(move_words(state, move, known))
         state = state.game.apply_legal(state, move)
     return out
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+            "seventeenth", "eighteenth", "nineteenth", "twentieth")
+KIND_NOUNS = {"tableau": "tableau pile", "cell": "free cell", "foundation": "foundation", "stock": "stock",
+              "waste": "waste", "deck": "deck", "space": "space"}
+
+
+def pile_names(layout: dict) -> dict[str, str]:
+    """Each pile of a layout (``Game.layout()``) as a screen reader says it: "the third
+    tableau pile", "the stock", "the deck in row 1", "the second back pile" (a layer's piles
+    are counted apart). Piles of one kind, layer and row are counted left to right."""
+    groups: dict[tuple, list[dict]] = {}
+    for pile in layout["piles"]:
+        groups.setdefault((pile["kind"], pile.get("layer"), pile.get("row")), []).append(pile)
+    names = {}
+    for (kind, layer, row), piles in groups.items():
+        noun = f"{layer} pile" if layer else KIND_NOUNS.get(kind, "pile")
+        where = f" in row {row}" if row else ""
+        for number, pile in enumerate(sorted(piles, key=lambda p: (p["y"], p["x"]))):
+            names[pile["id"]] = f"the {_ordinal(number) if len(piles) > 1 else ''}{noun}{where}"
+    return names
+
+
+def _ordinal(number: int) -> str:
+    """``0`` -> ``"first "``: the ordinal of a pile counted from zero, with its space."""
+    return f"{ORDINALS[number]} " if number < len(ORDINALS) else f"number {number + 1} "

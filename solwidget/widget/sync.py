@@ -17,6 +17,7 @@ from ..engine.errors import SolwidgetError
 from ..engine.geometry import STACK_SHOWN, as_data
 from ..engine.state import State
 from ..engine.visible import BACK, extras_of, hidden_below, visible_pile, visible_piles
+from ..engine.words import pile_names
 
 # What a player sees is the engine's (the SVG picture draws it too); it is named here as well.
 __all__ = ["BACK", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
@@ -88,19 +89,32 @@ def cards_home(state: State) -> int:
     return sum(len(state.piles[i]) for i in state.game.foundation_indices)
 
 
-def status_of(state: State, moves_made: int) -> dict:
-    """Moves made, cards home, and whether the game is won or stuck, with a line of text."""
+def status_of(state: State, moves_made: int, seconds: int | None = None) -> dict:
+    """Moves made, cards home, and whether the game is won or stuck, with a line of text.
+
+    A win reads the same in every game: "52/52 cards home · won in 115 moves!", with the
+    time a person took (``seconds``) when the win is their play, never a replay's."""
     game = state.game
     home = cards_home(state)
     won = state.is_won()
     stuck = not won and state.is_stuck()
-    text = f"{moves_made} move{'s' * (moves_made != 1)} · {home}/{game.card_count} cards home"
+    made = f"{moves_made} move{'s' * (moves_made != 1)}"
     if won:
-        text += " · won!"
-    elif stuck:
-        text += " · no moves left"
-    return {"moves": moves_made, "home": home, "total": game.card_count, "won": won,
-            "stuck": stuck, "text": text}
+        took = f" and {duration(seconds)}" if seconds is not None else ""
+        text = f"{home}/{game.card_count} cards home · won in {made}{took}!"
+    else:
+        text = f"{made} · {home}/{game.card_count} cards home" + (" · no moves left" if stuck else "")
+    status = {"moves": moves_made, "home": home, "total": game.card_count, "won": won,
+              "stuck": stuck, "text": text}
+    if won and seconds is not None:
+        status["seconds"] = seconds
+    return status
+
+
+def duration(seconds: int) -> str:
+    """``75`` -> ``"1 min 15 s"``."""
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def board_of(game) -> dict:
@@ -108,7 +122,8 @@ def board_of(game) -> dict:
     board's geometry (``engine.geometry``), and what it shows about the game itself."""
     return {**game.layout(), "geometry": as_data(), "game": game.id, "name": game.name, "summary": game.summary,
             "rulebook": game.rulebook or f"{game.name} in docs/rules.md",
-            "kinds": dict(game.pile_kinds), "actions": sorted(game.actions)}
+            "kinds": dict(game.pile_kinds), "actions": sorted(game.actions),
+            "names": pile_names(game.layout())}
 
 
 # ------------------------------------------------------------------ checking messages
@@ -153,15 +168,40 @@ def _deal(value, game) -> int:
         raise BadMessage(f"'deal': {err}") from None
 
 
-def check_sync_data(sync_data, allowed) -> None:
-    """Trait updates from the browser: a dict of trait names among ``allowed`` -> bools."""
+SOLVE_BUDGETS = (1.0, 10.0, 60.0, None)     # the toolbar's choice of seconds for Solve (None: no limit)
+REPLAY_SPEEDS = (1.0, 0.5, 0.2, 0.05)       # the replay bar's speeds: seconds between two moves
+SWITCH = (False, True)
+
+
+def check_sync_data(sync_data, allowed: dict[str, tuple]) -> dict:
+    """Trait updates from the browser: a dict of trait names among ``allowed`` -> one of the
+    values ``allowed`` gives that trait (``SWITCH``: a bool). Returns the update with its
+    numbers as floats; raises BadMessage, naming what does not fit, otherwise."""
     if not isinstance(sync_data, dict):
         raise BadMessage(f"a trait update must be a dict of trait names -> values, not {shown(sync_data)}")
-    wrong = sorted(shown_name(k) for k, v in sync_data.items()
-                   if k not in allowed or not isinstance(v, bool))
+    wrong = sorted(shown_name(k) for k in sync_data if k not in allowed)
     if wrong:
         raise BadMessage(f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
-                         f"(only {', '.join(sorted(allowed))}, to true or false)")
+                         f"(only {', '.join(sorted(allowed))})")
+    checked = {}
+    for name, value in sync_data.items():
+        checked[name] = _choice(name, value, allowed[name])
+    return checked
+
+
+def _choice(name: str, value, choices: tuple):
+    """``value`` if it is one of ``choices`` (a bool only where they are bools, a number as a
+    float), else BadMessage."""
+    if choices is SWITCH:
+        if isinstance(value, bool):
+            return value
+        raise BadMessage(f"the browser may set {name} only to true or false, not {shown(value)}")
+    if value is None and None in choices:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in choices:
+        return float(value)
+    words = ", ".join("null" if c is None else f"{c:g}" for c in choices)
+    raise BadMessage(f"the browser may set {name} only to one of {words}, not {shown(value)}")
 
 
 def _whole(value, name: str, low: int, high: int) -> int:

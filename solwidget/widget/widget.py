@@ -117,8 +117,13 @@ class SolitaireWidget(anywidget.AnyWidget):
     # After each move of the person, play the safe moves to the foundations (Autoplay's).
     auto_foundations = traitlets.Bool(False).tag(sync=True)
 
-    # Seconds between the moves of a replay that the browser's Replay button starts.
-    replay_delay = traitlets.Float(0.4, min=0.0)
+    # Seconds between two moves when the replay bar plays (the browser's speed choice sets it).
+    replay_delay = traitlets.Float(0.5, min=0.0).tag(sync=True)
+    # The time Solve may search, in seconds (None: no limit, until Stop); the toolbar offers
+    # sync.SOLVE_BUDGETS. No state budget is added to it: the budget given is the budget used.
+    solve_seconds = traitlets.Float(10.0, allow_none=True).tag(sync=True)
+    # The legal actions on a pile (Mutated's "d1 build") in words, for their buttons.
+    action_words = traitlets.Dict().tag(sync=True)
     HINT_SECONDS = 2.0          # the longest a hint searches unless told otherwise
 
     # The engine's position (observable from Python, never sent: it knows face-down cards).
@@ -157,7 +162,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._states: list[State] = [start]
         self._line: list[Move] = []
         self._heights: list[float] = []          # board height of each position of the line
-        self._clock: float | None = None         # when the first move of this game was made
+        self._clock: float | None = None         # when the person's first move of this game was made
         self._show(0, message="")
         self.on_msg(self._on_message)
 
@@ -200,11 +205,12 @@ class SolitaireWidget(anywidget.AnyWidget):
                 home = self._play_safe_moves()
                 if home:
                     said += f"; {home} home"
-            self._show(self.moves_made, message=self._with_ids(said, str(move)))
+            self._show(self.moves_made, message=self._with_ids(said, str(move)), timed=True)
             return self.state
 
     def _append(self, new: State, move: Move) -> None:
-        """Put ``move`` (leading to ``new``) after the current position, dropping the redo part."""
+        """Put ``move`` (leading to ``new``) after the current position, dropping the redo part;
+        the person's clock starts with their first move."""
         if self._clock is None:
             self._clock = time.monotonic()
         del self._states[self.moves_made + 1:], self._line[self.moves_made:], self._heights[self.moves_made + 1:]
@@ -244,7 +250,8 @@ class SolitaireWidget(anywidget.AnyWidget):
                 raise SolwidgetError("nothing to undo")
             self._check_not_solving()
             self._cancel_replay()
-            self._show(self.moves_made - 1)
+            said = self._move_words(self.moves_made)
+            self._show(self.moves_made - 1, message=f"undone: {said}", kind="info")
             return self.state
 
     def redo(self) -> State:
@@ -258,7 +265,8 @@ class SolitaireWidget(anywidget.AnyWidget):
                 raise SolwidgetError("nothing to redo")
             self._check_not_solving()
             self._cancel_replay()
-            self._show(self.moves_made + 1)
+            said = self._move_words(self.moves_made + 1)
+            self._show(self.moves_made + 1, message=f"redone: {said}", kind="info")
             return self.state
 
     def seek(self, index: int) -> State:
@@ -295,7 +303,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             home = self._play_safe_moves()
             played = self._line[start:self.moves_made]
             self._show(self.moves_made, message=f"autoplay: {home} home" if played
-                       else "autoplay: no card can go home safely now", kind="info")
+                       else "autoplay: no card can go home safely now", kind="info", timed=bool(played))
         return played
 
     def hint(self, **budget):
@@ -344,8 +352,13 @@ class SolitaireWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ the solver
     def solve(self, background: bool = True, steps: int = 500, **options) -> None:
-        """Run the solver on the current position, showing its progress; offer the win."""
+        """Run the solver on the current position, showing its progress; offer the win.
+
+        ``options`` go to ``sw.Solver``; without ``max_states`` or ``max_seconds`` the search
+        has ``solve_seconds`` (the toolbar's choice) and no other limit."""
         from ..solver import Solver
+        if "max_states" not in options and "max_seconds" not in options:
+            options.update(max_seconds=self.solve_seconds, max_states=None)
         self.show_solver(Solver(self.state, **options), background=background, steps=steps)
 
     def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2) -> None:
@@ -504,8 +517,9 @@ class SolitaireWidget(anywidget.AnyWidget):
         self.solver_progress = {}
         self._show(0, message=message, kind="info")
 
-    def _show(self, index: int, message: str = "", kind: str = "") -> None:
-        """Make position ``index`` of the line current and send what changed."""
+    def _show(self, index: int, message: str = "", kind: str = "", timed: bool = False) -> None:
+        """Make position ``index`` of the line current and send what changed; ``timed``: the
+        person's own move led there (a win then says how long their play took)."""
         before, after = self._shown, self._states[index]
         hidden = sync.hidden_below(after)
         with self.hold_sync():
@@ -519,7 +533,8 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.moves_made = index
             self.history_length = len(self._line)
             self.legal = sync.legal_texts(after)
-            self.status = self._status(after, index)
+            self.action_words = self._action_words(after)
+            self.status = self._status(after, index, timed)
             self.move_words = self._move_said(index)
             self.board_min_height = self._line_height()
             self.highlight = []
@@ -529,18 +544,23 @@ class SolitaireWidget(anywidget.AnyWidget):
         """The move that led to position ``index``, in words, with its place in the line."""
         if not index:
             return ""
-        said = words.move_words(self._states[index - 1], self._line[index - 1])
-        return f"move {index} of {len(self._line)}: {said}"
+        return f"move {index} of {len(self._line)}: {self._move_words(index)}"
 
-    def _status(self, state: State, index: int) -> dict:
-        """The status line; a win says how many moves it took, and how long."""
-        status = sync.status_of(state, index)
-        if status["won"] and self._clock is not None:
-            seconds = round(time.monotonic() - self._clock)
-            status["seconds"] = seconds
-            status["text"] = (f"{status['home']}/{status['total']} cards home · won in {index} "
-                              f"move{'s' * (index != 1)} and {_duration(seconds)}!")
-        return status
+    def _move_words(self, index: int) -> str:
+        """The move that led to position ``index``, in the board's words (with its text when
+        pile ids are shown)."""
+        move = self._line[index - 1]
+        return self._with_ids(words.move_words(self._states[index - 1], move), str(move))
+
+    def _status(self, state: State, index: int, timed: bool) -> dict:
+        """The status line; a win the person played says how long their play took (a win
+        reached by a replay, a seek or redo says its moves only)."""
+        seconds = round(time.monotonic() - self._clock) if timed and self._clock is not None else None
+        return sync.status_of(state, index, seconds)
+
+    def _action_words(self, state: State) -> dict:
+        """Each legal action on a pile ("d1 build") in words, for its button."""
+        return {str(m): words.move_words(state, m) for m in state.legal_moves() if m.dst in self.game.actions}
 
     def _line_height(self) -> float:
         """The height of the tallest position of the line (engine.geometry, as drawn)."""
@@ -600,6 +620,14 @@ class SolitaireWidget(anywidget.AnyWidget):
             raise InvalidTrait(f"replay_delay must be a finite number of seconds >= 0, not {shown(delay)}")
         return delay
 
+    @traitlets.validate("solve_seconds")
+    def _valid_solve_seconds(self, proposal):
+        seconds = proposal["value"]
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise InvalidTrait(f"solve_seconds must be a positive, finite number of seconds or None "
+                               f"(no limit), not {shown(seconds)}")
+        return seconds
+
     @traitlets.validate("state")
     def _valid_state(self, proposal):
         state = proposal["value"]
@@ -609,17 +637,19 @@ class SolitaireWidget(anywidget.AnyWidget):
         return state
 
     # ------------------------------------------------------------ the browser
-    BROWSER_TRAITS = frozenset({"four_colour", "show_ids", "auto_foundations"})   # all the browser may set
+    # All the browser may set, and the values it may set them to.
+    BROWSER_TRAITS = {"four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
+                      "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
 
     def set_state(self, sync_data) -> None:
-        """Trait updates from the browser: only the switches (``BROWSER_TRAITS``), as bools; anything
-        else refuses the whole update (the game changes only through checked messages)."""
+        """Trait updates from the browser: only ``BROWSER_TRAITS``, each to one of its values;
+        anything else refuses the whole update (the game changes only through checked messages)."""
         try:
-            sync.check_sync_data(sync_data, self.BROWSER_TRAITS)
+            checked = sync.check_sync_data(sync_data, self.BROWSER_TRAITS)
         except SolwidgetError as err:
             self._refuse(str(err))
             return
-        super().set_state(sync_data)
+        super().set_state(checked)
 
     def _on_message(self, _widget, content, _buffers) -> None:
         try:
@@ -642,7 +672,8 @@ class SolitaireWidget(anywidget.AnyWidget):
         in the rules' words."""
         reason = self.game.pickup_refusal(self.state, request["src"], request["index"], request["n"])
         if reason:
-            self._refuse(reason)
+            said = words.reason_words(self.state, reason)
+            self._refuse(self._with_ids(said, reason if said != reason else ""))
 
     def _refuse(self, reason: str) -> None:
         with self.hold_sync():
@@ -663,8 +694,10 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.new_deal(request.get("deal"))
             elif name == "solve":
                 self.solve()
-            elif name == "replay":      # a win plays; a best line waits on the replay bar
-                self.replay(delay=self.replay_delay if self.solution else None)
+            elif name == "replay":      # a win plays at the replay bar's speed; a best line waits there
+                self.replay(delay=None)
+                if self.solution:
+                    self.send({"type": "play"})
             else:
                 getattr(self, name)()
 
@@ -693,12 +726,6 @@ def _summary(status: str, moves: int, progress: dict) -> str:
     if status == "unknown":
         return f"unknown at the budget ({spent}); its best line has {moves} moves"
     return f"stopped ({spent}); its best line has {moves} moves"
-
-
-def _duration(seconds: int) -> str:
-    """``75`` -> ``"1 min 15 s"``."""
-    minutes, seconds = divmod(seconds, 60)
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def _plain_kind(trait, value) -> bool:

@@ -19,7 +19,7 @@ MIN_INDEX_PX = 10           # the least font size of a card's corner index
 NEAR_WIN = position("freecell", f0="AC-KC", f1="AD-KD", f2="AH-KH", f3="AS-QS", t0="KS")
 
 CELLS = [
-    "import json\nimport solwidget as sw\nseeds = {}",
+    "import json\nimport solwidget as sw\nfrom solwidget.engine.words import reason_words\nseeds = {}",
     *(f"seeds[{game!r}] = sw.SolitaireWidget({game!r}, deal=3)\nseeds[{game!r}].add_class('wb-{game}')\n"
       f"seeds[{game!r}]" for game in SEED_GAMES),
     "fc = sw.SolitaireWidget('freecell', deal=1)\nfc.add_class('wb-fc')\n"
@@ -142,8 +142,8 @@ def test_a_moved_card_slides_unless_motion_is_reduced(notebook, motion):
 def test_a_covered_card_is_refused_as_it_is_picked_up(notebook):
     page = notebook.page
     page.set_viewport_size({"width": 1280, "height": 900})
-    reason = notebook.value("lock.game.pickup_refusal(lock.state, 't0', 0, 1)")
-    assert reason and "covered" in reason
+    reason = notebook.value("reason_words(lock.state, lock.game.pickup_refusal(lock.state, 't0', 0, 1))")
+    assert "is covered by" in reason and "t9" not in reason
     page.locator(".wb-lock [data-pile='t0'] [data-card]").click(position={"x": 6, "y": 6})
     assert page.locator(".wb-lock .sw-picked").count() == 0
     page.locator(".wb-lock [data-role='message']").filter(has_text=reason).wait_for()

@@ -168,7 +168,8 @@ def test_the_solver_panel_shows_its_budget_and_blocks_moves_until_stopped(shown)
     page = new_widget(shown, "interchange", 1)          # a deal the solver does not decide soon
     page.locator('[data-action="solve"]').click()
     summary = page.locator('[data-role="solver-summary"]')
-    summary.filter(has_text=re.compile(r"searching… [\d,]+ of [\d,]+ states")).wait_for()
+    # Solve's budget is the toolbar's choice, 10 s by default, and no state cap beside it.
+    summary.filter(has_text=re.compile(r"searching… [\d,]+ states · [\d.]+ of 10 s")).wait_for()
     page.locator('[data-role="solver-bar"]').wait_for()
     page.locator(".sw-root.sw-solving").wait_for()
     page.locator('[data-action="hint"]').click()

@@ -11,9 +11,10 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.visible import visible_piles
+from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
-from helpers import JS_DOM_PLACES, position
+from helpers import JS_DOM_PLACES, long_fan_positions, position
 from jsharness import JS_SLIDING, kernel, mount
 
 MIN_INDEX_PX = 10           # the least font size of a card's corner index
@@ -61,6 +62,22 @@ def test_a_narrow_output_area_gets_the_narrower_arrangement(page):
     placed_as(page, narrow, widget.state)
     assert unit(page) == (600 - 16) // narrow["width"]
     assert page.evaluate("() => document.querySelector('.sw-felt').scrollWidth") <= 600
+
+
+@pytest.mark.parametrize("game_id, width, index", [("reversed_solitaire", 250, 2), ("triple_interchange", 300, 2),
+                                                    ("mutated", 300, 1), ("interlock", 300, 1)])
+def test_the_narrowest_arrangements_are_drawn_as_the_engine_places_them(page, game_id, width, index):
+    """Long fans in a wrapped tableau push its second row down, and in Mutated Solitaire's narrow
+    board each row's fans push its deck down (the deck's ``span``), alike in both twins."""
+    state = long_fan_positions()[game_id]
+    widget = sw.SolitaireWidget(game_id, state=state)
+    mount(page, widget, width=width)
+    narrow = geometry.arranged(widget.game.layout(), index)
+    assert page.get_attribute(".sw-board", "data-arrangement") == str(index)
+    placed_as(page, narrow, state)
+    pushed = geometry.place(narrow, visible_piles(state))["piles"]
+    if game_id != "interlock":          # its layers do not wrap: its rows are its own
+        assert any(pushed[p["id"]]["y"] > p["y"] for p in narrow["piles"] if p["fan"] != "none"), "a row was pushed"
 
 
 @pytest.mark.parametrize("game_id", ["reversed_solitaire", "triple_interchange", "interlock", "mutated"])
@@ -199,11 +216,16 @@ JS_CHOOSE = """async ([board, pixels]) => {
 }"""
 
 
-@pytest.mark.parametrize("pixels, index", [(17.1 * 40, 0), (17.1 * 40 - 1, 1), (10.2 * 40, 1), (200, 1)])
-def test_the_widest_legible_arrangement_is_chosen(page, pixels, index):
+@pytest.mark.parametrize("pixels, index, interlock", [
+    (17.1 * 40, 0, 0), (17.1 * 40 - 1, 1, 0), (12.5 * 40 - 1, 1, 1), (10.2 * 40, 1, 1), (10.2 * 40 - 1, 2, 1),
+    (5.6 * 40, 2, 1), (200, 2, 1)])
+def test_the_widest_legible_arrangement_is_chosen(page, pixels, index, interlock):
+    """Triple Interchange: its own, the foundations folded (10.2 card widths), every row wrapped
+    (5.6); past the narrowest, the narrowest. Interlock: its own, else its foundations brought
+    left (as wide: its layers scroll)."""
     board = sw.load_game("triple_interchange").layout()
     assert page.evaluate(JS_CHOOSE, [board, pixels]) == index
-    assert page.evaluate(JS_CHOOSE, [sw.load_game("interlock").layout(), pixels]) == 0
+    assert page.evaluate(JS_CHOOSE, [sw.load_game("interlock").layout(), pixels]) == interlock
 
 
 # ------------------------------------------------------------------ pick-ups refused at once
@@ -215,9 +237,13 @@ def test_a_covered_card_is_not_picked_up_and_the_rules_say_why(page):
     assert page.evaluate("() => window.model.sent") == [{"type": "pick", "src": "t0", "index": 0, "n": 1}]
     kernel(page, widget)
     reason = widget.game.pickup_refusal(widget.state, "t0", 0, 1)
-    assert reason and page.text_content('[data-role="message"]') == reason
+    assert reason == "t0 is covered by t9 and t10"
+    assert page.text_content('[data-role="message"]') == reason_words(widget.state, reason)
     assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
     assert widget.history == []
+    page.click('[data-pile="t19"] [data-card]', position={"x": 6, "y": 6})     # the next action starts
+    assert page.locator(".sw-picked").count() == 1
+    assert page.text_content('[data-role="message"]') == "", "the refusal is put away"
 
 
 def test_a_face_down_card_is_not_picked_up_nor_named(page):

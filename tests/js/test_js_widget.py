@@ -6,6 +6,8 @@ to the widget and sends the changed traits back, as the Jupyter comm would.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import solwidget as sw
@@ -141,8 +143,10 @@ def test_cards_carry_aria_labels(page):
     names = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
              "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
     suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-    assert label == f"{names[top[0]]} of {suits[top[1]]} on t0"
-    assert "t0: tableau, 7 cards" in page.get_attribute('[data-pile="t0"]', "aria-label")
+    assert label == f"{names[top[0]]} of {suits[top[1]]}, on the first tableau pile"
+    assert page.get_attribute('[data-pile="t0"]', "aria-label").startswith("the first tableau pile: 7 cards, top ")
+    labels = page.evaluate("() => [...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))")
+    assert not [text for text in labels if re.search(r"\b[ftc]\d+\b", text)], "no pile id is read out"
 
 
 def test_covered_piles_are_shaded_and_backs_hide_their_card(page):
@@ -154,7 +158,7 @@ def test_covered_piles_are_shaded_and_backs_hide_their_card(page):
     mount(page, widget)
     backs = page.locator('[data-card="back"]')
     assert backs.count() == 4 * 9 + 2         # four face-down rows, and the stock's top two
-    assert page.locator('[data-card="back"][aria-label^="a face-down card on"]').count() == backs.count()
+    assert page.locator('[data-card="back"][aria-label^="a face-down card, on the "]').count() == backs.count()
 
 
 def test_a_stock_synced_as_a_count_draws_its_top_backs_and_the_count(page):

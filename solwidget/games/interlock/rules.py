@@ -209,7 +209,14 @@ class InterlockFamily(Patience):
             piles.append(entry)
         width = self.board_columns * step - PILE_GAP
         height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM
-        return {"width": round(width, 3), "height": round(height, 3), "piles": piles}
+        # Narrow screens scroll the layers sideways (they cannot wrap: each pile lies over two
+        # others); the foundations then come left, beside the waste, where the felt begins.
+        left = [pile["id"] for pile in piles if pile["fan"] == "none"]
+        places = {pile["id"]: [pile["x"], pile["y"]] for pile in piles}
+        places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(left)})
+        narrow = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
+                  "places": places}
+        return {"width": round(width, 3), "height": round(height, 3), "piles": piles, "narrower": [narrow]}
 
 
 @register

@@ -35,14 +35,14 @@ class MutatedSolitaire(Game):
     name = "Mutated Solitaire"
     tagline = "Klondike in three rows: a card moves only to the row above or below its own"
     summary = ("4 foundations (row 0) build up in suit from Ace; their top card may come back to row 1. "
-               "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus r2x (one card, "
-               "row 2); a 7-card deck per row, alternately face down and up. A card moves only to the "
-               "row directly above or below: only row 1 reaches the foundations. Spaces build down in "
-               "alternating colours, runs move as a unit, an empty space takes only a King; r2x, once "
-               "emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes on a deck "
-               "in draw mode. A King moved into, or turned up in, a space of row N flips deck dN. "
-               "'dN build' turns a deck's top card into the base of a built pile, which plays like a "
-               "space of row N until its base leaves.")
+               "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus one extra space "
+               "in row 2 (one card); a 7-card deck per row, alternately face down and up. A card moves only "
+               "to the row directly above or below: only row 1 reaches the foundations. Spaces build down "
+               "in alternating colours, runs move as a unit, an empty space takes only a King; the extra "
+               "space, once emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes "
+               "on a deck in draw mode. A King moved into, or turned up in, a space of a row flips that "
+               "row's deck. A deck's build button turns its top card into the base of a built pile, which "
+               "plays like a space of its row until its base leaves.")
     pile_ids = PILE_IDS
     pile_kinds = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
                   "r2x": "space", **{p: "deck" for p in DECK_IDS}}
@@ -332,8 +332,30 @@ class MutatedSolitaire(Game):
         for pid in SPACE_IDS:
             row, col = int(pid[1]), int(pid[3])
             add(pid, (col - 1) * step, rows_y + (row - 1) * row_height, "down", "K")
-        for pid in DECK_IDS:
+        for pid in DECK_IDS:       # a deck spans the row of five it lies beneath on narrow screens
             add(pid, deck_x, rows_y + (int(pid[1]) - 1) * row_height, "right", "")
+            piles[-1]["span"] = round(COLUMNS * step - PILE_GAP, 3)
         add("r2x", r2x_x, rows_y + row_height, "down", "×")
         return {"width": round(r2x_x + 1, 3), "height": round(rows_y + ROWS * row_height, 3),
-                "piles": piles}
+                "piles": piles, "narrower": [self._narrow_layout(piles)]}
+
+    @staticmethod
+    def _narrow_layout(piles: list[dict]) -> dict:
+        """For narrow screens: each row's deck beneath its five spaces (r2x beside deck 2),
+        so that the board is as wide as a row of five."""
+        step = 1 + PILE_GAP
+        rows_y = CARD_ASPECT + ROW_GAP
+        spaces_height = CARD_ASPECT + 1.0           # a row's spaces, with room to fan
+        block = spaces_height + CARD_ASPECT + ROW_GAP + 0.3     # then its deck, and a caption's room
+        places = {}
+        for pile in piles:
+            pid, row = pile["id"], pile["row"]
+            top = rows_y + (row - 1) * block
+            if pile["kind"] == "foundation":
+                places[pid] = [pile["x"], 0]
+            elif pid in DECK_IDS or pid == "r2x":
+                places[pid] = [(COLUMNS - 1) * step if pid == "r2x" else 0, round(top + spaces_height + 0.3, 3)]
+            else:
+                places[pid] = [pile["x"], round(top, 3)]
+        height = rows_y + ROWS * block
+        return {"width": round(COLUMNS * step - PILE_GAP, 3), "height": round(height, 3), "places": places}
