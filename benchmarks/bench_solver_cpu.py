@@ -4,8 +4,8 @@
         deals 1-100, each searched until won, lost or 10 s of CPU: won / lost / unknown
     .venv/bin/python benchmarks/bench_solver_cpu.py mutated 1 1000 --cpu 1 --then 10 --quiet
         deals 1-1000 at 1 s of CPU, then the deals left unknown at 10 s: decided at each,
-        and the expansions a deal within which 99 % and 99.9 % of them were decided (the
-        targets in a measure that does not move with the machine's speed)
+        and the expansions a deal within which 99 % and 99.9 % of them were decided (a
+        measure that does not move with the machine's speed)
     .venv/bin/python benchmarks/bench_solver_cpu.py triple_interchange 1 20 --max-states 2000 --reps 3
         deals 1-20 at 2,000 states each: search CPU (min of 3 runs; shortening and replaying
         the wins left out), states per CPU second, and a fingerprint of every result (status,
@@ -74,7 +74,7 @@ def then_longer(game, rows, seconds, portfolio, quiet) -> list[tuple]:
 
 
 def expansions_needed(rows, shares=(0.99, 0.999)) -> None:
-    """The targets restated in expansions, which do not move with the machine's speed: for
+    """The shares decided restated in expansions, which do not move with the machine's speed: for
     each share of the deals, the expansions within which that many were decided (the
     searches count expansions, so a deal is decided at the same count on any machine)."""
     decided = sorted(row[2] for row in rows if row[1] != "unknown")

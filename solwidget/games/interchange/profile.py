@@ -35,8 +35,8 @@ class InterchangeProfile(Profile):
 class TripleInterchangeProfile(InterchangeProfile):
     portfolio = TRIPLE_INTERCHANGE_PORTFOLIO
     # The pair decides most deals within 30,000 expansions; a deal still open past them is
-    # mostly one to prove lost, and the first search alone proves it in about two thirds of
-    # the pair's time (docs/solver.md).
+    # mostly one to prove lost, which one search proves sooner than two that keep their own
+    # tables (docs/solver.md, "Pooled proofs").
     alone_after = 30_000
 
 

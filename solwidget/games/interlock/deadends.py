@@ -73,7 +73,7 @@ might drop down, lay under it); a split costs two closures.
   as they would without splits: of the splits suggested, the KILLER_TRIES that last proved
   a position dead, and all of them at every SCOUT-th position (which finds new ones).
 What the closures miss is time: they may let a card take a guest and also go home early,
-though the guest must leave it first. Refinements tried and dropped: docs/solver.md.
+though the guest must leave it first. Why no stronger test is made: docs/solver.md, "Twins" and "Decisions".
 
 The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
 (solver/search.py): every position on a winning line has a win, so none of them is dead,
