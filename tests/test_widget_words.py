@@ -72,6 +72,23 @@ def test_a_mutated_refusal_names_the_card_and_its_row():
     assert not PILE_ID.search(words)
 
 
+def test_a_full_cell_is_named_as_a_place_with_its_card():
+    state = sw.load_game("reversed_solitaire").deal(1).play("t0 c0")
+    assert reason_words(state, state.explain("t1 c0")) == "that free cell already holds 6♠"
+
+
+def test_the_stock_and_the_waste_are_named_once_as_places():
+    state = sw.load_game("triple_interchange").deal(1).play("stock waste")
+    words = reason_words(state, state.explain("waste stock"))
+    assert words == "the stock still has cards: the waste is turned over only once the stock is empty"
+
+
+def test_an_empty_back_pile_refusal_reads_as_one_sentence():
+    state = sw.load_game("interlock").deal(1)
+    reason = "t3 is an empty back pile: it takes only a King or a run headed by a King"
+    assert reason_words(state, reason).startswith("that pile is an empty back pile: it takes only a King")
+
+
 def test_quoted_move_text_stays_as_the_api_writes_it():
     state = sw.load_game("mutated").deal(5)
     reason = "write it like 'd2 r1c3 QH'"

@@ -126,13 +126,27 @@ def reason_words(state: State, reason: str) -> str:
     ids = sorted(game.pile_ids, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
 
-    empty = re.compile(pattern.pattern + r" is empty")
+    mention = re.compile(r"(?:\b(the|a|an) )?" + pattern.pattern + r"( is empty| already holds a card| is an empty )?")
+
+    def noun(pid: str) -> str:
+        """The place's noun, without its article: "free cell", "pile"."""
+        return game.place_name(pid).split(" ", 1)[-1]
+
+    def said(match: re.Match) -> str:
+        article, pid, predicate = match.groups()
+        if predicate == " is empty":          # not "an empty free cell is empty"
+            return f"{game.place_name(pid)} is empty"
+        if predicate == " already holds a card":
+            return f"that {noun(pid)} already holds {pile_words(state, pid, piles)}"
+        if predicate:                          # "... is an empty back pile"
+            return f"that {noun(pid)}{predicate}"
+        if article:                            # "the stock", "the waste": the place itself
+            place = game.place_name(pid)
+            return place if place.startswith("the ") else f"the {noun(pid)}"
+        return pile_words(state, pid, piles)
 
     def plain(text: str) -> str:
-        text = _CARD.sub(lambda m: card_words(m.group(0)), text)
-        # a pile said to be empty is named by its place, not as "an empty ... is empty"
-        text = empty.sub(lambda m: f"{game.place_name(m.group(1))} is empty", text)
-        return pattern.sub(lambda m: pile_words(state, m.group(1), piles), text)
+        return mention.sub(said, _CARD.sub(lambda m: card_words(m.group(0)), text))
 
     return "".join(part if part.startswith("'") else plain(part) for part in _QUOTED.split(reason))
 
