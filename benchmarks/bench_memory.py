@@ -57,7 +57,7 @@ print(json.dumps({"status": result.status, "expanded": result.progress.expanded,
 def measure(game: str, deal: int, minutes: float) -> dict:
     """One solve in a child process: its status, positions expanded, minutes and peak RSS."""
     done = subprocess.run([sys.executable, "-c", CHILD, game, str(deal), str(60 * minutes)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     if done.returncode:
         return {"game": game, "deal": deal, "error": done.stderr.strip().splitlines()[-1:]}
     return {"game": game, "deal": deal, **json.loads(done.stdout.splitlines()[-1])}

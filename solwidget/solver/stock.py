@@ -173,7 +173,7 @@ class _Wanted:
     reads refer to each other, and such a cycle per expansion outlives the expansion while
     the search holds the garbage collector off (search.py's ``collector_paused``)."""
 
-    __slots__ = ("piles", "targets", "found", "played", "distinct")
+    __slots__ = ("distinct", "found", "piles", "played", "targets")
 
     def __init__(self, game: Patience, piles, targets):
         self.piles, self.targets, self.found = piles, targets, {}
