@@ -461,6 +461,11 @@ def test_a_hostile_file_is_refused_with_the_file_and_the_reason(tmp_path, conten
     assert str(caught.value).startswith(f"{path}: ") and words in str(caught.value)
 
 
+def test_a_field_named_by_no_text_is_refused():
+    with pytest.raises(sw.InvalidVariant, match="the variant: field 1: no such change"):
+        sw.variant_from_dict({"id": "numbered", "name": "Numbered", "base": "freecell", 1: 2})
+
+
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
 def test_a_file_that_is_no_regular_file_is_refused_unread(tmp_path, target):
     if target == "fifo":
