@@ -529,3 +529,15 @@ def test_variants_collects_the_families_declarations_and_imports_nothing_private
     assert not [(module, name) for module, name in imported if name.startswith("_")]
     families = {module for module, name in imported if module and module.startswith("games.")}
     assert families == {f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")}
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "mutated"])
+def test_docs_list_what_each_family_declares(game_id):
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text()
+    row = next(line for line in docs.splitlines() if line.startswith("| `") and f"`{game_id}`" in line.split("|")[1])
+    may_change = row.split("|")[2]
+    variation = variation_of(game_class(game_id))
+    assert [name for name in CHANGES if name in may_change] == [n for n in CHANGES if n in variation.changes]
+    assert variation.changes or may_change.strip() == "nothing"
