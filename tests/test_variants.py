@@ -541,3 +541,11 @@ def test_docs_list_what_each_family_declares(game_id):
     variation = variation_of(game_class(game_id))
     assert [name for name in CHANGES if name in may_change] == [n for n in CHANGES if n in variation.changes]
     assert variation.changes or may_change.strip() == "nothing"
+
+
+def test_an_unknown_id_lists_a_few_variants_however_many_there_are():
+    for n in range(30):
+        sw.variant("freecell", id=f"many_{n}", name=f"Many {n}", cells=n % 4)
+    with pytest.raises(sw.UnknownGame) as caught:
+        sw.load_game("no_such_game")
+    assert " more" in str(caught.value) and len(str(caught.value)) < 400

@@ -50,8 +50,15 @@ def game_class(game_id: str) -> type[Game]:
     try:
         return _GAMES.get(game_id) or _VARIANTS[game_id]
     except (KeyError, TypeError):
-        variants = f"; variants defined here: {', '.join(_VARIANTS)}" if _VARIANTS else ""
+        variants = f"; variants defined here: {_listed(list(_VARIANTS))}" if _VARIANTS else ""
         raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}") from None
+
+
+def _listed(ids: list[str], most: int = 10) -> str:
+    """Ids for a message: the first ``most`` of them, and how many more (a notebook may define
+    hundreds of variants; the message stays short)."""
+    more = f" and {len(ids) - most} more" if len(ids) > most else ""
+    return ", ".join(ids[:most]) + more
 
 
 def load_game(game_id: str, **options) -> Game:
