@@ -543,9 +543,9 @@ def test_docs_list_what_each_family_declares(game_id):
     assert variation.changes or may_change.strip() == "nothing"
 
 
-def test_an_unknown_id_lists_a_few_variants_however_many_there_are():
+def test_an_unknown_id_lists_a_few_variants_however_many_and_long_they_are():
     for n in range(30):
-        sw.variant("freecell", id=f"many_{n}", name=f"Many {n}", cells=n % 4)
+        sw.variant("freecell", id=f"many_{n}_" + "x" * 90, name=f"Many {n}", cells=n % 4)
     with pytest.raises(sw.UnknownGame) as caught:
         sw.load_game("no_such_game")
     assert " more" in str(caught.value) and len(str(caught.value)) < 400

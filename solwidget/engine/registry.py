@@ -54,11 +54,17 @@ def game_class(game_id: str) -> type[Game]:
         raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}") from None
 
 
-def _listed(ids: list[str], most: int = 10) -> str:
-    """Ids for a message: the first ``most`` of them, and how many more (a notebook may define
-    hundreds of variants; the message stays short)."""
-    more = f" and {len(ids) - most} more" if len(ids) > most else ""
-    return ", ".join(ids[:most]) + more
+def _listed(ids: list[str], room: int = 60) -> str:
+    """Ids for a message, as many as fit in ``room`` characters, and how many more (a
+    notebook may define hundreds of variants, with ids of up to 100 characters)."""
+    shown_ids: list[str] = []
+    for game_id in ids:
+        if sum(len(i) + 2 for i in shown_ids) + len(game_id) <= room:
+            shown_ids.append(game_id)
+    if not shown_ids:
+        return f"{len(ids)} (ids too long to list)"
+    more = f" and {len(ids) - len(shown_ids)} more" if len(ids) > len(shown_ids) else ""
+    return ", ".join(shown_ids) + more
 
 
 def load_game(game_id: str, **options) -> Game:
