@@ -280,6 +280,9 @@ def variant_from_dict(d: dict, source: str = "the variant") -> Variant:
     if not isinstance(d["base"], str):
         raise InvalidVariant(f"{source}: field 'base' is a game id such as 'freecell', not {shown(d['base'])}")
     changes = {k: v for k, v in d.items() if k not in ("id", "name", "base")}
+    named = [k for k in changes if not isinstance(k, str)]
+    if named:
+        raise InvalidVariant(f"{source}: field {shown(named[0])}: no such change; a field is named by text")
     try:
         return variant(d["base"], id=d["id"], name=d["name"], **changes)
     except SolwidgetError as err:

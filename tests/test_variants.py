@@ -461,6 +461,11 @@ def test_a_hostile_file_is_refused_with_the_file_and_the_reason(tmp_path, conten
     assert str(caught.value).startswith(f"{path}: ") and words in str(caught.value)
 
 
+def test_a_field_named_by_no_text_is_refused():
+    with pytest.raises(sw.InvalidVariant, match="the variant: field 1: no such change"):
+        sw.variant_from_dict({"id": "numbered", "name": "Numbered", "base": "freecell", 1: 2})
+
+
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
 def test_a_file_that_is_no_regular_file_is_refused_unread(tmp_path, target):
     if target == "fifo":
@@ -524,3 +529,23 @@ def test_variants_collects_the_families_declarations_and_imports_nothing_private
     assert not [(module, name) for module, name in imported if name.startswith("_")]
     families = {module for module, name in imported if module and module.startswith("games.")}
     assert families == {f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")}
+
+
+@pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "mutated"])
+def test_docs_list_what_each_family_declares(game_id):
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text()
+    row = next(line for line in docs.splitlines() if line.startswith("| `") and f"`{game_id}`" in line.split("|")[1])
+    may_change = row.split("|")[2]
+    variation = variation_of(game_class(game_id))
+    assert [name for name in CHANGES if name in may_change] == [n for n in CHANGES if n in variation.changes]
+    assert variation.changes or may_change.strip() == "nothing"
+
+
+def test_an_unknown_id_lists_a_few_variants_however_many_and_long_they_are():
+    for n in range(30):
+        sw.variant("freecell", id=f"many_{n}_" + "x" * 90, name=f"Many {n}", cells=n % 4)
+    with pytest.raises(sw.UnknownGame) as caught:
+        sw.load_game("no_such_game")
+    assert " more" in str(caught.value) and len(str(caught.value)) < 400

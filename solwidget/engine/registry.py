@@ -50,8 +50,21 @@ def game_class(game_id: str) -> type[Game]:
     try:
         return _GAMES.get(game_id) or _VARIANTS[game_id]
     except (KeyError, TypeError):
-        variants = f"; variants defined here: {', '.join(_VARIANTS)}" if _VARIANTS else ""
+        variants = f"; variants defined here: {_listed(list(_VARIANTS))}" if _VARIANTS else ""
         raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}") from None
+
+
+def _listed(ids: list[str], room: int = 60) -> str:
+    """Ids for a message, as many as fit in ``room`` characters, and how many more (a
+    notebook may define hundreds of variants, with ids of up to 100 characters)."""
+    shown_ids: list[str] = []
+    for game_id in ids:
+        if sum(len(i) + 2 for i in shown_ids) + len(game_id) <= room:
+            shown_ids.append(game_id)
+    if not shown_ids:
+        return f"{len(ids)} (ids too long to list)"
+    more = f" and {len(ids) - len(shown_ids)} more" if len(ids) > len(shown_ids) else ""
+    return ", ".join(shown_ids) + more
 
 
 def load_game(game_id: str, **options) -> Game:
