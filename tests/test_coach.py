@@ -1,0 +1,121 @@
+"""The coach: verdicts kept and inferred soundly, reviews of played lines, bad input refused."""
+
+import random
+
+import pytest
+
+import solwidget as sw
+from solwidget.coach import LOST, UNKNOWN, WINNABLE, Judge, review
+
+GAME = sw.load_game("reversed_solitaire")
+
+
+def played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
+    """Deal ``number``: ``follow`` moves of a found win, then ``wander`` random legal moves."""
+    start = GAME.deal(number)
+    win = sw.solve(start, max_states=None, max_seconds=30).moves
+    line, state = list(win[:follow]), start
+    for move in line:
+        state = state.play(move)
+    rnd = random.Random(seed)
+    for _ in range(wander):
+        move = rnd.choice(state.legal_moves())
+        line.append(move)
+        state = state.play(move)
+    return start, line
+
+
+def replays_to_a_win(state, line) -> bool:
+    for move in line:
+        state = state.play(move)
+    return state.is_won()
+
+
+def test_a_review_finds_the_move_that_lost_and_its_verdicts_are_proofs():
+    start, line = played_with_a_mistake()
+    report = review(start, line, max_seconds=5.0, crossroads=False)
+    assert report.first_losing is not None and report.first_losing.number > 10
+    losing = report.first_losing.number
+    states = [start]
+    for move in line:
+        states.append(states[-1].play(move))
+    for i, verdict in enumerate(report.verdicts):
+        if verdict.status == WINNABLE:                    # every winnable replays
+            assert replays_to_a_win(states[i], verdict.line), i
+            assert i < losing
+        elif verdict.status == LOST:                      # every lost is the solver's proof
+            assert sw.solve(states[i], max_states=None, max_seconds=60).status == "lost", i
+            assert i >= losing
+    assert report.verdicts[losing - 1].status == WINNABLE and report.verdicts[losing].status == LOST
+    assert f"lost at move {losing}" in report.summary()
+
+
+def test_a_line_that_follows_a_win_is_winnable_throughout():
+    start = GAME.deal(1)
+    win = sw.solve(start, max_states=None, max_seconds=30).moves
+    report = review(start, win[:30], max_seconds=5.0, crossroads=False)
+    assert report.first_losing is None
+    assert all(v.status == WINNABLE for v in report.verdicts)
+    assert report.summary() == "the game is still winnable after the last move"
+
+
+def test_crossroads_keep_few_moves_and_each_keeping_move_has_a_win():
+    start, line = played_with_a_mistake()
+    judge = Judge(max_seconds=5.0)
+    report = review(start, line, max_seconds=5.0, judge=judge)
+    for crossroads in report.crossroads:
+        assert 1 <= len(crossroads.keeping) <= 2 and crossroads.losing and not crossroads.open
+        for move in crossroads.keeping:
+            after = crossroads.state.play(move)
+            assert replays_to_a_win(after, judge.known(after).line)
+        for move in crossroads.losing:
+            assert judge.known(crossroads.state.play(move)).status == LOST
+
+
+def test_verdicts_are_kept_along_a_win_and_inferred_from_moves():
+    judge = Judge(max_seconds=10.0)
+    start = GAME.deal(1)
+    verdict = judge.judge(start)
+    assert verdict.status == WINNABLE and replays_to_a_win(start, verdict.line)
+    searches = judge.searches
+    after = start.play(verdict.line[0])
+    assert judge.judge(after).line == verdict.line[1:] and judge.searches == searches
+    assert judge.known(GAME.deal(2)) is None
+
+
+def test_a_cancelled_judgement_is_not_known_yet_and_not_kept():
+    judge = Judge(max_seconds=10.0)
+    assert judge.judge(GAME.deal(2), cancelled=lambda: True).status == UNKNOWN
+    assert judge.known(GAME.deal(2)) is None
+
+
+@pytest.mark.parametrize("moves, words", [(["t5 c0", "t9 t9"], "moves[1]"), ("t5 c0", "moves"),
+                                          ([3], "moves[0]")])
+def test_bad_lines_are_refused_by_name(moves, words):
+    with pytest.raises(sw.SolwidgetError, match=words.replace("[", r"\[")):
+        review(GAME.deal(1), moves)
+
+
+@pytest.mark.parametrize("budget", [{"max_seconds": 0}, {"max_seconds": float("nan")}, {"max_seconds": True},
+                                    {"max_seconds": None, "max_states": None}, {"max_states": -3}])
+def test_bad_budgets_are_refused_by_name(budget):
+    with pytest.raises(sw.SolwidgetError, match="max_"):
+        review(GAME.deal(1), ["t5 c0"], **budget)
+    with pytest.raises(sw.SolwidgetError, match="max_"):
+        Judge(**{"max_seconds": 1.0, **budget})
+
+
+def test_review_takes_a_state_not_a_game():
+    with pytest.raises(sw.SolwidgetError, match="game_or_state"):
+        review(GAME, ["t5 c0"])
+
+
+def test_the_command_line_reviews_a_line(capsys):
+    from solwidget.cli import main
+    start, line = played_with_a_mistake()
+    assert main(["review", "reversed_solitaire", "3", ", ".join(map(str, line)), "--no-crossroads",
+                 "--max-seconds", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "lost at move" in out and "<- lost the game here" in out
+    assert main(["review", "reversed_solitaire", "3", "t5 c0, t9 t9"]) == 2
+    assert "move 2" in capsys.readouterr().err
