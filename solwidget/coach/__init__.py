@@ -8,5 +8,7 @@ position is lost, and deals known to be winnable, with their difficulty.
 
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 from .review import Crossroads, MoveReview, Review, review
+from .deals import Difficulty, difficulty, winnable_deals
 
-__all__ = ["LOST", "UNKNOWN", "WINNABLE", "Judge", "Verdict", "Crossroads", "MoveReview", "Review", "review"]
+__all__ = ["LOST", "UNKNOWN", "WINNABLE", "Judge", "Verdict", "Crossroads", "MoveReview", "Review", "review",
+           "Difficulty", "difficulty", "winnable_deals"]

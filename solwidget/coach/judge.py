@@ -103,10 +103,11 @@ class Judge:
 
     # ------------------------------------------------------------ judging
     def judge(self, state: State, max_seconds: float | None = None, max_states: int | None = None,
-              cancelled=None) -> Verdict:
+              cancelled=None, step: int = STEP) -> Verdict:
         """The verdict on ``state``: known, inferred, or searched for within the budget
         (this judge's, or the one given). ``cancelled()``, if given, is asked between steps
-        of the search: True stops it, and the verdict is "not known yet" (not kept)."""
+        of the search (``step`` expansions each): True stops it, and the verdict is "not
+        known yet" (not kept)."""
         verdict = self.inferred(state)
         if verdict is not None:
             return verdict
@@ -118,30 +119,41 @@ class Judge:
             while solver.result is None:
                 if cancelled is not None and cancelled():
                     return Verdict(UNKNOWN)
-                solver.step(STEP)
+                solver.step(step)
         return self.record(state, solver.result)
 
     def record(self, state: State, result: SolveResult) -> Verdict:
         """Keep what ``result``, a search from ``state``, tells (module docstring)."""
         if result.status == "won":
-            line = tuple(result.moves)
-            verdict = self.keep(state, Verdict(WINNABLE, line, result))
-            at = state
-            for i, move in enumerate(line[:-1]):
-                at = at.play(move)
-                self.keep(at, Verdict(WINNABLE, line[i + 1:], result))
-            return verdict
+            self.record_line(state, result.moves)
+            return self.keep(state, Verdict(WINNABLE, tuple(result.moves), result))
         if result.status == "lost":
             return self.keep(state, Verdict(LOST, (), result))
         return Verdict(UNKNOWN, (), result)
+
+    def record_line(self, state: State, line) -> Verdict:
+        """Keep a win ``line`` from ``state`` (replayed here: it must win) for every position
+        along it."""
+        at = state
+        for move in line:
+            at = at.play(move)
+        if not at.is_won():
+            raise refuse("line", "a line of moves that wins from the position", line)
+        line = tuple(line)
+        verdict = self.keep(state, Verdict(WINNABLE, line))
+        at = state
+        for i, move in enumerate(line[:-1]):
+            at = at.play(move)
+            self.keep(at, Verdict(WINNABLE, line[i + 1:]))
+        return verdict
 
     def keep(self, state: State, verdict: Verdict) -> Verdict:
         """Keep ``verdict`` for ``state`` (the shorter of two wins); returns the one kept."""
         with self._lock:
             old = self._known.get(state)
-            if old is not None and old.status == WINNABLE and verdict.status == WINNABLE \
-                    and len(old.line) <= len(verdict.line):
-                return old
+            if old is not None and old.status == WINNABLE and verdict.status == WINNABLE and \
+                    (len(old.line), verdict.result is None) < (len(verdict.line), False):
+                return old          # a shorter win kept, or the same one with its search
             if old is not None and old.status != verdict.status:
                 raise AssertionError(f"coach bug: a position judged both {old.status} and {verdict.status}")
             self._known[state] = verdict

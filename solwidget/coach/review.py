@@ -180,13 +180,17 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
     return Review(start, reviews, verdicts, first, found, time.perf_counter() - began)
 
 
-def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds, max_states) -> list[Verdict]:
-    """A verdict for every position of the line, from the fewest searches (module docstring)."""
+def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds, max_states,
+              cancelled=None) -> list[Verdict]:
+    """A verdict for every position of the line, from the fewest searches (module docstring).
+    ``cancelled()``, if given, is asked while judging: True ends the review (Cancelled)."""
     found: dict[int, Verdict] = {}
 
     def ask(i: int) -> Verdict:
         if i not in found:
-            found[i] = judge.judge(states[i], max_seconds, max_states)
+            found[i] = judge.judge(states[i], max_seconds, max_states, cancelled)
+            if cancelled is not None and cancelled():
+                raise Cancelled
         return found[i]
 
     def boundary(lo: int, hi: int) -> None:
@@ -222,14 +226,34 @@ def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds,
     return verdicts
 
 
-def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float = CHOICE_SECONDS) -> Crossroads:
-    """Every legal move of ``state`` judged: which keep a win, which lose, which are open."""
+class Cancelled(Exception):
+    """A review stopped by its caller."""
+
+
+def losing_move(states: list[State], moves: list[Move], judge: Judge, max_seconds: float | None,
+                cancelled=None) -> int | None:
+    """The number of the move of this line that turned a winnable position into a lost one,
+    where the verdicts found within ``max_seconds`` a position tell; else None (also when
+    ``cancelled()`` became True)."""
+    try:
+        verdicts = _verdicts(states, moves, judge, max_seconds, None, cancelled)
+    except Cancelled:
+        return None
+    return next((i + 1 for i in range(len(moves))
+                 if verdicts[i].status == WINNABLE and verdicts[i + 1].status == LOST), None)
+
+
+def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float | None = CHOICE_SECONDS,
+                max_states: int | None = None) -> Crossroads:
+    """Every legal move of ``state`` judged, each within ``max_seconds`` (at most the
+    judge's own) or ``max_states``: which keep a win, which lose, which stay open."""
+    if max_seconds is not None and judge.max_seconds is not None:
+        max_seconds = min(max_seconds, judge.max_seconds)
     keeping, losing, open_ = [], [], []
     for move in state.legal_moves():
         after = state.play(move)
         if after == state:
             continue                # a move that changes nothing is no choice
-        seconds = max_seconds if judge.max_seconds is None else min(max_seconds, judge.max_seconds)
-        status = judge.judge(after, seconds, None).status
+        status = judge.judge(after, max_seconds, max_states).status
         (keeping if status == WINNABLE else losing if status == LOST else open_).append(move)
     return Crossroads(index, state, keeping, losing, open_)

@@ -538,6 +538,7 @@ class Solver:
         self._release()
 
     def _release(self):
+        self.result.start = self.state
         self.progress.frontier = sum(s.waiting for s in self._searches)
         for s in self._searches:
             s.release()

@@ -29,6 +29,7 @@ from ..engine.registry import load_game
 from ..engine.state import State
 from ..engine.visible import visible_piles
 from . import sync
+from .coach import CoachMixin, check_coach_options, first_winnable
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -51,7 +52,7 @@ def pile_trait(pid: str) -> str:
     return f"pile_{pid}"
 
 
-class SolitaireWidget(anywidget.AnyWidget):
+class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     """A game of patience in a notebook.
 
     ``SolitaireWidget("interlock", deal=7, four_colour=False, **game_options)``; ``game`` may
@@ -125,7 +126,8 @@ class SolitaireWidget(anywidget.AnyWidget):
     state = traitlets.Instance(State, allow_none=True)
 
     def __init__(self, game: str | Game = "reversed_solitaire", deal: int = 1, four_colour: bool = False,
-                 state: State | None = None, **options):
+                 state: State | None = None, coach: bool = False, winnable_only: bool = False,
+                 coach_seconds: float = 1.0, **options):
         if isinstance(game, Game):
             if options:
                 raise InvalidOption("give options to load_game, or pass the game's id instead of a Game")
@@ -136,6 +138,9 @@ class SolitaireWidget(anywidget.AnyWidget):
             raise refuse("state", "a State (game.deal(n)) or None", state)
         if state is not None and state.game != the_game:
             raise SolwidgetError(f"this state is of {state.game.id}, not {the_game.id}")
+        coach, winnable_only, coach_seconds = check_coach_options(coach, winnable_only, coach_seconds)
+        if winnable_only and state is None:
+            deal = first_winnable(the_game, check_deal_number(deal, the_game.deal_limits))
         start = state if state is not None else the_game.deal(deal)
         _static("widget.js"), _static("widget.css")
         self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -159,6 +164,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._heights: list[float] = []          # board height of each position of the line
         self._clock: float | None = None         # when the first move of this game was made
         self._show(0, message="")
+        self._coach_start(coach, winnable_only, coach_seconds)
         self.on_msg(self._on_message)
 
     # ------------------------------------------------------------ reading
@@ -280,7 +286,7 @@ class SolitaireWidget(anywidget.AnyWidget):
     def new_deal(self, number: int | None = None) -> State:
         """Deal ``number`` (the next one when not given)."""
         with self._lock:
-            number = self.deal + 1 if number is None else number
+            number = self._coach_deal(number, self.deal)
             start = self.game.deal(number)      # raises InvalidDeal before anything changes
             self.deal = number
             self._reset(start, message=f"deal {number}")
@@ -327,6 +333,11 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.highlight = []
                 self._say("no hint: no move helps here", "info")
                 return None
+            self._coach_hint(found)
+            if found.lost:          # no move to show: none wins
+                self.highlight = []
+                self._say(f"hint: {found.verdict}", "info")
+                return found
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
             said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
@@ -522,6 +533,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.board_min_height = self._line_height()
             self.highlight = []
             self._say(message, kind)
+        self._coach_moved(index)
 
     def _move_said(self, index: int) -> str:
         """The move that led to position ``index``, in words, with its place in the line."""
@@ -607,7 +619,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         return state
 
     # ------------------------------------------------------------ the browser
-    BROWSER_TRAITS = frozenset({"four_colour", "show_ids", "auto_foundations"})   # all the browser may set
+    BROWSER_TRAITS = frozenset({"four_colour", "show_ids", "auto_foundations", "coach"})   # all the browser may set
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only the switches (``BROWSER_TRAITS``), as bools; anything
