@@ -1,6 +1,8 @@
 // The toolbar (deal number, New, Restart, Undo, Redo, Hint, Autoplay, Solve, switches), the
 // status line and message (drawn by render.js), the replay bar, and the solver's panel.
 
+import { buildCoach } from "./coach.js";
+
 const BUTTONS = [
   ["new", "New", "Deal the number in the box (the next deal if unchanged)"],
   ["restart", "Restart", "Back to the start of this deal"],
@@ -98,6 +100,9 @@ export function buildToolbar(board) {
       return [trait, box];
     });
 
+  const coach = buildCoach(board);
+  element.appendChild(coach.toggle);
+
   const footer = make("div", "sw-footer");
   // The replay bar: it steps through the line (the moves made and those undone) by seeking.
   const timeline = make("div", "sw-timeline", { "data-role": "replay-bar", role: "group", tabindex: "0",
@@ -133,7 +138,7 @@ export function buildToolbar(board) {
   const rulesText = make("p", "");
   const rulebook = make("p", "sw-rulebook", { "data-role": "rulebook" });
   rules.append(make("summary", "", {}, "Rules"), rulesText, rulebook);
-  footer.append(timeline, solverView, rules);
+  footer.append(coach.meter, timeline, solverView, rules);
 
   function send(name, extra = {}) {
     board.send({ type: "action", name, ...extra });
@@ -236,6 +241,7 @@ export function buildToolbar(board) {
   }
   window.addEventListener("keydown", replayKey, true);
   function destroy() {
+    coach.destroy();
     window.removeEventListener("keydown", replayKey, true);
     clearTimeout(playing);
     playing = null;
@@ -281,7 +287,8 @@ export function buildToolbar(board) {
     scrubber.value = String(made);
     where.textContent = `${made} / ${length}`;
     timeline.hidden = length === 0;
-    currentMove.textContent = model.get("move_words") || "";
+    currentMove.textContent = coach.marked(model.get("move_words") || "");
+    coach.update();
     const running = Boolean(playing) || busy === "replaying";
     steps.get("play").textContent = running ? "⏸" : "▶";
     steps.get("play").setAttribute("aria-pressed", String(running));
