@@ -21,7 +21,7 @@ from ...engine.words import card_words
 from ...solver.why import DeadEnd
 from . import deadends
 
-KING_STUCK = "a King with no back pile left to go to"
+KING_STUCK = "a King with no back pile left to go to"     # over the card, never leaving
 CARD_STUCK = "a card lying on another with nowhere to go"
 COVERED = "a card under piles that never clear"
 
@@ -53,13 +53,13 @@ def explain_dead_end(game, state) -> DeadEnd | None:
                 f"above it, with {_words(bottom)} at its bottom, never empties, because {_words(bottom)} "
                 f"can never leave ({_ways(test, bottom, home, available, slots)}; and it can drop "
                 f"onto no pile below).{also}")
-        return DeadEnd(COVERED, text, (card_name(card), card_name(bottom)))
+        kind = KING_STUCK if bottom & 15 == KING and not slots else COVERED
+        return DeadEnd(kind, text, (card_name(card), card_name(bottom)))
     pile = piles[t]
     guest = pile[pile.index(card) + 1]
     text = (f"{_words(card)} can never go home: {_words(guest)} lies on it and can never leave "
             f"({_ways(test, guest, home, available, slots)}).{also}")
-    kind = KING_STUCK if guest & 15 == KING else CARD_STUCK
-    return DeadEnd(kind, text, (card_name(card), card_name(guest)))
+    return DeadEnd(CARD_STUCK, text, (card_name(card), card_name(guest)))
 
 
 def _stays_over(test, piles, t, uncovered, empty) -> int:
