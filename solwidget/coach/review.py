@@ -25,7 +25,7 @@ from ..engine.words import move_words
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 
 CROSSROADS = 2          # a position where at most this many moves keep a win is a crossroads
-CHOICE_SECONDS = 0.2    # the budget for each alternative move weighed at a crossroads
+CHOICE_SECONDS = 0.2    # the most seconds for each alternative move weighed for crossroads
 
 
 @dataclass
@@ -145,7 +145,8 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
         game_or_state: the position the line starts from (``game.deal(n)``).
         moves: the moves played, each a Move or text (``"t3 f0"``), legal in turn.
         max_seconds, max_states: the budget for each position judged (at least one a limit).
-        crossroads: also weigh every legal move at each winnable position of the line.
+        crossroads: also weigh every legal move at each winnable position of the line, each
+            within ``max_states`` and at most CHOICE_SECONDS of ``max_seconds``.
         judge: a Judge whose verdicts to use and add to (a new one by default).
 
     Returns:
@@ -174,7 +175,8 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
         last = first.number - 1 if first is not None else len(parsed)
         for i in range(last + 1):
             if verdicts[i].status == WINNABLE and not states[i].is_won():
-                choice = weigh_moves(states[i], judge, i)
+                seconds = None if max_seconds is None else min(CHOICE_SECONDS, max_seconds)
+                choice = weigh_moves(states[i], judge, i, seconds, max_states)
                 if choice.is_crossroads:
                     found.append(choice)
     return Review(start, reviews, verdicts, first, found, time.perf_counter() - began)
@@ -245,10 +247,8 @@ def losing_move(states: list[State], moves: list[Move], judge: Judge, max_second
 
 def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float | None = CHOICE_SECONDS,
                 max_states: int | None = None) -> Crossroads:
-    """Every legal move of ``state`` judged, each within ``max_seconds`` (at most the
-    judge's own) or ``max_states``: which keep a win, which lose, which stay open."""
-    if max_seconds is not None and judge.max_seconds is not None:
-        max_seconds = min(max_seconds, judge.max_seconds)
+    """Every legal move of ``state`` judged, each within ``max_seconds`` and ``max_states``
+    (None: no limit of that kind): which keep a win, which lose, which stay open."""
     keeping, losing, open_ = [], [], []
     for move in state.legal_moves():
         after = state.play(move)

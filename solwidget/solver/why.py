@@ -12,6 +12,7 @@ position being lost, no line played ends in a win.
 
 from __future__ import annotations
 
+import base64
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -67,8 +68,15 @@ class Why:
         parts = [f"<p>{escape(self.text)}</p>"]
         for end in self.dead_ends:
             parts.append(f"<p><b>{escape(end.kind)}</b> ({end.lines} of the lines), for example:</p>"
-                         f"{state_svg(end.example, unit=30)}")
+                         f"{_picture(end.example)}")
         return "\n".join(parts)
+
+
+def _picture(state: State) -> str:
+    """The position's SVG as an ``<img>``: drawn in a notebook that is not trusted too,
+    where SVG output and inline SVG are not."""
+    data = base64.b64encode(state_svg(state, unit=30).encode()).decode("ascii")
+    return f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%;height:auto" alt="a dead end">'
 
 
 def explain(state: State, positions: int) -> Why:
