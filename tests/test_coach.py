@@ -60,16 +60,21 @@ def test_a_line_that_follows_a_win_is_winnable_throughout():
 
 
 def test_crossroads_keep_few_moves_and_each_keeping_move_has_a_win():
-    start, line = played_with_a_mistake()
+    start = GAME.deal(1)
+    win = sw.solve(start, max_states=None, max_seconds=30).moves
     judge = Judge(max_seconds=5.0)
-    report = review(start, line, max_seconds=5.0, judge=judge)
+    report = review(start, win, max_seconds=5.0, judge=judge)
+    assert report.crossroads                              # deal 1's win passes one at least
     for crossroads in report.crossroads:
         assert 1 <= len(crossroads.keeping) <= 2 and crossroads.losing and not crossroads.open
         for move in crossroads.keeping:
             after = crossroads.state.play(move)
             assert replays_to_a_win(after, judge.known(after).line)
         for move in crossroads.losing:
-            assert judge.known(crossroads.state.play(move)).status == LOST
+            after = crossroads.state.play(move)
+            assert judge.known(after).status == LOST
+            assert sw.solve(after, max_states=None, max_seconds=60).status == "lost"
+        assert str(crossroads).startswith(f"before move {crossroads.index + 1}: only ")
 
 
 def test_verdicts_are_kept_along_a_win_and_inferred_from_moves():
@@ -81,6 +86,12 @@ def test_verdicts_are_kept_along_a_win_and_inferred_from_moves():
     after = start.play(verdict.line[0])
     assert judge.judge(after).line == verdict.line[1:] and judge.searches == searches
     assert judge.known(GAME.deal(2)) is None
+
+
+def test_an_empty_judge_given_is_the_one_used():
+    judge = Judge(max_seconds=5.0)
+    review(GAME.deal(1), ["t5 c0"], max_seconds=5.0, crossroads=False, judge=judge)
+    assert judge.searches >= 1 and len(judge) >= 2
 
 
 def test_a_cancelled_judgement_is_not_known_yet_and_not_kept():

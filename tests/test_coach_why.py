@@ -145,5 +145,5 @@ def test_a_loss_no_lemma_decides_is_summarised_with_example_dead_ends():
     assert sum(end.lines for end in why.dead_ends) == 24
     for end in why.dead_ends:
         assert end.example.game == game and not end.example.is_won()
-    assert "<svg" in why._repr_html_()
+    assert why._repr_html_().count("<img src=\"data:image/svg+xml;base64,") == len(why.dead_ends)
     assert sw.solve(game.deal(1), max_states=20_000).why is None      # won: nothing to explain

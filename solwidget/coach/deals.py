@@ -81,7 +81,7 @@ def difficulty(state: State, line, judge: Judge | None = None, positions: int = 
     ``positions`` positions spread evenly along it (all of them, if fewer), every legal move
     is judged within ``choice_states`` positions of search (so the answer is the same on
     every machine)."""
-    judge = judge or Judge(max_seconds=None, max_states=choice_states)
+    judge = judge if judge is not None else Judge(max_seconds=None, max_states=choice_states)
     judge.record_line(state, line)
     positions = whole_number("positions", positions, 1)
     choice_states = whole_number("choice_states", choice_states, 1)
@@ -152,7 +152,7 @@ def winnable_deals(game, count: int, start: int = 1, *, max_seconds: float | Non
     game = _game(game)
     count = whole_number("count", count, 1, MAX_COUNT)
     number = check_deal_number(start, game.deal_limits)
-    judge = judge or Judge(max_seconds, max_states)
+    judge = judge if judge is not None else Judge(max_seconds, max_states)
     found, tried = [], 0
     while len(found) < count:
         if tried >= MAX_TRIED * count:

@@ -25,7 +25,7 @@ from ..engine.words import move_words
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 
 CROSSROADS = 2          # a position where at most this many moves keep a win is a crossroads
-CHOICE_SECONDS = 0.2    # the most seconds for each alternative move weighed for crossroads
+CHOICE_SECONDS = 0.1    # the most seconds for each alternative move weighed for crossroads
 
 
 @dataclass
@@ -161,7 +161,7 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
         >>> report.first_losing.number                 # doctest: +SKIP
         23
     """
-    judge = judge or Judge(max_seconds, max_states)
+    judge = judge if judge is not None else Judge(max_seconds, max_states)
     if judge.max_seconds != max_seconds or judge.max_states != max_states:
         Judge(max_seconds, max_states)      # the budget given is checked even with a judge
     began = time.perf_counter()
@@ -176,7 +176,7 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
         for i in range(last + 1):
             if verdicts[i].status == WINNABLE and not states[i].is_won():
                 seconds = None if max_seconds is None else min(CHOICE_SECONDS, max_seconds)
-                choice = weigh_moves(states[i], judge, i, seconds, max_states)
+                choice = weigh_moves(states[i], judge, i, seconds, max_states, decide_only=True)
                 if choice.is_crossroads:
                     found.append(choice)
     return Review(start, reviews, verdicts, first, found, time.perf_counter() - began)
@@ -246,14 +246,19 @@ def losing_move(states: list[State], moves: list[Move], judge: Judge, max_second
 
 
 def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float | None = CHOICE_SECONDS,
-                max_states: int | None = None) -> Crossroads:
+                max_states: int | None = None, decide_only: bool = False) -> Crossroads:
     """Every legal move of ``state`` judged, each within ``max_seconds`` and ``max_states``
-    (None: no limit of that kind): which keep a win, which lose, which stay open."""
+    (None: no limit of that kind): which keep a win, which lose, which stay open. Moves whose
+    verdicts are known come first. With ``decide_only``, stop once the position cannot be a
+    crossroads (a third move keeps a win, or one stays open): the lists are then partial."""
     keeping, losing, open_ = [], [], []
-    for move in state.legal_moves():
-        after = state.play(move)
+    successors = [(move, state.play(move)) for move in state.legal_moves()]
+    successors.sort(key=lambda pair: judge.known(pair[1]) is None)      # stable: known first
+    for move, after in successors:
         if after == state:
             continue                # a move that changes nothing is no choice
         status = judge.judge(after, max_seconds, max_states).status
         (keeping if status == WINNABLE else losing if status == LOST else open_).append(move)
+        if decide_only and (len(keeping) > CROSSROADS or open_):
+            break
     return Crossroads(index, state, keeping, losing, open_)
