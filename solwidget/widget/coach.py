@@ -33,6 +33,10 @@ SAID = {WINNABLE: "winnable: a win is still there", LOST: "lost: from here no li
         UNKNOWN: "not known yet"}
 
 
+class InvalidCoachSetting(SolwidgetError, traitlets.TraitError):
+    """A coach trait set to a value it cannot take (the project's error, and traitlets')."""
+
+
 class CoachMixin(traitlets.HasTraits):
     """The coach's traits and its work; SolitaireWidget calls ``_coach_start`` once, then
     ``_coach_moved(index)`` after every change of position, and ``_coach_deal(number)``
@@ -59,8 +63,8 @@ class CoachMixin(traitlets.HasTraits):
     def _valid_coach_seconds(self, proposal):
         seconds = proposal["value"]
         if not 0 < seconds < math.inf:
-            from .widget import InvalidTrait
-            raise InvalidTrait(f"coach_seconds must be a positive, finite number of seconds, not {shown(seconds)}")
+            raise InvalidCoachSetting(f"coach_seconds must be a positive, finite number of seconds, "
+                                      f"not {shown(seconds)}")
         return seconds
 
     @traitlets.observe("coach")
