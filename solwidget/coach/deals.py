@@ -65,6 +65,7 @@ class Difficulty:
         return "gentle" if rate < 0.5 else "tricky" if rate < 1.5 else "hard"
 
     def as_dict(self) -> dict:
+        """The difficulty as plain data (the widget's ``difficulty`` trait), its words as ``text``."""
         return {"moves": self.moves, "positions": self.positions, "crossroads": self.crossroads,
                 "legal": self.legal, "keeping": self.keeping, "losing": self.losing, "open": self.open,
                 "keeping_share": round(self.keeping_share, 3), "level": self.level, "text": str(self)}

@@ -43,6 +43,7 @@ class Verdict:
 
     @property
     def known(self) -> bool:
+        """Is the verdict winnable or lost (not "not known yet")?"""
         return self.status != UNKNOWN
 
     def __str__(self) -> str:
@@ -64,9 +65,14 @@ class Judge:
     """Verdicts on positions of any game, found by the solver within a budget per position
     and kept (see the module docstring). Thread-safe: the widget judges in the background.
 
-    >>> judge = Judge(max_seconds=1.0)
-    >>> judge.judge(state).status        # doctest: +SKIP
-    'winnable'
+    Examples:
+        With ``state`` FreeCell's deal 1:
+
+        >>> judge = sw.Judge(max_seconds=None, max_states=20_000)
+        >>> judge.judge(state).status
+        'winnable'
+        >>> judge.known(state.play(judge.known(state).line[0])).status    # along the win: known
+        'winnable'
     """
 
     def __init__(self, max_seconds: float | None = 1.0, max_states: int | None = None):

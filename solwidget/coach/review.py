@@ -63,6 +63,7 @@ class MoveReview:
 
     @property
     def lost_the_game(self) -> bool:
+        """Did this move turn a winnable position into a lost one?"""
         return self.before == WINNABLE and self.after == LOST
 
     def __str__(self) -> str:
@@ -86,6 +87,7 @@ class Review:
 
     @property
     def lost_from_start(self) -> bool:
+        """Was the first position of the line already lost?"""
         return self.verdicts[0].status == LOST
 
     def summary(self) -> str:
@@ -157,9 +159,11 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
         IllegalMove: a move is not legal where it is played (the message gives its number).
 
     Examples:
-        >>> report = sw.review(state, moves)          # doctest: +SKIP
-        >>> report.first_losing.number                 # doctest: +SKIP
-        23
+        With ``state`` FreeCell's deal 1:
+
+        >>> report = sw.review(state, ["t0 c0", "t1 c1"], max_seconds=None, max_states=20_000)
+        >>> report.summary(), report.first_losing
+        ('the game is still winnable after the last move', None)
     """
     judge = judge if judge is not None else Judge(max_seconds, max_states)
     if judge.max_seconds != max_seconds or judge.max_states != max_states:
