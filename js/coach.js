@@ -38,8 +38,9 @@ export function buildCoach(board) {
   const mark = make("span", "sw-coach-mark", { "aria-hidden": "true" });
   const words = make("span", "sw-coach-words", { "data-role": "verdict" });
   const back = make("button", "sw-button sw-coach-back", { type: "button", "data-action": "coach-back" });
+  const why = make("div", "sw-coach-why", { "data-role": "why" });
   const level = make("div", "sw-coach-difficulty", { "data-role": "difficulty" });
-  meter.append(mark, words, back, level);
+  meter.append(mark, words, back, why, level);
   back.addEventListener("click", () => {
     const note = model.get("coach_note") || {};
     if (Number.isInteger(note.back_to)) board.send({ type: "seek", index: note.back_to });
@@ -57,6 +58,13 @@ export function buildCoach(board) {
     const canGoBack = on && Number.isInteger(note.back_to) && made > note.back_to;
     back.hidden = !canGoBack;
     back.textContent = canGoBack ? `Go back to before move ${note.losing_move}` : "";
+    why.textContent = on && note.why ? note.why : "";
+    // The cards a lost position's explanation is about, outlined on the board.
+    const outlined = on && Array.isArray(note.cards) ? note.cards.filter((card) => typeof card === "string") : [];
+    for (const node of board.root.querySelectorAll(".sw-coach-card")) node.classList.remove("sw-coach-card");
+    for (const card of outlined) {
+      for (const node of board.root.querySelectorAll(`[data-card="${CSS.escape(card)}"]`)) node.classList.add("sw-coach-card");
+    }
     level.textContent = difficultyText(model.get("difficulty"));
     meter.hidden = !on && !level.textContent;
   }

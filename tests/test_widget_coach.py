@@ -149,3 +149,11 @@ def test_the_browser_may_switch_the_coach_and_nothing_else_of_it():
         assert (w.coach, w.verdict, w.coach_seconds, w.winnable_only) == (False, "", 1.0, False)
     w.set_state({"coach": True})
     assert w.coach is True and settled(w) == WINNABLE
+
+
+def test_a_deal_lost_by_a_lemma_says_why_and_which_cards():
+    w = sw.SolitaireWidget("interlock", deal=13, coach=True)
+    assert settled(w) == LOST
+    assert w.coach_note["why"].startswith("2♣ can never go home. It lies in a pile that stays covered")
+    assert w.coach_note["cards"] == ["2C", "6C"]
+    assert "losing_move" not in w.coach_note          # lost from the start: no move lost it

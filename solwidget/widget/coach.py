@@ -22,6 +22,7 @@ from ..coach import LOST, UNKNOWN, WINNABLE, Judge
 from ..coach.deals import deal_verdict, difficulty
 from ..coach.review import losing_move
 from ..engine import words
+from ..solver.profile import profile_for
 from ..engine.checks import flag, positive_number, shown
 from ..engine.errors import SolwidgetError
 
@@ -140,6 +141,10 @@ class CoachMixin(traitlets.HasTraits):
         if status == UNKNOWN and not judging:
             text += f" (no answer within {self.coach_seconds:g} s)"
         note = {"text": text, "verdict": status, "judging": judging}
+        if status == LOST and not judging:
+            lemma = profile_for(self.game).explain_dead_end(self._states[index])
+            if lemma is not None:           # a family's lemma decides it here: say which cards
+                note.update(why=lemma.text, cards=list(lemma.cards))
         if self._losing and self._losing[0] <= index:
             number = self._losing[0]
             said = words.move_words(self._states[number - 1], self._line[number - 1])

@@ -113,3 +113,14 @@ def _one_card_move(state):
     return next([m.src, m.dst] for m in state.legal_moves()
                 if m.n == 1 and kinds[m.src] == "tableau" and kinds[m.dst] in ("tableau", "foundation"))
 """
+
+
+def test_a_lost_deal_shows_why_and_outlines_its_cards(shown):
+    shown.run('GAME, DEAL, OPTIONS = "interlock", 13, {"coach": True}')
+    page = fresh(shown)
+    verdict_shown(page, "lost")
+    page.locator('[data-role="why"]').filter(has_text="2♣ can never go home").wait_for()
+    outlined = page.evaluate("() => [...document.querySelectorAll('.sw-coach-card')].map(n => n.dataset.card)")
+    assert sorted(set(outlined)) == ["2C", "6C"]
+    shown.run("w.coach = False")
+    page.locator(".sw-coach-card").first.wait_for(state="detached")
