@@ -116,6 +116,16 @@ def test_bad_budgets_are_refused_by_name(budget):
         Judge(**{"max_seconds": 1.0, **budget})
 
 
+def test_an_illegal_move_in_the_line_is_named_by_its_number():
+    start = GAME.deal(1)
+    first = start.legal_moves()[0]
+    illegal = next(m for m in (sw.Move(f"t{i}", f"f{k}") for i in range(8) for k in range(4))
+                   if start.play(first).explain(m) is not None)
+    with pytest.raises(sw.IllegalMove, match=r"move 2 of the line \(moves\[1\]\) is not legal there") as err:
+        review(start, [first, illegal])
+    assert err.value.move == illegal
+
+
 def test_review_takes_a_state_not_a_game():
     with pytest.raises(sw.SolwidgetError, match="game_or_state"):
         review(GAME, ["t5 c0"])

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine.checks import refuse
-from ..engine.errors import IllegalMove, InvalidArgument
+from ..engine.errors import IllegalMove, InvalidArgument, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.state import State
@@ -127,13 +127,10 @@ def _line(game_or_state, moves) -> tuple[State, list[Move], list[State]]:
             move = start.game.parse_move(move)
             states.append(states[-1].play(move))
         except IllegalMove as err:
-            raise IllegalMove(f"moves[{number - 1}] (move {number}, {move}) is not legal there: {err}") from None
-        except InvalidArgument:
-            raise
-        except Exception as err:  # noqa: BLE001 -- the engine's own error, renamed for the argument
-            if not hasattr(err, "args"):
-                raise
-            raise type(err)(f"moves[{number - 1}] (move {number}): {err}") from None
+            raise IllegalMove(err.move, f"move {number} of the line (moves[{number - 1}]) is not legal "
+                                        f"there: {err.reason}") from None
+        except SolwidgetError as err:
+            raise InvalidArgument(f"moves[{number - 1}] (move {number} of the line): {err}") from None
         parsed.append(move)
     return start, parsed, states
 
