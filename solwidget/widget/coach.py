@@ -89,9 +89,11 @@ class CoachMixin(traitlets.HasTraits):
         state = self._states[index]
         before = self._states[index - 1] if index else None
         known = self._judge.known(state)
-        if known is not None and (known.status != LOST or before is None or self._judge.known(before)):
-            self._coach_show(index, known.status, self._judge.known(before).status if before is not None
-                             and known.status == LOST else None)
+        previous = self._judge.known(before) if before is not None else None
+        settled = known is not None and (known.status == WINNABLE or before is None or self._losing
+                                         or (previous is not None and previous.status == WINNABLE))
+        if settled:             # nothing left to search: say it at once
+            self._coach_show(index, known.status, previous.status if previous is not None else None)
             return
         self.verdict = UNKNOWN
         self.coach_note = self._note(index, UNKNOWN, judging=True)
