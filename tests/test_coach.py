@@ -140,3 +140,35 @@ def test_the_command_line_reviews_a_line(capsys):
     assert "lost at move" in out and "<- lost the game here" in out
     assert main(["review", "reversed_solitaire", "3", "t5 c0, t9 t9"]) == 2
     assert "move 2" in capsys.readouterr().err
+
+
+def test_winnable_deals_are_won_deals_and_skip_lost_ones():
+    deals = sw.winnable_deals("interlock", 3, start=13, max_seconds=None, max_states=200_000)
+    assert len(deals) == 3 and 13 not in deals and deals == sorted(deals) and deals[0] > 13
+    game = sw.load_game("interlock")
+    for number in deals:
+        start = game.deal(number)
+        assert replays_to_a_win(start, sw.solve(start, max_states=None, max_seconds=30).moves)
+
+
+@pytest.mark.parametrize("args, kwargs, name", [(("no_such_game", 3), {}, "no_such_game"),
+                                                (("interlock", 0), {}, "count"),
+                                                (("interlock", True), {}, "count"),
+                                                (("interlock", 2), {"start": 0}, "deal"),
+                                                (("interlock", 2), {"max_seconds": None}, "max_seconds"),
+                                                ((3, 2), {}, "game")])
+def test_bad_winnable_deals_arguments_are_refused_by_name(args, kwargs, name):
+    with pytest.raises(sw.SolwidgetError, match=name):
+        sw.winnable_deals(*args, **kwargs)
+
+
+def test_a_difficulty_counts_what_it_weighed():
+    start = GAME.deal(1)
+    win = sw.solve(start, max_states=None, max_seconds=30).moves
+    level = sw.difficulty(start, win, positions=5, choice_states=500)
+    assert level.moves == len(win) and level.positions == 5
+    assert level.legal == level.keeping + level.losing + level.open and level.keeping >= 5
+    assert 0 <= level.crossroads <= 5 and 0 < level.keeping_share <= 1
+    assert level.as_dict()["text"] == str(level) and str(level).startswith(level.level)
+    with pytest.raises(sw.SolwidgetError, match="line"):
+        sw.difficulty(start, win[:-1])
