@@ -1,6 +1,8 @@
 // The toolbar (deal number, New, Restart, Undo, Redo, Hint, Autoplay, Solve, switches), the
 // status line and message (drawn by render.js), the replay bar, and the solver's panel.
 
+import { buildCoach } from "./coach.js";
+
 const BUTTONS = [
   ["new", "New", "Deal the number in the box (the next deal if unchanged)"],
   ["restart", "Restart", "Back to the start of this deal"],
@@ -139,6 +141,9 @@ export function buildToolbar(board) {
       return [trait, box];
     });
 
+  const coach = buildCoach(board);
+  element.appendChild(coach.toggle);
+
   const footer = make("div", "sw-footer");
   // The replay bar: it steps through the line (the moves made and those undone) by seeking.
   const timeline = make("div", "sw-timeline", { "data-role": "replay-bar", role: "group", tabindex: "0",
@@ -185,7 +190,7 @@ export function buildToolbar(board) {
   const rulesText = make("p", "");
   const rulebook = make("p", "sw-rulebook", { "data-role": "rulebook" });
   rules.append(make("summary", "", {}, "Rules"), rulesText, rulebook);
-  footer.append(timeline, solverView, rules);
+  footer.append(coach.meter, timeline, solverView, rules);
 
   function send(name, extra = {}) {
     board.send({ type: "action", name, ...extra });
@@ -307,6 +312,7 @@ export function buildToolbar(board) {
   }
   window.addEventListener("keydown", replayKey, true);
   function destroy() {
+    coach.destroy();
     window.removeEventListener("keydown", replayKey, true);
     clearTimeout(playing);
     playing = null;
@@ -350,7 +356,8 @@ export function buildToolbar(board) {
     scrubber.max = String(length);
     scrubber.value = String(made);
     where.textContent = `${made} / ${length}`;
-    currentMove.textContent = model.get("move_words") || "";
+    currentMove.textContent = coach.marked(model.get("move_words") || "");
+    coach.update();
     // Every state sets every button: none stays as an earlier state left it.
     const running = replaying();
     const solving = busy === "solving";

@@ -143,3 +143,10 @@ def _outline(svg: str, marks: dict[str, list[str]]) -> str:
         return svg
     end = svg.index(">") + 1
     return f"{svg[:end]}<style>{rules}</style>{svg[end:]}"
+
+
+def cards(state: sw.State, codes, caption: str = "") -> Picture:
+    """The position with the cards ``codes`` (``["AS", "KS"]``) outlined in red: the cards
+    an explanation is about."""
+    selectors = [f'g[data-card="{code}"] > rect:first-of-type' for code in codes]
+    return Picture([(_outline(state._repr_svg_(), {REFUSED: selectors}), caption)])

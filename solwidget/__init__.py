@@ -20,6 +20,7 @@ from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMov
                      SolwidgetError, State, UnknownGame, games, load_game)
 from .extras import MissingExtra
 from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
+from .coach import Difficulty, Judge, Review, Verdict, difficulty, review, winnable_deals
 from .study import StudyError, StudyTable, load_study, study
 from .variants import InvalidVariant, Variant, load_variant, variant, variant_from_dict
 
@@ -32,7 +33,8 @@ __all__ = ["Game", "IllegalMove", "InvalidArgument", "InvalidDeal", "InvalidMove
            "SolwidgetError", "State", "UnknownGame", "games", "load_game",
            "MissingExtra", "StudyError", "StudyTable", "load_study", "study",
            "Hint", "Progress", "SolveResult", "Solver", "hint", "safe_moves", "solve",
-           "InvalidVariant", "Variant", "load_variant", "variant", "variant_from_dict"]
+           "InvalidVariant", "Variant", "load_variant", "variant", "variant_from_dict",
+           "Difficulty", "Judge", "Review", "Verdict", "difficulty", "review", "winnable_deals"]
 
 
 from typing import TYPE_CHECKING  # noqa: E402

@@ -1,5 +1,5 @@
 """The command line: ``solwidget games``, ``solwidget deal GAME N``, ``solwidget study``,
-``solwidget solve`` (also ``python -m solwidget``; ``solwidget --version``).
+``solwidget solve``, ``solwidget review`` (also ``python -m solwidget``; ``solwidget --version``).
 
 Each command is a subparser added by its own ``_add_*`` function and runs through
 ``args.run(args)``; a new command adds one such function to ``COMMANDS``.
@@ -170,7 +170,41 @@ def _add_solve(sub) -> None:
     solve.set_defaults(run=_solve)
 
 
-COMMANDS = [_add_games, _add_deal, _add_study, _add_solve]
+def _moves_text(text: str) -> list[str]:
+    """The moves of ``solwidget review``: a file of moves (one a line, or separated by
+    commas), or the moves themselves separated by commas."""
+    if os.path.isfile(text):
+        with open(text, encoding="utf-8") as file:
+            text = file.read()
+    return [move.strip() for move in text.replace("\n", ",").split(",") if move.strip()]
+
+
+def _review(args) -> None:
+    from .coach import review
+
+    game = load_game(game_or_file(args.game))
+    report = review(game.deal(args.number), _moves_text(args.moves), max_seconds=args.max_seconds,
+                    max_states=args.max_states, crossroads=not args.no_crossroads)
+    print(f"{game.id} deal {args.number}: {report}")
+
+
+def _add_review(sub) -> None:
+    review = sub.add_parser("review", help="review a played line: the verdict after each move, "
+                                           "the move that lost the game, the crossroads")
+    review.add_argument("game", help=GAME_HELP)
+    review.add_argument("number", type=deal_number, help="the deal number (PySolFC's numbering)")
+    review.add_argument("moves", help="the moves played, separated by commas ('t3 f0, t5 t2'), "
+                                      "or a file of them, one a line")
+    review.add_argument("--max-seconds", type=_number_text, default=1.0,
+                        help="seconds to judge each position at most (default 1); 'none' for no limit")
+    review.add_argument("--max-states", type=_number_text,
+                        help="positions to expand for each position judged (default: no limit)")
+    review.add_argument("--no-crossroads", action="store_true",
+                        help="do not weigh every move at each winnable position (faster)")
+    review.set_defaults(run=_review)
+
+
+COMMANDS = [_add_games, _add_deal, _add_study, _add_solve, _add_review]
 
 
 def build_parser() -> argparse.ArgumentParser:

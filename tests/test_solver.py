@@ -210,7 +210,8 @@ def test_hint_in_a_lost_position_says_so():
     state = sw.load_game("single_interchange").deal(8)
     h = sw.hint(state)
     assert not h.winning and h.lost and h.move in state.legal_moves()
-    assert "no sequence of moves wins" in str(h)
+    assert str(h) == "no move wins from here: this position is lost (proved)"
+    assert "promising" not in str(h)
 
 
 def test_hint_is_none_when_no_move_is_legal():

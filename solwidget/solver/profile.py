@@ -84,6 +84,13 @@ class Profile:
         others; a family whose foundations give cards back proves its own rule."""
         return patience_safe_moves(state)
 
+    def explain_dead_end(self, state: State):
+        """A ``why.DeadEnd`` when a lemma of the family decides at ``state`` itself that no
+        win exists (its kind, its words, the cards it is about), else None (the default:
+        the generic path knows no lemma). What it says must be true of the position: the
+        family's tests check it against an exhaustive search of small positions."""
+        return None
+
     def key_bytes(self, game) -> int:
         """About how much memory one key of the transposition table takes, with its share
         of a set, for sizing the table."""

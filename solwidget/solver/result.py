@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..engine.moves import Move
+from ..engine.state import State
 
 
 @dataclass
@@ -40,6 +42,16 @@ class SolveResult:
     moves: list[Move]
     progress: Progress
     reason: str = ""
+    start: State | None = field(default=None, repr=False, compare=False)   # the position searched
+
+    @cached_property
+    def why(self):
+        """For a proved loss, why no line wins (a ``why.Why``: words, the cards to outline,
+        example dead ends), else None."""
+        if self.status != "lost" or self.start is None:
+            return None
+        from .why import explain
+        return explain(self.start, self.progress.expanded)
 
     @property
     def won(self) -> bool:
@@ -55,16 +67,29 @@ class SolveResult:
 @dataclass
 class Hint:
     """A move to try: the first move of a win found (``winning``), else of the most
-    promising line the search saw."""
+    promising line the search saw. On a position proved lost (``lost``) no move wins: the
+    move is only the start of the line that got furthest, and ``lost_at``, where a coach
+    knows it, is the number of the move that lost the game."""
 
     move: Move
     winning: bool
     moves: list[Move]
     lost: bool = False        # the search proved that no win exists from here
+    lost_at: int | None = None
+
+    @property
+    def verdict(self) -> str:
+        """What the hint says of the position, without its move."""
+        if self.winning:
+            return f"a win in {len(self.moves)} moves starts with this move"
+        if self.lost:
+            said = "no move wins from here: this position is lost (proved)"
+            return said + (f"; the game was lost at move {self.lost_at}" if self.lost_at else "")
+        return "the most promising move (no win found within the budget)"
 
     def __str__(self) -> str:
         if self.winning:
             return f"{self.move}: the first move of a win in {len(self.moves)} moves"
         if self.lost:
-            return f"{self.move}: the most promising move, though no sequence of moves wins from here"
-        return f"{self.move}: the most promising move (no win found within the budget)"
+            return self.verdict
+        return f"{self.move}: {self.verdict}"

@@ -431,7 +431,7 @@ class Solver:
         result once it has one, set last, when nothing of the search changes any more."""
         self.progress = replace(self._progress, best_line=list(self._progress.best_line))
         if self._result is not None:
-            self.result = replace(self._result, progress=self.progress)
+            self.result = replace(self._result, progress=self.progress, start=self.state)
 
     def _step(self, n: int) -> None:
         """``step``'s work, under its lock."""

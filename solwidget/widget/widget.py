@@ -29,6 +29,7 @@ from ..engine.registry import load_game
 from ..engine.state import State
 from ..engine.visible import visible_piles
 from . import browser, sync
+from .coach import CoachMixin, check_coach_options, first_winnable
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -53,7 +54,7 @@ def pile_trait(pid: str) -> str:
     return f"pile_{pid}"
 
 
-class SolitaireWidget(anywidget.AnyWidget):
+class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     """A game of patience in a notebook.
 
     ``SolitaireWidget("interlock", deal=7, four_colour=False, **game_options)``; ``game`` may
@@ -134,7 +135,8 @@ class SolitaireWidget(anywidget.AnyWidget):
     state = traitlets.Instance(State, allow_none=True)
 
     def __init__(self, game: str | Game = "reversed_solitaire", deal: int = 1, four_colour: bool = False,
-                 state: State | None = None, **options):
+                 state: State | None = None, coach: bool = False, winnable_only: bool = False,
+                 coach_seconds: float = 1.0, **options):
         if isinstance(game, Game):
             if options:
                 raise InvalidOption("give options to load_game, or pass the game's id instead of a Game")
@@ -145,6 +147,9 @@ class SolitaireWidget(anywidget.AnyWidget):
             raise refuse("state", "a State (game.deal(n)) or None", state)
         if state is not None and state.game != the_game:
             raise SolwidgetError(f"this state is of {state.game.id}, not {the_game.id}")
+        coach, winnable_only, coach_seconds = check_coach_options(coach, winnable_only, coach_seconds)
+        if winnable_only and state is None:
+            deal = first_winnable(the_game, check_deal_number(deal, the_game.deal_limits))
         start = state if state is not None else the_game.deal(deal)
         _static("widget.js"), _static("widget.css")
         self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -168,6 +173,7 @@ class SolitaireWidget(anywidget.AnyWidget):
         self._heights: list[float] = []          # board height of each position of the line
         self._clock: float | None = None         # when the person's first move of this game was made
         self._show(0, message="")
+        self._coach_start(coach, winnable_only, coach_seconds)
         self.on_msg(self._on_message)
 
     # ------------------------------------------------------------ reading
@@ -292,7 +298,7 @@ class SolitaireWidget(anywidget.AnyWidget):
     def new_deal(self, number: int | None = None) -> State:
         """Deal ``number`` (the next one when not given)."""
         with self._lock:
-            number = self.deal + 1 if number is None else number
+            number = self._coach_deal(number, self.deal)
             start = self.game.deal(number)      # raises InvalidDeal before anything changes
             self.deal = number
             self._reset(start, message=f"deal {number}")
@@ -339,6 +345,11 @@ class SolitaireWidget(anywidget.AnyWidget):
                 self.highlight = []
                 self._say("no hint: no move helps here", "info")
                 return None
+            self._coach_hint(found)
+            if found.lost:          # no move to show: none wins
+                self.highlight = []
+                self._say(f"hint: {found.verdict}", "info")
+                return found
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
             said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
@@ -543,6 +554,7 @@ class SolitaireWidget(anywidget.AnyWidget):
             self.board_min_height = self._line_height(index)
             self.highlight = []
             self._say(message, kind)
+        self._coach_moved(index)
 
     def _move_said(self, index: int) -> str:
         """The move that led to position ``index``, in words, with its place in the line."""
@@ -646,7 +658,7 @@ class SolitaireWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------ the browser
     # All the browser may set, and the values it may set them to.
     BROWSER_TRAITS = {"four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
-                      "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
+                      "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only ``BROWSER_TRAITS``, each to one of its values;

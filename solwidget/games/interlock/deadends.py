@@ -139,6 +139,7 @@ class DeadEnds:
         self.alive = 0
         self._entries = {}      # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}       # the piles empty -> U, the waiting piles, S (_facts)
+        self.failed = None      # what the last closure that failed found (explain.py reads it)
 
     def is_dead(self, state, every_split: bool = False) -> bool:
         """The plain closure, then some splits (see above); ``every_split`` tries them all,
@@ -391,6 +392,7 @@ class DeadEnds:
                     changed = True
             if home == ALL_HOME:
                 return True
+        self.failed = (home, pile_of, uncovered, bare, available, empty, slots)   # for explain.py
         return False
 
     def _drop_targets(self, piles) -> dict:

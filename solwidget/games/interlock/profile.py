@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
-from . import bridges, deadends
+from . import bridges, deadends, explain
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
 from .native import compiled_search
 from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
@@ -25,6 +25,10 @@ class InterlockFamilyProfile(Profile):
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
         return cls(game, weights, autoplay, compress)
+
+    def explain_dead_end(self, state):
+        """The plain dead-end closure's reason in card words (explain.py), where it decides."""
+        return explain.explain_dead_end(state.game, state)
 
     def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         """search_core.c, where it is the same search (native.py), else None."""
