@@ -64,10 +64,6 @@ def live_board(page, base: str, game: str = "reversed_solitaire") -> float:
     return time.perf_counter() - start
 
 
-def downloaded(context_requests: list) -> int:
-    return sum(size for size in context_requests)
-
-
 def timed_move(page) -> float:
     """Play t1 -> c0 of Reversed Solitaire deal 1 (a fresh deal) and time the second click."""
     page.locator("[data-live=start]").click()
@@ -94,10 +90,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    from chromium import launch_chromium        # tests/chromium.py, on the path by lite_harness
     from playwright.sync_api import sync_playwright
-
-    sys.path.insert(0, str(ROOT / "tests"))
-    from chromium import launch_chromium
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
