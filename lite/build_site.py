@@ -34,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "lite"
 REQUIREMENTS = ROOT / "lite" / "requirements.txt"
+TOOLS = ROOT / "lite" / "tools.txt"
+TOOLS_VENV = CACHE / "tools"
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json"]
 KERNEL_WHEELS = ["ipykernel-*", "piplite-*", "pyodide_kernel-*", "widgetsnbextension-4.*"]
@@ -101,9 +103,23 @@ def solwidget_wheel() -> Path:
     return wheel
 
 
+def tools_python() -> Path:
+    """The Python of the build's own virtual environment (lite/tools.txt), made or brought up
+    to date first: JupyterLite's tools stay out of the environment JupyterLab runs in."""
+    python = TOOLS_VENV / "bin" / "python"
+    stamp = TOOLS_VENV / ".tools"
+    wanted = TOOLS.read_text()
+    if not python.exists():
+        run(sys.executable, "-m", "venv", TOOLS_VENV)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        run(python, "-m", "pip", "install", "-q", "-r", TOOLS)
+        stamp.write_text(wanted)
+    return python
+
+
 def kernel_wheels() -> list[Path]:
     """The kernel's own wheels (its ipykernel, piplite, ...), shipped by jupyterlite-pyodide-kernel."""
-    folder = Path(sys.prefix) / "share/jupyter/labextensions" / KERNEL_PLUGIN.split(":")[0] / "static/pypi"
+    folder = TOOLS_VENV / "share/jupyter/labextensions" / KERNEL_PLUGIN.split(":")[0] / "static/pypi"
     wheels = [w for pattern in KERNEL_WHEELS for w in sorted(folder.glob(f"{pattern}.whl"))[-1:]]
     if len(wheels) != len(KERNEL_WHEELS):
         sys.exit(f"lite: jupyterlite-pyodide-kernel's wheels are not in {folder}")
@@ -112,15 +128,16 @@ def kernel_wheels() -> list[Path]:
 
 def pyodide_dist() -> Path:
     """Pyodide from node_modules, checked to be the version the kernel is made for."""
-    from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
-
+    wanted = subprocess.run(
+        [tools_python(), "-c", "from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION as v; print(v)"],
+        check=True, capture_output=True, text=True).stdout.strip()
     folder = ROOT / "node_modules" / "pyodide"
     if not (folder / "package.json").exists():
         sys.exit("lite: node_modules/pyodide is missing: run `npm ci` (package.json lists it)")
     version = json.loads((folder / "package.json").read_text())["version"]
-    if version != PYODIDE_VERSION:
+    if version != wanted:
         sys.exit(f"lite: node_modules has Pyodide {version}, but jupyterlite-pyodide-kernel is made "
-                 f"for {PYODIDE_VERSION}: pin that version in package.json")
+                 f"for {wanted}: pin that version in package.json")
     return folder
 
 
@@ -183,7 +200,7 @@ def inputs_digest() -> str:
     """What the site is made from: solwidget's files, the front end, the lessons, this build."""
     files = [*sorted((ROOT / "solwidget").rglob("*.py")), *sorted((ROOT / "notebooks").rglob("*")),
              ROOT / "solwidget" / "static" / "widget.js", ROOT / "solwidget" / "static" / "widget.css",
-             REQUIREMENTS, Path(__file__), ROOT / "package-lock.json", ROOT / "pyproject.toml"]
+             REQUIREMENTS, TOOLS, Path(__file__), ROOT / "package-lock.json", ROOT / "pyproject.toml"]
     digest = hashlib.sha256()
     for path in files:
         if path.is_file() and "__pycache__" not in path.parts and ".ipynb_checkpoints" not in path.parts:
@@ -198,11 +215,12 @@ def build(out: Path, force: bool = False) -> Path:
     if not force and (out / STAMP).exists() and (out / STAMP).read_text() == digest:
         print(f"lite: {out} is up to date", flush=True)
         return out
+    tools = tools_python()
     wheels = [solwidget_wheel(), *requirement_wheels(), *kernel_wheels()]
     src = CACHE / "src"
     stage(src, wheels)
     shutil.rmtree(out, ignore_errors=True)
-    run(sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", src, "--output-dir", out,
+    run(tools, "-m", "jupyter", "lite", "build", "--lite-dir", src, "--output-dir", out,
         "--contents", src / "lessons", "--no-sourcemaps", "--no-unused-shared-packages",
         "--apps", "lab", "--apps", "notebooks", "--apps", "tree", cwd=src)
     (out / STAMP).write_text(digest)

@@ -34,17 +34,6 @@ USER_SETTINGS = {
 }
 
 
-# Front-end extensions that other packages of the environment may install (JupyterLite's
-# in-browser kernel, with the docs' tools), which fail to load in a server-run JupyterLab and
-# log an error from their own bundle on every page: such errors are theirs, not solwidget's.
-FOREIGN_EXTENSIONS = ("@jupyterlite/",)
-
-
-def foreign(text: str) -> bool:
-    """Does this console error come from a FOREIGN_EXTENSIONS bundle?"""
-    return any(f"/extensions/{name}" in text for name in FOREIGN_EXTENSIONS)
-
-
 # Notebook 7.6 throws this itself while it loads its settings, on every page, with or without
 # solwidget (its keyboard-shortcuts plugin reads a plugin's settings schema before they are
 # there): (message, the script it comes from). Only this exact error is let through.
@@ -64,7 +53,7 @@ def record_page_errors(page) -> list[str]:
     errors: list[str] = []
 
     def console(message) -> None:
-        if message.type == "error" and not foreign(message.text):
+        if message.type == "error":
             where = message.location.get("url", "") if message.location else ""
             errors.append(f"console error: {message.text}" + (f" ({where})" if where else ""))
 
