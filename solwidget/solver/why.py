@@ -49,7 +49,7 @@ class DeadEndKind:
     example: State
 
 
-@dataclass
+@dataclass(repr=False)
 class Why:
     """Why a position is lost: ``text`` in words, ``cards`` to outline (a lemma's), the
     ``lemma`` that decides it at the position (or None), the ``positions`` the proof took,
@@ -64,6 +64,9 @@ class Why:
     def __str__(self) -> str:
         return self.text
 
+    def __repr__(self) -> str:
+        return f"Why({self.text!r})"
+
     def _repr_html_(self) -> str:
         parts = [f"<p>{escape(self.text)}</p>"]
         for end in self.dead_ends:
@@ -75,7 +78,7 @@ class Why:
 def _picture(state: State) -> str:
     """The position's SVG as an ``<img>``: drawn in a notebook that is not trusted too,
     where SVG output and inline SVG are not."""
-    data = base64.b64encode(state_svg(state, unit=30).encode()).decode("ascii")
+    data = base64.b64encode(state_svg(state).encode()).decode("ascii")
     return f'<img src="data:image/svg+xml;base64,{data}" style="max-width:100%;height:auto" alt="a dead end">'
 
 
