@@ -42,8 +42,6 @@ def _static(name: str) -> Path:
     return path
 
 
-RECENT_POSITIONS = 8      # at a line's end, the board is as tall as the tallest of these
-
 class InvalidTrait(SolwidgetError, traitlets.TraitError):
     """A trait set from Python to a value it cannot take: the project's error (as for every
     bad input), and traitlets' own TraitError too (as code written for traitlets expects)."""
@@ -112,10 +110,8 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     busy = traitlets.Unicode("").tag(sync=True)              # "", "solving" or "replaying"
     # The move that led to the position shown, in the board's words ("9♥ to a free cell").
     move_words = traitlets.Unicode("").tag(sync=True)
-    # The board's least height (card widths): while a line is stepped through (a replay, or a
-    # position before the line's end), that of its tallest position, so that the board and
-    # the controls below it stay in place; at the line's end, that of the last few positions,
-    # so that a finished replay leaves no empty felt.
+    # The board's least height (card widths): that of the tallest position of the line, so
+    # that stepping through a replay keeps the board, and the controls below it, in place.
     board_min_height = traitlets.Float(0.0).tag(sync=True)
     # Pile ids on the board, for those who drive the widget from Python (ids are the API).
     show_ids = traitlets.Bool(False).tag(sync=True)
@@ -551,7 +547,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self.action_words = self._action_words(after)
             self.status = self._status(after, index, timed)
             self.move_words = self._move_said(index)
-            self.board_min_height = self._line_height(index)
+            self.board_min_height = self._line_height()
             self.highlight = []
             self._say(message, kind)
         self._coach_moved(index)
@@ -578,16 +574,13 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         """Each legal action on a pile ("d1 build") in words, for its button."""
         return {str(m): words.move_words(state, m) for m in state.legal_moves() if m.dst in self.game.actions}
 
-    def _line_height(self, index: int) -> float:
-        """The least height of the board at position ``index`` (engine.geometry, as drawn):
-        the tallest of the line while it is stepped through, else of the last few positions."""
+    def _line_height(self) -> float:
+        """The height of the tallest position of the line (engine.geometry, as drawn)."""
         heights = self._heights
         del heights[len(self._states):]
         for state in self._states[len(heights):]:
             heights.append(place(self._layout, visible_piles(state))["height"])
-        if index < len(self._line) or self.busy == "replaying":
-            return max(heights)
-        return max(heights[max(0, index - RECENT_POSITIONS):index + 1])
+        return max(heights)
 
     def _say(self, text: str, kind: str = "") -> None:
         self.message_kind = kind if text else ""
