@@ -86,6 +86,7 @@ def test_after_solve_every_control_of_the_bar_works_and_replay_the_win_follows_t
     page.locator(".wr [data-role='position']").filter(has_text=f"{length - 1} / {length}").wait_for()
     page.locator(".wr [data-role='speed']").select_option("1")
     step(page, "first").click()
+    page.locator(".wr [data-role='position']").filter(has_text=f"0 / {length}").wait_for()
     step(page, "play").click()
     page.wait_for_timeout(1500)
     assert 1 <= made(nb) <= 3, "at 'slow', a move a second"
