@@ -46,6 +46,7 @@ export class Board {
     this.listeners = [];
     this.note = null;           // {text, kind}: what the page says itself (a paused replay)
     this.quieted = null;        // a refusal put away when the next action started
+    this.replayEnded = false;   // a replay played to the line's end: fit the felt to the cards
     // JupyterLab's shortcuts (r: raw cell, arrows: cell selection) leave keys in here to us.
     this.root = div("sw-root", { "data-role": "widget", "data-lm-suppress-shortcuts": "true" });
     el.appendChild(this.root);
@@ -308,13 +309,23 @@ export class Board {
   /** As tall as the cards reach (in steps, so it changes seldom): a board with short fans
    * keeps no empty band at its bottom, and grows as they grow. */
   fitHeight() {
-    // Never lower than the tallest position of the line (the kernel's board_min_height).
-    const height = Math.max(boardHeight(this.layout.piles, this.shifts, this.extents, this.geometry),
-      this.model.get("board_min_height") || 0);
+    // Never lower than the tallest position of the line (the kernel's board_min_height), so
+    // that the controls below stay put while a line is stepped through; once a replay has
+    // played to the end, only as tall as the cards, so that it leaves no empty felt.
+    const least = this.replayEnded ? 0 : this.model.get("board_min_height") || 0;
+    const height = Math.max(boardHeight(this.layout.piles, this.shifts, this.extents, this.geometry), least);
     if (height !== this.height) {
       this.height = height;
       this.board.style.height = `calc(var(--u) * ${height})`;
     }
+  }
+
+  /** A replay ended at the line's end (``true``), or one starts (``false``): the felt fits
+   * the cards, or keeps the line's tallest position again. */
+  setReplayEnded(ended) {
+    if (ended === this.replayEnded) return;
+    this.replayEnded = ended;
+    this.fitHeight();
   }
 
   /** What a pile shows: its cards' HTML, its size and class, its label; notes its extent. */

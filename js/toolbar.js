@@ -254,6 +254,7 @@ export function buildToolbar(board) {
     const made = model.get("moves_made") || 0;
     if (made >= (model.get("history_length") || 0)) {
       pause();
+      board.setReplayEnded(true);
       return;
     }
     seek(made + 1);
@@ -262,6 +263,7 @@ export function buildToolbar(board) {
   /** Play the line from where the board is, at once (the kernel's "play": Replay the win). */
   function play() {
     clearTimeout(playing);
+    board.setReplayEnded(false);
     playing = setTimeout(tick, 0);
     update();
   }
@@ -285,6 +287,7 @@ export function buildToolbar(board) {
       else if (playing) pause();
       else {
         if (made >= (model.get("history_length") || 0)) seek(0);
+        board.setReplayEnded(false);
         playing = setTimeout(tick, made < (model.get("history_length") || 0) ? 0 : 1000 * delay());
         update();
       }
@@ -327,12 +330,21 @@ export function buildToolbar(board) {
     seekTimer = setTimeout(() => board.send({ type: "seek", index: Number(scrubber.value) }), 30);
   });
 
+  let lastBusy = "";
+  let lastLine = "";
   function update() {
     const drawn = model.get("board") || {};
     const status = model.get("status") || {};
     const made = model.get("moves_made") || 0;
     const length = model.get("history_length") || 0;
     const busy = model.get("busy") || "";
+    // A replay that played to the end leaves the felt fitted to the cards until the next
+    // replay or another line (render.js, fitHeight).
+    const line = `${model.get("deal")}:${length}`;
+    if (busy === "replaying" || line !== lastLine) board.setReplayEnded(false);
+    else if (lastBusy === "replaying" && length > 0 && made >= length) board.setReplayEnded(true);
+    lastBusy = busy;
+    lastLine = line;
     for (const [trait, box] of switches) box.checked = Boolean(model.get(trait));
     board.root.classList.toggle("sw-show-ids", Boolean(model.get("show_ids")));
     board.root.classList.toggle("sw-solving", busy === "solving");

@@ -96,6 +96,27 @@ def test_after_solve_every_control_of_the_bar_works_and_replay_the_win_follows_t
     assert made(nb) == paused and step(page, "play").get_attribute("aria-pressed") == "false"
 
 
+def test_a_replay_played_to_its_end_leaves_no_empty_felt_and_stepping_keeps_the_bar_still(nb):
+    page = nb.page
+    fresh(nb)
+    solve(nb)
+    length = nb.value("len(w.solution)")
+    page.locator(".wr [data-role='speed']").select_option("0.05")
+    board = page.locator(".wr .sw-board")
+    page.locator(".wr [data-action='replay']").click()
+    page.locator(".wr [data-role='position']").filter(has_text=f"1 / {length}").wait_for()
+    during = board.bounding_box()["height"]          # the line's tallest position, kept
+    page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(timeout=30_000)
+    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'")
+    ended = board.bounding_box()["height"]
+    assert ended < during, "a finished replay fits the felt to the cards"
+    bar = page.locator(".wr [data-role='replay-bar']")
+    top = bar.bounding_box()["y"]
+    step(page, "back").click()
+    page.locator(".wr [data-role='position']").filter(has_text=f"{length - 1} / {length}").wait_for()
+    assert bar.bounding_box()["y"] == top, "a step back from the end leaves the bar where it was"
+
+
 def test_after_stop_play_resumes_the_best_line(nb):
     page = nb.page
     page.locator(".wt [data-role='budget']").select_option("")
