@@ -3,13 +3,7 @@
 // click back to just before it. It draws what the kernel sends (coach, verdict, coach_note,
 // difficulty) and decides nothing: going back is a seek, checked by the kernel as any other.
 
-function make(tag, className, attrs = {}, text = undefined) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { make } from "./dom.js";
 
 const MARKS = { winnable: "●", lost: "✕", "not known yet": "?" };
 

@@ -2,6 +2,7 @@
 // status line and message (drawn by render.js), the replay bar, and the solver's panel.
 
 import { buildCoach } from "./coach.js";
+import { make } from "./dom.js";
 
 const BUTTONS = [
   ["new", "New", "Deal the number in the box (the next deal if unchanged)"],
@@ -12,14 +13,6 @@ const BUTTONS = [
   ["autoplay", "Autoplay", "Move the cards that can safely go to the foundations"],
   ["solve", "Solve", "Run the solver on this position"],
 ];
-
-function make(tag, className, attrs = {}, text = undefined) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function formatNumber(value, digits = 0) {
   if (typeof value !== "number") return "–";
