@@ -104,7 +104,7 @@ def test_a_replay_played_to_its_end_leaves_no_empty_felt_and_stepping_keeps_the_
     page.locator(".wr [data-role='speed']").select_option("0.05")
     board = page.locator(".wr .sw-board")
     page.locator(".wr [data-action='replay']").click()
-    page.locator(".wr [data-role='position']").filter(has_text=f"1 / {length}").wait_for()
+    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'true'")
     during = board.bounding_box()["height"]          # the line's tallest position, kept
     page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(timeout=30_000)
     page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'")
