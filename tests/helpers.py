@@ -157,3 +157,24 @@ def long_fan_positions() -> dict[str, sw.State]:
         "interlock": joined("interlock", 7, {}, ("stock", "t29", 15)),
         "mutated": grown("mutated", 4, 60),
     }
+
+
+def played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
+    """Reversed Solitaire deal ``number``: ``follow`` moves of a found win, then ``wander``
+    random legal moves; (the deal, the line). Self-contained, so that a browser test can send
+    its source to a kernel."""
+    import random
+
+    import solwidget as sw
+
+    start = sw.load_game("reversed_solitaire").deal(number)
+    win = sw.solve(start, max_states=None, max_seconds=30).moves
+    line, state = list(win[:follow]), start
+    for move in line:
+        state = state.play(move)
+    rnd = random.Random(seed)
+    for _ in range(wander):
+        move = rnd.choice(state.legal_moves())
+        line.append(move)
+        state = state.play(move)
+    return start, line

@@ -1,28 +1,12 @@
 """The coach: verdicts kept and inferred soundly, reviews of played lines, bad input refused."""
 
-import random
-
 import pytest
 
 import solwidget as sw
+from helpers import played_with_a_mistake
 from solwidget.coach import LOST, UNKNOWN, WINNABLE, Judge, review
 
 GAME = sw.load_game("reversed_solitaire")
-
-
-def played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
-    """Deal ``number``: ``follow`` moves of a found win, then ``wander`` random legal moves."""
-    start = GAME.deal(number)
-    win = sw.solve(start, max_states=None, max_seconds=30).moves
-    line, state = list(win[:follow]), start
-    for move in line:
-        state = state.play(move)
-    rnd = random.Random(seed)
-    for _ in range(wander):
-        move = rnd.choice(state.legal_moves())
-        line.append(move)
-        state = state.play(move)
-    return start, line
 
 
 def replays_to_a_win(state, line) -> bool:

@@ -3,33 +3,20 @@ a move, a losing move flagged and undone with one click, and no move blocked whi
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import pytest
 
 from harness import BOARD_HELPERS, wait_for_board
+from helpers import played_with_a_mistake
 
 pytestmark = pytest.mark.browser
 
-HELPERS_CELL = '''
-import random
+HELPERS_CELL = inspect.getsource(played_with_a_mistake) + '''
 import solwidget as sw
 
-def _played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
-    """Reversed Solitaire deal ``number``: moves of a found win, then random legal moves."""
-    start = sw.load_game("reversed_solitaire").deal(number)
-    win = sw.solve(start, max_states=None, max_seconds=30).moves
-    line, state = list(win[:follow]), start
-    for move in line:
-        state = state.play(move)
-    rnd = random.Random(seed)
-    for _ in range(wander):
-        move = rnd.choice(state.legal_moves())
-        line.append(move)
-        state = state.play(move)
-    return line
-
-LINE = _played_with_a_mistake()
+_, LINE = played_with_a_mistake()
 GAME, DEAL, OPTIONS = "reversed_solitaire", 3, {"coach_seconds": 5.0}
 LOSING = sw.review(sw.load_game("reversed_solitaire").deal(3), LINE, max_seconds=5.0, crossroads=False).first_losing.number
 '''
