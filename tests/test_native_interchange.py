@@ -374,11 +374,7 @@ def test_a_pile_longer_than_search_core_keeps_is_searched_in_python_alike(game_i
     assert native.longest_run(game) == 13
     holds = cards + 13 <= native.search_core.MAX_PILE
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if holds else {_Search})
-    runs = []
-    for python in (False, True):
-        solver = make_solver(state, python, max_states=3000)
-        solver.solve()
-        runs.append(outcome(solver))
+    runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=3000)
     assert runs[0] == runs[1]
 
 
@@ -389,11 +385,7 @@ def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
     state = game.state_from_dict({**game.deal(1).to_dict(), "redeals": redeals})
     held = redeals < 2 ** 31
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
-    runs = []
-    for python in (False, True):
-        solver = make_solver(state, python, max_states=1500)
-        solver.solve()
-        runs.append(outcome(solver))
+    runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=1500)
     assert runs[0] == runs[1] and runs[0][0] == "won"
 
 

@@ -395,11 +395,7 @@ def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
     state = game().state_from_dict({**game().deal(1).to_dict(), "redeals": redeals})
     held = redeals < 2 ** 31
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
-    runs = []
-    for python in (False, True):
-        solver = make_solver(state, python, max_states=1500)
-        solver.solve()
-        runs.append(outcome(solver))
+    runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=1500)
     assert runs[0] == runs[1] and runs[0][0] == "won"
 
 
