@@ -21,7 +21,7 @@ from ..engine.words import pile_names
 
 # What a player sees is the engine's (the SVG picture draws it too); it is named here as well.
 __all__ = ["BACK", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
-           "expand_pile", "extras_of", "hidden_below", "legal_texts", "status_of", "synced_pile",
+           "expand_pile", "extras_of", "hidden_below", "status_of", "synced_pile",
            "visible_pile", "visible_piles"]
 
 MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
@@ -78,11 +78,6 @@ def changed_piles(before: State | None, after: State) -> list[str]:
     hidden_before, hidden_after = hidden_below(before), hidden_below(after)
     return [pid for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
             if old != new or hidden_before.get(pid) != hidden_after.get(pid)]
-
-
-def legal_texts(state: State) -> list[str]:
-    """The legal moves in text notation: the browser highlights targets from these."""
-    return [str(m) for m in state.legal_moves()]
 
 
 def cards_home(state: State) -> int:

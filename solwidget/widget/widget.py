@@ -543,8 +543,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self.extras = sync.extras_of(after)
             self.moves_made = index
             self.history_length = len(self._line)
-            self.legal = sync.legal_texts(after)
-            self.action_words = self._action_words(after)
+            legal = after.legal_moves()
+            self.legal = [str(move) for move in legal]
+            self.action_words = self._action_words(after, legal)
             self.status = self._status(after, index, timed)
             self.move_words = self._move_said(index)
             self.board_min_height = self._line_height()
@@ -570,9 +571,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         seconds = round(time.monotonic() - self._clock) if timed and self._clock is not None else None
         return sync.status_of(state, index, seconds)
 
-    def _action_words(self, state: State) -> dict:
+    def _action_words(self, state: State, legal: list[Move]) -> dict:
         """Each legal action on a pile ("d1 build") in words, for its button."""
-        return {str(m): words.move_words(state, m) for m in state.legal_moves() if m.dst in self.game.actions}
+        return {str(m): words.move_words(state, m) for m in legal if m.dst in self.game.actions}
 
     def _line_height(self) -> float:
         """The height of the tallest position of the line (engine.geometry, as drawn)."""
