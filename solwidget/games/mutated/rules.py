@@ -38,8 +38,8 @@ class MutatedSolitaire(Game):
                "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus one extra space "
                "in row 2 (one card); a 7-card deck per row, alternately face down and up. A card moves only "
                "to the row directly above or below: only row 1 reaches the foundations. Spaces build down "
-               "in alternating colours, runs move as a unit, an empty space takes only a King; the extra "
-               "space, once emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes "
+               "in alternating colours, runs move as a unit, an empty space takes only a King or a run "
+               "headed by a King; the extra space, once emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes "
                "on a deck in draw mode. A King moved into, or turned up in, a space of a row flips that "
                "row's deck. A deck's build button turns its top card into the base of a built pile, which "
                "plays like a space of its row until its base leaves.")
