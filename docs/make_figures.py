@@ -1,17 +1,23 @@
-"""Draw the README's winnability figures from the study files in docs/studies/.
+"""Draw the winnability figures and print the winnability table from the study files in
+docs/studies/.
 
-    python docs/make_figures.py        # writes docs/win_rates.png and docs/solve_times.png,
-                                       # prints the winnability table in Markdown
+    python docs/make_figures.py        # writes docs/win_rates.png, docs/solve_times.png,
+                                       # docs/solution_lengths.png and docs/free_cells.png,
+                                       # prints the table in Markdown
 
-Each docs/studies/GAME.csv is made (and resumed) by:
-    solwidget study GAME --deals 1-200 --budget 2 --workers 2 --out docs/studies/GAME.csv
+Each game's study is docs/studies/GAME.parquet, made (and resumed) by one command,
+``solwidget study GAME --deals 1-10000 --budget 10 --out docs/studies/GAME.parquet`` for the
+seed games (docs/studies.md gives each). Where such a study left deals unknown, they are
+solved again with a larger budget into docs/studies/GAME_60s.parquet, and a deal decided there
+counts as decided: the table says how many were.
 
-and docs/free_cells.png, the win rate of two variants as their free cells change, from
+docs/free_cells.png, the win rate of two variants as their free cells change, is drawn from
 docs/studies/variants/NAME.csv, each made from the variant file docs/variants/NAME.toml by:
-    solwidget study docs/variants/NAME.toml --deals 1-100 --budget none --max-states 5000 \
+    solwidget study docs/variants/NAME.toml --deals 1-100 --budget none --max-states 5000 \\
         --out docs/studies/variants/NAME.csv
 """
 
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib
@@ -19,32 +25,62 @@ import matplotlib
 matplotlib.use("Agg")
 
 from solwidget import plots  # noqa: E402
-from solwidget.study import load_study  # noqa: E402
+from solwidget.study import StudyTable, load_study  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
+STUDIES = DOCS / "studies"
+RERUN = "_60s"
 ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell", "inverted_freecell",
          "interchange", "unlimited", "single_interchange", "quadruple_interchange", "love_a_duck", "guardian"]
 
 
-def main() -> None:
-    files = sorted((DOCS / "studies").glob("*.csv"),
+def studies() -> dict[str, tuple[StudyTable, str]]:
+    """Each game's table, its unknown deals settled by the rerun file where there is one, and
+    its budget in words."""
+    files = sorted((f for f in STUDIES.glob("*.parquet") if not f.stem.endswith(RERUN)),
                    key=lambda f: ORDER.index(f.stem) if f.stem in ORDER else len(ORDER))
-    tables = {f.stem: load_study(f) for f in files}
+    tables = {}
+    for file in files:
+        table = load_study(file)
+        rerun_file = file.with_name(file.stem + RERUN + ".parquet")
+        if rerun_file.exists():
+            tables[file.stem] = settled(table, load_study(rerun_file))
+        else:
+            tables[file.stem] = table, table.budget_text()
+    return tables
+
+
+def settled(table: StudyTable, rerun: StudyTable) -> tuple[StudyTable, str]:
+    """``table`` with each unknown deal that ``rerun`` decided taking the rerun's row, and the
+    budgets in words."""
+    decided = {row.deal: row for row in rerun if row.status != "unknown"}
+    if rerun.game != table.game or rerun.rules != table.rules:
+        raise SystemExit(f"the rerun of {table.game} is of other rules than its study")
+    rows = [decided.get(row.deal, row) if row.status == "unknown" else row for row in table]
+    unknown = sum(row.status == "unknown" for row in table)
+    return replace(table, rows=rows), (f"{table.budget_text()}; the {unknown} left unknown "
+                                       f"again at {rerun.budget_text()}")
+
+
+def main() -> None:
+    settled_tables = studies()
+    tables = {game: table for game, (table, _) in settled_tables.items()}
     plots.win_rate_plot(tables, path=DOCS / "win_rates.png")
     plots.solve_time_plot(tables, path=DOCS / "solve_times.png")
+    plots.solution_length_plot(tables, path=DOCS / "solution_lengths.png")
     cells_figure()
     print("| game | deals | budget | won | lost | unknown | win rate (95% CI) |")
     print("|---|---|---|---|---|---|---|")
-    for game, table in tables.items():
+    for game, (table, budget) in settled_tables.items():
         c = table.counts()
         rate, low, high = table.win_rate()
-        print(f"| `{game}` | {table.deals[0]}-{table.deals[-1]} | {table.budget_text()} | {c['won']} | "
-              f"{c['lost']} | {c['unknown']} | {rate:.0%} ({low:.0%}-{high:.0%}) |")
+        print(f"| `{game}` | {table.deals[0]:,}-{table.deals[-1]:,} | {budget} | "
+              f"{c['won']:,} | {c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) |")
 
 
 def cells_figure() -> None:
     """Reversed Solitaire and Baker's Game with 0 to 4 free cells (docs/variants.md)."""
-    studies = DOCS / "studies" / "variants"
+    studies = STUDIES / "variants"
     series = {label: {n: load_study(studies / f"{prefix}_{n}_cells.csv") for n in range(5)
                       if (studies / f"{prefix}_{n}_cells.csv").exists()}
               for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))}

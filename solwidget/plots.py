@@ -3,9 +3,10 @@
     from solwidget import plots
     fig = plots.win_rate_plot([table1, table2], path="docs/win_rates.png")
     fig = plots.solve_time_plot([table1, table2], path="docs/solve_times.png")
+    fig = plots.solution_length_plot([table1, table2], path="docs/solution_lengths.png")
     fig = plots.win_rate_curve({"Baker's Game": {0: t0, 1: t1, 2: t2}}, "free cells")
 
-The first two take one ``StudyTable`` or several (a list, or a dict label -> table); the
+The first three take one ``StudyTable`` or several (a list, or a dict label -> table); the
 last, a dict label -> {a rule's value: table}. Each draws on ``ax`` when given (else on a new figure), saves a PNG when ``path`` is given,
 and returns the figure.
 """
@@ -13,6 +14,7 @@ and returns the figure.
 from __future__ import annotations
 
 import os
+import statistics
 from pathlib import Path
 
 from .study import StudyTable
@@ -96,6 +98,32 @@ def solve_time_plot(tables, ax=None, path=None):
     ax.set_title("How long does the solver take?", loc="left")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="upper left", fontsize=9)
+    _save(fig, path)
+    return fig
+
+
+def solution_length_plot(tables, ax=None, path=None):
+    """Per game: the lengths of the winning lines found (moves), as a box of the middle half,
+    whiskers to the 5th and 95th percentiles, and the median written beside it.
+
+    A line is the solver's first win, shortened, not the shortest there is: the lengths are
+    what a player replaying the solver's wins would see.
+    """
+    labelled = [(label, [row.moves for row in table if row.status == "won" and row.moves])
+                for label, table in _labelled(tables)]
+    labelled = [(label, moves) for label, moves in labelled if moves]
+    fig, ax = _axes(ax, max(2, len(labelled)))
+    if labelled:
+        ax.boxplot([moves for _, moves in labelled], vert=False, whis=(5, 95), showfliers=False,
+                   widths=0.6, medianprops={"color": WON, "lw": 2})
+        for y, (_, moves) in enumerate(labelled, start=1):
+            ax.text(1.02, y, f"median {statistics.median_low(moves)}  ({len(moves):,} wins)", va="center",
+                    fontsize=9, transform=ax.get_yaxis_transform())
+        ax.set_yticks(range(1, len(labelled) + 1), [label for label, _ in labelled])
+        ax.invert_yaxis()
+    ax.set_xlabel("moves in the winning line found (box: middle half; whiskers: 5th-95th percentile)")
+    ax.set_title("How long are the wins?", loc="left")
+    ax.grid(True, axis="x", alpha=0.3)
     _save(fig, path)
     return fig
 

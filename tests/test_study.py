@@ -437,7 +437,11 @@ def test_plots_save_pngs(straight, tmp_path):
     fig = plots.win_rate_plot({"FreeCell": table}, path=tmp_path / "docs" / "win.png")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["FreeCell"]
     plots.solve_time_plot([table, table], path=tmp_path / "times.png")
-    for name in ("docs/win.png", "times.png"):
+    fig = plots.solution_length_plot({"FreeCell": table}, path=tmp_path / "lengths.png")
+    won = sorted(row.moves for row in table if row.status == "won")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["FreeCell"]
+    assert f"median {won[(len(won) - 1) // 2]}" in [t.get_text() for t in fig.axes[0].texts][0]
+    for name in ("docs/win.png", "times.png", "lengths.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
