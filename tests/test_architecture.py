@@ -22,6 +22,18 @@ def test_import_contracts_are_kept(capsys):
     assert "0 broken" in output
 
 
+def test_the_contract_against_import_circles_reaches_every_module():
+    """Circles are looked for between solwidget's packages and inside each, down to the
+    deepest module, through every import, those for type checkers included."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    acyclic = [c for c in config["contracts"] if c["type"] == "acyclic_siblings"]
+    deepest = max(len(path.relative_to(ROOT / "solwidget").parts) for path in (ROOT / "solwidget").rglob("*.py"))
+    assert [c["ancestors"] for c in acyclic] == [["solwidget"]]
+    assert acyclic[0]["depth"] >= deepest
+    assert config["exclude_type_checking_imports"] is False
+
+
 def test_the_solver_names_no_game():
     solver = ROOT / "solwidget" / "solver"
     ids = set(sw.games())

@@ -290,7 +290,7 @@ def test_setting_the_state_from_python_starts_a_new_line():
     other = sw.load_game("freecell").deal(2)
     widget.state = other
     assert widget.state == other and widget.line == [] and seen[-1] == other
-    assert synced(widget)["pile_t0"] == sync.visible_piles(other)["t0"]
+    assert synced(widget)["pile_t0"] == other.visible()["t0"]
     with pytest.raises(sw.SolwidgetError):
         widget.state = sw.load_game("interlock").deal(1)
     assert widget.state == other

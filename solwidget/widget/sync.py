@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import json
 
-from ..engine.cards import FACE_DOWN, card_name, parse_card
+from ..engine.cards import BACK, FACE_DOWN, card_name, parse_card
 from ..engine.checks import shown, shown_name
 from ..engine.deals import check_deal_number
 from ..engine.errors import SolwidgetError
 from ..engine.geometry import STACK_SHOWN, as_data
 from ..engine.state import State
-from ..engine.visible import BACK, extras_of, hidden_below, visible_pile, visible_piles
 from ..engine.words import pile_names
 
-# What a player sees is the engine's (the SVG picture draws it too); it is named here as well.
-__all__ = ["BACK", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
-           "expand_pile", "extras_of", "hidden_below", "status_of", "synced_pile",
-           "visible_pile", "visible_piles"]
+__all__ = ["BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
+           "expand_pile", "extras_of", "status_of", "synced_pile"]
 
 MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
 ACTIONS = ("new", "restart", "undo", "redo", "hint", "autoplay", "solve", "stop", "replay")
@@ -75,9 +72,15 @@ def changed_piles(before: State | None, after: State) -> list[str]:
     """The ids of the piles that differ between two positions of one game."""
     if before is None or before.game != after.game:
         return list(after.game.pile_ids)
-    hidden_before, hidden_after = hidden_below(before), hidden_below(after)
+    hidden_before, hidden_after = after.game.hidden_below(before), after.game.hidden_below(after)
     return [pid for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
             if old != new or hidden_before.get(pid) != hidden_after.get(pid)]
+
+
+def extras_of(state: State) -> dict:
+    """What the position holds besides its piles (stock passes used, deck modes), as the
+    front end shows it."""
+    return {k: v for k, v in state.to_dict().items() if k not in ("game", "piles", "options")}
 
 
 def cards_home(state: State) -> int:

@@ -27,7 +27,6 @@ from ..engine import words
 from ..engine.geometry import place
 from ..engine.registry import load_game
 from ..engine.state import State
-from ..engine.visible import visible_piles
 from . import browser, sync
 from .coach import CoachMixin, check_coach_options, first_winnable
 
@@ -532,11 +531,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         """Make position ``index`` of the line current and send what changed; ``timed``: the
         person's own move led there (a win then says how long their play took)."""
         before, after = self._shown, self._states[index]
-        hidden = sync.hidden_below(after)
         with self.hold_sync():
             for pid in sync.changed_piles(before, after):
-                pile = after.piles[self.game.pile_index(pid)]
-                setattr(self, pile_trait(pid), sync.synced_pile(sync.visible_pile(pile, hidden.get(pid, 0)),
+                setattr(self, pile_trait(pid), sync.synced_pile(self.game.visible_pile(after, pid),
                                                                   pid in self._stacks))
             self._shown = after
             self.state = after
@@ -580,7 +577,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         heights = self._heights
         del heights[len(self._states):]
         for state in self._states[len(heights):]:
-            heights.append(place(self._layout, visible_piles(state))["height"])
+            heights.append(place(self._layout, self.game.visible(state))["height"])
         return max(heights)
 
     def _say(self, text: str, kind: str = "") -> None:

@@ -12,7 +12,6 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine import geometry
-from solwidget.engine.visible import visible_piles
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
@@ -65,7 +64,7 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
     drawn = dom_piles(page)
     layout = {p["id"]: p for p in widget.board["piles"]}
     assert set(drawn) == set(widget.game.pile_ids)
-    for pid, codes in visible_piles(widget.state).items():
+    for pid, codes in widget.state.visible().items():
         expected = codes[-2:] if layout[pid]["fan"] == "none" else codes
         assert drawn[pid] == expected, pid
     assert [page.get_attribute(f'[data-action="{a}"]', "data-action") for a in ACTIONS] == ACTIONS
@@ -78,13 +77,13 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
 def placed_alike(page, state) -> None:
     """The mounted widget draws every pile and card of ``state`` where the engine's geometry
     places them (in card widths from the board's corner)."""
-    board = geometry.place(state.game.layout(), visible_piles(state))
+    board = geometry.place(state.game.layout(), state.visible())
     drawn = page.evaluate(JS_DOM_PLACES, 0)
     assert set(drawn["piles"]) == set(board["piles"])
     for pid, placed in board["piles"].items():
         corner, cards = drawn["piles"][pid]
         assert corner == pytest.approx([placed["x"], placed["y"]], abs=0.01), pid
-        expected = placed["cards"] if visible_piles(state)[pid] else []
+        expected = placed["cards"] if state.visible()[pid] else []
         assert cards == [pytest.approx(list(card), abs=0.01) for card in expected], pid
     assert [drawn["width"], drawn["height"]] == pytest.approx([board["width"], board["height"]], abs=0.01)
 
@@ -105,7 +104,7 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position(page):
     mount(page, widget)
     unit = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))")
     height = page.evaluate("() => document.querySelector('.sw-board').getBoundingClientRect().height")
-    assert widget.board_min_height > geometry.place(widget.game.layout(), visible_piles(widget.state))["height"]
+    assert widget.board_min_height > geometry.place(widget.game.layout(), widget.state.visible())["height"]
     assert height == pytest.approx(widget.board_min_height * unit, abs=1)
 
 
@@ -195,7 +194,7 @@ def test_right_fans_leave_each_face_up_cards_corner_readable(page):
     widget = sw.SolitaireWidget("mutated", deal=1)
     mount(page, widget)
     for deck in ("d1", "d2", "d3"):
-        codes = visible_piles(widget.state)[deck]
+        codes = widget.state.visible()[deck]
         for index, code in enumerate(codes[:-1]):
             if code == "back":
                 continue
@@ -312,7 +311,7 @@ def test_click_a_card_then_a_target(page):
     assert widget.history == [move]
     page.wait_for_function(f"() => document.querySelectorAll('[data-pile=\"{move.src}\"] [data-card]').length"
                            f" === {src_len - move.n}")
-    assert dom_piles(page)[move.dst] == visible_piles(widget.state)[move.dst]
+    assert dom_piles(page)[move.dst] == widget.state.visible()[move.dst]
     assert page.locator(".sw-target").count() == 0
     sliding = page.evaluate("() => window.probed")
     assert [card["pile"] for card in sliding] == [move.dst] * move.n, "the moved cards slide, and only they"
@@ -398,7 +397,7 @@ def test_mutated_decks_build_and_give_any_face_up_card(page):
     kernel(page, widget)
     assert str(widget.history[-1]) == "d3 build"
     page.wait_for_function("() => document.querySelector('[data-pile=\"d3\"] .sw-caption').textContent === 'built'")
-    assert dom_piles(page)["d3"] == visible_piles(widget.state)["d3"]
+    assert dom_piles(page)["d3"] == widget.state.visible()["d3"]
 
 
 # ------------------------------------------------------------------ keyboard
@@ -462,7 +461,7 @@ def test_scrubber_seeks_through_a_replay(page):
     assert sent(page) == [{"type": "seek", "index": 4}]
     kernel(page, widget)
     assert widget.moves_made == 4
-    assert dom_piles(page)["waste"] == visible_piles(widget.state)["waste"][-2:]
+    assert dom_piles(page)["waste"] == widget.state.visible()["waste"][-2:]
     assert page.text_content('[data-role="position"]') == "4 / 6"
 
 
