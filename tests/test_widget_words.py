@@ -192,8 +192,7 @@ def test_auto_foundations_follow_each_move_in_mutated():
             if sw.safe_moves(after):
                 widget.state = state
                 widget.auto_foundations = True
-                send(widget, {"type": "move", "src": move.src, "dst": move.dst, "n": move.n,
-                              **({"card": move.card} if move.card else {})})
+                send(widget, {"type": "move", "move": str(move)})
                 assert widget.history == [move, *sw.safe_moves(after)]
                 assert widget.message.startswith(move_words(state, move)) and "home" in widget.message
                 return
@@ -202,11 +201,11 @@ def test_auto_foundations_follow_each_move_in_mutated():
 
 def test_a_refusal_shows_the_move_text_only_when_pile_ids_are_shown():
     widget = sw.SolitaireWidget("freecell", deal=1)
-    send(widget, {"type": "move", "src": "t0", "dst": "f0", "n": 1})
+    send(widget, {"type": "move", "move": "t0 f0"})
     words = widget.message
     assert not PILE_ID.search(words)
     widget.show_ids = True
-    send(widget, {"type": "move", "src": "t0", "dst": "f0", "n": 1})
+    send(widget, {"type": "move", "move": "t0 f0"})
     assert widget.message.startswith(words) and widget.message != words
 
 
@@ -252,7 +251,7 @@ def test_moves_wait_while_the_solver_searches():
     widget.play("stock waste")
     widget.solve(max_states=10**7)
     before = widget.state
-    send(widget, {"type": "move", "src": "stock", "dst": "waste", "n": 1})
+    send(widget, {"type": "move", "move": "stock waste"})
     for action in ("undo", "hint", "autoplay"):
         send(widget, {"type": "action", "name": action})
         assert widget.message_kind == "error" and "Stop" in widget.message
