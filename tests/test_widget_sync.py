@@ -16,6 +16,8 @@ import solwidget as sw
 import solwidget.engine.game as game_module
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
+from solwidget.engine.deals import check_deal_number, deal_rule
+from solwidget.engine.errors import InvalidDeal
 from solwidget.engine.words import reason_words
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder, browser_move, bytes_per_move, encoded_size, playout
@@ -275,6 +277,20 @@ def test_restart_and_new_deal_actions():
     assert widget.deal == 11 and widget.state == sw.load_game("interlock").deal(11)
     send(widget, {"type": "action", "name": "new"})
     assert widget.deal == 12 and widget.state == sw.load_game("interlock").deal(12)
+
+
+@pytest.mark.parametrize("typed", ["0", "12x", "-3", "100000000000000000000"])
+def test_the_kernel_alone_judges_the_deal_box_and_names_the_field(typed):
+    """The box sends what is typed; the rule is engine.deals', and a refusal names the field
+    the box shows it in. The board carries the rule in words, for the box's help."""
+    widget = sw.SolitaireWidget("freecell", deal=3)
+    assert widget.board["deal_rule"] == deal_rule(widget.game.deal_limits)
+    with pytest.raises(InvalidDeal) as refusal:
+        check_deal_number(int(typed) if typed.isdigit() else typed, widget.game.deal_limits)
+    _, replies = send(widget, {"type": "action", "name": "new", "deal": typed})
+    assert widget.deal == 3 and widget.state == sw.load_game("freecell").deal(3)
+    assert replies == [{"type": "error", "text": str(refusal.value), "field": "deal"}]
+    assert widget.message == str(refusal.value) and widget.message_kind == "error"
 
 
 def test_python_api_play_undo_redo_and_errors():
