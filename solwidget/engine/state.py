@@ -129,4 +129,3 @@ class State:
 
 _set_game, _set_piles, _set_extra, _set_hash = (
     getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash"))
-
