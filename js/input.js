@@ -7,7 +7,7 @@
 // the felt's edge scrolls it. A press on the board during a replay pauses the replay.
 
 import { isBack } from "./cards.js";
-import { moveForDrop, moveMessage } from "./moves.js";
+import { moveForDrop, moveMessage, triedMove } from "./moves.js";
 
 const DRAG_START = 5;          // pixels the pointer must travel before a press becomes a drag
 const HOLD_MS = 350;           // a touch held this long without moving picks its cards up for a drag
@@ -31,7 +31,7 @@ function drop(board, dst) {
 function stockAction(board) {
   const legal = board.legal();
   const move = legal.find((m) => m.src === "stock") || legal.find((m) => m.dst === "stock")
-    || { src: "stock", dst: "waste", n: 1, card: null };
+    || triedMove("stock", "waste");
   board.send(moveMessage(move));
 }
 
@@ -67,7 +67,7 @@ export function sendHome(board, pid, index) {
   const home = legal.find((m) => m.src === pid && foundations.includes(m.dst)
     && (m.card ? m.card === card : index === codes.length - 1 && m.n === 1));
   if (home) board.send(moveMessage(home));
-  else if (foundations.length) board.send(moveMessage({ src: pid, dst: foundations[0], n: codes.length - index }));
+  else if (foundations.length) board.send(moveMessage(triedMove(pid, foundations[0], codes.length - index)));
 }
 
 function attachPointer(board) {
@@ -163,8 +163,7 @@ function attachPointer(board) {
     }
     const action = event.target.closest(".sw-pile-action");
     if (action) {
-      const [src, dst] = action.dataset.move.split(" ");
-      board.send({ type: "move", src, dst, n: 1 });
+      board.send({ type: "move", move: action.dataset.move });
       return;
     }
     const pileEl = pileOf(event.target);

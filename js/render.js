@@ -7,7 +7,7 @@ import { arranged, boardHeight, chooseArrangement, coveredNow, fanOffsets, fanRo
   rowShifts } from "./geometry.js";
 import { attachInput } from "./input.js";
 import { keptCount, matchSlides, motionAllowed, slide } from "./motion.js";
-import { parseMove, pileActions } from "./moves.js";
+import { pileActions, readMove } from "./moves.js";
 import { buildToolbar } from "./toolbar.js";
 
 // The card width on screen, in pixels, follows the output area's width within these bounds.
@@ -72,6 +72,7 @@ export class Board {
     this.listen("change:message", () => { this.note = null; this.quieted = null; });
     this.listen("msg:custom", (msg) => {
       if (msg && msg.type === "error") {
+        if (msg.field === "deal") this.toolbar.refuseDeal(msg.text);
         this.note = null;
         this.quieted = null;
         this.queue(null);
@@ -138,7 +139,7 @@ export class Board {
   }
 
   legal() {
-    return (this.model.get("legal") || []).map(parseMove);
+    return (this.model.get("legal") || []).map(readMove);
   }
 
   // ------------------------------------------------------------ building
@@ -410,7 +411,7 @@ export class Board {
     const stock = this.pileEls.get("stock");
     if (stock) stock.classList.toggle("sw-redeal-ok", legal.some((m) => m.dst === "stock"));
     if (this.pick) this.showPick(legal);
-    for (const text of this.model.get("highlight") || []) this.showHint(parseMove(text));
+    for (const text of this.model.get("highlight") || []) this.showHint(readMove(text));
   }
 
   mark(node, className) {

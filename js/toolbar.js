@@ -73,31 +73,15 @@ function speedOf(delay) {
   return found ? found[0] : null;
 }
 
-/**
- * The deal number typed in the box, checked against the game's limits (`[first, last]` as
- * text) without ever becoming a JavaScript number: `{deal: "123"}` (digits, no leading
- * zeros), `{}` for an empty box, or `{reason}` saying what is wrong.
- */
-export function checkedDeal(text, limits) {
-  const typed = String(text ?? "").trim();
-  if (typed === "") return {};
-  const [first, last] = (limits || ["1", "99999999999999999999"]).map((bound) => BigInt(bound));
-  const accepted = `a deal number is a whole number from ${first} to ${last}`;
-  if (!/^[0-9]+$/.test(typed)) return { reason: `${accepted}, not "${typed.slice(0, 30)}"` };
-  const number = BigInt(typed);
-  if (number < first || number > last) return { reason: `${accepted}: ${typed.slice(0, 30)} is out of range` };
-  return { deal: number.toString() };
-}
-
 export function buildToolbar(board) {
   const model = board.model;
   const element = make("div", "sw-toolbar", { role: "toolbar", "aria-label": "game controls" });
   const title = make("span", "sw-title");
   const dealLabel = make("label", "sw-deal-label", {}, "Deal ");
   // Text, not type="number": a deal number may have 20 digits, more than a JavaScript
-  // number holds exactly, so it stays text (checked as a BigInt) from the box to the kernel.
+  // number holds exactly, so it stays text from the box to the kernel, which checks it.
   const dealInput = make("input", "sw-deal", { type: "text", inputmode: "numeric", autocomplete: "off",
-    spellcheck: "false", "data-role": "deal", "aria-label": "deal number" });
+    spellcheck: "false", maxlength: "40", "data-role": "deal", "aria-label": "deal number" });
   dealLabel.appendChild(dealInput);
   element.append(title, dealLabel);
   const buttons = new Map();
@@ -194,14 +178,11 @@ export function buildToolbar(board) {
     if (!button) return;
     const name = button.dataset.action;
     if (name === "new") {
-      const typed = checkedDeal(dealInput.value, model.get("deal_limits"));
-      if (typed.reason) {
-        refuseDeal(typed.reason);
-      } else if (typed.deal !== undefined && typed.deal !== String(model.get("deal"))) {
-        send("new", { deal: typed.deal });
-      } else {
-        send("new");
-      }
+      // The box's text as typed: the kernel applies the rule for deal numbers, and says why
+      // it refuses one in an error about the "deal" field (refuseDeal).
+      const typed = dealInput.value.trim();
+      if (typed !== "" && typed !== String(model.get("deal"))) send("new", { deal: typed });
+      else send("new");
     } else {
       send(name);
     }
@@ -211,14 +192,13 @@ export function buildToolbar(board) {
   });
   dealInput.addEventListener("input", () => refuseDeal(""));
 
-  /** Show why the box's text is no deal number ("" clears it), in the box and the message line. */
+  /** Show in the box why the kernel refused its text as a deal number ("" clears it); the
+   * message line says it too, as it says every refusal. */
   function refuseDeal(reason) {
     dealInput.setCustomValidity(reason);
-    dealInput.title = reason;
+    dealInput.title = reason || (model.get("board") || {}).deal_rule || "";
     if (reason) {
       dealInput.setAttribute("aria-invalid", "true");
-      board.message.textContent = reason;
-      board.message.dataset.kind = "error";
       dealInput.reportValidity();
     } else {
       dealInput.removeAttribute("aria-invalid");
@@ -325,6 +305,7 @@ export function buildToolbar(board) {
 
   let lastBusy = "";
   let lastLine = "";
+  let shownDeal = null;
   function update() {
     const drawn = model.get("board") || {};
     const status = model.get("status") || {};
@@ -345,7 +326,13 @@ export function buildToolbar(board) {
     title.title = drawn.summary || "";
     rulesText.textContent = drawn.summary || "";
     rulebook.textContent = drawn.rulebook ? `Every rule, and every decision where a source was unclear: ${drawn.rulebook} (solwidget's repository and documentation).` : "";
-    if (document.activeElement !== dealInput) dealInput.value = String(model.get("deal"));
+    // The box shows a new deal; text typed in it stays until then (a refused one included).
+    const deal = String(model.get("deal"));
+    if (deal !== shownDeal && document.activeElement !== dealInput) {
+      dealInput.value = deal;
+      shownDeal = deal;
+    }
+    if (!dealInput.hasAttribute("aria-invalid")) dealInput.title = drawn.deal_rule || "";
     buttons.get("undo").disabled = made === 0;
     buttons.get("redo").disabled = made >= length;
     buttons.get("solve").disabled = busy === "solving";
@@ -404,5 +391,5 @@ export function buildToolbar(board) {
     timeline.hidden = length === 0 && replayButton.hidden;
   }
 
-  return { element, footer, update, destroy, play, replaying, pauseForBoard };
+  return { element, footer, update, destroy, play, replaying, pauseForBoard, refuseDeal };
 }

@@ -1,6 +1,8 @@
 """The layers of the package, as pyproject.toml's import-linter contracts state them, and
 the contract between the games and the solver."""
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,34 @@ def test_import_contracts_are_kept(capsys):
     output = capsys.readouterr().out
     assert kept == 0, output
     assert "0 broken" in output
+
+
+def test_the_contract_against_import_circles_reaches_every_module():
+    """Circles are looked for between solwidget's packages and inside each, down to the
+    deepest module, through every import, those for type checkers included."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    acyclic = [c for c in config["contracts"] if c["type"] == "acyclic_siblings"]
+    deepest = max(len(path.relative_to(ROOT / "solwidget").parts) for path in (ROOT / "solwidget").rglob("*.py"))
+    assert [c["ancestors"] for c in acyclic] == [["solwidget"]]
+    assert acyclic[0]["depth"] >= deepest
+    assert config["exclude_type_checking_imports"] is False
+
+
+MAX_LINES = 500
+LONG_BECAUSE = re.compile(r"^Long because \w.*\w", re.MULTILINE)
+
+
+def test_no_module_is_long_without_a_reason_in_its_docstring():
+    """Each module does one thing, and so stays short: one of more than MAX_LINES lines says
+    why in its docstring, in a paragraph that starts "Long because" and gives the reason."""
+    unexplained = {}
+    for path in sorted((ROOT / "solwidget").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        docstring = ast.get_docstring(ast.parse(text)) or ""
+        if len(text.splitlines()) > MAX_LINES and not LONG_BECAUSE.search(docstring):
+            unexplained[str(path.relative_to(ROOT))] = len(text.splitlines())
+    assert not unexplained, f"over {MAX_LINES} lines, and no 'Long because ...' in the docstring: {unexplained}"
 
 
 def test_the_solver_names_no_game():

@@ -11,7 +11,6 @@ import pytest
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
-from solwidget.engine.visible import visible_piles
 from solwidget.engine.words import reason_words
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder
@@ -85,7 +84,7 @@ def test_triple_interchange_folds_its_foundations_to_the_tableaus_width():
 def test_the_narrower_arrangement_is_drawn_by_the_same_geometry(game_id):
     state = sw.load_game(game_id).deal(2)
     layout = state.game.layout()
-    board = geometry.place(geometry.arranged(layout, 1), visible_piles(state))
+    board = geometry.place(geometry.arranged(layout, 1), state.visible())
     assert board["width"] == layout["narrower"][0]["width"]
     assert set(board["piles"]) == set(state.game.pile_ids)
 

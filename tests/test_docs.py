@@ -182,3 +182,15 @@ def test_every_readme_figure_is_a_command_and_its_output():
             scripts = [word for word in part.split() if word.endswith(".py")]
             assert scripts and all((ROOT / script).exists() for script in scripts), command
         assert body.strip() and body.strip() != "```text\n```", f"no output under {command}"
+
+
+def test_the_reference_shows_what_the_widget_takes_from_its_mixins():
+    """SolitaireWidget's line, worker and coach are mixins of its own (solwidget/widget/):
+    the reference lists each of their public methods and properties as the widget's."""
+    listed = re.search(r"::: solwidget\.SolitaireWidget\n    options:\n      inherited_members: \[([^\]]*)\]",
+                       (ROOT / "docs" / "reference.md").read_text(encoding="utf-8"))
+    assert listed, "docs/reference.md gives SolitaireWidget no inherited_members"
+    mixins = [c for c in sw.SolitaireWidget.__mro__ if c.__name__.endswith("Mixin")]
+    public = {name for mixin in mixins for name, value in vars(mixin).items()
+              if not name.startswith("_") and (callable(value) or isinstance(value, property))}
+    assert len(mixins) == 3 and set(re.split(r",\s*", listed.group(1).strip())) == public

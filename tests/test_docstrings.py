@@ -15,8 +15,12 @@ def public_objects():
 
 
 def own_public_members(cls):
-    """The public methods and properties a class defines itself (not those it inherits)."""
-    for name, value in vars(cls).items():
+    """The public methods and properties a class defines itself or takes from a mixin of its
+    own (SolitaireWidget's LineMixin, ...), not those it inherits from another class."""
+    members = {}
+    for part in reversed([c for c in cls.__mro__ if c is cls or c.__name__.endswith("Mixin")]):
+        members.update(vars(part))
+    for name, value in members.items():
         if name.startswith("_"):
             continue
         if isinstance(value, (staticmethod, classmethod)):

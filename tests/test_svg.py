@@ -16,7 +16,6 @@ from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
 from solwidget.engine.geometry import fan_offsets, place, row_shifts
 from solwidget.engine.svg import state_svg
-from solwidget.engine.visible import visible_piles
 
 from helpers import svg_places
 
@@ -41,7 +40,7 @@ def test_every_pile_and_every_face_up_card_is_drawn(game_id):
     drawn = drawn_cards(state._repr_svg_())
     layout = {p["id"]: p for p in state.game.layout()["piles"]}
     assert set(drawn) == set(state.game.pile_ids)
-    for pid, codes in visible_piles(state).items():
+    for pid, codes in state.visible().items():
         shown = codes[-2:] if layout[pid]["fan"] == "none" else codes   # stacks show their top two
         assert drawn[pid] == shown, pid
 
@@ -73,14 +72,14 @@ def test_the_picture_is_deterministic_and_as_tall_as_its_cards_reach():
 @pytest.mark.parametrize("game_id", sw.games())
 def test_the_picture_draws_where_the_geometry_places(game_id):
     state = sw.load_game(game_id).deal(5)
-    board = place(state.game.layout(), visible_piles(state))
+    board = place(state.game.layout(), state.visible())
     unit = 50.0
     drawn = svg_places(state_svg(state, unit=unit), unit)
     assert set(drawn) == set(board["piles"])
     for pid, ((x, y), cards) in drawn.items():
         placed = board["piles"][pid]
         assert (x, y) == (pytest.approx(placed["x"], abs=0.003), pytest.approx(placed["y"], abs=0.003)), pid
-        expected = placed["cards"] if visible_piles(state)[pid] else []
+        expected = placed["cards"] if state.visible()[pid] else []
         assert cards == [(pytest.approx(dx, abs=0.003), pytest.approx(dy, abs=0.003)) for dx, dy in expected], pid
 
 
@@ -92,6 +91,29 @@ def test_a_built_decks_hidden_cards_are_backs():
     drawn = drawn_cards(state._repr_svg_())["d1"]
     assert drawn == ["back"] * base + state.pile("d1")[base:]
     assert not set(beneath) & set(drawn)
+
+
+class Veiled(type(sw.load_game("freecell"))):
+    """FreeCell whose rules hide the two lowest cards of t0, and whose positions carry a
+    pile entry with a "base" index that hides nothing."""
+    id = "test_veiled_freecell"
+
+    def hidden_below(self, state):
+        return {"t0": 2}
+
+    def _extra_to_dict(self, extra):
+        return {"marks": {"t1": {"base": 3}}}
+
+
+def test_what_a_player_sees_is_the_games_answer_not_read_from_its_position_data():
+    state = Veiled().deal(1)
+    seen = state.visible()
+    assert seen["t0"] == ["back", "back"] + state.pile("t0")[2:]
+    assert seen["t1"] == state.pile("t1")
+    assert drawn_cards(state._repr_svg_())["t0"] == seen["t0"]
+    assert state.game.visible_pile(state, "t0") == seen["t0"]
+    assert state.game.pickup_refusal(state, "t0", 1, 1) == "a face-down card cannot be picked up"
+    assert state.game.pickup_refusal(state, "t1", 0, 1) is None
 
 
 def test_fans_shrink_to_their_room_backs_first():

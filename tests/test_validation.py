@@ -261,7 +261,7 @@ def nested(depth):
 
 def test_a_message_nested_2000_deep_gets_an_error_reply():
     widget = sw.SolitaireWidget("freecell", deal=1)
-    content = {"type": "move", "src": nested(2000), "dst": "f0"}
+    content = {"type": "move", "move": nested(2000)}
     with pytest.raises(sync.BadMessage, match="nested more than"):
         sync.check_message(widget.game, content, 0)
     with SyncRecorder(widget) as recorder:

@@ -216,7 +216,7 @@ def test_drawn_and_played_in_the_widget(game):
     move = widget.state.legal_moves()[0]
     expected = widget.state.play(move)
     with SyncRecorder(widget) as recorder:
-        widget._handle_custom_msg({"type": "move", "src": move.src, "dst": move.dst, "n": move.n}, [])
+        widget._handle_custom_msg({"type": "move", "move": str(move)}, [])
     assert widget.state == expected and widget.moves_made == 1
     sent = {k for m in recorder.messages if m["method"] == "update" for k in m["state"]}
     assert any(k.startswith("pile_") for k in sent)

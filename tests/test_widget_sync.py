@@ -13,8 +13,11 @@ import ipywidgets
 import pytest
 
 import solwidget as sw
+import solwidget.engine.game as game_module
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
+from solwidget.engine.deals import check_deal_number, deal_rule
+from solwidget.engine.errors import InvalidDeal
 from solwidget.engine.words import reason_words
 from solwidget.widget import sync
 from solwidget.widget.measure import SyncRecorder, browser_move, bytes_per_move, encoded_size, playout
@@ -152,10 +155,19 @@ def test_a_legal_move_applies_and_sends_only_what_changed(widget):
 
 
 def sync_move(move):
-    message = {"type": "move", "src": move.src, "dst": move.dst, "n": move.n}
-    if move.card:
-        message["card"] = move.card
-    return message
+    """The message the browser sends for ``move``: its text, as the kernel gave it."""
+    return {"type": "move", "move": str(move)}
+
+
+def test_a_move_from_the_browser_is_its_text_read_once(monkeypatch):
+    widget = sw.SolitaireWidget("mutated", deal=1)
+    move = next(m for m in widget.state.legal_moves() if m.card)        # "d1 r1c2 QH": a card named
+    texts = []
+    reader = game_module.parse_move_text
+    monkeypatch.setattr(game_module, "parse_move_text",
+                        lambda text: (texts.append(text) if isinstance(text, str) else None) or reader(text))
+    send(widget, {"type": "move", "move": str(move)})
+    assert widget.history == [move] and texts == [str(move)]
 
 
 def test_an_illegal_move_is_refused_with_the_rules_reason(widget):
@@ -175,20 +187,23 @@ MALFORMED = [
     {},
     {"type": "teleport"},
     {"type": "move"},
-    {"type": "move", "src": "t0"},
-    {"type": "move", "src": "nowhere", "dst": "t0"},
-    {"type": "move", "src": "t0", "dst": "nowhere"},
-    {"type": "move", "src": "t0", "dst": "f0", "n": 0},
-    {"type": "move", "src": "t0", "dst": "f0", "n": -3},
-    {"type": "move", "src": "t0", "dst": "f0", "n": "2"},
-    {"type": "move", "src": "t0", "dst": "f0", "n": True},
-    {"type": "move", "src": "t0", "dst": "f0", "n": 1.5},
-    {"type": "move", "src": "t0", "dst": "f0", "n": 10**9},
-    {"type": "move", "src": "t0", "dst": "f0", "card": "ZZ"},
-    {"type": "move", "src": "t0", "dst": "f0", "card": 12},
-    {"type": "move", "src": 3, "dst": "f0"},
-    {"type": "move", "src": "t0", "dst": "f0", "sneaky": 1},
-    {"type": "move", "src": "t0", "dst": "f0", "pad": "x" * 5000},
+    {"type": "move", "move": ""},
+    {"type": "move", "move": "t0"},
+    {"type": "move", "move": "nowhere t0"},
+    {"type": "move", "move": "t0 nowhere"},
+    {"type": "move", "move": "t0 f0 0"},
+    {"type": "move", "move": "t0 f0 -3"},
+    {"type": "move", "move": "t0 f0 1.5"},
+    {"type": "move", "move": "t0 f0 1000000000"},
+    {"type": "move", "move": "t0 f0 ZZ"},
+    {"type": "move", "move": "t0 f0 2 3"},
+    {"type": "move", "move": "t0 f0 " + "9" * 40},
+    {"type": "move", "move": 12},
+    {"type": "move", "move": ["t0", "f0"]},
+    {"type": "move", "move": {"src": "t0", "dst": "f0"}},
+    {"type": "move", "src": "t0", "dst": "f0"},              # fields, no text
+    {"type": "move", "move": "t0 f0", "sneaky": 1},
+    {"type": "move", "move": "t0 f0", "pad": "x" * 5000},
     {"type": "action"},
     {"type": "action", "name": "cheat"},
     {"type": "action", "name": "undo", "deal": 3},
@@ -264,6 +279,20 @@ def test_restart_and_new_deal_actions():
     assert widget.deal == 12 and widget.state == sw.load_game("interlock").deal(12)
 
 
+@pytest.mark.parametrize("typed", ["0", "12x", "-3", "100000000000000000000"])
+def test_the_kernel_alone_judges_the_deal_box_and_names_the_field(typed):
+    """The box sends what is typed; the rule is engine.deals', and a refusal names the field
+    the box shows it in. The board carries the rule in words, for the box's help."""
+    widget = sw.SolitaireWidget("freecell", deal=3)
+    assert widget.board["deal_rule"] == deal_rule(widget.game.deal_limits)
+    with pytest.raises(InvalidDeal) as refusal:
+        check_deal_number(int(typed) if typed.isdigit() else typed, widget.game.deal_limits)
+    _, replies = send(widget, {"type": "action", "name": "new", "deal": typed})
+    assert widget.deal == 3 and widget.state == sw.load_game("freecell").deal(3)
+    assert replies == [{"type": "error", "text": str(refusal.value), "field": "deal"}]
+    assert widget.message == str(refusal.value) and widget.message_kind == "error"
+
+
 def test_python_api_play_undo_redo_and_errors():
     widget = sw.SolitaireWidget("freecell", deal=1)
     legal = widget.state.legal_moves()
@@ -290,7 +319,7 @@ def test_setting_the_state_from_python_starts_a_new_line():
     other = sw.load_game("freecell").deal(2)
     widget.state = other
     assert widget.state == other and widget.line == [] and seen[-1] == other
-    assert synced(widget)["pile_t0"] == sync.visible_piles(other)["t0"]
+    assert synced(widget)["pile_t0"] == other.visible()["t0"]
     with pytest.raises(sw.SolwidgetError):
         widget.state = sw.load_game("interlock").deal(1)
     assert widget.state == other

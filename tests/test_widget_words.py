@@ -11,7 +11,6 @@ import pytest
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN, card_name
 from solwidget.engine.geometry import place
-from solwidget.engine.visible import visible_piles
 from solwidget.engine.words import card_words, line_words, move_words, pile_words, reason_words
 from solwidget.solver.autoplay import settle
 from solwidget.solver.profile import profile_for
@@ -99,7 +98,7 @@ def test_quoted_move_text_stays_as_the_api_writes_it():
 def test_no_refusal_names_a_face_down_card(game_id):
     state = sw.load_game(game_id).deal(3)
     game = state.game
-    seen = {card_words(code) for pile in visible_piles(state).values() for code in pile if code != "back"}
+    seen = {card_words(code) for pile in state.visible().values() for code in pile if code != "back"}
     hidden = {card_words(card_name(c & ~FACE_DOWN)) for pile in state.piles for c in pile if c & FACE_DOWN}
     unseen = hidden - seen          # several decks: a hidden copy of a seen card reveals nothing
     assert unseen
@@ -118,7 +117,7 @@ def test_a_best_line_names_no_card_unseen_at_its_start():
     state = sw.load_game("triple_interchange").deal(1)
     result = sw.solve(state, max_states=20_000)
     assert result.status == "won"
-    seen = {card_words(code) for pile in visible_piles(state).values() for code in pile if code != "back"}
+    seen = {card_words(code) for pile in state.visible().values() for code in pile if code != "back"}
     words = line_words(state, result.moves)
     assert len(words) == len(result.moves)
     named = {c for text in words for c in re.findall(r"(?:10|[A2-9JQK])[♣♦♥♠]", text)}
@@ -193,8 +192,7 @@ def test_auto_foundations_follow_each_move_in_mutated():
             if sw.safe_moves(after):
                 widget.state = state
                 widget.auto_foundations = True
-                send(widget, {"type": "move", "src": move.src, "dst": move.dst, "n": move.n,
-                              **({"card": move.card} if move.card else {})})
+                send(widget, {"type": "move", "move": str(move)})
                 assert widget.history == [move, *sw.safe_moves(after)]
                 assert widget.message.startswith(move_words(state, move)) and "home" in widget.message
                 return
@@ -203,11 +201,11 @@ def test_auto_foundations_follow_each_move_in_mutated():
 
 def test_a_refusal_shows_the_move_text_only_when_pile_ids_are_shown():
     widget = sw.SolitaireWidget("freecell", deal=1)
-    send(widget, {"type": "move", "src": "t0", "dst": "f0", "n": 1})
+    send(widget, {"type": "move", "move": "t0 f0"})
     words = widget.message
     assert not PILE_ID.search(words)
     widget.show_ids = True
-    send(widget, {"type": "move", "src": "t0", "dst": "f0", "n": 1})
+    send(widget, {"type": "move", "move": "t0 f0"})
     assert widget.message.startswith(words) and widget.message != words
 
 
@@ -225,8 +223,8 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position():
     states = [widget.state]
     for move in result.moves:
         states.append(states[-1].play(move))
-    tallest = max(place(layout, visible_piles(s))["height"] for s in states)
-    assert tallest > place(layout, visible_piles(states[0]))["height"]
+    tallest = max(place(layout, s.visible())["height"] for s in states)
+    assert tallest > place(layout, states[0].visible())["height"]
     for index in (0, len(states) // 2, len(states) - 1, 3):
         widget.seek(index)
         assert widget.board_min_height == tallest
@@ -236,7 +234,7 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position():
     other = next(m for m in widget.state.legal_moves() if m != widget.line[3])
     widget.play(other)                          # a new line from position 3: the rest is gone
     kept = [*states[:4], states[3].play(other)]
-    assert widget.board_min_height == max(place(layout, visible_piles(s))["height"] for s in kept)
+    assert widget.board_min_height == max(place(layout, s.visible())["height"] for s in kept)
 
 
 def test_a_win_says_how_many_moves_it_took_and_how_long():
@@ -253,7 +251,7 @@ def test_moves_wait_while_the_solver_searches():
     widget.play("stock waste")
     widget.solve(max_states=10**7)
     before = widget.state
-    send(widget, {"type": "move", "src": "stock", "dst": "waste", "n": 1})
+    send(widget, {"type": "move", "move": "stock waste"})
     for action in ("undo", "hint", "autoplay"):
         send(widget, {"type": "action", "name": action})
         assert widget.message_kind == "error" and "Stop" in widget.message

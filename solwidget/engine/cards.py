@@ -10,6 +10,7 @@ from .checks import shown
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 FACE_DOWN = 64
+BACK = "back"           # what a player sees of a card face down, or hidden by the rules
 ACE, KING = 1, 13
 OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))   # by suit: the two suits of the other colour
 
@@ -48,6 +49,12 @@ def card_name(card: int) -> str:
     """``"QH"``, or ``"[QH]"`` for a face-down card."""
     name = RANKS[(card & 15) - 1] + SUITS[card >> 4 & 3]
     return f"[{name}]" if card & FACE_DOWN else name
+
+
+def seen_codes(cards: tuple, hidden: int = 0) -> list[str]:
+    """A pile's cards as a player sees them: codes, the ``hidden`` lowest cards and every
+    face-down one as ``BACK``."""
+    return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]
 
 
 def deck(decks: int = 1) -> list[int]:

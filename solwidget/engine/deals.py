@@ -16,12 +16,18 @@ DEAL_LIMITS = (1, MAX_DEAL)   # the deal numbers every game accepts (a game may 
 _OUR_SUIT = {i: "CDHS".index(s) for i, s in enumerate("CSHD")}   # pysol_cards orders suits C S H D
 
 
+def deal_rule(limits: tuple[int, int] = DEAL_LIMITS) -> str:
+    """The rule for deal numbers in words: "a deal number is a whole number from 1 to ..."."""
+    first, last = limits
+    return f"a deal number is a whole number from {first} to {last}"
+
+
 def check_deal_number(number, limits: tuple[int, int] = DEAL_LIMITS) -> int:
     """``number`` as a plain int; InvalidDeal unless it is a whole number within ``limits``
     (a game's ``deal_limits``; by default 1 to MAX_DEAL)."""
     first, last = limits
     if isinstance(number, bool) or not hasattr(type(number), "__index__"):
-        raise InvalidDeal(f"a deal number is a whole number from {first} to {last}, not {shown(number)}")
+        raise InvalidDeal(f"{deal_rule(limits)}, not {shown(number)}")
     number = operator.index(number)      # numpy integers and the like
     if not first <= number <= last:
         raise InvalidDeal(f"deal number {shown(number)} is out of range: deals are numbered {first} to {last}")

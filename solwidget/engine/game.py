@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from .cards import card_name, deck, face_up, parse_card
+from .cards import BACK, card_name, deck, face_up, parse_card, seen_codes
 from .checks import check_position_shape, shown, shown_name
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
 from .state import State
-from .visible import BACK, hidden_below, visible_pile
+from .svg import state_svg
 
 STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
@@ -78,6 +78,11 @@ class Game:
 
     def __hash__(self) -> int:
         return hash(self.id)
+
+    def __reduce__(self):
+        # Pickled as its class and options (a variant's class, made at run time, pickles
+        # as its definition instead: solwidget/variants.py).
+        return (_made, (type(self), self.options))
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items()
@@ -180,7 +185,7 @@ class Game:
         reason = self._pickup_refusal(state, pile_id)
         if reason:
             return reason
-        shown = visible_pile(cards, hidden_below(state).get(pile_id, 0))[index:index + n]
+        shown = self.visible_pile(state, pile_id)[index:index + n]
         if shown[0] == BACK:
             return "a face-down card cannot be picked up"
         if BACK in shown:
@@ -321,6 +326,30 @@ class Game:
     def _check_position(self, piles: list[tuple[int, ...]], extra: tuple) -> None:
         """Refuse what the game cannot hold (InvalidPosition); games add their rules."""
 
+    # ------------------------------------------------------ what a player sees
+    def hidden_below(self, state: State) -> dict[str, int]:
+        """Piles whose lowest cards the rules hide although they lie face up: pile id -> how
+        many (Mutated Solitaire's decks in built mode hide the cards beneath their base)."""
+        return {}
+
+    def visible_pile(self, state: State, pile_id: str) -> list[str]:
+        """One pile as the player sees it, bottom to top: card codes (``"QH"``), and
+        ``"back"`` for a face-down card or one the rules hide."""
+        cards = state.piles[self.pile_index(pile_id)]
+        return seen_codes(cards, self.hidden_below(state).get(pile_id, 0))
+
+    def visible(self, state: State) -> dict[str, list[str]]:
+        """Every pile as the player sees it (``visible_pile``): what the widget and the
+        picture of a position draw, so that neither can show a card the player may not see.
+
+        Examples:
+            >>> game = sw.load_game("triple_interchange")
+            >>> game.visible(game.deal(1))["t0"][:4]
+            ['3D', 'back', '6H', 'back']
+        """
+        hidden = self.hidden_below(state)
+        return {pid: seen_codes(cards, hidden.get(pid, 0)) for pid, cards in zip(self.pile_ids, state.piles)}
+
     # -------------------------------------------------------------- display
     def format(self, state: State) -> str:
         """A text board as the player sees it: foundations and cells on one line each (top
@@ -348,6 +377,15 @@ class Game:
         """Where each pile sits (card units), how it fans, what it covers: for the widget."""
         raise NotImplementedError
 
+    def picture(self, state: State, unit: float = 44.0, four_colour: bool = False) -> str:
+        """``state`` drawn as SVG text, as the player sees it, ``unit`` pixels to a card's
+        width (``State._repr_svg_``: a position shows itself in a notebook)."""
+        return state_svg(state, unit, four_colour)
+
+
+def _made(cls: type[Game], options: dict) -> Game:
+    """A game again from its class and options (unpickling)."""
+    return cls(**options)
 
 
 def _shown(card: int) -> str:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from .visible import BACK
+from .cards import BACK
 
 CARD_ASPECT = 1.4           # a card's height
 PILE_GAP = 0.15             # between two piles side by side, as a layout places them

@@ -2,7 +2,8 @@
 
 Most games are a ``Patience`` subclass that only sets parameters (how the tableau builds,
 which groups move, what an empty pile takes, the stock) and deals. Games with odd rules
-(Interlock's covering) override the few hooks marked below.
+(Interlock's covering) override the few hooks marked below. Why a move is refused, in
+words, is ``patience_refusals``'; where the piles sit, ``patience_layout``'s.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
+from .cards import ACE, FACE_DOWN, KING, card_name, face_down, is_red, rank_of, suit_of
 from .checks import shown
 from .errors import InvalidOption, InvalidPosition
 from .game import Game
-from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
 from .moves import Move
+from .patience_layout import PatienceLayout
+from .patience_refusals import PatienceRefusals
 from .state import State
 
 
@@ -47,7 +49,7 @@ def supermove(free_cells: int, empty_piles: int) -> int:
     return (free_cells + 1) << empty_piles
 
 
-class Patience(Game):
+class Patience(PatienceRefusals, PatienceLayout, Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
     build: Build = Build(-1, "alternate")
@@ -307,120 +309,6 @@ class Patience(Game):
             self.reveal(piles, s)
         return State(self, tuple(piles), extra)
 
-    # ------------------------------------------------------- refusals
-    def _refusal(self, state: State, move: Move) -> str | None:
-        piles = state.piles
-        src_kind = self.pile_kinds.get(move.src)
-        dst_kind = self.pile_kinds.get(move.dst)
-        if "stock" in (src_kind, dst_kind):
-            return self._stock_refusal(state, move)
-        if move.card is not None:
-            return "cards are named only when taken from inside a Mutated Solitaire deck; give a count instead"
-        if move.src == move.dst:
-            return "a move needs two different piles"
-        if src_kind == "foundation":
-            return "cards never leave a foundation"
-        s, d, n = self.index_of[move.src], self.index_of[move.dst], move.n
-        if not piles[s]:
-            return f"{move.src} is empty"
-        if src_kind != "tableau" and n > 1:
-            return f"only one card at a time leaves {'a cell' if src_kind == 'cell' else 'the waste'}"
-        if n > len(piles[s]):
-            return f"{move.src} holds only {len(piles[s])} card{'s' * (len(piles[s]) > 1)}"
-        if src_kind == "tableau":
-            reason = self._give_refusal(piles, s)
-            if reason:
-                return reason
-        moving = piles[s][-n:]
-        if any(c & FACE_DOWN for c in moving):
-            return "a face-down card cannot be moved"
-        if dst_kind == "waste":
-            return "nothing may be put on the waste"
-        if dst_kind == "foundation":
-            return self._foundation_refusal(piles, d, moving)
-        if dst_kind == "cell":
-            if src_kind != "tableau":
-                return "only a card from the tableau may go to a cell"
-            if n > 1:
-                return "a cell holds one card"
-            return f"{move.dst} already holds a card"
-        return self._tableau_refusal(piles, s, d, moving)
-
-    def _stock_refusal(self, state: State, move: Move) -> str | None:
-        piles = state.piles
-        action = (move.src, move.dst)
-        if action in (("stock", "waste"), ("waste", "stock")) and (move.n != 1 or move.card is not None):
-            return f"'{move.src} {move.dst}' is written without a count or a card"
-        redeal_left = self.redeals is None or state.extra[0] < self.redeals
-        if action == ("stock", "waste"):
-            if not piles[self.WASTE]:
-                return "the stock and the waste are both empty"
-            if not redeal_left:
-                return f"the stock is empty and {self._no_redeal_words()}"
-            return "the stock is empty: turn the waste back over with 'waste stock'"
-        if action == ("waste", "stock"):
-            if piles[self.STOCK]:
-                return "the stock still has cards: the waste is turned over only once the stock is empty"
-            if not piles[self.WASTE]:
-                return "the waste is empty: there is nothing to turn over"
-            return self._no_redeal_words()
-        if move.src == "stock":
-            return "cards leave the stock only by 'stock waste', one turn at a time"
-        return "nothing may be put on the stock"
-
-    def _no_redeal_words(self) -> str:
-        if self.redeals == 0:
-            return "no redeal is left: this game allows one pass through the stock"
-        return f"no redeal is left: this game allows {self.redeals} redeal{'s' * (self.redeals != 1)}"
-
-    def _foundation_refusal(self, piles, d: int, moving: tuple) -> str:
-        if len(moving) > 1:
-            return "cards go to a foundation one at a time"
-        card = moving[0]
-        target = piles[d]
-        way = "up" if self.step > 0 else "down"
-        if not target:
-            start = "an Ace" if self.foundation_start == ACE else "a King"
-            return f"an empty foundation takes only {start}: {card_name(card)} cannot start one"
-        needed = (target[-1] & 15) + self.step
-        if not 1 <= needed <= 13:
-            return f"{self.pile_ids[d]} is complete"
-        wanted = RANKS[needed - 1] + SUITS[suit_of(target[-1])]
-        return f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
-
-    def _tableau_refusal(self, piles, s: int, d: int, moving: tuple) -> str:
-        reason = self._take_refusal(piles, d)
-        if reason:
-            return reason
-        words = self.build.words()
-        if self.group == "one" and len(moving) > 1:
-            return "cards move one at a time here: move the others one by one"
-        if self.group != "yukon":
-            for under, over in zip(moving, moving[1:]):
-                if not self.build.fits(under, over):
-                    return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
-                            "only such a run moves as a unit")
-        target = piles[d]
-        if target and not self.build.fits(target[-1], moving[0]):
-            return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
-                    f"the tableau builds {words}")
-        if not target and not self.empty_pile_takes(piles, d, moving[0]):
-            if self.empty_takes == "king":
-                return "an empty tableau pile takes only a King or a run headed by a King"
-            return f"{self.pile_ids[d]} takes no cards"
-        limit = self.group_limit(piles, not target)
-        if len(moving) > limit:
-            return self._limit_words(piles, len(moving), limit, not target)
-        return f"{self.pile_ids[s]} {self.pile_ids[d]} {len(moving)} is not a legal move in this position"
-
-    def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
-        free_cells = sum(1 for c in self.C if not piles[c])
-        empty = sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty
-        note = " besides the one they go to" if to_empty else ""
-        return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
-                f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
-                f"((free cells + 1) x 2^(empty piles)), as many as could move card by card")
-
     # ------------------------------------------------------- positions
     def _extra_to_dict(self, extra: tuple) -> dict:
         return {"redeals": extra[0]} if self.draw else {}
@@ -500,81 +388,3 @@ class Patience(Game):
             piles[self.STOCK] = tuple(face_down(c) for c in reversed(stock))
             piles[self.WASTE] = tuple(waste)
         return State(self, tuple(piles), (0,) if self.draw else ())
-
-    # ------------------------------------------------------- layout
-    def layout(self) -> dict:
-        """The top row (stock and waste, cells, foundations) above a row of fanned piles.
-
-        ``narrower`` holds arrangements for narrow screens, widest first: where the top row
-        is wider than the tableau, the foundations folded into lines beneath one another, so
-        that the board is no wider than its tableau (or as near as the foundations allow);
-        then, for a tableau of more than five piles, every row wrapped at half the tableau's
-        width (the tableau in two rows, the second pushed down as the first's fans grow)."""
-        head = ["stock", "waste", None] if self.draw else []
-        head += [self.pile_ids[c] for c in self.C]
-        if self.C:
-            head.append(None)
-        foundations = [self.pile_ids[f] for f in self.F]
-        layout = self._arranged(head, [foundations])
-        narrower = []
-        room = len(self.T) - len(head)          # foundation slots a line has beside the head
-        if len(head) + len(foundations) > len(self.T) and room >= 1:
-            lines = -(-len(foundations) // room)
-            size = -(-len(foundations) // lines)
-            narrower.append(self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)]))
-        if len(self.T) > 5:
-            narrower.append(self._wrapped(head + foundations, -(-len(self.T) // 2)))
-        if narrower:
-            layout["narrower"] = [{"width": other["width"], "height": other["height"],
-                                   "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]}}
-                                  for other in narrower]
-        return layout
-
-    def _wrapped(self, top: list, columns: int) -> dict:
-        """Every row wrapped at ``columns`` piles: ``top`` (pile ids, None for a gap, which
-        never starts a line) in lines of stacks, then the tableau in lines beneath them, each
-        line of the tableau a card and a little room below the one above (geometry's row
-        shifts push it further down as the fans above it grow)."""
-        step = 1 + PILE_GAP
-        lines: list[list] = [[]]
-        for pid in top:
-            if len(lines[-1]) == columns:
-                lines.append([])
-            if pid is not None or lines[-1]:
-                lines[-1].append(pid)
-        piles = [self._pile_layout(pid, x * step, row * (CARD_ASPECT + ROW_GAP), "none")
-                 for row, line in enumerate(lines) for x, pid in enumerate(line) if pid]
-        tableau_y = len(lines) * (CARD_ASPECT + ROW_GAP)
-        line_step = CARD_ASPECT + ROW_GAP + 1.0
-        for k, t in enumerate(self.T):
-            row, x = divmod(k, columns)
-            piles.append(self._pile_layout(self.pile_ids[t], x * step, round(tableau_y + row * line_step, 3), "down"))
-        rows = -(-len(self.T) // columns)
-        height = tableau_y + (rows - 1) * line_step + CARD_ASPECT + FAN_ROOM
-        return {"width": round(columns * step - PILE_GAP, 3), "height": round(height, 3), "piles": piles}
-
-    def _arranged(self, head: list, lines: list[list[str]]) -> dict:
-        """The layout with ``head`` (pile ids, None for a gap) then the first line of
-        foundations in the top row, the other lines beneath it, and the tableau centred
-        beneath them all."""
-        step = 1 + PILE_GAP
-        line_step = CARD_ASPECT + ROW_GAP
-        slots = max(len(head) + max(map(len, lines)), len(self.T))
-        width = slots * step - PILE_GAP
-        piles = [self._pile_layout(pid, x * step, 0, "none") for x, pid in enumerate(head) if pid]
-        for row, line in enumerate(lines):
-            piles += [self._pile_layout(pid, (len(head) + x) * step, row * line_step, "none")
-                      for x, pid in enumerate(line)]
-        offset = (width - (len(self.T) * step - PILE_GAP)) / 2
-        tableau_y = len(lines) * line_step
-        for x, t in enumerate(self.T):
-            piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
-        return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
-
-    def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> dict:
-        kind = self.pile_kinds[pid]
-        empty = {"foundation": "A" if self.foundation_start == ACE else "K",
-                 "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],
-                 "stock": "↻" if self.redeals != 0 else ""}.get(kind, "")
-        return {"id": pid, "kind": kind, "x": round(x, 3), "y": round(y, 3), "fan": fan,
-                "z": 0, "empty": empty, "covered_by": []}

@@ -57,11 +57,9 @@ class State:
         return self._hash
 
     def __reduce__(self):
-        # A variant's game also carries its definition, which registers the variant again
-        # where the state is unpickled (a Dask worker knows only the catalogue).
-        variant = getattr(type(self.game), "variant", None)
-        return (_restore, (self.game.id, self.game.options, self.piles, self.extra)
-                + ((variant,) if variant is not None else ()))
+        # The game pickles itself: a variant's as its definition, which registers the
+        # variant again where the state is unpickled (a Dask worker knows only the catalogue).
+        return (State, (self.game, self.piles, self.extra))
 
     # The rules, asked of the game.
     def legal_moves(self) -> list[Move]:
@@ -107,6 +105,11 @@ class State:
         """
         return self.game.to_dict(self)
 
+    def visible(self) -> dict[str, list[str]]:
+        """Every pile as the player sees it, bottom to top: card codes, and ``"back"`` for a
+        face-down card or one the rules hide (``game.visible``)."""
+        return self.game.visible(self)
+
     def pile(self, pile_id: str) -> list[str]:
         """The cards of one pile, bottom to top, as text (face-down ones as ``"[QH]"``)."""
         return [card_name(c) for c in self.piles[self.game.pile_index(pile_id)]]
@@ -116,8 +119,7 @@ class State:
 
     def _repr_svg_(self) -> str:
         """The position as a picture (notebooks, nbconvert, GitHub); face-down cards as backs."""
-        from .svg import state_svg
-        return state_svg(self)
+        return self.game.picture(self)
 
     def __repr__(self) -> str:
         on_foundations = sum(len(self.piles[i]) for i in self.game.foundation_indices)
@@ -127,8 +129,3 @@ class State:
 
 _set_game, _set_piles, _set_extra, _set_hash = (
     getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash"))
-
-
-def _restore(game_id, options, piles, extra, variant=None):
-    from .registry import load_game
-    return State(load_game(game_id, **options), piles, extra)

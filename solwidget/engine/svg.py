@@ -1,7 +1,7 @@
 """A position as an SVG picture, with no Jupyter needed: ``State._repr_svg_`` uses it, so a
 state shows itself in a notebook, in nbconvert's HTML and on GitHub.
 
-It draws what a player sees (face-down and hidden cards as backs, ``visible``) where the
+It draws what a player sees (face-down and hidden cards as backs, ``Game.visible``) where the
 board's geometry places it (``geometry.place``), as the widget does. Each pile is a group
 ``<g data-pile="t3" transform="translate(x y)">`` and each drawn card a group
 ``<g data-card="QH" transform="translate(dx dy)">`` inside it (``"back"`` for a back), in
@@ -14,7 +14,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .geometry import CARD_ASPECT, COUNTED_KINDS, place
-from .visible import BACK, visible_piles
+from .cards import BACK
 
 if TYPE_CHECKING:               # a state draws itself with this module (State._repr_svg_)
     from .state import State
@@ -65,7 +65,7 @@ def _empty(pile: dict, u: float) -> str:
 def state_svg(state: State, unit: float = 44.0, four_colour: bool = False) -> str:
     """The position drawn as SVG text, ``unit`` pixels to a card's width."""
     layout = state.game.layout()
-    shown = visible_piles(state)
+    shown = state.game.visible(state)
     board = place(layout, shown)
     colours = FOUR_COLOURS if four_colour else COLOURS
     pad = unit * PAD

@@ -3,7 +3,7 @@
 Pile ids (``t3``, ``c0``, ``r1c2``) are the API's names; the board does not show them. A
 person sees cards and places: "9♥ to a free cell", "4♠ onto 5♥", "2♦ is covered by 7♠ and
 Q♥". This module turns a Move, a pile or a reason of the rules into such words, for a given
-position, and names only cards that the player can see there (``engine.visible``): a pile
+position, and names only cards that the player can see there (``Game.visible``): a pile
 whose top card is face down is named by its place, never by its card.
 
 A game names its places through ``Game.place_name(pid)`` ("a free cell", "a space in row
@@ -16,9 +16,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .cards import SUITS
+from .cards import BACK, SUITS
 from .moves import Move
-from .visible import BACK, visible_piles
 
 if TYPE_CHECKING:
     from .state import State
@@ -43,7 +42,7 @@ def _top(piles: dict[str, list[str]], pid: str) -> str | None:
 def pile_words(state: State, pid: str, piles: dict[str, list[str]] | None = None) -> str:
     """How a person names pile ``pid`` in ``state``: a foundation by its suit, a pile by its
     visible top card, else the game's name for the place ("a free cell", "the stock")."""
-    piles = visible_piles(state) if piles is None else piles
+    piles = state.game.visible(state) if piles is None else piles
     game = state.game
     kind = game.pile_kinds.get(pid)
     top = _top(piles, pid)
@@ -80,7 +79,7 @@ def move_words(state: State, move: Move | str, known: Counter | None = None) -> 
     another card is called by its place ("a card from the deck in row 2")."""
     game = state.game
     move = game.parse_move(move)
-    piles = visible_piles(state)
+    piles = state.game.visible(state)
     if known is None:
         known = Counter(code for pile in piles.values() for code in pile if code != BACK)
     if move.dst in game.actions:
@@ -122,7 +121,7 @@ def reason_words(state: State, reason: str) -> str:
     board's words: "t0 is covered by t9 and t10" -> "2♦ is covered by 7♠ and Q♥". Move text
     quoted as an example (``'t3 t5 4'``) stays as it is."""
     game = state.game
-    piles = visible_piles(state)
+    piles = state.game.visible(state)
     ids = sorted(game.pile_ids, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
 
@@ -155,7 +154,7 @@ def line_words(state: State, moves) -> list[str]:
     """Each move of a line from ``state`` in words, as ``move_words`` says it in the position
     before it, naming only the cards that were visible in ``state``: a card turned up along
     the line is called by its place, so the words tell no more than the board shows."""
-    known = Counter(code for pile in visible_piles(state).values() for code in pile if code != BACK)
+    known = Counter(code for pile in state.game.visible(state).values() for code in pile if code != BACK)
     out = []
     for move in moves:
         move = state.game.parse_move(move)

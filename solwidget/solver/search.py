@@ -59,6 +59,11 @@ frontiers share their room: at the end of each turn, while they hold more than
 proof keeps the keys generated (the expanded ones among them), ``table_size`` at most
 (0.5 GB): past that it is given up. So a search stays under ``MEMORY_BOUND`` whatever its
 budget (docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
+
+Long because the proofs above are each one argument over both halves of this module: the
+searches' tables and the pooled closure (``_Search``, ``_Closure``), and the solver that
+runs them in turn, pools, releases, shares and trims them (``Solver``). In one module, each
+proof sits beside all the code it rests on.
 """
 
 from __future__ import annotations

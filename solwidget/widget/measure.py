@@ -39,9 +39,7 @@ class SyncRecorder:
 
 def browser_move(widget: SolitaireWidget, move) -> dict:
     """The message the front end sends for ``move``, delivered as the comm would deliver it."""
-    message = {"type": "move", "src": move.src, "dst": move.dst, "n": move.n}
-    if move.card is not None:
-        message["card"] = move.card
+    message = {"type": "move", "move": str(move)}
     widget._handle_custom_msg(message, [])
     return message
 

@@ -10,26 +10,30 @@ from __future__ import annotations
 
 import json
 
-from ..engine.cards import FACE_DOWN, card_name, parse_card
+from ..engine.cards import BACK
 from ..engine.checks import shown, shown_name
-from ..engine.deals import check_deal_number
-from ..engine.errors import SolwidgetError
+from ..engine.deals import check_deal_number, deal_rule
+from ..engine.errors import InvalidMoveText, SolwidgetError
 from ..engine.geometry import STACK_SHOWN, as_data
+from ..engine.moves import Move
 from ..engine.state import State
-from ..engine.visible import BACK, extras_of, hidden_below, visible_pile, visible_piles
 from ..engine.words import pile_names
 
-# What a player sees is the engine's (the SVG picture draws it too); it is named here as well.
-__all__ = ["BACK", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
-           "expand_pile", "extras_of", "hidden_below", "status_of", "synced_pile",
-           "visible_pile", "visible_piles"]
+__all__ = ["BadDeal", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
+           "expand_pile", "extras_of", "status_of", "synced_pile"]
 
 MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
+MAX_MOVE_TEXT = 40              # "d2 r1c3 QH" and the like: longer text is no move
 ACTIONS = ("new", "restart", "undo", "redo", "hint", "autoplay", "solve", "stop", "replay")
 
 
 class BadMessage(SolwidgetError):
     """A message from the browser that is not a well-formed request."""
+
+
+class BadDeal(BadMessage):
+    """A deal number from the browser's box that is none of the game's (the rule is
+    engine.deals'; the box shows these words)."""
 
 
 def compact_pile(codes: list[str]) -> list[str]:
@@ -75,9 +79,15 @@ def changed_piles(before: State | None, after: State) -> list[str]:
     """The ids of the piles that differ between two positions of one game."""
     if before is None or before.game != after.game:
         return list(after.game.pile_ids)
-    hidden_before, hidden_after = hidden_below(before), hidden_below(after)
+    hidden_before, hidden_after = after.game.hidden_below(before), after.game.hidden_below(after)
     return [pid for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
             if old != new or hidden_before.get(pid) != hidden_after.get(pid)]
+
+
+def extras_of(state: State) -> dict:
+    """What the position holds besides its piles (stock passes used, deck modes), as the
+    front end shows it."""
+    return {k: v for k, v in state.to_dict().items() if k not in ("game", "piles", "options")}
 
 
 def cards_home(state: State) -> int:
@@ -114,8 +124,10 @@ def duration(seconds: int) -> str:
 
 def board_of(game) -> dict:
     """What the front end draws the game's board from, sent once: the game's layout, the
-    board's geometry (``engine.geometry``), and what it shows about the game itself."""
+    board's geometry (``engine.geometry``), and what it shows about the game itself (the
+    deal box's help is the rule of ``engine.deals``, which the kernel alone applies)."""
     return {**game.layout(), "geometry": as_data(), "game": game.id, "name": game.name, "summary": game.summary,
+            "deal_rule": deal_rule(game.deal_limits),
             "rulebook": game.rulebook or f"{game.name} in docs/rules.md",
             "kinds": dict(game.pile_kinds), "actions": sorted(game.actions),
             "names": pile_names(game.layout())}
@@ -154,13 +166,14 @@ def _check_size(content) -> None:
 
 
 def _deal(value, game) -> int:
-    """A deal number from the browser: text of digits (exact, however long) or a whole number."""
+    """A deal number from the browser: the box's text (digits, exact however long) or a
+    whole number, checked by the game's rule (engine.deals) and by nothing in the browser."""
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 30:
         value = int(value)
     try:
         return check_deal_number(value, game.deal_limits)
     except SolwidgetError as err:
-        raise BadMessage(f"'deal': {err}") from None
+        raise BadDeal(str(err)) from None
 
 
 SOLVE_BUDGETS = (1.0, 10.0, 60.0, None)     # the toolbar's choice of seconds for Solve (None: no limit)
@@ -221,7 +234,8 @@ def _only(content: dict, allowed: set[str]) -> None:
 def check_message(game, content, history_length: int) -> dict:
     """The request ``content`` (a message from the browser), checked field by field.
 
-    Returns a clean dict: ``{"type": "move", "move": Move}``, ``{"type": "action", "name":
+    Returns a clean dict: ``{"type": "move", "move": Move}`` (the browser sends a move as its
+    text: ``{"type": "move", "move": "t3 t5 4"}``), ``{"type": "action", "name":
     ..., "deal": n?}``, ``{"type": "seek", "index": k}`` or ``{"type": "pick", "src": pid,
     "index": i, "n": n}`` (cards the person tried to pick up, and could not); raises
     BadMessage otherwise.
@@ -256,18 +270,15 @@ def check_message(game, content, history_length: int) -> dict:
     raise BadMessage(f"unknown message type {shown(kind)}: expected 'move', 'action', 'seek' or 'pick'")
 
 
-def _check_move(game, content: dict):
-    _only(content, {"type", "src", "dst", "n", "card"})
-    src, dst = _text(content.get("src"), "src"), _text(content.get("dst"), "dst")
-    for name, pid in (("src", src), ("dst", dst)):
-        if pid not in game.pile_kinds and (name == "src" or pid not in game.actions):
-            raise BadMessage(f"'{name}' names no pile of {game.id}: {shown(pid)}")
-    n = _whole(content.get("n", 1), "n", 1, game.card_count)
-    card = content.get("card")
-    if card is not None:
-        try:
-            card = card_name(parse_card(_text(card, "card")) & ~FACE_DOWN)
-        except ValueError as err:
-            raise BadMessage(str(err)) from None
-    move = game.parse_move(f"{src} {dst} {card if card else n}")
-    return move
+def _check_move(game, content: dict) -> Move:
+    """The move a ``{"type": "move", "move": TEXT}`` message asks for: its text (as the
+    kernel sent it in ``legal``, or as the person tried it) read by the game, once."""
+    _only(content, {"type", "move"})
+    text = content.get("move")
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_MOVE_TEXT:
+        raise BadMessage(f"'move' must be move text like 't3 f0' (at most {MAX_MOVE_TEXT} characters), "
+                         f"not {shown(text)}")
+    try:
+        return game.parse_move(text)
+    except InvalidMoveText as err:
+        raise BadMessage(f"'move': {err}") from None

@@ -3,6 +3,11 @@
 The kernel holds the rules and the truth; the browser draws what a player may see and
 sends back what the person tried. Each pile is its own synced trait (``pile_t3``), so a
 move sends only the piles it changed, plus the new legal moves and status.
+
+This module holds the widget's traits, what it sends of a position, the checks of traits
+set from Python and the dispatch of the browser's messages. The line of moves (play, undo,
+redo, seek, replay) is ``line.LineMixin``'s, the background work (solver, hint, the
+replay's steps) ``worker.WorkerMixin``'s, the coach ``coach.CoachMixin``'s.
 """
 
 from __future__ import annotations
@@ -11,25 +16,24 @@ import base64
 import math
 import threading
 import time
-from collections.abc import Iterable
 from html import escape
 from pathlib import Path
 
 import anywidget
 import traitlets
 
-from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
+from ..engine import words
+from ..engine.checks import is_real, is_whole, refuse, shown
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
 from ..engine.moves import Move
-from ..engine import words
-from ..engine.geometry import place
 from ..engine.registry import load_game
 from ..engine.state import State
-from ..engine.visible import visible_piles
-from . import browser, sync
+from . import sync
 from .coach import CoachMixin, check_coach_options, first_winnable
+from .line import LineMixin
+from .worker import WorkerMixin
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -52,7 +56,7 @@ def pile_trait(pid: str) -> str:
     return f"pile_{pid}"
 
 
-class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
+class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     """A game of patience in a notebook.
 
     ``SolitaireWidget("interlock", deal=7, four_colour=False, **game_options)``; ``game`` may
@@ -92,7 +96,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     game_id = traitlets.Unicode().tag(sync=True)
     # Synced as text: a deal number may have 20 digits, more than a JavaScript number holds.
     deal = traitlets.Int(1).tag(sync=True, to_json=lambda number, _widget: str(number))
-    deal_limits = traitlets.List(traitlets.Unicode()).tag(sync=True)   # first and last deal, as text
     four_colour = traitlets.Bool(False).tag(sync=True)
     # The board (the game's layout and the geometry it is drawn with), sent once. Not named
     # ``layout``: that is ipywidgets' Layout (``w.layout.width = "600px"``), which it keeps.
@@ -151,7 +154,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
                            for pid in the_game.pile_ids})
         super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
-                         deal_limits=[str(limit) for limit in the_game.deal_limits],
                          board=sync.board_of(the_game))
         self.game = the_game
         self._layout = the_game.layout()        # the game's, fixed: measured against each move
@@ -173,16 +175,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         self.on_msg(self._on_message)
 
     # ------------------------------------------------------------ reading
-    @property
-    def history(self) -> list[Move]:
-        """The moves played from the start to the current position."""
-        return self._line[:self.moves_made]
-
-    @property
-    def line(self) -> list[Move]:
-        """Every move of the current line, including those undone (redo goes along it)."""
-        return list(self._line)
-
     def __repr__(self) -> str:
         status = self.status
         return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
@@ -196,326 +188,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
                 f'alt="{escape(repr(self))}">')
 
-    # ------------------------------------------------------------ playing
-    def play(self, move: Move | str) -> State:
-        """Play one move (a Move or text like ``"t3 f0"``); IllegalMove says why not."""
-        with self._lock, self.hold_sync():
-            self._check_not_solving()
-            before = self.state
-            new = before.play(move)      # raises, changing nothing, when illegal
-            self._cancel_replay()
-            move = self.game.parse_move(move)
-            self._append(new, move)
-            said = words.move_words(before, move)
-            if self.auto_foundations:
-                home = self._play_safe_moves()
-                if home:
-                    said += f"; {home} home"
-            self._show(self.moves_made, message=self._with_ids(said, str(move)), timed=True)
-            return self.state
-
-    def _append(self, new: State, move: Move) -> None:
-        """Put ``move`` (leading to ``new``) after the current position, dropping the redo part;
-        the person's clock starts with their first move."""
-        if self._clock is None:
-            self._clock = time.monotonic()
-        del self._states[self.moves_made + 1:], self._line[self.moves_made:], self._heights[self.moves_made + 1:]
-        self._states.append(new)
-        self._line.append(move)
-        self.moves_made = len(self._line)
-
-    def _play_safe_moves(self) -> str:
-        """Play the safe moves home from the current position; say which cards went."""
-        from ..solver import safe_moves
-        state = self._states[self.moves_made]
-        played = safe_moves(state)
-        for move in played:
-            after = state.game.apply_legal(state, move)
-            self._append(after, move)
-            state = after
-        befores = self._states[-len(played) - 1:-1] if played else []
-        return ", ".join(words.move_words(s, m).split(" ", 1)[0] for s, m in zip(befores, played))
-
-    def _check_not_solving(self) -> None:
-        """The position stays put while the solver searches it: a move waits for Stop."""
-        if self.busy == "solving":
-            raise SolwidgetError("the solver is searching this position: wait for its answer, or press Stop")
-
     def _with_ids(self, words: str, ids: str) -> str:
         """Words for the person, with the move text beside them when pile ids are shown."""
         return f"{words} ({ids})" if self.show_ids and ids else words
-
-    def undo(self) -> State:
-        """Take back the last move (the toolbar's Undo); returns the position shown.
-
-        Raises:
-            SolwidgetError: no move has been made.
-        """
-        with self._lock:
-            if self.moves_made == 0:
-                raise SolwidgetError("nothing to undo")
-            self._check_not_solving()
-            self._cancel_replay()
-            said = self._move_words(self.moves_made)
-            self._show(self.moves_made - 1, message=f"undone: {said}", kind="info")
-            return self.state
-
-    def redo(self) -> State:
-        """Play again the move that ``undo`` took back (the toolbar's Redo); returns the position shown.
-
-        Raises:
-            SolwidgetError: nothing was undone, or a new move has been played since.
-        """
-        with self._lock:
-            if self.moves_made == len(self._line):
-                raise SolwidgetError("nothing to redo")
-            self._check_not_solving()
-            self._cancel_replay()
-            said = self._move_words(self.moves_made + 1)
-            self._show(self.moves_made + 1, message=f"redone: {said}", kind="info")
-            return self.state
-
-    def seek(self, index: int) -> State:
-        """Go to the position after ``index`` moves of the current line (the scrubber)."""
-        with self._lock:
-            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(self._line):
-                raise SolwidgetError(f"no position {index!r}: the line has {len(self._line)} moves")
-            self._check_not_solving()
-            self._cancel_replay()
-            self._show(index)
-            return self.state
-
-    def restart(self) -> State:
-        """Back to the start of this deal, forgetting the moves."""
-        with self._lock:
-            self._reset(self._states[0], message="restarted")
-            return self.state
-
-    def new_deal(self, number: int | None = None) -> State:
-        """Deal ``number`` (the next one when not given)."""
-        with self._lock:
-            number = self._coach_deal(number, self.deal)
-            start = self.game.deal(number)      # raises InvalidDeal before anything changes
-            self.deal = number
-            self._reset(start, message=f"deal {number}")
-            return self.state
-
-    def autoplay(self) -> list[Move]:
-        """Play the provably safe moves to the foundations (the solver's); return them."""
-        with self._lock, self.hold_sync():
-            self._check_not_solving()
-            self._cancel_replay()
-            start = self.moves_made
-            home = self._play_safe_moves()
-            played = self._line[start:self.moves_made]
-            self._show(self.moves_made, message=f"autoplay: {home} home" if played
-                       else "autoplay: no card can go home safely now", kind="info", timed=bool(played))
-        return played
-
-    def hint(self, **budget):
-        """Ask the solver for a hint; highlight its move. Returns the Hint, or None.
-
-        ``budget`` goes to ``sw.hint`` (max_states, max_seconds); by default the search
-        stops after ``HINT_SECONDS``, so that a click on Hint answers promptly. Without a
-        budget, a position on a win that a search of this widget found (Solve's, or an
-        earlier hint's) answers at once with that win's next move.
-        """
-        from ..solver import Hint, hint as solver_hint
-        self._check_not_solving()
-        known = None if budget else self._wins.get(_exactly(self.state))
-        if known:
-            found = Hint(known[0], True, list(known))
-        else:
-            budget.setdefault("max_seconds", self.HINT_SECONDS)
-            said = self.message, self.message_kind
-            self._say("looking for a hint…", "info")
-            try:
-                found = solver_hint(self.state, **budget)
-            except SolwidgetError:          # a bad budget: the widget stays as it was
-                self._say(*said)
-                raise
-            if found is not None and found.winning:
-                self._remember_win(self.state, found.moves)
-        with self._lock, self.hold_sync():
-            if found is None:
-                self.highlight = []
-                self._say("no hint: no move helps here", "info")
-                return None
-            self._coach_hint(found)
-            if found.lost:          # no move to show: none wins
-                self.highlight = []
-                self._say(f"hint: {found.verdict}", "info")
-                return found
-            self.highlight = [str(found.move)]
-            why = "it leads to a win" if found.winning else "the most promising move"
-            said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
-            self._say(f"hint: {said}: {why}", "info")
-        return found
-
-    def _remember_win(self, start: State, moves) -> None:
-        """Each position of a win, with the rest of the win from it (for ``hint``)."""
-        if len(self._wins) > 50_000:
-            self._wins.clear()
-        state, moves = start, list(moves)
-        for index, move in enumerate(moves):
-            self._wins[_exactly(state)] = moves[index:]
-            state = state.play(move)
-
-    # ------------------------------------------------------------ the solver
-    def solve(self, background: bool = True, steps: int = 500, **options) -> None:
-        """Run the solver on the current position, showing its progress; offer the win.
-
-        ``options`` go to ``sw.Solver``; without ``max_states`` or ``max_seconds`` the search
-        has ``solve_seconds`` (the toolbar's choice) and no other limit."""
-        from ..solver import Solver
-        if "max_states" not in options and "max_seconds" not in options:
-            options.update(max_seconds=self.solve_seconds, max_states=None)
-        self.show_solver(Solver(self.state, **options), background=background, steps=steps)
-
-    def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2) -> None:
-        """Show a running search live: its progress and best line, then its result.
-
-        The solver is stepped ``steps`` states at a time, in a background thread (or here,
-        when ``background`` is False); progress is sent at most every ``every`` seconds.
-        A win is offered for replay from the position the search started at.
-        """
-        if not callable(getattr(solver, "step", None)):
-            raise refuse("solver", "a Solver (sw.Solver(state))", solver)
-        whole_number("steps", steps, 1)
-        real_number("every", every, 0.0)
-        flag("background", background)
-        start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
-
-        budget = _budget_of(solver)
-        self.solver_progress = {**_progress_dict(solver.progress, running=True), **budget}
-
-        def run(cancelled):
-            last = 0.0
-            while not solver.done and not cancelled():
-                progress = solver.step(steps)
-                now = time.monotonic()
-                if now - last >= every and not cancelled():
-                    with self._lock:        # one thread at a time changes what is synced
-                        self.solver_progress = {**_progress_dict(progress, running=True), **budget}
-                    last = now
-            if not cancelled() or self._stop.is_set():
-                self._solver_finished(solver, start)
-
-        self._start("solving", run, background)
-
-    def _solver_finished(self, solver, start: State) -> None:
-        """One summary of the search that ended: won in N moves, lost (proved), unknown at
-        the budget, or stopped; the line it offers (the win, else the best line) in words."""
-        progress = {**_progress_dict(solver.progress, running=False), **_budget_of(solver)}
-        result = solver.result if solver.done else None
-        status = "stopped" if result is None else result.status
-        line = list(result.moves) if status == "won" else list(solver.progress.best_line or [])
-        progress["status"] = status
-        progress["summary"] = _summary(status, len(line), progress)
-        progress["line_words"] = words.line_words(start, line[:200])
-        if status == "won":
-            self._remember_win(start, line)
-        with self._lock, self.hold_sync():
-            self._solution_from = start
-            self._offered = line
-            self.solution = [str(m) for m in line] if status == "won" else []
-            self.solver_progress = progress
-            self._say(f"solver: {progress['summary']}", "info")
-
-    def replay(self, moves=None, delay: float | None = 0.4, background: bool = True) -> None:
-        """Put ``moves`` after the current position and step through them, ``delay`` seconds
-        apart (``delay=None`` only sets up the replay bar). Without ``moves``, replay the
-        solver's win (else its best line) from the position it searched (going back to it
-        if need be)."""
-        if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
-            raise refuse("moves", "a list of moves (Move or text like 't3 f0'), or None", moves)
-        if delay is not None:
-            real_number("delay", delay, 0.0)
-        flag("background", background)
-        self._check_not_solving()
-        self._cancel_replay()
-        with self._lock:
-            if moves is None:
-                moves = self._offered
-                self._go_to_solution_start()
-            start = self.moves_made
-            states, line = [self.state], []
-            for move in moves:                  # check the whole line before changing anything
-                move = self.game.parse_move(move)
-                states.append(states[-1].play(move))
-                line.append(move)
-            del self._states[start + 1:], self._line[start:]
-            self._states += states[1:]
-            self._line += line
-            self._heights = self._heights[:start + 1]
-            self._show(start, message=f"replay: {len(line)} moves; step with the replay bar",
-                       kind="info")
-        if delay is None:
-            return
-
-        def run(cancelled):
-            for index in range(start + 1, start + len(line) + 1):
-                if self._stop.wait(delay) or cancelled():
-                    return
-                with self._lock:
-                    self._show(index)
-
-        self._start("replaying", run, background)
-
-    def _go_to_solution_start(self) -> None:
-        if not self._offered:
-            raise SolwidgetError("nothing to replay: solve first")
-        if self.state == self._solution_from:
-            return
-        for index in range(len(self._states) - 1, -1, -1):
-            if self._states[index] == self._solution_from:
-                self._show(index)
-                return
-        raise SolwidgetError("the solver's win starts from another position: press Solve again")
-
-    def stop(self) -> None:
-        """Stop a running solver or replay, and wait for it."""
-        self._stop.set()
-        self.wait()
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Wait for a running solver or replay to finish."""
-        worker = self._worker
-        if worker is not None and worker is not threading.current_thread():
-            worker.join(timeout)
-
-    def _cancel_replay(self) -> None:
-        """A person's move, undo or seek takes over from a running replay."""
-        if self.busy == "replaying":
-            self._generation += 1
-            self.busy = ""
-
-    def _start(self, what: str, run, background: bool) -> None:
-        """Run ``run(cancelled)`` as the one worker; a newer worker cancels older ones."""
-        self.stop()
-        self._stop.clear()
-        self._generation += 1
-        generation = self._generation
-
-        def cancelled() -> bool:
-            return self._stop.is_set() or generation != self._generation
-
-        def guarded():
-            try:
-                run(cancelled)
-            finally:
-                if generation == self._generation:
-                    self.busy = ""
-
-        self.busy = what
-        if background and not browser.background_allowed(background):
-            background = False
-            self._say(f"{what}: {browser.NO_THREADS}", "info")
-        if background:
-            self._worker = threading.Thread(target=guarded, name=f"solwidget-{what}", daemon=True)
-            self._worker.start()
-        else:
-            guarded()
 
     # ------------------------------------------------------------ syncing
     def _reset(self, start: State, message: str) -> None:
@@ -532,11 +207,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         """Make position ``index`` of the line current and send what changed; ``timed``: the
         person's own move led there (a win then says how long their play took)."""
         before, after = self._shown, self._states[index]
-        hidden = sync.hidden_below(after)
         with self.hold_sync():
             for pid in sync.changed_piles(before, after):
-                pile = after.piles[self.game.pile_index(pid)]
-                setattr(self, pile_trait(pid), sync.synced_pile(sync.visible_pile(pile, hidden.get(pid, 0)),
+                setattr(self, pile_trait(pid), sync.synced_pile(self.game.visible_pile(after, pid),
                                                                   pid in self._stacks))
             self._shown = after
             self.state = after
@@ -553,18 +226,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self._say(message, kind)
         self._coach_moved(index)
 
-    def _move_said(self, index: int) -> str:
-        """The move that led to position ``index``, in words, with its place in the line."""
-        if not index:
-            return ""
-        return f"move {index} of {len(self._line)}: {self._move_words(index)}"
-
-    def _move_words(self, index: int) -> str:
-        """The move that led to position ``index``, in the board's words (with its text when
-        pile ids are shown)."""
-        move = self._line[index - 1]
-        return self._with_ids(words.move_words(self._states[index - 1], move), str(move))
-
     def _status(self, state: State, index: int, timed: bool) -> dict:
         """The status line; a win the person played says how long their play took (a win
         reached by a replay, a seek or redo says its moves only)."""
@@ -574,14 +235,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     def _action_words(self, state: State, legal: list[Move]) -> dict:
         """Each legal action on a pile ("d1 build") in words, for its button."""
         return {str(m): words.move_words(state, m) for m in legal if m.dst in self.game.actions}
-
-    def _line_height(self) -> float:
-        """The height of the tallest position of the line (engine.geometry, as drawn)."""
-        heights = self._heights
-        del heights[len(self._states):]
-        for state in self._states[len(heights):]:
-            heights.append(place(self._layout, visible_piles(state))["height"])
-        return max(heights)
 
     def _say(self, text: str, kind: str = "") -> None:
         self.message_kind = kind if text else ""
@@ -667,6 +320,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     def _on_message(self, _widget, content, _buffers) -> None:
         try:
             request = sync.check_message(self.game, content, len(self._line))
+        except sync.BadDeal as err:         # the deal box shows these words too
+            self._refuse(str(err), field="deal")
+            return
         except SolwidgetError as err:
             self._refuse(str(err))
             return
@@ -688,15 +344,16 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             said = words.reason_words(self.state, reason)
             self._refuse(self._with_ids(said, reason if said != reason else ""))
 
-    def _refuse(self, reason: str) -> None:
+    def _refuse(self, reason: str, field: str | None = None) -> None:
+        """Say why a request is refused; ``field``: the browser's input it is about."""
         with self.hold_sync():
             self._say(reason, "error")
-        self.send({"type": "error", "text": reason})
+        self.send({"type": "error", "text": reason, **({"field": field} if field else {})})
 
     def _handle(self, request: dict) -> None:
         kind = request["type"]
         if kind == "move":
-            self.play(request["move"])
+            self._play(request["move"])
         elif kind == "seek":
             self.seek(request["index"])
         elif kind == "pick":
@@ -715,32 +372,6 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
                 getattr(self, name)()
 
 
-def _exactly(state: State) -> tuple:
-    """A position exactly, as a dict key: not ``state.key()``, which may equate positions
-    whose piles sit in other places (and so whose moves have other names)."""
-    return state.piles, state.extra
-
-
-def _budget_of(solver) -> dict:
-    """The search's budget, for a progress bar: states and seconds (None: no limit)."""
-    def limit(name):
-        value = getattr(solver, name, None)
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    return {"max_states": limit("max_states"), "max_seconds": limit("max_seconds")}
-
-
-def _summary(status: str, moves: int, progress: dict) -> str:
-    """The one sentence that ends a search: what it found, then what it spent."""
-    spent = f"{progress.get('expanded') or 0:,} states in {progress.get('elapsed') or 0:.1f} s"
-    if status == "won":
-        return f"won in {moves} moves ({spent})"
-    if status == "lost":
-        return f"lost (proved: no line wins; {spent})"
-    if status == "unknown":
-        return f"unknown at the budget ({spent}); its best line has {moves} moves"
-    return f"stopped ({spent}); its best line has {moves} moves"
-
-
 def _plain_kind(trait, value) -> bool:
     """False when ``value`` is of a kind that traitlets would convert instead of refusing:
     a bool for a number (True as 1), a number for a bool, a float for an int (2.0 as 2)."""
@@ -751,16 +382,3 @@ def _plain_kind(trait, value) -> bool:
     if isinstance(trait, traitlets.Float):
         return is_real(value)
     return True
-
-
-def _progress_dict(progress, running: bool) -> dict:
-    """The solver's progress as plain data for the browser."""
-    def number(name):
-        value = getattr(progress, name, None)
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    line = getattr(progress, "best_line", None) or []
-    return {"running": running, "expanded": number("expanded"), "frontier": number("frontier"),
-            "depth": number("depth"), "best_score": number("best_score"),
-            "elapsed": number("elapsed"), "rate": number("rate"),
-            "best_line": [str(m) for m in line][:200]}

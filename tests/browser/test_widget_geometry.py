@@ -14,7 +14,6 @@ import pytest
 
 from solwidget.engine import geometry
 from solwidget.engine.svg import PAD, state_svg
-from solwidget.engine.visible import visible_piles
 
 from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
@@ -45,7 +44,7 @@ def test_the_positions_have_long_fans(positions):
     """Each position has a down fan squeezed to its room, or one that pushes a row down."""
     for game, state in positions.items():
         layout = state.game.layout()
-        shown = visible_piles(state)
+        shown = state.visible()
         placed = geometry.place(layout, shown)["piles"]
         squeezed = [p["id"] for p in layout["piles"] if p["fan"] == "down" and len(shown[p["id"]]) > 1
                     and placed[p["id"]]["cards"][-1][1]

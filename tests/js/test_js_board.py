@@ -10,7 +10,6 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine import geometry
-from solwidget.engine.visible import visible_piles
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
@@ -44,7 +43,7 @@ def unit(page) -> float:
 
 def placed_as(page, layout: dict, state) -> None:
     """The widget draws every pile of ``state`` where the engine places it in ``layout``."""
-    board = geometry.place(layout, visible_piles(state))
+    board = geometry.place(layout, state.visible())
     drawn = page.evaluate(JS_DOM_PLACES, 0)
     for pid, placed in board["piles"].items():
         assert drawn["piles"][pid][0] == pytest.approx([placed["x"], placed["y"]], abs=0.01), pid
@@ -75,7 +74,7 @@ def test_the_narrowest_arrangements_are_drawn_as_the_engine_places_them(page, ga
     narrow = geometry.arranged(widget.game.layout(), index)
     assert page.get_attribute(".sw-board", "data-arrangement") == str(index)
     placed_as(page, narrow, state)
-    pushed = geometry.place(narrow, visible_piles(state))["piles"]
+    pushed = geometry.place(narrow, state.visible())["piles"]
     if game_id != "interlock":          # its layers do not wrap: its rows are its own
         assert any(pushed[p["id"]]["y"] > p["y"] for p in narrow["piles"] if p["fan"] != "none"), "a row was pushed"
 

@@ -12,7 +12,7 @@ import pytest
 
 import solwidget as sw
 from solwidget.engine import geometry
-from solwidget.engine.visible import visible_piles
+from solwidget.engine.deals import deal_rule
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
@@ -65,7 +65,7 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
     drawn = dom_piles(page)
     layout = {p["id"]: p for p in widget.board["piles"]}
     assert set(drawn) == set(widget.game.pile_ids)
-    for pid, codes in visible_piles(widget.state).items():
+    for pid, codes in widget.state.visible().items():
         expected = codes[-2:] if layout[pid]["fan"] == "none" else codes
         assert drawn[pid] == expected, pid
     assert [page.get_attribute(f'[data-action="{a}"]', "data-action") for a in ACTIONS] == ACTIONS
@@ -78,13 +78,13 @@ def test_every_game_is_drawn_from_its_data(page, game_id):
 def placed_alike(page, state) -> None:
     """The mounted widget draws every pile and card of ``state`` where the engine's geometry
     places them (in card widths from the board's corner)."""
-    board = geometry.place(state.game.layout(), visible_piles(state))
+    board = geometry.place(state.game.layout(), state.visible())
     drawn = page.evaluate(JS_DOM_PLACES, 0)
     assert set(drawn["piles"]) == set(board["piles"])
     for pid, placed in board["piles"].items():
         corner, cards = drawn["piles"][pid]
         assert corner == pytest.approx([placed["x"], placed["y"]], abs=0.01), pid
-        expected = placed["cards"] if visible_piles(state)[pid] else []
+        expected = placed["cards"] if state.visible()[pid] else []
         assert cards == [pytest.approx(list(card), abs=0.01) for card in expected], pid
     assert [drawn["width"], drawn["height"]] == pytest.approx([board["width"], board["height"]], abs=0.01)
 
@@ -105,7 +105,7 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position(page):
     mount(page, widget)
     unit = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))")
     height = page.evaluate("() => document.querySelector('.sw-board').getBoundingClientRect().height")
-    assert widget.board_min_height > geometry.place(widget.game.layout(), visible_piles(widget.state))["height"]
+    assert widget.board_min_height > geometry.place(widget.game.layout(), widget.state.visible())["height"]
     assert height == pytest.approx(widget.board_min_height * unit, abs=1)
 
 
@@ -195,7 +195,7 @@ def test_right_fans_leave_each_face_up_cards_corner_readable(page):
     widget = sw.SolitaireWidget("mutated", deal=1)
     mount(page, widget)
     for deck in ("d1", "d2", "d3"):
-        codes = visible_piles(widget.state)[deck]
+        codes = widget.state.visible()[deck]
         for index, code in enumerate(codes[:-1]):
             if code == "back":
                 continue
@@ -307,12 +307,12 @@ def test_click_a_card_then_a_target(page):
     assert set(targets) == expected
     assert page.locator(".sw-picked").count() == move.n
     page.click(f'[data-pile="{move.dst}"]')
-    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": move.n}]
+    assert sent(page) == [{"type": "move", "move": str(move)}]
     kernel(page, widget, probe=JS_SLIDING)
     assert widget.history == [move]
     page.wait_for_function(f"() => document.querySelectorAll('[data-pile=\"{move.src}\"] [data-card]').length"
                            f" === {src_len - move.n}")
-    assert dom_piles(page)[move.dst] == visible_piles(widget.state)[move.dst]
+    assert dom_piles(page)[move.dst] == widget.state.visible()[move.dst]
     assert page.locator(".sw-target").count() == 0
     sliding = page.evaluate("() => window.probed")
     assert [card["pile"] for card in sliding] == [move.dst] * move.n, "the moved cards slide, and only they"
@@ -331,7 +331,7 @@ def test_drag_and_drop(page):
     assert page.locator(".sw-target").count() >= 1
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] - 10, steps=6)
     page.mouse.up()
-    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": 1}]
+    assert sent(page) == [{"type": "move", "move": str(move)}]
     assert page.locator(".sw-ghost").count() == 0
     kernel(page, widget)
     assert widget.history == [move]
@@ -343,7 +343,7 @@ def test_an_illegal_drop_shows_the_reason_and_moves_nothing(page):
     before = dom_piles(page)
     click_card(page, "t0", len(widget.state.pile("t0")) - 1)
     page.click('[data-pile="f0"]')
-    assert sent(page) == [{"type": "move", "src": "t0", "dst": "f0", "n": 1}]
+    assert sent(page) == [{"type": "move", "move": "t0 f0"}]
     kernel(page, widget)
     reason = reason_words(widget.state, widget.state.explain("t0 f0"))
     page.wait_for_function(f"() => document.querySelector('[data-role=\"message\"]').textContent === {reason!r}")
@@ -356,7 +356,7 @@ def test_double_click_sends_a_card_home(page):
     mount(page, widget)
     home = next(m for m in widget.state.legal_moves() if m.dst.startswith("f"))
     page.dblclick(card_selector(home.src, len(widget.state.pile(home.src)) - 1), position=CORNER)
-    assert sent(page)[-1] == {"type": "move", "src": home.src, "dst": home.dst, "n": 1}
+    assert sent(page)[-1] == {"type": "move", "move": str(home)}
     kernel(page, widget)
     assert widget.history == [home]
 
@@ -365,7 +365,7 @@ def test_click_the_stock_to_deal_and_redeal(page):
     widget = sw.SolitaireWidget("single_interchange", deal=1)
     mount(page, widget)
     page.click('[data-pile="stock"]')
-    assert sent(page) == [{"type": "move", "src": "stock", "dst": "waste", "n": 1}]
+    assert sent(page) == [{"type": "move", "move": "stock waste"}]
     kernel(page, widget)
     assert str(widget.history[-1]) == "stock waste"
     while widget.state.pile("stock"):
@@ -374,7 +374,7 @@ def test_click_the_stock_to_deal_and_redeal(page):
     assert page.text_content('[data-pile="stock"] .sw-empty') == "↻"
     assert "sw-redeal-ok" in page.get_attribute('[data-pile="stock"]', "class")
     page.click('[data-pile="stock"]')
-    assert sent(page) == [{"type": "move", "src": "waste", "dst": "stock", "n": 1}]
+    assert sent(page) == [{"type": "move", "move": "waste stock"}]
     kernel(page, widget)
     assert str(widget.history[-1]) == "waste stock"
     page.wait_for_function("() => document.querySelector('[data-role=\"status\"]').textContent.endsWith('redeals: 1')")
@@ -390,15 +390,15 @@ def test_mutated_decks_build_and_give_any_face_up_card(page):
     assert page.locator(".sw-picked").count() == 1
     assert page.locator(f'[data-pile="{named.dst}"].sw-target').count() == 1
     page.click(f'[data-pile="{named.dst}"]')
-    assert sent(page) == [{"type": "move", "src": named.src, "dst": named.dst, "n": 1, "card": named.card}]
+    assert sent(page) == [{"type": "move", "move": str(named)}]
     kernel(page, widget)
     assert widget.history == [named]
     page.click('[data-move="d3 build"]')
-    assert sent(page)[-1] == {"type": "move", "src": "d3", "dst": "build", "n": 1}
+    assert sent(page)[-1] == {"type": "move", "move": "d3 build"}
     kernel(page, widget)
     assert str(widget.history[-1]) == "d3 build"
     page.wait_for_function("() => document.querySelector('[data-pile=\"d3\"] .sw-caption').textContent === 'built'")
-    assert dom_piles(page)["d3"] == visible_piles(widget.state)["d3"]
+    assert dom_piles(page)["d3"] == widget.state.visible()["d3"]
 
 
 # ------------------------------------------------------------------ keyboard
@@ -414,7 +414,7 @@ def test_keyboard_moves_focus_picks_and_drops(page):
         page.keyboard.press("ArrowRight" if dst > src else "ArrowLeft")
     assert page.evaluate("() => document.activeElement.dataset.pile") == move.dst
     page.keyboard.press("Enter")
-    assert sent(page) == [{"type": "move", "src": move.src, "dst": move.dst, "n": 1}]
+    assert sent(page) == [{"type": "move", "move": str(move)}]
     kernel(page, widget)
     page.keyboard.press("u")
     assert sent(page) == [{"type": "action", "name": "undo"}]
@@ -462,7 +462,7 @@ def test_scrubber_seeks_through_a_replay(page):
     assert sent(page) == [{"type": "seek", "index": 4}]
     kernel(page, widget)
     assert widget.moves_made == 4
-    assert dom_piles(page)["waste"] == visible_piles(widget.state)["waste"][-2:]
+    assert dom_piles(page)["waste"] == widget.state.visible()["waste"][-2:]
     assert page.text_content('[data-role="position"]') == "4 / 6"
 
 
@@ -520,7 +520,7 @@ def test_a_dropdown_lands_on_the_pile_beneath(page):
     assert page.locator('[data-pile="t17"].sw-target').count() == 1
     page.mouse.move(below["x"] + below["width"] / 2, below["y"] + below["height"] / 2, steps=4)
     page.mouse.up()
-    assert sent(page) == [{"type": "move", "src": "t27", "dst": "t17", "n": 1}]
+    assert sent(page) == [{"type": "move", "move": "t27 t17"}]
     kernel(page, widget)
     assert str(widget.history[-1]) == "t27 t17"
     page.wait_for_function("() => document.querySelector('[data-pile=\"t27\"]').classList.contains('sw-gone')")
@@ -540,16 +540,27 @@ def test_the_deal_box_keeps_long_deal_numbers_exact(page, number):
 
 
 @pytest.mark.parametrize("typed, reason", [
-    ("100000000000000000000", "out of range"), ("0", "out of range"), ("12x", "whole number"),
-    ("1e5", "whole number"), ("-3", "whole number"),
+    ("100000000000000000000", "out of range: deals are numbered 1 to 99999999999999999999"),
+    ("0", "out of range: deals are numbered 1 to 99999999999999999999"),
+    ("12x", "a deal number is a whole number from 1 to 99999999999999999999"),
+    ("1e5", "a deal number is a whole number from 1 to 99999999999999999999"),
+    ("-3", "a deal number is a whole number from 1 to 99999999999999999999"),
 ])
-def test_the_deal_box_refuses_what_is_no_deal_number(page, typed, reason):
+def test_the_deal_box_shows_why_the_kernel_refuses_its_text(page, typed, reason):
+    """The box sends what is typed; the rule for deal numbers is the kernel's alone, and its
+    words come back to the box and the message line."""
     widget = sw.SolitaireWidget("freecell", deal=1)
     mount(page, widget)
+    assert page.get_attribute('[data-role="deal"]', "title") == deal_rule(widget.game.deal_limits)
     page.fill('[data-role="deal"]', typed)
     page.click('[data-action="new"]')
-    assert sent(page) == []
+    assert sent(page) == [{"type": "action", "name": "new", "deal": typed}]
+    kernel(page, widget)
+    assert widget.deal == 1 and widget.moves_made == 0
+    page.wait_for_function("() => document.querySelector('[data-role=\"deal\"]').getAttribute('aria-invalid') === 'true'")
     why = page.evaluate("() => document.querySelector('[data-role=\"deal\"]').validationMessage")
-    assert reason in why and "from 1 to 99999999999999999999" in why
-    assert page.get_attribute('[data-role="deal"]', "aria-invalid") == "true"
+    assert reason in why and why == widget.message
     assert reason in page.text_content('[data-role="message"]')
+    assert page.input_value('[data-role="deal"]') == typed
+    page.fill('[data-role="deal"]', "7")          # typing again clears the refusal
+    assert page.get_attribute('[data-role="deal"]', "aria-invalid") is None

@@ -67,8 +67,7 @@ def test_bridge_opens_a_board_and_plays_what_the_page_sends(bridge):
     assert state["game_id"] == "interlock" and state["deal"] == "2" and "export" in state["_esm"]
     move = next(m for m in bridge._current["widget"].legal if m.startswith("t"))
     bridge.sent.clear()
-    src, dst = move.split()[:2]
-    bridge.receive({"method": "custom", "content": {"type": "move", "src": src, "dst": dst}})
+    bridge.receive({"method": "custom", "content": {"type": "move", "move": move}})
     updates = [d["state"] for kind, c, d in bridge.sent
                if kind == "comm_msg" and c == board_comm and d["method"] == "update"]
     assert any(update.get("moves_made") == 1 for update in updates)

@@ -199,6 +199,10 @@ class MutatedSolitaire(Game):
             return "an empty space takes only a King or a run headed by a King"
         return None
 
+    def hidden_below(self, state: State) -> dict[str, int]:
+        """A deck in built mode hides the cards beneath its base: deck id -> its base's index."""
+        return {pid: base for pid, base in zip(DECK_IDS, state.extra) if base != DRAW}
+
     # ------------------------------------------------------------ positions
     def _extra_to_dict(self, extra: tuple) -> dict:
         return {"decks": {pid: {"mode": "draw"} if base == DRAW else {"mode": "built", "base": base}
