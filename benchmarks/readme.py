@@ -1,6 +1,7 @@
-"""The README's figures, made again by the commands that measure them.
+"""The README's figures (and the documentation's), made again by the commands that measure them.
 
-Each figure in README.md is the output of a command, kept between two markers that name it:
+Each figure in README.md and docs/studies.md is the output of a command, kept between two
+markers that name it:
 
     <!-- figure: .venv/bin/python benchmarks/bench_engine.py --positions 2000 -->
     ```text
@@ -31,7 +32,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+PAGES = [ROOT / "README.md", ROOT / "docs" / "studies.md"]
 FIGURE = re.compile(r"<!-- (figure|figure-markdown): (.+?) -->\n(.*?)<!-- /figure -->", re.S)
 
 
@@ -64,20 +65,23 @@ def main(argv=None) -> None:
     parser.add_argument("words", nargs="*", help="run the figures whose command contains any of these")
     parser.add_argument("--all", action="store_true", help="run every figure's command")
     args = parser.parse_args(argv)
-    text = README.read_text()
-    figures = FIGURE.findall(text)
     if not args.all and not args.words:
-        for _, command, _ in figures:
-            print(command)
+        for page in PAGES:
+            for _, command, _ in FIGURE.findall(page.read_text()):
+                print(f"{page.relative_to(ROOT)}: {command}")
         return
+    outputs: dict[str, str] = {}       # a command shown on two pages runs once
 
     def remade(match: re.Match) -> str:
         kind, command = match.group(1), match.group(2)
         if args.all or any(word in command for word in args.words):
-            return figure_block(kind, command, run(command))
+            if command not in outputs:
+                outputs[command] = run(command)
+            return figure_block(kind, command, outputs[command])
         return match.group(0)
 
-    README.write_text(FIGURE.sub(remade, text))
+    for page in PAGES:
+        page.write_text(FIGURE.sub(remade, page.read_text()))
 
 
 if __name__ == "__main__":

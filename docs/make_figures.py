@@ -11,11 +11,16 @@ seed games (docs/studies.md gives each). Where such a study left deals unknown, 
 solved again with a larger budget into docs/studies/GAME_60s.parquet, and a deal decided there
 counts as decided: the table says how many were.
 
+    python docs/make_figures.py --cells   # the same figures; prints the table of Baker's Game
+                                          # by its free cells beside the published rates
+
 docs/free_cells.png, the win rate of two variants as their free cells change, is drawn from
-docs/studies/variants/NAME.csv, each made from the variant file docs/variants/NAME.toml by:
-    solwidget study docs/variants/NAME.toml --deals 1-100 --budget none --max-states 5000 \\
-        --out docs/studies/variants/NAME.csv
+docs/studies/variants/NAME.parquet, each made from the variant file docs/variants/NAME.toml by
+``solwidget study docs/variants/NAME.toml --deals 1-10000 --budget 10 --out
+docs/studies/variants/NAME.parquet`` (deals 1-2000 for Reversed Solitaire's).
 """
+
+import argparse
 
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +35,11 @@ from solwidget.study import StudyTable, load_study  # noqa: E402
 DOCS = Path(__file__).resolve().parent
 STUDIES = DOCS / "studies"
 RERUN = "_60s"
+# Baker's Game's published win rates by free cells: Jerry Bryan's solver over 1,000,000 random
+# deals each ("Baker's Game, Recent Results", 2004), and Freecell Solver over the Microsoft deals
+# 1-10,000,000 with four cells (7,431,962 won; Wikipedia, "Baker's Game", Statistics).
+BRYAN = {0: "0.001%", 1: "0.18%", 2: "4.25%", 3: "28.9%", 4: "75.0%"}
+FC_SOLVE = {4: "74.3%"}
 ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell", "inverted_freecell",
          "interchange", "unlimited", "single_interchange", "quadruple_interchange", "love_a_duck", "guardian"]
 
@@ -62,13 +72,26 @@ def settled(table: StudyTable, rerun: StudyTable) -> tuple[StudyTable, str]:
                                        f"again at {rerun.budget_text()}")
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cells", action="store_true",
+                        help="print the table of Baker's Game by its free cells, not the games' table")
+    args = parser.parse_args(argv)
     settled_tables = studies()
     tables = {game: table for game, (table, _) in settled_tables.items()}
     plots.win_rate_plot(tables, path=DOCS / "win_rates.png")
     plots.solve_time_plot(tables, path=DOCS / "solve_times.png")
     plots.solution_length_plot(tables, path=DOCS / "solution_lengths.png")
-    cells_figure()
+    series = cells_series()
+    if any(series.values()):
+        plots.win_rate_curve({k: v for k, v in series.items() if v}, "free cells", path=DOCS / "free_cells.png")
+    if args.cells:
+        print_cells_table(series["Baker's Game"])
+    else:
+        print_games_table(settled_tables)
+
+
+def print_games_table(settled_tables: dict[str, tuple[StudyTable, str]]) -> None:
     print("| game | deals | budget | won | lost | unknown | win rate (95% CI) |")
     print("|---|---|---|---|---|---|---|")
     for game, (table, budget) in settled_tables.items():
@@ -78,14 +101,25 @@ def main() -> None:
               f"{c['won']:,} | {c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) |")
 
 
-def cells_figure() -> None:
+def cells_series() -> dict[str, dict[int, StudyTable]]:
     """Reversed Solitaire and Baker's Game with 0 to 4 free cells (docs/variants.md)."""
     studies = STUDIES / "variants"
-    series = {label: {n: load_study(studies / f"{prefix}_{n}_cells.csv") for n in range(5)
-                      if (studies / f"{prefix}_{n}_cells.csv").exists()}
-              for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))}
-    if any(series.values()):
-        plots.win_rate_curve({k: v for k, v in series.items() if v}, "free cells", path=DOCS / "free_cells.png")
+    return {label: {n: load_study(studies / f"{prefix}_{n}_cells.parquet") for n in range(5)
+                    if (studies / f"{prefix}_{n}_cells.parquet").exists()}
+            for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))}
+
+
+def print_cells_table(tables: dict[int, StudyTable]) -> None:
+    print("| free cells | deals | budget | won | lost | unknown | win rate (95% CI) | Bryan, random deals "
+          "| Freecell Solver, deals 1-10,000,000 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for cells in sorted(tables, reverse=True):
+        table = tables[cells]
+        c = table.counts()
+        rate, low, high = table.win_rate()
+        print(f"| {cells} | {table.deals[0]:,}-{table.deals[-1]:,} | {table.budget_text()} | {c['won']:,} | "
+              f"{c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) | {BRYAN[cells]} | "
+              f"{FC_SOLVE.get(cells, '-')} |")
 
 
 if __name__ == "__main__":
