@@ -9,6 +9,9 @@ What one verdict tells of others, and why it is sound:
 - A position whose legal moves all lead to positions proved lost is lost: every line from it
   starts with one of those moves (and a position with no legal move that is not won is lost).
 - A position proved lost stays lost: the proof is of the position, not of how it was reached.
+- A position that a dead-end lemma of its family decides (``Profile.explain_dead_end``) is
+  lost: the lemma is a proof (each family proves its own, and tests it against exhaustive
+  searches), and it answers at once where a search may take long.
 So the judge keeps verdicts by position (a State is a value: equal positions, one verdict).
 """
 
@@ -23,6 +26,7 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..solver.budget import check_max_states, check_seconds
 from ..solver.result import SolveResult
+from ..solver.profile import profile_for
 from ..solver.search import Solver, collector_paused
 
 WINNABLE, LOST, UNKNOWN = "winnable", "lost", "not known yet"
@@ -117,6 +121,8 @@ class Judge:
         verdict = self.inferred(state)
         if verdict is not None:
             return verdict
+        if profile_for(state.game).explain_dead_end(state) is not None:
+            return self.keep(state, Verdict(LOST))      # a lemma of the family decides it
         seconds = self.max_seconds if max_seconds is None and max_states is None else max_seconds
         states = self.max_states if max_seconds is None and max_states is None else max_states
         solver = Solver(state, max_states=states, max_seconds=seconds)
