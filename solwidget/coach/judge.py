@@ -111,18 +111,24 @@ class Judge:
             return self.keep(state, Verdict(LOST))
         return None
 
+    def at_once(self, state: State) -> Verdict | None:
+        """The verdict known, inferred from the successors, or given by a dead-end lemma of
+        the game's family (``Profile.explain_dead_end``): no search. None if none of these."""
+        verdict = self.inferred(state)
+        if verdict is None and profile_for(state.game).explain_dead_end(state) is not None:
+            verdict = self.keep(state, Verdict(LOST))
+        return verdict
+
     # ------------------------------------------------------------ judging
     def judge(self, state: State, max_seconds: float | None = None, max_states: int | None = None,
               cancelled=None, step: int = STEP) -> Verdict:
-        """The verdict on ``state``: known, inferred, or searched for within the budget
+        """The verdict on ``state``: at once (``at_once``), or searched for within the budget
         (this judge's, or the one given). ``cancelled()``, if given, is asked between steps
         of the search (``step`` expansions each): True stops it, and the verdict is "not
         known yet" (not kept)."""
-        verdict = self.inferred(state)
+        verdict = self.at_once(state)
         if verdict is not None:
             return verdict
-        if profile_for(state.game).explain_dead_end(state) is not None:
-            return self.keep(state, Verdict(LOST))      # a lemma of the family decides it
         seconds = self.max_seconds if max_seconds is None and max_states is None else max_seconds
         states = self.max_states if max_seconds is None and max_states is None else max_states
         solver = Solver(state, max_states=states, max_seconds=seconds)
