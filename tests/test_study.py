@@ -632,3 +632,12 @@ def test_a_bad_difficulty_flag_or_field_is_refused(tmp_path, straight):
     bad.write_text("\n".join([text[0], text[1] + '"[1, 2]"']) + "\n")
     with pytest.raises(StudyError, match="field 'difficulty'"):
         load_study(bad)
+
+
+def test_the_cli_records_difficulty_when_asked(tmp_path, capsys):
+    out = tmp_path / "levels.csv"
+    assert main(["study", GAME, "--deals", "1-3", "--max-states", str(MAX_STATES), "--workers", "1",
+                 "--difficulty", "--out", str(out), "--quiet"]) == 0
+    rows = load_study(out).rows
+    assert any(row.difficulty for row in rows)
+    assert all((row.difficulty is not None) == (row.status == "won") for row in rows)
