@@ -47,6 +47,39 @@ def held_position(rng) -> sw.State:
     return GAME.state_from_dict({"game": "mutated", "piles": piles, "decks": {"d3": {"mode": "built", "base": 4}}})
 
 
+def buried_position(rng) -> sw.State:
+    """Most cards home, and deck d3 in draw mode holding, face down, the four Kings and a card
+    x under Q♥ (face up): Q♥ climbs only onto a black King, no King ever moves, so d3 is never
+    flipped and x never turns up. The other cards away lie at random, as small_position lays
+    them (none in d3)."""
+    away = {"C": rng.randint(1, 2), "D": rng.randint(1, 2), "H": rng.randint(2, 3), "S": rng.randint(1, 2)}
+    piles = {pid: [] for pid in GAME.pile_ids}
+    piles.update({f"f{i}": [RANKS[r] + s for r in range(13 - away[s])] for i, s in enumerate(SUITS)})
+    held = ("KS", "KC", "KH", "KD", "QH")
+    loose = [RANKS[r] + s for s in SUITS for r in range(13 - away[s], 13) if RANKS[r] + s not in held]
+    if not loose:
+        loose = [piles["f0"].pop()]
+    rng.shuffle(loose)
+    x = loose.pop()
+    piles["d3"] = ["[KS]", "[KC]", "[KH]", "[KD]", f"[{x}]", "QH"]
+    spaces = [pid for pid in GAME.pile_ids if pid[0] == "r" and pid != "r2x"]
+    while loose:
+        where = rng.choice(spaces + ["r2x", "d1", "d2"])
+        card = loose.pop()
+        pile = piles[where]
+        if where[0] == "d" and len(pile) < 7:
+            pile.append(card if rng.random() < 0.5 else f"[{card}]")
+        elif where == "r2x" and not pile:
+            pile.append(card)
+        elif where[0] == "r" and where != "r2x" and len(pile) < 2:
+            if pile:
+                pile[0] = f"[{pile[0]}]"
+            pile.append(card)
+        else:
+            loose.append(card)
+    return GAME.state_from_dict({"game": "mutated", "piles": piles})
+
+
 def every_position(state, cap=REACHABLE_CAP):
     seen, todo = {state}, deque([state])
     while todo:
@@ -120,8 +153,9 @@ def holds(start, positions, found) -> bool:
 def test_every_mutated_explanation_holds_in_every_reachable_position():
     rng = random.Random(37)
     checked, kinds, stronger = 0, set(), 0
+    makers = (lambda: small_position(rng, locked=True), lambda: held_position(rng), lambda: buried_position(rng))
     for k in range(120):
-        start = small_position(rng, locked=True) if k % 2 == 0 else held_position(rng)
+        start = makers[k % 3]()
         found = explain.reason(start)
         if found is None:
             continue
@@ -133,7 +167,7 @@ def test_every_mutated_explanation_holds_in_every_reachable_position():
         checked += 1
         kinds.add(found[0])
         stronger += not is_dead(start.piles, start.extra)
-    assert checked >= 30 and kinds == {explain.UNDER, explain.CLIMB} and stronger >= 5, (checked, kinds, stronger)
+    assert checked >= 30 and kinds == {explain.UNDER, explain.CLIMB, explain.IN_DECK} and stronger >= 5, (checked, kinds, stronger)
 
 
 def test_two_aces_each_under_a_two_the_other_needs_are_named_in_card_words():

@@ -88,8 +88,8 @@ def explain_dead_end(state) -> DeadEnd | None:
                 f"({_ways(head, piles, reach, free, bare, left)}).")
     elif kind == IN_DECK:
         deck = PILE_IDS[_where(piles, card)[0]]
-        text = (f"{name} can never go home: it lies face down in {deck}, which is never flipped (no King "
-                f"ever arrives in a space of its row) while the cards above it never all leave.")
+        text = (f"{name} can never go home: it lies face down in {deck}, which is never flipped, under "
+                f"cards that never all leave it.")
     elif kind == COVERED:
         guest = others[0]
         text = (f"{name} can never go home: it goes home only from the top of a pile, and {_words(guest)} "
