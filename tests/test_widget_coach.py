@@ -173,3 +173,10 @@ def test_the_search_steps_aside_while_the_kernel_answers_a_message():
     began = time.monotonic()
     w._coach_wait(generation)
     assert time.monotonic() - began < 1
+
+
+def test_a_mutated_deal_lost_by_its_lemma_says_why_and_which_cards():
+    w = sw.SolitaireWidget("mutated", deal=901, coach=True)
+    assert settled(w) == LOST and w._judge.searches == 0
+    assert w.coach_note["why"].startswith("A♣ can never go home: it never gets nearer than row 2")
+    assert w.coach_note["cards"] == ["AC", "2D", "2H"]
