@@ -186,3 +186,18 @@ def test_the_judge_answers_a_position_a_lemma_decides_without_a_search():
     judge = Judge(max_seconds=None, max_states=1)
     assert judge.judge(state).status == LOST and judge.searches == 0
     assert sw.solve(state, max_states=1).status == "unknown"       # the search alone does not know yet
+
+
+def test_no_position_on_a_winning_line_is_dead_for_the_coach():
+    """Full deals: the searches' wins replay, so no position along them may be found dead."""
+    seen = 0
+    for number in (*range(1, 16), 39, 40, 42):
+        result = sw.solve(GAME.deal(number), max_states=15_000)
+        if result.status != "won":
+            continue
+        state = GAME.deal(number)
+        for move in result.moves:
+            assert not is_dead_strict(state), (number, str(move))
+            state = state.play(move)
+            seen += 1
+    assert seen > 1000

@@ -288,10 +288,14 @@ def is_dead(piles, modes) -> bool:
 #   card: so Bare(h) needs Left(g). (A deck's cards outside its built pile are left out of
 #   this rule: a flip reorders them.)
 # - A card lands on a host h only if h is the top of its pile then: In(c, m) through a host
-#   needs Bare(h) too (a card carried on another needs nothing more: it lies on it); a card
-#   goes home alone from the top of its pile (or out of a deck in draw mode): In(c, 0) needs
-#   Bare(c); and a face-down card, or a built deck's hidden cards, are freed by Left(head),
-#   not Moved(head).
+#   needs Bare(h) too; a card goes home alone from the top of its pile (or out of a deck in
+#   draw mode): In(c, 0) needs Bare(c); and a face-down card, or a built deck's hidden cards,
+#   are freed by Left(head), not Moved(head).
+# - A card carried in a run lies on the card below it in the run. The first time c lies on a
+#   card, either it did in P, or it arrived there as the lowest card of a move (a carried
+#   card keeps the card it lies on): so a card that in P lies on nothing (a space's bottom,
+#   r2x's bottom, a built deck's base), on a face-down card, in a foundation or in a deck in
+#   draw mode (taken out alone) moves carried only after Left(c); the others are *seated*.
 # Every real event is found (by induction over the moves, as above), so if some card is not
 # found home, no continuation wins. This closure is the coach's alone (explain.py, the
 # judge), so the search and its compiled twin keep theirs; tests/test_coach_why.py checks each
@@ -315,6 +319,23 @@ def covering(piles, modes) -> tuple:
     return opened, tuple(pairs)
 
 
+def seated_cards(piles, modes) -> int:
+    """The cards that lie in P on a face-up card of their run (a space, r2x, a deck's built
+    pile above its base): the only ones that may move carried before they have left."""
+    seated = 0
+    for i, pile in enumerate(piles):
+        if i in F:
+            continue
+        low = 0
+        if i in DECKS:
+            mode = modes[DECKS.index(i)]
+            low = len(pile) if mode == DRAW else mode
+        for k in range(low, len(pile) - 1):
+            if not pile[k] & FACE_DOWN:
+                seated |= 1 << (pile[k + 1] & 63)
+    return seated
+
+
 def position_facts(piles, modes) -> tuple:
     """``_facts`` of the position with these piles and deck modes."""
     home = 0
@@ -332,6 +353,7 @@ def strict_closure(piles, modes) -> tuple:
     the cards found free, bare, moved and left), or as far as it got once all are home."""
     place, beneath, face_down, kings_down, bottoms, empty = position_facts(piles, modes)
     opened, pairs = covering(piles, modes)
+    seated = seated_cards(piles, modes)
     reach, flipped, left = list(place), [False] * 4, 0
     while True:
         moved = reach[0] & ~place[0] | reach[1] & ~place[1] | reach[2] & ~place[2] | reach[3] & ~place[3]
@@ -348,10 +370,11 @@ def strict_closure(piles, modes) -> tuple:
             came = (reach[row - 1] | reach[row + 1]) & free
             hosts = reach[row] & free & bare
             kings = came & KINGS if empty[row] or moved & bottoms[row] else 0
-            left |= came & (_cards_of(_chains(hosts) >> 1) | kings)
+            lowest = came & (_cards_of(_chains(hosts) >> 1) | kings)
+            left |= lowest
             came &= ~reach[row]
-            kings &= came
-            reach[row] |= came & _guests_reached(hosts | kings, came) | kings
+            carried = came & (seated | left)
+            reach[row] |= came & lowest | carried & _guests_reached(hosts | lowest, carried)
         climbed = _climbed(reach[0], reach[1] & free & bare)
         left |= climbed & ~reach[0]
         reach[0] = climbed
