@@ -276,8 +276,9 @@ def is_dead(piles, modes) -> bool:
 
 # ---------------------------------------------------------------- the coach's stronger closure
 # The search's closure above lets a host take a guest while other cards lie on it, and a card
-# be freed by a card above it that only ever moved carried on it. The coach's closure adds
-# two events and tightens three rules with them (each a condition every real occurrence needs):
+# be freed by a card above it that only ever moved carried on it, or be carried on a card it
+# never lay on. The coach's closure adds two events and tightens its rules with them (each a
+# condition every real occurrence needs):
 # - Left(g): g moved as the lowest card of the cards that moved (onto a host found uncovered
 #   in that row, a King into an empty space there, or home). The first move of a card that
 #   lies on a face-down card, or on nothing (the bottom of a space, a built deck's base), is
@@ -298,8 +299,8 @@ def is_dead(piles, modes) -> bool:
 #   draw mode (taken out alone) moves carried only after Left(c); the others are *seated*.
 # Every real event is found (by induction over the moves, as above), so if some card is not
 # found home, no continuation wins. This closure is the coach's alone (explain.py, the
-# judge), so the search and its compiled twin keep theirs; tests/test_coach_why.py checks each
-# verdict against an exhaustive search of small positions.
+# judge), so the search and its compiled twin keep theirs; tests/test_coach_why_mutated.py
+# checks each verdict against an exhaustive search of small positions, and along wins of deals.
 
 def covering(piles, modes) -> tuple:
     """What Bare reads of P: (the cards it leaves open: a pile's top card and a deck's cards
