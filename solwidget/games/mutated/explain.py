@@ -11,10 +11,12 @@ of a pile of row 1 (or out of d1 in draw mode), so one of these holds:
 - c never climbs past row r: it gets to row r - 1 only onto one of its two hosts topping a
   pile there, and neither ever does; a King only into an empty space, and none of row r - 1
   ever empties (``CLIMB``).
-Each sentence is a fact of the closure's fixed point, so true of every continuation; in the
-issue's example (deal 901), A♣ waits in row 2 on 2♥ and A♠ in row 3 on 2♦: each Ace climbs
-only onto a red Two, and each Two lies under an Ace that never leaves it. The tests check each
-sentence against every position reachable from small positions.
+Each sentence is a fact of the closure's fixed point, so true of every continuation. In deal
+901, A♣ lies in row 2 on 2♥ and A♠ in row 3 on 2♦, both Twos face down: each Ace climbs only
+onto a red Two, and each Two stays under an Ace that never leaves it. The tests check each
+sentence against every position reachable from small positions (``COVERED`` does not arise
+there: a card whose guest never leaves it has, as a rule, a lower card that never goes home,
+and that one is named).
 """
 
 from __future__ import annotations
@@ -44,11 +46,12 @@ def _where(piles, card: int) -> tuple[int, int]:
     raise ValueError(f"{card_name(card)} is nowhere")
 
 
-def reason(state) -> tuple | None:
+def reason(state, closure=None) -> tuple | None:
     """The closure's reason why ``state`` is lost: (kind, the card that never goes home, the
-    cards it names, the row r of a CLIMB: the card never gets to row r - 1), or None."""
+    cards it names, the row r of a CLIMB: the card never gets to row r - 1), or None.
+    ``closure``: ``strict_closure`` of the state, if made already."""
     piles, modes = state.piles, state.extra
-    reach, free, bare, moved, left = strict_closure(piles, modes)
+    reach, free, bare, moved, left = closure or strict_closure(piles, modes)
     if reach[0] == EVERY_CARD:
         return None
     missing = [c for c in _cards() if not reach[0] >> c & 1 and (c & 15 == 1 or reach[0] >> (c - 1) & 1)]
@@ -75,12 +78,13 @@ def _cards():
 
 def explain_dead_end(state) -> DeadEnd | None:
     """The coach's closure's reason why no win exists from ``state``, in card words, or None."""
-    found = reason(state)
+    piles, modes = state.piles, state.extra
+    closure = strict_closure(piles, modes)
+    found = reason(state, closure)
     if found is None:
         return None
     kind, card, others, row = found
-    piles, modes = state.piles, state.extra
-    reach, free, bare, moved, left = strict_closure(piles, modes)
+    reach, free, bare, moved, left = closure
     name = _words(card)
     if kind == UNDER:
         head = others[0]
