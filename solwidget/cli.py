@@ -59,7 +59,7 @@ def _study(args) -> None:
 
     try:
         table = study(game_or_file(args.game), args.deals, args.budget, max_states=args.max_states, scheduler=args.scheduler,
-                      out=args.out, workers=args.workers, progress=not args.quiet)
+                      out=args.out, workers=args.workers, progress=not args.quiet, difficulty=args.difficulty)
     except KeyboardInterrupt:
         kept = f"the deals finished are in {args.out}: run the same command again to resume" if args.out \
             else "nothing was kept: give --out FILE to make a study resumable"
@@ -96,6 +96,9 @@ def _add_study(sub) -> None:
     study.add_argument("--workers", type=int, help="local processes (default: one per CPU)")
     study.add_argument("--out", help="a .csv or .parquet file (Parquet needs pyarrow) that keeps the results "
                                       "as they come, with the game's rules; a rerun resumes it")
+    study.add_argument("--difficulty", action="store_true",
+                       help="also record each won deal's difficulty (a few hundred small searches a deal, "
+                            "beyond the budget)")
     study.add_argument("--rows", action="store_true", help="print every deal's row, not only the summary")
     study.add_argument("--quiet", action="store_true", help="no progress bar")
     study.set_defaults(run=_study)

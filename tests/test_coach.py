@@ -72,6 +72,16 @@ def test_verdicts_are_kept_along_a_win_and_inferred_from_moves():
     assert judge.known(GAME.deal(2)) is None
 
 
+def test_a_stretch_between_two_open_verdicts_is_not_searched_position_by_position():
+    start = GAME.deal(2)
+    line = sw.solve(start, max_states=None, max_seconds=30).moves[:40]
+    judge = Judge(max_seconds=None, max_states=1)
+    report = review(start, line, max_seconds=None, max_states=1, crossroads=False, judge=judge)
+    assert judge.searches == 2                    # the two ends: every other verdict at once
+    assert all(v.status == UNKNOWN for v in report.verdicts)
+    assert report.summary() == "not known yet whether the game is still winnable"
+
+
 def test_an_empty_judge_given_is_the_one_used():
     judge = Judge(max_seconds=5.0)
     review(GAME.deal(1), ["t5 c0"], max_seconds=5.0, crossroads=False, judge=judge)

@@ -580,3 +580,68 @@ def test_the_limits_given_are_the_only_ones(limits, passed):
         table = study(GAME, "1-2", executor=pool, progress=False, **limits)
     assert calls == [passed, passed]
     assert (table.budget, table.max_states) == passed
+
+
+WITHOUT_DIFFICULTY = ",".join(COLUMNS[:-1]) + "\n"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_won_deals_record_their_difficulty_and_it_round_trips(tmp_path, suffix):
+    out = tmp_path / f"levels{suffix}"
+    table = study(GAME, "1-3", budget=None, max_states=MAX_STATES, out=out, progress=False, workers=1,
+                  difficulty=True)
+    game = sw.load_game(GAME)
+    assert table.counts()["won"] >= 2
+    for row in table:
+        if row.status != "won":
+            assert row.difficulty is None
+            continue
+        start = game.deal(row.deal)
+        win = sw.solve(start, max_states=MAX_STATES).moves
+        expected = sw.difficulty(start, win).as_dict()
+        assert row.difficulty == {k: v for k, v in expected.items() if k != "text"}
+    assert [row.difficulty for row in load_study(out)] == [row.difficulty for row in table]
+    assert all(row.difficulty is None for row in study(GAME, "1-3", budget=None, max_states=MAX_STATES,
+                                                       progress=False, workers=1))     # off by default
+
+
+def test_a_deal_not_won_records_no_difficulty():
+    row = solve_deal(GAME, {}, 1, None, 5, None, True)
+    assert row.status == "unknown" and row.difficulty is None
+
+
+def test_a_file_without_the_difficulty_column_is_read_and_resumed(straight, tmp_path):
+    table, _ = straight
+    old = tmp_path / "old.csv"
+    rules = json.dumps(rules_of(sw.load_game(GAME)), sort_keys=True)
+    lines = [[GAME, "", row.deal, row.status, row.moves or "", row.states, f"{row.seconds:.4f}", "", MAX_STATES, rules]
+             for row in table.rows[:3]]
+    with open(old, "w", newline="") as f:
+        f.write(WITHOUT_DIFFICULTY)
+        csv.writer(f, lineterminator="\n").writerows(lines)
+    assert outcome(load_study(old)) == outcome(table)[:3]
+    assert all(row.difficulty is None for row in load_study(old))
+    with CountingExecutor() as pool:
+        again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=old, progress=False)
+    assert sorted(pool.deals) == [4, 5, 6] and outcome(again) == outcome(table)
+    assert list(records(old)[0]) == list(COLUMNS)           # written again, with the column
+    assert outcome(load_study(old)) == outcome(table)
+
+
+def test_a_bad_difficulty_flag_or_field_is_refused(tmp_path, straight):
+    with pytest.raises(StudyError, match="difficulty"):
+        study(GAME, "1", max_states=MAX_STATES, difficulty="yes", progress=False)
+    bad = tmp_path / "bad.csv"
+    text = straight[1].read_text().splitlines()
+    bad.write_text("\n".join([text[0], text[1] + '"[1, 2]"']) + "\n")
+    with pytest.raises(StudyError, match="field 'difficulty'"):
+        load_study(bad)
+
+
+def test_the_cli_records_difficulty_when_asked(tmp_path, capsys):
+    out = tmp_path / "levels.csv"
+    assert main(["study", GAME, "--deals", "1-3", "--max-states", str(MAX_STATES), "--workers", "1",
+                 "--difficulty", "--out", str(out), "--quiet"]) == 0
+    rows = load_study(out).rows
+    assert any(row.difficulty for row in rows)
+    assert all((row.difficulty is not None) == (row.status == "won") for row in rows)

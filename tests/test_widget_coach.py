@@ -157,3 +157,26 @@ def test_a_deal_lost_by_a_lemma_says_why_and_which_cards():
     assert w.coach_note["why"].startswith("2♣ can never go home. It lies in a pile that stays covered")
     assert w.coach_note["cards"] == ["2C", "6C"]
     assert "losing_move" not in w.coach_note          # lost from the start: no move lost it
+
+
+def test_the_search_steps_aside_while_the_kernel_answers_a_message():
+    w = sw.SolitaireWidget("reversed_solitaire", deal=3, coach=True, coach_seconds=5.0)
+    settled(w)
+    w._handle_custom_msg({"type": "noop"}, [])
+    assert w._coach_quiet_until > time.monotonic()
+    began = time.monotonic()
+    w._coach_wait(w._coach_generation)              # sleeps out the quiet time
+    assert time.monotonic() - began > 0.05 and time.monotonic() >= w._coach_quiet_until
+    w._coach_quiet_until = time.monotonic() + 60
+    generation = w._coach_generation
+    w.play(w.state.legal_moves()[0])                 # a newer position ends the wait at once
+    began = time.monotonic()
+    w._coach_wait(generation)
+    assert time.monotonic() - began < 1
+
+
+def test_a_mutated_deal_lost_by_its_lemma_says_why_and_which_cards():
+    w = sw.SolitaireWidget("mutated", deal=901, coach=True)
+    assert settled(w) == LOST and w._judge.searches == 0
+    assert w.coach_note["why"].startswith("A♣ can never go home: it never gets nearer than row 2")
+    assert w.coach_note["cards"] == ["AC", "2D", "2H"]

@@ -9,6 +9,9 @@ What one verdict tells of others, and why it is sound:
 - A position whose legal moves all lead to positions proved lost is lost: every line from it
   starts with one of those moves (and a position with no legal move that is not won is lost).
 - A position proved lost stays lost: the proof is of the position, not of how it was reached.
+- A position that a dead-end lemma of its family decides (``Profile.explain_dead_end``) is
+  lost: the lemma is a proof (each family proves its own, and tests it against exhaustive
+  searches), and it answers at once where a search may take long.
 So the judge keeps verdicts by position (a State is a value: equal positions, one verdict).
 """
 
@@ -23,6 +26,7 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..solver.budget import check_max_states, check_seconds
 from ..solver.result import SolveResult
+from ..solver.profile import profile_for
 from ..solver.search import Solver, collector_paused
 
 WINNABLE, LOST, UNKNOWN = "winnable", "lost", "not known yet"
@@ -107,14 +111,22 @@ class Judge:
             return self.keep(state, Verdict(LOST))
         return None
 
+    def at_once(self, state: State) -> Verdict | None:
+        """The verdict known, inferred from the successors, or given by a dead-end lemma of
+        the game's family (``Profile.explain_dead_end``): no search. None if none of these."""
+        verdict = self.inferred(state)
+        if verdict is None and profile_for(state.game).explain_dead_end(state) is not None:
+            verdict = self.keep(state, Verdict(LOST))
+        return verdict
+
     # ------------------------------------------------------------ judging
     def judge(self, state: State, max_seconds: float | None = None, max_states: int | None = None,
               cancelled=None, step: int = STEP) -> Verdict:
-        """The verdict on ``state``: known, inferred, or searched for within the budget
+        """The verdict on ``state``: at once (``at_once``), or searched for within the budget
         (this judge's, or the one given). ``cancelled()``, if given, is asked between steps
         of the search (``step`` expansions each): True stops it, and the verdict is "not
         known yet" (not kept)."""
-        verdict = self.inferred(state)
+        verdict = self.at_once(state)
         if verdict is not None:
             return verdict
         seconds = self.max_seconds if max_seconds is None and max_states is None else max_seconds

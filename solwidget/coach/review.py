@@ -6,9 +6,14 @@ before it (that move, then the win), and if the position before a move is lost, 
 after it. So the winnable positions of a line come first, the lost ones last, and a search
 for the boundary needs a handful of verdicts, not one per move: the position at the middle
 of the stretch still open is judged, and the stretch halved. A verdict the budget leaves
-"not known yet" splits the stretch in two, each searched on. Every position before the last
-one found winnable is winnable (with the line's moves to it, then its win), every one after
-the first found lost is lost, and the moves between them are "not known yet".
+"not known yet" splits the stretch in two, each searched on; but between two positions both
+left "not known yet", the positions get only the verdicts known at once (``Judge.at_once``:
+kept, inferred from their moves, or a family's dead-end lemma), without a search each: the
+budget ran out at both ends, and positions a few moves apart are as hard as a rule, so a
+search each would spend the budget again and again for nothing (a lemma still finds a loss
+there, and the stretch before it is then searched). Every position before the last one found
+winnable is winnable (with the line's moves to it, then its win), every one after the first
+found lost is lost, and the moves between them are "not known yet".
 """
 
 from __future__ import annotations
@@ -189,9 +194,12 @@ def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds,
     ``cancelled()``, if given, is asked while judging: True ends the review (Cancelled)."""
     found: dict[int, Verdict] = {}
 
-    def ask(i: int) -> Verdict:
+    def ask(i: int, search: bool = True) -> Verdict:
         if i not in found:
-            found[i] = judge.judge(states[i], max_seconds, max_states, cancelled)
+            if search:
+                found[i] = judge.judge(states[i], max_seconds, max_states, cancelled)
+            else:
+                found[i] = judge.at_once(states[i]) or Verdict(UNKNOWN)
             if cancelled is not None and cancelled():
                 raise Cancelled
         return found[i]
@@ -201,7 +209,7 @@ def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds,
         if hi - lo <= 1 or found[lo].status == LOST or found[hi].status == WINNABLE:
             return                  # nothing between, or all between follow (module docstring)
         mid = (lo + hi) // 2
-        verdict = ask(mid)
+        verdict = ask(mid, search=found[lo].status != UNKNOWN or found[hi].status != UNKNOWN)
         if verdict.status != LOST:
             boundary(mid, hi)
         if verdict.status != WINNABLE:

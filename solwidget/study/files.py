@@ -6,7 +6,10 @@ Each record names its game, options and budget, and records the game's rules in 
 of ``sw.variant`` (column ``rules``), so that a file is never resumed under other rules: a
 variant's file edited between two runs is refused, naming the rule that changed. A file
 written before the column existed is read as it is (its rules unknown); a study that
-resumes one of a catalogue game, whose id names its rules, writes it again with them.
+resumes one of a catalogue game, whose id names its rules, writes it again with them. The
+last column, ``difficulty``, is a won deal's difficulty where the study recorded it; a file
+written before it existed is read as it is (no difficulty), and written again with the
+column (empty) by a study that resumes it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ try:
 except ImportError:          # Windows: a lock file made with O_EXCL instead
     fcntl = None
 
-COLUMNS_WITHOUT_RULES = COLUMNS[:-1]       # what a study file held before it recorded the rules
+COLUMNS_WITHOUT_DIFFICULTY = COLUMNS[:-1]  # what a study file held before it recorded difficulty
+COLUMNS_WITHOUT_RULES = COLUMNS[:-2]       # ... and before it recorded the rules
+OLDER_COLUMNS = (COLUMNS_WITHOUT_DIFFICULTY, COLUMNS_WITHOUT_RULES)
+RULES = COLUMNS.index("rules")
 PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
 NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= another file to start afresh"
 
@@ -39,7 +45,8 @@ NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= anothe
 @dataclass(frozen=True)
 class Record:
     """One record of a results file, every field checked; ``rules`` is None where the file
-    predates the column. ``fields`` as text, in COLUMNS order (rules "" where unknown)."""
+    predates the column. ``fields`` as text, in COLUMNS order (rules "" where unknown,
+    difficulty "" where the file predates its column)."""
     fields: list
     game: str
     options: str
@@ -107,14 +114,14 @@ def _read_csv(path: Path) -> tuple[list[tuple[str, dict]], int]:
             if len(fields) != len(columns):
                 raise StudyError(f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
                                  f"{len(columns)} ({', '.join(columns)}); {NOT_A_STUDY_FILE}")
-            records.append((f"line {reader.line_num}", {"rules": None, **dict(zip(columns, fields))}))
+            records.append((f"line {reader.line_num}", {"rules": None, "difficulty": "", **dict(zip(columns, fields))}))
     except csv.Error as err:
         raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
     return records, end
 
 
 def _columns(path: Path, header) -> tuple[str, ...]:
-    if tuple(header) not in (COLUMNS, COLUMNS_WITHOUT_RULES):
+    if tuple(header) not in (COLUMNS, *OLDER_COLUMNS):
         raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(list(header))}, "
                          f"expected {', '.join(COLUMNS)}")
     return tuple(header)
@@ -131,7 +138,7 @@ def _read_parquet(path: Path) -> list[dict]:
     except (pyarrow.ArrowException, OSError) as err:
         raise StudyError(f"{path} is not a readable Parquet file: {err}") from None
     _columns(path, table.column_names)
-    return [{"rules": None, **{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}}
+    return [{"rules": None, "difficulty": "", **{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}}
             for record in table.to_pylist()]
 
 
@@ -194,6 +201,7 @@ FIELDS = {   # column -> (how to read it, what it accepts); an empty optional fi
     "budget": (_optional(lambda text: _real_field(text, True)), "empty or a positive number of seconds"),
     "max_states": (_optional(lambda text: _whole_field(text, 1)), "empty or a whole number >= 1"),
     "rules": (lambda text: None if text is None else _object_field(text), "a JSON object of the game's rules"),
+    "difficulty": (_object_field, "empty or a JSON object of the deal's difficulty"),
 }
 
 
@@ -205,7 +213,8 @@ def _checked_record(fields: dict, path, where: str) -> Record:
         except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
             raise StudyError(f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
                              f"{NOT_A_STUDY_FILE}") from None
-    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"])
+    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"],
+                   json.loads(values["difficulty"]) if values["difficulty"] else None)
     text = [fields[name] or "" for name in COLUMNS]
     return Record(text, values["game"], values["options"], row, values["budget"], values["max_states"],
                   values["rules"])
@@ -244,15 +253,15 @@ def load_study(path: str | os.PathLike) -> StudyTable:
 def done_in_file(path: Path, study: StudyIdentity) -> dict[int, StudyRow]:
     """Rows already in ``path`` for this very study (same game, options, rules and budget).
     A file that is refused is left as it was; a valid CSV file loses only a half-written
-    last line, and one without the rules column, of a game of the catalogue, is written
-    again with them."""
+    last line, and one of an older format (without the rules column, of a game of the
+    catalogue, or without the difficulty column) is written again in the current one."""
     if not path.exists():
         return {}
     records, end = read_records(path)
     for record in records:
         _check_same_study(path, record, study)
-    if any(record.rules is None for record in records):
-        _write_with_rules(path, records, study.rules)
+    if any(record.rules is None for record in records) or _header(path) != COLUMNS:
+        _write_current(path, records, study.rules)
     elif end is not None and end < path.stat().st_size:
         os.truncate(path, end)          # so that appending starts on a clean line
     return {record.row.deal: record.row for record in records}
@@ -284,9 +293,19 @@ def _rule_text(rules: dict, key: str) -> str:
     return shown(rules[key]) if key in rules else "not set"
 
 
-def _write_with_rules(path: Path, records: list[Record], rules: str) -> None:
-    """Write a file of the older format again, every record with ``rules``, atomically."""
-    lines = [[*record.fields[:-1], rules] for record in records]
+def _header(path: Path) -> tuple[str, ...]:
+    """The columns a results file names (read alone: the records were checked already)."""
+    if format_of(path) == "parquet":
+        import pyarrow.parquet
+        return tuple(pyarrow.parquet.read_schema(path).names)
+    with open(path, newline="", encoding="utf-8") as file:
+        return tuple(next(csv.reader(file), ()))
+
+
+def _write_current(path: Path, records: list[Record], rules: str) -> None:
+    """Write a file of an older format again in the current one, every record with
+    ``rules`` (its own, checked equal, or the study's where the file had none), atomically."""
+    lines = [[*record.fields[:RULES], rules, *record.fields[RULES + 1:]] for record in records]
     if format_of(path) == "parquet":
         write_parquet(path, lines)
         return

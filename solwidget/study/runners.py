@@ -20,10 +20,13 @@ CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
 
 
 def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
-               max_states: int | None, variant: dict | None = None) -> StudyRow:
+               max_states: int | None, variant: dict | None = None, difficulty: bool = False) -> StudyRow:
     """Solve one deal (runs in a worker process or on a Dask worker). ``variant``: the
     definition of the game when it is a variant (``Variant.to_dict``), which a worker
-    registers first, since it knows only the catalogue."""
+    registers first, since it knows only the catalogue. With ``difficulty``, a won deal's
+    difficulty too (``sw.difficulty`` of its win: searches of a fixed number of states, so
+    the same on every machine; not counted in ``seconds``)."""
+    from ..coach import difficulty as difficulty_of
     from ..solver import solve
 
     if variant is not None:
@@ -34,7 +37,10 @@ def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
     result = solve(state, max_states=max_states, max_seconds=budget)
     seconds = round(time.perf_counter() - start, 4)
     moves = len(result.moves) if result.status == "won" else None
-    return StudyRow(deal, result.status, moves, int(result.progress.expanded), seconds)
+    level = None
+    if difficulty and result.status == "won":
+        level = {k: v for k, v in difficulty_of(state, result.moves).as_dict().items() if k != "text"}
+    return StudyRow(deal, result.status, moves, int(result.progress.expanded), seconds, level)
 
 
 class Borrowed:

@@ -17,10 +17,11 @@ from ..engine import SolwidgetError
 from ..extras import require_extra
 
 STATUSES = ("won", "lost", "unknown")
-COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states", "rules")
+COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states", "rules",
+           "difficulty")
 PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
                  "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64",
-                 "rules": "string"}
+                 "rules": "string", "difficulty": "string"}
 
 
 class StudyError(SolwidgetError):
@@ -30,19 +31,22 @@ class StudyError(SolwidgetError):
 
 @dataclass(frozen=True)
 class StudyRow:
-    """One deal's result: ``moves`` is the winning line's length (None unless won)."""
+    """One deal's result: ``moves`` is the winning line's length (None unless won), and
+    ``difficulty`` its win's difficulty (``sw.difficulty``'s ``as_dict`` without its words),
+    where the study recorded it (``study(..., difficulty=True)``), else None."""
     deal: int
     status: str
     moves: int | None
     states: int
     seconds: float
+    difficulty: dict | None = field(default=None, hash=False)
 
 
 @dataclass
 class StudyTable:
     """The results of a study, one row per deal, in deal order (what ``study`` returns).
 
-    A sequence of StudyRow (deal, status, moves, states, seconds). ``counts()``,
+    A sequence of StudyRow (deal, status, moves, states, seconds, difficulty). ``counts()``,
     ``win_rate()`` and ``summary()`` sum it up; ``to_csv``, ``to_parquet`` and
     ``to_pandas`` hand it on; ``load_study(path)`` reads a results file back as one.
     ``rules`` are the game's rules in the words of ``sw.variant`` (``{"base": its catalogue game,
@@ -138,7 +142,7 @@ class StudyTable:
         except ImportError:
             raise StudyError("to_pandas needs pandas: pip install pandas") from None
         return pandas.DataFrame([row.__dict__ for row in self.rows],
-                                columns=["deal", "status", "moves", "states", "seconds"])
+                                columns=["deal", "status", "moves", "states", "seconds", "difficulty"])
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -160,7 +164,7 @@ def record(game_id: str, options: dict, row: StudyRow, budget, max_states, rules
     return [game_id, json_text(options), str(row.deal), row.status,
             "" if row.moves is None else str(row.moves), str(row.states), f"{row.seconds:.4f}",
             "" if budget is None else repr(float(budget)), "" if max_states is None else str(max_states),
-            json_text(rules)]
+            json_text(rules), json_text(row.difficulty or {})]
 
 
 def json_text(data: dict) -> str:

@@ -5,7 +5,11 @@ After each change of position (a move by hand or by ``play``, undo, redo, the re
 new deal) the widget asks ``_coach_moved``. A verdict already known answers at once; else a
 background thread judges the position (solwidget.coach's Judge, ``coach_seconds`` at most) a
 few hundred expansions at a time, asking between them whether a newer position came: then it
-stops, and the newer one is judged. No move waits for a verdict. When a position judged lost
+stops, and the newer one is judged. No move waits for a verdict, nor shares the kernel with a
+search: after a message from the browser or a move, the search leaves the kernel alone for
+QUIET seconds (it sleeps between its steps, holding no lock), so that the move's answer goes
+out at once instead of taking turns with the search; and it pauses a moment between any two
+steps, when a thread of the kernel that waits to read a message takes its turn. When a position judged lost
 follows one judged winnable, the move between them lost the game: the widget says so in card
 words, marks it (``coach_note["losing_move"]``) and the browser offers to go back to just
 before it (a seek, checked as any other message).
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 
 import traitlets
 
@@ -27,6 +32,8 @@ from ..engine.checks import flag, positive_number, shown
 from ..engine.errors import SolwidgetError
 
 COACH_STEP = 300         # expansions between two looks for a newer position
+QUIET = 0.1              # seconds the search leaves the kernel alone after a message or a move
+PAUSE = 0.001            # seconds the search sleeps between its steps: a message's turn
 AHEAD = 2                # deals solved ahead of the one dealt, with winnable_only
 DEAL_SECONDS = 2.0       # the budget to solve one deal, with winnable_only
 MAX_SKIPPED = 200        # deals tried for a winnable one before giving up
@@ -53,6 +60,7 @@ class CoachMixin(traitlets.HasTraits):
     def _coach_start(self, coach: bool, winnable_only: bool, coach_seconds: float) -> None:
         self._judge = Judge(coach_seconds)
         self._coach_generation = 0
+        self._coach_quiet_until = 0.0    # the search sleeps until then (``_coach_wait``)
         self._losing = None             # (move number, the position after it) once found
         self._deal_work = 0
         self.coach_seconds = coach_seconds
@@ -78,10 +86,27 @@ class CoachMixin(traitlets.HasTraits):
             self._coach_generation += 1
             self.verdict, self.coach_note = "", {}
 
+    def _handle_custom_msg(self, content, buffers):
+        """A message from the browser: the search steps aside while the kernel answers it."""
+        self._coach_quiet_until = time.monotonic() + QUIET
+        super()._handle_custom_msg(content, buffers)
+
+    def _coach_wait(self, generation: int) -> None:
+        """Sleep a moment (``PAUSE``: a thread of the kernel that waits to read a message gets
+        its turn then, not after the interpreter's switch interval), and on while the kernel
+        answers a message or a move (``QUIET``), or until a newer position comes."""
+        time.sleep(PAUSE)
+        while self._coach_generation == generation:
+            left = self._coach_quiet_until - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, 0.01))
+
     def _coach_moved(self, index: int) -> None:
         """Judge position ``index`` of the line: at once if known, else in the background."""
         if not hasattr(self, "_judge") or not self.coach:
             return
+        self._coach_quiet_until = time.monotonic() + QUIET
         self._coach_generation += 1
         generation = self._coach_generation
         if self._losing and (self._losing[0] > len(self._line) or self._states[self._losing[0]] is not self._losing[1]):
@@ -108,8 +133,11 @@ class CoachMixin(traitlets.HasTraits):
         and no losing move is known on this line, the line's verdicts back to its start
         (coach.review's boundary search: a handful of positions)."""
         def cancelled():
+            self._coach_wait(generation)
             return self._coach_generation != generation
         try:
+            if cancelled():
+                return
             status = self._judge.judge(state, seconds, None, cancelled, COACH_STEP).status
             previous = None
             if status == LOST and before is not None and not cancelled():

@@ -272,3 +272,117 @@ def _free(reach, place, moved, beneath, face_down, kings_down, flipped) -> int:
 def is_dead(piles, modes) -> bool:
     """``DeadEnds.is_dead`` of the position with these piles and deck modes."""
     return DeadEnds().dead(piles, modes)
+
+
+# ---------------------------------------------------------------- the coach's stronger closure
+# The search's closure above lets a host take a guest while other cards lie on it, and a card
+# be freed by a card above it that only ever moved carried on it, or be carried on a card it
+# never lay on. The coach's closure adds two events and tightens its rules with them (each a
+# condition every real occurrence needs):
+# - Left(g): g moved as the lowest card of the cards that moved (onto a host found uncovered
+#   in that row, a King into an empty space there, or home). The first move of a card that
+#   lies on a face-down card, or on nothing (the bottom of a space, a built deck's base), is
+#   such a move: the card below never moves with it.
+# - Bare(h): h is the top of its pile at some time. True in P for a pile's top card; for a
+#   card h with g lying on it in P (a space, r2x, a foundation, a deck's built pile), g must
+#   leave h first, and the move that takes g off h while h stays is one where g is the lowest
+#   card: so Bare(h) needs Left(g). (A deck's cards outside its built pile are left out of
+#   this rule: a flip reorders them.)
+# - A card lands on a host h only if h is the top of its pile then: In(c, m) through a host
+#   needs Bare(h) too; a card goes home alone from the top of its pile (or out of a deck in
+#   draw mode): In(c, 0) needs Bare(c); and a face-down card, or a built deck's hidden cards,
+#   are freed by Left(head), not Moved(head).
+# - A card carried in a run lies on the card below it in the run. The first time c lies on a
+#   card, either it did in P, or it arrived there as the lowest card of a move (a carried
+#   card keeps the card it lies on): so a card that in P lies on nothing (a space's bottom,
+#   r2x's bottom, a built deck's base), on a face-down card, in a foundation or in a deck in
+#   draw mode (taken out alone) moves carried only after Left(c); the others are *seated*.
+# Every real event is found (by induction over the moves, as above), so if some card is not
+# found home, no continuation wins. This closure is the coach's alone (explain.py, the
+# judge), so the search and its compiled twin keep theirs; tests/test_coach_why_mutated.py
+# checks each verdict against an exhaustive search of small positions, and along wins of deals.
+
+def covering(piles, modes) -> tuple:
+    """What Bare reads of P: (the cards it leaves open: a pile's top card and a deck's cards
+    outside its built pile), ((the card lying on c, c's bit), ...) for every other card c of a
+    space, r2x, a foundation or a deck's built pile."""
+    opened, pairs = 0, []
+    for i, pile in enumerate(piles):
+        low = 0
+        if i in DECKS:
+            mode = modes[DECKS.index(i)]
+            low = len(pile) if mode == DRAW else mode
+            opened |= bits(pile[:low])
+        for k in range(low, len(pile) - 1):
+            pairs.append((pile[k + 1] & 63, 1 << (pile[k] & 63)))
+        if len(pile) > low:
+            opened |= 1 << (pile[-1] & 63)
+    return opened, tuple(pairs)
+
+
+def seated_cards(piles, modes) -> int:
+    """The cards that lie in P on a face-up card of their run (a space, r2x, a deck's built
+    pile above its base): the only ones that may move carried before they have left."""
+    seated = 0
+    for i, pile in enumerate(piles):
+        if i in F:
+            continue
+        low = 0
+        if i in DECKS:
+            mode = modes[DECKS.index(i)]
+            low = len(pile) if mode == DRAW else mode
+        for k in range(low, len(pile) - 1):
+            if not pile[k] & FACE_DOWN:
+                seated |= 1 << (pile[k + 1] & 63)
+    return seated
+
+
+def position_facts(piles, modes) -> tuple:
+    """``_facts`` of the position with these piles and deck modes."""
+    home = 0
+    for f in F:
+        if piles[f]:
+            home |= ((2 << len(piles[f])) - 2) << (piles[f][0] & 48)
+    d1, d2, d3 = DECKS
+    rows = (_row(piles[ROW_1], 1), _row(piles[ROW_2] + (piles[R2X],), 2), _row(piles[ROW_3], 3))
+    decks = (_deck(piles[d1], modes[0]), _deck(piles[d2], modes[1]), _deck(piles[d3], modes[2]))
+    return _facts(home, rows, decks)
+
+
+def strict_closure(piles, modes) -> tuple:
+    """The coach's closure of the position (above) to its fixed point: (``reach`` by row,
+    the cards found free, bare, moved and left), or as far as it got once all are home."""
+    place, beneath, face_down, kings_down, bottoms, empty = position_facts(piles, modes)
+    opened, pairs = covering(piles, modes)
+    seated = seated_cards(piles, modes)
+    reach, flipped, left = list(place), [False] * 4, 0
+    while True:
+        moved = reach[0] & ~place[0] | reach[1] & ~place[1] | reach[2] & ~place[2] | reach[3] & ~place[3]
+        free = _free(reach, place, moved, (), face_down, kings_down, flipped)
+        for head, cards in beneath:
+            if not left >> head & 1:
+                free &= ~cards
+        bare = opened
+        for cover, card in pairs:
+            if left >> cover & 1:
+                bare |= card
+        before = reach[0], reach[1], reach[2], reach[3], left
+        for row in CLIMB_ORDER:
+            came = (reach[row - 1] | reach[row + 1]) & free
+            hosts = reach[row] & free & bare
+            kings = came & KINGS if empty[row] or moved & bottoms[row] else 0
+            lowest = came & (_cards_of(_chains(hosts) >> 1) | kings)
+            left |= lowest
+            came &= ~reach[row]
+            carried = came & (seated | left)
+            reach[row] |= came & lowest | carried & _guests_reached(hosts | lowest, carried)
+        climbed = _climbed(reach[0], reach[1] & free & bare)
+        left |= climbed & ~reach[0]
+        reach[0] = climbed
+        if reach[0] == EVERY_CARD or (reach[0], reach[1], reach[2], reach[3], left) == before:
+            return reach, free, bare, moved, left
+
+
+def is_dead_strict(state) -> bool:
+    """Does the coach's closure leave some card of ``state`` unable to go home?"""
+    return strict_closure(state.piles, state.extra)[0][0] != EVERY_CARD

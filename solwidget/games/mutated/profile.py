@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...solver.profile import Profile, register_profile
+from . import explain
 from .expander import MutatedExpander, settle
 from .native import compiled_search
 from .rules import MutatedSolitaire
@@ -25,6 +26,10 @@ class MutatedProfile(Profile):
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         return MutatedExpander(game, weights, autoplay, compress)
+
+    def explain_dead_end(self, state):
+        """The coach's dead-end closure's reason in card words (explain.py), where it decides."""
+        return explain.explain_dead_end(state)
 
     def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         """search_core.c, where it is the same search (native.py), else None."""
