@@ -66,6 +66,19 @@ def module_name(root: Path, source: Path) -> str:
     return ".".join(source.relative_to(root).with_suffix("").parts)
 
 
+def native_extension(root: Path, compiled, source: Path):
+    """The extension module of a C file, with the families' kernels compiled into it (the
+    compiled search, solver/search_core.c: compiled.py's ``kernel_sources``), each listed to
+    it by its family's name in the macro KERNELS."""
+    from setuptools import Extension
+
+    kernels = compiled.kernel_sources(source)
+    listed = "".join(f"KERNEL({kernel.parent.name})" for kernel in kernels)
+    return Extension(module_name(root, source), [str(f.relative_to(root)) for f in [source, *kernels]],
+                     depends=[str(h.relative_to(root)) for h in compiled.local_headers(source)],
+                     define_macros=[("KERNELS", listed)] if kernels else [])
+
+
 def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path] = ()) -> dict[str, str]:
     """Build the extension modules of ``files`` (Python, by Cython) and ``native`` (C) under
     ``out`` (a tree like the package's); returns the manifest: each module's name and the
@@ -89,9 +102,7 @@ def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path]
     finally:
         os.chdir(here)
     compiled = _compiled_py(root)
-    extensions += [Extension(module_name(root, f), [str(f.relative_to(root))],
-                             depends=[str(h.relative_to(root)) for h in compiled.local_headers(f)])
-                   for f in native]
+    extensions += [native_extension(root, compiled, f) for f in native]
     command = build_ext(Distribution({"name": "solwidget", "ext_modules": extensions}))
     command.build_lib, command.build_temp = str(out), str(build / "temp")
     command.parallel = os.cpu_count() or 1
