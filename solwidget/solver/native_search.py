@@ -72,8 +72,18 @@ class NativeSearch(ABC):
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         self.x = expander
         # _Search keeps two generations of half the table each
-        self.core = search_core.Search(self.kernel, self.pack_rules(expander.game), tuple(weights),
-                                       depth_weight, explore, table_size // 2, frontier_size)
+        self.core = search_core.Search(self.kernel, self.rules(expander), tuple(weights), depth_weight, explore,
+                                       table_size // 2, frontier_size, self.dead_test(expander))
+
+    def rules(self, expander) -> bytes:
+        """The rules the kernel plays by for ``expander``: its game's, packed (a family whose
+        expander adds tables of its own, as a dead-end test's, packs them too)."""
+        return self.pack_rules(expander.game)
+
+    def dead_test(self, expander):
+        """A dead-end test search_core calls back in place of the kernel's, a function of a
+        packed position, or None (the kernel's own, if it has one)."""
+        return None
 
     @classmethod
     def compiled_search(cls, expander, weights, depth_weight, table_size, frontier_size, explore):
