@@ -32,6 +32,7 @@ import pytest
 import solwidget as sw
 from solwidget.engine.state import State
 from solwidget.games.freecell import native as freecell_native
+from solwidget.games.interchange import native as interchange_native
 from solwidget.games.interlock import native as interlock_native
 from solwidget.games.mutated import native as mutated_native
 from solwidget.solver import native_search
@@ -64,6 +65,7 @@ FAMILIES = {family.name: family for family in (
     Family(freecell_native, ("freecell", "reversed_solitaire", "inverted_freecell"), bytes_keys=False),
     Family(mutated_native, ("mutated",)),
     Family(interlock_native, ("interlock",), dead_ends_in_probes=False),
+    Family(interchange_native, ("triple_interchange", "quadruple_interchange")),
 )}
 CASES = [(family, game_id) for family in FAMILIES for game_id in FAMILIES[family].games]
 
@@ -119,9 +121,16 @@ def positions(game_id, deals=(1, 2, 3), steps=60) -> tuple:
     return tuple(found)
 
 
+def c_successors(search, position, came_by, dead_ends) -> tuple[list, list]:
+    """search_core.successors, its moves read back as the engine's (a kernel may pack several
+    in one, as a run of turns), and the keys it asked."""
+    children, asked = search.core.successors(position, search.encode_moves(came_by), dead_ends=dead_ends)
+    return [(search.decode_moves(moves), child, value) for moves, child, value in children], asked
+
+
 def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, list]:
-    """The expander's successors (``scored``) in search_core.successors' terms: (moves, child
-    position, score), up to and including the first won child (the search stops there),
+    """The expander's successors (``scored``) in search_core.successors' terms: (the engine's
+    moves, child position, score), up to and including the first won child (the search stops there),
     which search_core gives as None; and every key asked of the table, in order, each
     admitted once, as a fresh transposition table does. Without ``dead_ends``, the
     expander's dead-end test is not asked."""
@@ -143,7 +152,7 @@ def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, lis
             if value is None:
                 value = expander.score(child)
             won = value == 0.0 and expander.is_won(child)
-            out.append((search.encode_moves(moves), None if won else search.position(child), value))
+            out.append((list(moves), None if won else search.position(child), value))
             if won:
                 break
     return out, asked
@@ -161,7 +170,7 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(family, game_id):
     for state, came_by in positions(game_id):
         position = search.position(state)
         for came in ((), came_by):
-            in_c, asked_in_c = search.core.successors(position, search.encode_moves(came), dead_ends=dead_ends)
+            in_c, asked_in_c = c_successors(search, position, came, dead_ends)
             in_python, asked_in_python = python_successors(search, state, came, dead_ends)
             assert in_c == in_python, f"{game_id}: position {position.hex()}, came by {words(came)}"
             assert len(asked_in_c) == len(asked_in_python)
@@ -204,14 +213,13 @@ def outcome(solver) -> tuple:
             p.depth, p.best_score, words(p.best_line), [s.complete for s in solver._searches])
 
 
-def solver_maker(family):
-    profile = type(profile_for(sw.load_game(FAMILIES[family].games[0])))
-    return lambda state, python, **options: checks.make_solver(profile, state, python, **options)
+def make_solver(state, python, **options):
+    """A Solver on ``state``: Python's search if ``python``, else the one its profile picks."""
+    return checks.make_solver(type(profile_for(state.game)), state, python, **options)
 
 
 def solved_both_ways(family, state, **options) -> tuple:
-    return checks.solved_both_ways(solver_maker(family), outcome, FAMILIES[family].native.NativeSearch, state,
-                                   **options)
+    return checks.solved_both_ways(make_solver, outcome, FAMILIES[family].native.NativeSearch, state, **options)
 
 
 @pytest.mark.parametrize("family, game_id", CASES)
@@ -228,7 +236,7 @@ def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(family):
     needs_native()
     game = sw.load_game(FAMILIES[family].games[0])
     for deal in FAMILIES[family].deals[:2]:
-        in_c, in_python = checks.stepped_both_ways(solver_maker(family), outcome, game.deal(deal), 1200)
+        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
         assert in_c == in_python, f"deal {deal}"
 
 

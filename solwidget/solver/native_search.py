@@ -89,9 +89,10 @@ class NativeSearch(ABC):
     def compiled_search(cls, expander, weights, depth_weight, table_size, frontier_size, explore):
         """A search of this class doing what ``_Search`` would with these arguments, or None
         where it would not be the same search: its kernel is not built here (or runs not:
-        solwidget/compiled.py), the kernel does not take ``expander`` (``accepts``), a weight
-        is not exact or the depth weight not finite (``core_weights``)."""
-        if cls.kernel not in kernels() or not cls.accepts(expander):
+        solwidget/compiled.py), the kernel does not take ``expander`` and ``explore``
+        (``accepts``), a weight is not exact or the depth weight not finite
+        (``core_weights``)."""
+        if cls.kernel not in kernels() or not cls.accepts(expander, explore):
             return None
         w = core_weights(weights_of(weights, cls.default_weights), cls.weight_names, depth_weight)
         if w is None:
@@ -99,15 +100,15 @@ class NativeSearch(ABC):
         return cls(expander, w, depth_weight, table_size, frontier_size, explore)
 
     @classmethod
-    def accepts(cls, expander) -> bool:
+    @abstractmethod
+    def accepts(cls, expander, explore: float) -> bool:
         """Does the kernel run the same search as ``expander`` (its type, its options, its
-        game within the kernel's ``search_core.limits``)? A subclass says; by default no."""
-        return False
+        game within the kernel's ``search_core.limits``) exploring ``explore`` of its pops?"""
 
     @staticmethod
+    @abstractmethod
     def pack_rules(game) -> bytes:
         """The rules of ``game`` as the kernel reads them (its ``load``)."""
-        raise NotImplementedError
 
     @abstractmethod
     def encode(self, piles) -> bytes:

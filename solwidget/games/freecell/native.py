@@ -63,7 +63,7 @@ class NativeSearch(native_search.NativeSearch):
     weight_names = ("home", "blockers", "urgent", "buried", "unsorted", "cells", "empty")
 
     @classmethod
-    def accepts(cls, expander) -> bool:
+    def accepts(cls, expander, explore) -> bool:
         return (type(expander) is CellsExpander and expander.autoplay and
                 len(expander.game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"])
 

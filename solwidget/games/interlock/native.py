@@ -119,7 +119,7 @@ class NativeSearch(native_search.NativeSearch):
     weight_names = ("home", "blockers", "urgent", "buried", "down", "empty", "covered", "reserve", "unsorted")
 
     @classmethod
-    def accepts(cls, expander) -> bool:
+    def accepts(cls, expander, explore) -> bool:
         """An InterlockExpander that plays safe moves, none of the Python functions the
         kernel writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
         if type(expander) is not InterlockExpander or not expander.autoplay or not _same(_mirrored(), _MIRRORED):

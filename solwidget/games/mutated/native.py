@@ -138,7 +138,7 @@ class NativeSearch(native_search.NativeSearch):
     default_weights = MUTATED_WEIGHTS
 
     @classmethod
-    def accepts(cls, expander) -> bool:
+    def accepts(cls, expander, explore) -> bool:
         """A MutatedExpander that plays safe moves (else it asks the engine for every move,
         which the kernel does not write), of a MutatedSolitaire, with deadends.py's test as
         written."""
