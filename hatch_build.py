@@ -84,7 +84,7 @@ def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path]
     ``out`` (a tree like the package's); returns the manifest: each module's name and the
     sha256 of the source compiled."""
     from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
+    from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
 
     build = root / "build" / "cython"

@@ -291,30 +291,6 @@ def test_the_key_pool_is_a_set_of_bytes_keys():
     assert all(key in keys for key in plain) and b"\xff" not in keys
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    game = load("triple_interchange")
-    steps_taken = []
-    for deal in (2, 252):                   # 252: undecided within the budget
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
-        assert in_c == in_python, f"deal {deal}"
-        steps_taken.append(len(in_python[0]))
-    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    game = load("triple_interchange")
-    trimmed = 0
-    for deal in (1, 2):
-        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game.deal(deal), max_states=1500, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-2])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 # ------------------------------------------------------------------ where C runs
 
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():

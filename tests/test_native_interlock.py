@@ -276,25 +276,6 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
     assert lost
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    for deal in (3, 4):
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1500)
-        assert in_c == in_python, f"deal {deal}"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    trimmed = 0
-    for deal in (3, 4):
-        for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game().deal(deal), max_states=2000, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-1])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 # ------------------------------------------------------------------ where C runs
 
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():

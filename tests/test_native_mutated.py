@@ -336,28 +336,6 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     assert all(key in in_c.generated for key in in_python.generated)
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    steps_taken = []
-    for deal in (1, 2):
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1200)
-        assert in_c == in_python, f"deal {deal}"
-        steps_taken.append(len(in_python[0]))
-    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    trimmed = 0
-    for deal in (1, 2):
-        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game().deal(deal), max_states=1200, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(complete for complete, _ in in_c[-1])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 @pytest.mark.parametrize("explore", [0.0, 0.3])
 @pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
                                                        (100, 60)])
