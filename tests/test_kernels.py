@@ -64,7 +64,7 @@ class Family:
 FAMILIES = {family.name: family for family in (
     Family(freecell_native, ("freecell", "reversed_solitaire", "inverted_freecell"), bytes_keys=False),
     Family(mutated_native, ("mutated",)),
-    Family(interlock_native, ("interlock",), dead_ends_in_probes=False, deals=(3, 4, 1)),
+    Family(interlock_native, ("interlock",), dead_ends_in_probes=False, deals=(4, 8, 1)),
     Family(interchange_native, ("triple_interchange", "quadruple_interchange"), deals=(2, 252, 1)),
 )}
 CASES = [(family, game_id) for family in FAMILIES for game_id in FAMILIES[family].games]
