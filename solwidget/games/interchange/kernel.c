@@ -54,7 +54,7 @@
 typedef struct {
     int np, nf, nt, F0, T0, S, W;     /* piles: the foundations, the tableau, stock, waste */
     uint8_t fits[128][128];           /* fits[under][over]: over may be built on under */
-    uint8_t fits_on[128][64];         /* the cards that fit on a card, in Python's set order */
+    uint8_t fits_on[128][64];         /* the cards that fit on a card, ascending (stock.hosts_in_order) */
     uint8_t nfits[128];
     uint8_t empty_takes[128];         /* an empty tableau pile takes a run headed by the card */
     uint8_t builds[128][128];         /* the build's fits (face-down or not): the unsorted weight's */

@@ -39,7 +39,7 @@ from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
 from ...solver import native_search
 from ...solver.native_search import search_core
-from ...solver.stock import REDEAL, TURN
+from ...solver.stock import REDEAL, TURN, hosts_in_order
 from . import reductions
 from .expander import InterchangeExpander
 
@@ -97,10 +97,10 @@ def longest_run(game) -> int | None:
 def pack_rules(game) -> bytes:
     """What kernel.c plays by, packed from ``game`` (its ``load``): the foundations, tableau
     piles, decks and cards; the cards that go on each card, their count first (in the order
-    InterchangeExpander takes them: the game's ``fits_on``), the cards an empty tableau pile
-    takes, and the build's fits as the unsorted weight reads them (face-down cards too)."""
+    InterchangeExpander takes them: ascending, stock.hosts_in_order), the cards an empty
+    tableau pile takes, and the build's fits as the unsorted weight reads them (face-down cards too)."""
     head = bytes([len(game.F), len(game.T), game.decks, game.card_count])
-    fits_on = b"".join(bytes([len(game.fits_on[card]), *game.fits_on[card]]) for card in range(128))
+    fits_on = b"".join(bytes([len(hosts), *hosts]) for hosts in hosts_in_order(game))
     empty_takes = bytes(bool(game.generator.empty_takes[card]) for card in range(128))
     fits = game.build.fits
     builds = bytes(fits(under, over) for under in range(128) for over in range(128))

@@ -104,14 +104,13 @@ and without home bridges.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.state import State
-from ...solver.stock import cycle, home_chains, play_bridge, turn_up
+from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, turn_up
 from .rules import Interlock
 
 
@@ -138,13 +137,6 @@ def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
                 for n in range(1, game.run_length(pile) + 1):
                     units[pile[-n]] = (a, n)
     return units
-
-
-@functools.lru_cache(maxsize=8)
-def hosts_in_order(game: Patience) -> tuple[tuple[int, ...], ...]:
-    """By card, the cards it fits on (``game.fits_on``), ascending: the bridges take them in
-    this order, a defined one (a frozenset's is the interpreter's)."""
-    return tuple(tuple(sorted(hosts)) for hosts in game.fits_on)
 
 
 def _chains(fits_on, reserve, first: tuple, units, target: int):

@@ -76,7 +76,7 @@ typedef struct {
     uint8_t drop[MAXP][3]; int ndrop; /* (x, a, b): piles that may be dropped onto, covered by a, b */
     uint8_t back[MAXP][3]; int nback; /* back piles and their covers: sorted in the key */
     uint8_t fits[64][64];             /* fits[under][over]: over may be built on under */
-    uint8_t fit_order[64][4], nfit[64];   /* fits_on[under], ascending (bridges.hosts_in_order) */
+    uint8_t fit_order[64][4], nfit[64];   /* fits_on[under], ascending (stock.hosts_in_order) */
     uint8_t head[64];                 /* cards that may head a group to an empty back pile */
     uint8_t other[4][2], same[4];     /* safe cards: the suits of the other colour, the other suit of its colour */
     double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_covered, w_reserve, w_unsorted;
@@ -1075,7 +1075,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
         } else if (tableau && l[4]) return "search_core: a malformed layout";   /* a back pile has its covers */
     }
     memcpy(R->fits, ft, sizeof R->fits);
-    for (int c = 0; c < 64; c++) {             /* bridges.hosts_in_order: ascending */
+    for (int c = 0; c < 64; c++) {             /* stock.hosts_in_order: ascending */
         R->nfit[c] = 0;
         for (int over = 0; over < 64; over++)
             if (R->fits[c][over]) {

@@ -52,7 +52,7 @@ def _mirrored() -> tuple:
     the Python search, and then kernel.c is not the same search."""
     from ...solver import expand, heuristics, keys as solver_keys, stock
     from . import bridges, expander as expander_module, keys, moves
-    return (bridges.bridges, bridges.home_bridges, bridges.hosts_in_order, bridges.settle, bridges._safe_card, bridges._safe_next,
+    return (bridges.bridges, bridges.home_bridges, stock.hosts_in_order, bridges.settle, bridges._safe_card, bridges._safe_next,
             bridges._units, bridges._chains, stock.cycle, stock.turn_up, stock.play_off, stock.play_bridge,
             stock.home_chains, stock.play_home, keys.backs_uncovered, expander_module.backs_uncovered,
             solver_keys.patience_key, solver_keys._cycle_key, heuristics.make_score, heuristics.patience_score,
