@@ -342,6 +342,15 @@ def bad_moves(family) -> dict:
     return cases
 
 
+def test_a_family_without_a_kernel_is_named_in_the_error_given_by_keyword_too():
+    needs_native()
+    arguments = {"rules": b"", "weights": (), "depth_weight": 0.5, "explore": 0.0, "table_half": 10,
+                 "frontier_size": 10}
+    for call in (lambda: native_search.search_core.Search(family="nope", **arguments),
+                 lambda: native_search.search_core.Search("nope", *arguments.values())):
+        assert checks.refused(checks.refusal(call), ValueError, "search_core: no kernel of the family 'nope'")
+
+
 def test_a_search_not_set_up_says_so():
     needs_native()
     core = native_search.search_core.Search.__new__(native_search.search_core.Search)

@@ -236,7 +236,7 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
         return -1;
     }
     const Kernel *k = kernel_named(family);
-    if (!k) { PyErr_Format(PyExc_ValueError, "search_core: no kernel of the family %R", PyTuple_GET_ITEM(args, 0)); return -1; }
+    if (!k) { PyErr_Format(PyExc_ValueError, "search_core: no kernel of the family '%s'", family); return -1; }
     if (read_weights(weights, k->weights, w)) return -1;
     void *context = PyMem_Calloc(1, k->context_bytes);
     if (!context) { PyErr_NoMemory(); return -1; }
