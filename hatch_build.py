@@ -6,7 +6,9 @@ what the file says, only with less interpreter work a step (docs/solver.md, "Com
 There is no second source of any rule; the Python file stays beside its extension module,
 and solwidget/compiled.py imports the file instead wherever the two could differ. The C
 files listed under ``native`` are built beside them: extension modules written in C, each
-the twin of a Python path that stays and that its tests compare it with.
+the twin of a Python path that stays and that its tests compare it with. The compiled
+search, solver/search_core.c, is built with every family's kernel (games/*/kernel.c,
+compiled.py's ``kernel_sources``), each listed to it in the macro KERNELS.
 
 Two ways in:
 - hatchling runs ``CompiledModulesHook`` when it builds a wheel (``pip install``,
