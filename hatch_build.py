@@ -6,7 +6,9 @@ what the file says, only with less interpreter work a step (docs/solver.md, "Com
 There is no second source of any rule; the Python file stays beside its extension module,
 and solwidget/compiled.py imports the file instead wherever the two could differ. The C
 files listed under ``native`` are built beside them: extension modules written in C, each
-the twin of a Python path that stays and that its tests compare it with.
+the twin of a Python path that stays and that its tests compare it with. The compiled
+search, solver/search_core.c, is built with every family's kernel (games/*/kernel.c,
+compiled.py's ``kernel_sources``), each listed to it in the macro KERNELS.
 
 Two ways in:
 - hatchling runs ``CompiledModulesHook`` when it builds a wheel (``pip install``,
@@ -66,12 +68,25 @@ def module_name(root: Path, source: Path) -> str:
     return ".".join(source.relative_to(root).with_suffix("").parts)
 
 
+def native_extension(root: Path, compiled, source: Path):
+    """The extension module of a C file, with the families' kernels compiled into it (the
+    compiled search, solver/search_core.c: compiled.py's ``kernel_sources``), each listed to
+    it by its family's name in the macro KERNELS."""
+    from setuptools import Extension
+
+    kernels = compiled.kernel_sources(source)
+    listed = "".join(f"KERNEL({kernel.parent.name})" for kernel in kernels)
+    return Extension(module_name(root, source), [str(f.relative_to(root)) for f in [source, *kernels]],
+                     depends=[str(h.relative_to(root)) for h in compiled.local_headers(source)],
+                     define_macros=[("KERNELS", listed)] if kernels else [])
+
+
 def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path] = ()) -> dict[str, str]:
     """Build the extension modules of ``files`` (Python, by Cython) and ``native`` (C) under
     ``out`` (a tree like the package's); returns the manifest: each module's name and the
     sha256 of the source compiled."""
     from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
+    from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
 
     build = root / "build" / "cython"
@@ -89,9 +104,7 @@ def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path]
     finally:
         os.chdir(here)
     compiled = _compiled_py(root)
-    extensions += [Extension(module_name(root, f), [str(f.relative_to(root))],
-                             depends=[str(h.relative_to(root)) for h in compiled.local_headers(f)])
-                   for f in native]
+    extensions += [native_extension(root, compiled, f) for f in native]
     command = build_ext(Distribution({"name": "solwidget", "ext_modules": extensions}))
     command.build_lib, command.build_temp = str(out), str(build / "temp")
     command.parallel = os.cpu_count() or 1

@@ -25,7 +25,7 @@ It is timed two ways, both with the "looking glass" preset (``-l lg``):
 Ours runs in this process, deal after deal (wall-clock seconds per deal, no interpreter
 start-up), over the whole range in a run of its own, as fc-solve's range solver runs. With
 ``--python-search`` it runs the deals again with the Python search in place of the family's
-search in C (games/freecell/search_core.c), to show what the C search gains and that both
+search in C (the FreeCell kernel, games/freecell/kernel.c), to show what the C search gains and that both
 make the same searches. After the table come the positions each searched a deal (our
 expansions, fc-solve's states checked) and the time a position: what of the gap is the
 search, and what the cost of a position; then the ratios of the totals.

@@ -13,7 +13,8 @@ from its Python file instead when
 A module written in C (``native`` in pyproject.toml) has no Python file: it is the compiled
 twin of a Python path, which its package keeps and runs instead wherever ``native_module``
 refuses it, on the same two conditions (its C source changed, or SOLWIDGET_PURE=1). Its
-source is its C file and the headers of the package it includes (``source_digest``).
+source is its C file, the families' kernels compiled with it (``kernel_sources``) and the
+headers of the package they include (``source_digest``).
 
 ``solwidget/__init__.py`` installs this before it imports anything else of the package.
 """
@@ -67,11 +68,20 @@ def _source_of(name: str) -> Path:
 _LOCAL_INCLUDE = re.compile(rb'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
 
+def kernel_sources(source: Path) -> list[Path]:
+    """The C files compiled into one extension module with the C file ``source``: for the
+    compiled search (solver/search_core.c) every family's kernel, games/<family>/kernel.c
+    (solver/kernel.h); none for any other file."""
+    if source.name != "search_core.c" or source.parent.name != "solver":
+        return []
+    return sorted(source.parent.parent.glob("games/*/kernel.c"))
+
+
 def local_headers(source: Path) -> list[Path]:
-    """The headers a C file includes by a quoted path, and theirs in turn (the family-free
-    search loop, solver/search_loop.h); none for a Python file."""
+    """The headers a C file and its kernels include by a quoted path, and theirs in turn (the
+    family-free search loop, solver/loop.h); none for a Python file."""
     found: list[Path] = []
-    todo = [source] if source.suffix == ".c" else []
+    todo = [source, *kernel_sources(source)] if source.suffix == ".c" else []
     while todo:
         including = todo.pop()
         for name in _LOCAL_INCLUDE.findall(including.read_bytes()):
@@ -83,9 +93,10 @@ def local_headers(source: Path) -> list[Path]:
 
 
 def source_digest(source: Path) -> str:
-    """The sha256 of what a module is compiled from: its file, and the headers it includes."""
+    """The sha256 of what a module is compiled from: its file, its kernels, and the headers
+    they include."""
     digest = hashlib.sha256(source.read_bytes())
-    for header in local_headers(source):
+    for header in [*kernel_sources(source), *local_headers(source)]:
         digest.update(header.read_bytes())
     return digest.hexdigest()
 

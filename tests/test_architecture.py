@@ -63,6 +63,31 @@ def test_the_solver_names_no_game():
         assert not named, f"{path.name} names {named}"
 
 
+# A symbol of Python's C-API (PyObject, Py_ssize_t, PyErr_SetString, _PyLong_..., PyMODINIT_FUNC)
+# or its header; "Python" in words is none.
+PYTHON_C_API = re.compile(r"\b_?Py(?:_|[A-Z]\w*)|<Python\.h>|\bPY_[A-Z_]+")
+
+
+def kernel_files() -> list[Path]:
+    """Every family's kernel and the headers a kernel includes (the loop, the kernel table)."""
+    solver = ROOT / "solwidget" / "solver"
+    return [*sorted((ROOT / "solwidget" / "games").glob("*/kernel.[ch]")), solver / "kernel.h", solver / "loop.h"]
+
+
+def test_no_family_kernel_uses_pythons_c_api():
+    kernels = kernel_files()
+    assert len(kernels) > 2, "the families' kernels are found"
+    for path in kernels:
+        used = sorted(set(PYTHON_C_API.findall(path.read_text())))
+        assert not used, f"{path.relative_to(ROOT)} uses {used}"
+
+
+def test_the_python_c_api_pattern_finds_what_it_should():
+    found = PYTHON_C_API.findall("#include <Python.h>\nPyObject *o; Py_ssize_t n; PyErr_NoMemory(); "
+                                 "PY_SSIZE_T_CLEAN; _PyLong_Copy; a Python expander, CPython's set")
+    assert found == ["<Python.h>", "PyObject", "Py_", "PyErr_NoMemory", "PY_SSIZE_T_CLEAN", "_PyLong_Copy"]
+
+
 class OpenDozen(Patience):
     """A game of this module, unknown to the catalogue and with no profile: 13 piles of 4
     cards, foundations up in suit from the Ace, the tableau down regardless of suit, one

@@ -1,10 +1,10 @@
-"""The FreeCell family's compiled search (games/freecell/search_core.c) against the Python one.
+"""The FreeCell family's kernel (games/freecell/kernel.c) against the Python search: what
+tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-search_core.c is a second writing of solver/search.py's ``_Search`` with ``CellsExpander``'s
-successors, keys and scores, and native.py runs it in their place only where it is the very
-same search. Nothing but these tests holds the two writings together, so they compare them
-at every level, on the family's games and on variants of their shape (other cell counts,
-builds and piles):
+kernel.c is a second writing of ``CellsExpander``'s successors, keys and scores, and
+native.py runs it in their place only where it is the very same search. These tests compare
+them on the family's games and on variants of their shape (other cell counts, builds and
+piles):
 
 - one expansion: the same moves, child positions and scores, in the same order, on both
   sides the undo of the last move skipped, a second move to one position refused, and the
@@ -15,8 +15,8 @@ builds and piles):
   a time, and with tables and frontiers so small that they evict and trim (down to none);
 - where native.py hands over to C (exact weights, a finite depth weight, autoplay, the
   family's shape) and where it keeps the Python search;
-- the Mersenne Twister the exploring searches draw from, against random.Random(0);
-- bad input to the C module: a clear error, and the search still usable after it;
+- rules packed wrong (kinds of piles out of their runs, too many piles, two decks, ...): a
+  clear error;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -78,9 +78,9 @@ def portfolio(game) -> tuple[dict, ...]:
 
 
 def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True):
-    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game).expander(game, options.get("weights"), autoplay)
-    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
                                   table_size, frontier_size, options.get("explore", 0.0))
 
 
@@ -199,12 +199,12 @@ def test_successors_are_pythons_move_for_move(game_id):
         search = native_search(game, options)
         for state, came_by in positions(game, search.x):
             position = search.encode(state.piles)
-            every = search.core.successors(position, b"")
+            every = search.core.successors(position, b"")[0]
             assert every == python_successors(search, state, ())[0], f"{game_id}: position {position.hex()}"
             won += any(child is None for _, child, _ in every)
             floored += any(score == 0.5 for _, _, score in every)
             for came in (came_by, came_by[:1], undone_by_first(game, every)):
-                in_c = search.core.successors(position, search.encode_moves(came))
+                in_c = search.core.successors(position, search.encode_moves(came))[0]
                 assert in_c == python_successors(search, state, came)[0], (
                     f"{game_id}: position {position.hex()}, came by {words(came)}")
                 undone += len(in_c) < len(every)
@@ -223,7 +223,8 @@ def test_two_moves_to_one_position_make_one_child():
         in_python, refused = python_successors(search, state, ())
         if refused:
             found += 1
-            assert search.core.successors(search.encode(state.piles), b"") == in_python
+            in_c, asked = search.core.successors(search.encode(state.piles), b"")
+            assert in_c == in_python and len(asked) == len(in_python) + refused
     assert found > 0, "some position has two moves to one position"
 
 
@@ -292,19 +293,7 @@ def test_whole_searches_are_pythons(game_id, search):
     assert "won" in statuses
 
 
-@pytest.mark.parametrize("game_id", FAMILY)
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(game_id):
-    needs_native()
-    game = load(game_id)
-    steps_taken = []
-    for deal in (1, 2):
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1500)
-        assert in_c == in_python, f"{game_id} deal {deal}"
-        steps_taken.append(len(in_python[0]))
-    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
-
-
-@pytest.mark.parametrize("game_id", FAMILY + ("native_two_cells", "native_bakers_three_cells"))
+@pytest.mark.parametrize("game_id", ["native_two_cells", "native_bakers_three_cells"])
 def test_small_tables_and_frontiers_evict_and_trim_alike(game_id):
     needs_native()
     game = load(game_id)
@@ -388,7 +377,7 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         game = sw.variant("freecell", id=game_id, name=game_id, **changes).game()
         expander = profile_for(game).expander(game)
         assert not fits(game) and type(expander) is not CellsExpander
-        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, changes
+        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, changes
 
 
 @pytest.mark.parametrize("options", [{"weights": {"cells": 0.1}}, {"autoplay": False}])
@@ -398,107 +387,48 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     assert run.solve().status == "won"
 
 
-# ------------------------------------------------------------------ the random numbers
-
-def test_the_twister_is_random_Random_0():
-    needs_native()
-    rng = random.Random(0)
-    expected = [x for k in range(1, 3001) for x in (rng.random(), rng.randrange(k))]
-    assert native.search_core.random(3000) == expected
-    assert native.search_core.random(0) == []
-
-
 # ------------------------------------------------------------------ bad input
 
-def core_arguments(game) -> list:
-    """What NativeSearch passes to search_core.Search for ``game``."""
-    weights = (8.0, 1.0, 0.5, 0.0, 0.5, 1.0, 2.0)
-    return [*native._tables(game), game.step, game.foundation_start, game.card_count, weights, 0.5, 0.0,
-            BIG, BIG]
+def rules_with(game, **changes) -> bytes:
+    """pack_rules(game), with ``changes``: header bytes by index (``at_<i>``) or pile kinds
+    (``kinds``: {pile: kind})."""
+    rules = bytearray(native.pack_rules(game))
+    for index, kind in changes.pop("kinds", {}).items():
+        rules[4 + index] = kind
+    for name, value in changes.items():
+        rules[int(name.removeprefix("at_"))] = value
+    return bytes(rules)
 
 
-def kinds_with(game, *changes) -> bytes:
-    kinds = bytearray(native._tables(game)[0])
-    for index, kind in changes:
-        kinds[index] = kind
-    return bytes(kinds)
-
-
-def bad_constructions(game) -> dict:
-    """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
-    words of its message)."""
-    fits_table, supermove, safe = native._tables(game)[1:]
+def bad_rules(game) -> dict:
+    """Rules packed wrong: (rules, words of the ValueError's message)."""
     run = "search_core: each kind of pile must be one run"
     one_deck = "search_core: one deck, foundations building by one"
+    size = "search_core: freecell rules of the wrong size for their piles"
+    rules = native.pack_rules(game)
     return {
-        "a foundation among the cells": (0, kinds_with(game, (game.F[0], 1), (game.C[0], 0)), ValueError,
-                                         run),
-        "a tableau pile among the foundations": (0, kinds_with(game, (game.F[1], 2)), ValueError, run),
-        "a fourth kind of pile": (0, kinds_with(game, (game.T[0], 3)), ValueError, run),
-        "no tableau": (0, kinds_with(game, *((t, 1) for t in game.T)), ValueError, "tableau needed"),
-        "33 piles": (0, bytes(4) + bytes([1] * 4) + bytes([2] * 25), ValueError, "1 to 32 piles"),
-        "kinds as text": (0, "kinds", TypeError, "must be bytes"),
-        "a fits table one short": (1, fits_table[:-1], ValueError, "fits must be 4096 bytes"),
-        "a supermove table one short": (2, supermove[:-1], ValueError, "supermove must be"),
-        "a supermove table one long": (2, supermove + b"\x00", ValueError, "supermove must be"),
-        "a safe table one short": (3, safe[:-1], ValueError, "safe must be 128 bytes"),
-        "a step of 2": (4, 2, ValueError, one_deck),
-        "a start rank of 0": (5, 0, ValueError, one_deck),
-        "two decks": (6, 104, ValueError, one_deck),
-        "six weights": (7, (1.0,) * 6, TypeError, "length 7"),
-        "a weight as text": (7, ("1",) * 7, TypeError, "must be real number"),
+        "a foundation among the cells": (rules_with(game, kinds={game.F[0]: 1, game.C[0]: 0}), run),
+        "a tableau pile among the foundations": (rules_with(game, kinds={game.F[1]: 2}), run),
+        "a fourth kind of pile": (rules_with(game, kinds={game.T[0]: 3}), run),
+        "no tableau": (rules_with(game, kinds=dict.fromkeys(game.T, 1)), "tableau needed"),
+        "33 piles": (bytes([33]) + rules[1:], "1 to 32 piles"),
+        "no piles": (bytes([0]) + rules[1:], "1 to 32 piles"),
+        "a supermove table one short": (rules[:-1], size),
+        "a step of 2": (rules_with(game, at_1=2), one_deck),
+        "a start rank of 0": (rules_with(game, at_2=0), one_deck),
+        "two decks": (rules_with(game, at_3=104), one_deck),
     }
-
-
-def bad_positions(game, search) -> dict:
-    """Malformed positions (a deal's piles, encoded, then spoilt): (position, the error,
-    words of its message)."""
-    piles = [bytes(pile) for pile in game.deal(1).piles]
-    last, cell = game.T[-1], game.C[0]
-    good = search.encode(piles)
-
-    def changed(new: dict) -> bytes:
-        return search.encode([new.get(i, pile) for i, pile in enumerate(piles)])
-
-    too_long = bytearray(good)
-    too_long[len(good) - len(piles[last]) - 1] += 1          # the last pile's length
-    malformed = "search_core: a malformed position"
-    return {
-        "one byte short": (good[:-1], ValueError, malformed),
-        "one byte more": (good + b"\x00", ValueError, malformed),
-        "no bytes": (b"", ValueError, malformed),
-        "a card of 64": (changed({last: piles[last][:-1] + b"\x40"}), ValueError, malformed),
-        "a foundation of 64": (changed({game.F[0]: b"\x40"}), ValueError, malformed),
-        "a cell holding two cards": (changed({cell: piles[last][-2:], last: piles[last][:-2]}), ValueError,
-                                     malformed),
-        "a pile longer than the bytes": (bytes(too_long), ValueError, malformed),
-        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
-        "text": (good.hex(), TypeError, "must be bytes"),
-    }
-
-
-BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
-             "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
-             "65 moves": (bytes(3 * 65), ValueError, "search_core: moves are bytes, 3 a move"),
-             "text": ("t0 c0", TypeError, "must be bytes")}
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "native_two_cells"])
-def test_bad_input_is_refused_clearly_and_the_search_stays_usable(game_id):
+def test_rules_packed_wrong_are_refused_clearly(game_id):
     needs_native()
     game = load(game_id)
-    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
-                                        bad_constructions(game))
-    search = native_search(game)
-    core, position = search.core, search.encode(search.x.start(game.deal(1))[0].piles)
-    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
-                          bad_positions(game, search))
-    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
-                          BAD_MOVES)
-    checks.assert_no_such_node(core)
-    checks.assert_counts_refused(core)
-    bursts = [1, 30, 300, 2000]
-    assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
+    weights = (1.0,) * len(native.NativeSearch.weight_names)
+    for case, (rules, words_) in bad_rules(game).items():
+        error = checks.refusal(native.search_core.Search, "freecell", rules, weights, 0.5, 0.0, BIG, BIG)
+        assert checks.refused(error, ValueError, words_), case
+    native.search_core.Search("freecell", native.pack_rules(game), weights, 0.5, 0.0, BIG, BIG)
 
 
 # ------------------------------------------------------------------ SOLWIDGET_PURE=1

@@ -1,7 +1,7 @@
-"""The Interchange family's compiled search (games/interchange/search_core.c) against the
-Python one.
+"""The Interchange family's kernel (games/interchange/kernel.c) against the Python search:
+what tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-search_core.c is a second writing of solver/search.py's ``_Search`` with
+kernel.c is a second writing of solver/search.py's ``_Search`` with
 ``InterchangeExpander``'s successors, keys, scores and dead ends, and native.py runs it in
 their place only where it is the very same search. Nothing but these tests holds the two
 writings together, so they compare them at every level, on the games of the fast path and
@@ -17,7 +17,8 @@ on variants of their shape:
   POOL_AFTER), run a step at a time, and with tables and frontiers so small that they
   evict and trim;
 - where native.py hands over to C and where it keeps the Python search;
-- bad input to the C module: a clear error, and the search still usable after it;
+- rules packed wrong and malformed positions: a clear error, and the search still usable
+  after it;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -42,7 +43,7 @@ from native_checks import refusal, refused, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("triple_interchange", "quadruple_interchange")
-# Variants of the fast path's shape (expander.fast_path), so run by search_core too.
+# Variants of the fast path's shape (expander.fast_path), so run by kernel.c too.
 VARIANTS = {
     "native_ti_two_decks": ("triple_interchange", {"decks": 2, "piles": 7}),
     "native_ti_four_decks": ("triple_interchange", {"decks": 4, "piles": 9}),
@@ -71,9 +72,9 @@ def portfolio(game) -> tuple[dict, ...]:
 
 
 def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
-    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game).expander(game, options.get("weights"), autoplay, compress)
-    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
                                   table_size, frontier_size, options.get("explore", 0.0))
 
 
@@ -111,7 +112,7 @@ def c_successors(search, position) -> tuple[list, int]:
     """search_core.successors, its move codes read back as the engine's moves, and how many
     keys it asked about."""
     children, asked = search.core.successors(position)
-    return [(search.decode_moves(codes), child, value) for codes, child, value in children], asked
+    return [(search.decode_moves(codes), child, value) for codes, child, value in children], len(asked)
 
 
 def python_successors(search, state) -> tuple[list, list]:
@@ -290,30 +291,6 @@ def test_the_key_pool_is_a_set_of_bytes_keys():
     assert all(key in keys for key in plain) and b"\xff" not in keys
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    game = load("triple_interchange")
-    steps_taken = []
-    for deal in (2, 252):                   # 252: undecided within the budget
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
-        assert in_c == in_python, f"deal {deal}"
-        steps_taken.append(len(in_python[0]))
-    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    game = load("triple_interchange")
-    trimmed = 0
-    for deal in (1, 2):
-        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game.deal(deal), max_states=1500, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-2])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 # ------------------------------------------------------------------ where C runs
 
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
@@ -335,9 +312,9 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         game = load(game_id)
         expander = profile_for(game).expander(game)
         assert type(expander) is not InterchangeExpander
-        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game_id
+        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game_id
     game = sw.variant("triple_interchange", id="native_ti_kings", name="native ti kings", empty="king").game()
-    assert native.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0) is None
+    assert native.NativeSearch.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0) is None
 
 
 @pytest.mark.parametrize("options", [{"weights": {"down": 0.1}}, {"autoplay": False}, {"compress_stock": False}])
@@ -372,7 +349,7 @@ def test_a_pile_longer_than_search_core_keeps_is_searched_in_python_alike(game_i
     game = load(game_id)
     state = with_a_long_pile(game, cards)
     assert native.longest_run(game) == 13
-    holds = cards + 13 <= native.search_core.MAX_PILE
+    holds = cards + 13 <= native.search_core.limits("interchange")["MAX_PILE"]
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if holds else {_Search})
     runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=3000)
     assert runs[0] == runs[1]
@@ -404,26 +381,40 @@ def test_a_table_of_one_key_goes_alone_as_in_python(monkeypatch):
 def core_arguments(game) -> list:
     """What NativeSearch passes to search_core.Search for ``game``."""
     weights = (8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0)
-    return [len(game.F), len(game.T), *native._tables(game), game.decks, game.card_count, weights, 0.5, 0.0,
-            BIG, BIG, None]
+    return ["interchange", native.pack_rules(game), weights, 0.5, 0.0, BIG, BIG, None]
+
+
+def rules_with(game, head: dict[int, int] | None = None, fits_on: dict[int, bytes] | None = None, cut: int = 0):
+    """pack_rules(game) with header bytes (``head``: by index) and cards' hosts (``fits_on``:
+    by card, their bytes) changed, and ``cut`` bytes cut off its end."""
+    rules = bytearray(native.pack_rules(game))
+    for at, value in (head or {}).items():
+        rules[at] = value
+    hosts, at = [], 4
+    for card in range(128):
+        hosts.append(bytes(rules[at:at + 1 + rules[at]]))
+        at += 1 + rules[at]
+    for card, cards in (fits_on or {}).items():
+        hosts[card] = bytes([len(cards)]) + cards
+    rest = bytes(rules[at:])
+    packed = bytes(rules[:4]) + b"".join(hosts) + rest
+    return packed[:len(packed) - cut]
 
 
 def bad_constructions(game) -> dict:
     """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
     words of its message)."""
-    fits_on, empty_takes, builds = native._tables(game)
+    size = "interchange rules of the wrong size"
     return {
-        "no foundations": (0, 0, ValueError, "foundations and tableau"),
-        "40 piles": (1, 40, ValueError, "foundations and tableau"),
-        "fits_on one short": (2, fits_on[:-1], ValueError, "128 bytes objects"),
-        "fits_on as a list": (2, list(fits_on), TypeError, "tuple"),
-        "a face-down card fitting": (2, (bytes([65]),) + fits_on[1:], ValueError, "face-up cards"),
-        "fits_on of text": (2, ("x",) * 128, ValueError, "bytes of fewer than 64 cards"),
-        "empty_takes one short": (3, empty_takes[:-1], ValueError, "empty_takes must be 128 bytes"),
-        "builds one short": (4, builds[:-1], ValueError, "builds must be 16384 bytes"),
-        "a key too long": (6, 250, ValueError, "255 bytes"),
-        "seven weights": (7, (1.0,) * 7, TypeError, "length 8"),
-        "a weight as text": (7, ("1",) * 8, TypeError, "must be real number"),
+        "no foundations": (1, rules_with(game, {0: 0}), ValueError, "foundations and tableau"),
+        "40 piles": (1, rules_with(game, {1: 40}), ValueError, "foundations and tableau"),
+        "a face-down card fitting": (1, rules_with(game, fits_on={0: bytes([65])}), ValueError, "face-up cards"),
+        "64 cards fitting": (1, rules_with(game, fits_on={0: bytes(range(64))}), ValueError, "fewer than 64 cards"),
+        "builds one short": (1, rules_with(game, cut=1), ValueError, size),
+        "cut in the hosts": (1, native.pack_rules(game)[:40], ValueError, "cut short"),
+        "a key too long": (1, rules_with(game, {3: 250}), ValueError, "255 bytes"),
+        "seven weights": (2, (1.0,) * 7, ValueError, "8 weights, not 7"),
+        "a weight as text": (2, ("1",) * 8, TypeError, "must be real number"),
     }
 
 
@@ -443,14 +434,14 @@ def bad_positions(game, search) -> dict:
         "a card of rank 0": (bytes(a_card_of_0), ValueError, malformed),
         "a foundation of 64": (a_foundation_of_64, ValueError, malformed),
         "thirteen cards more": (thirteen_cards_more, ValueError, malformed),
-        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
-        "text": (good.hex(), TypeError, "must be bytes"),
+        "a bytearray": (bytearray(good), TypeError, "a position is bytes"),
+        "text": (good.hex(), TypeError, "a position is bytes"),
     }
 
 
-BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves are bytes, 2 a move code"),
-             "2049 codes": (bytes(2 * 2049), ValueError, "search_core: moves are bytes, 2 a move code"),
-             "text": ("t0 f0", TypeError, "must be bytes")}
+BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves are bytes, 2 a move"),
+             "1025 codes": (bytes(2 * 1025), ValueError, "search_core: moves are bytes, 2 a move"),
+             "text": ("t0 f0", TypeError, "moves are bytes")}
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():

@@ -1,6 +1,7 @@
-"""Interlock's compiled search (games/interlock/search_core.c) against the Python one.
+"""Interlock's kernel (games/interlock/kernel.c) against the Python search: what
+tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-search_core.c is a second writing of solver/search.py's ``_Search`` with ``InterlockExpander``'s
+kernel.c is a second writing of solver/search.py's ``_Search`` with ``InterlockExpander``'s
 successors, keys and scores, and native.py runs it in their place only where it is the very
 same search. Nothing but these tests holds the two writings together, so they compare them
 at every level:
@@ -8,13 +9,12 @@ at every level:
 - one expansion, on positions taken from real searches of several deals: the same moves
   (turns and redeals too), child positions, keys and scores, in the same order, the same
   admit sequence, the list ended by a won child;
-- the replay of CPython's set order (the bridges onto empty back piles start from the
-  reserve's Kings in that order) against the running Python;
 - whole searches: the same expansions, positions generated, frontier, best line and result,
   at the portfolio's search and others, run a step at a time, and with tables and
   frontiers so small that they evict and trim;
 - where native.py hands over to C and where it keeps the Python search;
-- bad input to the C module: a clear error, and the search still usable after it;
+- rules packed wrong and malformed positions: a clear error, and the search still usable
+  after it;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -63,7 +63,7 @@ def portfolio(g) -> tuple[dict, ...]:
 
 def compiled(g, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
     expander = profile_for(g).expander(g, options.get("weights"), autoplay, compress)
-    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
                                   table_size, frontier_size, options.get("explore", 0.0))
 
 
@@ -127,9 +127,9 @@ def compared_successors(deal) -> tuple[int, int, int, int]:
     for state, came_by in searched_positions(deal):
         expected, refused = python_successors(search, state)
         generated_before = core.generated
-        got, asked = core.successors(search.encode(state), search.encode_moves(came_by))
+        got, asked = core.successors(search.encode(state), search.encode_moves(came_by), dead_ends=False)
         assert got == expected, f"deal {deal}: {state.piles}"
-        assert asked == len(expected) + refused       # the same admit calls
+        assert len(asked) == len(expected) + refused  # the same admit calls
         refusals += refused
         assert core.generated == generated_before       # a scratch search: this one untouched
         for moves, child, _ in got:
@@ -162,7 +162,7 @@ def test_a_won_child_ends_the_successors():
     for move in line:
         settled = search.x.start(state)[0]
         expected, _ = python_successors(search, settled)
-        assert search.core.successors(search.encode(settled), b"")[0] == expected
+        assert search.core.successors(search.encode(settled), b"", dead_ends=False)[0] == expected
         ended += bool(expected) and expected[-1][1] is None
         state = state.play(move)
     assert ended
@@ -183,15 +183,6 @@ def test_keys_are_the_python_keys_on_shuffled_positions():
                 piles[t] = pile
             shuffled = State(g, tuple(piles), state.extra)
             assert search.core.key(search.encode(shuffled)) == search.key(shuffled)
-
-
-def test_the_set_order_is_pythons():
-    needs_native()
-    assert native.set_order_holds()
-    rng = random.Random(3)
-    for size in range(53):
-        items = tuple(rng.sample(range(1, 64), size))
-        assert native.search_core.set_order(bytes(items)) == bytes(list(set(items)))
 
 
 # ------------------------------------------------------------------ dead ends
@@ -236,14 +227,7 @@ def test_a_deal_proved_dead_at_its_start_is_so_in_c():
 # ------------------------------------------------------------------ whole searches
 
 def make_solver(state, python: bool, monkeypatch=None, **options):
-    if python:
-        original = interlock_profile.compiled_search
-        interlock_profile.compiled_search = lambda *args: None
-        try:
-            return sw.Solver(state, **options)
-        finally:
-            interlock_profile.compiled_search = original
-    return sw.Solver(state, **options)
+    return checks.make_solver(interlock_profile.InterlockFamilyProfile, state, python, **options)
 
 
 def outcome(solver) -> tuple:
@@ -292,25 +276,6 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
     assert lost
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    for deal in (3, 4):
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1500)
-        assert in_c == in_python, f"deal {deal}"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    trimmed = 0
-    for deal in (3, 4):
-        for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game().deal(deal), max_states=2000, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-1])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 # ------------------------------------------------------------------ where C runs
 
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
@@ -327,11 +292,11 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         og = sw.load_game(other)
         expander = profile_for(og).expander(og)
         assert type(expander) is not InterlockExpander
-        assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, other
+        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, other
 
 
 def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
-    # tests switch reductions off by replacing what search_core writes again: the Python
+    # tests switch reductions off by replacing what kernel.c writes again: the Python
     # search then runs, and a replaced part of the dead-end test is called back
     needs_native()
     g = game()
@@ -347,8 +312,8 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
         patched.setattr(deadends.DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
         search = compiled(g, portfolio(g)[0])
         assert isinstance(search, native.NativeSearch)
-        with pytest.raises(RuntimeError, match="no dead-end test in C"):
-            search.core.dead(search.encode(g.deal(1)))
+        assert search.rules(search.x)[2] == 0, "no dead-end test in C: it is called back"
+        assert search.dead_test(search.x) is not None
         in_c, in_python = solved_both_ways(g.deal(13), max_states=500)
         assert in_c == in_python
 
@@ -371,7 +336,7 @@ def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the
     in_suit = variant(build="down in suit")
     expander = profile_for(in_suit).expander(in_suit)
     assert type(expander) is not InterlockExpander
-    assert native.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
+    assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
 
 
 @pytest.mark.parametrize("options", [{"weights": {"covered": 0.1}}, {"autoplay": False}])
@@ -379,13 +344,6 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(game().deal(1), False, max_states=20_000, **options)
     assert search_types(run) == {_Search}
     assert run.solve().status == "won"
-
-
-def test_the_twister_is_random_Random_0():
-    needs_native()
-    rng = random.Random(0)
-    expected = [x for k in range(1, 2001) for x in (rng.random(), rng.randrange(k))]
-    assert native.search_core.random(2000) == expected
 
 
 @pytest.mark.parametrize("redeals", [2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 10 ** 30])
@@ -402,23 +360,29 @@ def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
 # ------------------------------------------------------------------ bad input
 
 def core_arguments():
-    g = game()
-    return [*native._tables(g), g.card_count, (8.0, 1.0, 0.5, 0.0, 1.0, 1.0, 8.0, 0.0, 0.0), 0.5, 0.3,
-            BIG, BIG, None]
+    return ["interlock", native.NativeSearch.pack_rules(game()), (8.0, 1.0, 0.5, 0.0, 1.0, 1.0, 8.0, 0.0, 0.0),
+            0.5, 0.3, BIG, BIG, None]
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
-    layout = native._tables(game())[0]
+    rules = native.NativeSearch.pack_rules(game())
+    with_dead_ends = native.NativeSearch(native_search().x, [1.0] * 9, 0.5, BIG, BIG, 0.0).rules(native_search().x)
+    assert with_dead_ends[2] == 1, "the dead-end test runs in C"
+    twin = len(with_dead_ends) - 24                     # TWIN, the first of the six numbers
+    size = "interlock rules of the wrong size for their piles"
     constructions = {
-        "layout not bytes": (0, "x", TypeError, ""),
-        "layout of a broken length": (0, layout[:-1], ValueError, "layout is 7 bytes a pile"),
-        "a pile of no kind": (0, b"\x07" + layout[1:], ValueError, "malformed layout"),
-        "fits too short": (1, b"\x00" * 10, ValueError, "fits must be 4096 bytes"),
-        "a fit_order outside fits": (2, b"\x05" + b"\xff" * 255, ValueError, "malformed fit_order"),
-        "weights too few": (6, (1.0, 2.0), TypeError, ""),
-        "dead not callable": (11, 3, TypeError, "dead must be"),
-        "dead tables malformed": (11, (b"", b"", 48, 8, 2, 16, 100, 2), ValueError, "malformed dead-end tables"),
+        "rules not bytes": (1, "x", TypeError, ""),
+        "rules a byte short": (1, rules[:-1], ValueError, size),
+        "a pile of no kind": (1, rules[:3] + b"\x07" + rules[4:], ValueError, "malformed layout"),
+        "a card on five": (1, rules[:3 + 7 * rules[0]] + b"\x01" * 64 + rules[3 + 7 * rules[0] + 64:], ValueError,
+                           "malformed fits"),
+        "the dead-end test neither on nor off": (1, rules[:2] + b"\x02" + rules[3:], ValueError, "on or off"),
+        "the dead-end tables left out": (1, rules[:2] + b"\x01" + rules[3:], ValueError, size),
+        "a twin of 64": (1, with_dead_ends[:twin] + b"\x40" + with_dead_ends[twin + 1:], ValueError,
+                         "malformed dead-end tables"),
+        "weights too few": (2, (1.0, 2.0), ValueError, "9 weights, not 2"),
+        "dead not callable": (7, 3, TypeError, "dead must be"),
     }
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)
     search = native_search()
@@ -459,7 +423,7 @@ def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
         return is_dead(state)
 
     core_args = core_arguments()
-    core_args[-1] = search._dead_callback(failing)
+    core_args[-1] = lambda data: failing(State(game(), *search.decode(data)))
     search.core = native.search_core.Search(*core_args)
     search.seed(start, (None, tuple(played), len(played)))
     with pytest.raises(KeyError):

@@ -1,6 +1,7 @@
-"""Mutated Solitaire's compiled search (games/mutated/search_core.c) against the Python one.
+"""Mutated Solitaire's kernel (games/mutated/kernel.c) against the Python search: what
+tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-search_core.c is a second writing of solver/search.py's ``_Search`` with ``MutatedExpander``'s
+kernel.c is a second writing of solver/search.py's ``_Search`` with ``MutatedExpander``'s
 successors, keys, scores and pooled proofs, and native.py runs it in their place only where
 it is the very same search. Nothing but these tests holds the two writings together, so they
 compare them at every level:
@@ -13,8 +14,8 @@ compare them at every level:
   deals proved lost the same way, with the same expansions and skips), run a step at a time,
   and with tables and frontiers so small that they evict and trim;
 - where native.py hands over to C (exact weights, autoplay) and where it keeps Python;
-- the Mersenne Twister the exploring searches draw from, against random.Random(0);
-- bad input to the C module: a clear error, and the search still usable after it;
+- rules packed wrong and malformed positions: a clear error, and the search still usable
+  after it;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -65,9 +66,9 @@ def portfolio() -> tuple[dict, ...]:
 
 
 def compiled(options, table_size=BIG, frontier_size=BIG, autoplay=True):
-    """native.compiled_search for one search of ``options``, as the solver asks for it."""
+    """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game()).expander(game(), options.get("weights"), autoplay)
-    return native.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
+    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
                                   table_size, frontier_size, options.get("explore", 0.0))
 
 
@@ -335,28 +336,6 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     assert all(key in in_c.generated for key in in_python.generated)
 
 
-def test_stepped_in_odd_chunks_the_searches_agree_step_by_step():
-    needs_native()
-    steps_taken = []
-    for deal in (1, 2):
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game().deal(deal), 1200)
-        assert in_c == in_python, f"deal {deal}"
-        steps_taken.append(len(in_python[0]))
-    assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
-
-
-def test_small_tables_and_frontiers_evict_and_trim_alike():
-    needs_native()
-    trimmed = 0
-    for deal in (1, 2):
-        for table_size, frontier_size in ((1, BIG), (60, BIG), (BIG, 300), (150, 200), (BIG, 1)):
-            in_c, in_python = solved_both_ways(game().deal(deal), max_states=1200, table_size=table_size,
-                                               frontier_size=frontier_size)
-            assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(complete for complete, _ in in_c[-1])
-    assert trimmed > 0, "some frontier was trimmed"
-
-
 @pytest.mark.parametrize("explore", [0.0, 0.3])
 @pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
                                                        (100, 60)])
@@ -396,12 +375,12 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert compiled(inexact) is None, inexact
     assert compiled({}, autoplay=False) is None
     other = profile_for(sw.load_game("freecell")).expander(sw.load_game("freecell"))
-    assert native.compiled_search(other, None, 0.5, BIG, BIG, 0.0) is None
+    assert native.NativeSearch.compiled_search(other, None, 0.5, BIG, BIG, 0.0) is None
 
     class Subclassed(MutatedExpander):
         pass
 
-    assert native.compiled_search(Subclassed(game()), None, 0.5, BIG, BIG, 0.0) is None
+    assert native.NativeSearch.compiled_search(Subclassed(game()), None, 0.5, BIG, BIG, 0.0) is None
     with pytest.MonkeyPatch.context() as patch:         # a test that replaces the dead-end test
         patch.setattr(DeadEnds, "is_dead", lambda self, state: False)
         assert compiled({}) is None
@@ -419,49 +398,47 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     assert run.solve().status in ("won", "unknown") and run.progress.expanded > 0
 
 
-# ------------------------------------------------------------------ the random numbers
-
-def test_the_twister_is_random_Random_0():
-    needs_native()
-    rng = random.Random(0)
-    expected = [x for k in range(1, 3001) for x in (rng.random(), rng.randrange(k))]
-    assert native.search_core.random(3000) == expected
-
-
 # ------------------------------------------------------------------ bad input
 
 def core_arguments() -> list:
     """What NativeSearch passes to search_core.Search."""
     weights = (8.0, 1.0, 0.5, 1.0, 0.5, 0.5, 8.0)
-    return [*native.tables(), weights, 52, 0.5, 0.0, BIG, BIG, None]
+    return ["mutated", native.pack_rules(), weights, 0.5, 0.0, BIG, BIG, None]
+
+
+def rules_with(at: dict[int, int] | None = None, cut: int = 0, more: bytes = b"") -> bytes:
+    """pack_rules(), its bytes at these offsets changed, ``cut`` bytes cut off its end and
+    ``more`` added to it."""
+    rules = bytearray(native.pack_rules())
+    for offset, value in (at or {}).items():
+        rules[offset] = value
+    return bytes(rules[:len(rules) - cut]) + more
 
 
 def bad_constructions() -> dict:
     """Search(...)'s arguments with one wrong: (the argument's index, its value, the error,
     words of its message)."""
-    kinds, rows, givers, fits, parents, colours = native.tables()
-
-    def changed(table, at, value):
-        table = bytearray(table)
-        table[at] = value
-        return bytes(table)
-
+    rules = native.pack_rules()
+    piles, givers = rules[0], rules[2]
+    kinds, rows = 3, 3 + piles                          # where each table starts
+    gives, fits = rows + piles, rows + piles + 3 * givers
+    parents, colours = fits + 128 * 128, fits + 128 * 128 + 128
+    size = "mutated rules of the wrong size for their piles"
     return {
-        "a deck among the foundations": (0, changed(kinds, 1, 3), ValueError, "a pile's kind or row"),
-        "a space in row 0": (1, changed(rows, 5, 0), ValueError, "a pile's kind or row"),
-        "a fifth kind of pile": (0, changed(kinds, 5, 4), ValueError, "a pile's kind or row"),
-        "d2 in row 1": (1, changed(rows, len(rows) - 2, 1), ValueError, "rows 1, 2, 3"),
-        "25 piles": (0, kinds + b"\x01\x01", ValueError, "1 to 24 piles"),
-        "rows one short": (1, rows[:-1], ValueError, "rows must be 23 bytes"),
-        "kinds as text": (0, "kinds", TypeError, "must be bytes"),
-        "givers of 4 bytes": (2, givers + b"\x05", ValueError, "givers: 3 bytes a pile"),
-        "a foundation giving": (2, changed(givers, 0, 0), ValueError, "a giver is a space"),
-        "a fits table one short": (3, fits[:-1], ValueError, "fits must be 16384 bytes"),
-        "a parent of 64": (4, changed(parents, 10, 64), ValueError, "parents are cards below 64"),
-        "a suit of 4": (5, changed(colours, 0, 4), ValueError, "colours are suits 0 to 3"),
-        "six weights": (6, (1.0,) * 6, TypeError, "length 7"),
-        "two decks of cards": (7, 104, ValueError, "one deck of 52 cards"),
-        "a dead test that is no function": (12, 3, TypeError, "dead must be callable or None"),
+        "a deck among the foundations": (1, rules_with({kinds + 1: 3}), ValueError, "a pile's kind or row"),
+        "a space in row 0": (1, rules_with({rows + 5: 0}), ValueError, "a pile's kind or row"),
+        "a fifth kind of pile": (1, rules_with({kinds + 5: 4}), ValueError, "a pile's kind or row"),
+        "d2 in row 1": (1, rules_with({rows + piles - 2: 1}), ValueError, "rows 1, 2, 3"),
+        "25 piles": (1, rules_with({0: 25}), ValueError, "1 to 24 piles"),
+        "a giver more than packed": (1, rules_with({2: givers + 1}), ValueError, size),
+        "a fits table one short": (1, rules_with(cut=1), ValueError, size),
+        "a byte more": (1, rules_with(more=b"\x00"), ValueError, size),
+        "a foundation giving": (1, rules_with({gives: 0}), ValueError, "a giver is a space"),
+        "a parent of 64": (1, rules_with({parents + 10: 64}), ValueError, "parents are cards below 64"),
+        "a suit of 4": (1, rules_with({colours: 4}), ValueError, "colours are suits 0 to 3"),
+        "two decks of cards": (1, rules_with({1: 104}), ValueError, "one deck of 52 cards"),
+        "six weights": (2, (1.0,) * 6, ValueError, "search_core: 7 weights, not 6"),
+        "a dead test that is no function": (7, 3, TypeError, "dead must be callable or None"),
     }
 
 
@@ -499,8 +476,8 @@ def bad_positions(search) -> dict:
         "a foundation of a Two": (home(b"\x02"), ValueError, malformed),
         "a foundation out of order": (home(b"\x11\x13"), ValueError, malformed),
         "a foundation of two suits": (home(b"\x01\x12"), ValueError, malformed),
-        "a bytearray": (bytearray(good), TypeError, "must be bytes"),
-        "text": (good.hex(), TypeError, "must be bytes"),
+        "a bytearray": (bytearray(good), TypeError, "a position is bytes"),
+        "text": (good.hex(), TypeError, "a position is bytes"),
     }
 
 
@@ -508,7 +485,8 @@ BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are byte
              "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
              "64 moves": (bytes(3 * 64), ValueError, "search_core: moves are bytes, 3 a move"),
              "pile 23": (b"\x17\x00\x01", ValueError, "search_core: a move names no pile"),
-             "text": ("f0 r1c1", TypeError, "must be bytes")}
+             "a build from pile 23": (b"\x17\xff\x01", ValueError, "search_core: a move names no pile"),
+             "text": ("f0 r1c1", TypeError, "moves are bytes")}
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
@@ -535,11 +513,11 @@ def test_an_error_in_a_dead_end_test_called_back_comes_through_and_the_search_go
     search = native_search()
     calls = []
 
-    def failing(piles, modes):
+    def failing(position):
         calls.append(1)
         if len(calls) == 3:
             raise KeyError("the test failed")
-        return search.x.dead_ends.dead(piles, modes)
+        return search.x.dead_ends.dead(*native.decode(position))
 
     arguments = core_arguments()
     arguments[-1] = failing

@@ -25,7 +25,7 @@ FINGERPRINTS = {
     "unlimited": "a1cfad78f7c8",
     "single_interchange": "c73c88f09aa3",
     "quadruple_interchange": "4363cdf1f406",
-    "interlock": "2926f0e8ddf5",
+    "interlock": "fa4bdbf32306",
     "love_a_duck": "013e367c4be1",
     "guardian": "f3d32631326d",
     "mutated": "b3be764ae8eb",

@@ -1,21 +1,30 @@
 """A family's search in C, seen from the solver: what ``Solver`` asks of a search.
 
-A family whose search has a second writing in C (its ``search_core.c``, on the shared loop of
-``solver/search_loop.h``) subclasses ``NativeSearch`` in its ``native.py``: it says how a
-position and a move are encoded for its C module, and hands the module its tables. This class
-gives the rest of ``_Search``'s interface (``run``, ``line``, ``pool``, ``waiting``, ...), the
-same for every family, so that ``Solver`` cannot tell the two searches apart.
+The compiled search is one extension module, ``search_core`` (solver/search_core.c, over the
+family-free loop of solver/loop.h), that drives a family's kernel (games/<family>/kernel.c,
+the table of functions of solver/kernel.h). A family with a kernel subclasses
+``NativeSearch`` in its ``native.py``: it names its kernel and its score's weights, packs
+the game's rules into bytes for the kernel (``pack_rules``), says where the kernel runs the
+same search as its Python expander (``accepts``) and how positions and moves are packed.
+Its profile names that class (``Profile.native``). This class gives the rest: where to run
+it (``compiled_search``) and ``_Search``'s interface (``run``, ``line``, ``pool``,
+``waiting``, ...), the same for every family, so that ``Solver`` cannot tell the two
+searches apart.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from abc import ABC, abstractmethod
 
+from ..compiled import native_module
 from ..engine.moves import Move
 from . import search
+from .heuristics import DEFAULT_WEIGHTS, weights_of
 
+search_core = native_module("solwidget.solver.search_core")
 
 # The redeals a position may have made for a C module that counts them in 32 bits: from
 # fewer, no search makes the count wrap (it would take a line of 2**31 redeals, each a
@@ -31,20 +40,75 @@ def exact(value) -> bool:
 def core_weights(weights: dict, names, depth_weight) -> list | None:
     """The weights ``names`` of ``weights`` (heuristics.weights_of's), in that order (the C
     module's), or None where the C search would not be Python's: a weight not ``exact``, or
-    a depth weight not finite (any finite one gives Python's priorities: search_loop.h's
+    a depth weight not finite (any finite one gives Python's priorities: loop.h's
     ``loop_priority``)."""
     if not math.isfinite(depth_weight) or not all(exact(weights[name]) for name in names):
         return None
     return [weights[name] for name in names]
 
 
+@functools.cache
+def kernels() -> frozenset[str]:
+    """The families whose kernels search_core was built with (none where it does not run)."""
+    return frozenset(search_core.kernels()) if search_core is not None else frozenset()
+
+
 class NativeSearch(ABC):
-    """``_Search``'s interface over a C module's ``Search`` (``core``): a subclass sets
-    ``self.x`` (the Python expander, whose ``start``, ``is_won`` and ``sound`` the solver
-    still asks), ``self.core``, and defines ``encode``, ``encode_moves`` and ``decode_moves``."""
+    """``_Search``'s interface over search_core's ``Search`` (``core``) running the kernel
+    ``kernel``: ``self.x`` is the Python expander, whose ``start``, ``is_won`` and ``sound``
+    the solver still asks. A subclass names ``kernel`` and ``weight_names`` and defines
+    ``accepts``, ``pack_rules``, ``encode``, ``encode_moves`` and ``decode_moves``."""
+
+    #: The family's kernel (its package's name, kernel.h's ``name``).
+    kernel: str = ""
+    #: The names of the score's weights (heuristics.weights_of's), in the kernel's order.
+    weight_names: tuple[str, ...] = ()
+    #: The weights a search's ``weights`` are given over (the family's score's).
+    default_weights: dict = DEFAULT_WEIGHTS
 
     x = None
     core = None
+
+    def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        self.x = expander
+        # _Search keeps two generations of half the table each
+        self.core = search_core.Search(self.kernel, self.rules(expander), tuple(weights), depth_weight, explore,
+                                       table_size // 2, frontier_size, self.dead_test(expander))
+
+    def rules(self, expander) -> bytes:
+        """The rules the kernel plays by for ``expander``: its game's, packed (a family whose
+        expander adds tables of its own, as a dead-end test's, packs them too)."""
+        return self.pack_rules(expander.game)
+
+    def dead_test(self, expander):
+        """A dead-end test search_core calls back in place of the kernel's, a function of a
+        packed position, or None (the kernel's own, if it has one)."""
+        return None
+
+    @classmethod
+    def compiled_search(cls, expander, weights, depth_weight, table_size, frontier_size, explore):
+        """A search of this class doing what ``_Search`` would with these arguments, or None
+        where it would not be the same search: its kernel is not built here (or runs not:
+        solwidget/compiled.py), the kernel does not take ``expander`` and ``explore``
+        (``accepts``), a weight is not exact or the depth weight not finite
+        (``core_weights``)."""
+        if cls.kernel not in kernels() or not cls.accepts(expander, explore):
+            return None
+        w = core_weights(weights_of(weights, cls.default_weights), cls.weight_names, depth_weight)
+        if w is None:
+            return None
+        return cls(expander, w, depth_weight, table_size, frontier_size, explore)
+
+    @classmethod
+    @abstractmethod
+    def accepts(cls, expander, explore: float) -> bool:
+        """Does the kernel run the same search as ``expander`` (its type, its options, its
+        game within the kernel's ``search_core.limits``) exploring ``explore`` of its pops?"""
+
+    @staticmethod
+    @abstractmethod
+    def pack_rules(game) -> bytes:
+        """The rules of ``game`` as the kernel reads them (its ``load``)."""
 
     @abstractmethod
     def encode(self, piles) -> bytes:
@@ -90,8 +154,15 @@ class NativeSearch(ABC):
                 setattr(closure, name, pooled)
         self.core.pool(closure.expanded, closure.generated)
 
+    def position(self, state) -> bytes:
+        """The position of ``state`` as the kernel reads it: its piles encoded (a family
+        whose positions hold more, as a deck's mode, says so)."""
+        return self.encode(state.piles)
+
     def seed(self, state, node) -> None:
-        self.core.seed(self.encode(state.piles), self.encode_moves(node[1]))
+        """``_Search.seed``: the start, reached by the moves of ``node`` at its depth (the
+        engine's moves: a kernel's move may stand for several)."""
+        self.core.seed(self.position(state), self.encode_moves(node[1]), node[2])
 
     def run(self, burst, progress):
         """Up to ``burst`` positions popped: (how many, the won node or None). POOL_AFTER is

@@ -47,6 +47,9 @@ class Profile:
     #: After this many expansions in all, the first search of a pooled portfolio goes on
     #: alone (search.py's ``Solver._go_alone``); None: the searches take turns to the end.
     alone_after: int | None = None
+    #: The family's compiled search: its native.py's ``NativeSearch`` subclass, which names
+    #: its kernel and packs its rules (solver/native_search.py), or None (the Python search).
+    native: type | None = None
 
     def lemmas(self, game) -> dict[str, bool]:
         """Each lemma this profile knows, by name, and whether it holds under ``game``'s
@@ -73,9 +76,12 @@ class Profile:
 
     def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         """A compiled search that expands exactly what search.py's ``_Search`` expands with
-        ``expander`` and these options, in the same order, or None (the default): then the
-        Python search runs. A family that has one proves it the same by its tests."""
-        return None
+        ``expander`` and these options, in the same order, or None: then the Python search
+        runs. The family's ``native`` search says where its kernel runs (none by default);
+        the parametrised tests of the kernels prove it the same (docs/solver.md)."""
+        if self.native is None:
+            return None
+        return self.native.compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
     def safe_moves(self, state: State) -> list[Move]:
         """The moves to the foundations that lose no win, played one after the other from

@@ -17,6 +17,7 @@ only. Other draws walk the turns through the engine.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from ..engine.cards import FACE_DOWN, KING
@@ -234,6 +235,13 @@ def play_home(game, state, chain, f, a):
         moves.append(move)
         state = game.apply_legal(state, move)
     return tuple(moves), state
+
+
+@functools.lru_cache(maxsize=8)
+def hosts_in_order(game: Patience) -> tuple[tuple[int, ...], ...]:
+    """By card, the cards it fits on (``game.fits_on``), ascending: the bridges take them in
+    this order, a defined one (a frozenset's is the interpreter's)."""
+    return tuple(tuple(sorted(hosts)) for hosts in game.fits_on)
 
 
 def play_bridge(game, state, chain, b, unit, ids):

@@ -1,98 +1,91 @@
-"""The FreeCell family's compiled search (search_core.c): the tables it is handed, and when
-it runs.
+"""The FreeCell family's compiled search: its kernel (kernel.c), the rules it is handed, and
+when it runs.
 
-search_core.c runs search.py's ``_Search`` with ``CellsExpander``'s successors, keys and
-scores, position for position, at a fraction of the cost a position. It holds no rule of
-its own: every table it plays by is read here from the game (which card goes on which,
-how many cards a supermove carries, which cards go home safely, where each kind of pile
-lies) and from the score's weights. It runs only where it is the same search:
+kernel.c, run by the compiled search (solver/search_core.c), expands as search.py's
+``_Search`` with ``CellsExpander``'s successors, keys and scores, position for position,
+at a fraction of the cost a position. It holds no rule of its own: every table it plays by
+is packed here from the game (``pack_rules``: which card goes on which, how many cards a
+supermove carries, which cards go home safely, where each kind of pile lies) and from the
+score's weights. It runs only where it is the same search:
 
-- the game has CellsExpander's shape (moves.fits), at most search_core.MAX_PILES piles, and
-  the expander plays safe moves;
+- the game has CellsExpander's shape (moves.fits), at most the kernel's MAX_PILES piles,
+  and the expander plays safe moves;
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolios' weights all are); the depth weight is any finite number (a priority
-  is one product and one sum on both sides, search_loop.h's ``loop_priority``);
-- the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
-  not set (solwidget/compiled.py): else the Python search runs, with the same results.
+  is one product and one sum on both sides, loop.h's ``loop_priority``);
+- the extension module was built from the C sources as they are now, and SOLWIDGET_PURE=1
+  is not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
-tests/test_native.py compares the two successor by successor and search by search.
+tests/test_kernels.py and tests/test_native.py compare the two successor by successor and
+search by search.
 """
 
 from __future__ import annotations
 
 import functools
 
-from ...compiled import native_module
 from ...engine.patience import supermove
 from ...solver import native_search
-from ...solver.native_search import core_weights
-from ...solver.heuristics import weights_of
+from ...solver.native_search import search_core
 from .expander import CellsExpander, _safe_hosts
 
-search_core = native_module("solwidget.games.freecell.search_core")
-
-WEIGHTS = ("home", "blockers", "urgent", "buried", "unsorted", "cells", "empty")  # search_core's order
-
-
-def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
-    """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
-    would not be the same search (see the module docstring)."""
-    if search_core is None or type(expander) is not CellsExpander or not expander.autoplay:
-        return None
-    if len(expander.game.pile_ids) > search_core.MAX_PILES:
-        return None
-    w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
-    if w is None:
-        return None
-    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
+KINDS = {"foundation": 0, "cell": 1, "tableau": 2}     # a pile's kind, as kernel.c reads it
 
 
 @functools.lru_cache(maxsize=8)
-def _tables(game) -> tuple:
-    """What search_core plays by, read from ``game``: each pile's kind, which card goes on
-    which, a supermove's size by free cells and empty piles, and when a card goes home safely."""
+def pack_rules(game) -> bytes:
+    """What kernel.c plays by, read from ``game`` (its ``load``): the piles, the foundations'
+    step and start rank and the cards; each pile's kind; which card goes on which (fits);
+    when a card goes home safely (safe: by card, the suits that must be home, then to which
+    rank); and a supermove's size by free cells and empty piles."""
     kinds = bytearray(len(game.pile_ids))
-    for kind, piles in ((0, game.F), (1, game.C), (2, game.T)):
+    for kind, piles in ((KINDS["foundation"], game.F), (KINDS["cell"], game.C), (KINDS["tableau"], game.T)):
         for i in piles:
             kinds[i] = kind
     assert sorted(game.F + game.C + game.T) == list(range(len(kinds)))   # moves.fits: no stock
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
-    sizes = bytes(min(supermove(cells, empty), 255)
-                  for cells in range(len(game.C) + 1) for empty in range(len(game.T) + 1))
     suits, ranks = bytearray(64), bytearray(64)
     for card, hosts in enumerate(_safe_hosts(game)):
         for suit, rank in hosts:
             suits[card] |= 1 << suit
             ranks[card] = rank
-    return bytes(kinds), fits, sizes, bytes(suits + ranks)
+    sizes = bytes(min(supermove(cells, empty), 255)
+                  for cells in range(len(game.C) + 1) for empty in range(len(game.T) + 1))
+    head = bytes([len(kinds), game.step & 0xFF, game.foundation_start, game.card_count])
+    return head + bytes(kinds) + fits + bytes(suits + ranks) + sizes
 
 
 class NativeSearch(native_search.NativeSearch):
-    """search.py's ``_Search`` for a CellsExpander, run by search_core.c: the same expansions."""
+    """search.py's ``_Search`` for a CellsExpander, run by kernel.c: the same expansions."""
+
+    kernel = "freecell"
+    weight_names = ("home", "blockers", "urgent", "buried", "unsorted", "cells", "empty")
+
+    @classmethod
+    def accepts(cls, expander, explore) -> bool:
+        return (type(expander) is CellsExpander and expander.autoplay and
+                len(expander.game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"])
+
+    pack_rules = staticmethod(pack_rules)
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+        super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
         game = expander.game
-        tables = _tables(game)
-        self.x = expander
-        self._kinds = tables[0]
+        self._kinds = pack_rules(game)[4:4 + len(game.pile_ids)]
         self._moves = expander._move                    # [source][destination][cards]
         self._index = game.index_of
-        # _Search keeps two generations of half the table each
-        self.core = search_core.Search(*tables, game.step, game.foundation_start, game.card_count,
-                                       tuple(weights), depth_weight, explore, table_size // 2,
-                                       frontier_size)
 
     def encode(self, piles) -> bytes:
-        """A position as search_core keeps it: a foundation as its top card, any other pile
-        as its length and its cards."""
+        """A position as kernel.c keeps it: a foundation as its top card, any other pile as
+        its length and its cards."""
         out = bytearray()
         for kind, pile in zip(self._kinds, piles):
-            if kind == 0:
+            if kind == KINDS["foundation"]:
                 out.append(pile[-1] if pile else 0)
             else:
                 out.append(len(pile))
-                out += pile
+                out += bytes(pile)
         return bytes(out)
 
     def encode_moves(self, moves) -> bytes:

@@ -7,7 +7,7 @@ from ...solver.keys import plain_key_bytes
 from ...solver.profile import Profile, register_profile
 from .expander import CellsExpander
 from .moves import fits
-from .native import compiled_search
+from .native import NativeSearch
 from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 
 # The greedy search of the default portfolio (solver/profile.py) first, then an exploring
@@ -18,6 +18,8 @@ CELLS_PORTFOLIO = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1
 
 class FreeCellProfile(Profile):
     """The fast expander wherever the game has free cells (an option may take them away)."""
+
+    native = NativeSearch
 
     def lemmas(self, game) -> dict[str, bool]:
         """CellsExpander gives the generic successors in its shape (moves.fits): any build
@@ -30,10 +32,6 @@ class FreeCellProfile(Profile):
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = CellsExpander if fits(game) else PatienceExpander
         return cls(game, weights, autoplay, compress)
-
-    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        """search_core.c, where it is the same search (native.py), else None."""
-        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
     def key_bytes(self, game) -> int:
         # CellsKey: a tuple of the piles, which it keeps alive

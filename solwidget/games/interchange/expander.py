@@ -27,7 +27,7 @@ from ...engine.cards import ACE, FACE_DOWN, KING
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.expand import PatienceExpander
-from ...solver.stock import REDEAL, TURN
+from ...solver.stock import REDEAL, TURN, hosts_in_order
 from . import reductions
 
 ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
@@ -120,7 +120,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         moves = game.generator                  # moves.py: the engine's move generator
         self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
-        self._fits_on = game.fits_on
+        self._fits_on = hosts_in_order(game)     # by card, its hosts ascending
         self._F, self._T = game.F, game.T
         self._S, self._W = game.STOCK, game.WASTE
         self._founds = slice(game.F[0], game.F[-1] + 1)

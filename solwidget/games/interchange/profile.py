@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...solver.profile import Profile, register_profile
 from . import reductions
 from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
-from .native import compiled_search
+from .native import NativeSearch
 from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleInterchange, Unlimited
 
 # Triple Interchange: two weighted A* searches that count a face-down card six times and a
@@ -18,6 +18,8 @@ TRIPLE_INTERCHANGE_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"down": 6.0, "
 class InterchangeProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
 
+    native = NativeSearch
+
     def lemmas(self, game) -> dict[str, bool]:
         """The dead ends' and the bridges' lemmas (reductions.py): in-suit runs down, any card
         to an empty pile, a draw-one stock with unlimited redeals, foundations from the Ace."""
@@ -26,10 +28,6 @@ class InterchangeProfile(Profile):
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander
         return cls(game, weights, autoplay, compress)
-
-    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        """search_core.c, where it is the same search (native.py), else None."""
-        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
 
 class TripleInterchangeProfile(InterchangeProfile):

@@ -50,7 +50,7 @@ dead and that positions found dead are lost when searched without the test.
 from __future__ import annotations
 
 from ...engine.cards import ACE, FACE_DOWN, KING
-from ...solver.stock import cycle, home_chains, play_bridge
+from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge
 from .rules import InterchangeFamily
 
 
@@ -302,7 +302,7 @@ def bridges(game, state):
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on, ids = game.fits_on, game.pile_ids
+    fits_on, ids = hosts_in_order(game), game.pile_ids
     empty_seen = False
     for b in game.T:
         pile = piles[b]

@@ -110,7 +110,7 @@ from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.state import State
-from ...solver.stock import cycle, home_chains, play_bridge, turn_up
+from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, turn_up
 from .rules import Interlock
 
 
@@ -141,7 +141,7 @@ def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
 
 def _chains(fits_on, reserve, first: tuple, units, target: int):
     """Chains of reserve cards, each fitting on the one before, that a unit can end:
-    (chain, head card of the unit)."""
+    (chain, head card of the unit). ``fits_on``: hosts_in_order's."""
     stack = [first]
     while stack:
         chain = stack.pop()
@@ -154,13 +154,16 @@ def _chains(fits_on, reserve, first: tuple, units, target: int):
 
 
 def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
-    """Each bridge (see above): the moves, turns included, and the position after them."""
+    """Each bridge (see above): the moves, turns included, and the position after them.
+    The bridges come in a defined order: by target pile, then by first card (the hosts
+    ascending, or on an empty pile the reserve's turning order), then as _chains finds them."""
     piles = state.piles
-    reserve = set(cycle(game, piles))
+    cards = cycle(game, piles)
+    reserve = set(cards)
     if not reserve:
         return
     units = _units(game, piles)
-    fits_on = game.fits_on
+    fits_on = hosts_in_order(game)
     ids = game.pile_ids
     covers, gone = game._pair, game._gone_when_empty    # as Interlock's can_take reads them
     for b in game.T:
@@ -173,7 +176,7 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
         if pile:
             starts = [(c,) for c in fits_on[pile[-1]] if c in reserve]
         else:
-            starts = [(c,) for c in reserve if game.empty_pile_takes(piles, b, c)]
+            starts = [(c,) for c in cards if game.empty_pile_takes(piles, b, c)]
         for first in starts:
             for chain, head in _chains(fits_on, reserve, first, units, b):
                 yield play_bridge(game, state, chain, b, units[head], ids)

@@ -1,78 +1,58 @@
-"""Interlock's compiled search (search_core.c): the tables it is handed, and when it runs.
+"""Interlock's compiled search: its kernel (kernel.c), the rules it is handed, and when it
+runs.
 
-search_core.c runs search.py's ``_Search`` with ``InterlockExpander``'s successors, keys and
-scores, position for position, at a fraction of the cost a position. It holds no rule of
-its own: every table it plays by is read here from the game (the layout: which piles cover
-which, which are gone once empty, which are back piles; which card goes on which, in the
-order the game's ``fits_on`` sets give them; which cards may head a group to an empty back
-pile; the suits that make a card safe, bridges._safe_next) and from the score's weights.
-The dead-end test (deadends.py's DeadEnds, whose tables and constants it is handed) runs
-in C too, asked of every position expanded as PatienceExpander.expand asks it; a test of
-another kind would be called back in Python. It runs only where it is the same search:
+kernel.c, run by the compiled search (solver/search_core.c), expands as search.py's
+``_Search`` with ``InterlockExpander``'s successors, keys and scores, position for
+position, at a fraction of the cost a position. It holds no rule of its own: every table it
+plays by is packed here from the game (``pack_rules``; the layout: which piles cover which,
+which are gone once empty, which are back piles; which card goes on which; which cards may
+head a group to an empty back pile; the suits that make a card safe, bridges._safe_next)
+and from the score's weights. The dead-end test (deadends.py's DeadEnds, whose tables and
+constants it is handed) runs in C too, asked of every position expanded as
+PatienceExpander.expand asks it; a test of another kind is called back in Python. It runs
+only where it is the same search:
 
 - the expander is InterlockExpander (expander.fast_path: bridges.applies, no face-down
-  cards, Kings alone to empty back piles) with safe moves played, at most
-  search_core.MAX_PILES piles, and a start with fewer than native_search.REDEALS_HELD
-  redeals made (``holds``: search_core counts them in 32 bits);
+  cards, Kings alone to empty back piles) with safe moves played, at most the kernel's
+  MAX_PILES piles, and a start with fewer than native_search.REDEALS_HELD redeals made
+  (``holds``: the kernel counts them in 32 bits);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
-  is one product and one sum on both sides, search_loop.h's ``loop_priority``);
+  is one product and one sum on both sides, loop.h's ``loop_priority``);
 - none of the Python functions it writes again was replaced since native.py was imported
   (tests do, to switch a reduction off); a replaced part of the dead-end test is called
   back in Python instead;
-- the C replay of CPython's set order (the bridges onto an empty back pile start from the
-  reserve's Kings in ``set(cycle)``'s order) gives the running Python's order;
-- the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
+- the extension module was built from the C sources as they are now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
-tests/test_native_interlock.py compares the two successor by successor and search by search.
+tests/test_kernels.py and tests/test_native_interlock.py compare the two successor by
+successor and search by search.
 """
 
 from __future__ import annotations
 
 import functools
-import random
 
-from ...compiled import native_module
-from ...engine.cards import OTHER_COLOUR, deck
+from ...engine.cards import OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import core_weights
-from ...solver.heuristics import weights_of
+from ...solver.native_search import search_core
 from ...solver.stock import REDEAL, TURN
 from . import deadends
 from .expander import InterlockExpander
 
-search_core = native_module("solwidget.games.interlock.search_core")
-
-WEIGHTS = ("home", "blockers", "urgent", "buried", "down", "empty", "covered", "reserve",
-           "unsorted")  # search_core's order; "cells" counts no cell here (no free cells)
 NONE = 0xFF
 
 
-@functools.lru_cache(maxsize=1)
-def set_order_holds() -> bool:
-    """Does search_core's replay of CPython's set order give this Python's, on sets of
-    every size a reserve may have?"""
-    rng = random.Random(1)
-    cards = deck()
-    for size in range(0, 53):
-        for _ in range(8):
-            items = tuple(rng.sample(cards, size))
-            if search_core.set_order(bytes(items)) != bytes(list(set(items))):
-                return False
-    return True
-
-
 def _mirrored() -> tuple:
-    """The Python functions search_core writes again (the successors, the safe cards, the
+    """The Python functions kernel.c writes again (the successors, the safe cards, the
     key, the score), as they are now: a test or a caller that replaces one of them changes
-    the Python search, and then search_core is not the same search."""
+    the Python search, and then kernel.c is not the same search."""
     from ...solver import expand, heuristics, keys as solver_keys, stock
     from . import bridges, expander as expander_module, keys, moves
-    return (bridges.bridges, bridges.home_bridges, bridges.settle, bridges._safe_card, bridges._safe_next,
+    return (bridges.bridges, bridges.home_bridges, stock.hosts_in_order, bridges.settle, bridges._safe_card, bridges._safe_next,
             bridges._units, bridges._chains, stock.cycle, stock.turn_up, stock.play_off, stock.play_bridge,
             stock.home_chains, stock.play_home, keys.backs_uncovered, expander_module.backs_uncovered,
             solver_keys.patience_key, solver_keys._cycle_key, heuristics.make_score, heuristics.patience_score,
@@ -94,27 +74,18 @@ def _same(now, then) -> bool:
     return len(now) == len(then) and all(a is b for a, b in zip(now, then))
 
 
-def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
-    """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
-    would not be the same search (see the module docstring)."""
-    if search_core is None or type(expander) is not InterlockExpander or not expander.autoplay:
-        return None
-    if not _same(_mirrored(), _MIRRORED):
-        return None
-    game = expander.game
-    if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
-        return None
-    w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
-    if w is None:
-        return None
-    if not set_order_holds():
-        return None
-    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
+def _header(game, dead_in_c: bool) -> bytes:
+    """pack_rules' first bytes: the piles, the cards, whether the dead-end test runs in C."""
+    return bytes([len(game.pile_ids), game.card_count, int(dead_in_c)])
 
 
 @functools.lru_cache(maxsize=8)
-def _tables(game) -> tuple:
-    """What search_core plays by, read from ``game`` (see search_core's Search)."""
+def pack_tables(game) -> bytes:
+    """What kernel.c plays by, packed from ``game`` (its ``load``, after pack_rules' first
+    bytes): the layout (by pile its kind, the two piles covering it, gone once empty, a back
+    pile, the two piles it covers), which card goes on which, which cards head a group to an
+    empty back pile, and the suits that make a card safe; the dead-end test's tables follow
+    where the test runs in C (NativeSearch.rules)."""
     kinds = {"foundation": 0, "tableau": 2, "stock": 3, "waste": 4}
     layout = bytearray()
     for i, pid in enumerate(game.pile_ids):
@@ -124,61 +95,84 @@ def _tables(game) -> tuple:
         layout += bytes((kinds[game.pile_kinds[pid]], *(pair or (NONE, NONE)), game._gone_when_empty[i],
                          int(i in game.T and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
-    order = bytearray([NONE]) * 256
-    for card in range(64):
-        hosted = list(game.fits_on[card])         # the frozenset's own order, as Python walks it
-        assert len(hosted) <= 4
-        order[4 * card:4 * card + len(hosted)] = bytes(hosted)
     heads = bytes(card in game.generator.empty_heads for card in range(64))
     safe = bytes(s for suit in range(4) for s in OTHER_COLOUR[suit]) + bytes(suit ^ 3 for suit in range(4))
-    return bytes(layout), fits, bytes(order), heads, safe
+    return bytes(layout) + fits + heads + safe
 
 
-def _dead_tables(dead) -> tuple:
-    """DeadEnds' own tables and constants, for the dead-end test in C."""
+def pack_dead_ends(dead) -> bytes:
+    """DeadEnds' own tables and constants, for the dead-end test in C: the pairs, the
+    virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST and FIRST_DEPTH."""
     assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2 and deadends.KILLERS <= 16
     pair = bytes(c for card in range(64) for c in dead.pair[card])
-    return (pair, bytes(deadends.VIRTUALS), deadends.TWIN, deadends.KILLERS, deadends.KILLER_TRIES,
-            deadends.SCOUT, deadends.PLAIN_FIRST, deadends.FIRST_DEPTH)
+    numbers = (deadends.TWIN, deadends.KILLERS, deadends.KILLER_TRIES, deadends.SCOUT, deadends.PLAIN_FIRST,
+               deadends.FIRST_DEPTH)
+    return pair + bytes(deadends.VIRTUALS) + b"".join(n.to_bytes(4, "little") for n in numbers)
 
 
 class NativeSearch(native_search.NativeSearch):
-    """search.py's ``_Search`` for an InterlockExpander, run by search_core.c: the same
+    """search.py's ``_Search`` for an InterlockExpander, run by kernel.c: the same
     expansions."""
+
+    kernel = "interlock"
+    # "cells" counts no cell here (no free cells)
+    weight_names = ("home", "blockers", "urgent", "buried", "down", "empty", "covered", "reserve", "unsorted")
+
+    @classmethod
+    def accepts(cls, expander, explore) -> bool:
+        """An InterlockExpander that plays safe moves, none of the Python functions the
+        kernel writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
+        if type(expander) is not InterlockExpander or not expander.autoplay or not _same(_mirrored(), _MIRRORED):
+            return False
+        game = expander.game
+        return (len(game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"] and not game.C and
+                game.card_count == 52)
+
+    @staticmethod
+    def pack_rules(game) -> bytes:
+        """The game's rules, packed: the piles, the cards, no dead-end test in C, then
+        ``pack_tables``."""
+        return _header(game, False) + pack_tables(game)
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
-        self.x = expander
         self.game = game
         self._F = frozenset(game.F)
         self._index = game.index_of
         self._one = game.one_card_moves
         self._ids = game.pile_ids
         self._stock, self._waste = game.STOCK, game.WASTE
-        dead = expander.dead_ends
-        if dead is None:
-            test = None
-        elif type(dead) is deadends.DeadEnds and _same(_dead_mirrored(), _DEAD_MIRRORED):
-            test = _dead_tables(dead)
-        else:                                   # a test of another kind: asked in Python
-            test = self._dead_callback(dead.is_dead)
-        # _Search keeps two generations of half the table each
-        self.core = search_core.Search(*_tables(game), game.card_count, tuple(weights), depth_weight,
-                                       explore, table_size // 2, frontier_size, test)
+        super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
 
-    def _dead_callback(self, is_dead):
+    def rules(self, expander) -> bytes:
+        """The game's rules, and DeadEnds' tables where its test runs in C (deadends.py's
+        DeadEnds as written)."""
+        game, dead = expander.game, expander.dead_ends
+        if self._dead_in_c(dead):
+            return _header(game, True) + pack_tables(game) + pack_dead_ends(dead)
+        return self.pack_rules(game)
+
+    def dead_test(self, expander):
+        """A dead-end test of another kind than DeadEnds as written, called back in Python."""
+        dead = expander.dead_ends
+        if dead is None or self._dead_in_c(dead):
+            return None
         decode, game = self.decode, self.game
-        return lambda data: is_dead(State(game, *decode(data)))
+        return lambda data: dead.is_dead(State(game, *decode(data)))
+
+    @staticmethod
+    def _dead_in_c(dead) -> bool:
+        return type(dead) is deadends.DeadEnds and _same(_dead_mirrored(), _DEAD_MIRRORED)
 
     def pool(self, closure) -> None:
         assert closure is None, "Interlock pools no proofs"
 
     def holds(self, state) -> bool:
-        """search_core counts the redeals made in 32 bits (a pile holds one deck at most)."""
+        """kernel.c counts the redeals made in 32 bits (a pile holds one deck at most)."""
         return state.extra[0] < native_search.REDEALS_HELD
 
     def encode(self, state) -> bytes:
-        """A position as search_core keeps it: a foundation as its top card, any other pile
+        """A position as kernel.c keeps it: a foundation as its top card, any other pile
         as its length and its cards, then the redeals (4 bytes, little-endian). It takes the
         State, not its piles: the redeals (State.extra) are part of the position."""
         out = bytearray()
@@ -206,7 +200,7 @@ class NativeSearch(native_search.NativeSearch):
         return tuple(piles), (int.from_bytes(data[at:at + 4], "little"),)
 
     def encode_moves(self, moves) -> bytes:
-        """Moves as search_core keeps them, 3 bytes each; a run of turns as (stock, waste, k)."""
+        """Moves as kernel.c keeps them, 3 bytes each; a run of turns as (stock, waste, k)."""
         index, out = self._index, []
         for m in moves:
             if m == TURN:
@@ -219,7 +213,7 @@ class NativeSearch(native_search.NativeSearch):
         return bytes(b for triple in out for b in triple)
 
     def decode_moves(self, data) -> list:
-        """The engine's Move objects of moves as search_core keeps them."""
+        """The engine's Move objects of moves as kernel.c keeps them."""
         moves, one, ids = [], self._one, self._ids
         for i in range(0, len(data), 3):
             src, dst, n = data[i], data[i + 1], data[i + 2]
@@ -231,6 +225,6 @@ class NativeSearch(native_search.NativeSearch):
                 moves.append(one[src][dst] if n == 1 else Move(ids[src], ids[dst], n))
         return moves
 
-    def seed(self, state, node) -> None:
+    def position(self, state) -> bytes:
         """The start: the whole State encoded, its redeals with its piles (see encode)."""
-        self.core.seed(self.encode(state), self.encode_moves(node[1]))
+        return self.encode(state)

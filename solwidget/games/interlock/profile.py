@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...solver.profile import Profile, register_profile
 from . import bridges, deadends, explain
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
-from .native import compiled_search
+from .native import NativeSearch
 from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
@@ -15,6 +15,8 @@ INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covere
 
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
+
+    native = NativeSearch
 
     def lemmas(self, game) -> dict[str, bool]:
         """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
@@ -29,10 +31,6 @@ class InterlockFamilyProfile(Profile):
     def explain_dead_end(self, state):
         """The plain dead-end closure's reason in card words (explain.py), where it decides."""
         return explain.explain_dead_end(state.game, state)
-
-    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        """search_core.c, where it is the same search (native.py), else None."""
-        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
 
 class InterlockProfile(InterlockFamilyProfile):

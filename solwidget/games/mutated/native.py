@@ -1,9 +1,10 @@
-"""Mutated Solitaire's compiled search (search_core.c): the tables it is handed, and when it
-runs.
+"""Mutated Solitaire's compiled search: its kernel (kernel.c), the rules it is handed, and
+when it runs.
 
-search_core.c runs search.py's ``_Search`` with ``MutatedExpander``'s successors, keys,
-scores and pooled proofs, position for position, at a fraction of the cost a position. It
-holds no rule of its own: every table it plays by is read here from the board (board.py:
+kernel.c, run by the compiled search (solver/search_core.c), expands as search.py's
+``_Search`` with ``MutatedExpander``'s successors, keys, scores and pooled proofs, position
+for position, at a fraction of the cost a position. It holds no rule of its own: every
+table it plays by is packed here from the board (``pack_rules``; board.py:
 each pile's kind and row, the rows each pile gives cards to, which card goes on which) and
 the score's weights; its dead-end test is deadends.py's, written again (the same verdicts:
 the tests compare them on positions of real searches). It runs only where it is the same
@@ -17,26 +18,24 @@ search:
   in a double and the C sums, added in another order, are the Python ones to the last bit
   (the portfolio's weights all are). The depth weight may be any finite number (the
   portfolio has 0.2): a priority, ``score + depth_weight * depth``, is one product and one
-  sum in both writings, each rounded to a double the same way (search_loop.h's
-  ``loop_priority``);
-- the extension module was built from the C source as it is now, and SOLWIDGET_PURE=1 is
+  sum in both writings, each rounded to a double the same way (loop.h's ``loop_priority``);
+- the extension module was built from the C sources as they are now, and SOLWIDGET_PURE=1 is
   not set (solwidget/compiled.py): else the Python search runs, with the same results.
 
 Its keys are the very bytes of expander.key, so a pooled proof (search.py's ``_Closure``)
 holds them as the Python search would (in its two sets, made search_core's KeyPools by
 solver/native_search.py), and C and Python searches may share one.
-tests/test_native_mutated.py compares the two successor by successor and search by search.
+tests/test_kernels.py and tests/test_native_mutated.py compare the two successor by successor
+and search by search.
 """
 
 from __future__ import annotations
 
 import functools
 
-from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR
 from ...solver import native_search
-from ...solver.native_search import core_weights
-from ...solver.heuristics import weights_of
+from ...solver.native_search import search_core  # noqa: F401 - the module its tests ask for
 from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
                     R2X, ROW, SPACES)
 from .deadends import DeadEnds
@@ -44,31 +43,15 @@ from .expander import PARTNER, ROW1_SPACES, MutatedExpander
 from .rules import MutatedSolitaire
 from .score import MUTATED_WEIGHTS
 
-search_core = native_module("solwidget.games.mutated.search_core")
 _DEAD_END_TEST = (DeadEnds.is_dead, DeadEnds.dead)          # as deadends.py writes it
 
-WEIGHTS = ("home", "blockers", "urgent", "down", "rows", "decks", "orphans")   # search_core's order
 BUILD_DST, CARD_MOVE = 255, 128        # a move's destination for "dN build"; a named card's flag
 
 
-def compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore):
-    """A NativeSearch doing what ``_Search`` would with these arguments, or None where it
-    would not be the same search (see the module docstring)."""
-    if search_core is None or type(expander) is not MutatedExpander or not expander.autoplay:
-        return None
-    if type(expander.game) is not MutatedSolitaire or type(expander.dead_ends) is not DeadEnds:
-        return None
-    if (DeadEnds.is_dead, DeadEnds.dead) != _DEAD_END_TEST:
-        return None
-    w = core_weights(weights_of(weights, MUTATED_WEIGHTS), WEIGHTS, depth_weight)
-    if w is None:
-        return None
-    return NativeSearch(expander, w, depth_weight, table_size, frontier_size, explore)
-
-
 @functools.lru_cache(maxsize=1)
-def tables() -> tuple:
-    """What search_core plays by, read from the board: each pile's kind (0 foundation,
+def pack_rules(game=None) -> bytes:
+    """What kernel.c plays by, packed from the board (its ``load``; every MutatedSolitaire
+    has the one board): the piles, the cards and the givers; each pile's kind (0 foundation,
     1 space, 2 r2x, 3 deck) and row, the giving piles in GIVERS's order with the rows they
     give to, which card goes on which (FITS, PARENTS_OF), and the suits of each colour."""
     kinds = bytearray(len(PILE_IDS))
@@ -93,11 +76,12 @@ def tables() -> tuple:
         assert len(hosts) <= 2
         parents += bytes((*hosts, *(255,) * (2 - len(hosts))))
     colours = bytes(s for pair in OTHER_COLOUR for s in pair) + bytes(PARTNER)
-    return bytes(kinds), rows, bytes(givers), fits, bytes(parents), colours
+    head = bytes([len(PILE_IDS), 52, len(GIVERS)])
+    return head + bytes(kinds) + rows + bytes(givers) + fits + bytes(parents) + colours
 
 
 def encode(piles, modes) -> bytes:
-    """A position as search_core keeps it: each pile as its length and its cards, then each
+    """A position as kernel.c keeps it: each pile as its length and its cards, then each
     deck's mode plus one."""
     out = bytearray()
     for pile in piles:
@@ -133,7 +117,7 @@ def encode_moves(moves) -> bytes:
 
 
 def decode_moves(data: bytes) -> list:
-    """The engine's Move objects of search_core's move codes."""
+    """The engine's Move objects of kernel.c's move codes."""
     out = []
     for i in range(0, len(data), 3):
         src, dst, x = data[i], data[i + 1], data[i + 2]
@@ -147,17 +131,30 @@ def decode_moves(data: bytes) -> list:
 
 
 class NativeSearch(native_search.NativeSearch):
-    """search.py's ``_Search`` for a MutatedExpander, run by search_core.c: the same
-    expansions."""
+    """search.py's ``_Search`` for a MutatedExpander, run by kernel.c: the same expansions."""
 
-    def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        self.x = expander
-        # _Search keeps two generations of half the table each
-        self.core = search_core.Search(*tables(), tuple(weights), expander.game.card_count, depth_weight,
-                                       explore, table_size // 2, frontier_size, None)
+    kernel = "mutated"
+    weight_names = ("home", "blockers", "urgent", "down", "rows", "decks", "orphans")
+    default_weights = MUTATED_WEIGHTS
+
+    @classmethod
+    def accepts(cls, expander, explore) -> bool:
+        """A MutatedExpander that plays safe moves (else it asks the engine for every move,
+        which the kernel does not write), of a MutatedSolitaire, with deadends.py's test as
+        written."""
+        return (type(expander) is MutatedExpander and expander.autoplay and
+                type(expander.game) is MutatedSolitaire and type(expander.dead_ends) is DeadEnds and
+                (DeadEnds.is_dead, DeadEnds.dead) == _DEAD_END_TEST)
+
+    pack_rules = staticmethod(pack_rules)
+
+    def position(self, state) -> bytes:
+        """A position as kernel.c keeps it (``encode``): the decks' modes (State.extra) are
+        part of it."""
+        return encode(state.piles, state.extra)
 
     def encode(self, state) -> bytes:
-        """A position as search_core keeps it (``encode``). It takes the State, not its
+        """A position as kernel.c keeps it (``encode``). It takes the State, not its
         piles: the decks' modes (State.extra) are part of the position."""
         return encode(state.piles, state.extra)
 
@@ -166,7 +163,3 @@ class NativeSearch(native_search.NativeSearch):
 
     def decode_moves(self, data: bytes) -> list:
         return decode_moves(data)
-
-    def seed(self, state, node) -> None:
-        """The start: the whole State encoded, its modes with its piles (see encode)."""
-        self.core.seed(self.encode(state), self.encode_moves(node[1]))

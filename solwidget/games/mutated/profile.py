@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...solver.profile import Profile, register_profile
 from . import explain
 from .expander import MutatedExpander, settle
-from .native import compiled_search
+from .native import NativeSearch
 from .rules import MutatedSolitaire
 
 # Three searches that weigh orphans (docs/solver.md): a weighted A*, a greedy search leaning
@@ -19,6 +19,7 @@ MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
 
 class MutatedProfile(Profile):
     portfolio = MUTATED_PORTFOLIO
+    native = NativeSearch
 
     def lemmas(self, game) -> dict[str, bool]:
         """Mutated Solitaire's rules are code, not parameters: any game of its class has them."""
@@ -30,10 +31,6 @@ class MutatedProfile(Profile):
     def explain_dead_end(self, state):
         """The coach's dead-end closure's reason in card words (explain.py), where it decides."""
         return explain.explain_dead_end(state)
-
-    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        """search_core.c, where it is the same search (native.py), else None."""
-        return compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
 
     def safe_moves(self, state):
         """The search's own safe moves home (expander.py proves them): a card comes back

@@ -1,15 +1,15 @@
-/* The FreeCell family's search, compiled: solver/search.py's best-first search with
- * CellsExpander's successors (expander.py), score (score.py) and key, in C. The loop itself
- * (frontier, tables, nodes, exploring) is solver/search_loop.h's, shared by the families.
+/* The FreeCell family's kernel: CellsExpander's successors (expander.py), score (score.py)
+ * and key, in C, for the compiled search (solver/search_core.c, kernel.h's table). The loop
+ * itself (frontier, tables, nodes, exploring) is solver/loop.h's, shared by the families.
  *
  * It is a second writing of what those Python files say, not a source of rules: every
  * table it plays by (which card goes on which, how many cards a supermove carries, which
- * cards go home safely, the score's weights) is handed to it by native.py, which reads
- * them from the game, and it expands the same positions in the same order as the Python
+ * cards go home safely, the score's weights) is packed by native.py's ``pack_rules``
+ * from the game, and it expands the same positions in the same order as the Python
  * search: the same successors, keys and scores, the same frontier (a heap, and with
  * ``explore`` the same random kinds drawn from the same Mersenne Twister as Python's
  * random.Random(0)), the same transposition tables, evictions and trims.
- * tests/test_native.py compares the two successor by successor and search by search; the
+ * tests/test_kernels.py and tests/test_native.py compare the two successor by successor and search by search; the
  * solver replays every win through State.play.
  *
  * A position is kept as bytes: for each pile in the game's order, a foundation as its top
@@ -21,12 +21,10 @@
  * Scores are sums of counts times weights. native.py uses this core only when every weight
  * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
  * order of adding gives the Python score to the last bit. A priority adds the depth weight
- * times the depth to it as search.py does, in the same two rounded steps (search_loop.h's
+ * times the depth to it as search.py does, in the same two rounded steps (loop.h's
  * loop_priority), so the depth weight may be any double. */
 
-#define MOVE_BYTES 3     /* a move: source, destination, cards (a Plan) */
-#define LOOP_MODULE "solwidget.games.freecell.search_core"
-#include "../../solver/search_loop.h"
+#include "../../solver/kernel.h"
 
 #define MAXP 32          /* piles */
 #define MAXH 64          /* cards in one pile: one deck holds 52 */
@@ -318,42 +316,34 @@ static int settle(const Rules *R, Pos *p, Facts *f, Plan *played) {
 
 /* ------------------------------------------------------------------ the search */
 
-typedef struct {
-    PyObject_HEAD
-    Loop loop;
-    Rules R;
-} Search;
-
-/* The loop's KeyOf (pooled proofs only: this family pools none). */
-static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
+/* The loop's KeyOf (pooled proofs). */
+static int key_of_slot(void *context, const uint8_t *slot, uint8_t *key) {
     Pos p;
-    decode(&((Search *)S)->R, slot, &p);
-    return key_of(&((Search *)S)->R, &p, key);
+    decode(context, slot, &p);
+    return key_of(context, &p, key);
 }
 
 /* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
-static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
-                      const Pos *p, double value, int64_t *won) {
+static inline int push_child(Loop *L, const Rules *R, uint32_t parent, const Plan *m, int nm, uint32_t depth,
+                             const Pos *p, double value, int64_t *won) {
     uint8_t *slot;
-    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
-    if (slot) encode(&S->R, p, slot);
+    if (loop_child(L, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(R, p, slot);
     return 0;
 }
 
 /* _Search.expand_next with CellsExpander.scored: the won node, EXPANDED if none, SKIPPED or
- * FAILED (search_loop.h). */
-static int64_t expand_next(void *search, uint32_t *depth_out) {
-    Search *S = search;
-    Loop *L = &S->loop;
-    const Rules *R = &S->R;
+ * FAILED (loop.h). */
+static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
+    const Rules *R = context;
     Entry e;
     uint8_t key[KEYBUF];
-    int next = loop_next(L, &e, key_of_slot, S, key);
+    int next = loop_next(L, &e, key_of_slot, context, key);
     if (next <= 0) return next ? FAILED : SKIPPED;
     Node node = L->nodes[e.node];
     Pos p;
     decode(R, loop_position(L, e.node), &p);
-    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    if (loop_release_slot(L, e.node)) return FAILED;
     *depth_out = node.depth;
     Facts f;
     facts_of(R, &p, &f);
@@ -372,7 +362,7 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
     Plan plans[MAXPLANS], played[MAXSETTLE + 1];
     int np = plans_of(R, &p, &f, plans);
     if (np < 0) {
-        PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
+        L->error = "search_core: more moves from one position than it holds";
         return FAILED;
     }
     int64_t won = -1;
@@ -388,7 +378,7 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
             int nm = 1 + settle(R, &p, &g, played + 1);
             int ok = loop_admit(L, key, key_of(R, &p, key));
             if (ok > 0)
-                ok = push_child(S, e.node, played, nm, node.depth + nm, &p, score(R, &p, &g), &won) ? -1 : 1;
+                ok = push_child(L, R, e.node, played, nm, node.depth + nm, &p, score(R, &p, &g), &won) ? -1 : 1;
             for (int j = nm - 1; j >= 1; j--) unplay_home(R, &p, played[j].src, played[j].dst);
             if (to_foundation) unplay_home(R, &p, src, dst);
             else move_cards(R, &p, dst, src, n);
@@ -410,7 +400,7 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
                 if (was_empty) empties--;
             } else cells++;
             value += room(R, cells, empties);
-            ok = push_child(S, e.node, &m, 1, node.depth + 1, &p, value > 0.5 ? value : 0.5, &won) ? -1 : 1;
+            ok = push_child(L, R, e.node, &m, 1, node.depth + 1, &p, value > 0.5 ? value : 0.5, &won) ? -1 : 1;
         }
         move_cards(R, &p, dst, src, n);             /* back to the parent */
         if (ok < 0) goto failed;
@@ -419,55 +409,38 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
     if (loop_trim(L)) goto failed;
     return EXPANDED;
 failed:
-    if (!PyErr_Occurred()) PyErr_NoMemory();
     return FAILED;
 }
 
-/* ------------------------------------------------------------------ Python's side */
+/* ------------------------------------------------------------------ the kernel's table */
 
-static void Search_dealloc(Search *S) {
-    loop_free_all(&S->loop);
-    Py_TYPE(S)->tp_free((PyObject *)S);
-}
-
-/* Search(kinds, fits, supermove, safe, step, start_rank, total, weights, depth_weight, explore,
- *        table_half, frontier_size): kinds has a byte a pile (0 foundation, 1 cell,
- *        2 tableau, each kind in one run); fits 64x64 bytes; supermove (cells+1)x(piles+1)
- *        bytes; safe 128 bytes (a card's suits mask, then its rank); weights the 7 of
- *        score.py (home, blockers, urgent, buried, unsorted, cells, empty). */
-static int Search_init(Search *S, PyObject *args, PyObject *kw) {
-    PyObject *kinds, *fits, *supermove, *safe;
-    int step, start_rank, total;
-    double w[7];
-    double depth_weight, explore;
-    Py_ssize_t table_half, frontier_size;
-    if (!PyArg_ParseTuple(args, "SSSSiii(ddddddd)ddnn", &kinds, &fits, &supermove, &safe, &step,
-                          &start_rank, &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6],
-                          &depth_weight, &explore, &table_half, &frontier_size))
-        return -1;
-    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
-    memset(&S->R, 0, sizeof S->R);
-    Rules *R = &S->R;
-    R->np = (int)PyBytes_GET_SIZE(kinds);
-    if (R->np < 1 || R->np > MAXP) { PyErr_SetString(PyExc_ValueError, "search_core: 1 to 32 piles"); return -1; }
-    const uint8_t *k, *ft, *sm, *sf;
-    if (read_bytes(kinds, "kinds", R->np, &k) || read_bytes(fits, "fits", 64 * 64, &ft)) return -1;
+/* The rules, as native.py's pack_rules packs them: four bytes (piles, the step as a signed
+ * byte, the start rank, the cards), a byte a pile (its kind: 0 foundation, 1 cell, 2 tableau,
+ * each kind one run), fits (64 x 64 bytes: fits[under][over]), safe (128 bytes: by card its
+ * suits mask, then its rank), supermove ((cells + 1) x (tableau piles + 1) bytes). The
+ * weights: the 7 of score.py (home, blockers, urgent, buried, unsorted, cells, empty). */
+static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
+    Rules *R = context;
+    if (size < 4) return "search_core: freecell rules of 4 bytes at least";
+    R->np = b[0];
+    int step = (int8_t)b[1], start_rank = b[2], total = b[3];
+    if (R->np < 1 || R->np > MAXP) return "search_core: 1 to 32 piles";
+    if (size < 4 + (size_t)R->np) return "search_core: freecell rules cut short";
+    const uint8_t *k = b + 4;
     int first[3] = {-1, -1, -1}, count[3] = {0};
     for (int i = 0; i < R->np; i++) {
-        if (k[i] > 2 || (count[k[i]] && first[k[i]] + count[k[i]] != i)) {
-            PyErr_SetString(PyExc_ValueError, "search_core: each kind of pile must be one run");
-            return -1;
-        }
+        if (k[i] > 2 || (count[k[i]] && first[k[i]] + count[k[i]] != i)) return "search_core: each kind of pile must be one run";
         if (!count[k[i]]) first[k[i]] = i;
         count[k[i]]++;
         R->kind[i] = k[i];
     }
     R->nf = count[0]; R->nc = count[1]; R->nt = count[2];
     R->F0 = first[0]; R->C0 = first[1]; R->T0 = first[2];
-    if (!R->nf || !R->nt) { PyErr_SetString(PyExc_ValueError, "search_core: foundations and tableau needed"); return -1; }
-    if (read_bytes(supermove, "supermove", (Py_ssize_t)(R->nc + 1) * (R->nt + 1), &sm) ||
-        read_bytes(safe, "safe", 128, &sf))
-        return -1;
+    if (!R->nf || !R->nt) return "search_core: foundations and tableau needed";
+    size_t cells = (size_t)(R->nc + 1) * (size_t)(R->nt + 1);
+    if (size != 4 + (size_t)R->np + 64 * 64 + 128 + cells)
+        return "search_core: freecell rules of the wrong size for their piles";
+    const uint8_t *ft = k + R->np, *sf = ft + 64 * 64, *sm = sf + 128;
     memcpy(R->fits, ft, sizeof R->fits);
     for (int card = 0; card < 64; card++)
         for (int under = 0; under < 64; under++)
@@ -475,145 +448,70 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
     for (int c = 0; c <= R->nc; c++)
         for (int e = 0; e <= R->nt; e++) R->supermove[c][e] = sm[c * (R->nt + 1) + e];
     memcpy(R->safe_suits, sf, 64); memcpy(R->safe_rank, sf + 64, 64);
+    if (total < 1 || total > 52 || (step != 1 && step != -1) || start_rank < 1 || start_rank > 13)
+        return "search_core: one deck, foundations building by one";
     R->step = step; R->start_rank = start_rank; R->last_rank = step > 0 ? 13 : 1;
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3];
     R->w_unsorted = w[4]; R->w_cells = w[5]; R->w_empty = w[6];
-    if (total < 1 || total > 52 || (step != 1 && step != -1) || start_rank < 1 || start_rank > 13) {
-        PyErr_SetString(PyExc_ValueError, "search_core: one deck, foundations building by one");
-        return -1;
-    }
     R->total = total;
     R->slot = R->np + total;
-    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
-    return 0;
+    return NULL;
 }
 
-static int not_ready(const Search *S) {
-    if (S->R.np) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
-    return 1;
-}
+static size_t slot_bytes(const void *context) { return (size_t)((const Rules *)context)->slot; }
 
-static int read_position(Search *S, PyObject *obj, Pos *p) {
-    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
-    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
-    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
-    if (n > S->R.slot) goto bad;
-    for (int i = 0; i < S->R.np; i++) {            /* check before decode reads it */
-        if (at >= n) goto bad;
-        int size = S->R.kind[i] == 0 ? 0 : b[at++];
-        if (S->R.kind[i] == 0 && b[at++] >= 64) goto bad;
-        if (size > MAXH || (S->R.kind[i] == 1 && size > 1) || at + size > n) goto bad;
+/* A position as native.py packs it is the slot's encoding: checked, then copied. */
+static int read_position(const void *context, const uint8_t *b, size_t n, uint8_t *slot) {
+    const Rules *R = context;
+    size_t at = 0;
+    if (n > (size_t)R->slot) return -1;
+    for (int i = 0; i < R->np; i++) {
+        if (at >= n) return -1;
+        int size = R->kind[i] == 0 ? 0 : b[at++];
+        if (R->kind[i] == 0 && b[at++] >= 64) return -1;
+        if (size > MAXH || (R->kind[i] == 1 && size > 1) || at + size > n) return -1;
         for (int j = 0; j < size; j++)
-            if (b[at + j] >= 64) goto bad;
+            if (b[at + j] >= 64) return -1;
         at += size;
     }
-    if (at != n) goto bad;
-    decode(&S->R, b, p);
+    if (at != n) return -1;
+    memcpy(slot, b, n);
     return 0;
-bad:
-    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
-    return -1;
 }
 
-/* seed(position, moves): the start, reached by these moves (search.py's seed). */
-static PyObject *Search_seed(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
+static size_t write_position(const void *context, const uint8_t *slot, uint8_t *out) {
     Pos p;
-    Plan m[MAXSETTLE];
-    int nm;
-    if (read_position(S, position, &p) || read_moves(moves, m, MAXSETTLE, &nm)) return NULL;
+    decode(context, slot, &p);
+    return (size_t)encode(context, &p, out);
+}
+
+static double score_of_slot(const void *context, const uint8_t *slot) {
+    Pos p;
     Facts f;
-    facts_of(&S->R, &p, &f);
-    uint8_t key[KEYBUF], *slot;
-    if (loop_seed(&S->loop, key, key_of(&S->R, &p, key), m, nm, score(&S->R, &p, &f), &slot))
-        return PyErr_NoMemory();
-    encode(&S->R, &p, slot);
-    Py_RETURN_NONE;
+    decode(context, slot, &p);
+    facts_of(context, &p, &f);
+    return score(context, &p, &f);
 }
 
-LOOP_METHODS(Search)
-
-/* successors(position, came_by) -> [(moves, child position, score)]: the position expanded
- * by a fresh search of the same rules (each key admitted once, as a new table would), to
- * compare with CellsExpander.scored. */
-static PyObject *Search_successors(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
-    if (not_ready(S)) return NULL;
-    Search probe;                            /* a scratch search on the same rules */
-    probe.R = S->R;
-    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
-     * or trimmed */
-    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
-    Loop *L = &probe.loop;
-    PyObject *result = NULL;
-    Pos p;
-    Plan m[MAXSETTLE];
-    int nm;
-    if (read_position(&probe, position, &p) || read_moves(moves, m, MAXSETTLE, &nm)) goto done;
-    uint8_t *slot = loop_probe_root(L, m, nm);
-    if (!slot) goto done;
-    encode(&probe.R, &p, slot);
-    uint32_t depth;
-    if (expand_next(&probe, &depth) == FAILED) goto done;
-    result = PyList_New(0);
-    for (size_t i = 1; result && i < L->nnodes; i++) {
-        Node *c = &L->nodes[i];
-        uint8_t buf[MAXP + MAXH];
-        PyObject *child;
-        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
-        else {
-            Pos q;
-            decode(&probe.R, loop_position(L, (uint32_t)i), &q);
-            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
-        }
-        double value = loop_probe_score(L, i);
-        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
-        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
-        Py_XDECREF(item);
-    }
-done:
-    loop_free_all(L);
-    return result;
+static int key_of_position(const void *context, const uint8_t *slot, uint8_t *key) {
+    return key_of_slot((void *)context, slot, key);
 }
 
-/* key(position) -> bytes: the key the search's table holds. */
-static PyObject *Search_key(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    uint8_t key[KEYBUF];
-    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
-}
+static const KernelLimit limits[] = {{"MAX_PILES", MAXP}, {NULL, 0}};
 
-static PyMethodDef Search_methods[] = {
-    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): take part in a pooled proof."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> [(moves, child, score)]."},
-    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
-    LOOP_METHOD_ROWS(Search),
-    {NULL}
+const Kernel freecell_kernel = {
+    .name = "freecell",
+    .move_bytes = 3,
+    .most_moves = MAXSETTLE,
+    .key_bytes = KEYBUF,
+    .weights = 7,
+    .context_bytes = sizeof(Rules),
+    .load = load,
+    .slot_bytes = slot_bytes,
+    .read = read_position,
+    .write = write_position,
+    .key = key_of_position,
+    .score = score_of_slot,
+    .expand = expand,
+    .limits = limits,
 };
-
-LOOP_TYPE(Search, "solwidget.games.freecell.search_core.Search",
-          "One best-first search of the FreeCell family (see the module's source).");
-
-static PyMethodDef core_methods[] = {
-    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
-    {NULL}
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "search_core",
-    "The FreeCell family's search, compiled (see native.py).", -1, core_methods
-};
-
-PyMODINIT_FUNC PyInit_search_core(void) {
-    PyObject *m = loop_module(&core_module, &SearchType);
-    if (m && PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) Py_CLEAR(m);
-    return m;
-}

@@ -1,19 +1,19 @@
-/* Mutated Solitaire's search, compiled: solver/search.py's best-first search with
- * MutatedExpander's successors (expander.py, moves.py), score (score.py), key and dead-end
- * test (deadends.py), in C. The loop itself (frontier, tables, nodes, exploring, pooled loss
- * proofs) is solver/search_loop.h's, shared by the families.
+/* Mutated Solitaire's kernel: MutatedExpander's successors (expander.py, moves.py), score
+ * (score.py), key and dead-end test (deadends.py), in C, for the compiled search
+ * (solver/search_core.c, kernel.h's table). The loop itself (frontier, tables, nodes,
+ * exploring, pooled loss proofs) is solver/loop.h's, shared by the families.
  *
  * It is a second writing of what those Python files say, not a source of rules: every
  * table it plays by (each pile's kind and row, which piles give cards to which rows, which
- * card goes on which, the suits of each colour, the score's weights) is handed to it by
- * native.py, which reads them from the game's board and the expander, and it expands the
+ * card goes on which, the suits of each colour, the score's weights) is packed by
+ * native.py's ``pack_rules`` from the game's board and the expander, and it expands the
  * same positions in the same order as the Python search: the same successors (moves.py's
  * ``plans`` order, the same skipped moves, the same safe moves home after each), keys
  * (the same bytes as expander.py's ``key``), scores, frontier (a heap, and with
  * ``explore`` the same random kinds drawn from the same Mersenne Twister as Python's
  * random.Random(0)), transposition tables, evictions and trims, and with a pooled proof
- * the same keys added to the closure's two sets (search_loop.h's KeyPools).
- * tests/test_native_mutated.py compares the two successor by successor and search by
+ * the same keys added to the closure's two sets (search_core's KeyPools).
+ * tests/test_kernels.py and tests/test_native_mutated.py compare the two successor by successor and search by
  * search; the solver replays every win through State.play.
  *
  * A position is kept as bytes: for each pile in the game's order its length and its cards,
@@ -25,12 +25,10 @@
  * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
  * order of adding gives the Python score (score.py adds cached parts of the parent's score)
  * to the last bit. A priority adds the depth weight times the depth to it as search.py
- * does, in the same two rounded steps (search_loop.h's loop_priority), so the depth weight
+ * does, in the same two rounded steps (loop.h's loop_priority), so the depth weight
  * may be any double. */
 
-#define MOVE_BYTES 3     /* a move: source, destination, count (see above) */
-#define LOOP_MODULE "solwidget.games.mutated.search_core"
-#include "../../solver/search_loop.h"
+#include "../../solver/kernel.h"
 
 #define MAXP 24          /* piles: the game has 23 */
 #define MAXH 56          /* cards in one pile: no two cards alike, so at most 52 */
@@ -97,21 +95,20 @@ static int encode(const Rules *R, const Pos *p, uint8_t *b) {
 
 /* ------------------------------------------------------------------ the search */
 
+typedef struct Asked Asked;
+
+/* The kernel's context: the rules, and a search's scratch. */
 typedef struct {
-    PyObject_HEAD
-    Loop loop;
     Rules R;
-    PyObject *dead;                     /* the dead-end test called back in Python, or NULL */
-    PyObject *asked;                    /* the keys asked about, for successors(), or NULL */
-    struct Asked *asked_keys; size_t casked;    /* an expansion's keys, asked in a second pass */
-} Search;
+    Asked *asked_keys; size_t casked;   /* an expansion's keys, asked in a second pass */
+} Context;
 
 /* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
-static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
-                      const Pos *p, double value, int64_t *won) {
+static inline int push_child(Loop *L, const Rules *R, uint32_t parent, const Plan *m, int nm, uint32_t depth,
+                             const Pos *p, double value, int64_t *won) {
     uint8_t *slot;
-    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
-    if (slot) encode(&S->R, p, slot);
+    if (loop_child(L, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (slot) encode(R, p, slot);
     return 0;
 }
 
@@ -654,43 +651,19 @@ static int dead_in_c(const Rules *R, const Pos *p) {
     return !all_home(&D);
 }
 
-/* Is the position dead: the test above, or where the search was given one, a test called
- * back in Python (DeadEnds.dead(piles, modes)); 1 dead, 0 not, -1 with a Python error. */
-static int is_dead(Search *S, const Pos *p) {
-    const Rules *R = &S->R;
-    if (!S->dead) return dead_in_c(R, p);
-    PyObject *piles = PyTuple_New(R->np), *modes = NULL, *answer = NULL;
-    if (!piles) return -1;
-    for (int i = 0; i < R->np; i++) {
-        PyObject *pile = PyBytes_FromStringAndSize((const char *)p->c[i], p->len[i]);
-        if (!pile) goto fail;
-        PyTuple_SET_ITEM(piles, i, pile);
-    }
-    modes = Py_BuildValue("(iii)", p->mode[0], p->mode[1], p->mode[2]);
-    if (!modes) goto fail;
-    answer = PyObject_CallFunctionObjArgs(S->dead, piles, modes, NULL);
-    if (!answer) goto fail;
-    int dead = PyObject_IsTrue(answer);
-    Py_DECREF(piles); Py_DECREF(modes); Py_DECREF(answer);
-    return dead;
-fail:
-    Py_XDECREF(piles); Py_XDECREF(modes);
-    return -1;
+/* Is the popped position dead: the test above, or where the search was given one, the test
+ * called back in its place (the loop's dead_hook, asked with the popped slot), or none in a
+ * probe that skips it; 1 dead, 0 not, -1 failed. */
+static int is_dead(Loop *L, const Rules *R, const uint8_t *slot, const Pos *p) {
+    if (L->skip_dead_ends) return 0;
+    if (L->dead_hook) return L->dead_hook(L->hook_arg, slot);
+    return dead_in_c(R, p);
 }
 
 /* ------------------------------------------------------------------ one expansion */
 
-/* successors(): note a key asked about in its list. */
-static int note_key(PyObject *list, const uint8_t *key, int n) {
-    PyObject *k = PyBytes_FromStringAndSize((const char *)key, n);
-    if (!k) return -1;
-    int r = PyList_Append(list, k);
-    Py_DECREF(k);
-    return r;
-}
-
 /* A child's key, made in expand_next's first pass: its hash, and the plan it comes of. */
-typedef struct Asked { uint8_t key[KEYBUF]; uint64_t hash; int n, plan; } Asked;
+struct Asked { uint8_t key[KEYBUF]; uint64_t hash; int n, plan; };
 
 /* The child of plan ``m`` from ``p``, with the moves that reach it (the move, then the safe
  * moves home it allows); how many. ``touched``: the piles they changed. */
@@ -716,10 +689,9 @@ static int key_of_popped(void *popped, const uint8_t *slot, uint8_t *key) {
 }
 
 /* _Search.expand_next with MutatedExpander.scored: the won node, EXPANDED if none, SKIPPED or
- * FAILED (search_loop.h). */
-static int64_t expand_next(void *search, uint32_t *depth_out) {
-    Search *S = search;
-    Loop *L = &S->loop;
+ * FAILED (loop.h). */
+static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
+    Context *S = context;
     const Rules *R = &S->R;
     Entry e;
     uint8_t key[KEYBUF];
@@ -727,12 +699,13 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
     int next = loop_next(L, &e, key_of_popped, &P, key);
     if (next <= 0) return next ? FAILED : SKIPPED;
     if (P.n < 0) key_of_popped(&P, loop_position(L, e.node), key);
-    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    const uint8_t *popped = loop_position(L, e.node);      /* readable until the next store */
+    if (loop_release_slot(L, e.node)) return FAILED;
     const Pos *pp = &P.p;
     Node node = L->nodes[e.node];
     *depth_out = node.depth;
     int64_t won = -1;
-    int dead = is_dead(S, pp);
+    int dead = is_dead(L, R, popped, pp);
     if (dead < 0) return FAILED;
     if (!dead) {
         Parts parts;                                  /* the parent's score, in parts */
@@ -743,7 +716,7 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
         Plan plans[MAXPLANS], played[MAXSETTLE + 1];
         int np = plans_of(R, pp, plans);
         if (np < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
+            L->error = "search_core: more moves from one position than it holds";
             return FAILED;
         }
         /* Two passes, for the memory: the children's keys first, each key's slot in the
@@ -774,7 +747,6 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
         for (int i = 0; i < nasked && won < 0; i++) {
             const uint8_t *k = asked[i].key;
             int n = asked[i].n;
-            if (S->asked && note_key(S->asked, k, n)) return FAILED;        /* successors() */
             int ok = loop_admit_hashed(L, k, n, asked[i].hash);
             if (ok < 0) return FAILED;
             if (!ok) continue;
@@ -784,93 +756,58 @@ static int64_t expand_next(void *search, uint32_t *depth_out) {
             int same_home = nm == 1 && m.src >= R->nf && (m.dst == BUILD_DST || m.dst >= R->nf) &&
                             parts.L.cards_home < R->total;
             double value = same_home ? score_from(R, &parts, &q, touched) : score(R, &q);
-            if (push_child(S, e.node, played, nm, node.depth + nm, &q, value, &won)) goto memory;
+            if (push_child(L, R, e.node, played, nm, node.depth + nm, &q, value, &won)) goto memory;
         }
     }
     if (won >= 0) return won;
     if (loop_trim(L)) goto memory;
     return EXPANDED;
 memory:
-    PyErr_NoMemory();
     return FAILED;
 }
 
-/* ------------------------------------------------------------------ Python's side */
+/* ------------------------------------------------------------------ the kernel's table */
 
-static void free_all(Search *S) {
-    loop_free_all(&S->loop);
-    Py_CLEAR(S->dead); Py_CLEAR(S->asked);
-    GIVE(S->asked_keys, S->casked, sizeof(Asked));
-}
-
-static void Search_dealloc(Search *S) {
-    free_all(S);
-    Py_TYPE(S)->tp_free((PyObject *)S);
-}
-
-static int bad_rules(const char *why) {
-    PyErr_Format(PyExc_ValueError, "search_core: %s", why);
-    return -1;
-}
-
-/* Search(kinds, rows, givers, fits, parents, colours, weights, total, depth_weight, explore,
- *        table_half, frontier_size, dead):
+/* The rules, as native.py's pack_rules packs them:
+ *   3 bytes: the piles, the cards (52), the givers;
  *   kinds: a byte a pile (0 foundation, 1 space, 2 r2x, 3 deck; the foundations first, the
  *          three decks one run, in rows 1, 2, 3); rows: each pile's row (0 to 3);
  *   givers: 3 bytes a giving pile, in board.GIVERS's order: the pile, then the rows it
  *          gives to (255: none);
  *   fits: 128 x 128 bytes (board.FITS); parents: 64 x 2 bytes (board.PARENTS_OF, 255: none);
  *   colours: 12 bytes, by suit the two suits of the other colour, then by suit the other
- *          suit of its colour;
- *   weights: the 7 of score.py (home, blockers, urgent, down, rows, decks, orphans);
- *   dead: None for the dead-end test written here, or a function (piles, modes) -> bool
- *         called back once an expansion instead (DeadEnds.dead: for the tests). */
-static int Search_init(Search *S, PyObject *args, PyObject *kw) {
-    PyObject *kinds, *rows, *givers, *fits, *parents, *colours, *dead;
-    int total;
-    double w[7], depth_weight, explore;
-    Py_ssize_t table_half, frontier_size;
-    if (!PyArg_ParseTuple(args, "SSSSSS(ddddddd)iddnnO", &kinds, &rows, &givers, &fits, &parents, &colours,
-                          &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &total, &depth_weight, &explore,
-                          &table_half, &frontier_size, &dead))
-        return -1;
-    free_all(S);                                  /* a search set up again starts afresh */
-    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
-    Rules *R = &S->R;
-    int np = (int)PyBytes_GET_SIZE(kinds);
-    if (np < 1 || np > MAXP) return bad_rules("1 to 24 piles");
-    const uint8_t *k, *rw, *gv, *ft, *pa, *co;
-    if (read_bytes(kinds, "kinds", np, &k) || read_bytes(rows, "rows", np, &rw) ||
-        read_bytes(fits, "fits", 128 * 128, &ft) || read_bytes(parents, "parents", 128, &pa) ||
-        read_bytes(colours, "colours", 12, &co))
-        return -1;
-    if (!PyBytes_Check(givers) || PyBytes_GET_SIZE(givers) % 3 || PyBytes_GET_SIZE(givers) > 3 * MAXP)
-        return bad_rules("givers: 3 bytes a pile");
-    if (dead != Py_None && !PyCallable_Check(dead)) {
-        PyErr_SetString(PyExc_TypeError, "search_core: dead must be callable or None");
-        return -1;
-    }
+ *          suit of its colour.
+ * The weights: the 7 of score.py (home, blockers, urgent, down, rows, decks, orphans). */
+static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
+    Rules *R = &((Context *)context)->R;
+    if (size < 3) return "search_core: mutated rules of 3 bytes at least";
+    int np = b[0], total = b[1], ngivers = b[2];
+    if (np < 1 || np > MAXP) return "search_core: 1 to 24 piles";
+    if (ngivers > MAXP) return "search_core: givers: 3 bytes a pile";
+    if (size != 3 + 2 * (size_t)np + 3 * (size_t)ngivers + 128 * 128 + 128 + 12)
+        return "search_core: mutated rules of the wrong size for their piles";
+    const uint8_t *k = b + 3, *rw = k + np, *gv = rw + np, *ft = gv + 3 * ngivers, *pa = ft + 128 * 128,
+                  *co = pa + 128;
     int nf = 0, d1 = -1, last_space = -1;
     for (int i = 0; i < np; i++) {
-        if (k[i] > DECK || rw[i] > 3 || (k[i] == FOUNDATION) != (rw[i] == 0)) return bad_rules("a pile's kind or row");
-        if (k[i] == FOUNDATION && i != nf++) return bad_rules("the foundations come first");
+        if (k[i] > DECK || rw[i] > 3 || (k[i] == FOUNDATION) != (rw[i] == 0)) return "search_core: a pile's kind or row";
+        if (k[i] == FOUNDATION && i != nf++) return "search_core: the foundations come first";
         if (k[i] == DECK && d1 < 0) d1 = i;
         if (k[i] == SPACE) last_space = i;
         R->kind[i] = k[i]; R->row[i] = rw[i];
     }
-    if (nf != 4 || d1 < 0 || d1 + NDECKS > np) return bad_rules("four foundations and three decks");
+    if (nf != 4 || d1 < 0 || d1 + NDECKS > np) return "search_core: four foundations and three decks";
     for (int d = 0; d < NDECKS; d++)
-        if (k[d1 + d] != DECK || rw[d1 + d] != d + 1) return bad_rules("the decks d1, d2, d3 in rows 1, 2, 3");
+        if (k[d1 + d] != DECK || rw[d1 + d] != d + 1) return "search_core: the decks d1, d2, d3 in rows 1, 2, 3";
     R->np = np; R->nf = nf; R->d1 = d1;
     memset(R->gives_to, 255, sizeof R->gives_to);
-    gv = (const uint8_t *)PyBytes_AS_STRING(givers);
-    R->ngivers = (int)(PyBytes_GET_SIZE(givers) / 3);
+    R->ngivers = ngivers;
     for (int g = 0; g < R->ngivers; g++) {
         int src = gv[3 * g];
-        if (src >= np || k[src] == FOUNDATION) return bad_rules("a giver is a space, r2x or a deck");
+        if (src >= np || k[src] == FOUNDATION) return "search_core: a giver is a space, r2x or a deck";
         for (int j = 0; j < 2; j++) {
             int row = gv[3 * g + 1 + j];
-            if (row != 255 && row > 3) return bad_rules("a giver's rows");
+            if (row != 255 && row > 3) return "search_core: a giver's rows";
             R->gives_to[src][j] = (uint8_t)row;
         }
         R->givers[g] = (uint8_t)src;
@@ -879,216 +816,132 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
         if (k[i] == SPACE && rw[i] == 1) R->row1[R->nrow1++] = (uint8_t)i;
         int g = k[i] == FOUNDATION ? 0 : k[i] == SPACE ? rw[i] : -1;
         if (g >= 0) { R->group[g][R->ngroup[g]++] = (uint8_t)i; R->group_mask[g] |= 1u << i; }
-        else if (i < last_space) return bad_rules("r2x and the decks come after the spaces");
+        else if (i < last_space) return "search_core: r2x and the decks come after the spaces";
         else R->rest[R->nrest++] = (uint8_t)i;
     }
     for (int g = 0; g < 4; g++)
-        if (R->ngroup[g] > 8) return bad_rules("at most 8 piles in a group");
+        if (R->ngroup[g] > 8) return "search_core: at most 8 piles in a group";
     memcpy(R->fits, ft, sizeof R->fits);
     for (int card = 0; card < 64; card++)
         for (int j = 0; j < 2; j++) {
             int h = pa[2 * card + j];
             if (h == 255) continue;
-            if (h >= 64) return bad_rules("parents are cards below 64");
+            if (h >= 64) return "search_core: parents are cards below 64";
             R->parents[card][R->nparents[card]++] = (uint8_t)h;
         }
     for (int s = 0; s < 4; s++) {
-        if (co[2 * s] > 3 || co[2 * s + 1] > 3 || co[8 + s] > 3) return bad_rules("colours are suits 0 to 3");
+        if (co[2 * s] > 3 || co[2 * s + 1] > 3 || co[8 + s] > 3) return "search_core: colours are suits 0 to 3";
         R->other[s][0] = co[2 * s]; R->other[s][1] = co[2 * s + 1]; R->partner[s] = co[8 + s];
     }
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_down = w[3];
     R->w_rows = w[4]; R->w_decks = w[5]; R->w_orphans = w[6];
-    if (total != 52) return bad_rules("one deck of 52 cards");
+    if (total != 52) return "search_core: one deck of 52 cards";
     R->total = total;
     R->slot = np + total + NDECKS;
-    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
-    if (dead != Py_None) {
-        Py_INCREF(dead);
-        S->dead = dead;
-    }
-    return 0;
+    return NULL;
 }
 
-static int not_ready(const Search *S) {
-    if (S->R.np) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
-    return 1;
-}
+static size_t slot_bytes(const void *context) { return (size_t)((const Context *)context)->R.slot; }
 
-/* A position as encode() writes it, checked before decode() reads it: cards below 128, no
- * card twice (so no pile outgrows MAXH, and the key's sort may read bottom cards alone),
- * each foundation an Ace and the cards up from it in its suit (so a suit not home has an
- * empty foundation to go to), a built deck's base within it. */
-static int read_position(Search *S, PyObject *obj, Pos *p) {
-    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
-    const Rules *R = &S->R;
-    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
-    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
+/* A position as native.py packs it (its ``encode``), checked before decode() reads it: cards
+ * below 128, no card twice (so no pile outgrows MAXH, and the key's sort may read bottom
+ * cards alone), each foundation an Ace and the cards up from it in its suit (so a suit not
+ * home has an empty foundation to go to), a built deck's base within it. The slot's encoding
+ * is the packed one. */
+static int read_position(const void *context, const uint8_t *b, size_t n, uint8_t *slot) {
+    const Rules *R = &((const Context *)context)->R;
+    size_t at = 0;
+    Pos q, *p = &q;
     int total = 0;
     uint64_t seen = 0;
-    if (n > R->slot) goto bad;
+    if (n > (size_t)R->slot) return -1;
     for (int i = 0; i < R->np; i++) {
-        if (at >= n) goto bad;
+        if (at >= n) return -1;
         int size = b[at++];
-        if (size > MAXH || at + size > n) goto bad;
+        if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++) {
             int card = b[at + j];
-            if (card >= 128 || (R->kind[i] == FOUNDATION && card >= 64) || (seen >> (card & 63) & 1)) goto bad;
+            if (card >= 128 || (R->kind[i] == FOUNDATION && card >= 64) || (seen >> (card & 63) & 1)) return -1;
             seen |= 1ull << (card & 63);
         }
         at += size;
         total += size;
     }
-    if (at + NDECKS != n || total > R->total) goto bad;
+    if (at + NDECKS != n || total > R->total) return -1;
     decode(R, b, p);
     for (int d = 0; d < NDECKS; d++)                  /* the mode bytes, before int8_t takes them */
-        if (b[at + d] && b[at + d] - 1 >= p->len[R->d1 + d]) goto bad;
+        if (b[at + d] && b[at + d] - 1 >= p->len[R->d1 + d]) return -1;
     for (int f = 0; f < R->nf; f++) {                 /* a foundation: Ace up, in one suit */
         int suit = p->c[f][0] >> 4 & 3;                /* (no card twice: one a suit) */
         for (int j = 0; j < p->len[f]; j++)
-            if (p->c[f][j] != (suit << 4 | (j + 1))) goto bad;
+            if (p->c[f][j] != (suit << 4 | (j + 1))) return -1;
     }
-    return 0;
-bad:
-    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
-    return -1;
-}
-
-/* read_moves, and each move's piles this game's (or a build's). */
-static int read_plans(Search *S, PyObject *obj, Plan *m, int *nm) {
-    if (read_moves(obj, m, MAXSETTLE - 1, nm)) return -1;
-    for (int i = 0; i < *nm; i++)
-        if (m[i].src >= S->R.np || (m[i].dst >= S->R.np && m[i].dst != BUILD_DST)) {
-            PyErr_SetString(PyExc_ValueError, "search_core: a move names no pile");
-            return -1;
-        }
+    memcpy(slot, b, n);
     return 0;
 }
 
-/* seed(position, moves): the start, reached by these moves (search.py's seed). */
-static PyObject *Search_seed(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
+
+static size_t write_position(const void *context, const uint8_t *slot, uint8_t *out) {
+    const Rules *R = &((const Context *)context)->R;
     Pos p;
-    Plan m[MAXSETTLE];
-    int nm;
-    if (read_position(S, position, &p) || read_plans(S, moves, m, &nm)) return NULL;
-    uint8_t key[KEYBUF], *slot;
-    if (loop_seed(&S->loop, key, key_of(&S->R, &p, key), m, nm, score(&S->R, &p), &slot))
-        return PyErr_NoMemory();
-    encode(&S->R, &p, slot);
-    Py_RETURN_NONE;
+    decode(R, slot, &p);
+    return (size_t)encode(R, &p, out);
 }
 
-LOOP_METHODS(Search)
-
-/* successors(position, moves) -> ([(moves, child position or None, score)], [keys asked]):
- * the position expanded by a fresh search of the same rules (each key admitted once, as a
- * new table would), to compare with MutatedExpander.scored. */
-static PyObject *Search_successors(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
-    if (not_ready(S)) return NULL;
-    Search probe;                            /* a scratch search on the same rules */
-    memset(&probe, 0, sizeof probe);
-    probe.R = S->R;
-    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
-     * or trimmed */
-    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
-    Loop *L = &probe.loop;
-    probe.dead = S->dead; Py_XINCREF(probe.dead);
-    probe.asked = PyList_New(0);
-    PyObject *result = NULL, *children = NULL;
+static int key_of_position(const void *context, const uint8_t *slot, uint8_t *key) {
+    const Rules *R = &((const Context *)context)->R;
     Pos p;
-    Plan m[MAXSETTLE];
-    int nm;
-    if (!probe.asked) goto done;
-    if (read_position(&probe, position, &p) || read_plans(&probe, moves, m, &nm)) goto done;
-    uint8_t *slot = loop_probe_root(L, m, nm);
-    if (!slot) goto done;
-    encode(&probe.R, &p, slot);
-    uint32_t depth;
-    if (expand_next(&probe, &depth) == FAILED) goto done;
-    children = PyList_New(0);
-    for (size_t i = 1; children && i < L->nnodes; i++) {
-        Node *c = &L->nodes[i];
-        uint8_t buf[MAXP * (MAXH + 1) + NDECKS];
-        PyObject *child;
-        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
-        else {
-            Pos q;
-            decode(&probe.R, loop_position(L, (uint32_t)i), &q);
-            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
-        }
-        double value = loop_probe_score(L, i);
-        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
-        if (!item || PyList_Append(children, item)) Py_CLEAR(children);
-        Py_XDECREF(item);
+    decode(R, slot, &p);
+    return key_of(R, &p, key);
+}
+
+static double score_of_position(const void *context, const uint8_t *slot) {
+    const Rules *R = &((const Context *)context)->R;
+    Pos p;
+    decode(R, slot, &p);
+    return score(R, &p);
+}
+
+static int dead_position(void *context, const uint8_t *slot) {
+    const Rules *R = &((const Context *)context)->R;
+    Pos p;
+    decode(R, slot, &p);
+    return dead_in_c(R, &p);
+}
+
+/* Each move's piles this game's (or a build's). */
+static const char *check_moves(const void *context, const uint8_t *moves, int n) {
+    const Rules *R = &((const Context *)context)->R;
+    for (int i = 0; i < n; i++) {
+        int src = moves[3 * i], dst = moves[3 * i + 1];
+        if (src >= R->np || (dst >= R->np && dst != BUILD_DST)) return "search_core: a move names no pile";
     }
-    if (children) result = PyTuple_Pack(2, children, probe.asked);
-done:
-    Py_XDECREF(children);
-    free_all(&probe);
-    return result;
+    return NULL;
 }
 
-/* key(position) -> bytes: the key the search's table holds (expander.key's bytes). */
-static PyObject *Search_key(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    uint8_t key[KEYBUF];
-    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
+static void release(void *context) {
+    Context *S = context;
+    GIVE(S->asked_keys, S->casked, sizeof(Asked));
 }
 
-/* score(position) -> float: score.py's score of the position. */
-static PyObject *Search_score(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    return PyFloat_FromDouble(score(&S->R, &p));
-}
+static const KernelLimit limits[] = {{"MAX_PILES", MAXP}, {"MAX_CARDS", MAXH}, {NULL, 0}};
 
-/* dead(position) -> bool: the dead-end test written here (deadends.DeadEnds.dead). */
-static PyObject *Search_dead(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    return PyBool_FromLong(dead_in_c(&S->R, &p));
-}
-
-static PyMethodDef Search_methods[] = {
-    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None twice."},
-    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, moves) -> ([(moves, child, score)], [keys asked])."},
-    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
-    {"score", (PyCFunction)Search_score, METH_VARARGS, "score(position) -> its score."},
-    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it dead (deadends.py)?"},
-    LOOP_METHOD_ROWS(Search),
-    {NULL}
+const Kernel mutated_kernel = {
+    .name = "mutated",
+    .move_bytes = 3,
+    .most_moves = MAXSETTLE - 1,
+    .key_bytes = KEYBUF,
+    .weights = 7,
+    .context_bytes = sizeof(Context),
+    .load = load,
+    .slot_bytes = slot_bytes,
+    .read = read_position,
+    .write = write_position,
+    .key = key_of_position,
+    .score = score_of_position,
+    .expand = expand,
+    .dead = dead_position,
+    .check_moves = check_moves,
+    .release = release,
+    .limits = limits,
 };
-
-LOOP_TYPE(Search, "solwidget.games.mutated.search_core.Search",
-          "One best-first search of Mutated Solitaire (see the module's source).");
-
-static PyMethodDef core_methods[] = {
-    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
-    {NULL}
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "search_core",
-    "Mutated Solitaire's search, compiled (see native.py).", -1, core_methods
-};
-
-PyMODINIT_FUNC PyInit_search_core(void) {
-    PyObject *m = loop_module(&core_module, &SearchType);
-    if (m && (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
-              PyModule_AddIntConstant(m, "MAX_CARDS", MAXH) < 0))
-        Py_CLEAR(m);
-    return m;
-}

@@ -1,11 +1,11 @@
-/* The Interchange family's search, compiled: solver/search.py's best-first search with
- * InterchangeExpander's successors (expander.py), score (solver/heuristics.py) and key
- * (solver/keys.py's _cycle_key), in C, for the games where expander.fast_path holds
+/* The Interchange family's kernel: InterchangeExpander's successors (expander.py), score
+ * (solver/heuristics.py) and key (solver/keys.py's _cycle_key), in C, for the compiled
+ * search (solver/search_core.c, kernel.h's table), for the games where expander.fast_path holds
  * (Triple and Quadruple Interchange, and variants of their shape).
  *
  * It is a second writing of what those Python files say, not a source of rules: every
  * table it plays by (which card goes on which, what an empty pile takes, the pile layout,
- * the decks, the score's weights) is handed to it by native.py, which reads them from the
+ * the decks, the score's weights) is packed by native.py's ``pack_rules`` from the
  * game, and it expands the same positions in the same order as the Python search: the
  * same successors (moves.py's plans with every=False, then the home bridges and the
  * bridges of reductions.py worked out on the reserve's turning cycle, each followed by the
@@ -14,7 +14,8 @@
  * scores (heuristics.py's patience score, a tableau move's or bridge's made from its
  * parent's by the two piles that change, as moves_from does), the same frontier, draws,
  * tables, evictions, trims and pooled proofs (search.py's _Closure: its two sets of bytes
- * keys, held here as KeyPools). tests/test_native_interchange.py compares the two
+ * keys, held as search_core's KeyPools). tests/test_kernels.py and
+ * tests/test_native_interchange.py compare the two
  * successor by successor and search by search; the solver replays every win through
  * State.play.
  *
@@ -33,12 +34,10 @@
  * Scores are sums of counts times weights. native.py uses this core only when every weight
  * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
  * order of adding gives the Python score to the last bit. A priority adds the depth weight
- * times the depth to it as search.py does, in the same two rounded steps (search_loop.h's
+ * times the depth to it as search.py does, in the same two rounded steps (loop.h's
  * loop_priority), so the depth weight may be any double. */
 
-#define MOVE_BYTES 2     /* a move: a 16-bit code (below) */
-#define LOOP_MODULE "solwidget.games.interchange.search_core"
-#include "../../solver/search_loop.h"
+#include "../../solver/kernel.h"
 
 #define MAXP 32          /* piles */
 #define MAXH 64          /* cards in one tableau pile */
@@ -55,7 +54,7 @@
 typedef struct {
     int np, nf, nt, F0, T0, S, W;     /* piles: the foundations, the tableau, stock, waste */
     uint8_t fits[128][128];           /* fits[under][over]: over may be built on under */
-    uint8_t fits_on[128][64];         /* the cards that fit on a card, in Python's set order */
+    uint8_t fits_on[128][64];         /* the cards that fit on a card, ascending (stock.hosts_in_order) */
     uint8_t nfits[128];
     uint8_t empty_takes[128];         /* an empty tableau pile takes a run headed by the card */
     uint8_t builds[128][128];         /* the build's fits (face-down or not): the unsorted weight's */
@@ -72,11 +71,10 @@ typedef struct { int olen, now; uint32_t redeals; uint8_t order[MAXR + 1]; } Res
 
 /* ------------------------------------------------------------------ the search */
 
+/* The kernel's context: the rules, and the loop of the expansion under way. */
 typedef struct {
-    PyObject_HEAD
-    Loop loop;
     Rules R;
-    PyObject *dead;                     /* a Python dead-end test, or NULL: the C one */
+    Loop *L;
 } Search;
 
 static int encode(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *b);
@@ -86,7 +84,7 @@ static int encode(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *b);
 static int push_child(Search *S, uint32_t parent, const uint16_t *m, int nm, uint32_t depth,
                       const Pos *p, const Reserve *rv, double value, int64_t *won) {
     uint8_t *slot;
-    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (loop_child(S->L, parent, m, nm, depth, value, won, &slot)) return -1;
     if (slot) encode(&S->R, p, rv, slot);
     return 0;
 }
@@ -501,7 +499,7 @@ static int settled_child(Search *S, Ex *x, const Pos *q0, const Reserve *r0, con
     int bad = settle(R, &q, &r, codes, &nc);
     if (bad) return bad;
     uint8_t key[KEYBUF];
-    int ok = loop_admit(&S->loop, key, key_of(R, &q, key));
+    int ok = loop_admit(S->L, key, key_of(R, &q, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, &q, &r, codes, nc, score(R, &q, &r));
 }
@@ -515,7 +513,7 @@ static int homed_child(Search *S, Ex *x, const Pos *q, const Reserve *rq, const 
         if (q->len[t] && is_safe(safe, q->c[t][q->len[t] - 1])) asked = 0;
     if (!asked) return settled_child(S, x, q, rq, codes, nc);
     uint8_t key[KEYBUF];
-    int ok = loop_admit(&S->loop, key, key_of(R, q, key));
+    int ok = loop_admit(S->L, key, key_of(R, q, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, q, rq, codes, nc, score(R, q, rq));
 }
@@ -536,7 +534,7 @@ static int tableau_child(Search *S, Ex *x, int src, int dst, int dst_was, const 
         return settled_child(S, x, p, rq, codes, nc);
     uint8_t key[KEYBUF];
     memcpy(key, x->head, x->nhead);
-    int ok = loop_admit(&S->loop, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
+    int ok = loop_admit(S->L, key, x->nhead + tableau_part_two(R, p, x->order, src, dst, key + x->nhead));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     int empties = x->empty + (rest == 0) - (dst_was == 0);
     double value = x->core - x->part[src] - x->part[dst] + pile_value(R, p->c[src], rest, x->need)
@@ -560,7 +558,7 @@ static int run_length(const Rules *R, const Pos *p, int t) {
 }
 
 /* The moves of moves.py's plans(every=False), then the home bridges and the bridges, as
- * InterchangeExpander._successors gives them. 0, -2 out of memory (or a Python error),
+ * InterchangeExpander._successors gives them. 0, -2 the loop failed (L->error, or out of memory),
  * -3 beyond this core's bounds; x->won >= 0 once a child wins. */
 static int successors(Search *S, Ex *x) {
     const Rules *R = &S->R;
@@ -728,17 +726,17 @@ static int successors(Search *S, Ex *x) {
 
 static int is_dead(const Rules *R, const Pos *p, const Reserve *rv);
 
-/* reductions.DeadEnds.is_dead, here or (S->dead: a Python function of the encoded
- * position) in Python. 1, 0, or -2 a Python error. */
-static int dead_end(Search *S, Ex *x) {
-    if (S->dead == NULL) return is_dead(&S->R, &x->p, &x->rv);
-    uint8_t buf[4 * MAXR + 64];
-    int n = encode(&S->R, &x->p, &x->rv, buf);
-    PyObject *r = PyObject_CallFunction(S->dead, "y#", buf, (Py_ssize_t)n);
-    if (!r) return -2;
-    int dead = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    return dead < 0 ? -2 : dead;
+/* reductions.DeadEnds.is_dead of the popped position (``slot``, still readable): here, or
+ * the test called back in its place (the loop's dead_hook), or none in a probe that skips
+ * it. 1, 0, or -2 failed. */
+static int dead_end(Search *S, Ex *x, const uint8_t *slot) {
+    Loop *L = S->L;
+    if (L->skip_dead_ends) return 0;
+    if (L->dead_hook) {
+        int dead = L->dead_hook(L->hook_arg, slot);
+        return dead < 0 ? -2 : dead;
+    }
+    return is_dead(&S->R, &x->p, &x->rv);
 }
 
 /* InterchangeExpander.scored on a live position: its children pushed. 0, or as successors. */
@@ -758,8 +756,6 @@ static int children(Search *S, Ex *x, uint32_t node, uint32_t depth) {
     return successors(S, x);
 }
 
-static PyObject *failed(int64_t code);
-
 /* The loop's KeyOf (pooled proofs): the key of an encoded position. */
 static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
     Pos p; Reserve rv;
@@ -768,274 +764,147 @@ static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
 }
 
 /* _Search.expand_next with InterchangeExpander.scored: the won node, EXPANDED if none,
- * SKIPPED or FAILED (search_loop.h). */
-static int64_t expand_next(void *search, uint32_t *depth_out) {
-    Search *S = search;
-    Loop *L = &S->loop;
+ * SKIPPED or FAILED (loop.h). */
+static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
+    Search *S = context;
     const Rules *R = &S->R;
+    S->L = L;
     Entry e;
     uint8_t key[KEYBUF];
     int next = loop_next(L, &e, key_of_slot, S, key);
     if (next <= 0) return next ? FAILED : SKIPPED;
     Node node = L->nodes[e.node];
     Ex x;
-    decode(R, loop_position(L, e.node), &x.p, &x.rv);
-    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    const uint8_t *popped = loop_position(L, e.node);      /* readable until the next store */
+    decode(R, popped, &x.p, &x.rv);
+    if (loop_release_slot(L, e.node)) return FAILED;
     x.nhead = head_of(R, &x.p, x.head);
     x.won = -1;
     *depth_out = node.depth;
-    int dead = dead_end(S, &x);                       /* a dead end has no successors */
+    int dead = dead_end(S, &x, popped);               /* a dead end has no successors */
     if (dead < 0) return FAILED;
     if (!dead) {
         int bad = children(S, &x, e.node, node.depth);
-        if (bad) { failed(bad); return FAILED; }
+        if (bad == -3) L->error = "search_core: a position beyond this core's bounds";
+        if (bad) return FAILED;
         if (x.won >= 0) return x.won;
     }
-    if (loop_trim(L)) { PyErr_NoMemory(); return FAILED; }
+    if (loop_trim(L)) return FAILED;
     return EXPANDED;
 }
 
-/* ------------------------------------------------------------------ Python's side */
+/* ------------------------------------------------------------------ the kernel's table */
 
-static void Search_dealloc(Search *S) {
-    loop_free_all(&S->loop);
-    Py_CLEAR(S->dead);
-    Py_TYPE(S)->tp_free((PyObject *)S);
-}
-
-/* Search(foundations, tableau, fits_on, empty_takes, builds, decks, total, weights,
- *        depth_weight, explore, table_half, frontier_size, dead): the piles are the
- *        foundations, then the tableau, then the stock and the waste; fits_on a tuple of
- *        128 bytes objects (the cards that fit on each card, in Python's set order);
- *        empty_takes 128 bytes; builds 128x128 bytes (the build's fits, read by the
- *        unsorted weight); weights the 8 of heuristics.py (home, blockers, urgent, buried,
- *        down, empty, reserve, unsorted); dead a Python function of an encoded position,
- *        or None (the C test). */
-static int Search_init(Search *S, PyObject *args, PyObject *kw) {
-    PyObject *fits_on, *empty_takes, *builds, *dead;
-    int nf, nt, decks, total;
-    double w[8];
-    double depth_weight, explore;
-    Py_ssize_t table_half, frontier_size;
-    if (!PyArg_ParseTuple(args, "iiO!SSii(dddddddd)ddnnO", &nf, &nt, &PyTuple_Type, &fits_on, &empty_takes,
-                          &builds, &decks, &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7],
-                          &depth_weight, &explore, &table_half, &frontier_size, &dead))
-        return -1;
-    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
-    Py_CLEAR(S->dead);
-    memset(&S->R, 0, sizeof S->R);
-    Rules *R = &S->R;
-    if (nf < 1 || nt < 1 || nf + nt + 2 > MAXP) {
-        PyErr_SetString(PyExc_ValueError, "search_core: 1 to 30 foundations and tableau piles");
-        return -1;
-    }
-    if (decks < 1 || total < 1 || total > MAXR || total + nf + nt + 1 > 255 || nf > 4 * decks) {
-        PyErr_SetString(PyExc_ValueError, "search_core: a key must fit in 255 bytes");
-        return -1;
-    }
-    if (PyTuple_GET_SIZE(fits_on) != 128) {
-        PyErr_SetString(PyExc_ValueError, "search_core: fits_on must hold 128 bytes objects");
-        return -1;
-    }
-    const uint8_t *et, *bu;
-    if (read_bytes(empty_takes, "empty_takes", 128, &et) || read_bytes(builds, "builds", 128 * 128, &bu)) return -1;
+/* The rules, as native.py's pack_rules packs them: 4 bytes (foundations, tableau piles,
+ * decks, cards; the piles are the foundations, then the tableau, then the stock and the
+ * waste); by card, 128 of them, the cards that fit on it, their count first, in the order
+ * InterchangeExpander takes them; empty_takes, 128 bytes; builds, 128 x 128 bytes (the
+ * build's fits, read by the unsorted weight). The weights: the 8 of heuristics.py (home,
+ * blockers, urgent, buried, down, empty, reserve, unsorted). */
+static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
+    Rules *R = &((Search *)context)->R;
+    if (size < 4) return "search_core: interchange rules of 4 bytes at least";
+    int nf = b[0], nt = b[1], decks = b[2], total = b[3];
+    if (nf < 1 || nt < 1 || nf + nt + 2 > MAXP) return "search_core: 1 to 30 foundations and tableau piles";
+    if (decks < 1 || total < 1 || total > MAXR || total + nf + nt + 1 > 255 || nf > 4 * decks)
+        return "search_core: a key must fit in 255 bytes";
+    size_t at = 4;
     for (int under = 0; under < 128; under++) {
-        PyObject *item = PyTuple_GET_ITEM(fits_on, under);
-        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) > 63) {
-            PyErr_SetString(PyExc_ValueError, "search_core: fits_on's items are bytes of fewer than 64 cards");
-            return -1;
+        if (at >= size) return "search_core: interchange rules cut short";
+        int n = b[at++];
+        if (n > 63 || at + (size_t)n > size) return "search_core: fits_on's items are fewer than 64 cards";
+        for (int i = 0; i < n; i++) {
+            int card = b[at + i];
+            if (card >= 64 || (card & 15) < 1 || (card & 15) > 13) return "search_core: fits_on holds face-up cards";
+            R->fits_on[under][R->nfits[under]++] = (uint8_t)card;
+            R->fits[under][card] = 1;
         }
-        const uint8_t *cards = (const uint8_t *)PyBytes_AS_STRING(item);
-        for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(item); i++) {
-            if (cards[i] >= 64 || (cards[i] & 15) < 1 || (cards[i] & 15) > 13) {
-                PyErr_SetString(PyExc_ValueError, "search_core: fits_on holds face-up cards");
-                return -1;
-            }
-            R->fits_on[under][R->nfits[under]++] = cards[i];
-            R->fits[under][cards[i]] = 1;
-        }
+        at += (size_t)n;
     }
-    memcpy(R->empty_takes, et, 128);
-    memcpy(R->builds, bu, sizeof R->builds);
+    if (size != at + 128 + 128 * 128) return "search_core: interchange rules of the wrong size";
+    memcpy(R->empty_takes, b + at, 128);
+    memcpy(R->builds, b + at + 128, sizeof R->builds);
     R->nf = nf; R->nt = nt; R->F0 = 0; R->T0 = nf; R->S = nf + nt; R->W = nf + nt + 1; R->np = nf + nt + 2;
     R->decks = decks; R->total = total;
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3];
     R->w_down = w[4]; R->w_empty = w[5]; R->w_reserve = w[6]; R->w_unsorted = w[7];
     R->slot = nf + nt + total + 6;
-    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
-    if (dead != Py_None) { Py_INCREF(dead); S->dead = dead; }
-    return 0;
+    return NULL;
 }
 
-static int not_ready(const Search *S) {
-    if (S->R.np) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
-    return 1;
-}
+static size_t slot_bytes(const void *context) { return (size_t)((const Search *)context)->R.slot; }
 
-static int read_position(const Search *S, PyObject *obj, Pos *p, Reserve *rv) {
-    const Rules *R = &S->R;
-    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
-    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
-    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = R->nf;
-    if (n > R->slot || n < at) goto bad;
+/* A position as native.py packs it (its ``encode``), checked before decode() reads it; the
+ * slot's encoding is the packed one. */
+static int read_position(const void *context, const uint8_t *b, size_t n, uint8_t *slot) {
+    const Rules *R = &((const Search *)context)->R;
+    size_t at = (size_t)R->nf;
+    if (n > (size_t)R->slot || n < at) return -1;
     for (int f = 0; f < R->nf; f++)
-        if (b[f] >= 64 || (b[f] && ((b[f] & 15) < 1 || (b[f] & 15) > 13))) goto bad;
+        if (b[f] >= 64 || (b[f] && ((b[f] & 15) < 1 || (b[f] & 15) > 13))) return -1;
     for (int t = 0; t < R->nt; t++) {                /* check before decode reads it */
-        if (at >= n) goto bad;
+        if (at >= n) return -1;
         int size = b[at++];
-        if (size > MAXH || at + size > n) goto bad;
+        if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++)
-            if (b[at + j] >= 128 || ((b[at + j] & 15) < 1 || (b[at + j] & 15) > 13)) goto bad;
+            if (b[at + j] >= 128 || ((b[at + j] & 15) < 1 || (b[at + j] & 15) > 13)) return -1;
         at += size;
     }
-    if (at + 2 > n) goto bad;
+    if (at + 2 > n) return -1;
     int olen = b[at], now = b[at + 1];
     at += 2;
-    if (now > olen || at + olen + 4 != n) goto bad;
+    if (now > olen || at + olen + 4 != n) return -1;
     for (int j = 0; j < olen; j++)
-        if (b[at + j] >= 64 || (b[at + j] & 15) < 1 || (b[at + j] & 15) > 13) goto bad;
+        if (b[at + j] >= 64 || (b[at + j] & 15) < 1 || (b[at + j] & 15) > 13) return -1;
     int cards = olen + (int)(at - R->nf - R->nt - 2);  /* the game's cards, no more: */
     for (int f = 0; f < R->nf; f++) cards += b[f] & 15;    /* so the key fits in 255 bytes */
-    if (cards != R->total) goto bad;
-    decode(R, b, p, rv);
-    return 0;
-bad:
-    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
-    return -1;
-}
-
-static int read_codes(PyObject *obj, uint16_t *m, int *nm) {
-    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) % 2 || PyBytes_GET_SIZE(obj) > 2 * MAXCODES) {
-        PyErr_SetString(PyExc_ValueError, "search_core: moves are bytes, 2 a move code");
-        return -1;
-    }
-    *nm = (int)(PyBytes_GET_SIZE(obj) / 2);
-    memcpy(m, PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj));
+    if (cards != R->total) return -1;
+    memcpy(slot, b, n);
     return 0;
 }
 
-/* seed(position, moves, depth): the start, reached by these moves (search.py's seed): the
- * engine's moves they stand for are ``depth`` (a code may turn the stock many times). */
-static PyObject *Search_seed(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    unsigned int depth;
-    if (!PyArg_ParseTuple(args, "SSI", &position, &moves, &depth) || not_ready(S)) return NULL;
+static size_t write_position(const void *context, const uint8_t *slot, uint8_t *out) {
+    const Rules *R = &((const Search *)context)->R;
     Pos p; Reserve rv;
-    uint16_t m[MAXCODES];
-    int nm;
-    if (read_position(S, position, &p, &rv) || read_codes(moves, m, &nm)) return NULL;
-    uint8_t key[KEYBUF], *slot;
-    if (loop_seed_at(&S->loop, key, key_of(&S->R, &p, key), m, nm, depth, score(&S->R, &p, &rv), &slot))
-        return PyErr_NoMemory();
-    encode(&S->R, &p, &rv, slot);
-    Py_RETURN_NONE;
+    decode(R, slot, &p, &rv);
+    return (size_t)encode(R, &p, &rv, out);
 }
 
-static PyObject *failed(int64_t code) {
-    if (PyErr_Occurred()) return NULL;
-    if (code == -3) {
-        PyErr_SetString(PyExc_RuntimeError, "search_core: a position beyond this core's bounds");
-        return NULL;
-    }
-    return PyErr_NoMemory();
+static int key_of_position(const void *context, const uint8_t *slot, uint8_t *key) {
+    return key_of_slot((void *)context, slot, key);
 }
 
-LOOP_METHODS(Search)
-
-/* successors(position) -> ([(moves, child position, score)], keys asked about): the
- * position expanded by a fresh search of the same rules (each key admitted once, as a new
- * table would), to compare with InterchangeExpander.scored. */
-static PyObject *Search_successors(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position)) return NULL;
-    if (not_ready(S)) return NULL;
-    Search probe;                            /* a scratch search on the same rules */
-    memset(&probe, 0, sizeof probe);
-    probe.R = S->R;
-    probe.dead = S->dead;                    /* borrowed */
-    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
-     * or trimmed */
-    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
-    Loop *L = &probe.loop;
-    PyObject *result = NULL;
+static double score_of_position(const void *context, const uint8_t *slot) {
+    const Rules *R = &((const Search *)context)->R;
     Pos p; Reserve rv;
-    if (read_position(&probe, position, &p, &rv)) goto done;
-    uint8_t *slot = loop_probe_root(L, NULL, 0);
-    if (!slot) goto done;
-    encode(&probe.R, &p, &rv, slot);
-    uint32_t depth;
-    if (expand_next(&probe, &depth) == FAILED) goto done;
-    result = PyList_New(0);
-    for (size_t i = 1; result && i < L->nnodes; i++) {
-        Node *c = &L->nodes[i];
-        PyObject *child;
-        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
-        else {
-            uint8_t buf[4 * MAXR + 64];
-            Pos q; Reserve rq;
-            decode(&probe.R, loop_position(L, (uint32_t)i), &q, &rq);
-            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, &rq, buf));
-        }
-        double value = loop_probe_score(L, i);
-        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
-        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
-        Py_XDECREF(item);
-    }
-    if (result) result = Py_BuildValue("NL", result, L->generated);   /* keys asked, admitted or not */
-done:
-    loop_free_all(L);
-    return result;
+    decode(R, slot, &p, &rv);
+    return score(R, &p, &rv);
 }
 
-/* key(position) -> bytes: the key the search's table holds (keys.py's _cycle_key). */
-static PyObject *Search_key(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
+/* The dead-end test written here (reductions.DeadEnds.is_dead). */
+static int dead_position(void *context, const uint8_t *slot) {
+    const Rules *R = &((const Search *)context)->R;
     Pos p; Reserve rv;
-    if (read_position(S, position, &p, &rv)) return NULL;
-    uint8_t key[KEYBUF];
-    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
+    decode(R, slot, &p, &rv);
+    return is_dead(R, &p, &rv);
 }
 
-/* dead(position) -> bool: the C dead-end test (reductions.DeadEnds.is_dead). */
-static PyObject *Search_dead(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p; Reserve rv;
-    if (read_position(S, position, &p, &rv)) return NULL;
-    return PyBool_FromLong(is_dead(&S->R, &p, &rv));
-}
+static const KernelLimit limits[] = {{"MAX_PILES", MAXP}, {"MAX_PILE", MAXH}, {"MAX_CARDS", MAXR}, {NULL, 0}};
 
-static PyMethodDef Search_methods[] = {
-    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves, depth): the start position."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): a pooled proof's KeyPools, or None, None."},
-    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the move codes to it, 2 bytes each."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position) -> ([(moves, child, score)], keys asked about)."},
-    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
-    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> the C dead-end test's verdict."},
-    LOOP_METHOD_ROWS(Search),
-    {NULL}
+const Kernel interchange_kernel = {
+    .name = "interchange",
+    .move_bytes = 2,
+    .most_moves = MAXCODES,
+    .key_bytes = KEYBUF,
+    .weights = 8,
+    .context_bytes = sizeof(Search),
+    .load = load,
+    .slot_bytes = slot_bytes,
+    .read = read_position,
+    .write = write_position,
+    .key = key_of_position,
+    .score = score_of_position,
+    .expand = expand,
+    .dead = dead_position,
+    .limits = limits,
 };
-
-LOOP_TYPE(Search, "solwidget.games.interchange.search_core.Search",
-          "One best-first search of the Interchange family (see the module's source).");
-
-static PyMethodDef core_methods[] = {
-    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
-    {NULL}
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "search_core",
-    "The Interchange family's search, compiled (see native.py).", -1, core_methods
-};
-
-PyMODINIT_FUNC PyInit_search_core(void) {
-    PyObject *m = loop_module(&core_module, &SearchType);
-    if (m && (PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0 ||
-              PyModule_AddIntConstant(m, "MAX_PILE", MAXH) < 0 ||
-              PyModule_AddIntConstant(m, "MAX_CARDS", MAXR) < 0))
-        Py_CLEAR(m);
-    return m;
-}

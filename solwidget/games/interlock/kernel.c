@@ -1,18 +1,18 @@
-/* Interlock's search, compiled: solver/search.py's best-first search with InterlockExpander's
- * successors (expander.py, moves.py, bridges.py, solver/stock.py), the patience score
- * (solver/heuristics.py) and _cycle_key with keys.py's sorting of uncovered back piles, in C.
- * The loop itself (frontier, tables, nodes, exploring) is solver/search_loop.h's, shared by
- * the families.
+/* Interlock's kernel: InterlockExpander's successors (expander.py, moves.py, bridges.py,
+ * solver/stock.py), the patience score (solver/heuristics.py) and _cycle_key with keys.py's
+ * sorting of uncovered back piles, in C, for the compiled search (solver/search_core.c,
+ * kernel.h's table). The loop itself (frontier, tables, nodes, exploring) is solver/loop.h's,
+ * shared by the families.
  *
  * It is a second writing of what those Python files say, not a source of rules: every
  * table it plays by (the layout: which piles cover which and which are gone once empty;
- * which card goes on which, in the order of the game's fits_on sets; which cards head a
+ * which card goes on which; which cards head a
  * group to an empty back pile; the suits that make a card safe; the score's weights) is
- * handed to it by native.py, which reads them from the game, and it expands the same
+ * packed by native.py's ``pack_rules`` from the game, and it expands the same
  * positions in the same order as the Python search: the same successors, keys and scores,
  * the same frontier (a heap, and with ``explore`` the same random kinds drawn from the same
  * Mersenne Twister as Python's random.Random(0)), the same transposition tables, evictions
- * and trims. tests/test_native_interlock.py compares the two successor by successor and
+ * and trims. tests/test_kernels.py and tests/test_native_interlock.py compare the two successor by successor and
  * search by search; the solver replays every win through State.play.
  *
  * What it takes from the rules without a table (native.py runs it only where they hold,
@@ -22,26 +22,24 @@
  *
  * The dead-end test (deadends.py's DeadEnds.is_dead) is written again here too, asked of
  * every position expanded as PatienceExpander.expand asks it, with DeadEnds' own tables
- * and constants (native.py calls a test of another kind back in Python instead).
+ * and constants (search_core calls a test of another kind back in Python instead).
  *
  * A position is kept as bytes: for each pile in the game's order, a foundation as its top
  * card (0 when empty), any other pile as its length and its cards (the stock's face down,
  * as the engine keeps them), then the redeals so far (4 bytes, little-endian: State.extra).
  * A key is _cycle_key's bytes exactly.
  *
- * The bridges start, on an empty back pile, from the reserve's Kings in the order Python
- * iterates ``set(cycle)``: ``set_order`` below replays CPython's set of small ints (native.py
- * checks it against the running Python and keeps the Python search where it differs).
+ * The bridges come in bridges.py's order: by target pile, then by first card (the cards it
+ * fits on ascending, or on an empty back pile the reserve's Kings in turning order), then as
+ * bridges._chains finds them, a chain's next cards ascending.
  *
  * Scores are sums of counts times weights. native.py uses this core only when every weight
  * is a multiple of 1/1024 below 2^20: then every partial sum is exact in a double, so any
  * order of adding gives the Python score to the last bit. A priority adds the depth weight
- * times the depth to it as search.py does, in the same two rounded steps (search_loop.h's
+ * times the depth to it as search.py does, in the same two rounded steps (loop.h's
  * loop_priority), so the depth weight may be any double. */
 
-#define MOVE_BYTES 3     /* a move: source, destination, cards; (stock, waste, k): k turns */
-#define LOOP_MODULE "solwidget.games.interlock.search_core"
-#include "../../solver/search_loop.h"
+#include "../../solver/kernel.h"
 
 #define MAXP 40          /* piles */
 #define MAXH 56          /* cards in one pile: one deck holds 52 */
@@ -78,7 +76,7 @@ typedef struct {
     uint8_t drop[MAXP][3]; int ndrop; /* (x, a, b): piles that may be dropped onto, covered by a, b */
     uint8_t back[MAXP][3]; int nback; /* back piles and their covers: sorted in the key */
     uint8_t fits[64][64];             /* fits[under][over]: over may be built on under */
-    uint8_t fit_order[64][4], nfit[64];   /* fits_on[under], in its frozenset's order */
+    uint8_t fit_order[64][4], nfit[64];   /* fits_on[under], ascending (stock.hosts_in_order) */
     uint8_t head[64];                 /* cards that may head a group to an empty back pile */
     uint8_t other[4][2], same[4];     /* safe cards: the suits of the other colour, the other suit of its colour */
     double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_covered, w_reserve, w_unsorted;
@@ -193,49 +191,6 @@ static void set_reserve(const Rules *R, Pos *p, const uint8_t *order, int size, 
     int s = size - on_waste;
     for (int i = 0; i < s; i++) p->c[R->stock][i] = order[size - 1 - i] | 64;
     p->len[R->stock] = (uint8_t)s;
-}
-
-/* The order CPython 3.11 iterates ``set(items)`` in, for distinct ints 1..63 (their own
- * hashes): open addressing with 9 linear probes, then perturbed jumps; the table, 8 slots
- * at first, grows to the power of two above 4 x used once 5 x fill reaches 3 x mask, its
- * entries put again in slot order. */
-static void set_insert(uint8_t *table, size_t mask, uint8_t key) {
-    size_t perturb = key, i = key & mask;
-    for (;;) {
-        int probes = i + 9 <= mask ? 9 : 0;
-        size_t j = i;
-        do {
-            if (!table[j]) { table[j] = key; return; }
-            if (table[j] == key) return;
-            j++;
-        } while (probes--);
-        perturb >>= 5;
-        i = (i * 5 + 1 + perturb) & mask;
-    }
-}
-
-static int set_order(const uint8_t *items, int n, uint8_t *out) {
-    uint8_t table[256] = {0}, old[256];
-    size_t mask = 7, fill = 0;
-    for (int k = 0; k < n; k++) {
-        set_insert(table, mask, items[k]);
-        fill++;                                 /* the items are distinct */
-        if (fill * 5 >= mask * 3) {
-            size_t size = 8;
-            while (size <= fill * 4) size <<= 1;
-            if (size > 256) return -1;
-            memcpy(old, table, mask + 1);
-            size_t oldmask = mask;
-            mask = size - 1;
-            memset(table, 0, size);
-            for (size_t i = 0; i <= oldmask; i++)
-                if (old[i]) set_insert(table, mask, old[i]);
-        }
-    }
-    int m = 0;
-    for (size_t i = 0; i <= mask; i++)
-        if (table[i]) out[m++] = table[i];
-    return m;
 }
 
 /* A successor's moves; ``count`` counts every move, each turn too (its depth). */
@@ -727,19 +682,18 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
 
 /* ------------------------------------------------------------------ the search */
 
+/* The kernel's context: the rules, the dead-end test's memory, the loop expanding. */
 typedef struct {
-    PyObject_HEAD
-    Loop loop;
     Rules R;
-    PyObject *dead;                   /* the dead-end test, called back (or NULL) */
     DeadState dead_state;             /* the dead-end test's memory, when in C */
+    Loop *L;                          /* the loop of the expansion under way */
 } Search;
 
 /* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
 static int push_child(Search *S, uint32_t parent, const Plan *m, int nm, uint32_t depth,
                       const Pos *p, double value, int64_t *won) {
     uint8_t *slot;
-    if (loop_child(&S->loop, parent, m, nm, depth, value, won, &slot)) return -1;
+    if (loop_child(S->L, parent, m, nm, depth, value, won, &slot)) return -1;
     if (slot) encode(&S->R, p, slot);
     return 0;
 }
@@ -759,7 +713,7 @@ typedef struct {
     uint32_t node, depth;
     int settled;                      /* no safe card in it (InterlockExpander._settled_moves) */
     int64_t won;
-    int error;                        /* -1 a Python error set, -2 out of memory, -3 too many moves */
+    int error;                        /* -1 the loop failed (L->error, or out of memory), -2 out of memory, -3 too many moves */
 } Ctx;
 
 /* GenericExpander.scored and _Search.expand_next for one successor before settling: ``src``
@@ -771,7 +725,7 @@ static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
     if (src < 0 || !x->settled || may_expose(R, q, src, &f)) settle(R, q, mv, &f);
     if (mv->over) { x->error = -3; return 1; }
     uint8_t key[KEYBUF];
-    int ok = loop_admit(&S->loop, key, key_of(R, q, key));
+    int ok = loop_admit(S->L, key, key_of(R, q, key));
     if (ok < 0) { x->error = -1; return 1; }
     if (!ok) return 0;
     if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
@@ -969,12 +923,9 @@ static void expand_children(Search *S, Ctx *x) {
             for (int j = 0; j < R->nfit[top]; j++)
                 if (inres[R->fit_order[top][j]]) starts[ns++] = R->fit_order[top][j];
         } else {
-            if (nkings < 0) {                       /* the reserve's heads, in set(cycle)'s order */
-                uint8_t all[MAXH];
-                int m = set_order(order, size, all);
-                if (m < 0) { x->error = -3; return; }
+            if (nkings < 0) {                       /* the reserve's heads, in turning order */
                 nkings = 0;
-                for (int i = 0; i < m; i++) if (R->head[all[i]] && nkings < 4) kings[nkings++] = all[i];
+                for (int i = 0; i < size; i++) if (R->head[order[i]] && nkings < 4) kings[nkings++] = order[i];
             }
             memcpy(starts, kings, nkings);
             ns = nkings;
@@ -1008,128 +959,100 @@ static void expand_children(Search *S, Ctx *x) {
     }
 }
 
-/* The dead-end test (DeadEnds.is_dead, as PatienceExpander.expand asks it): in C, or the
- * Python one called back; 1 dead, 0 not, -1 a Python error. */
-static int is_dead(Search *S, const Pos *p) {
+/* The dead-end test (DeadEnds.is_dead, as PatienceExpander.expand asks it) of the popped
+ * position (``slot``, still readable): none in a probe that skips it, the test called back
+ * in its place (the loop's dead_hook), or the one in C; 1 dead, 0 not, -1 failed. */
+static int is_dead(Search *S, const uint8_t *slot, const Pos *p) {
+    Loop *L = S->L;
+    if (L->skip_dead_ends) return 0;
+    if (L->dead_hook) return L->dead_hook(L->hook_arg, slot);
     if (S->R.dead.on) return dead_end(&S->R, &S->dead_state, p);
-    if (!S->dead) return 0;
-    uint8_t buf[MAXP * (MAXH + 1) + 8];
-    PyObject *arg = PyBytes_FromStringAndSize((char *)buf, encode(&S->R, p, buf));
-    if (!arg) return -1;
-    PyObject *r = PyObject_CallOneArg(S->dead, arg);
-    Py_DECREF(arg);
-    if (!r) return -1;
-    int dead = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    return dead;
+    return 0;
 }
 
 /* _Search.expand_next with InterlockExpander.scored: the won node, EXPANDED if none, SKIPPED
- * or FAILED (search_loop.h). */
-static int64_t expand_next(void *search, uint32_t *depth_out) {
-    Search *S = search;
-    Loop *L = &S->loop;
+ * or FAILED (loop.h). */
+static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
+    Search *S = context;
     const Rules *R = &S->R;
+    S->L = L;
     Entry e;
     uint8_t key[KEYBUF];
     int next = loop_next(L, &e, key_of_slot, S, key);
     if (next <= 0) return next ? FAILED : SKIPPED;
     Node node = L->nodes[e.node];
     Pos p;
-    decode(R, loop_position(L, e.node), &p);
-    if (loop_release_slot(L, e.node)) { PyErr_NoMemory(); return FAILED; }
+    const uint8_t *popped = loop_position(L, e.node);      /* readable until the next store */
+    decode(R, popped, &p);
+    if (loop_release_slot(L, e.node)) return FAILED;
     *depth_out = node.depth;
-    int dead = is_dead(S, &p);
+    int dead = is_dead(S, popped, &p);
     if (dead < 0) return FAILED;
     Ctx x = {&p, e.node, node.depth, 0, -1, 0};
     if (!dead) expand_children(S, &x);
-    if (x.error == -3) PyErr_SetString(PyExc_RuntimeError, "search_core: more moves from one position than it holds");
-    if (x.error) return PyErr_Occurred() ? FAILED : (PyErr_NoMemory(), FAILED);
+    if (x.error == -3) L->error = "search_core: more moves from one position than it holds";
+    if (x.error) return FAILED;
     if (x.won >= 0) return x.won;
-    if (loop_trim(L)) { PyErr_NoMemory(); return FAILED; }
+    if (loop_trim(L)) return FAILED;
     return EXPANDED;
 }
 
-/* ------------------------------------------------------------------ Python's side */
+/* ------------------------------------------------------------------ the kernel's table */
 
-static void Search_dealloc(Search *S) {
-    loop_free_all(&S->loop);
-    Py_CLEAR(S->dead);
-    Py_TYPE(S)->tp_free((PyObject *)S);
+static uint32_t le32(const uint8_t *b) {
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-/* Search(layout, fits, fit_order, heads, safe, total, weights, depth_weight, explore,
- *        table_half, frontier_size, dead): layout has 7 bytes a pile (its kind: 0 foundation,
- *        2 tableau, 3 stock, 4 waste, each kind in one run; its two covering piles; gone
- *        once empty; a back pile; the two piles it covers; 0xff for none); fits 64x64
- *        bytes; fit_order 64x4 bytes (fits_on[card] in its set's order, 0xff after the
- *        last); heads 64 bytes; safe 12 bytes (by suit: the two suits of the other colour,
- *        then the other suit of its colour); weights the 9 of native.WEIGHTS; dead the
- *        dead-end test: None, a callable (position bytes -> dead?), or DeadEnds' tables for
- *        the test in C: (pair, 64 x 3 bytes; virtuals, 3 bytes; twin, killers, killer_tries,
- *        scout, plain_first, first_depth). */
-static int Search_init(Search *S, PyObject *args, PyObject *kw) {
-    PyObject *layout, *fits, *fit_order, *heads, *safe, *dead;
-    int total;
-    double w[9];
-    double depth_weight, explore;
-    Py_ssize_t table_half, frontier_size;
-    if (!PyArg_ParseTuple(args, "SSSSSi(ddddddddd)ddnnO", &layout, &fits, &fit_order, &heads, &safe,
-                          &total, &w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8],
-                          &depth_weight, &explore, &table_half, &frontier_size, &dead))
-        return -1;
-    int in_c = PyTuple_Check(dead);
-    if (dead != Py_None && !in_c && !PyCallable_Check(dead)) {
-        PyErr_SetString(PyExc_TypeError, "search_core: dead must be a tuple, callable or None");
-        return -1;
-    }
-    DeadRules D;
-    memset(&D, 0, sizeof D);
-    if (in_c) {
-        PyObject *pair, *virtuals;
-        if (!PyArg_ParseTuple(dead, "SSiiiiii", &pair, &virtuals, &D.twin, &D.killers, &D.killer_tries,
-                              &D.scout, &D.plain_first, &D.first_depth))
-            return -1;
-        if (PyBytes_GET_SIZE(pair) != 192 || PyBytes_GET_SIZE(virtuals) != 3 || D.twin < 0 || D.twin > 63 ||
-                D.killers < 1 || D.killers > 16 || D.killer_tries < 0 || D.scout < 1 || D.first_depth < 0 ||
-                D.first_depth > 2) {
-            PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables");
-            return -1;
-        }
-        const uint8_t *pr = (const uint8_t *)PyBytes_AS_STRING(pair), *vr = (const uint8_t *)PyBytes_AS_STRING(virtuals);
-        for (int i = 0; i < 192; i++)
-            if (pr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
-        for (int i = 0; i < 3; i++)
-            if (vr[i] >= 64) { PyErr_SetString(PyExc_ValueError, "search_core: malformed dead-end tables"); return -1; }
-        memcpy(D.pair, pr, 192);
-        memcpy(D.virtuals, vr, 3);
-        D.on = 1;
-    }
-    loop_free_all(&S->loop);                      /* a search set up again starts afresh */
-    Py_CLEAR(S->dead);
-    memset((char *)S + sizeof(PyObject), 0, sizeof(Search) - sizeof(PyObject));
+/* The dead-end tables (deadends.py's DeadEnds): pair, 64 x 3 bytes; virtuals, 3 bytes; then
+ * twin, killers, killer_tries, scout, plain_first and first_depth, 4 bytes each. */
+#define DEAD_BYTES (192 + 3 + 6 * 4)
+
+static const char *load_dead(DeadRules *D, const uint8_t *b) {
+    memcpy(D->pair, b, 192);
+    memcpy(D->virtuals, b + 192, 3);
+    const uint8_t *n = b + 195;
+    uint32_t twin = le32(n), killers = le32(n + 4), tries = le32(n + 8), scout = le32(n + 12),
+             plain = le32(n + 16), first = le32(n + 20);
+    if (twin > 63 || killers < 1 || killers > 16 || tries > 64 || scout < 1 || scout > 1u << 30 ||
+            plain > 1u << 30 || first > 2)
+        return "search_core: malformed dead-end tables";
+    for (int i = 0; i < 192; i++)
+        if (D->pair[i / 3][i % 3] >= 64) return "search_core: malformed dead-end tables";
+    for (int i = 0; i < 3; i++)
+        if (D->virtuals[i] >= 64) return "search_core: malformed dead-end tables";
+    D->twin = (int)twin; D->killers = (int)killers; D->killer_tries = (int)tries; D->scout = (int)scout;
+    D->plain_first = (int)plain; D->first_depth = (int)first;
+    D->on = 1;
+    return NULL;
+}
+
+/* The rules, as native.py's pack_rules packs them: 3 bytes (the piles, the cards, whether the
+ * dead-end test runs here); layout, 7 bytes a pile (its kind: 0 foundation, 2 tableau,
+ * 3 stock, 4 waste, each kind in one run; its two covering piles; gone once empty; a back
+ * pile; the two piles it covers; 0xff for none); fits, 64 x 64 bytes; heads, 64 bytes; safe,
+ * 12 bytes (by suit: the two suits of the other colour, then the other suit of its colour);
+ * then, with the dead-end test, its tables (load_dead). The weights: the 9 of native.py's
+ * NativeSearch.weight_names. */
+static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
+    Search *S = context;
     Rules *R = &S->R;
-    Py_ssize_t size = PyBytes_GET_SIZE(layout);
-    if (size % 7 || size / 7 < 1 || size / 7 > MAXP) {
-        PyErr_SetString(PyExc_ValueError, "search_core: layout is 7 bytes a pile, 1 to 40 piles");
-        return -1;
-    }
-    int np = (int)(size / 7);
-    const uint8_t *L = (const uint8_t *)PyBytes_AS_STRING(layout), *ft, *fo, *hd, *sf;
-    if (read_bytes(fits, "fits", 64 * 64, &ft) || read_bytes(fit_order, "fit_order", 64 * 4, &fo) ||
-        read_bytes(heads, "heads", 64, &hd) || read_bytes(safe, "safe", 12, &sf))
-        return -1;
+    if (size < 3) return "search_core: interlock rules of 3 bytes at least";
+    int np = b[0], total = b[1], dead_on = b[2];
+    if (np < 1 || np > MAXP || dead_on > 1) return "search_core: 1 to 40 piles, the dead-end test on or off";
+    if (size != 3 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
+        return "search_core: interlock rules of the wrong size for their piles";
+    const uint8_t *L = b + 3, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
     int first[5] = {-1, -1, -1, -1, -1}, count[5] = {0};
     for (int i = 0; i < np; i++) {
         int k = L[7 * i];
-        if (k > 4 || k == 1 || (count[k] && first[k] + count[k] != i)) goto bad_layout;
+        if (k > 4 || k == 1 || (count[k] && first[k] + count[k] != i)) return "search_core: a malformed layout";
         if (!count[k]) first[k] = i;
         count[k]++;
         for (int j = 1; j < 7; j++)
-            if (j != 3 && j != 4 && L[7 * i + j] != 0xff && L[7 * i + j] >= np) goto bad_layout;
-        if ((L[7 * i + 1] == 0xff) != (L[7 * i + 2] == 0xff)) goto bad_layout;
+            if (j != 3 && j != 4 && L[7 * i + j] != 0xff && L[7 * i + j] >= np) return "search_core: a malformed layout";
+        if ((L[7 * i + 1] == 0xff) != (L[7 * i + 2] == 0xff)) return "search_core: a malformed layout";
     }
-    if (!count[0] || !count[2] || count[3] != 1 || count[4] != 1) goto bad_layout;
+    if (!count[0] || !count[2] || count[3] != 1 || count[4] != 1) return "search_core: a malformed layout";
     R->np = np;
     R->F0 = first[0]; R->nf = count[0]; R->T0 = first[2]; R->nt = count[2];
     R->stock = first[3]; R->waste = first[4];
@@ -1149,235 +1072,117 @@ static int Search_init(Search *S, PyObject *args, PyObject *kw) {
                 uint8_t *b = R->back[R->nback++];
                 b[0] = (uint8_t)i; b[1] = l[1]; b[2] = l[2];
             }
-        } else if (tableau && l[4]) goto bad_layout;   /* a back pile has its covers */
+        } else if (tableau && l[4]) return "search_core: a malformed layout";   /* a back pile has its covers */
     }
     memcpy(R->fits, ft, sizeof R->fits);
-    for (int c = 0; c < 64; c++) {
+    for (int c = 0; c < 64; c++) {             /* stock.hosts_in_order: ascending */
         R->nfit[c] = 0;
-        for (int j = 0; j < 4 && fo[4 * c + j] != 0xff; j++) {
-            if (fo[4 * c + j] >= 64 || !R->fits[c][fo[4 * c + j]]) goto bad_tables;
-            R->fit_order[c][R->nfit[c]++] = fo[4 * c + j];
-        }
+        for (int over = 0; over < 64; over++)
+            if (R->fits[c][over]) {
+                if (R->nfit[c] == 4) return "search_core: malformed fits or safe tables";
+                R->fit_order[c][R->nfit[c]++] = (uint8_t)over;
+            }
         R->head[c] = hd[c] != 0;
     }
     for (int s = 0; s < 4; s++) {
-        if (sf[2 * s] > 3 || sf[2 * s + 1] > 3 || sf[8 + s] > 3) goto bad_tables;
+        if (sf[2 * s] > 3 || sf[2 * s + 1] > 3 || sf[8 + s] > 3) return "search_core: malformed fits or safe tables";
         R->other[s][0] = sf[2 * s]; R->other[s][1] = sf[2 * s + 1]; R->same[s] = sf[8 + s];
     }
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3]; R->w_down = w[4];
     R->w_empty = w[5]; R->w_covered = w[6]; R->w_reserve = w[7]; R->w_unsorted = w[8];
-    if (total < 1 || total > 52) {
-        PyErr_SetString(PyExc_ValueError, "search_core: one deck");
-        return -1;
-    }
+    if (total < 1 || total > 52) return "search_core: one deck";
     R->total = total;
     R->slot = R->np + total + 4;
-    loop_init(&S->loop, depth_weight, explore, table_half, frontier_size, (size_t)R->slot);
-    R->dead = D;
+    R->total = total;
+    R->slot = R->np + total + 4;
     for (int i = 0; i < np; i++) R->dead.is_back[i] = L[7 * i] == 2 && L[7 * i + 4];
-    if (dead != Py_None && !in_c) { Py_INCREF(dead); S->dead = dead; }
-    return 0;
-bad_layout:
-    PyErr_SetString(PyExc_ValueError, "search_core: a malformed layout");
-    R->np = 0;
-    return -1;
-bad_tables:
-    PyErr_SetString(PyExc_ValueError, "search_core: malformed fit_order or safe tables");
-    R->np = 0;
-    return -1;
+    return dead_on ? load_dead(&R->dead, dt) : NULL;
 }
 
-static int not_ready(const Search *S) {
-    if (S->R.np) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "search_core: the search was not set up (Search(...))");
-    return 1;
-}
+static size_t slot_bytes(const void *context) { return (size_t)((const Search *)context)->R.slot; }
 
-static int read_position(Search *S, PyObject *obj, Pos *p) {
-    if (!PyBytes_Check(obj)) { PyErr_SetString(PyExc_TypeError, "search_core: a position is bytes"); return -1; }
-    const Rules *R = &S->R;
-    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(obj);
-    Py_ssize_t n = PyBytes_GET_SIZE(obj), at = 0;
+/* A position as native.py packs it (its ``encode``: a foundation as its top card, any other
+ * pile as its length and its cards, then the redeals, 4 bytes little-endian), checked before
+ * decode() reads it; the slot's encoding is the packed one. */
+static int read_position(const void *context, const uint8_t *b, size_t n, uint8_t *slot) {
+    const Rules *R = &((const Search *)context)->R;
+    size_t at = 0;
     int cards = 0;
     uint8_t seen[64] = {0};
-    if (n > R->slot) goto bad;
+    if (n > (size_t)R->slot) return -1;
     for (int i = 0; i < R->np; i++) {            /* check before decode reads it */
-        if (at >= n) goto bad;
+        if (at >= n) return -1;
         if (i >= R->F0 && i < R->F0 + R->nf) {
             int top = b[at++];
-            if (top >= 64 || (top && ((top & 15) < 1 || (top & 15) > 13))) goto bad;
+            if (top >= 64 || (top && ((top & 15) < 1 || (top & 15) > 13))) return -1;
             for (int r = 1; top && r <= (top & 15); r++) {
-                if (seen[(top & 0x30) | r]) goto bad;
+                if (seen[(top & 0x30) | r]) return -1;
                 seen[(top & 0x30) | r] = 1;
             }
             cards += top & 15;
             continue;
         }
         int size = b[at++];
-        if (size > MAXH || at + size > n) goto bad;
+        if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++)
             if (b[at + j] >= 128 || !(b[at + j] & 15) || (b[at + j] & 15) > 13 ||
                     (i != R->stock && b[at + j] >= 64) || seen[b[at + j] & 63])
-                goto bad;
+                return -1;
             else seen[b[at + j] & 63] = 1;
         cards += size;
         at += size;
     }
-    if (at + 4 != n || cards > R->total) goto bad;
-    decode(R, b, p);
+    if (at + 4 != n || cards > R->total) return -1;
+    memcpy(slot, b, n);
     return 0;
-bad:
-    PyErr_SetString(PyExc_ValueError, "search_core: a malformed position");
-    return -1;
 }
 
-/* How many moves the triples stand for (a turn run for its turns). */
-static uint32_t moves_count(const Rules *R, const Plan *m, int nm) {
-    uint32_t count = 0;
-    for (int i = 0; i < nm; i++) count += m[i].src == R->stock ? m[i].n : 1;
-    return count;
-}
-
-/* seed(position, moves): the start, reached by these moves (search.py's seed); its depth
- * counts a turn run for its turns, as the Python moves do. */
-static PyObject *Search_seed(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves) || not_ready(S)) return NULL;
+static size_t write_position(const void *context, const uint8_t *slot, uint8_t *out) {
+    const Rules *R = &((const Search *)context)->R;
     Pos p;
-    Plan m[MAXMOVES];
-    int nm;
-    if (read_position(S, position, &p) || read_moves(moves, m, MAXMOVES, &nm)) return NULL;
+    decode(R, slot, &p);
+    return (size_t)encode(R, &p, out);
+}
+
+static int key_of_position(const void *context, const uint8_t *slot, uint8_t *key) {
+    return key_of_slot((void *)context, slot, key);
+}
+
+static double score_of_position(const void *context, const uint8_t *slot) {
+    const Rules *R = &((const Search *)context)->R;
+    Pos p;
     Facts f;
-    facts_of(&S->R, &p, &f);
-    uint8_t key[KEYBUF], *slot;
-    if (loop_seed_at(&S->loop, key, key_of(&S->R, &p, key), m, nm, moves_count(&S->R, m, nm),
-                     score(&S->R, &p, &f), &slot))
-        return PyErr_NoMemory();
-    encode(&S->R, &p, slot);
-    Py_RETURN_NONE;
+    decode(R, slot, &p);
+    facts_of(R, &p, &f);
+    return score(R, &p, &f);
 }
 
-LOOP_METHODS(Search)
-
-/* successors(position, came_by) -> ([(moves, child position, score)], keys asked about): the
- * position expanded by a fresh search of the same rules (each key admitted once, as a new
- * table would), to compare with InterlockExpander.scored (no dead-end test). */
-static PyObject *Search_successors(Search *S, PyObject *args) {
-    PyObject *position, *moves;
-    if (!PyArg_ParseTuple(args, "SS", &position, &moves)) return NULL;
-    if (not_ready(S)) return NULL;
-    Search probe;                            /* a scratch search on the same rules */
-    memset(&probe, 0, sizeof probe);
-    probe.R = S->R;
-    probe.R.dead.on = 0;                     /* no dead-end test: InterlockExpander._settled_moves */
-    /* no depth weight and no exploring (a child's priority is its score); nothing evicted
-     * or trimmed */
-    loop_init(&probe.loop, 0.0, 0.0, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, (size_t)S->R.slot);
-    Loop *L = &probe.loop;
-    PyObject *result = NULL;
+/* The dead-end test in C, with this search's memory of the positions asked before (as
+ * DeadEnds.is_dead keeps it); no position is dead where the rules carry no test. */
+static int dead_position(void *context, const uint8_t *slot) {
+    Search *S = context;
+    if (!S->R.dead.on) return 0;
     Pos p;
-    Plan m[MAXMOVES];
-    int nm;
-    if (read_position(&probe, position, &p) || read_moves(moves, m, MAXMOVES, &nm)) goto done;
-    uint8_t *slot = loop_probe_root(L, m, nm);
-    if (!slot) goto done;
-    encode(&probe.R, &p, slot);
-    uint32_t depth;
-    if (expand_next(&probe, &depth) == FAILED) goto done;
-    result = PyList_New(0);
-    for (size_t i = 1; result && i < L->nnodes; i++) {
-        Node *c = &L->nodes[i];
-        uint8_t buf[MAXP * (MAXH + 1) + 8];
-        PyObject *child;
-        if (c->slot == NONE32) child = (Py_INCREF(Py_None), Py_None);    /* won: every card home */
-        else {
-            Pos q;
-            decode(&probe.R, loop_position(L, (uint32_t)i), &q);
-            child = PyBytes_FromStringAndSize((char *)buf, encode(&probe.R, &q, buf));
-        }
-        double value = loop_probe_score(L, i);
-        PyObject *item = Py_BuildValue("y#Nd", L->moves.data + c->moves, (Py_ssize_t)MOVE_BYTES * c->nmoves, child, value);
-        if (!item || PyList_Append(result, item)) Py_CLEAR(result);
-        Py_XDECREF(item);
-    }
-done:
-    if (result) {                            /* with the keys asked about, admitted or not */
-        PyObject *pair = Py_BuildValue("NL", result, L->generated);
-        result = pair;
-    }
-    loop_free_all(L);
-    return result;
+    decode(&S->R, slot, &p);
+    return dead_end(&S->R, &S->dead_state, &p);
 }
 
-/* dead(position) -> bool: the dead-end test in C, with this search's memory of the
- * positions asked before (as DeadEnds.is_dead keeps it). */
-static PyObject *Search_dead(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    if (!S->R.dead.on) { PyErr_SetString(PyExc_RuntimeError, "search_core: no dead-end test in C here"); return NULL; }
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    return PyBool_FromLong(dead_end(&S->R, &S->dead_state, &p));
-}
+static const KernelLimit limits[] = {{"MAX_PILES", MAXP}, {NULL, 0}};
 
-/* key(position) -> bytes: the key the search's table holds. */
-static PyObject *Search_key(Search *S, PyObject *args) {
-    PyObject *position;
-    if (!PyArg_ParseTuple(args, "S", &position) || not_ready(S)) return NULL;
-    Pos p;
-    if (read_position(S, position, &p)) return NULL;
-    uint8_t key[KEYBUF];
-    return PyBytes_FromStringAndSize((char *)key, key_of(&S->R, &p, key));
-}
-
-static PyMethodDef Search_methods[] = {
-    {"seed", (PyCFunction)Search_seed, METH_VARARGS, "seed(position, moves): the start position."},
-    {"line", (PyCFunction)Search_line, METH_VARARGS, "line(node) -> the moves to it, 3 bytes each."},
-    {"pool", (PyCFunction)Search_pool, METH_VARARGS, "pool(expanded, generated): take part in a pooled proof."},
-    {"successors", (PyCFunction)Search_successors, METH_VARARGS, "successors(position, came_by) -> ([(moves, child, score)], keys asked about)."},
-    {"key", (PyCFunction)Search_key, METH_VARARGS, "key(position) -> the table's key."},
-    {"dead", (PyCFunction)Search_dead, METH_VARARGS, "dead(position) -> is it a dead end (in C)?"},
-    LOOP_METHOD_ROWS(Search),
-    {NULL}
+const Kernel interlock_kernel = {
+    .name = "interlock",
+    .move_bytes = 3,
+    .most_moves = MAXMOVES,
+    .key_bytes = KEYBUF,
+    .weights = 9,
+    .context_bytes = sizeof(Search),
+    .load = load,
+    .slot_bytes = slot_bytes,
+    .read = read_position,
+    .write = write_position,
+    .key = key_of_position,
+    .score = score_of_position,
+    .expand = expand,
+    .dead = dead_position,
+    .limits = limits,
 };
-
-LOOP_TYPE(Search, "solwidget.games.interlock.search_core.Search",
-          "One best-first search of Interlock (see the module's source).");
-
-/* set_order(items) -> bytes: the items (distinct cards) in the order CPython iterates
- * set(items), as set_order replays it: native.py checks it against the running Python. */
-static PyObject *core_set_order(PyObject *self, PyObject *args) {
-    PyObject *items;
-    if (!PyArg_ParseTuple(args, "S", &items)) return NULL;
-    Py_ssize_t n = PyBytes_GET_SIZE(items);
-    const uint8_t *b = (const uint8_t *)PyBytes_AS_STRING(items);
-    uint8_t seen[64] = {0}, out[64];
-    if (n > 52) goto bad;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!b[i] || b[i] >= 64 || seen[b[i]]) goto bad;
-        seen[b[i]] = 1;
-    }
-    int m = set_order(b, (int)n, out);
-    if (m < 0) goto bad;
-    return PyBytes_FromStringAndSize((char *)out, m);
-bad:
-    PyErr_SetString(PyExc_ValueError, "search_core: set_order takes at most 52 distinct cards 1..63");
-    return NULL;
-}
-
-static PyMethodDef core_methods[] = {
-    {"set_order", core_set_order, METH_VARARGS, "set_order(items): set(items)'s order, replayed."},
-    {"random", loop_random, METH_VARARGS, "random(n): Random(0)'s random() and randrange(k), k = 1..n."},
-    {NULL}
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "search_core",
-    "Interlock's search, compiled (see native.py).", -1, core_methods
-};
-
-PyMODINIT_FUNC PyInit_search_core(void) {
-    PyObject *m = loop_module(&core_module, &SearchType);
-    if (m && PyModule_AddIntConstant(m, "MAX_PILES", MAXP) < 0) Py_CLEAR(m);
-    return m;
-}
