@@ -18,8 +18,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from solwidget import plots  # noqa: E402
-from solwidget.study import load_study  # noqa: E402
+from solwidget import plots
+from solwidget.study import load_study
 
 DOCS = Path(__file__).resolve().parent
 ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell", "inverted_freecell",

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 import warnings
 from pathlib import Path

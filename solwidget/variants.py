@@ -30,8 +30,15 @@ from .engine.errors import SolwidgetError
 from .engine.game import Game
 from .engine.patience import Patience
 from .engine.registry import game_class, register_variant, registered
-from .engine.variation import (CHANGES, MAX_ID_CHARS, UNLIMITED, InvalidVariant, Variation, deck_words,
-                               is_game_id)
+from .engine.variation import (
+    CHANGES,
+    MAX_ID_CHARS,
+    UNLIMITED,
+    InvalidVariant,
+    Variation,
+    deck_words,
+    is_game_id,
+)
 from .games.freecell.variant import VARIATION as FREECELL
 from .games.interchange.variant import VARIATION as INTERCHANGE
 from .games.interlock.variant import VARIATION as INTERLOCK

@@ -4,9 +4,9 @@ game FreeCell: one test per rule sentence, legal and illegal, with the reason ``
 import random
 
 import pytest
+from helpers import moves, position
 
 import solwidget as sw
-from helpers import moves, position
 from solwidget.engine.cards import ACE
 from solwidget.engine.errors import InvalidOption
 from solwidget.engine.patience import Build, Patience
@@ -57,8 +57,8 @@ def test_deal_is_freecell_deal_n_in_the_same_places_all_face_up(game_id, number)
 
 def test_freecell_deal_1_is_microsoft_deal_1():
     state = sw.load_game("freecell").deal(1)
-    assert state.pile("t0") == "JD KD 2S 4C 3S 6D 6S".split()
-    assert [state.pile(f"t{i}")[0] for i in range(8)] == "JD 2D 9H JC 5D 7H 7C 5H".split()
+    assert state.pile("t0") == ["JD", "KD", "2S", "4C", "3S", "6D", "6S"]
+    assert [state.pile(f"t{i}")[0] for i in range(8)] == ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
 
 
 # ----------------------------------------------------------------- tableau building
@@ -122,7 +122,7 @@ def test_supermove_to_a_non_empty_pile_free_cells_and_empty_piles_double(game_id
                  c0="KH", c1="KD", rest="t7")
     assert s.game.group_limit(s.piles, False) == 6
     after = legal(s, "t1 t0 6")
-    assert after.pile("t0") == "9S 8D 7S 6D 5S 4D 3S".split() and after.pile("t1") == ["9C"]
+    assert after.pile("t0") == ["9S", "8D", "7S", "6D", "5S", "4D", "3S"] and after.pile("t1") == ["9C"]
     reason = refused(s, "t1 t2 7", "7 cards cannot move together", "2 free cells", "1 empty pile",
                      "at most 6")
     assert "besides" not in reason

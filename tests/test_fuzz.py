@@ -487,7 +487,7 @@ def good_field(game, kind, field, value) -> bool:
     if field == "n":
         return whole_in(value, 1, game.card_count)
     if field == "card":
-        return value is None or isinstance(value, str) and len(value) <= 16
+        return value is None or (isinstance(value, str) and len(value) <= 16)
     if field == "name":
         return value in sync.ACTIONS
     if field == "deal":

@@ -5,12 +5,12 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import moves, position
+from test_freecell_family import legal, refused
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN, card_name, deck
 from solwidget.engine.patience import Patience
-from helpers import moves, position
-from test_freecell_family import legal, refused
 
 FAMILY = ["triple_interchange", "interchange", "unlimited", "single_interchange", "quadruple_interchange"]
 ANY_CARD = ["triple_interchange", "quadruple_interchange"]

@@ -449,8 +449,8 @@ def test_layout_draws_three_overlapping_layers(game):
     tab = [p for p in layout["piles"] if p["kind"] == "tableau"]
     tableau_top = min(p["y"] for p in tab)
     for p in layout["piles"]:
-        assert 0 <= p["x"] and p["x"] + 1 <= layout["width"] + 1e-9
-        assert 0 <= p["y"] and p["y"] + 1.4 <= layout["height"]
+        assert p["x"] >= 0 and p["x"] + 1 <= layout["width"] + 1e-9
+        assert p["y"] >= 0 and p["y"] + 1.4 <= layout["height"]
         if p["kind"] != "tableau":
             assert p["y"] + 1.4 <= tableau_top and p["z"] == 0
     for p in tab:

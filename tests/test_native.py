@@ -27,7 +27,9 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.moves import Move
@@ -38,8 +40,6 @@ from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")

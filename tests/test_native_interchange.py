@@ -27,7 +27,9 @@ import functools
 import math
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, refused, search_types, words
 
 import solwidget as sw
 from solwidget.games.interchange import native
@@ -37,8 +39,6 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, refused, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("triple_interchange", "quadruple_interchange")
@@ -144,7 +144,7 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
     game = load(game_id)
     counted = {"positions": 0, "children": 0, "refused": 0, "bridges": 0, "settled": 0}
     for deal, options in ((1, None), (2, None), (3, None), (1, {"depth_weight": 0.25, "weights": FRACTIONAL})):
-        expander, states = searched_positions(game_id, deal)
+        _expander, states = searched_positions(game_id, deal)
         search = native_search(game, options)
         for state in states[:120]:
             position = search.encode(state)
@@ -266,9 +266,9 @@ def test_c_and_python_searches_pool_one_proof():
     game = load("triple_interchange")
     for deal, states in ((324, 3000), (595, 12000)):
         with pytest.MonkeyPatch.context() as patch:
-            compiled_search = InterchangeProfile.compiled_search
-            patch.setattr(InterchangeProfile, "compiled_search",
-                          lambda self, x, w, d, t, f, explore: None if explore else compiled_search(self, x, w, d, t, f, explore))
+            def native_unless_exploring(self, x, w, d, t, f, explore, compiled=InterchangeProfile.compiled_search):
+                return None if explore else compiled(self, x, w, d, t, f, explore)
+            patch.setattr(InterchangeProfile, "compiled_search", native_unless_exploring)
             mixed = sw.Solver(game.deal(deal), max_states=states)
         assert [type(s) for s in mixed._searches] == [native.NativeSearch, _Search]
         mixed.solve()
@@ -463,8 +463,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
                                        (core.dead, (bad,))),
                           bad_positions(game, search))
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        assert refused(refusal(core.seed, position, bad, 0), kind, words), case
+    for case, (bad, kind, wording) in BAD_MOVES.items():
+        assert refused(refusal(core.seed, position, bad, 0), kind, wording), case
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")

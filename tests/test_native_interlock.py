@@ -26,7 +26,9 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -35,8 +37,6 @@ from solwidget.games.interlock.expander import InterlockExpander
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -436,7 +436,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
                           bad_positions)
     for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
-        assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
+        assert (type(error) is ValueError and "moves are bytes" in str(error)) or type(error) is TypeError, bad
     for node in (-1, 0):
         assert type(refusal(core.line, node)) is IndexError
     checks.assert_counts_refused(core)

@@ -25,7 +25,9 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, refused, run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -37,8 +39,6 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, refused, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -189,7 +189,7 @@ def test_dead_ends_are_deadends_pys_on_positions_near_them():
     core, test, rng = native_search().core, DeadEnds(), random.Random(5)
     checked = dead = 0
     for state in searched_positions()[::7]:
-        for moves, child in children_of(state):
+        for _moves, child in children_of(state):
             verdict = core.dead(native.encode(child.piles, child.extra))
             assert verdict == test.is_dead(child), game().format(child)
             checked += 1

@@ -3,16 +3,16 @@
 import pytest
 
 import solwidget as sw
+from solwidget.engine.cards import card_name, deck
 from solwidget.engine.state import State
-from solwidget.engine.cards import deck, card_name
-from solwidget.solver.autoplay import safe_moves, settle
 from solwidget.games.freecell.expander import CellsExpander
 from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.score import cells_score
-from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
+from solwidget.solver.autoplay import safe_moves, settle
 from solwidget.solver.expand import PatienceExpander
-from solwidget.solver.profile import profile_for
+from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
 from solwidget.solver.keys import engine_key_is_plain, patience_key
+from solwidget.solver.profile import profile_for
 from solwidget.solver.stock import REDEAL, TURN, cycle, reachable_tops, turn_up
 
 # Deals that each game's solver wins within a small budget (found with the default options).
@@ -415,7 +415,7 @@ def test_turning_up_one_card_is_the_first_way_the_turns_reach_it(game_id):
     for _ in range(5):                  # some cards on the waste, some in the stock
         state = state.play("stock waste")
     for card in set(cycle(game, state.piles)):
-        first = next(reachable_tops(game, state, lambda top: top == card), None)
+        first = next(reachable_tops(game, state, lambda top, card=card: top == card), None)
         if state.piles[game.WASTE][-1] == card:
             first = ((), state)         # already on top: no turn at all
         assert turn_up(game, state, card) == first

@@ -4,19 +4,18 @@ the same answers with it and without, and nothing on a winning line flagged dead
 import random
 
 import pytest
+from helpers import walk
 
 import solwidget as sw
 from solwidget.engine.cards import card_name
 from solwidget.games.interchange import reductions as interchange
-from solwidget.solver import search
-from solwidget.solver.expand import GenericExpander, PatienceExpander
-from solwidget.games.interchange.reductions import DeadEnds
 from solwidget.games.interchange.expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from solwidget.games.interchange.profile import InterchangeProfile
+from solwidget.games.interchange.reductions import DeadEnds
+from solwidget.solver import search
+from solwidget.solver.expand import GenericExpander, PatienceExpander
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
-
-from helpers import walk
 
 GAME = sw.load_game("triple_interchange")
 RANKS = "A23456789TJQK"

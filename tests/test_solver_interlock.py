@@ -3,18 +3,17 @@
 import random
 
 import pytest
+from helpers import walk
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
 from solwidget.games.interlock import bridges, deadends
 from solwidget.games.interlock import expander as interlock_expander
-from solwidget.solver import autoplay, stock
-from solwidget.solver.expand import PatienceExpander
 from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.games.interlock.expander import InterlockExpander, InterlockFamilyExpander, fast_path
+from solwidget.solver import autoplay, stock
+from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.stock import is_turn
-
-from helpers import walk
 
 GAME = sw.load_game("interlock")
 

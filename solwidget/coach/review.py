@@ -68,7 +68,7 @@ class MoveReview:
 
     def __str__(self) -> str:
         mark = "   <- lost the game here" if self.lost_the_game else ""
-        return f"{self.number:4}. {str(self.move):12} {self.words:32} {self.before:>13} -> {self.after}{mark}"
+        return f"{self.number:4}. {self.move!s:12} {self.words:32} {self.before:>13} -> {self.after}{mark}"
 
 
 @dataclass

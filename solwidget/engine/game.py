@@ -10,7 +10,8 @@ so that the rules are written once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import ClassVar
 
 from .cards import card_name, deck, face_up, parse_card
 from .checks import check_position_shape, shown, shown_name
@@ -57,8 +58,8 @@ class Game:
     tagline: str = ""            # one short line, for `solwidget games` (default: summary's first sentence)
     decks: int = 1
     pile_ids: tuple[str, ...] = ()
-    pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
-    option_defaults: dict = {}
+    pile_kinds: Mapping[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
+    option_defaults: ClassVar[Mapping[str, object]] = {}
     rulebook: str = ""           # where its whole rules are written (default: its section of docs/rules.md)
     deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
@@ -102,7 +103,7 @@ class Game:
             raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
                               f"{', '.join(self.pile_ids)}") from None
 
-    PLACE_NAMES = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
+    PLACE_NAMES: ClassVar[Mapping[str, str]] = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
                    "stock": "the stock", "waste": "the waste", "deck": "a deck", "space": "a space"}
 
     def place_name(self, pile_id: str) -> str:

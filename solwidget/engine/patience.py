@@ -7,6 +7,7 @@ which groups move, what an empty pile takes, the stock) and deals. Games with od
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -257,9 +258,9 @@ class Patience(Game):
             if piles[self.STOCK]:
                 if source in (None, self.STOCK):
                     yield self._DEAL
-            elif piles[self.WASTE] and (self.redeals is None or state.extra[0] < self.redeals):
-                if source in (None, self.WASTE):
-                    yield self._REDEAL
+            elif source in (None, self.WASTE) and piles[self.WASTE] and \
+                    (self.redeals is None or state.extra[0] < self.redeals):
+                yield self._REDEAL
         extra = self.extra_moves(state)
         if source is None:
             yield from extra
@@ -396,7 +397,7 @@ class Patience(Game):
         if self.group == "one" and len(moving) > 1:
             return "cards move one at a time here: move the others one by one"
         if self.group != "yukon":
-            for under, over in zip(moving, moving[1:]):
+            for under, over in itertools.pairwise(moving):
                 if not self.build.fits(under, over):
                     return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
                             "only such a run moves as a unit")
@@ -463,7 +464,7 @@ class Patience(Game):
         if rank_of(pile[0]) != self.foundation_start:
             raise InvalidPosition(f"{pid} is not a legal foundation: it must start with a{'n' * (start == 'A')} "
                                   f"{'Ace' if start == 'A' else 'King'}, not {card_name(pile[0])}")
-        for under, over in zip(pile, pile[1:]):
+        for under, over in itertools.pairwise(pile):
             if suit_of(under) != suit_of(over) or rank_of(over) - rank_of(under) != self.step:
                 raise InvalidPosition(f"{pid} is not a legal foundation: {card_name(over)} cannot go on "
                                       f"{card_name(under)} (foundations build {'up' if self.step > 0 else 'down'} in suit)")

@@ -34,7 +34,7 @@ class State:
         (['6S'], [])
     """
 
-    __slots__ = ("game", "piles", "extra", "_hash")
+    __slots__ = ("_hash", "extra", "game", "piles")
 
     def __init__(self, game: Game, piles: tuple, extra: tuple = ()):
         # The slots' own setters, quicker than object.__setattr__: a solver makes many states.

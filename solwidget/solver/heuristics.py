@@ -147,7 +147,7 @@ def patience_score(game: Patience, w, covers=None, gone=None):
     no card once empty, as its ``can_take`` reads them."""
     total = game.card_count
     F, C, T = game.F, game.C, game.T
-    assert F == tuple(range(F[0], F[-1] + 1))
+    assert tuple(range(F[0], F[-1] + 1)) == F
     founds = slice(F[0], F[-1] + 1)
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     w_covered, w_reserve = w["covered"], w["reserve"]

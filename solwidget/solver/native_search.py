@@ -16,7 +16,6 @@ from abc import ABC, abstractmethod
 from ..engine.moves import Move
 from . import search
 
-
 # The redeals a position may have made for a C module that counts them in 32 bits: from
 # fewer, no search makes the count wrap (it would take a line of 2**31 redeals, each a
 # move of its own, and so as many search nodes: more memory than any machine has).

@@ -25,8 +25,8 @@ base holds for the subclass's game (solwidget/variants.py asks it of every varia
 
 from __future__ import annotations
 
-from ..engine.patience import Patience
 from ..engine.moves import Move
+from ..engine.patience import Patience
 from ..engine.state import State
 from .autoplay import safe_moves as patience_safe_moves
 from .expand import GenericExpander, PatienceExpander

@@ -11,6 +11,7 @@ resumes one of a catalogue game, whose id names its rules, writes it again with 
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -24,7 +25,7 @@ from ..engine.checks import refuse, shown
 from ..engine.deals import check_deal_number
 from ..engine.variation import MAX_ID_CHARS, is_game_id
 from ..extras import require_extra
-from .table import (COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text, json_text, write_parquet)
+from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text, json_text, write_parquet
 
 try:
     import fcntl
@@ -387,10 +388,8 @@ class FileLock:
 
     def __exit__(self, *exc) -> bool:
         if self.fd is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
-            except FileNotFoundError:
-                pass
             os.close(self.fd)
             self.fd = None
         return False
@@ -408,7 +407,8 @@ class CsvSink:
 
     def __init__(self, path: Path):
         new = not path.exists() or path.stat().st_size == 0
-        self.file = open(path, "a", newline="", encoding="utf-8")
+        # open for the sink's life, closed by close(): a study appends to it as results come
+        self.file = open(path, "a", newline="", encoding="utf-8")  # noqa: SIM115
         self.writer = csv.writer(self.file, lineterminator="\n")
         if new:
             self.add(COLUMNS)

@@ -22,9 +22,9 @@ from ..coach import LOST, UNKNOWN, WINNABLE, Judge
 from ..coach.deals import deal_verdict, difficulty
 from ..coach.review import losing_move
 from ..engine import words
-from ..solver.profile import profile_for
 from ..engine.checks import flag, positive_number, shown
 from ..engine.errors import SolwidgetError
+from ..solver.profile import profile_for
 
 COACH_STEP = 300         # expansions between two looks for a newer position
 AHEAD = 2                # deals solved ahead of the one dealt, with winnable_only
@@ -119,7 +119,7 @@ class CoachMixin(traitlets.HasTraits):
                 with self._lock:
                     if number is not None and not cancelled():
                         self._losing = (number, line[0][number])
-        except Exception as err:  # noqa: BLE001 -- a thread has no caller: say it in the widget
+        except Exception as err:  # noqa: BLE001 - a thread has no caller: say it in the widget
             with self._lock:
                 if not cancelled():
                     self.coach_note = {"text": f"the coach failed: {err}", "verdict": UNKNOWN}

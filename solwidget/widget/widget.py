@@ -14,17 +14,18 @@ import time
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
+from typing import ClassVar
 
 import anywidget
 import traitlets
 
+from ..engine import words
 from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
-from ..engine.moves import Move
-from ..engine import words
 from ..engine.geometry import place
+from ..engine.moves import Move
 from ..engine.registry import load_game
 from ..engine.state import State
 from ..engine.visible import visible_piles
@@ -320,7 +321,8 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         budget, a position on a win that a search of this widget found (Solve's, or an
         earlier hint's) answers at once with that win's next move.
         """
-        from ..solver import Hint, hint as solver_hint
+        from ..solver import Hint
+        from ..solver import hint as solver_hint
         self._check_not_solving()
         known = None if budget else self._wins.get(_exactly(self.state))
         if known:
@@ -651,8 +653,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
 
     # ------------------------------------------------------------ the browser
     # All the browser may set, and the values it may set them to.
-    BROWSER_TRAITS = {"four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
-                      "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
+    BROWSER_TRAITS: ClassVar[dict[str, tuple]] = {
+        "four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
+        "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only ``BROWSER_TRAITS``, each to one of its values;

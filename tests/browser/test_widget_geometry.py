@@ -11,12 +11,11 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 from solwidget.engine import geometry
 from solwidget.engine.svg import PAD, state_svg
 from solwidget.engine.visible import visible_piles
-
-from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 pytestmark = pytest.mark.browser
 

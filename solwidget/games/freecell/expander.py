@@ -187,7 +187,7 @@ class CellsKey:
 
     def __init__(self, C, T, symmetric):
         # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
-        assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
+        assert tuple(range(C[0], C[-1] + 1)) == C and tuple(range(T[0], T[-1] + 1)) == T
         self.cells, self.tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
         self.symmetric = symmetric
 

@@ -38,7 +38,7 @@ class CellsMoves:
         self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
         self.F, self.C, self.T = game.F, game.C, game.T
         self.founds = slice(game.F[0], game.F[-1] + 1)
-        assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
+        assert tuple(range(game.F[0], game.F[-1] + 1)) == game.F
         self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
         self.runs = {}                  # pile -> run_of(pile)
         self.runs_kept = runs_kept

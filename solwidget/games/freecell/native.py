@@ -26,8 +26,8 @@ import functools
 from ...compiled import native_module
 from ...engine.patience import supermove
 from ...solver import native_search
-from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
+from ...solver.native_search import core_weights
 from .expander import CellsExpander, _safe_hosts
 
 search_core = native_module("solwidget.games.freecell.search_core")

@@ -94,7 +94,7 @@ class _Chain:
     """Reserve cards played one after the other onto one pile (a bridge's chain): the
     turns and plays are worked out only when a bridge asks for them (``reserve``), most
     chains end with none. ``moves``: the turns and plays of the cards played so far."""
-    __slots__ = ("cards", "played", "at", "moves", "to")
+    __slots__ = ("at", "cards", "moves", "played", "to")
 
     def __init__(self, start: tuple, to: Move):
         self.cards, self.played, self.at, self.moves, self.to = (), 0, start, (), to
@@ -125,7 +125,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         self._S, self._W = game.STOCK, game.WASTE
         self._founds = slice(game.F[0], game.F[-1] + 1)
         self._tableau = slice(game.T[0], game.T[-1] + 1)
-        assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
+        assert tuple(range(game.F[0], game.T[-1] + 1)) == game.F + game.T
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
         self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py
@@ -193,7 +193,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         ``src``, leaving ``rest``, to pile ``dst``, making it ``grown``, new to ``admit``?
         None when it is not asked: no ``admit``, or a safe move may follow (the card ``src``
         shows now, or the waste's new top card, is in ``safe``)."""
-        if admit is None or rest and rest[-1] in safe or waste_top in safe:
+        if admit is None or (rest and rest[-1] in safe) or waste_top in safe:
             return None
         first = self._T[0]
         return admit(self._key_with_two(parts, src - first, rest, dst - first, grown))

@@ -106,6 +106,6 @@ class Moves:
             if piles[stock]:
                 if source in (None, stock):
                     yield self.deal, stock, waste, 1
-            elif piles[waste] and (self.redeals is None or extra[0] < self.redeals):
-                if source in (None, waste):
-                    yield self.redeal, waste, stock, 1
+            elif source in (None, waste) and piles[waste] and \
+                    (self.redeals is None or extra[0] < self.redeals):
+                yield self.redeal, waste, stock, 1

@@ -38,8 +38,8 @@ from ...compiled import native_module
 from ...engine.cards import ACE, FACE_DOWN
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
+from ...solver.native_search import core_weights
 from ...solver.stock import REDEAL, TURN
 from . import reductions
 from .expander import InterchangeExpander
@@ -53,8 +53,8 @@ TURNS, REDEAL_CODE = 0x8000, 0x4000       # search_core's move codes (its header
 def fits_core(game) -> bool:
     """Does search_core hold ``game``'s positions and keys (its layout and bounds)?"""
     F, T = game.F, game.T
-    return (not game.C and F == tuple(range(len(F))) and T == tuple(range(len(F), len(F) + len(T)))
-            and (game.STOCK, game.WASTE) == (len(F) + len(T), len(F) + len(T) + 1)
+    return (not game.C and tuple(range(len(F))) == F and tuple(range(len(F), len(F) + len(T))) == T
+            and (len(F) + len(T), len(F) + len(T) + 1) == (game.STOCK, game.WASTE)
             and len(game.pile_ids) <= search_core.MAX_PILES and game.card_count <= search_core.MAX_CARDS
             and game.card_count + len(F) + len(T) + 1 <= 255 and len(F) <= 4 * game.decks
             and game.foundation_start == ACE and game.step == 1)
@@ -173,7 +173,7 @@ class NativeSearch(native_search.NativeSearch):
         dead = None
         if python_dead_ends:
             is_dead = expander.dead_ends.is_dead
-            dead = lambda data: is_dead(decode(game, data))     # noqa: E731
+            dead = lambda data: is_dead(decode(game, data))  # noqa: E731
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(len(game.F), len(game.T), *_tables(game), game.decks,
                                        game.card_count, tuple(weights), depth_weight, explore,

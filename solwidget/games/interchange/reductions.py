@@ -78,7 +78,7 @@ class DeadEnds:
     def __init__(self, game):
         self.game = game
         self.F, self.T = game.F, game.T
-        assert self.F == tuple(range(len(self.F)))
+        assert tuple(range(len(self.F))) == self.F
         self.reserve_piles = (game.STOCK, game.WASTE)
         # What the test reads of a pile or of the foundations depends on them alone, and a
         # position shares most of them with its parent: kept here, bounded (a pile's entry

@@ -328,7 +328,7 @@ class DeadEnds:
         changed = True
         while changed:
             changed = False
-            for guest, twin, host, other, virtual in splits:
+            for _guest, twin, host, other, virtual in splits:
                 if not available[virtual] and available[host] and \
                         (home[twin >> 4 & 3] >= twin & 15 or available[other]):
                     available[virtual] = changed = True

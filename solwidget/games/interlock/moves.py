@@ -111,9 +111,9 @@ class InterlockMoves:
         if piles[self.stock]:
             if source in (None, self.stock):
                 yield game._DEAL, self.stock, self.waste, 1
-        elif piles[self.waste] and (game.redeals is None or extra[0] < game.redeals):
-            if source in (None, self.waste):
-                yield game._REDEAL, self.waste, self.stock, 1
+        elif source in (None, self.waste) and piles[self.waste] and \
+                (game.redeals is None or extra[0] < game.redeals):
+            yield game._REDEAL, self.waste, self.stock, 1
 
     def dropdowns(self, piles, source=None):
         """The dropdowns, by the pile dropped onto: a pile's only covering pile that still

@@ -39,8 +39,8 @@ from ...engine.cards import OTHER_COLOUR, deck
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver import native_search
-from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
+from ...solver.native_search import core_weights
 from ...solver.stock import REDEAL, TURN
 from . import deadends
 from .expander import InterlockExpander
@@ -70,8 +70,10 @@ def _mirrored() -> tuple:
     """The Python functions search_core writes again (the successors, the safe cards, the
     key, the score), as they are now: a test or a caller that replaces one of them changes
     the Python search, and then search_core is not the same search."""
-    from ...solver import expand, heuristics, keys as solver_keys, stock
-    from . import bridges, expander as expander_module, keys, moves
+    from ...solver import expand, heuristics, stock
+    from ...solver import keys as solver_keys
+    from . import bridges, keys, moves
+    from . import expander as expander_module
     return (bridges.bridges, bridges.home_bridges, bridges.settle, bridges._safe_card, bridges._safe_next,
             bridges._units, bridges._chains, stock.cycle, stock.turn_up, stock.play_off, stock.play_bridge,
             stock.home_chains, stock.play_home, keys.backs_uncovered, expander_module.backs_uncovered,

@@ -16,12 +16,13 @@ the cards behind show through).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from ...engine.cards import FACE_DOWN, card_name, face_down
 from ...engine.errors import InvalidPosition
-from ...engine.moves import Move
 from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
+from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
 from ...engine.state import State
@@ -136,7 +137,7 @@ class InterlockFamily(Patience):
             return f"the top card of {dst} is face down: nothing may drop onto it"
         words = self.build.words()
         if self.group != "yukon":
-            for under, over in zip(cards, cards[1:]):
+            for under, over in itertools.pairwise(cards):
                 if not self.build.fits(under, over):
                     return (f"{src} is not a run {words} ({card_name(over)} on {card_name(under)}): "
                             "only such a run drops down")

@@ -69,8 +69,8 @@ from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.expand import GenericExpander
+from .board import DRAW, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES, F
 from .deadends import DeadEnds
-from .board import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
 from .moves import BUILD_ACTION, D1, apply, plans
 from .score import mutated_score
 

@@ -15,8 +15,22 @@ the two agree on every move.
 from __future__ import annotations
 
 from ...engine.cards import ACE, FACE_DOWN, KING
-from .board import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF, R2X, ROW,
-                    SPACES, flip, run_length)
+from .board import (
+    ALL_SPACES,
+    BUILD_MOVES,
+    CARD_MOVES,
+    DECKS,
+    DRAW,
+    GIVERS,
+    MOVES,
+    PARENTS_OF,
+    R2X,
+    ROW,
+    SPACES,
+    F,
+    flip,
+    run_length,
+)
 
 BUILD_ACTION = -1                   # the destination of "dN build"
 D1 = DECKS[0]

@@ -35,10 +35,23 @@ import functools
 from ...compiled import native_module
 from ...engine.cards import OTHER_COLOUR
 from ...solver import native_search
-from ...solver.native_search import core_weights
 from ...solver.heuristics import weights_of
-from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
-                    R2X, ROW, SPACES)
+from ...solver.native_search import core_weights
+from .board import (
+    BUILD_MOVES,
+    CARD_BY_NAME,
+    CARD_MOVES,
+    DECKS,
+    FITS,
+    GIVERS,
+    MOVES,
+    PARENTS_OF,
+    PILE_IDS,
+    R2X,
+    ROW,
+    SPACES,
+    F,
+)
 from .deadends import DeadEnds
 from .expander import PARTNER, ROW1_SPACES, MutatedExpander
 from .rules import MutatedSolitaire
@@ -78,9 +91,9 @@ def tables() -> tuple:
     assert sorted(F + SPACES + (R2X,) + DECKS) == list(range(len(PILE_IDS)))
     # the key keeps r2x and the decks in place after the spaces (expander.REST), the decks
     # in rows 1, 2, 3 (moves.apply flips DECKS[row - 1]), the row-1 spaces in order
-    assert (R2X,) + DECKS == tuple(range(SPACES[-1] + 1, len(PILE_IDS)))
+    assert tuple(range(SPACES[-1] + 1, len(PILE_IDS))) == (R2X,) + DECKS
     assert all(ROW[d] == i + 1 for i, d in enumerate(DECKS))
-    assert ROW1_SPACES == tuple(s for s in SPACES if ROW[s] == 1)
+    assert tuple(s for s in SPACES if ROW[s] == 1) == ROW1_SPACES
     rows = bytes(ROW)
     givers = bytearray()
     for src, to_rows, _ in GIVERS:
