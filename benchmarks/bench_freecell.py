@@ -79,7 +79,7 @@ class Run:
 
 def board_text(state) -> str:
     """fc-solve's board format: a column per line, bottom card first."""
-    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in state.game.T)
+    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in state.game.tableau_indices)
 
 
 def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int, int | None]:

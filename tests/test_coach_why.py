@@ -24,7 +24,7 @@ def endgame(seed: int, left=(4, 8)) -> sw.State:
         home = [rnd.randint(8, 13) for _ in range(4)]
         rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
-        for t in reversed(GAME.T):
+        for t in reversed(GAME.tableau_indices):
             if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.25:
                 filled.add(t)
         if not (left[0] <= len(rest) <= left[1] and len(filled) <= len(rest)):
@@ -43,7 +43,7 @@ def endgame(seed: int, left=(4, 8)) -> sw.State:
     piles = {pid: [] for pid in GAME.pile_ids}
     for t, column in columns.items():
         piles[GAME.pile_ids[t]] = [card_name(c) for c in column]
-    for f, suit in zip(GAME.F, range(4)):
+    for f, suit in zip(GAME.foundation_indices, range(4)):
         piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
     return GAME.state_from_dict({"game": "interlock", "piles": piles})
 

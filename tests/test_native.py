@@ -131,7 +131,7 @@ def positions(game, expander, deals=(1, 2, 3), steps=80):
 def shuffled(game, piles, rng) -> tuple:
     """The same position with its tableau piles, and its cells, in another order."""
     piles = list(piles)
-    for ids in (game.T, game.C):
+    for ids in (game.tableau_indices, game.cell_indices):
         chosen = [piles[i] for i in ids]
         rng.shuffle(chosen)
         for i, pile in zip(ids, chosen):
@@ -141,7 +141,7 @@ def shuffled(game, piles, rng) -> tuple:
 
 def tops_swapped(game, piles, rng) -> tuple:
     """Another position, close to this one: the top cards of two piles traded."""
-    held = [i for i in game.T + game.C if piles[i]]
+    held = [i for i in game.tableau_indices + game.cell_indices if piles[i]]
     if len(held) < 2:
         return tuple(piles)
     a, b = rng.sample(held, 2)
@@ -158,7 +158,7 @@ def python_successors(search, state, came_by) -> tuple[list, int]:
     which search_core gives as None; and how many children were refused for a key seen
     before: search_core.successors admits each key once, as a fresh transposition table
     does (two moves may reach one position, once both have sent their cards home)."""
-    expander, seen, out = search.x, set(), []
+    expander, seen, out = search.expander, set(), []
     refused = 0
 
     def admit(key) -> bool:
@@ -197,7 +197,7 @@ def test_successors_are_pythons_move_for_move(game_id):
     undone = won = floored = 0
     for options in (*portfolio(game), {"weights": FLOORED}):
         search = native_search(game, options)
-        for state, came_by in positions(game, search.x):
+        for state, came_by in positions(game, search.expander):
             position = search.encode(state.piles)
             every = search.core.successors(position, b"")
             assert every == python_successors(search, state, ())[0], f"{game_id}: position {position.hex()}"
@@ -219,7 +219,7 @@ def test_two_moves_to_one_position_make_one_child():
     game = load("freecell")
     search = native_search(game)
     found = 0
-    for state, _ in positions(game, search.x):
+    for state, _ in positions(game, search.expander):
         in_python, refused = python_successors(search, state, ())
         if refused:
             found += 1
@@ -239,10 +239,10 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
     for deal in range(1, 6):
         for state, _ in walk(game, deal, 80):
             piles = tuple(map(bytes, state.piles))
-            settled = search.x.start(State(game, piles, ()))[0].piles
+            settled = search.expander.start(State(game, piles, ()))[0].piles
             pool += [piles, settled, shuffled(game, piles, rng), shuffled(game, settled, rng),
                      tops_swapped(game, piles, rng)]
-    python_keys = [search.x.key(State(game, piles, ())) for piles in pool]
+    python_keys = [search.expander.key(State(game, piles, ())) for piles in pool]
     c_keys = [search.core.key(search.encode(piles)) for piles in pool]
     pairs = set(zip(python_keys, c_keys))
     assert len(set(python_keys)) == len(pairs) == len(set(c_keys)), "the same pairs of positions share a key"
@@ -431,11 +431,11 @@ def bad_constructions(game) -> dict:
     run = "search_core: each kind of pile must be one run"
     one_deck = "search_core: one deck, foundations building by one"
     return {
-        "a foundation among the cells": (0, kinds_with(game, (game.F[0], 1), (game.C[0], 0)), ValueError,
+        "a foundation among the cells": (0, kinds_with(game, (game.foundation_indices[0], 1), (game.cell_indices[0], 0)), ValueError,
                                          run),
-        "a tableau pile among the foundations": (0, kinds_with(game, (game.F[1], 2)), ValueError, run),
-        "a fourth kind of pile": (0, kinds_with(game, (game.T[0], 3)), ValueError, run),
-        "no tableau": (0, kinds_with(game, *((t, 1) for t in game.T)), ValueError, "tableau needed"),
+        "a tableau pile among the foundations": (0, kinds_with(game, (game.foundation_indices[1], 2)), ValueError, run),
+        "a fourth kind of pile": (0, kinds_with(game, (game.tableau_indices[0], 3)), ValueError, run),
+        "no tableau": (0, kinds_with(game, *((t, 1) for t in game.tableau_indices)), ValueError, "tableau needed"),
         "33 piles": (0, bytes(4) + bytes([1] * 4) + bytes([2] * 25), ValueError, "1 to 32 piles"),
         "kinds as text": (0, "kinds", TypeError, "must be bytes"),
         "a fits table one short": (1, fits_table[:-1], ValueError, "fits must be 4096 bytes"),
@@ -454,7 +454,7 @@ def bad_positions(game, search) -> dict:
     """Malformed positions (a deal's piles, encoded, then spoilt): (position, the error,
     words of its message)."""
     piles = [bytes(pile) for pile in game.deal(1).piles]
-    last, cell = game.T[-1], game.C[0]
+    last, cell = game.tableau_indices[-1], game.cell_indices[0]
     good = search.encode(piles)
 
     def changed(new: dict) -> bytes:
@@ -468,7 +468,7 @@ def bad_positions(game, search) -> dict:
         "one byte more": (good + b"\x00", ValueError, malformed),
         "no bytes": (b"", ValueError, malformed),
         "a card of 64": (changed({last: piles[last][:-1] + b"\x40"}), ValueError, malformed),
-        "a foundation of 64": (changed({game.F[0]: b"\x40"}), ValueError, malformed),
+        "a foundation of 64": (changed({game.foundation_indices[0]: b"\x40"}), ValueError, malformed),
         "a cell holding two cards": (changed({cell: piles[last][-2:], last: piles[last][:-2]}), ValueError,
                                      malformed),
         "a pile longer than the bytes": (bytes(too_long), ValueError, malformed),
@@ -490,7 +490,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable(game_id):
     checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
                                         bad_constructions(game))
     search = native_search(game)
-    core, position = search.core, search.encode(search.x.start(game.deal(1))[0].piles)
+    core, position = search.core, search.encode(search.expander.start(game.deal(1))[0].piles)
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
                           bad_positions(game, search))
     checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),

@@ -86,7 +86,7 @@ def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
 def python_dead_ends(search) -> native.NativeSearch:
     """A NativeSearch like ``search`` whose dead-end test is the expander's, in Python."""
     core = native.NativeSearch.__new__(native.NativeSearch)
-    native.NativeSearch.__init__(core, search.x, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
+    native.NativeSearch.__init__(core, search.expander, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
                                  python_dead_ends=True)
     return core
 
@@ -119,7 +119,7 @@ def python_successors(search, state) -> tuple[list, list]:
     child position, score), up to and including the first won child (the search
     stops there), which search_core gives as None; and every key asked, in order. Each key
     is admitted once, as a fresh transposition table does."""
-    expander, seen, asked, out = search.x, set(), [], []
+    expander, seen, asked, out = search.expander, set(), [], []
 
     def admit(key) -> bool:
         asked.append(key)
@@ -351,13 +351,13 @@ def with_a_long_pile(game, cards):
     """Deal 1 of ``game`` with its first tableau pile made ``cards`` long by the bottom cards
     of the others, each pile's top still as dealt (face up): a position the rules accept."""
     position = game.deal(1).to_dict()
-    first, *others = (game.pile_ids[t] for t in game.T)
+    first, *others = (game.pile_ids[t] for t in game.tableau_indices)
     piles = position["piles"]
     for pid in others:
         while len(piles[pid]) > 1 and len(piles[first]) < cards:
             piles[first].insert(0, piles[pid].pop(0))
     state = game.state_from_dict(position)
-    assert len(state.piles[game.T[0]]) == cards
+    assert len(state.piles[game.tableau_indices[0]]) == cards
     return state
 
 
@@ -404,7 +404,7 @@ def test_a_table_of_one_key_goes_alone_as_in_python(monkeypatch):
 def core_arguments(game) -> list:
     """What NativeSearch passes to search_core.Search for ``game``."""
     weights = (8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0)
-    return [len(game.F), len(game.T), *native._tables(game), game.decks, game.card_count, weights, 0.5, 0.0,
+    return [len(game.foundation_indices), len(game.tableau_indices), *native._tables(game), game.decks, game.card_count, weights, 0.5, 0.0,
             BIG, BIG, None]
 
 
@@ -433,7 +433,7 @@ def bad_positions(game, search) -> dict:
     good = search.encode(game.deal(1))
     malformed = "search_core: a malformed position"
     a_card_of_0 = bytearray(good)
-    a_card_of_0[len(game.F) + 1] = 0              # the first tableau pile's bottom card
+    a_card_of_0[len(game.foundation_indices) + 1] = 0              # the first tableau pile's bottom card
     a_foundation_of_64 = bytes([64]) + good[1:]
     thirteen_cards_more = bytes([13]) + good[1:]    # a King home: the Ace to it
     return {
@@ -459,7 +459,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
                                         bad_constructions(game))
     search = native_search(game)
-    core, position = search.core, search.encode(search.x.start(game.deal(1))[0])
+    core, position = search.core, search.encode(search.expander.start(game.deal(1))[0])
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
                                        (core.dead, (bad,))),
                           bad_positions(game, search))
@@ -478,14 +478,14 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     failing = native.search_core.Search(*arguments)
     failing.seed(position, b"", 0)
     assert type(refusal(failing.run, 5, 0, 8000)) is ZeroDivisionError
-    assert failing.key(position) == search.x.key(search.x.start(game.deal(1))[0])
+    assert failing.key(position) == search.expander.key(search.expander.start(game.deal(1))[0])
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
 
 
 def run_search(search, state, bursts) -> list:
     """Seed ``search`` with ``state`` and run it burst by burst: what it tells after each."""
-    start, played = search.x.start(state)
+    start, played = search.expander.start(state)
     search.seed(start, (None, tuple(played), len(played)))
     progress, seen = Progress(), []
     for burst in bursts:

@@ -100,7 +100,7 @@ def python_successors(search, state) -> tuple[list, int]:
     """InterlockExpander's successors (no dead-end test) in search_core.successors' terms:
     (moves, child position, score), up to and including the first won child, which
     search_core gives as None; and how many keys were refused as seen before."""
-    expander, seen, out, refused = search.x, set(), [], 0
+    expander, seen, out, refused = search.expander, set(), [], 0
     for moves, child in expander._settled_moves(state):
         key = expander.key(child)
         if key in seen:
@@ -160,7 +160,7 @@ def test_a_won_child_ends_the_successors():
     line = sw.solve(game().deal(1), max_states=20_000).moves
     state, ended = game().deal(1), 0
     for move in line:
-        settled = search.x.start(state)[0]
+        settled = search.expander.start(state)[0]
         expected, _ = python_successors(search, settled)
         assert search.core.successors(search.encode(settled), b"")[0] == expected
         ended += bool(expected) and expected[-1][1] is None
@@ -173,7 +173,7 @@ def test_keys_are_the_python_keys_on_shuffled_positions():
     needs_native()
     search, rng = native_search(), random.Random(7)
     g = game()
-    backs = [t for t in g.T if g.layer[t] == 0]
+    backs = [t for t in g.tableau_indices if g.layer[t] == 0]
     for deal in (2, 5):
         for state, _ in searched_positions(deal)[::10]:
             piles = list(state.piles)
@@ -229,7 +229,7 @@ def test_a_deal_proved_dead_at_its_start_is_so_in_c():
     needs_native()
     for deal in (13, 24, 26, 30):           # lost at the first expansion (nested splits or plain)
         search = native_search()
-        start = search.x.start(game().deal(deal))[0]
+        start = search.expander.start(game().deal(deal))[0]
         assert search.core.dead(search.encode(start)) is deadends.DeadEnds(game()).is_dead(start) is True
 
 
@@ -423,7 +423,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)
     search = native_search()
     core = search.core
-    position = search.encode(search.x.start(game().deal(1))[0])
+    position = search.encode(search.expander.start(game().deal(1))[0])
     bad_positions = {
         "not bytes": ("abc", TypeError, "bytes"),
         "too short": (position[:-5], ValueError, "malformed position"),
@@ -447,10 +447,10 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
 def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
     needs_native()
     search = native_search()
-    start, played = search.x.start(game().deal(3))
+    start, played = search.expander.start(game().deal(3))
     search.seed(start, (None, tuple(played), len(played)))
     calls = []
-    is_dead = search.x.dead_ends.is_dead
+    is_dead = search.expander.dead_ends.is_dead
 
     def failing(state):
         calls.append(state)

@@ -259,7 +259,7 @@ def test_turned_positions_agree_with_the_engine():
         assert replayed == turned
         assert turns[-1] == TURN and set(turns) <= {TURN, REDEAL}
         count += 1
-    assert count == len(state.piles[game.STOCK]) + len(state.piles[game.WASTE]) - 1
+    assert count == len(state.piles[game.stock_index]) + len(state.piles[game.waste_index]) - 1
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "guardian"])
@@ -349,7 +349,7 @@ def test_fast_freecell_successors_are_the_engines(game_id, autoplay):
     for move in sw.solve(state).moves:
         state = state.play(move)
         positions.append(general.start(state)[0])   # the search expands settled positions
-    assert any(not p.piles[t] for p in positions for t in game.T)
+    assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
     for state in positions:
         assert list(fast.expand(_packed(state))) == [(moves, _packed(child)) for moves, child in general.expand(state)]
 
@@ -416,7 +416,7 @@ def test_turning_up_one_card_is_the_first_way_the_turns_reach_it(game_id):
         state = state.play("stock waste")
     for card in set(cycle(game, state.piles)):
         first = next(reachable_tops(game, state, lambda top, card=card: top == card), None)
-        if state.piles[game.WASTE][-1] == card:
+        if state.piles[game.waste_index][-1] == card:
             first = ((), state)         # already on top: no turn at all
         assert turn_up(game, state, card) == first
 

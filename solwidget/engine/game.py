@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from .cards import card_name, deck, face_up, parse_card
+from .cards import FACE_DOWN, card_name, deck, face_up, parse_card
 from .checks import check_position_shape, shown, shown_name
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
@@ -353,4 +353,4 @@ class Game:
 
 def _shown(card: int) -> str:
     """A card as the player sees it: face-down cards are ``##``."""
-    return "##" if card & 64 else card_name(card)
+    return "##" if card & FACE_DOWN else card_name(card)

@@ -78,11 +78,10 @@ class Patience(Game):
         self.pile_ids = tuple(ids)
         self.pile_kinds = dict(zip(ids, kinds))
         super().__init__(**options)
-        self.F = self._indices("foundation")
-        self.C = self._indices("cell")
-        self.T = self._indices("tableau")
-        self.STOCK = self.index_of.get("stock")
-        self.WASTE = self.index_of.get("waste")
+        self.cell_indices = self._indices("cell")
+        self.tableau_indices = self._indices("tableau")
+        self.stock_index = self.index_of.get("stock")
+        self.waste_index = self.index_of.get("waste")
         self.step = 1 if self.foundation_start == ACE else -1
         self._prepare_tables()
 
@@ -96,7 +95,7 @@ class Patience(Game):
             self.fits_on[under] = frozenset(over for over in cards if self.build.fits(under, over))
         ids = self.pile_ids
         self.one_card_moves = [[Move(a, b) for b in ids] for a in ids]
-        self.tableau_set = frozenset(self.T)
+        self.tableau_set = frozenset(self.tableau_indices)
         self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
         self.run_length = self._run_length_for_group()
 
@@ -166,7 +165,7 @@ class Patience(Game):
     def foundations_for(self, piles, card: int) -> Iterator[int]:
         """The foundations where ``card`` may go."""
         start = self.foundation_start
-        for f in self.F:
+        for f in self.foundation_indices:
             pile = piles[f]
             if pile:
                 top = pile[-1]
@@ -181,7 +180,7 @@ class Patience(Game):
         wants: dict[int, list[int]] = {}
         empty = []
         last = KING if self.step > 0 else ACE
-        for f in self.F:
+        for f in self.foundation_indices:
             pile = piles[f]
             if not pile:
                 empty.append(f)
@@ -195,8 +194,8 @@ class Patience(Game):
             return 1
         if self.group != "supermove":
             return 52 * self.decks
-        free_cells = sum(1 for c in self.C if not piles[c])
-        empty = max(0, sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty)
+        free_cells = sum(1 for c in self.cell_indices if not piles[c])
+        empty = max(0, sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty)
         return supermove(free_cells, empty)
 
     def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
@@ -213,7 +212,7 @@ class Patience(Game):
         """Every legal move, or only those from pile index ``source``."""
         piles = state.piles
         one = self.one_card_moves
-        T, C, waste = self.T, self.C, self.WASTE          # where cards may come from
+        T, C, waste = self.tableau_indices, self.cell_indices, self.waste_index          # where cards may come from
         if source is not None:
             T, C = self._only(T, source), self._only(C, source)
             waste = waste if source == waste else None
@@ -232,7 +231,7 @@ class Patience(Game):
         fits_on = self.fits_on
         takes: dict[int, list[int]] = {}      # card -> the non-empty tableau piles it fits on
         empty_takers = []
-        for dst in [t for t in self.T if self.can_take(piles, t)]:
+        for dst in [t for t in self.tableau_indices if self.can_take(piles, t)]:
             if piles[dst]:
                 for card in fits_on[piles[dst][-1]]:
                     takes.setdefault(card, []).append(dst)
@@ -247,18 +246,18 @@ class Patience(Game):
                 for dst in sorted(fitting):
                     yield one[src][dst]
 
-        free_cells = [c for c in self.C if not piles[c]]
+        free_cells = [c for c in self.cell_indices if not piles[c]]
         if free_cells:
             for src, _ in singles:
                 if src in self.tableau_set:
                     for c in free_cells:
                         yield one[src][c]
 
-        if self.draw and source in (None, self.STOCK, self.WASTE):
-            if piles[self.STOCK]:
-                if source in (None, self.STOCK):
+        if self.draw and source in (None, self.stock_index, self.waste_index):
+            if piles[self.stock_index]:
+                if source in (None, self.stock_index):
                     yield self._DEAL
-            elif source in (None, self.WASTE) and piles[self.WASTE] and \
+            elif source in (None, self.waste_index) and piles[self.waste_index] and \
                     (self.redeals is None or state.extra[0] < self.redeals):
                 yield self._REDEAL
         extra = self.extra_moves(state)
@@ -292,13 +291,13 @@ class Patience(Game):
         piles = list(state.piles)
         extra = state.extra
         if move.src == "stock":
-            stock = piles[self.STOCK]
+            stock = piles[self.stock_index]
             turned = stock[-self.draw:]
-            piles[self.STOCK] = stock[:-self.draw]
-            piles[self.WASTE] = piles[self.WASTE] + tuple(c & ~FACE_DOWN for c in reversed(turned))
+            piles[self.stock_index] = stock[:-self.draw]
+            piles[self.waste_index] = piles[self.waste_index] + tuple(c & ~FACE_DOWN for c in reversed(turned))
         elif move.dst == "stock":
-            piles[self.STOCK] = tuple(c | FACE_DOWN for c in reversed(piles[self.WASTE]))
-            piles[self.WASTE] = ()
+            piles[self.stock_index] = tuple(c | FACE_DOWN for c in reversed(piles[self.waste_index]))
+            piles[self.waste_index] = ()
             extra = (extra[0] + 1,)
         else:
             s, d, n = self.index_of[move.src], self.index_of[move.dst], move.n
@@ -354,15 +353,15 @@ class Patience(Game):
             return f"'{move.src} {move.dst}' is written without a count or a card"
         redeal_left = self.redeals is None or state.extra[0] < self.redeals
         if action == ("stock", "waste"):
-            if not piles[self.WASTE]:
+            if not piles[self.waste_index]:
                 return "the stock and the waste are both empty"
             if not redeal_left:
                 return f"the stock is empty and {self._no_redeal_words()}"
             return "the stock is empty: turn the waste back over with 'waste stock'"
         if action == ("waste", "stock"):
-            if piles[self.STOCK]:
+            if piles[self.stock_index]:
                 return "the stock still has cards: the waste is turned over only once the stock is empty"
-            if not piles[self.WASTE]:
+            if not piles[self.waste_index]:
                 return "the waste is empty: there is nothing to turn over"
             return self._no_redeal_words()
         if move.src == "stock":
@@ -415,8 +414,8 @@ class Patience(Game):
         return f"{self.pile_ids[s]} {self.pile_ids[d]} {len(moving)} is not a legal move in this position"
 
     def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
-        free_cells = sum(1 for c in self.C if not piles[c])
-        empty = sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty
+        free_cells = sum(1 for c in self.cell_indices if not piles[c])
+        empty = sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty
         note = " besides the one they go to" if to_empty else ""
         return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
                 f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
@@ -437,9 +436,9 @@ class Patience(Game):
         return (used,)
 
     def _check_position(self, piles, extra) -> None:
-        for f in self.F:
+        for f in self.foundation_indices:
             self._check_foundation(self.pile_ids[f], piles[f])
-        for c in self.C:
+        for c in self.cell_indices:
             if len(piles[c]) > 1:
                 raise InvalidPosition(f"{self.pile_ids[c]} holds {len(piles[c])} cards: a cell holds one")
         for i, pile in enumerate(piles):
@@ -472,12 +471,12 @@ class Patience(Game):
     def key(self, state: State):
         """Cells, foundations and (when symmetric) tableau piles taken as sets."""
         piles = state.piles
-        cells = tuple(sorted(piles[c] for c in self.C))
-        founds = tuple(sorted(piles[f] for f in self.F))
-        tableau = tuple(piles[t] for t in self.T)
+        cells = tuple(sorted(piles[c] for c in self.cell_indices))
+        founds = tuple(sorted(piles[f] for f in self.foundation_indices))
+        tableau = tuple(piles[t] for t in self.tableau_indices)
         if self.symmetric_tableau:
             tableau = tuple(sorted(tableau))
-        rest = tuple(piles[i] for i in (self.STOCK, self.WASTE) if i is not None)
+        rest = tuple(piles[i] for i in (self.stock_index, self.waste_index) if i is not None)
         extra = state.extra if self.redeals is not None else ()
         return founds, cells, tableau, rest, extra
 
@@ -485,7 +484,7 @@ class Patience(Game):
     def _deal_rows(self, cards: list[int], faces: list[bool]) -> tuple[list[list[int]], list[int]]:
         """Deal rows left to right by pile id, one row per entry of ``faces`` (True: face up);
         return the columns and the cards left over."""
-        columns = [[] for _ in self.T]
+        columns = [[] for _ in self.tableau_indices]
         it = iter(cards)
         for up in faces:
             for col in columns:
@@ -495,11 +494,11 @@ class Patience(Game):
 
     def _state(self, columns, stock=(), waste=(), cells=None) -> State:
         piles = [()] * len(self.pile_ids)
-        for t, col in zip(self.T, columns):
+        for t, col in zip(self.tableau_indices, columns):
             piles[t] = tuple(col)
         if self.draw:
-            piles[self.STOCK] = tuple(face_down(c) for c in reversed(stock))
-            piles[self.WASTE] = tuple(waste)
+            piles[self.stock_index] = tuple(face_down(c) for c in reversed(stock))
+            piles[self.waste_index] = tuple(waste)
         return State(self, tuple(piles), (0,) if self.draw else ())
 
     # ------------------------------------------------------- layout
@@ -512,19 +511,19 @@ class Patience(Game):
         then, for a tableau of more than five piles, every row wrapped at half the tableau's
         width (the tableau in two rows, the second pushed down as the first's fans grow)."""
         head = ["stock", "waste", None] if self.draw else []
-        head += [self.pile_ids[c] for c in self.C]
-        if self.C:
+        head += [self.pile_ids[c] for c in self.cell_indices]
+        if self.cell_indices:
             head.append(None)
-        foundations = [self.pile_ids[f] for f in self.F]
+        foundations = [self.pile_ids[f] for f in self.foundation_indices]
         layout = self._arranged(head, [foundations])
         narrower = []
-        room = len(self.T) - len(head)          # foundation slots a line has beside the head
-        if len(head) + len(foundations) > len(self.T) and room >= 1:
+        room = len(self.tableau_indices) - len(head)          # foundation slots a line has beside the head
+        if len(head) + len(foundations) > len(self.tableau_indices) and room >= 1:
             lines = -(-len(foundations) // room)
             size = -(-len(foundations) // lines)
             narrower.append(self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)]))
-        if len(self.T) > 5:
-            narrower.append(self._wrapped(head + foundations, -(-len(self.T) // 2)))
+        if len(self.tableau_indices) > 5:
+            narrower.append(self._wrapped(head + foundations, -(-len(self.tableau_indices) // 2)))
         if narrower:
             layout["narrower"] = [{"width": other["width"], "height": other["height"],
                                    "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]}}
@@ -547,10 +546,10 @@ class Patience(Game):
                  for row, line in enumerate(lines) for x, pid in enumerate(line) if pid]
         tableau_y = len(lines) * (CARD_ASPECT + ROW_GAP)
         line_step = CARD_ASPECT + ROW_GAP + 1.0
-        for k, t in enumerate(self.T):
+        for k, t in enumerate(self.tableau_indices):
             row, x = divmod(k, columns)
             piles.append(self._pile_layout(self.pile_ids[t], x * step, round(tableau_y + row * line_step, 3), "down"))
-        rows = -(-len(self.T) // columns)
+        rows = -(-len(self.tableau_indices) // columns)
         height = tableau_y + (rows - 1) * line_step + CARD_ASPECT + FAN_ROOM
         return {"width": round(columns * step - PILE_GAP, 3), "height": round(height, 3), "piles": piles}
 
@@ -560,15 +559,15 @@ class Patience(Game):
         beneath them all."""
         step = 1 + PILE_GAP
         line_step = CARD_ASPECT + ROW_GAP
-        slots = max(len(head) + max(map(len, lines)), len(self.T))
+        slots = max(len(head) + max(map(len, lines)), len(self.tableau_indices))
         width = slots * step - PILE_GAP
         piles = [self._pile_layout(pid, x * step, 0, "none") for x, pid in enumerate(head) if pid]
         for row, line in enumerate(lines):
             piles += [self._pile_layout(pid, (len(head) + x) * step, row * line_step, "none")
                       for x, pid in enumerate(line)]
-        offset = (width - (len(self.T) * step - PILE_GAP)) / 2
+        offset = (width - (len(self.tableau_indices) * step - PILE_GAP)) / 2
         tableau_y = len(lines) * line_step
-        for x, t in enumerate(self.T):
+        for x, t in enumerate(self.tableau_indices):
             piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
         return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
 

@@ -16,7 +16,7 @@ draw-three stocks (where one card fewer regroups the turns) get no automatic was
 
 from __future__ import annotations
 
-from ..engine.cards import OTHER_COLOUR
+from ..engine.cards import FACE_DOWN, OTHER_COLOUR
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import State
@@ -29,7 +29,7 @@ def supports_autoplay(game) -> bool:
 def _home_tops(game: Patience, piles) -> list[list[int]]:
     """Per suit, the top rank of each non-empty foundation of that suit."""
     tops = [[], [], [], []]
-    for f in game.F:
+    for f in game.foundation_indices:
         pile = piles[f]
         if pile:
             top = pile[-1]
@@ -65,7 +65,7 @@ def _wanted(game: Patience, piles) -> set[int]:
     """The cards that some foundation takes next."""
     wanted = set()
     start = game.foundation_start
-    for f in game.F:
+    for f in game.foundation_indices:
         pile = piles[f]
         if pile:
             nxt = (pile[-1] & 15) + game.step
@@ -101,10 +101,10 @@ def safe_move(game: Patience, state: State, safe=is_safe) -> Move | None:
 def _sources(game: Patience, piles) -> list[int]:
     """The piles whose face-up top card may go home, in the order safe_move tries them:
     tableau, cells, then a draw-one waste (covering is left to the caller)."""
-    sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64]
-    sources += [c for c in game.C if piles[c]]
-    if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
-        sources.append(game.WASTE)
+    sources = [t for t in game.tableau_indices if piles[t] and not piles[t][-1] & FACE_DOWN]
+    sources += [c for c in game.cell_indices if piles[c]]
+    if game.waste_index is not None and game.draw == 1 and piles[game.waste_index]:
+        sources.append(game.waste_index)
     return sources
 
 
@@ -128,7 +128,7 @@ def goes_home_when_free(game: Patience, card: int) -> bool:
     give cards back, and each holds one start card at its bottom)."""
     rank = card & 15
     return (rank == game.foundation_start and not 1 <= rank + game.build.direction <= 13
-            and len(game.F) == 4 * game.decks)
+            and len(game.foundation_indices) == 4 * game.decks)
 
 
 def is_safe_for_play(game: Patience, tops, card: int) -> bool:

@@ -116,7 +116,7 @@ class PatienceExpander(GenericExpander):
 
     def is_won(self, state) -> bool:
         piles = state.piles
-        return sum(len(piles[f]) for f in self.game.F) == self.game.card_count
+        return sum(len(piles[f]) for f in self.game.foundation_indices) == self.game.card_count
 
     def _targets(self, piles, card) -> tuple[int, ...]:
         """Where the engine lets ``card`` go from the waste (as Patience.iter_moves does for a
@@ -125,7 +125,7 @@ class PatienceExpander(GenericExpander):
         game = self.game
         places = self._foundations(piles, card)
         empty_seen = False
-        for t in game.T:
+        for t in game.tableau_indices:
             if game.can_take(piles, t) and game.fits_pile(piles, t, card):
                 if not piles[t] and self.first_empty_only:
                     if empty_seen:
@@ -141,7 +141,7 @@ class PatienceExpander(GenericExpander):
                 if piles[f] or first_empty is None or f == first_empty]
 
     def _first_empty_foundation(self, piles):
-        return next((f for f in self.game.F if not piles[f]), None)
+        return next((f for f in self.game.foundation_indices if not piles[f]), None)
 
     def _whole_pile(self, piles, move) -> bool:
         """Does ``move`` take a whole tableau pile? Onto an empty pile, when the tableau
@@ -151,11 +151,11 @@ class PatienceExpander(GenericExpander):
 
     def _moves(self, state):
         game, piles, kinds, index = self.game, state.piles, self.kinds, self.index
-        free_cell = next((c for c in game.C if not piles[c]), None) if self.plain else None
+        free_cell = next((c for c in game.cell_indices if not piles[c]), None) if self.plain else None
         free_foundation = self._first_empty_foundation(piles) if self.plain else None
         empty_pile = None
         if self.first_empty_only:
-            empty_pile = next((t for t in game.T if not piles[t] and game.can_take(piles, t)), None)
+            empty_pile = next((t for t in game.tableau_indices if not piles[t] and game.can_take(piles, t)), None)
         apply = game.apply_legal
         for move in game.iter_moves(state):
             if self.compress and is_turn(move):

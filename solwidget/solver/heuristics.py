@@ -146,12 +146,12 @@ def patience_score(game: Patience, w, covers=None, gone=None):
     covered), exactly as its ``can_give`` reads them; ``gone[t]``, whether pile ``t`` takes
     no card once empty, as its ``can_take`` reads them."""
     total = game.card_count
-    F, C, T = game.F, game.C, game.T
+    F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     assert tuple(range(F[0], F[-1] + 1)) == F
     founds = slice(F[0], F[-1] + 1)
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     w_covered, w_reserve = w["covered"], w["reserve"]
-    reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None and game.redeals is None)
+    reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None and game.redeals is None)
     covering = type(game).can_give is not Patience.can_give     # piles that cover others
     takes_all = type(game).can_take is Patience.can_take
     values = ValuesByTops(game, _pile_valuer(game, w))
@@ -264,7 +264,7 @@ class ValuesByTops:
                 self.tables.clear()
                 self.count = 0
             game = self.game
-            by_pile = self.tables[tops] = PileValues(need_tables(game.F, game.step > 0, game.decks, piles))
+            by_pile = self.tables[tops] = PileValues(need_tables(game.foundation_indices, game.step > 0, game.decks, piles))
         return by_pile
 
     def add(self, by_pile: PileValues, pile) -> float:

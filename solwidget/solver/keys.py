@@ -33,7 +33,7 @@ def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
     """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above.
     ``canonical_tableau(tableau piles, their parts in the key)``, from a family, reorders
     the parts of piles that play alike (draw-one cycles with unlimited redeals only)."""
-    F, C, T = game.F, game.C, game.T
+    F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     symmetric = game.symmetric_tableau
     draw_cycle = game.draw == 1 and game.redeals is None and compress
     has_stock = game.draw != 0
@@ -51,7 +51,7 @@ def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
             tableau.sort()
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
         if has_stock:
-            parts.append(bytes(piles[game.STOCK]) + _SEP + bytes(piles[game.WASTE]))
+            parts.append(bytes(piles[game.stock_index]) + _SEP + bytes(piles[game.waste_index]))
             if limited:
                 parts.append(bytes(state.extra))
         return b"\xfe".join(parts)
@@ -66,7 +66,7 @@ def _cycle_key(game: Patience, symmetric: bool, backs=None):
     a position share, and kept by foundations (home bridges and popped positions bring back
     ones seen before). The stock and waste hold the cards the other piles do not (see above):
     leaving them out keeps the equivalence and saves sorting them for every position."""
-    F, C, T = game.F, game.C, game.T
+    F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)

@@ -39,7 +39,7 @@ def core_weights(weights: dict, names, depth_weight) -> list | None:
 
 class NativeSearch(ABC):
     """``_Search``'s interface over a C module's ``Search`` (``core``): a subclass sets
-    ``self.x`` (the Python expander, whose ``start``, ``is_won`` and ``sound`` the solver
+    ``self.expander`` (the Python expander, whose ``start``, ``is_won`` and ``sound`` the solver
     still asks), ``self.core``, and defines ``encode``, ``encode_moves`` and ``decode_moves``."""
 
     x = None
@@ -68,7 +68,7 @@ class NativeSearch(ABC):
     def key(self, state) -> bytes:
         """The position's key: the expander's, which the C module makes byte for byte (its
         tests check it), so that a pooled proof may hold keys of both."""
-        return self.x.key(state)
+        return self.expander.key(state)
 
     def pool(self, closure) -> None:
         """Take part in a pooled loss proof (search.py's ``_Closure``), or leave it (None).

@@ -170,7 +170,7 @@ class _Search:
     """One best-first search: its frontier, its transposition table, its best position."""
 
     def __init__(self, expander, depth_weight, table_size, frontier_size, explore=0.0):
-        self.x = expander
+        self.expander = expander
         self.key = expander.key
         self.score = expander.score
         self.depth_weight = depth_weight
@@ -282,11 +282,11 @@ class _Search:
         depth = node[2]
         progress.expanded += 1
         progress.depth = depth
-        score, is_won, push = self.score, self.x.is_won, self.frontier.push
+        score, is_won, push = self.score, self.expander.is_won, self.frontier.push
         depth_weight, best = self.depth_weight, self.best_score
         order = self.order
         admit = self.admit if self.closure is None else self._admit_pooled
-        for moves, child, value in self.x.scored(state, node[1], admit):
+        for moves, child, value in self.expander.scored(state, node[1], admit):
             child_node = (node, moves, depth + len(moves))
             if value is None:
                 value = score(child)
@@ -396,18 +396,18 @@ class Solver:
         self._running = self._searches        # the searches that take turns
         self._alone_after = None              # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
-            search.x.share(self._searches[0].x)
+            search.expander.share(self._searches[0].expander)
         self._turn, self._slice_left = 0, OPENING
         self._closure = None
-        start, played = self._searches[0].x.start(state)
+        start, played = self._searches[0].expander.start(state)
         root = (None, tuple(played), len(played))
-        if self._searches[0].x.is_won(start):
+        if self._searches[0].expander.is_won(start):
             self._finish_won(list(played))
             self._publish()
             return
         for search in self._searches:
             search.seed(start, root)
-        if len(self._searches) > 1 and all(getattr(s.x, "pooled_proofs", False) for s in self._searches):
+        if len(self._searches) > 1 and all(getattr(s.expander, "pooled_proofs", False) for s in self._searches):
             self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
@@ -507,7 +507,7 @@ class Solver:
         searches = self._running
         closure = self._closure
         if closure is not None:
-            if closure.closed and all(s.x.sound for s in searches):
+            if closure.closed and all(s.expander.sound for s in searches):
                 return self._finish_lost()
             if closure.full:                    # memory: give the pooled proof up; a search
                 self._closure = None            # that skipped can no longer prove a loss
@@ -517,7 +517,7 @@ class Solver:
             search = searches[self._turn]
             if self._slice_left > 0 and search.waiting:
                 return search
-            if not search.waiting and search.complete and search.x.sound and not search.skipped:
+            if not search.waiting and search.complete and search.expander.sound and not search.skipped:
                 return self._finish_lost()
             self._share_frontiers()
             self._turn = (self._turn + 1) % len(searches)

@@ -37,7 +37,7 @@ def cycle(game: Patience, piles) -> tuple[int, ...]:
     The last answer is kept: a search asks it several times of each position and its
     children, which mostly share the stock and waste (the same tuples)."""
     global _last_cycle
-    stock, waste = piles[game.STOCK], piles[game.WASTE]
+    stock, waste = piles[game.stock_index], piles[game.waste_index]
     last = _last_cycle          # one read: another thread may replace it meanwhile
     if stock is last[0] and waste is last[1]:
         return last[2]
@@ -52,8 +52,8 @@ _last_cycle = (None, None, ())
 def _turned(game: Patience, state: State, order: tuple, on_waste: int, redeals: int) -> State:
     """The state whose waste holds the first ``on_waste`` cards of ``order``."""
     piles = list(state.piles)
-    piles[game.WASTE] = order[:on_waste]
-    piles[game.STOCK] = tuple(c | FACE_DOWN for c in reversed(order[on_waste:]))
+    piles[game.waste_index] = order[:on_waste]
+    piles[game.stock_index] = tuple(c | FACE_DOWN for c in reversed(order[on_waste:]))
     return State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
@@ -64,13 +64,13 @@ def reachable_tops(game: Patience, state: State, wanted=None) -> Iterator[tuple[
         yield from _draw_one(game, state, wanted)
     else:
         for turns, turned in _walk(game, state):
-            if wanted is None or wanted(turned.piles[game.WASTE][-1]):
+            if wanted is None or wanted(turned.piles[game.waste_index][-1]):
                 yield turns, turned
 
 
 def _draw_one(game, state, wanted):
     order = cycle(game, state.piles)
-    size, now = len(order), len(state.piles[game.WASTE])
+    size, now = len(order), len(state.piles[game.waste_index])
     for on_waste in range(now + 1, size + 1):
         if wanted is None or wanted(order[on_waste - 1]):
             yield (TURN,) * (on_waste - now), _turned(game, state, order, on_waste, 0)
@@ -91,8 +91,8 @@ def turn_up(game: Patience, state: State, card: int) -> tuple[tuple[Move, ...], 
     redeals)."""
     assert game.draw == 1 and game.redeals is None
     piles = state.piles
-    now = len(piles[game.WASTE])
-    if now and piles[game.WASTE][-1] == card:
+    now = len(piles[game.waste_index])
+    if now and piles[game.waste_index][-1] == card:
         return (), state
     order = cycle(game, piles)
     if card in order[now:]:
@@ -110,7 +110,7 @@ def play_off(game: Patience, piles, cards, play: Move) -> tuple[list, tuple, tup
     card up and playing it leaves the other reserve cards in their turning order, those
     before it on the waste; a stock that no turn touched stays as it was."""
     order = cycle(game, piles)
-    now = len(piles[game.WASTE])
+    now = len(piles[game.waste_index])
     moves, redeals, turned = [], 0, False
     for card in cards:
         if now and order[now - 1] == card:     # on top of the waste already
@@ -127,28 +127,28 @@ def play_off(game: Patience, piles, cards, play: Move) -> tuple[list, tuple, tup
         moves.append(play)
         order = order[:i] + order[i + 1:]
         now = i
-    stock = tuple(c | FACE_DOWN for c in reversed(order[now:])) if turned else piles[game.STOCK]
+    stock = tuple(c | FACE_DOWN for c in reversed(order[now:])) if turned else piles[game.stock_index]
     return moves, stock, order[:now], redeals
 
 
 def _walk(game, state):
     """Turn through the engine until the stock and waste are back where they started."""
-    start = (state.piles[game.STOCK], state.piles[game.WASTE])
+    start = (state.piles[game.stock_index], state.piles[game.waste_index])
     turns = []
     current = state
     for _ in range(len(start[0]) + len(start[1]) + 2):
         piles = current.piles
-        if piles[game.STOCK]:
+        if piles[game.stock_index]:
             move = TURN
-        elif piles[game.WASTE] and (game.redeals is None or current.extra[0] < game.redeals):
+        elif piles[game.waste_index] and (game.redeals is None or current.extra[0] < game.redeals):
             move = REDEAL
         else:
             return
         current = game.apply_legal(current, move)
         turns.append(move)
-        if (current.piles[game.STOCK], current.piles[game.WASTE]) == start:
+        if (current.piles[game.stock_index], current.piles[game.waste_index]) == start:
             return
-        if current.piles[game.WASTE] and move is TURN:
+        if current.piles[game.waste_index] and move is TURN:
             yield tuple(turns), current
 
 
@@ -159,7 +159,7 @@ def waste_plays(game: Patience, state: State, targets) -> Iterator[tuple[tuple[M
     wanted = _Wanted(game, state.piles, targets)
     ids = game.pile_ids
     for turns, turned in reachable_tops(game, state, wanted):
-        for dst in wanted.places(turned.piles[game.WASTE][-1]):
+        for dst in wanted.places(turned.piles[game.waste_index][-1]):
             move = Move("waste", ids[dst])
             yield turns + (move,), game.apply_legal(turned, move)
 
@@ -183,8 +183,8 @@ class _Wanted:
         # key-equal position.
         self.distinct = game.draw == 1 and game.redeals is None
         self.played = set()
-        if self.distinct and piles[game.WASTE]:
-            self.played.add(piles[game.WASTE][-1])
+        if self.distinct and piles[game.waste_index]:
+            self.played.add(piles[game.waste_index][-1])
 
     def places(self, card):
         found = self.found.get(card)
@@ -241,7 +241,7 @@ def play_bridge(game, state, chain, b, unit, ids):
     the moves, turns included, and the position after them (made at once: what turn_up and
     Patience.apply_legal give, one move after another)."""
     piles = list(state.piles)
-    moves, piles[game.STOCK], piles[game.WASTE], redeals = play_off(
+    moves, piles[game.stock_index], piles[game.waste_index], redeals = play_off(
         game, piles, chain, Move("waste", ids[b]))
     a, n = unit
     moving = piles[a][-n:]

@@ -32,8 +32,8 @@ class CellsExpander(PatienceExpander):
         self._move, self._one = generator.moves, generator.one      # [src][dst][n], [src][dst]
         self._moves_from = self.score.moves_from     # score.py's cells_score
         self._key_of_piles = self.key.of_piles       # CellsKey below
-        self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
-        self._foundation_set = frozenset(game.F)
+        self._sources = game.tableau_indices + game.cell_indices          # where autoplay.safe_move looks, in order
+        self._foundation_set = frozenset(game.foundation_indices)
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
@@ -41,7 +41,7 @@ class CellsExpander(PatienceExpander):
         return cells_score(game, weights_of(weights))
 
     def make_key(self, game, compress):
-        return CellsKey(game.C, game.T, game.symmetric_tableau)
+        return CellsKey(game.cell_indices, game.tableau_indices, game.symmetric_tableau)
 
     def start(self, state):
         """The search's first position, its piles as bytes (one a card): all the fast path
@@ -144,12 +144,12 @@ class SearchMoves(CellsMoves):
         """CellsMoves' facts, then per suit its foundation, the first empty foundation and
         the safe cards."""
         level, home_pile = [0 if self.up else 14] * 4, [None] * 4
-        for f in self.F:
+        for f in self.foundation_indices:
             pile = piles[f]
             if pile:
                 top = pile[-1]
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-        first_f = next((f for f in self.F if not piles[f]), None)
+        first_f = next((f for f in self.foundation_indices if not piles[f]), None)
         step = self.game.step
         nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
         safe = frozenset(card for card in nexts if self._guests_home(card, level))

@@ -21,7 +21,7 @@ from ...engine.patience import supermove
 def fits(game) -> bool:
     """The shape ``CellsMoves`` is written for: one deck, free cells, supermoves, no stock,
     no face-down cards, a symmetric tableau whose empty piles take any card."""
-    return (game.decks == 1 and bool(game.C) and not game.draw and not game.face_down_cards
+    return (game.decks == 1 and bool(game.cell_indices) and not game.draw and not game.face_down_cards
             and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
 
 
@@ -36,9 +36,9 @@ class CellsMoves:
         self.game = game
         self.moves, self.hosts, self.counts_to = _tables(game)
         self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
-        self.F, self.C, self.T = game.F, game.C, game.T
-        self.founds = slice(game.F[0], game.F[-1] + 1)
-        assert tuple(range(game.F[0], game.F[-1] + 1)) == game.F
+        self.foundation_indices, self.cell_indices, self.tableau_indices = game.foundation_indices, game.cell_indices, game.tableau_indices
+        self.founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
+        assert tuple(range(game.foundation_indices[0], game.foundation_indices[-1] + 1)) == game.foundation_indices
         self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
         self.runs = {}                  # pile -> run_of(pile)
         self.runs_kept = runs_kept
@@ -55,7 +55,7 @@ class CellsMoves:
         homes = self.foundation_facts(piles)[1 if every else 0]
         plans = []
         topped_by, empties = {}, []     # one deck: each card tops one pile at most
-        for t in self.T:
+        for t in self.tableau_indices:
             pile = piles[t]
             if pile:
                 card = pile[-1]
@@ -66,7 +66,7 @@ class CellsMoves:
             else:
                 empties.append(t)
         held, free_cells = [], []
-        for c in self.C:
+        for c in self.cell_indices:
             pile = piles[c]
             if pile:
                 card = pile[0]

@@ -53,13 +53,13 @@ def _tables(game) -> tuple:
     """What search_core plays by, read from ``game``: each pile's kind, which card goes on
     which, a supermove's size by free cells and empty piles, and when a card goes home safely."""
     kinds = bytearray(len(game.pile_ids))
-    for kind, piles in ((0, game.F), (1, game.C), (2, game.T)):
+    for kind, piles in ((0, game.foundation_indices), (1, game.cell_indices), (2, game.tableau_indices)):
         for i in piles:
             kinds[i] = kind
-    assert sorted(game.F + game.C + game.T) == list(range(len(kinds)))   # moves.fits: no stock
+    assert sorted(game.foundation_indices + game.cell_indices + game.tableau_indices) == list(range(len(kinds)))   # moves.fits: no stock
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     sizes = bytes(min(supermove(cells, empty), 255)
-                  for cells in range(len(game.C) + 1) for empty in range(len(game.T) + 1))
+                  for cells in range(len(game.cell_indices) + 1) for empty in range(len(game.tableau_indices) + 1))
     suits, ranks = bytearray(64), bytearray(64)
     for card, hosts in enumerate(_safe_hosts(game)):
         for suit, rank in hosts:
@@ -74,7 +74,7 @@ class NativeSearch(native_search.NativeSearch):
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
         tables = _tables(game)
-        self.x = expander
+        self.expander = expander
         self._kinds = tables[0]
         self._moves = expander._move                    # [source][destination][cards]
         self._index = game.index_of

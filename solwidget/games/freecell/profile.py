@@ -25,7 +25,7 @@ class FreeCellProfile(Profile):
         return {"cells expander": fits(game)}
 
     def portfolio_for(self, game) -> tuple[dict, ...]:
-        return CELLS_PORTFOLIO if game.C else super().portfolio_for(game)
+        return CELLS_PORTFOLIO if game.cell_indices else super().portfolio_for(game)
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = CellsExpander if fits(game) else PatienceExpander

@@ -44,7 +44,7 @@ def cells_score(game: Patience, w):
     cells, no stock and open piles, with less work a position: no stock, covering or closed
     piles to ask about, and the piles read as slices. A pile may be
     a tuple of cards (the engine's) or bytes (CellsExpander's)."""
-    total, F, C, T = game.card_count, game.F, game.C, game.T
+    total, F, C, T = game.card_count, game.foundation_indices, game.cell_indices, game.tableau_indices
     founds, cells, tableau = (slice(ids[0], ids[-1] + 1) for ids in (F, C, T))
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T))
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]

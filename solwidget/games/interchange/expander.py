@@ -121,11 +121,11 @@ class InterchangeExpander(InterchangeFamilyExpander):
         self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
         self._fits_on = game.fits_on
-        self._F, self._T = game.F, game.T
-        self._S, self._W = game.STOCK, game.WASTE
-        self._founds = slice(game.F[0], game.F[-1] + 1)
-        self._tableau = slice(game.T[0], game.T[-1] + 1)
-        assert tuple(range(game.F[0], game.T[-1] + 1)) == game.F + game.T
+        self._F, self._T = game.foundation_indices, game.tableau_indices
+        self._S, self._W = game.stock_index, game.waste_index
+        self._founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
+        self._tableau = slice(game.tableau_indices[0], game.tableau_indices[-1] + 1)
+        assert tuple(range(game.foundation_indices[0], game.tableau_indices[-1] + 1)) == game.foundation_indices + game.tableau_indices
         self._safe_for = [None, None]      # the last foundations seen, their safe cards
         self._safe_by_founds = {}          # foundations -> their safe cards
         self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py

@@ -24,7 +24,7 @@ def fits(game) -> bool:
     """Does ``Moves`` give ``game``'s moves? A run moves whole however long (no group limit
     to ask), there are no free cells, and there is a stock. (The family changes none of
     Patience's hooks: every pile gives and takes, and no move is extra.)"""
-    return game.group in ("run", "yukon") and not game.C and bool(game.draw)
+    return game.group in ("run", "yukon") and not game.cell_indices and bool(game.draw)
 
 
 class Moves:
@@ -32,8 +32,8 @@ class Moves:
 
     def __init__(self, game):
         self.game = game
-        self.T, self.tableau = game.T, frozenset(game.T)
-        self.stock, self.waste = game.STOCK, game.WASTE
+        self.tableau_indices, self.tableau = game.tableau_indices, frozenset(game.tableau_indices)
+        self.stock, self.waste = game.stock_index, game.waste_index
         self.start, self.redeals = game.foundation_start, game.redeals
         self.fits_on, self.run_length = game.fits_on, game.run_length
         self.one = game.one_card_moves
@@ -55,14 +55,14 @@ class Moves:
     def runs(self, piles) -> list:
         """(pile, its run's length) for each tableau pile that holds cards."""
         run_length = self.run_length
-        return [(t, run_length(piles[t])) for t in self.T if piles[t]]
+        return [(t, run_length(piles[t])) for t in self.tableau_indices if piles[t]]
 
     def plans(self, piles, extra, every=True, source=None, runs=None):
         """(move, source, destination, count) for each legal move, or for each the solver
         expands (above); ``source``: only those from that pile index; ``runs``: ``runs(piles)``
         if the caller has it. A turn of the stock or a redeal comes as its move, the stock
         and the waste, and 1."""
-        one, T, waste, start = self.one, self.T, self.waste, self.start
+        one, T, waste, start = self.one, self.tableau_indices, self.waste, self.start
         if source is not None:
             runs = [(source, self.run_length(piles[source]))] if source in self.tableau and piles[source] else []
         elif runs is None:

@@ -52,9 +52,9 @@ TURNS, REDEAL_CODE = 0x8000, 0x4000       # search_core's move codes (its header
 
 def fits_core(game) -> bool:
     """Does search_core hold ``game``'s positions and keys (its layout and bounds)?"""
-    F, T = game.F, game.T
-    return (not game.C and tuple(range(len(F))) == F and tuple(range(len(F), len(F) + len(T))) == T
-            and (len(F) + len(T), len(F) + len(T) + 1) == (game.STOCK, game.WASTE)
+    F, T = game.foundation_indices, game.tableau_indices
+    return (not game.cell_indices and tuple(range(len(F))) == F and tuple(range(len(F), len(F) + len(T))) == T
+            and (len(F) + len(T), len(F) + len(T) + 1) == (game.stock_index, game.waste_index)
             and len(game.pile_ids) <= search_core.MAX_PILES and game.card_count <= search_core.MAX_CARDS
             and game.card_count + len(F) + len(T) + 1 <= 255 and len(F) <= 4 * game.decks
             and game.foundation_start == ACE and game.step == 1)
@@ -82,7 +82,7 @@ def holds(game, state) -> bool:
     pile. Its count of redeals made has 32 bits (native_search.REDEALS_HELD)."""
     run = longest_run(game)
     return (run is not None and state.extra[0] < native_search.REDEALS_HELD
-            and all(len(state.piles[t]) + run <= search_core.MAX_PILE for t in game.T))
+            and all(len(state.piles[t]) + run <= search_core.MAX_PILE for t in game.tableau_indices))
 
 
 @functools.lru_cache(maxsize=8)
@@ -127,11 +127,11 @@ def encode(game, state) -> bytes:
     pile as its length and cards, then the reserve: its length, the cards on the waste,
     its cards from the waste's bottom (face up), and the redeals (4 bytes)."""
     piles = state.piles
-    out = bytearray(piles[f][-1] if piles[f] else 0 for f in game.F)
-    for t in game.T:
+    out = bytearray(piles[f][-1] if piles[f] else 0 for f in game.foundation_indices)
+    for t in game.tableau_indices:
         out.append(len(piles[t]))
         out += bytes(piles[t])
-    waste, stock = piles[game.WASTE], piles[game.STOCK]
+    waste, stock = piles[game.waste_index], piles[game.stock_index]
     out += bytes((len(waste) + len(stock), len(waste)))
     out += bytes(waste) + bytes(c & ~FACE_DOWN for c in reversed(stock))
     out += state.extra[0].to_bytes(4, "little")
@@ -142,19 +142,19 @@ def decode(game, data: bytes) -> State:
     """The State that ``encode`` made ``data`` of."""
     piles = [()] * len(game.pile_ids)
     at = 0
-    for f in game.F:
+    for f in game.foundation_indices:
         top = data[at]
         at += 1
         piles[f] = tuple(range((top & 0x30) | ACE, top + 1)) if top else ()
-    for t in game.T:
+    for t in game.tableau_indices:
         n = data[at]
         piles[t] = tuple(data[at + 1:at + 1 + n])
         at += 1 + n
     size, now = data[at], data[at + 1]
     order = data[at + 2:at + 2 + size]
     at += 2 + size
-    piles[game.WASTE] = tuple(order[:now])
-    piles[game.STOCK] = tuple(c | FACE_DOWN for c in reversed(order[now:]))
+    piles[game.waste_index] = tuple(order[:now])
+    piles[game.stock_index] = tuple(c | FACE_DOWN for c in reversed(order[now:]))
     return State(game, tuple(piles), (int.from_bytes(data[at:at + 4], "little"),))
 
 
@@ -166,7 +166,7 @@ class NativeSearch(native_search.NativeSearch):
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore,
                  python_dead_ends=False):
         game = expander.game
-        self.x = expander
+        self.expander = expander
         self._game = game
         self._index = game.index_of
         self._move = expander._run_move                 # (source, destination, cards) -> Move
@@ -175,7 +175,7 @@ class NativeSearch(native_search.NativeSearch):
             is_dead = expander.dead_ends.is_dead
             dead = lambda data: is_dead(decode(game, data))  # noqa: E731
         # _Search keeps two generations of half the table each
-        self.core = search_core.Search(len(game.F), len(game.T), *_tables(game), game.decks,
+        self.core = search_core.Search(len(game.foundation_indices), len(game.tableau_indices), *_tables(game), game.decks,
                                        game.card_count, tuple(weights), depth_weight, explore,
                                        table_size // 2, frontier_size, dead)
 

@@ -120,7 +120,7 @@ def applies(game) -> bool:
     building: down in alternating colours, Kings alone to empty back piles, foundations up
     from the Ace (the lemmas above use each of these)."""
     return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
-            and game.decks == 1 and game.group == "run" and not game.C
+            and game.decks == 1 and game.group == "run" and not game.cell_indices
             and game.build == Build(-1, "alternate") and game.empty_takes == "king"
             and game.foundation_start == ACE)
 
@@ -129,7 +129,7 @@ def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
     covers = game._pair             # Interlock's covering piles by index, as can_give reads them
-    for a in game.T:
+    for a in game.tableau_indices:
         pile = piles[a]
         if pile:
             pair = covers[a]
@@ -163,7 +163,7 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
     fits_on = game.fits_on
     ids = game.pile_ids
     covers, gone = game._pair, game._gone_when_empty    # as Interlock's can_take reads them
-    for b in game.T:
+    for b in game.tableau_indices:
         pile = piles[b]
         if not pile and gone[b]:
             continue
@@ -186,9 +186,9 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
     reserve = set(cycle(game, piles))
     if not reserve:
         return
-    on_top = {piles[t][-1]: (t,) for t in game.T if piles[t] and game.can_give(piles, t)}
-    first_empty = next((f for f in game.F if not piles[f]), None)
-    for f in game.F:
+    on_top = {piles[t][-1]: (t,) for t in game.tableau_indices if piles[t] and game.can_give(piles, t)}
+    first_empty = next((f for f in game.foundation_indices if not piles[f]), None)
+    for f in game.foundation_indices:
         if piles[f]:
             top = piles[f][-1]
             firsts = [top + 1] if top & 15 < KING and top + 1 in reserve else []
@@ -212,7 +212,7 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         if src is None:
             turns, state = turn_up(game, state, card)
             played += turns
-            src = game.WASTE
+            src = game.waste_index
         move = game.one_card_moves[src][next(game.foundations_for(state.piles, card))]
         state = game.apply_legal(state, move)
         played.append(move)
@@ -225,11 +225,11 @@ def _safe_card(game: Patience, piles) -> tuple[int, int | None] | None:
     safe = _safe_next(game, piles)
     if not safe:
         return None
-    for t in game.T:
+    for t in game.tableau_indices:
         pile = piles[t]
         if pile and pile[-1] in safe and game.can_give(piles, t):
             return pile[-1], t
-    waste = piles[game.WASTE]
+    waste = piles[game.waste_index]
     if waste and waste[-1] in safe:
         return waste[-1], None
     return next(((card, None) for card in cycle(game, piles) if card in safe), None)
@@ -242,7 +242,7 @@ def _safe_next(game: Patience, piles) -> tuple:
     """The cards that go home next and safely (see above), by suit: they depend on the
     foundations alone, which a position mostly shares with the one asked before."""
     global _last_safe
-    foundations = piles[game.F[0]:game.F[-1] + 1]       # Patience numbers them in a run
+    foundations = piles[game.foundation_indices[0]:game.foundation_indices[-1] + 1]       # Patience numbers them in a run
     last = _last_safe           # one read: another thread may replace it meanwhile
     if last[0] is game and last[1] == foundations:
         return last[2]

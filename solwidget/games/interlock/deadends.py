@@ -110,7 +110,7 @@ def applies(game) -> bool:
     colours (a card's hosts), an empty back pile takes only a King (S), foundations build
     up from the Ace (H)."""
     return (isinstance(game, Interlock) and game.group == "run" and game.decks == 1
-            and not game.face_down_cards and not game.C and game.build == Build(-1, "alternate")
+            and not game.face_down_cards and not game.cell_indices and game.build == Build(-1, "alternate")
             and game.empty_takes == "king" and game.foundation_start == ACE)
 
 
@@ -119,15 +119,15 @@ class DeadEnds:
 
     def __init__(self, game):
         self.game = game
-        self.T = game.T
+        self.tableau_indices = game.tableau_indices
         self.covers = [game.covers.get(i, ()) for i in range(len(game.pile_ids))]
         self.covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
         # below: (t, ((q, q's other covering pile), ...)) for each pile t that covers piles q
         self.below = tuple((t, tuple((q, self._other_cover(q, t)) for q in self.covered[t]))
-                           for t in self.T if self.covered[t])
-        self.backs = tuple(t for t in game.T if game.layer[t] == 0)
+                           for t in self.tableau_indices if self.covered[t])
+        self.backs = tuple(t for t in game.tableau_indices if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
-        self.reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None)
+        self.reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None)
         # hosts[card]: the cards a run headed by ``card`` may be put on (none for a King)
         self.hosts = [()] * 64
         for suit in range(4):
@@ -185,7 +185,7 @@ class DeadEnds:
     def _every_split(self, piles):
         """Every (guest, twin, host, other host) with the twins and the host not home."""
         home = [0, 0, 0, 0]
-        for f in self.game.F:
+        for f in self.game.foundation_indices:
             if piles[f]:
                 home[piles[f][-1] >> 4 & 3] = piles[f][-1] & 15
         for rank in range(1, KING):
@@ -229,7 +229,7 @@ class DeadEnds:
         rule E's dropdowns. The entries are kept by pile: a position shares most of its
         piles with its parent (the same tuples)."""
         home = [0, 0, 0, 0]
-        for f in self.game.F:
+        for f in self.game.foundation_indices:
             if piles[f]:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
@@ -237,7 +237,7 @@ class DeadEnds:
         bare = bytearray(64)                              # B: the top cards
         buried = []
         known = self._entries
-        for t in self.T:
+        for t in self.tableau_indices:
             pile = piles[t]
             if pile:
                 for card in pile:
@@ -276,7 +276,7 @@ class DeadEnds:
         uncovered = bytearray(len(empty))
         waiting = []
         slots = 0
-        for t in self.T:
+        for t in self.tableau_indices:
             cover = covers[t]
             if not cover or (empty[cover[0]] and empty[cover[1]]):
                 uncovered[t] = 1

@@ -104,7 +104,7 @@ def compiled_search(expander, weights, depth_weight, table_size, frontier_size, 
     if not _same(_mirrored(), _MIRRORED):
         return None
     game = expander.game
-    if len(game.pile_ids) > search_core.MAX_PILES or game.C or game.card_count != 52:
+    if len(game.pile_ids) > search_core.MAX_PILES or game.cell_indices or game.card_count != 52:
         return None
     w = core_weights(weights_of(weights), WEIGHTS, depth_weight)
     if w is None:
@@ -120,11 +120,11 @@ def _tables(game) -> tuple:
     kinds = {"foundation": 0, "tableau": 2, "stock": 3, "waste": 4}
     layout = bytearray()
     for i, pid in enumerate(game.pile_ids):
-        pair = game._pair[i] if i in game.T else None
-        covered = game.covered.get(i, ()) if i in game.T else ()
+        pair = game._pair[i] if i in game.tableau_indices else None
+        covered = game.covered.get(i, ()) if i in game.tableau_indices else ()
         assert len(covered) <= 2 and (pair is None or len(pair) == 2)
         layout += bytes((kinds[game.pile_kinds[pid]], *(pair or (NONE, NONE)), game._gone_when_empty[i],
-                         int(i in game.T and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
+                         int(i in game.tableau_indices and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     order = bytearray([NONE]) * 256
     for card in range(64):
@@ -150,13 +150,13 @@ class NativeSearch(native_search.NativeSearch):
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
-        self.x = expander
+        self.expander = expander
         self.game = game
-        self._F = frozenset(game.F)
+        self._F = frozenset(game.foundation_indices)
         self._index = game.index_of
         self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._stock, self._waste = game.STOCK, game.WASTE
+        self._stock, self._waste = game.stock_index, game.waste_index
         dead = expander.dead_ends
         if dead is None:
             test = None

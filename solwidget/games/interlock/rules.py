@@ -50,10 +50,10 @@ class InterlockFamily(Patience):
         # by pile index (the engine's hooks speak in indices): the layer (0 back, 1 middle,
         # 2 front), the covering piles, and the piles covered
         layers = [0 if k < n else 1 if k < 2 * n + 1 else 2 for k in range(self.tableau_piles)]
-        self.layer = {t: layer for t, layer in zip(self.T, layers)}
-        self.covers = {t: tuple(self.T[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
-                       for k, (t, layer) in enumerate(zip(self.T, layers))}
-        self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.T}
+        self.layer = {t: layer for t, layer in zip(self.tableau_indices, layers)}
+        self.covers = {t: tuple(self.tableau_indices[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
+                       for k, (t, layer) in enumerate(zip(self.tableau_indices, layers))}
+        self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.tableau_indices}
         # the hot checks below read the pair of covering piles (None: never covered) by index
         self._pair = [self.covers.get(i) or None for i in range(len(self.pile_ids))]
         self._gone_when_empty = [self.layer.get(i, 0) > 0 for i in range(len(self.pile_ids))]
@@ -172,7 +172,7 @@ class InterlockFamily(Patience):
     def _check_position(self, piles, extra) -> None:
         super()._check_position(piles, extra)
         ids = self.pile_ids
-        for i in self.T:
+        for i in self.tableau_indices:
             if not piles[i] and self._holding_covers(piles, i):
                 names = _and([ids[c] for c in self._holding_covers(piles, i)])
                 raise InvalidPosition(f"{ids[i]} is empty, yet covered by {names}: a covered pile "
@@ -196,12 +196,12 @@ class InterlockFamily(Patience):
             piles.append(self._pile_layout("stock", 0, 0, "none"))
             piles.append(self._pile_layout("waste", step, 0, "none"))
         first = self.board_columns - 4
-        for x, f in enumerate(self.F, first):
+        for x, f in enumerate(self.foundation_indices, first):
             piles.append(self._pile_layout(self.pile_ids[f], x * step, 0, "none"))
         left = (self.board_columns - self.back_piles - 2) / 2     # the front layer's first column
-        for i in self.T:
+        for i in self.tableau_indices:
             layer = self.layer[i]
-            column = self.T.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
+            column = self.tableau_indices.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
             x = (left + 1 - layer / 2 + column) * step
             entry = self._pile_layout(self.pile_ids[i], x, tableau_y + layer * row_step, "down")
             entry.update(z=layer, layer=LAYERS[layer], gone_when_empty=layer != 0,

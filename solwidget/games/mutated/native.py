@@ -164,7 +164,7 @@ class NativeSearch(native_search.NativeSearch):
     expansions."""
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        self.x = expander
+        self.expander = expander
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(*tables(), tuple(weights), expander.game.card_count, depth_weight,
                                        explore, table_size // 2, frontier_size, None)
