@@ -6,7 +6,7 @@ from pysol_cards.cards import createCards, ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
 from .cards import make_card
-from .checks import shown
+from .checks import is_whole, shown
 from .errors import InvalidDeal
 
 MS_DEALS = 32000        # PySolFC: the Microsoft-compatible generator below, Mersenne Twister from here
@@ -16,16 +16,16 @@ DEAL_LIMITS = (1, MAX_DEAL)   # the deal numbers every game accepts (a game may 
 _OUR_SUIT = {i: "CDHS".index(s) for i, s in enumerate("CSHD")}   # pysol_cards orders suits C S H D
 
 
-def check_deal_number(number, limits: tuple[int, int] = DEAL_LIMITS) -> int:
+def check_deal_number(number: object, limits: tuple[int, int] = DEAL_LIMITS) -> int:
     """``number`` as a plain int; InvalidDeal unless it is a whole number within ``limits``
     (a game's ``deal_limits``; by default 1 to MAX_DEAL)."""
     first, last = limits
-    if isinstance(number, bool) or not hasattr(type(number), "__index__"):
+    if not is_whole(number):
         raise InvalidDeal(f"a deal number is a whole number from {first} to {last}, not {shown(number)}")
-    number = operator.index(number)      # numpy integers and the like
-    if not first <= number <= last:
-        raise InvalidDeal(f"deal number {shown(number)} is out of range: deals are numbered {first} to {last}")
-    return number
+    whole = operator.index(number)      # numpy integers and the like
+    if not first <= whole <= last:
+        raise InvalidDeal(f"deal number {shown(whole)} is out of range: deals are numbered {first} to {last}")
+    return whole
 
 
 def shuffled_cards(number: int, decks: int = 1) -> list[int]:

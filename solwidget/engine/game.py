@@ -10,16 +10,19 @@ so that the rules are written once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
-from typing import ClassVar
+from collections.abc import Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from .cards import FACE_DOWN, card_name, deck, face_up, parse_card
 from .checks import check_position_shape, shown, shown_name
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
-from .state import State
+from .state import Extra, Pile, State
 from .visible import BACK, hidden_below, visible_pile
+
+if TYPE_CHECKING:
+    from .geometry import Layout
 
 STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
@@ -63,7 +66,7 @@ class Game:
     rulebook: str = ""           # where its whole rules are written (default: its section of docs/rules.md)
     deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
-    def __init__(self, **options):
+    def __init__(self, **options: object):
         unknown = set(options) - set(self.option_defaults)
         if unknown:
             known = ", ".join(sorted(self.option_defaults)) or "none"
@@ -74,7 +77,7 @@ class Game:
                                         if self.pile_kinds[pid] == "foundation")
         self.card_count = 52 * self.decks
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.id == other.id and self.options == other.options
 
     def __hash__(self) -> int:
@@ -237,7 +240,7 @@ class Game:
                     todo.append(following)
         return not self.is_won(state)
 
-    def key(self, state: State):
+    def key(self, state: State) -> Hashable:
         """Canonical key: states with equal keys play alike (games refine it)."""
         return state.piles, state.extra
 
@@ -257,7 +260,7 @@ class Game:
         return move
 
     # ------------------------------------------------------------ positions
-    def to_dict(self, state: State) -> dict:
+    def to_dict(self, state: State) -> dict[str, object]:
         """``state`` as plain JSON-able data, which ``state_from_dict`` reads back (``state.to_dict()``).
 
         The dict holds the game id, every pile's cards bottom to top as text (face-down
@@ -268,13 +271,13 @@ class Game:
         return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
                 **({"options": dict(self.options)} if self.options else {})}
 
-    def _extra_to_dict(self, extra: tuple) -> dict:
+    def _extra_to_dict(self, extra: Extra) -> dict[str, object]:
         return {}
 
-    def _extra_from_dict(self, d: dict) -> tuple:
+    def _extra_from_dict(self, d: dict[str, object]) -> Extra:
         return ()
 
-    def state_from_dict(self, d: dict) -> State:
+    def state_from_dict(self, d: dict[str, object]) -> State:
         """Rebuild a position from ``to_dict`` data; InvalidPosition names any problem."""
         if not isinstance(d, dict):
             raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {shown(d)}")
@@ -307,7 +310,7 @@ class Game:
         self._check_position(piles, extra)
         return State(self, tuple(piles), extra)
 
-    def _check_cards(self, piles: list[tuple[int, ...]]) -> None:
+    def _check_cards(self, piles: list[Pile]) -> None:
         counts = Counter(face_up(c) for pile in piles for c in pile)
         expected = Counter({c: self.decks for c in deck(1)})
         wrong = []
@@ -319,7 +322,7 @@ class Game:
             raise InvalidPosition(f"each card must appear exactly {per_deck}: " + ", ".join(wrong[:8])
                                   + (" ..." if len(wrong) > 8 else ""))
 
-    def _check_position(self, piles: list[tuple[int, ...]], extra: tuple) -> None:
+    def _check_position(self, piles: list[Pile], extra: Extra) -> None:
         """Refuse what the game cannot hold (InvalidPosition); games add their rules."""
 
     # -------------------------------------------------------------- display
@@ -345,7 +348,7 @@ class Game:
         return "\n".join(f"{titles[line]}: {'  '.join(rows[line])}" if line in rows else line
                          for line in lines)
 
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """Where each pile sits (card units), how it fans, what it covers: for the widget."""
         raise NotImplementedError
 

@@ -8,16 +8,18 @@ which groups move, what an empty pile takes, the stock) and deals. Games with od
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import NamedTuple
 
 from .cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, is_red, rank_of, suit_of
 from .checks import shown
 from .errors import InvalidOption, InvalidPosition
 from .game import Game
-from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
+from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP, Layout, PileLayout
 from .moves import Move
-from .state import State
+from .state import Extra, Pile, State
+
+PileList = Sequence[Pile]     # the piles of a position, or a list of them being changed
 
 
 class Build(NamedTuple):
@@ -60,12 +62,13 @@ class Patience(Game):
     redeals: int | None = None     # None: unlimited passes; 0: one pass
     face_down_cards: bool = False  # may the tableau hold face-down cards?
     symmetric_tableau: bool = True  # piles that differ only in order play alike
-    actions = frozenset()
+    actions: frozenset[str] = frozenset()
 
-    def __init__(self, **options):
-        self.cells = options.get("cells", self.cells)
-        if isinstance(self.cells, bool) or not isinstance(self.cells, int) or not 0 <= self.cells <= 10:
-            raise InvalidOption(f"cells must be a whole number from 0 to 10, not {shown(self.cells)}")
+    def __init__(self, **options: object):
+        cells = options.get("cells", self.cells)
+        if isinstance(cells, bool) or not isinstance(cells, int) or not 0 <= cells <= 10:
+            raise InvalidOption(f"cells must be a whole number from 0 to 10, not {shown(cells)}")
+        self.cells = cells
         ids = [f"f{i}" for i in range(4 * self.decks)]
         kinds = ["foundation"] * len(ids)
         ids += [f"c{i}" for i in range(self.cells)]
@@ -90,7 +93,7 @@ class Patience(Game):
         cards = [suit << 4 | rank for suit in range(4) for rank in range(1, 14)]
         # fits_on[card]: the face-up cards that go on ``card`` in the tableau (none on a
         # face-down card, and a face-down card goes on nothing).
-        self.fits_on = [frozenset()] * 128
+        self.fits_on: list[frozenset[int]] = [frozenset()] * 128
         for under in cards:
             self.fits_on[under] = frozenset(over for over in cards if self.build.fits(under, over))
         ids = self.pile_ids
@@ -99,14 +102,14 @@ class Patience(Game):
         self._DEAL, self._REDEAL = Move("stock", "waste"), Move("waste", "stock")
         self.run_length = self._run_length_for_group()
 
-    def _run_length_for_group(self):
+    def _run_length_for_group(self) -> Callable[[Pile], int]:
         """``run_length(pile)``: how many top cards of a tableau pile may move together, as
         far as their order goes (a Yukon group: every face-up card). A function of this
         game, its table bound, since the move generators of the engine and of the solver's
         fast paths ask it for every pile they look at."""
         fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
 
-        def yukon_run_length(pile) -> int:
+        def yukon_run_length(pile: Pile) -> int:
             if not pile or pile[-1] & FACE_DOWN:
                 return 0
             n, size = 1, len(pile)
@@ -114,7 +117,7 @@ class Patience(Game):
                 n += 1
             return n
 
-        def run_length(pile) -> int:
+        def run_length(pile: Pile) -> int:
             if not pile or pile[-1] & FACE_DOWN:
                 return 0
             n, size = 1, len(pile)
@@ -128,15 +131,15 @@ class Patience(Game):
         return tuple(i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == kind)
 
     # ------------------------------------------------------------- hooks
-    def can_give(self, piles, i: int) -> bool:
+    def can_give(self, piles: PileList, i: int) -> bool:
         """May cards leave tableau pile ``i``? (Interlock: not while covered.)"""
         return True
 
-    def can_take(self, piles, i: int) -> bool:
+    def can_take(self, piles: PileList, i: int) -> bool:
         """May cards go on tableau pile ``i``? (Interlock: not while covered, nor once gone.)"""
         return True
 
-    def empty_pile_takes(self, piles, i: int, card: int) -> bool:
+    def empty_pile_takes(self, piles: PileList, i: int, card: int) -> bool:
         """May empty tableau pile ``i`` take a group headed by ``card``?"""
         return self.empty_takes == "any" or (self.empty_takes == "king" and card & 15 == KING)
 
@@ -144,13 +147,13 @@ class Patience(Game):
         """Moves that no building block makes (Interlock's dropdown)."""
         return iter(())
 
-    def reveal(self, piles: list, src: int) -> None:
+    def reveal(self, piles: list[Pile], src: int) -> None:
         """Turn up the face-down card that a move left on top of ``src``."""
         pile = piles[src]
         if pile and pile[-1] & FACE_DOWN and self.pile_kinds[self.pile_ids[src]] == "tableau":
             piles[src] = pile[:-1] + (pile[-1] & ~FACE_DOWN,)
 
-    def _give_refusal(self, piles, i: int) -> str | None:
+    def _give_refusal(self, piles: PileList, i: int) -> str | None:
         return None
 
     def _pickup_refusal(self, state: State, pile_id: str) -> str | None:
@@ -158,11 +161,11 @@ class Patience(Game):
             return None
         return self._give_refusal(state.piles, self.index_of[pile_id])
 
-    def _take_refusal(self, piles, i: int) -> str | None:
+    def _take_refusal(self, piles: PileList, i: int) -> str | None:
         return None
 
     # ------------------------------------------------------------ moves
-    def foundations_for(self, piles, card: int) -> Iterator[int]:
+    def foundations_for(self, piles: PileList, card: int) -> Iterator[int]:
         """The foundations where ``card`` may go."""
         start = self.foundation_start
         for f in self.foundation_indices:
@@ -174,7 +177,7 @@ class Patience(Game):
             elif card & 15 == start:
                 yield f
 
-    def foundation_wants(self, piles) -> tuple[dict[int, list[int]], list[int]]:
+    def foundation_wants(self, piles: PileList) -> tuple[dict[int, list[int]], list[int]]:
         """(card -> the started foundations that take it next, the empty foundations, which
         take the first card of a suit): what the foundations take, for the move generators."""
         wants: dict[int, list[int]] = {}
@@ -188,7 +191,7 @@ class Patience(Game):
                 wants.setdefault(pile[-1] + self.step, []).append(f)
         return wants, empty
 
-    def group_limit(self, piles, to_empty: bool) -> int:
+    def group_limit(self, piles: PileList, to_empty: bool) -> int:
         """The most cards one move may carry (one, FreeCell's supermove count, or no limit)."""
         if self.group == "one":
             return 1
@@ -205,7 +208,7 @@ class Patience(Game):
         return self.iter_moves(state, source)
 
     @staticmethod
-    def _only(indices: tuple, source: int) -> tuple:
+    def _only(indices: tuple[int, ...], source: int) -> tuple[int, ...]:
         return (source,) if source in indices else ()
 
     def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
@@ -253,11 +256,13 @@ class Patience(Game):
                     for c in free_cells:
                         yield one[src][c]
 
-        if self.draw and source in (None, self.stock_index, self.waste_index):
-            if piles[self.stock_index]:
-                if source in (None, self.stock_index):
+        stock, waste = self.stock_index, self.waste_index
+        if self.draw and source in (None, stock, waste):
+            assert stock is not None and waste is not None      # a game that draws has both
+            if piles[stock]:
+                if source in (None, stock):
                     yield self._DEAL
-            elif source in (None, self.waste_index) and piles[self.waste_index] and \
+            elif source in (None, waste) and piles[waste] and \
                     (self.redeals is None or state.extra[0] < self.redeals):
                 yield self._REDEAL
         extra = self.extra_moves(state)
@@ -266,13 +271,14 @@ class Patience(Game):
         else:
             yield from (move for move in extra if self.index_of[move.src] == source)
 
-    def fits_pile(self, piles, dst: int, card: int) -> bool:
+    def fits_pile(self, piles: PileList, dst: int, card: int) -> bool:
         target = piles[dst]
         if target:
             return card in self.fits_on[target[-1]]
         return self.empty_pile_takes(piles, dst, card)
 
-    def _tableau_moves(self, piles, src: int, takes: dict, empty_takers: list, limits) -> Iterator[Move]:
+    def _tableau_moves(self, piles: PileList, src: int, takes: dict[int, list[int]], empty_takers: list[int],
+                       limits: tuple[int, int]) -> Iterator[Move]:
         """Moves of the top cards of tableau pile ``src`` to other tableau piles, by
         destination then count; ``takes`` maps a card to the non-empty piles it fits on."""
         pile = piles[src]
@@ -290,15 +296,17 @@ class Patience(Game):
     def apply_legal(self, state: State, move: Move) -> State:
         piles = list(state.piles)
         extra = state.extra
-        if move.src == "stock":
-            stock = piles[self.stock_index]
-            turned = stock[-self.draw:]
-            piles[self.stock_index] = stock[:-self.draw]
-            piles[self.waste_index] = piles[self.waste_index] + tuple(c & ~FACE_DOWN for c in reversed(turned))
-        elif move.dst == "stock":
-            piles[self.stock_index] = tuple(c | FACE_DOWN for c in reversed(piles[self.waste_index]))
-            piles[self.waste_index] = ()
-            extra = (extra[0] + 1,)
+        if move.src == "stock" or move.dst == "stock":
+            stock, waste = self.stock_index, self.waste_index
+            assert stock is not None and waste is not None      # only a game that draws has a stock
+            if move.src == "stock":
+                turned = piles[stock][-self.draw:]
+                piles[stock] = piles[stock][:-self.draw]
+                piles[waste] = piles[waste] + tuple(c & ~FACE_DOWN for c in reversed(turned))
+            else:
+                piles[stock] = tuple(c | FACE_DOWN for c in reversed(piles[waste]))
+                piles[waste] = ()
+                extra = (extra[0] + 1,)
         else:
             s, d, n = self.index_of[move.src], self.index_of[move.dst], move.n
             moving = piles[s][-n:]
@@ -347,21 +355,22 @@ class Patience(Game):
         return self._tableau_refusal(piles, s, d, moving)
 
     def _stock_refusal(self, state: State, move: Move) -> str | None:
-        piles = state.piles
+        piles, stock, waste = state.piles, self.stock_index, self.waste_index
+        assert stock is not None and waste is not None      # only a game that draws has a stock
         action = (move.src, move.dst)
         if action in (("stock", "waste"), ("waste", "stock")) and (move.n != 1 or move.card is not None):
             return f"'{move.src} {move.dst}' is written without a count or a card"
         redeal_left = self.redeals is None or state.extra[0] < self.redeals
         if action == ("stock", "waste"):
-            if not piles[self.waste_index]:
+            if not piles[waste]:
                 return "the stock and the waste are both empty"
             if not redeal_left:
                 return f"the stock is empty and {self._no_redeal_words()}"
             return "the stock is empty: turn the waste back over with 'waste stock'"
         if action == ("waste", "stock"):
-            if piles[self.stock_index]:
+            if piles[stock]:
                 return "the stock still has cards: the waste is turned over only once the stock is empty"
-            if not piles[self.waste_index]:
+            if not piles[waste]:
                 return "the waste is empty: there is nothing to turn over"
             return self._no_redeal_words()
         if move.src == "stock":
@@ -373,7 +382,7 @@ class Patience(Game):
             return "no redeal is left: this game allows one pass through the stock"
         return f"no redeal is left: this game allows {self.redeals} redeal{'s' * (self.redeals != 1)}"
 
-    def _foundation_refusal(self, piles, d: int, moving: tuple) -> str:
+    def _foundation_refusal(self, piles: PileList, d: int, moving: Pile) -> str:
         if len(moving) > 1:
             return "cards go to a foundation one at a time"
         card = moving[0]
@@ -388,7 +397,7 @@ class Patience(Game):
         wanted = RANKS[needed - 1] + SUITS[suit_of(target[-1])]
         return f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
 
-    def _tableau_refusal(self, piles, s: int, d: int, moving: tuple) -> str:
+    def _tableau_refusal(self, piles: PileList, s: int, d: int, moving: Pile) -> str:
         reason = self._take_refusal(piles, d)
         if reason:
             return reason
@@ -413,7 +422,7 @@ class Patience(Game):
             return self._limit_words(piles, len(moving), limit, not target)
         return f"{self.pile_ids[s]} {self.pile_ids[d]} {len(moving)} is not a legal move in this position"
 
-    def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
+    def _limit_words(self, piles: PileList, n: int, limit: int, to_empty: bool) -> str:
         free_cells = sum(1 for c in self.cell_indices if not piles[c])
         empty = sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty
         note = " besides the one they go to" if to_empty else ""
@@ -422,10 +431,10 @@ class Patience(Game):
                 f"((free cells + 1) x 2^(empty piles)), as many as could move card by card")
 
     # ------------------------------------------------------- positions
-    def _extra_to_dict(self, extra: tuple) -> dict:
+    def _extra_to_dict(self, extra: Extra) -> dict[str, object]:
         return {"redeals": extra[0]} if self.draw else {}
 
-    def _extra_from_dict(self, d: dict) -> tuple:
+    def _extra_from_dict(self, d: dict[str, object]) -> Extra:
         if not self.draw:
             return ()
         used = d.get("redeals", 0)
@@ -435,7 +444,7 @@ class Patience(Game):
             raise InvalidPosition(f"'redeals' is {shown(used)}, but this game allows {self.redeals}")
         return (used,)
 
-    def _check_position(self, piles, extra) -> None:
+    def _check_position(self, piles: list[Pile], extra: Extra) -> None:
         for f in self.foundation_indices:
             self._check_foundation(self.pile_ids[f], piles[f])
         for c in self.cell_indices:
@@ -454,7 +463,7 @@ class Patience(Game):
             elif kind == "tableau" and pile and pile[-1] & FACE_DOWN and self.can_give(piles, i):
                 raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
 
-    def _check_foundation(self, pid: str, pile: tuple) -> None:
+    def _check_foundation(self, pid: str, pile: Pile) -> None:
         if not pile:
             return
         if any(c & FACE_DOWN for c in pile):
@@ -468,7 +477,7 @@ class Patience(Game):
                 raise InvalidPosition(f"{pid} is not a legal foundation: {card_name(over)} cannot go on "
                                       f"{card_name(under)} (foundations build {'up' if self.step > 0 else 'down'} in suit)")
 
-    def key(self, state: State):
+    def key(self, state: State) -> Hashable:
         """Cells, foundations and (when symmetric) tableau piles taken as sets."""
         piles = state.piles
         cells = tuple(sorted(piles[c] for c in self.cell_indices))
@@ -484,7 +493,7 @@ class Patience(Game):
     def _deal_rows(self, cards: list[int], faces: list[bool]) -> tuple[list[list[int]], list[int]]:
         """Deal rows left to right by pile id, one row per entry of ``faces`` (True: face up);
         return the columns and the cards left over."""
-        columns = [[] for _ in self.tableau_indices]
+        columns: list[list[int]] = [[] for _ in self.tableau_indices]
         it = iter(cards)
         for up in faces:
             for col in columns:
@@ -492,17 +501,17 @@ class Patience(Game):
                 col.append(card if up else face_down(card))
         return columns, list(it)
 
-    def _state(self, columns, stock=(), waste=(), cells=None) -> State:
-        piles = [()] * len(self.pile_ids)
+    def _state(self, columns: list[list[int]], stock: Sequence[int] = (), waste: Sequence[int] = ()) -> State:
+        piles: list[Pile] = [()] * len(self.pile_ids)
         for t, col in zip(self.tableau_indices, columns):
             piles[t] = tuple(col)
-        if self.draw:
+        if self.stock_index is not None and self.waste_index is not None:
             piles[self.stock_index] = tuple(face_down(c) for c in reversed(stock))
             piles[self.waste_index] = tuple(waste)
         return State(self, tuple(piles), (0,) if self.draw else ())
 
     # ------------------------------------------------------- layout
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """The top row (stock and waste, cells, foundations) above a row of fanned piles.
 
         ``narrower`` holds arrangements for narrow screens, widest first: where the top row
@@ -523,20 +532,20 @@ class Patience(Game):
             size = -(-len(foundations) // lines)
             narrower.append(self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)]))
         if len(self.tableau_indices) > 5:
-            narrower.append(self._wrapped(head + foundations, -(-len(self.tableau_indices) // 2)))
+            narrower.append(self._wrapped([*head, *foundations], -(-len(self.tableau_indices) // 2)))
         if narrower:
             layout["narrower"] = [{"width": other["width"], "height": other["height"],
                                    "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]}}
                                   for other in narrower]
         return layout
 
-    def _wrapped(self, top: list, columns: int) -> dict:
+    def _wrapped(self, top: list[str | None], columns: int) -> Layout:
         """Every row wrapped at ``columns`` piles: ``top`` (pile ids, None for a gap, which
         never starts a line) in lines of stacks, then the tableau in lines beneath them, each
         line of the tableau a card and a little room below the one above (geometry's row
         shifts push it further down as the fans above it grow)."""
         step = 1 + PILE_GAP
-        lines: list[list] = [[]]
+        lines: list[list[str | None]] = [[]]
         for pid in top:
             if len(lines[-1]) == columns:
                 lines.append([])
@@ -553,7 +562,7 @@ class Patience(Game):
         height = tableau_y + (rows - 1) * line_step + CARD_ASPECT + FAN_ROOM
         return {"width": round(columns * step - PILE_GAP, 3), "height": round(height, 3), "piles": piles}
 
-    def _arranged(self, head: list, lines: list[list[str]]) -> dict:
+    def _arranged(self, head: list[str | None], lines: list[list[str]]) -> Layout:
         """The layout with ``head`` (pile ids, None for a gap) then the first line of
         foundations in the top row, the other lines beneath it, and the tableau centred
         beneath them all."""
@@ -571,7 +580,7 @@ class Patience(Game):
             piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
         return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
 
-    def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> dict:
+    def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> PileLayout:
         kind = self.pile_kinds[pid]
         empty = {"foundation": "A" if self.foundation_start == ACE else "K",
                  "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],

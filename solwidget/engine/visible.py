@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from .cards import FACE_DOWN, card_name
 
 if TYPE_CHECKING:               # the picture of a state (State._repr_svg_) draws with this module
-    from .state import State
+    from .state import Pile, State
 
 BACK = "back"
 
 
-def extras_of(state: State) -> dict:
+def extras_of(state: State) -> dict[str, object]:
     """The game-specific part of ``to_dict`` (stock passes used, deck modes), without the piles."""
     d = state.to_dict()
     return {k: v for k, v in d.items() if k not in ("game", "piles", "options")}
@@ -38,7 +38,7 @@ def hidden_below(state: State) -> dict[str, int]:
     return hidden
 
 
-def visible_pile(cards: tuple, hidden: int = 0) -> list[str]:
+def visible_pile(cards: Pile, hidden: int = 0) -> list[str]:
     """One pile's cards as codes, the ``hidden`` lowest ones and every face-down one as backs."""
     return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]
 
