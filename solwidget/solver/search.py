@@ -65,15 +65,26 @@ budget (docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
 from __future__ import annotations
 
 import gc
+import math
 import threading
 import time
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING, TypedDict, cast
 
+from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.state import State
+from .contract import Entry, Node, Search, Weights
+from .expand import GenericExpander
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 from .budget import (
     NOT_GIVEN,
+    NotGiven,
+    SearchOptions,
     check_call,
     check_option_names,
     check_solver_options,
@@ -91,12 +102,12 @@ FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 MEMORY_BOUND = 2_500_000_000  # a whole solve, whatever its budget (benchmarks/bench_memory.py)
 
 
-def default_table_size(game) -> int:
+def default_table_size(game: Game) -> int:
     """Keys to keep within TABLE_BYTES (the game's profile says what one costs)."""
     return TABLE_BYTES // profile_for(game).key_bytes(game)
 
 
-def default_frontier_size(game) -> int:
+def default_frontier_size(game: Game) -> int:
     """Positions to keep waiting, with their search nodes: about 1.1 KB each for Mutated
     Solitaire (a position shares its unchanged piles with its parent); budgeted at 600 + 8
     bytes a card."""
@@ -109,7 +120,7 @@ def default_frontier_size(game) -> int:
 POOL_AFTER = 8000
 SLICE = 64                    # expansions per turn of each search
 OPENING = 150                 # the first search's first turn: most deals are won in it
-def default_portfolio(game) -> tuple[dict, ...]:
+def default_portfolio(game: Game) -> tuple[SearchOptions, ...]:
     """The searches the game's profile runs side by side (profile.py)."""
     return profile_for(game).portfolio_for(game)
 
@@ -117,20 +128,34 @@ def default_portfolio(game) -> tuple[dict, ...]:
 SEARCH_OPTIONS = frozenset({"depth_weight", "weights", "explore"})
 
 
-def _checked_portfolio(portfolio) -> list[dict]:
+class SolverOptions(TypedDict, total=False):
+    """What ``solve`` passes on to ``Solver`` besides the budgets."""
+
+    depth_weight: float | None
+    weights: Weights | None
+    portfolio: Iterable[SearchOptions] | None
+    autoplay: bool
+    compress_stock: bool
+    shorten_wins: bool
+    table_size: int | None
+    frontier_size: int | None
+
+
+def _checked_portfolio(portfolio: Iterable[object]) -> list[SearchOptions]:
     """The portfolio as a list of option dicts; a clear error for anything else."""
-    searches = list(portfolio)
-    if not searches:
-        raise ValueError("a portfolio needs at least one search")
-    for options in searches:
+    searches: list[SearchOptions] = []
+    for options in portfolio:
         if not isinstance(options, dict) or set(options) - SEARCH_OPTIONS:
             raise TypeError(f"a portfolio entry is a dict with keys among {sorted(SEARCH_OPTIONS)}, "
                             f"not {options!r}")
+        searches.append(cast(SearchOptions, options))      # its keys checked just above
+    if not searches:
+        raise ValueError("a portfolio needs at least one search")
     return searches
 
 
 @contextmanager
-def collector_paused():
+def collector_paused() -> Iterator[None]:
     """The garbage collector paused. An expansion makes no reference cycle (tests check each
     expander: tests/test_solver_memory.py), so the collector's passes over the frontier and
     tables would be pure cost, and a large one: they walk every object the search holds. A
@@ -151,8 +176,8 @@ class _Closure:
     there is none, when both sets are the same size. A child's key then costs one look-up,
     not two. At most ``limit`` keys: past that the proof is given up (``full``)."""
 
-    def __init__(self, start_key, limit):
-        self.expanded = set()
+    def __init__(self, start_key: Hashable, limit: int) -> None:
+        self.expanded: set[Hashable] = set()
         self.generated = {start_key}
         self.limit = limit
 
@@ -169,7 +194,8 @@ class _Closure:
 class _Search:
     """One best-first search: its frontier, its transposition table, its best position."""
 
-    def __init__(self, expander, depth_weight, table_size, frontier_size, explore=0.0):
+    def __init__(self, expander: GenericExpander, depth_weight: float, table_size: int, frontier_size: int,
+                 explore: float = 0.0) -> None:
         self.expander = expander
         self.key = expander.key
         self.score = expander.score
@@ -177,41 +203,42 @@ class _Search:
         self.table_size = table_size // 2
         self.frontier_size = frontier_size
         self.frontier = Frontier(explore)
-        self.table, self.old_table = set(), set()
+        self.table: set[Hashable] = set()
+        self.old_table: set[Hashable] = set()
         self.order = 0
         self.generated = 0             # successors produced, duplicates included
         self.complete = True           # False once frontier positions were dropped
-        self.best_score = None
-        self.best_node = None
-        self.closure = None
+        self.best_score: float | None = None
+        self.best_node: Node | None = None
+        self.closure: _Closure | None = None
         self.skipped = 0               # positions left to the search that expanded them
-        self.held = None               # the entries skipped, kept by ``hold`` (else None)
+        self.held: list[Entry] | None = None    # the entries skipped, kept by ``hold`` (else None)
 
-    def pool(self, closure):
+    def pool(self, closure: _Closure | None) -> None:
         """Take part in a pooled loss proof: report every key generated and expanded."""
         self.closure = closure
 
-    def hold(self):
+    def hold(self) -> None:
         """From now on keep the positions skipped, to take them back in ``go_alone``."""
         self.held = []
 
-    def go_alone(self, table_size):
+    def go_alone(self, table_size: int) -> None:
         """Leave the pooled proof and go on alone: the positions held are waiting again, so
         that every key in the tables belongs to a position expanded or waiting (the module
         docstring), none is skipped from now on, and the tables keep ``table_size`` keys."""
-        held = self.held or ()
+        held = self.held or []
         self.frontier.keep(len(self.frontier) + len(held), held)
         self.held = None
         self.skipped = 0
         self.table_size = table_size // 2
         self.closure = None
 
-    def seed(self, state, node):
+    def seed(self, state: State, node: Node) -> None:
         self.table.add(self.key(state))
         self.order -= 1
         self.frontier.push((self.score(state) + self.depth_weight * node[2], self.order, state, node))
 
-    def admit(self, key) -> bool:
+    def admit(self, key: Hashable) -> bool:
         """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
         it need not build what is seen)."""
         self.generated += 1
@@ -227,8 +254,9 @@ class _Search:
             self.old_table, self.table = table, set()
         return True
 
-    def _admit_pooled(self, key) -> bool:
+    def _admit_pooled(self, key: Hashable) -> bool:
         """``admit``, after noting ``key`` as generated for the pooled proof."""
+        assert self.closure is not None         # asked only while pooled
         self.closure.generated.add(key)
         return self.admit(key)
 
@@ -237,7 +265,7 @@ class _Search:
         """Positions in the frontier."""
         return len(self.frontier)
 
-    def run(self, burst, progress):
+    def run(self, burst: int, progress: Progress) -> tuple[int, Node | None]:
         """Expand up to ``burst`` positions, fewer if one wins or none is left: (how many,
         the won node or None)."""
         expand_next, frontier = self.expand_next, self.frontier
@@ -248,7 +276,7 @@ class _Search:
         return done, won
 
     @staticmethod
-    def line(node) -> list[Move]:
+    def line(node: Node | None) -> list[Move]:
         """The moves from the start to ``node``."""
         parts = []
         while node is not None:
@@ -260,13 +288,13 @@ class _Search:
         """The moves to the best-scored position generated."""
         return self.line(self.best_node)
 
-    def release(self):
+    def release(self) -> None:
         """Give back the frontier's and the tables' memory: the search is over."""
         self.frontier.clear()
         self.table, self.old_table = set(), set()
         self.held = None
 
-    def expand_next(self, progress):
+    def expand_next(self, progress: Progress) -> Node | None:
         """Expand the best waiting position; return a won node, else None. The hot loop of
         every search, so written with locals; a score is 0 only for a won position."""
         _, _, state, node = entry = self.frontier.pop()
@@ -287,7 +315,7 @@ class _Search:
         order = self.order
         admit = self.admit if self.closure is None else self._admit_pooled
         for moves, child, value in self.expander.scored(state, node[1], admit):
-            child_node = (node, moves, depth + len(moves))
+            child_node: Node = (node, moves, depth + len(moves))
             if value is None:
                 value = score(child)
             if value == 0.0 and is_won(child):
@@ -302,14 +330,15 @@ class _Search:
             self.trim()
         return None
 
-    def trim(self, keep=None):
+    def trim(self, keep: int | None = None) -> None:
         """Keep the ``keep`` best waiting positions (half the frontier's size by default);
         this search can no longer prove a loss."""
         self.frontier.keep(self.frontier_size // 2 if keep is None else keep)
         self.complete = False
 
 
-def _search_of(state, options, autoplay, compress, table_size, frontier_size):
+def _search_of(state: State, options: SearchOptions, autoplay: bool, compress: bool, table_size: int,
+               frontier_size: int) -> Search:
     """One search of a portfolio from ``state``: the game's compiled search where its profile
     has one for these options and it holds every position reached from ``state`` (the same
     expansions, faster), else ``_Search``."""
@@ -355,12 +384,12 @@ class Solver:
     what the game's positions fit in about 1.5 GB; solver/budget.py).
     """
 
-    def __init__(self, state: State, *, max_states: int | None = NOT_GIVEN,
-                 max_seconds: float | None = NOT_GIVEN, depth_weight: float | None = None,
-                 weights: dict | None = None, portfolio=None, autoplay: bool = True,
-                 compress_stock: bool = True,
+    def __init__(self, state: State, *, max_states: int | NotGiven | None = NOT_GIVEN,
+                 max_seconds: float | NotGiven | None = NOT_GIVEN, depth_weight: float | None = None,
+                 weights: Weights | None = None, portfolio: Iterable[SearchOptions] | None = None,
+                 autoplay: bool = True, compress_stock: bool = True,
                  shorten_wins: bool = True, table_size: int | None = None,
-                 frontier_size: int | None = None, **unknown):
+                 frontier_size: int | None = None, **unknown: object) -> None:
         check_state(state)
         check_option_names(unknown, "Solver")
         checked = check_solver_options(
@@ -391,16 +420,16 @@ class Solver:
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
         self._table_size = table_size
-        self._searches = [_search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size)
+        self._searches: list[Search] = [_search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size)
                           for p in portfolio]
         self._running = self._searches        # the searches that take turns
-        self._alone_after = None              # when the first goes on alone (pooled only)
+        self._alone_after: int | None = None  # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
             search.expander.share(self._searches[0].expander)
         self._turn, self._slice_left = 0, OPENING
-        self._closure = None
+        self._closure: _Closure | None = None
         start, played = self._searches[0].expander.start(state)
-        root = (None, tuple(played), len(played))
+        root: Node = (None, tuple(played), len(played))
         if self._searches[0].expander.is_won(start):
             self._finish_won(list(played))
             self._publish()
@@ -433,7 +462,7 @@ class Solver:
                 self._publish()
             return self.progress
 
-    def _publish(self):
+    def _publish(self) -> None:
         """Show the search as it is now: ``progress`` becomes a copy of its own (so that a
         reader sees the figures of one moment, never a step half done), and ``result`` its
         result once it has one, set last, when nothing of the search changes any more."""
@@ -445,7 +474,7 @@ class Solver:
         """``step``'s work, under its lock."""
         began = time.perf_counter()
         progress = self._progress
-        won = None
+        won: list[Move] | None = None
         try:
             with collector_paused():
                 left = n
@@ -458,9 +487,9 @@ class Solver:
                         burst = min(burst, self.max_states - progress.expanded)
                     if self._alone_after is not None:    # the same turns, however stepped
                         burst = min(burst, max(1, self._alone_after - progress.expanded))
-                    done, won = search.run(burst, progress)
-                    if won is not None:
-                        won = search.line(won)
+                    done, node = search.run(burst, progress)
+                    if node is not None:
+                        won = search.line(node)
                     self._slice_left -= done
                     left -= done
         finally:
@@ -491,14 +520,14 @@ class Solver:
     def best_line(self) -> list[Move]:
         """The moves to the best-scored position any search has generated."""
         with self._lock:
-            best = None
+            best, best_score = None, math.inf
             for s in self._searches:
-                if s.best_score is not None and (best is None or s.best_score < best.best_score):
-                    best = s
+                if s.best_score is not None and s.best_score < best_score:
+                    best, best_score = s, s.best_score
             return best.best_line() if best else []
 
     # ------------------------------------------------------------------ helpers
-    def _next_search(self):
+    def _next_search(self) -> Search | None:
         """The search whose turn it is (round robin, SLICE expansions each: ``step`` counts
         them off ``_slice_left``), or None once the search is over (then ``self._result``
         says why)."""
@@ -508,7 +537,8 @@ class Solver:
         closure = self._closure
         if closure is not None:
             if closure.closed and all(s.expander.sound for s in searches):
-                return self._finish_lost()
+                self._finish_lost()
+                return None
             if closure.full:                    # memory: give the pooled proof up; a search
                 self._closure = None            # that skipped can no longer prove a loss
                 for search in searches:
@@ -518,14 +548,15 @@ class Solver:
             if self._slice_left > 0 and search.waiting:
                 return search
             if not search.waiting and search.complete and search.expander.sound and not search.skipped:
-                return self._finish_lost()
+                self._finish_lost()
+                return None
             self._share_frontiers()
             self._turn = (self._turn + 1) % len(searches)
             self._slice_left = SLICE
         self._finish_unknown("the searches dropped positions to bound their memory")
         return None
 
-    def _go_alone(self):
+    def _go_alone(self) -> None:
         """The first search of a pooled portfolio goes on alone, with all the memory: the
         others are released, and it takes back the positions it skipped (``hold``), so that it
         can prove a loss alone, as it could before it skipped any. Wins found after this are
@@ -539,7 +570,7 @@ class Solver:
         self._running = [first]
         self._turn, self._slice_left = 0, SLICE
 
-    def _share_frontiers(self):
+    def _share_frontiers(self) -> None:
         """At the end of a turn: while the frontiers hold more than ``frontier_size``
         positions in all, the one holding most keeps its better half. So a search may use
         the room the others leave, up to all of it: past that, it trims its own frontier
@@ -549,7 +580,7 @@ class Solver:
             largest = max(searches, key=lambda s: s.waiting)
             largest.trim(largest.waiting // 2)
 
-    def _out_of_budget(self, began) -> bool:
+    def _out_of_budget(self, began: float) -> bool:
         p = self._progress
         if self.max_states is not None and p.expanded >= self.max_states:
             self._finish_unknown(f"the budget of {self.max_states} states ran out")
@@ -559,7 +590,7 @@ class Solver:
             return True
         return False
 
-    def _finish_won(self, moves):
+    def _finish_won(self, moves: list[Move]) -> None:
         if self.shorten_wins:
             moves = shorten(self.state, moves)
         final = self.state
@@ -572,26 +603,25 @@ class Solver:
         self._release()
         self._result = SolveResult("won", moves, self._progress)
 
-    def _finish_lost(self):
+    def _finish_lost(self) -> None:
         self._progress.best_line = self.best_line
         self._release()
         self._result = SolveResult("lost", [], self._progress)
-        return None
 
-    def _finish_unknown(self, reason):
+    def _finish_unknown(self, reason: str) -> None:
         self._progress.best_line = self.best_line
         self._release()
         self._result = SolveResult("unknown", [], self._progress, reason)
 
-    def _release(self):
+    def _release(self) -> None:
         self._progress.frontier = sum(s.waiting for s in self._searches)
         for s in self._searches:
             s.release()
         self._closure = None
 
 
-def solve(state: State, *, max_states: int | None = NOT_GIVEN,
-          max_seconds: float | None = NOT_GIVEN, **options) -> SolveResult:
+def solve(state: State, *, max_states: int | NotGiven | None = NOT_GIVEN,
+          max_seconds: float | NotGiven | None = NOT_GIVEN, **options: Unpack[SolverOptions]) -> SolveResult:
     """Search from ``state`` until it is won, proved lost, or the budget runs out.
 
     Args:
