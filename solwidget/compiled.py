@@ -134,8 +134,8 @@ def native_module(name: str):
 def compiled_modules() -> list[str]:
     """The modules of solwidget that run compiled in this process, among those imported."""
     return sorted(name for name, module in sys.modules.items()
-                  if name.startswith("solwidget.") and getattr(module, "__file__", "") and
-                  not module.__file__.endswith((".py", ".pyc")))
+                  if name.startswith("solwidget.")
+                  and not (getattr(module, "__file__", None) or ".py").endswith((".py", ".pyc")))
 
 
 def describe() -> str:

@@ -116,7 +116,8 @@ def win_rate_curve(series: dict, rule: str, ax=None, path=None, confidence: floa
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
     fig = ax.figure
-    budgets, ticks = set(), set()
+    budgets: set[str] = set()
+    ticks: set[float] = set()
     for label, tables in series.items():
         ticks.update(tables)
         values = sorted(tables)

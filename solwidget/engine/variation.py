@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .cards import ACE, KING
 from .checks import shown
 from .errors import SolwidgetError
+from .game import Game
 from .patience import Build, Patience
 
 BUILDS = {Build(way, suits).words(): Build(way, suits) for way in (-1, 1) for suits in ("same", "alternate", "any")}
@@ -112,29 +113,29 @@ class Variation:
         layout: the deal and the board in words, ``{piles}`` filled in, for a summary.
         piles: the tableau piles its deal can spread ``decks`` decks over, by the rules.
     """
-    family: type[Patience]
+    family: type[Game]
     changes: tuple[str, ...]
     cannot: Mapping[str, str] = field(default_factory=dict)
     otherwise: str = ""
     layout: str = ""
     piles: Callable[[int], range] | None = None
 
-    def takes(self, base_cls: type[Patience]) -> list[str]:
+    def takes(self, base_cls: type[Game]) -> list[str]:
         """The changes that ``base_cls`` may take, in ``CHANGES`` order: the stock's only where
         it has one."""
         stock = getattr(base_cls, "draw", 0)
         return [name for name in CHANGES if name in self.changes and (stock or name not in ("draw", "redeals"))]
 
-    def why_not(self, base_cls: type[Patience], name: str) -> str:
+    def why_not(self, base_cls: type[Game], name: str) -> str:
         """Why ``base_cls`` cannot take change ``name``, in words."""
         if name in self.changes:
             return "it has no stock"
         return self.cannot.get(name, self.otherwise)
 
-    def check(self, base_cls: type[Patience], given: Mapping[str, object], values: Mapping[str, object]) -> None:
+    def check(self, base_cls: type[Game], given: Mapping[str, object], values: Mapping[str, object]) -> None:
         """Refuse a combination of changes that the family's deal cannot follow: ``given`` as
         the caller wrote them, ``values`` as the class's attributes."""
-        if self.piles is None:
+        if self.piles is None or not issubclass(base_cls, Patience):     # a deal of its own
             return
         decks = values.get("decks", base_cls.decks)
         piles = values.get("tableau_piles", base_cls.tableau_piles)

@@ -85,17 +85,16 @@ def given_budgets(max_states: int | NotGiven | None, max_seconds: float | NotGiv
             None if isinstance(max_seconds, NotGiven) else max_seconds)
 
 
-def check_max_states(value: object, name: str = "max_states") -> int | NotGiven | None:
-    """A state budget: a whole number >= 1, or None for no limit (NOT_GIVEN stays so)."""
-    if value is None or isinstance(value, NotGiven):
+def check_max_states(value: object, name: str = "max_states") -> int | None:
+    """A state budget: a whole number >= 1, or None for no limit."""
+    if value is None:
         return value
     return whole_number(name, value, 1, accepted=MAX_STATES_ACCEPTED)
 
 
-def check_seconds(value: object, name: str = "max_seconds") -> float | NotGiven | None:
-    """A time budget: a positive, finite number of seconds, or None for no limit (NOT_GIVEN
-    stays so)."""
-    if value is None or isinstance(value, NotGiven):
+def check_seconds(value: object, name: str = "max_seconds") -> float | None:
+    """A time budget: a positive, finite number of seconds, or None for no limit."""
+    if value is None:
         return value
     return positive_number(name, value, accepted=SECONDS_ACCEPTED)
 
@@ -168,7 +167,8 @@ def check_solver_options(*, max_states: object, max_seconds: object, depth_weigh
         if weight is not None or checked_weights is not None:
             raise InvalidArgument("give either portfolio or depth_weight/weights, not both")
         searches = check_portfolio(portfolio)
-    return {"max_states": check_max_states(max_states), "max_seconds": check_seconds(max_seconds),
+    return {"max_states": max_states if isinstance(max_states, NotGiven) else check_max_states(max_states),
+            "max_seconds": max_seconds if isinstance(max_seconds, NotGiven) else check_seconds(max_seconds),
             "depth_weight": weight, "weights": checked_weights, "portfolio": searches,
             "autoplay": flag("autoplay", autoplay), "compress_stock": flag("compress_stock", compress_stock),
             "shorten_wins": flag("shorten_wins", shorten_wins),

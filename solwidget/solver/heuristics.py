@@ -24,7 +24,8 @@ from ..engine.state import Pile, Piles, State
 from .contract import ScoreOf, SiblingScore, Weights, sibling_score
 
 Need = list[int]                                  # need[card & 63], need_tables' table
-PileValue = Callable[[Pile, Need], float]         # a tableau pile's part of the score
+Cards = Sequence[int]                             # a pile as a score reads it: a tuple or bytes
+PileValue = Callable[[Cards, Need], float]        # a tableau pile's part of the score
 SiblingsOf = Callable[[int, Pile, int, Pile, int], float]   # patience_score's moves_from(piles)
 PatienceScore = SiblingScore[Callable[[Piles], SiblingsOf]]
 Covers = Sequence["tuple[int, int] | None"]       # by tableau pile: the two piles covering it
@@ -76,7 +77,7 @@ def _generic_score(game: Game, w: Weights) -> ScoreOf:
     return score
 
 
-def scan_pile(pile: Pile, need: Need) -> tuple[int, int, int, int, int]:
+def scan_pile(pile: Cards, need: Need) -> tuple[int, int, int, int, int]:
     """Walk a pile from the bottom: (face-down cards, blockers, urgent depth, urgent cards,
     index of the most urgent card), where a blocker lies above a more urgent card and urgent
     depth counts the cards above each card the foundations want next."""
@@ -99,7 +100,7 @@ def scan_pile(pile: Pile, need: Need) -> tuple[int, int, int, int, int]:
     return down, blockers, depth, urgent, deepest
 
 
-def need_tables(foundations: Sequence[int], ace_up: bool, decks: int, piles: Piles) -> Need:
+def need_tables(foundations: Sequence[int], ace_up: bool, decks: int, piles: Sequence[Cards]) -> Need:
     """need[card & 63]: how many cards of its suit must go home before this one, plus one."""
     levels = [[0], [0], [0], [0]]
     for f in foundations:
@@ -137,7 +138,7 @@ def _pile_valuer(game: Patience, w: Weights) -> PileValue:
     w_buried, w_unsorted = w["buried"], w["unsorted"]
     fits = game.build.fits
 
-    def pile_value(pile: Pile, need: Need) -> float:
+    def pile_value(pile: Cards, need: Need) -> float:
         down, blockers, urgent, _, deepest = scan_pile(pile, need)
         size = len(pile)
         value = w_block * blockers + w_urgent * urgent + w_down * down + w_buried * (size - 1 - deepest)
@@ -251,7 +252,7 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
     return sibling_score(score, moves_from)
 
 
-class PileValues(dict[Pile | bytes, float]):
+class PileValues(dict[Cards, float]):
     """Pile -> value, for one set of foundation tops, with the need table they fix."""
     __slots__ = ("need",)
 
@@ -271,7 +272,7 @@ class ValuesByTops:
         self.tables: dict[tuple[int, ...], PileValues] = {}
         self.count = 0
 
-    def of(self, foundations: Piles, piles: Piles) -> PileValues:
+    def of(self, foundations: Sequence[Cards], piles: Sequence[Cards]) -> PileValues:
         """The pile values for these foundation piles (``piles``: the whole position)."""
         tops = tuple(sorted([pile[-1] if pile else 0 for pile in foundations]))
         by_pile = self.tables.get(tops)
@@ -283,7 +284,7 @@ class ValuesByTops:
             by_pile = self.tables[tops] = PileValues(need_tables(game.foundation_indices, game.step > 0, game.decks, piles))
         return by_pile
 
-    def add(self, by_pile: PileValues, pile: Pile) -> float:
+    def add(self, by_pile: PileValues, pile: Cards) -> float:
         """A pile not valued yet: its value, kept."""
         self.count += 1
         value = by_pile[pile] = self.pile_value(pile, by_pile.need)

@@ -20,6 +20,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..engine.checks import refuse, shown
 from ..engine.deals import check_deal_number
@@ -30,7 +31,7 @@ from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text
 try:
     import fcntl
 except ImportError:          # Windows: a lock file made with O_EXCL instead
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module, or None where there is none
 
 COLUMNS_WITHOUT_RULES = COLUMNS[:-1]       # what a study file held before it recorded the rules
 PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
@@ -73,7 +74,8 @@ def read_records(path: Path) -> tuple[list[Record], int | None]:
         lines, end = [(f"row {i}", fields) for i, fields in enumerate(_read_parquet(path), 1)], None
     else:
         lines, end = _read_csv(path)
-    records, seen = [], {}
+    records: list[Record] = []
+    seen: dict[int, str] = {}
     for where, fields in lines:
         record = _checked_record(fields, path, where)
         first = seen.setdefault(record.row.deal, where)
@@ -386,7 +388,7 @@ class FileLock:
             return ""
         return f" (process {pid})" if pid.isdigit() else ""
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:
         if self.fd is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)

@@ -175,6 +175,13 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
 
     # ------------------------------------------------------------ reading
     @property
+    def _position(self) -> State:
+        """The position shown: ``state``, which is None only until the first ``_show``."""
+        state = self.state
+        assert state is not None
+        return state
+
+    @property
     def history(self) -> list[Move]:
         """The moves played from the start to the current position."""
         return self._line[:self.moves_made]
@@ -193,7 +200,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     def _repr_html_(self) -> str:
         """A still picture of the position, kept beside the live view in a saved notebook:
         a page that does not run the widget (a notebook not yet trusted) shows it instead."""
-        svg = base64.b64encode(self.state._repr_svg_().encode()).decode("ascii")
+        svg = base64.b64encode(self._position._repr_svg_().encode()).decode("ascii")
         return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
                 f'alt="{escape(repr(self))}">')
 
@@ -202,7 +209,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         """Play one move (a Move or text like ``"t3 f0"``); IllegalMove says why not."""
         with self._lock, self.hold_sync():
             self._check_not_solving()
-            before = self.state
+            before = self._position
             new = before.play(move)      # raises, changing nothing, when illegal
             self._cancel_replay()
             move = self.game.parse_move(move)
@@ -213,7 +220,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
                 if home:
                     said += f"; {home} home"
             self._show(self.moves_made, message=self._with_ids(said, str(move)), timed=True)
-            return self.state
+            return self._position
 
     def _append(self, new: State, move: Move) -> None:
         """Put ``move`` (leading to ``new``) after the current position, dropping the redo part;
@@ -259,7 +266,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self._cancel_replay()
             said = self._move_words(self.moves_made)
             self._show(self.moves_made - 1, message=f"undone: {said}", kind="info")
-            return self.state
+            return self._position
 
     def redo(self) -> State:
         """Play again the move that ``undo`` took back (the toolbar's Redo); returns the position shown.
@@ -274,7 +281,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self._cancel_replay()
             said = self._move_words(self.moves_made + 1)
             self._show(self.moves_made + 1, message=f"redone: {said}", kind="info")
-            return self.state
+            return self._position
 
     def seek(self, index: int) -> State:
         """Go to the position after ``index`` moves of the current line (the scrubber)."""
@@ -284,13 +291,13 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             self._check_not_solving()
             self._cancel_replay()
             self._show(index)
-            return self.state
+            return self._position
 
     def restart(self) -> State:
         """Back to the start of this deal, forgetting the moves."""
         with self._lock:
             self._reset(self._states[0], message="restarted")
-            return self.state
+            return self._position
 
     def new_deal(self, number: int | None = None) -> State:
         """Deal ``number`` (the next one when not given)."""
@@ -299,7 +306,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
             start = self.game.deal(number)      # raises InvalidDeal before anything changes
             self.deal = number
             self._reset(start, message=f"deal {number}")
-            return self.state
+            return self._position
 
     def autoplay(self) -> list[Move]:
         """Play the provably safe moves to the foundations (the solver's); return them."""
@@ -324,20 +331,21 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         from ..solver import Hint
         from ..solver import hint as solver_hint
         self._check_not_solving()
-        known = None if budget else self._wins.get(_exactly(self.state))
+        known = None if budget else self._wins.get(_exactly(self._position))
+        found: Hint | None
         if known:
             found = Hint(known[0], True, list(known))
         else:
             budget.setdefault("max_seconds", self.HINT_SECONDS)
-            said = self.message, self.message_kind
+            before = self.message, self.message_kind
             self._say("looking for a hint…", "info")
             try:
-                found = solver_hint(self.state, **budget)
+                found = solver_hint(self._position, **budget)
             except SolwidgetError:          # a bad budget: the widget stays as it was
-                self._say(*said)
+                self._say(*before)
                 raise
             if found is not None and found.winning:
-                self._remember_win(self.state, found.moves)
+                self._remember_win(self._position, found.moves)
         with self._lock, self.hold_sync():
             if found is None:
                 self.highlight = []
@@ -350,7 +358,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
                 return found
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
-            said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
+            said = self._with_ids(words.move_words(self._position, found.move), str(found.move))
             self._say(f"hint: {said}: {why}", "info")
         return found
 
@@ -372,7 +380,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         from ..solver import Solver
         if "max_states" not in options and "max_seconds" not in options:
             options.update(max_seconds=self.solve_seconds, max_states=None)
-        self.show_solver(Solver(self.state, **options), background=background, steps=steps)
+        self.show_solver(Solver(self._position, **options), background=background, steps=steps)
 
     def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2) -> None:
         """Show a running search live: its progress and best line, then its result.
@@ -386,7 +394,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         whole_number("steps", steps, 1)
         real_number("every", every, 0.0)
         flag("background", background)
-        start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
+        start = solver.state if isinstance(getattr(solver, "state", None), State) else self._position
 
         budget = _budget_of(solver)
         self.solver_progress = {**_progress_dict(solver.progress, running=True), **budget}
@@ -411,7 +419,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         progress = {**_progress_dict(solver.progress, running=False), **_budget_of(solver)}
         result = solver.result if solver.done else None
         status = "stopped" if result is None else result.status
-        line = list(result.moves) if status == "won" else list(solver.progress.best_line or [])
+        line = list(result.moves) if result is not None and status == "won" else list(solver.progress.best_line or [])
         progress["status"] = status
         progress["summary"] = _summary(status, len(line), progress)
         progress["line_words"] = words.line_words(start, line[:200])
@@ -441,7 +449,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
                 moves = self._offered
                 self._go_to_solution_start()
             start = self.moves_made
-            states, line = [self.state], []
+            states, line = [self._position], []
             for move in moves:                  # check the whole line before changing anything
                 move = self.game.parse_move(move)
                 states.append(states[-1].play(move))
@@ -676,7 +684,7 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
         try:
             self._handle(request)
         except IllegalMove as err:
-            said = words.reason_words(self.state, err.reason)
+            said = words.reason_words(self._position, err.reason)
             self._refuse(self._with_ids(said, err.reason if said != err.reason else ""))
         except ImportError:
             self._refuse("the solver is not available in this installation")
@@ -686,9 +694,9 @@ class SolitaireWidget(CoachMixin, anywidget.AnyWidget):
     def _refuse_pickup(self, request: dict) -> None:
         """The browser refused to pick up cards (face down, or in a covered pile): say why,
         in the rules' words."""
-        reason = self.game.pickup_refusal(self.state, request["src"], request["index"], request["n"])
+        reason = self.game.pickup_refusal(self._position, request["src"], request["index"], request["n"])
         if reason:
-            said = words.reason_words(self.state, reason)
+            said = words.reason_words(self._position, reason)
             self._refuse(self._with_ids(said, reason if said != reason else ""))
 
     def _refuse(self, reason: str) -> None:

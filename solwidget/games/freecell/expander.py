@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import functools
 
+from ...engine.game import Game
 from ...engine.patience import Patience
 from ...engine.state import State
 from ...solver.autoplay import host_suits
+from ...solver.contract import Weights
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import weights_of
 from .moves import CellsMoves
-from .score import cells_score
+from .score import CellsScore, cells_score
 
 
 class CellsExpander(PatienceExpander):
     """PatienceExpander's successors for the FreeCell family, made from the piles (see above)."""
+
+    score: CellsScore
+    key: CellsKey
 
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
@@ -37,10 +42,11 @@ class CellsExpander(PatienceExpander):
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
-    def make_score(self, game, weights):
+    def make_score(self, game: Game, weights: Weights | None) -> CellsScore:
+        assert isinstance(game, Patience)       # FreeCellProfile gives this expander to Patience games
         return cells_score(game, weights_of(weights))
 
-    def make_key(self, game, compress):
+    def make_key(self, game: Patience, compress: bool) -> CellsKey:
         return CellsKey(game.cell_indices, game.tableau_indices, game.symmetric_tableau)
 
     def start(self, state):
@@ -48,7 +54,8 @@ class CellsExpander(PatienceExpander):
         does with a pile, it does the same with bytes, and bytes keep their hash, so keys
         and scores hash a pile once; they slice quicker and take less memory too."""
         assert not state.extra          # no stock: nothing but the piles to a position
-        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))
+        # the search's own positions: piles as bytes (the same cards), read by this family only
+        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))  # type: ignore[arg-type]
 
     def _undoing(self, move):
         """The move that puts ``move``'s cards back (from the table, so ``is`` finds it)."""
@@ -167,7 +174,7 @@ class SearchMoves(CellsMoves):
 def _safe_hosts(game) -> list:
     """safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
     rule of solver/autoplay.py: ``card`` is safe once all of them are home)."""
-    safe_hosts = [()] * 64
+    safe_hosts: list[tuple[tuple[int, int], ...]] = [()] * 64
     for suit in range(4):
         for rank in range(1, 14):
             over = rank + game.build.direction

@@ -29,7 +29,7 @@ class _FreeCellFamily(Patience):
     option_defaults: ClassVar[Mapping[str, object]] = {"cells": 4}
 
     def _deal(self, cards):
-        columns = [[] for _ in self.tableau_indices]
+        columns: list[list[int]] = [[] for _ in self.tableau_indices]
         for i, card in enumerate(cards):      # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
             columns[i % len(columns)].append(card)
         return self._state(columns)

@@ -79,7 +79,8 @@ class Moves:
         if top is not None:
             for f in empty_fs if top & 15 == start else wants.get(top, ()):
                 yield one[waste][f], waste, f, 1
-        takes, empties = {}, []                 # card -> the piles it fits on; the empty piles
+        takes: dict[int, list[int]] = {}        # card -> the piles it fits on
+        empties: list[int] = []                 # the empty piles
         fits_on = self.fits_on
         for dst in T:
             if piles[dst]:

@@ -140,7 +140,7 @@ def encode(game, state) -> bytes:
 
 def decode(game, data: bytes) -> State:
     """The State that ``encode`` made ``data`` of."""
-    piles = [()] * len(game.pile_ids)
+    piles: list[tuple[int, ...]] = [()] * len(game.pile_ids)
     at = 0
     for f in game.foundation_indices:
         top = data[at]

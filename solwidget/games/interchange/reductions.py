@@ -115,7 +115,7 @@ class DeadEnds:
         bound = [len(col) for col in columns]
         if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
             return False    # all do, and every type may go home (just seen)
-        hosts = [None] * len(columns)           # hosts[k]: see _lowest_leaver (None: not asked)
+        hosts: list[int | None] = [None] * len(columns)    # hosts[k]: see _lowest_leaver (None: not asked)
         exposed = 0                             # X found for some tableau copy
         for masks, b in zip(tops, bound):
             exposed |= masks[b - 1]
@@ -314,10 +314,10 @@ def bridges(game, state):
             empty_seen = True
             starts = sorted(reserve)
         for first in starts:
-            chain = (first,)
+            chain: tuple[int, ...] = (first,)
             while True:
                 head = chain[-1] - 1 if chain[-1] & 15 > 1 else None
-                for a, n in units.get(head, ()):
+                for a, n in units.get(head, ()) if head is not None else ():
                     if a != b:
                         yield play_bridge(game, state, chain, b, (a, n), ids)
                 if head is None or head not in reserve:

@@ -109,9 +109,9 @@ from collections.abc import Iterator
 from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
-from ...engine.state import State
-from ...solver.stock import cycle, home_chains, play_bridge, turn_up
-from .rules import Interlock
+from ...engine.state import Pile, State
+from ...solver.stock import cycle, home_chains, play_bridge, reserve_of, turn_up
+from .rules import Interlock, InterlockFamily
 
 
 def applies(game) -> bool:
@@ -125,7 +125,7 @@ def applies(game) -> bool:
             and game.foundation_start == ACE)
 
 
-def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
+def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
     covers = game._pair             # Interlock's covering piles by index, as can_give reads them
@@ -153,7 +153,7 @@ def _chains(fits_on, reserve, first: tuple, units, target: int):
         stack.extend(chain + (c,) for c in fits_on[last] if c in reserve)
 
 
-def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+def bridges(game: InterlockFamily, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
     """Each bridge (see above): the moves, turns included, and the position after them."""
     piles = state.piles
     reserve = set(cycle(game, piles))
@@ -179,7 +179,7 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
                 yield play_bridge(game, state, chain, b, units[head], ids)
 
 
-def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+def home_bridges(game: InterlockFamily, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
     """Each home bridge (see above): the moves, turns included, and the position after them.
     An Ace goes only to the first empty foundation (the key sorts the foundations)."""
     piles = state.piles
@@ -203,7 +203,8 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
     """Send the safe cards home (see above), each from the top of a pile that may give it
     or from the reserve, turned up first: the position then, and the moves."""
-    played = []
+    played: list[Move] = []
+    waste = reserve_of(game)[1]
     while True:
         found = _safe_card(game, state.piles)
         if found is None:
@@ -212,7 +213,7 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         if src is None:
             turns, state = turn_up(game, state, card)
             played += turns
-            src = game.waste_index
+            src = waste
         move = game.one_card_moves[src][next(game.foundations_for(state.piles, card))]
         state = game.apply_legal(state, move)
         played.append(move)
@@ -235,7 +236,8 @@ def _safe_card(game: Patience, piles) -> tuple[int, int | None] | None:
     return next(((card, None) for card in cycle(game, piles) if card in safe), None)
 
 
-_last_safe = (None, None, ())     # the game and foundations last asked, their safe cards
+# the game and foundations last asked, their safe cards
+_last_safe: tuple[Patience | None, tuple[Pile, ...] | None, tuple[int, ...]] = (None, None, ())
 
 
 def _safe_next(game: Patience, piles) -> tuple:

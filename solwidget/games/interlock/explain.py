@@ -39,6 +39,7 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     piles = state.piles
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
+    assert test.failed is not None          # a closure that fails says what it found
     home, pile_of, uncovered, _bare, available, empty, slots = test.failed
     stuck = [suit << 4 | home[suit] + 1 for suit in range(4) if home[suit] < KING]
     stuck.sort(key=lambda card: (card & 15, card))

@@ -81,7 +81,8 @@ class InterlockMoves:
     def _takers(self, piles):
         """(card -> the non-empty tableau piles it fits on, the empty piles that take cards)."""
         fits_on, uncovered = self.fits_on, self._uncovered
-        takes, empty_takers = {}, []
+        takes: dict[int, list[int]] = {}
+        empty_takers: list[int] = []
         for dst in self.tableau_indices:
             pile = piles[dst]
             if pile:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from ...engine.cards import FACE_DOWN, card_name, face_down
 from ...engine.errors import InvalidPosition
-from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
+from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
@@ -149,7 +149,7 @@ class InterlockFamily(Patience):
     def _refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
         x, y = self.index_of.get(move.dst), self.index_of.get(move.src)
-        if y in self.covers.get(x, ()) and piles[x] and piles[y] \
+        if x is not None and y is not None and y in self.covers.get(x, ()) and piles[x] and piles[y] \
                 and move.n <= len(piles[y]) and move.card is None:
             reason = self._dropdown_refusal(piles, y, x, move.n)
             if reason:
@@ -184,14 +184,14 @@ class InterlockFamily(Patience):
                     "to a back or middle pile lies face down, until it is uncovered")
 
     # ------------------------------------------------------------- layout
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """PySolFC's picture: stock, waste and foundations in a row at the top; below, the
         back layer, then the middle and front layers, each drawn a quarter card-step lower
         and half a card to the left, on top of the one behind."""
         step = 1 + PILE_GAP
         row_step = (CARD_ASPECT + ROW_GAP) / 4
         tableau_y = CARD_ASPECT + ROW_GAP
-        piles = []
+        piles: list[PileLayout] = []
         if self.draw:
             piles.append(self._pile_layout("stock", 0, 0, "none"))
             piles.append(self._pile_layout("waste", step, 0, "none"))
@@ -202,20 +202,19 @@ class InterlockFamily(Patience):
         for i in self.tableau_indices:
             layer = self.layer[i]
             column = self.tableau_indices.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
-            x = (left + 1 - layer / 2 + column) * step
-            entry = self._pile_layout(self.pile_ids[i], x, tableau_y + layer * row_step, "down")
-            entry.update(z=layer, layer=LAYERS[layer], gone_when_empty=layer != 0,
-                         covered_by=[self.pile_ids[c] for c in self.covers[i]],
-                         empty=entry["empty"] if layer == 0 else "")
-            piles.append(entry)
+            corner = (left + 1 - layer / 2 + column) * step
+            entry = self._pile_layout(self.pile_ids[i], corner, tableau_y + layer * row_step, "down")
+            piles.append({**entry, "z": layer, "layer": LAYERS[layer], "gone_when_empty": layer != 0,
+                          "covered_by": [self.pile_ids[c] for c in self.covers[i]],
+                          "empty": entry["empty"] if layer == 0 else ""})
         width = self.board_columns * step - PILE_GAP
         height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM
         # Narrow screens scroll the layers sideways (they cannot wrap: each pile lies over two
         # others); the foundations then come left, beside the waste, where the felt begins.
-        left = [pile["id"] for pile in piles if pile["fan"] == "none"]
+        stacks = [pile["id"] for pile in piles if pile["fan"] == "none"]
         places = {pile["id"]: [pile["x"], pile["y"]] for pile in piles}
-        places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(left)})
-        narrow = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
+        places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(stacks)})
+        narrow: Arrangement = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
                   "places": places}
         return {"width": round(width, 3), "height": round(height, 3), "piles": piles, "narrower": [narrow]}
 

@@ -22,10 +22,10 @@ from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_
 from ...engine.checks import shown
 from ...engine.errors import InvalidPosition
 from ...engine.game import Game
-from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP
+from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout
 from ...engine.moves import Move
 from ...engine.registry import register
-from ...engine.state import State
+from ...engine.state import Pile, State
 from .board import (
     BUILD,
     CARD_BY_NAME,
@@ -71,7 +71,7 @@ class MutatedSolitaire(Game):
         """Face-down layer r1c1..r3c5, face-up layer r1c1..r3c5, r2x, then d1, d2, d3 from the
         bottom up, each deck alternately face down and face up, starting face down."""
         it = iter(cards)
-        piles = [()] * len(PILE_IDS)
+        piles: list[Pile] = [()] * len(PILE_IDS)
         for s in SPACES:
             piles[s] = (face_down(next(it)),)
         for s in SPACES:
@@ -330,7 +330,7 @@ class MutatedSolitaire(Game):
             return f"a space in row {row}"
         return super().place_name(pile_id)
 
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
         fan_room, deck_room = 1.0, 3.0      # a row grows as its fans grow (geometry.row_shifts)
@@ -339,7 +339,7 @@ class MutatedSolitaire(Game):
         rows_y = CARD_ASPECT + ROW_GAP      # row 1's top, below the foundations
         deck_x = COLUMNS * step + 0.35
         r2x_x = deck_x + deck_room + 0.35
-        piles = []
+        piles: list[PileLayout] = []
 
         def add(pid, x, y, fan, empty):
             piles.append({"id": pid, "kind": self.pile_kinds[pid], "x": round(x, 3), "y": round(y, 3),
@@ -358,7 +358,7 @@ class MutatedSolitaire(Game):
                 "piles": piles, "narrower": [self._narrow_layout(piles)]}
 
     @staticmethod
-    def _narrow_layout(piles: list[dict]) -> dict:
+    def _narrow_layout(piles: list[PileLayout]) -> Arrangement:
         """For narrow screens: each row's deck beneath its five spaces (r2x beside deck 2),
         so that the board is as wide as a row of five."""
         step = 1 + PILE_GAP
