@@ -2,6 +2,8 @@
 """Set up solwidget and run its main job or its tests; needs only Python, pip and Node.
 
     python3 dev.py lab     # set up, then JupyterLab on notebooks/ (loopback only)
+    python3 dev.py check   # the fast loop while editing: lint, format, types, ESLint and the quick
+                           # unit tests (no browser, notebook or wheel build; under a minute)
     python3 dev.py test    # set up, then every test: rules, solver, widget, notebooks, browser
     python3 dev.py lite    # set up, then build the lessons' static JupyterLite site in build/lite
                            # (nothing installed for the reader: any static file server serves it)
@@ -96,11 +98,41 @@ def setup_test_tools():
     run("apt-get", "install", "-y", "-qq", *missing)
 
 
+# The unit tests of the fast loop: the rules, the engine's data and texts, the layers, a
+# search or two. Each file takes seconds in pure Python; the solver's families, the widget,
+# studies, browsers, notebooks and packaging are left to ``dev.py test``.
+QUICK_TESTS = ["tests/test_architecture.py", "tests/test_positions.py", "tests/test_moves_text.py",
+               "tests/test_validation.py", "tests/test_deals.py", "tests/test_svg.py",
+               "tests/test_board_data.py", "tests/test_freecell_family.py", "tests/test_solver_frontier.py"]
+
+
+def check(argv) -> int:
+    """ruff (lint and format), mypy, ESLint, then the quick unit tests: each runs, and the
+    exit status says whether all passed. ``argv``: more pytest arguments (``-k`` ...)."""
+    steps = [[PY, "-m", "ruff", "check", "."],
+             [PY, "-m", "ruff", "format", "--check", "."],
+             [PY, "-m", "mypy"],
+             ["npm", "run", "--silent", "lint"],
+             [PY, "-m", "pytest", "-q", "-p", "no:nbval", "-o", "addopts=-ra --strict-markers",
+              "-m", "not slow and not browser", *QUICK_TESTS, *argv]]
+    failed = []
+    for step in steps:
+        print("+", " ".join(map(str, step)), flush=True)
+        if subprocess.run([str(part) for part in step], cwd=ROOT).returncode:
+            failed.append(" ".join(map(str, step[:4])))
+    if failed:
+        print("dev.py check: failed: " + "; ".join(failed), flush=True)
+    return 1 if failed else 0
+
+
 def main(argv):
     job = argv[1] if len(argv) > 1 else "help"
-    if job not in ("lab", "test", "setup", "lite"):
+    if job not in ("lab", "test", "setup", "lite", "check"):
         sys.exit(__doc__)
     setup_python()
+    if job == "check":          # no compiled modules built: a source file runs as it is
+        setup_js()
+        sys.exit(check(argv[2:]))
     setup_compiled()
     setup_js()
     if job == "lab":

@@ -147,7 +147,7 @@ class CompiledModulesHook(BuildHookInterface):
         try:
             manifest = compile_modules(root, sources(root, self.config["compile"]), self._out,
                                        native_sources(root, self.config))
-        except Exception as error:   # no Cython, no compiler, a failed build: all mean pure Python
+        except Exception as error:   # noqa: BLE001 - no Cython, no compiler, a failed build: all mean pure Python
             self.app.display_warning(f"solwidget: the compiled modules were not built, the wheel is "
                                      f"pure Python (the same results, slower): {error}")
             return

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import solwidget as sw  # noqa: E402
-from solwidget.compiled import describe  # noqa: E402
+import solwidget as sw
+from solwidget.compiled import describe
 
 
 def positions(game_id: str, count: int, seed: int = 2024, playout: int = 200) -> list:

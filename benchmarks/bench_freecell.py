@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import re
 import shutil
 import statistics
@@ -78,7 +79,7 @@ class Run:
 
 def board_text(state) -> str:
     """fc-solve's board format: a column per line, bottom card first."""
-    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in state.game.T)
+    return "".join(" ".join(card_name(c) for c in state.piles[t]) + "\n" for t in state.game.tableau_indices)
 
 
 def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int, int | None]:
@@ -128,9 +129,9 @@ def parse_range_output(out: str, n: int) -> Run:
     if start is None or sorted(reached) != list(range(1, n + 1)):
         raise RuntimeError(f"{FC_RANGE} printed no time stamp for some of deals 1..{n}:\n{out[-2000:]}")
     stamps = [start] + [reached[d] for d in range(1, n + 1)]
-    seconds = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
+    seconds = [later - earlier for earlier, later in itertools.pairwise(stamps)]
     counts = [0] + [iterations[d] for d in range(1, n + 1)]
-    positions = [later - earlier for earlier, later in zip(counts, counts[1:])]
+    positions = [later - earlier for earlier, later in itertools.pairwise(counts)]
     return Run("fc-solve -l lg, one process", [d not in failed for d in range(1, n + 1)], seconds,
                [0] * n, stamps[-1] - start, positions)
 

@@ -1,6 +1,7 @@
 """Every game, deals 1..N at a budget per deal: won / lost / unknown, times, states per second.
 
-    .venv/bin/python benchmarks/bench_games.py 1000 --budget 10 --games reversed_solitaire triple_interchange interlock mutated
+    .venv/bin/python benchmarks/bench_games.py 1000 --budget 10 \\
+        --games reversed_solitaire triple_interchange interlock mutated
     .venv/bin/python benchmarks/bench_games.py 50 --budget 10            # every game, deals 1..50
 
 "lost" is a proof (the search exhausted every position under sound reductions); "unknown"

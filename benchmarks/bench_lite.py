@@ -90,7 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from chromium import launch_chromium        # tests/chromium.py, on the path by lite_harness
+    from chromium import launch_chromium  # tests/chromium.py, on the path by lite_harness
     from playwright.sync_api import sync_playwright
 
     rows = []

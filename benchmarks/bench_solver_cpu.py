@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import hashlib
 import json
 import math
 import time
 
-import contextlib
+from bench_freecell import without_compiled_search
 
 import solwidget as sw
-from bench_freecell import without_compiled_search
 from solwidget.compiled import describe
 from solwidget.solver import search
 

@@ -81,7 +81,8 @@ def _clickable_line(state, length, budget=20_000):
 # Arms a watcher for one move: resolves with the click's time and the time the moved card is
 # drawn on top of its target pile (first animation frame after the DOM shows it there).
 JS_ARM = """([dst, card]) => {
-    const shown = () => [...(document.querySelector(`[data-pile="${dst}"]`) || document).querySelectorAll('[data-card]')]
+    const shown = () => [...(document.querySelector(`[data-pile="${dst}"]`) || document)
+        .querySelectorAll('[data-card]')]
         .map(c => c.dataset.card);
     const before = shown().join(' ');
     window._sw_move = new Promise((resolve) => {

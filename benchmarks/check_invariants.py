@@ -39,8 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import solwidget as sw  # noqa: E402
-from solwidget.engine.cards import card_name, deck, face_up  # noqa: E402
+import solwidget as sw
+from solwidget.engine.cards import card_name, deck, face_up
 
 CHECKS = ("positions", "cards", "legal moves", "illegal moves", "round trips", "keys", "wins replayed")
 

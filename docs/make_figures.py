@@ -29,8 +29,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from solwidget import plots  # noqa: E402
-from solwidget.study import StudyTable, load_study  # noqa: E402
+from solwidget import plots
+from solwidget.study import StudyTable, load_study
 
 DOCS = Path(__file__).resolve().parent
 STUDIES = DOCS / "studies"

@@ -16,11 +16,23 @@ compiled.install()      # before any other module of the package: see compiled.p
 # package solwidget.games shares its name with the function games(), bound after it.
 importlib.import_module(".games", __name__)
 
-from .engine import (Game, IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidPosition, Move,  # noqa: E402
-                     SolwidgetError, State, UnknownGame, games, load_game)
-from .extras import MissingExtra
-from .solver import Hint, Progress, SolveResult, Solver, hint, safe_moves, solve
 from .coach import Difficulty, Judge, Review, Verdict, difficulty, review, winnable_deals
+from .engine import (
+    Game,
+    IllegalMove,
+    InvalidArgument,
+    InvalidDeal,
+    InvalidMoveText,
+    InvalidPosition,
+    Move,
+    SolwidgetError,
+    State,
+    UnknownGame,
+    games,
+    load_game,
+)
+from .extras import MissingExtra
+from .solver import Hint, Progress, Solver, SolveResult, hint, safe_moves, solve
 from .study import StudyError, StudyTable, load_study, study
 from .variants import InvalidVariant, Variant, load_variant, variant, variant_from_dict
 
@@ -37,7 +49,7 @@ __all__ = ["Game", "IllegalMove", "InvalidArgument", "InvalidDeal", "InvalidMove
            "Difficulty", "Judge", "Review", "Verdict", "difficulty", "review", "winnable_deals"]
 
 
-from typing import TYPE_CHECKING  # noqa: E402
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:     # for type checkers and the API reference; at run time, __getattr__ below
     from .widget.widget import SolitaireWidget  # noqa: F401

@@ -120,6 +120,7 @@ def _solve(args) -> None:
     if bar is not None:
         bar.close()
     result = solver.result
+    assert result is not None               # the search has ended
     print(f"{game.id} deal {args.number}: {result}")
     for i, move in enumerate(result.moves, 1):
         print(f"{i:4}. {move}")

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -145,8 +145,8 @@ def native_module(name: str):
 def compiled_modules() -> list[str]:
     """The modules of solwidget that run compiled in this process, among those imported."""
     return sorted(name for name, module in sys.modules.items()
-                  if name.startswith("solwidget.") and getattr(module, "__file__", "") and
-                  not module.__file__.endswith((".py", ".pyc")))
+                  if name.startswith("solwidget.")
+                  and not (getattr(module, "__file__", None) or ".py").endswith((".py", ".pyc")))
 
 
 def describe() -> str:

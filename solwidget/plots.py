@@ -7,8 +7,8 @@
     fig = plots.win_rate_curve({"Baker's Game": {0: t0, 1: t1, 2: t2}}, "free cells")
 
 The first three take one ``StudyTable`` or several (a list, or a dict label -> table); the
-last, a dict label -> {a rule's value: table}. Each draws on ``ax`` when given (else on a new figure), saves a PNG when ``path`` is given,
-and returns the figure.
+last, a dict label -> {a rule's value: table}. Each draws on ``ax`` when given (else on a new
+figure), saves a PNG when ``path`` is given, and returns the figure.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def win_rate_plot(tables, ax=None, path=None, confidence: float = 0.95):
     """
     labelled = _labelled(tables)
     fig, ax = _axes(ax, len(labelled))
-    for y, (label, table) in enumerate(labelled):
+    for y, (_label, table) in enumerate(labelled):
         counts, n = table.counts(), len(table)
         rate, low, high = table.win_rate(confidence)
         unknown = counts["unknown"] / n
@@ -144,7 +144,8 @@ def win_rate_curve(series: dict, rule: str, ax=None, path=None, confidence: floa
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
     fig = ax.figure
-    budgets, ticks = set(), set()
+    budgets: set[str] = set()
+    ticks: set[float] = set()
     for label, tables in series.items():
         ticks.update(tables)
         values = sorted(tables)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,8 +31,15 @@ from .engine.errors import SolwidgetError
 from .engine.game import Game
 from .engine.patience import Patience
 from .engine.registry import game_class, register_variant, registered
-from .engine.variation import (CHANGES, MAX_ID_CHARS, UNLIMITED, InvalidVariant, Variation, deck_words,
-                               is_game_id)
+from .engine.variation import (
+    CHANGES,
+    MAX_ID_CHARS,
+    UNLIMITED,
+    InvalidVariant,
+    Variation,
+    deck_words,
+    is_game_id,
+)
 from .games.freecell.variant import VARIATION as FREECELL
 from .games.interchange.variant import VARIATION as INTERCHANGE
 from .games.interlock.variant import VARIATION as INTERLOCK
@@ -42,7 +50,7 @@ __all__ = ["InvalidVariant", "Variant", "definition_of", "game_or_file", "load_v
            "variant_from_dict", "variation_of"]
 
 VARIATIONS = (FREECELL, INTERCHANGE, INTERLOCK, MUTATED)       # what each family may change
-FIXED = Variation(object, changes=(), otherwise="its rules are its own, not the engine's parameters")
+FIXED = Variation(Game, changes=(), otherwise="its rules are its own, not the engine's parameters")
 MAX_FILE_BYTES = 64 * 1024       # a variant file is a few lines: anything longer is refused unread
 
 
@@ -59,10 +67,11 @@ class Variant:
     name: str
     base: str
     changes: dict = field(default_factory=dict)
-    game_class: type = field(default=None, compare=False, repr=False)
+    game_class: type[Game] | None = field(default=None, compare=False, repr=False)
 
     def game(self, **options) -> Game:
         """The variant as a Game, with its options (``cells=3`` where the base has that option)."""
+        assert self.game_class is not None      # only sw.variant's own draft has none
         return self.game_class(**options)
 
     def __hash__(self) -> int:
@@ -137,7 +146,8 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
     cls = _make_class(base_cls, definition, values)
     register_variant(cls)
     _register_profile(base_cls, cls)
-    return cls.variant
+    variant: Variant = getattr(cls, "variant")      # noqa: B009 - set on the class made at run time
+    return variant
 
 
 def _check_names(game_id, name) -> None:
@@ -179,9 +189,10 @@ def _make_class(base_cls, definition: Variant, values: dict) -> type:
              "__module__": __name__, "__doc__": f"{definition.name}: {base_cls.name} with its rules changed."}
     if "cells" in values and "cells" in base_cls.option_defaults:
         attrs["option_defaults"] = {**base_cls.option_defaults, "cells": values["cells"]}
-    cls = type(_class_name(definition.id), (base_cls,), attrs)
-    cls.variant = Variant(definition.id, definition.name, definition.base, definition.changes, cls)
-    cls.__reduce__ = _reduce_game
+    cls: type[Game] = type(_class_name(definition.id), (base_cls,), attrs)
+    # what no Game declares, set on the class made at run time
+    setattr(cls, "variant", Variant(definition.id, definition.name, definition.base, definition.changes, cls))  # noqa: B010
+    setattr(cls, "__reduce__", _reduce_game)  # noqa: B010
     cls.summary, cls.tagline = _summary(cls, base_cls), _tagline(cls, base_cls, definition)
     cls.rulebook = f"docs/variants.md, and {base_cls.name} in docs/rules.md"
     return cls
@@ -189,7 +200,7 @@ def _make_class(base_cls, definition: Variant, values: dict) -> type:
 
 def _reduce_game(game: Game):
     """A variant's Game pickles as its definition and options: its class is made at run time."""
-    return (_game_of, (type(game).variant, game.options))
+    return (_game_of, (getattr(type(game), "variant"), game.options))  # noqa: B009 - see _make_class
 
 
 def _game_of(definition: Variant, options: dict) -> Game:
@@ -358,9 +369,9 @@ def _parse(path: Path, suffix: str, text: str):
 
 
 def _toml_loads(path: Path):
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:                 # Python 3.10: tomli is the same reader
+    else:                               # Python 3.10: tomli is the same reader
         try:
             import tomli as tomllib
         except ImportError:
@@ -381,7 +392,8 @@ def rules_of(game: Game) -> dict:
     so that it is never resumed under other rules)."""
     cls = type(game)
     known = getattr(cls, "variant", None)
-    rules = {name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
+    rules = ({name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
+             if isinstance(game, Patience) else {})      # another game's rules are its own
     return {"base": known.base if known is not None else game.id, **rules}
 
 

@@ -74,10 +74,11 @@ huge_ints = st.one_of(st.integers(min_value=10**20, max_value=10**40), st.intege
                       st.sampled_from([2**64, 2**63 - 1, MAX_DEAL + 1]),
                       st.builds(lambda sign, digits: sign * 10**digits, st.sampled_from([1, -1]),
                                 st.integers(1_000, 4_000)))     # big enough to be slow to print
+FULLWIDTH_DIGITS = "１２３"  # noqa: RUF001 - digits that look like ASCII ones, on purpose
 texts = st.one_of(
     st.text(max_size=30),
     st.builds(long_text, st.characters(), st.integers(1_000, 200_000)),
-    st.sampled_from(["", " ", "\x00", "nan", "inf", "-1", "1e309", "１２３", "٣", "t0 f0", "\u202e", "🂡", "9" * 5000]),
+    st.sampled_from(["", " ", "\x00", "nan", "inf", "-1", "1e309", FULLWIDTH_DIGITS, "٣", "t0 f0", "\u202e", "🂡", "9" * 5000]),
 )
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), huge_ints, st.floats(), special_floats, texts,

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import solwidget as sw
-from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.engine.cards import card_name, deck, face_down, face_up, parse_card
 from solwidget.engine.svg import PAD
 
 
@@ -41,12 +41,12 @@ def position(game_id: str, rest: str | None = None, redeals: int | None = None,
     if rest is None:
         rest = "stock" if "stock" in game.pile_ids else None
     left = Counter({parse_card(c): game.decks for c in map(card_name, deck(1))})
-    left.subtract(parse_card(c) & ~64 for pile in laid.values() for c in pile)
+    left.subtract(face_up(parse_card(c)) for pile in laid.values() for c in pile)
     spare = sorted(left.elements())
     if spare:
         assert rest is not None, f"cards left over and no rest pile: {[card_name(c) for c in spare]}"
         down = game.pile_kinds[rest] == "stock"
-        laid[rest] = laid.get(rest, []) + [card_name(c | 64 if down else c) for c in spare]
+        laid[rest] = laid.get(rest, []) + [card_name(face_down(c) if down else c) for c in spare]
     d = {"game": game_id, "piles": {pid: laid.get(pid, []) for pid in game.pile_ids}}
     if redeals is not None:
         d["redeals"] = redeals

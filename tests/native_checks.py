@@ -96,7 +96,7 @@ class Told(NamedTuple):
 def run_search(search, state, bursts) -> list[Told]:
     """Seed ``search`` (a NativeSearch or a _Search) with ``state`` and run it burst by burst:
     what it tells after each."""
-    start, played = search.x.start(state)
+    start, played = search.expander.start(state)
     search.seed(start, (None, tuple(played), len(played)))
     progress, seen = Progress(), []
     for burst in bursts:

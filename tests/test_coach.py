@@ -1,9 +1,9 @@
 """The coach: verdicts kept and inferred soundly, reviews of played lines, bad input refused."""
 
 import pytest
+from helpers import played_with_a_mistake
 
 import solwidget as sw
-from helpers import played_with_a_mistake
 from solwidget.coach import LOST, UNKNOWN, WINNABLE, Judge, review
 
 GAME = sw.load_game("reversed_solitaire")
@@ -127,7 +127,7 @@ def test_review_takes_a_state_not_a_game():
 
 def test_the_command_line_reviews_a_line(capsys):
     from solwidget.cli import main
-    start, line = played_with_a_mistake()
+    _start, line = played_with_a_mistake()
     assert main(["review", "reversed_solitaire", "3", ", ".join(map(str, line)), "--no-crossroads",
                  "--max-seconds", "5"]) == 0
     out = capsys.readouterr().out

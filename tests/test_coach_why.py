@@ -2,17 +2,14 @@
 of small positions (every position reachable, by the engine's rules alone), and the proof's
 summary where no lemma decides."""
 
+import random
 from collections import deque
 
-import pytest
+from test_solver_interlock import GAME
 
 import solwidget as sw
-import random
-
 from solwidget.engine.cards import card_name, deck, parse_card
 from solwidget.games.interlock import explain as interlock_explain
-
-from test_solver_interlock import GAME
 
 REACHABLE_CAP = 40_000
 
@@ -27,7 +24,7 @@ def endgame(seed: int, left=(4, 8)) -> sw.State:
         home = [rnd.randint(8, 13) for _ in range(4)]
         rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
-        for t in reversed(GAME.T):
+        for t in reversed(GAME.tableau_indices):
             if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.25:
                 filled.add(t)
         if not (left[0] <= len(rest) <= left[1] and len(filled) <= len(rest)):
@@ -46,7 +43,7 @@ def endgame(seed: int, left=(4, 8)) -> sw.State:
     piles = {pid: [] for pid in GAME.pile_ids}
     for t, column in columns.items():
         piles[GAME.pile_ids[t]] = [card_name(c) for c in column]
-    for f, suit in zip(GAME.F, range(4)):
+    for f, suit in zip(GAME.foundation_indices, range(4)):
         piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
     return GAME.state_from_dict({"game": "interlock", "piles": piles})
 
@@ -82,7 +79,7 @@ def bottom_stays(state, start, card: str) -> bool:
 
 
 def test_every_interlock_explanation_holds_in_every_reachable_position():
-    checked = kinds = 0
+    checked = 0
     seen_kinds = set()
     for seed in range(300):
         start = endgame(seed)
@@ -132,6 +129,7 @@ def test_a_deal_lost_at_the_start_is_explained_by_its_lemma():
 def test_a_loss_no_lemma_decides_is_summarised_with_example_dead_ends():
     game = sw.load_game("reversed_solitaire")
     from test_coach import played_with_a_mistake
+
     from solwidget.coach import review
     start, line = played_with_a_mistake()
     report = review(start, line, max_seconds=5.0, crossroads=False)

@@ -55,7 +55,7 @@ def test_freecell_family_deals_equal_pysolfc_freecell(game_id, number):
 
 
 def test_freecell_deal_1_is_microsoft_deal_1():
-    assert sw.load_game("freecell").deal(1).pile("t0") == "JD KD 2S 4C 3S 6D 6S".split()
+    assert sw.load_game("freecell").deal(1).pile("t0") == ["JD", "KD", "2S", "4C", "3S", "6D", "6S"]
 
 
 # ----------------------------------------------------------------- Interchange family

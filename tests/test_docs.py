@@ -177,7 +177,7 @@ def test_every_readme_figure_is_a_command_and_its_output():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     figures = readme.FIGURE.findall(text)
     assert len(figures) >= 4 and text.count("<!-- /figure -->") == len(figures)
-    for kind, command, body in figures:
+    for _kind, command, body in figures:
         for part in command.split(" && "):
             scripts = [word for word in part.split() if word.endswith(".py")]
             assert scripts and all((ROOT / script).exists() for script in scripts), command

@@ -4,10 +4,10 @@ game FreeCell: one test per rule sentence, legal and illegal, with the reason ``
 import random
 
 import pytest
+from helpers import moves, position
 
 import solwidget as sw
-from helpers import moves, position
-from solwidget.engine.cards import ACE
+from solwidget.engine.cards import ACE, FACE_DOWN
 from solwidget.engine.errors import InvalidOption
 from solwidget.engine.patience import Build, Patience
 from solwidget.games.freecell.moves import fits
@@ -51,14 +51,14 @@ def test_deal_is_freecell_deal_n_in_the_same_places_all_face_up(game_id, number)
     reference = sw.load_game("freecell").deal(number)
     assert state.piles == reference.piles
     assert [len(state.pile(f"t{i}")) for i in range(8)] == [7, 7, 7, 7, 6, 6, 6, 6]
-    assert not any(c & 64 for pile in state.piles for c in pile)
+    assert not any(c & FACE_DOWN for pile in state.piles for c in pile)
     assert all(not state.pile(p) for p in ("c0", "c1", "c2", "c3", "f0", "f1", "f2", "f3"))
 
 
 def test_freecell_deal_1_is_microsoft_deal_1():
     state = sw.load_game("freecell").deal(1)
-    assert state.pile("t0") == "JD KD 2S 4C 3S 6D 6S".split()
-    assert [state.pile(f"t{i}")[0] for i in range(8)] == "JD 2D 9H JC 5D 7H 7C 5H".split()
+    assert state.pile("t0") == ["JD", "KD", "2S", "4C", "3S", "6D", "6S"]
+    assert [state.pile(f"t{i}")[0] for i in range(8)] == ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]
 
 
 # ----------------------------------------------------------------- tableau building
@@ -122,7 +122,7 @@ def test_supermove_to_a_non_empty_pile_free_cells_and_empty_piles_double(game_id
                  c0="KH", c1="KD", rest="t7")
     assert s.game.group_limit(s.piles, False) == 6
     after = legal(s, "t1 t0 6")
-    assert after.pile("t0") == "9S 8D 7S 6D 5S 4D 3S".split() and after.pile("t1") == ["9C"]
+    assert after.pile("t0") == ["9S", "8D", "7S", "6D", "5S", "4D", "3S"] and after.pile("t1") == ["9C"]
     reason = refused(s, "t1 t2 7", "7 cards cannot move together", "2 free cells", "1 empty pile",
                      "at most 6")
     assert "besides" not in reason
@@ -273,15 +273,15 @@ def _scattered(game, rng):
     start = game.foundation_start
     piles = [()] * len(game.pile_ids)
     rest = []
-    for f, suit in zip(game.F, range(4)):
+    for f, suit in zip(game.foundation_indices, range(4)):
         ranks = list(range(1, 14)) if start == ACE else list(range(13, 0, -1))
         home = rng.choice([0, 0, 1, 2, 5, 12])
         piles[f] = tuple(suit << 4 | rank for rank in ranks[:home])
         rest += [suit << 4 | rank for rank in ranks[home:]]
     rng.shuffle(rest)
-    for c in rng.sample(game.C, min(len(rest), rng.randrange(len(game.C) + 1))):
+    for c in rng.sample(game.cell_indices, min(len(rest), rng.randrange(len(game.cell_indices) + 1))):
         piles[c] = (rest.pop(),)
-    tableau = [t for t in game.T if rng.random() < 0.7] or [game.T[0]]
+    tableau = [t for t in game.tableau_indices if rng.random() < 0.7] or [game.tableau_indices[0]]
     columns = {t: [] for t in tableau}
     while rest:
         column = columns[rng.choice(tableau)]

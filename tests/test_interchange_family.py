@@ -5,12 +5,12 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import moves, position
+from test_freecell_family import legal, refused
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN, card_name, deck
 from solwidget.engine.patience import Patience
-from helpers import moves, position
-from test_freecell_family import legal, refused
 
 FAMILY = ["triple_interchange", "interchange", "unlimited", "single_interchange", "quadruple_interchange"]
 ANY_CARD = ["triple_interchange", "quadruple_interchange"]
@@ -56,7 +56,7 @@ def test_the_deal_alternates_from_the_bottom_and_ends_face_up_whatever_the_piles
     game = sw.variant(game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles",
                       piles=piles).game()
     state = game.deal(number)
-    for t in game.T:
+    for t in game.tableau_indices:
         faces = [not card & FACE_DOWN for card in state.piles[t]]
         assert faces == [row % 2 == 0 or row == piles - 1 for row in range(piles)]
     assert game.state_from_dict(state.to_dict()) == state
@@ -265,7 +265,7 @@ def _random_position(game, rnd) -> sw.State:
     the stock and the waste, and a random number of redeals made."""
     piles = {pid: [] for pid in game.pile_ids}
     left = Counter({card: game.decks for card in deck(1)})
-    for f in game.F:
+    for f in game.foundation_indices:
         suit = (f % 4) << 4
         for i in range(min(13, int(rnd.expovariate(0.3)))):
             card = suit | game.foundation_start + game.step * i
@@ -273,7 +273,7 @@ def _random_position(game, rnd) -> sw.State:
             left[card] -= 1
     cards = sorted(left.elements())
     rnd.shuffle(cards)
-    for t in game.T:
+    for t in game.tableau_indices:
         pile = piles[game.pile_ids[t]]
         if rnd.random() < 0.2:
             continue
@@ -340,10 +340,10 @@ def test_the_solvers_moves_are_the_engines_less_what_it_skips(game_id):
     game = _load(game_id)
     for state in _positions(game, 20, 25, seed=7):
         piles = state.piles
-        first_f = next((f for f in game.F if not piles[f]), None)
-        first_t = next((t for t in game.T if not piles[t]), None)
+        first_f = next((f for f in game.foundation_indices if not piles[f]), None)
+        first_t = next((t for t in game.tableau_indices if not piles[t]), None)
         kept = [plan for plan in game.generator.plans(piles, state.extra)
-                if plan[1] in game.T
+                if plan[1] in game.tableau_indices
                 and (piles[plan[2]] or plan[2] in (first_f, first_t))
-                and not (plan[2] in game.T and not piles[plan[2]] and plan[3] == len(piles[plan[1]]))]
+                and not (plan[2] in game.tableau_indices and not piles[plan[2]] and plan[3] == len(piles[plan[1]]))]
         assert list(game.generator.plans(piles, state.extra, every=False)) == kept

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import solwidget as sw
-from solwidget.engine.cards import card_name, deck, parse_card
+from solwidget.engine.cards import card_name, deck, face_up, parse_card
 from solwidget.engine.patience import Patience
 from solwidget.engine.registry import game_class
 from solwidget.variants import _checked_changes
@@ -24,7 +24,7 @@ def position(game, piles: dict[str, str], waste: str = "", redeals: int = 0):
     named = {pid: cards.split() for pid, cards in piles.items()}
     if waste:
         named["waste"] = waste.split()
-    used = {parse_card(c) & ~64 for cards in named.values() for c in cards}
+    used = {face_up(parse_card(c)) for cards in named.values() for c in cards}
     rest = [card_name(c) for c in deck() if c not in used]
     covered_by = {p["id"]: p["covered_by"] for p in game.layout()["piles"] if p["kind"] == "tableau"}
     for k in reversed(range(len(covered_by))):          # front to back
@@ -61,7 +61,7 @@ def refused(state, move: str) -> str:
 # ------------------------------------------------------------------ deals (PySolFC's)
 
 def tableau(state) -> list[str]:
-    return [" ".join(state.pile(f"t{k}")) for k in range(len(state.game.T))]
+    return [" ".join(state.pile(f"t{k}")) for k in range(len(state.game.tableau_indices))]
 
 
 INTERLOCK_DEAL_1 = ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H", "KD",
@@ -449,8 +449,8 @@ def test_layout_draws_three_overlapping_layers(game):
     tab = [p for p in layout["piles"] if p["kind"] == "tableau"]
     tableau_top = min(p["y"] for p in tab)
     for p in layout["piles"]:
-        assert 0 <= p["x"] and p["x"] + 1 <= layout["width"] + 1e-9
-        assert 0 <= p["y"] and p["y"] + 1.4 <= layout["height"]
+        assert p["x"] >= 0 and p["x"] + 1 <= layout["width"] + 1e-9
+        assert p["y"] >= 0 and p["y"] + 1.4 <= layout["height"]
         if p["kind"] != "tableau":
             assert p["y"] + 1.4 <= tableau_top and p["z"] == 0
     for p in tab:
@@ -534,16 +534,16 @@ def _random_position(game, seed):
     rng = random.Random(seed)
     ranks = range(1, 14) if game.foundation_start == 1 else range(13, 0, -1)
     while True:
-        home = [rng.choice([0, rng.randint(0, 13)]) for _ in game.F]
+        home = [rng.choice([0, rng.randint(0, 13)]) for _ in game.foundation_indices]
         pool = [suit << 4 | r for suit, n in enumerate(home) for r in ranks[n:]]
         filled = []
-        for t in reversed(game.T):              # front to back
+        for t in reversed(game.tableau_indices):              # front to back
             if any(c in filled for c in game.covers[t]) or rng.random() < 0.6:
                 filled.append(t)
         if len(filled) <= len(pool):
             break
     named = {game.pile_ids[f]: [card_name(suit << 4 | r) for r in ranks[:n]]
-             for suit, (f, n) in enumerate(zip(game.F, home))}
+             for suit, (f, n) in enumerate(zip(game.foundation_indices, home))}
     rng.shuffle(pool)
     piles = {t: [pool.pop()] for t in filled}
     on_piles = rng.randint(0, len(pool)) if game.draw else len(pool)
@@ -593,7 +593,7 @@ def test_dropdowns_and_their_refusals_agree(game):
     seen = 0
     for state in _positions(game):
         piles, found = state.piles, set(game.generator.dropdowns(state.piles))
-        for x in game.T:
+        for x in game.tableau_indices:
             for y in game.covers[x]:
                 if piles[x] and piles[y]:
                     move = sw.Move(game.pile_ids[y], game.pile_ids[x], len(piles[y]))

@@ -134,7 +134,7 @@ def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, lis
     which search_core gives as None; and every key asked of the table, in order, each
     admitted once, as a fresh transposition table does. Without ``dead_ends``, the
     expander's dead-end test is not asked."""
-    expander, seen, asked, out = search.x, set(), [], []
+    expander, seen, asked, out = search.expander, set(), [], []
 
     def admit(key) -> bool:
         asked.append(key)
@@ -185,8 +185,8 @@ def test_keys_pair_positions_as_pythons_do(family, game_id):
     needs_native()
     game = sw.load_game(game_id)
     search = native_search_of(family, game)
-    pool = [state for state, _ in positions(game_id)] + [search.x.start(game.deal(deal))[0] for deal in range(1, 6)]
-    python_keys = [search.x.key(state) for state in pool]
+    pool = [state for state, _ in positions(game_id)] + [search.expander.start(game.deal(deal))[0] for deal in range(1, 6)]
+    python_keys = [search.expander.key(state) for state in pool]
     c_keys = [search.core.key(search.position(state)) for state in pool]
     pairs = set(zip(python_keys, c_keys))
     assert len(set(python_keys)) == len(pairs) == len(set(c_keys)), "the same pairs of positions share a key"
@@ -201,7 +201,7 @@ def test_scores_are_the_expanders(family, game_id):
     for options in portfolio(game):
         search = native_search_of(family, game, options)
         for state, _ in positions(game_id):
-            assert search.core.score(search.position(state)) == search.x.score(state), game_id
+            assert search.core.score(search.position(state)) == search.expander.score(state), game_id
 
 
 # ------------------------------------------------------------------ whole searches
@@ -365,7 +365,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable(family):
     checks.assert_constructions_refused(native_search.search_core.Search, lambda: core_arguments(family, game),
                                         bad_constructions(family, game))
     search = native_search_of(family, game)
-    core, position = search.core, search.position(search.x.start(game.deal(1))[0])
+    core, position = search.core, search.position(search.expander.start(game.deal(1))[0])
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
                                        (core.score, (bad,)), (core.dead, (bad,))),
                           bad_positions(search, game))

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solwidget as sw
-from solwidget.engine.cards import RANKS, SUITS, card_name, face_up, parse_card
+from solwidget.engine.cards import FACE_DOWN, RANKS, SUITS, card_name, face_down, face_up, parse_card
 from solwidget.engine.deals import shuffled_cards
 from solwidget.engine.errors import IllegalMove, InvalidPosition
 from solwidget.engine.moves import Move
@@ -106,13 +106,13 @@ def test_deal_layout_counts_faces_and_order():
         cards = shuffled_cards(number)
         pile = {pid: state.piles[GAME.pile_index(pid)] for pid in GAME.pile_ids}
         spaces = [f"r{r}c{c}" for r in (1, 2, 3) for c in range(1, 6)]
-        assert [pile[s][0] for s in spaces] == [c | 64 for c in cards[:15]]     # face-down layer
+        assert [pile[s][0] for s in spaces] == [face_down(c) for c in cards[:15]]     # face-down layer
         assert [pile[s][1] for s in spaces] == cards[15:30]                       # face-up layer
         assert all(len(pile[s]) == 2 for s in spaces)
         assert pile["r2x"] == (cards[30],)
         for k, d in enumerate(DECK_IDS):
             dealt = cards[31 + 7 * k: 38 + 7 * k]
-            assert pile[d] == tuple(c | 64 if i % 2 == 0 else c for i, c in enumerate(dealt))
+            assert pile[d] == tuple(face_down(c) if i % 2 == 0 else c for i, c in enumerate(dealt))
         assert all(not pile[f"f{i}"] for i in range(4))
         assert sorted(face_up(c) for p in state.piles for c in p) == sorted(cards) and len(cards) == 52
         assert state.to_dict()["decks"] == {d: {"mode": "draw"} for d in DECK_IDS}
@@ -123,7 +123,7 @@ def test_the_deal_itself_flips_nothing():
     for number in range(1, 40):
         state = GAME.deal(number)
         for d in DECK_IDS:
-            assert [c & 64 for c in state.piles[GAME.pile_index(d)]] == [64, 0, 64, 0, 64, 0, 64]
+            assert [c & FACE_DOWN for c in state.piles[GAME.pile_index(d)]] == [FACE_DOWN, 0] * 3 + [FACE_DOWN]
 
 
 # ---------------------------------------------------------------- rows

@@ -27,7 +27,9 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.moves import Move
@@ -38,8 +40,6 @@ from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("freecell", "reversed_solitaire", "inverted_freecell")
@@ -131,7 +131,7 @@ def positions(game, expander, deals=(1, 2, 3), steps=80):
 def shuffled(game, piles, rng) -> tuple:
     """The same position with its tableau piles, and its cells, in another order."""
     piles = list(piles)
-    for ids in (game.T, game.C):
+    for ids in (game.tableau_indices, game.cell_indices):
         chosen = [piles[i] for i in ids]
         rng.shuffle(chosen)
         for i, pile in zip(ids, chosen):
@@ -141,7 +141,7 @@ def shuffled(game, piles, rng) -> tuple:
 
 def tops_swapped(game, piles, rng) -> tuple:
     """Another position, close to this one: the top cards of two piles traded."""
-    held = [i for i in game.T + game.C if piles[i]]
+    held = [i for i in game.tableau_indices + game.cell_indices if piles[i]]
     if len(held) < 2:
         return tuple(piles)
     a, b = rng.sample(held, 2)
@@ -158,7 +158,7 @@ def python_successors(search, state, came_by) -> tuple[list, int]:
     which search_core gives as None; and how many children were refused for a key seen
     before: search_core.successors admits each key once, as a fresh transposition table
     does (two moves may reach one position, once both have sent their cards home)."""
-    expander, seen, out = search.x, set(), []
+    expander, seen, out = search.expander, set(), []
     refused = 0
 
     def admit(key) -> bool:
@@ -197,7 +197,7 @@ def test_successors_are_pythons_move_for_move(game_id):
     undone = won = floored = 0
     for options in (*portfolio(game), {"weights": FLOORED}):
         search = native_search(game, options)
-        for state, came_by in positions(game, search.x):
+        for state, came_by in positions(game, search.expander):
             position = search.encode(state.piles)
             every = search.core.successors(position, b"")[0]
             assert every == python_successors(search, state, ())[0], f"{game_id}: position {position.hex()}"
@@ -219,7 +219,7 @@ def test_two_moves_to_one_position_make_one_child():
     game = load("freecell")
     search = native_search(game)
     found = 0
-    for state, _ in positions(game, search.x):
+    for state, _ in positions(game, search.expander):
         in_python, refused = python_successors(search, state, ())
         if refused:
             found += 1
@@ -240,10 +240,10 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
     for deal in range(1, 6):
         for state, _ in walk(game, deal, 80):
             piles = tuple(map(bytes, state.piles))
-            settled = search.x.start(State(game, piles, ()))[0].piles
+            settled = search.expander.start(State(game, piles, ()))[0].piles
             pool += [piles, settled, shuffled(game, piles, rng), shuffled(game, settled, rng),
                      tops_swapped(game, piles, rng)]
-    python_keys = [search.x.key(State(game, piles, ())) for piles in pool]
+    python_keys = [search.expander.key(State(game, piles, ())) for piles in pool]
     c_keys = [search.core.key(search.encode(piles)) for piles in pool]
     pairs = set(zip(python_keys, c_keys))
     assert len(set(python_keys)) == len(pairs) == len(set(c_keys)), "the same pairs of positions share a key"
@@ -407,10 +407,10 @@ def bad_rules(game) -> dict:
     size = "search_core: freecell rules of the wrong size for their piles"
     rules = native.pack_rules(game)
     return {
-        "a foundation among the cells": (rules_with(game, kinds={game.F[0]: 1, game.C[0]: 0}), run),
-        "a tableau pile among the foundations": (rules_with(game, kinds={game.F[1]: 2}), run),
-        "a fourth kind of pile": (rules_with(game, kinds={game.T[0]: 3}), run),
-        "no tableau": (rules_with(game, kinds=dict.fromkeys(game.T, 1)), "tableau needed"),
+        "a foundation among the cells": (rules_with(game, kinds={game.foundation_indices[0]: 1, game.cell_indices[0]: 0}), run),
+        "a tableau pile among the foundations": (rules_with(game, kinds={game.foundation_indices[1]: 2}), run),
+        "a fourth kind of pile": (rules_with(game, kinds={game.tableau_indices[0]: 3}), run),
+        "no tableau": (rules_with(game, kinds=dict.fromkeys(game.tableau_indices, 1)), "tableau needed"),
         "33 piles": (bytes([33]) + rules[1:], "1 to 32 piles"),
         "no piles": (bytes([0]) + rules[1:], "1 to 32 piles"),
         "a supermove table one short": (rules[:-1], size),

@@ -28,7 +28,9 @@ import functools
 import math
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, refused, search_types, words
 
 import solwidget as sw
 from solwidget.games.interchange import native
@@ -38,8 +40,6 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, refused, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILY = ("triple_interchange", "quadruple_interchange")
@@ -87,7 +87,7 @@ def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
 def python_dead_ends(search) -> native.NativeSearch:
     """A NativeSearch like ``search`` whose dead-end test is the expander's, in Python."""
     core = native.NativeSearch.__new__(native.NativeSearch)
-    native.NativeSearch.__init__(core, search.x, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
+    native.NativeSearch.__init__(core, search.expander, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
                                  python_dead_ends=True)
     return core
 
@@ -120,7 +120,7 @@ def python_successors(search, state) -> tuple[list, list]:
     child position, score), up to and including the first won child (the search
     stops there), which search_core gives as None; and every key asked, in order. Each key
     is admitted once, as a fresh transposition table does."""
-    expander, seen, asked, out = search.x, set(), [], []
+    expander, seen, asked, out = search.expander, set(), [], []
 
     def admit(key) -> bool:
         asked.append(key)
@@ -145,7 +145,7 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
     game = load(game_id)
     counted = {"positions": 0, "children": 0, "refused": 0, "bridges": 0, "settled": 0}
     for deal, options in ((1, None), (2, None), (3, None), (1, {"depth_weight": 0.25, "weights": FRACTIONAL})):
-        expander, states = searched_positions(game_id, deal)
+        _expander, states = searched_positions(game_id, deal)
         search = native_search(game, options)
         for state in states[:120]:
             position = search.encode(state)
@@ -267,9 +267,9 @@ def test_c_and_python_searches_pool_one_proof():
     game = load("triple_interchange")
     for deal, states in ((324, 3000), (595, 12000)):
         with pytest.MonkeyPatch.context() as patch:
-            compiled_search = InterchangeProfile.compiled_search
-            patch.setattr(InterchangeProfile, "compiled_search",
-                          lambda self, x, w, d, t, f, explore: None if explore else compiled_search(self, x, w, d, t, f, explore))
+            def native_unless_exploring(self, x, w, d, t, f, explore, compiled=InterchangeProfile.compiled_search):
+                return None if explore else compiled(self, x, w, d, t, f, explore)
+            patch.setattr(InterchangeProfile, "compiled_search", native_unless_exploring)
             mixed = sw.Solver(game.deal(deal), max_states=states)
         assert [type(s) for s in mixed._searches] == [native.NativeSearch, _Search]
         mixed.solve()
@@ -328,13 +328,13 @@ def with_a_long_pile(game, cards):
     """Deal 1 of ``game`` with its first tableau pile made ``cards`` long by the bottom cards
     of the others, each pile's top still as dealt (face up): a position the rules accept."""
     position = game.deal(1).to_dict()
-    first, *others = (game.pile_ids[t] for t in game.T)
+    first, *others = (game.pile_ids[t] for t in game.tableau_indices)
     piles = position["piles"]
     for pid in others:
         while len(piles[pid]) > 1 and len(piles[first]) < cards:
             piles[first].insert(0, piles[pid].pop(0))
     state = game.state_from_dict(position)
-    assert len(state.piles[game.T[0]]) == cards
+    assert len(state.piles[game.tableau_indices[0]]) == cards
     return state
 
 
@@ -424,7 +424,7 @@ def bad_positions(game, search) -> dict:
     good = search.encode(game.deal(1))
     malformed = "search_core: a malformed position"
     a_card_of_0 = bytearray(good)
-    a_card_of_0[len(game.F) + 1] = 0              # the first tableau pile's bottom card
+    a_card_of_0[len(game.foundation_indices) + 1] = 0              # the first tableau pile's bottom card
     a_foundation_of_64 = bytes([64]) + good[1:]
     thirteen_cards_more = bytes([13]) + good[1:]    # a King home: the Ace to it
     return {
@@ -450,12 +450,12 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
                                         bad_constructions(game))
     search = native_search(game)
-    core, position = search.core, search.encode(search.x.start(game.deal(1))[0])
+    core, position = search.core, search.encode(search.expander.start(game.deal(1))[0])
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
                                        (core.dead, (bad,))),
                           bad_positions(game, search))
-    for case, (bad, kind, words) in BAD_MOVES.items():
-        assert refused(refusal(core.seed, position, bad, 0), kind, words), case
+    for case, (bad, kind, wording) in BAD_MOVES.items():
+        assert refused(refusal(core.seed, position, bad, 0), kind, wording), case
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
     assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
@@ -469,14 +469,14 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     failing = native.search_core.Search(*arguments)
     failing.seed(position, b"", 0)
     assert type(refusal(failing.run, 5, 0, 8000)) is ZeroDivisionError
-    assert failing.key(position) == search.x.key(search.x.start(game.deal(1))[0])
+    assert failing.key(position) == search.expander.key(search.expander.start(game.deal(1))[0])
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game.deal(1), bursts) == run_search(native_search(game), game.deal(1), bursts)
 
 
 def run_search(search, state, bursts) -> list:
     """Seed ``search`` with ``state`` and run it burst by burst: what it tells after each."""
-    start, played = search.x.start(state)
+    start, played = search.expander.start(state)
     search.seed(start, (None, tuple(played), len(played)))
     progress, seen = Progress(), []
     for burst in bursts:

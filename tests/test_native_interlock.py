@@ -26,7 +26,9 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -35,8 +37,6 @@ from solwidget.games.interlock.expander import InterlockExpander
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -100,7 +100,7 @@ def python_successors(search, state) -> tuple[list, int]:
     """InterlockExpander's successors (no dead-end test) in search_core.successors' terms:
     (moves, child position, score), up to and including the first won child, which
     search_core gives as None; and how many keys were refused as seen before."""
-    expander, seen, out, refused = search.x, set(), [], 0
+    expander, seen, out, refused = search.expander, set(), [], 0
     for moves, child in expander._settled_moves(state):
         key = expander.key(child)
         if key in seen:
@@ -160,7 +160,7 @@ def test_a_won_child_ends_the_successors():
     line = sw.solve(game().deal(1), max_states=20_000).moves
     state, ended = game().deal(1), 0
     for move in line:
-        settled = search.x.start(state)[0]
+        settled = search.expander.start(state)[0]
         expected, _ = python_successors(search, settled)
         assert search.core.successors(search.encode(settled), b"", dead_ends=False)[0] == expected
         ended += bool(expected) and expected[-1][1] is None
@@ -173,7 +173,7 @@ def test_keys_are_the_python_keys_on_shuffled_positions():
     needs_native()
     search, rng = native_search(), random.Random(7)
     g = game()
-    backs = [t for t in g.T if g.layer[t] == 0]
+    backs = [t for t in g.tableau_indices if g.layer[t] == 0]
     for deal in (2, 5):
         for state, _ in searched_positions(deal)[::10]:
             piles = list(state.piles)
@@ -220,7 +220,7 @@ def test_a_deal_proved_dead_at_its_start_is_so_in_c():
     needs_native()
     for deal in (13, 24, 26, 30):           # lost at the first expansion (nested splits or plain)
         search = native_search()
-        start = search.x.start(game().deal(deal))[0]
+        start = search.expander.start(game().deal(deal))[0]
         assert search.core.dead(search.encode(start)) is deadends.DeadEnds(game()).is_dead(start) is True
 
 
@@ -312,8 +312,8 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
         patched.setattr(deadends.DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
         search = compiled(g, portfolio(g)[0])
         assert isinstance(search, native.NativeSearch)
-        assert search.rules(search.x)[2] == 0, "no dead-end test in C: it is called back"
-        assert search.dead_test(search.x) is not None
+        assert search.rules(search.expander)[2] == 0, "no dead-end test in C: it is called back"
+        assert search.dead_test(search.expander) is not None
         in_c, in_python = solved_both_ways(g.deal(13), max_states=500)
         assert in_c == in_python
 
@@ -387,7 +387,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)
     search = native_search()
     core = search.core
-    position = search.encode(search.x.start(game().deal(1))[0])
+    position = search.encode(search.expander.start(game().deal(1))[0])
     bad_positions = {
         "not bytes": ("abc", TypeError, "bytes"),
         "too short": (position[:-5], ValueError, "malformed position"),
@@ -400,7 +400,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
                           bad_positions)
     for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
-        assert type(error) is ValueError and "moves are bytes" in str(error) or type(error) is TypeError, bad
+        assert (type(error) is ValueError and "moves are bytes" in str(error)) or type(error) is TypeError, bad
     for node in (-1, 0):
         assert type(refusal(core.line, node)) is IndexError
     checks.assert_counts_refused(core)
@@ -411,10 +411,10 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
 def test_an_error_in_the_dead_end_test_is_raised_and_the_search_goes_on():
     needs_native()
     search = native_search()
-    start, played = search.x.start(game().deal(3))
+    start, played = search.expander.start(game().deal(3))
     search.seed(start, (None, tuple(played), len(played)))
     calls = []
-    is_dead = search.x.dead_ends.is_dead
+    is_dead = search.expander.dead_ends.is_dead
 
     def failing(state):
         calls.append(state)

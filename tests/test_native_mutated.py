@@ -26,9 +26,12 @@ import math
 import random
 from pathlib import Path
 
+import native_checks as checks
 import pytest
+from native_checks import refusal, refused, run_search, search_types, words
 
 import solwidget as sw
+from solwidget.engine.cards import FACE_DOWN
 from solwidget.engine.state import State
 from solwidget.games.mutated import native
 from solwidget.games.mutated.deadends import DeadEnds
@@ -38,8 +41,6 @@ from solwidget.solver import search as search_module
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
-import native_checks as checks
-from native_checks import refusal, refused, run_search, search_types, words
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
@@ -114,7 +115,7 @@ def python_successors(search, state, came_by) -> tuple[list, list]:
     position, score), up to and including the first won child (the search stops there),
     which search_core gives as None; and the keys asked of ``admit``, in order (each key
     admitted once, as a fresh transposition table would)."""
-    expander, seen, asked, out = search.x, set(), [], []
+    expander, seen, asked, out = search.expander, set(), [], []
 
     def admit(key) -> bool:
         asked.append(key)
@@ -141,13 +142,13 @@ def test_successors_are_pythons_move_for_move(options_index):
     for state, came_by in positions(options_index):
         encoded = native.encode(state.piles, state.extra)
         assert search.core.key(encoded) == search.key(state)
-        assert search.core.score(encoded) == search.x.score(state)
+        assert search.core.score(encoded) == search.expander.score(state)
         in_c, asked_c = search.core.successors(encoded, native.encode_moves(came_by))
         in_python, asked_python = python_successors(search, state, came_by)
         assert in_c == in_python, game().format(state)
         assert asked_c == asked_python, game().format(state)
         counted["children"] += len(in_c)
-        counted["dead"] += search.x.dead_ends.is_dead(state)
+        counted["dead"] += search.expander.dead_ends.is_dead(state)
         counted["won"] += any(child is None for _, child, _ in in_c)
         counted["built"] += any(moves[1] == native.BUILD_DST for moves, _, _ in in_c)
         counted["named"] += any(moves[2] & native.CARD_MOVE for moves, _, _ in in_c)
@@ -190,7 +191,7 @@ def test_dead_ends_are_deadends_pys_on_positions_near_them():
     core, test, rng = native_search().core, DeadEnds(), random.Random(5)
     checked = dead = 0
     for state in searched_positions()[::7]:
-        for moves, child in children_of(state):
+        for _moves, child in children_of(state):
             verdict = core.dead(native.encode(child.piles, child.extra))
             assert verdict == test.is_dead(child), game().format(child)
             checked += 1
@@ -315,7 +316,7 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     seen, closures = [], []
     for search in (native_search(), _Search(profile_for(game()).expander(game(), portfolio()[0]["weights"]),
                                             0.5, BIG, BIG)):
-        start, played = search.x.start(game().deal(2))
+        start, played = search.expander.start(game().deal(2))
         search.seed(start, (None, tuple(played), len(played)))
         progress = Progress()
         search.run(40, progress)
@@ -469,7 +470,7 @@ def bad_positions(search) -> dict:
         "a face-down card home": (changed({0: b"\x41"}), ValueError, malformed),
         "a pile of 40 cards": (changed({5: bytes(range(1, 41))}), ValueError, malformed),
         "a card twice": (changed({5: piles[5] + piles[6][-1:]}), ValueError, malformed),
-        "a card twice, once face down": (changed({5: piles[5] + bytes([piles[6][0] ^ 64])}), ValueError,
+        "a card twice, once face down": (changed({5: piles[5] + bytes([piles[6][0] ^ FACE_DOWN])}), ValueError,
                                          malformed),
         "a base beyond its deck": (changed({}, (7, -1, -1)), ValueError, malformed),
         "a mode byte of 200": (good[:-3] + bytes([200, 0, 0]), ValueError, malformed),
@@ -493,7 +494,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, bad_constructions())
     search = native_search()
-    start = search.x.start(game().deal(1))[0]
+    start = search.expander.start(game().deal(1))[0]
     core, position = search.core, native.encode(start.piles, start.extra)
     checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
                                        (core.score, (bad,))),
@@ -517,12 +518,12 @@ def test_an_error_in_a_dead_end_test_called_back_comes_through_and_the_search_go
         calls.append(1)
         if len(calls) == 3:
             raise KeyError("the test failed")
-        return search.x.dead_ends.dead(*native.decode(position))
+        return search.expander.dead_ends.dead(*native.decode(position))
 
     arguments = core_arguments()
     arguments[-1] = failing
     search.core = native.search_core.Search(*arguments)
-    start, played = search.x.start(game().deal(1))
+    start, played = search.expander.start(game().deal(1))
     search.seed(start, (None, tuple(played), len(played)))
     with pytest.raises(KeyError, match="the test failed"):
         search.run(10, Progress())

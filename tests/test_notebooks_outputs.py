@@ -155,7 +155,7 @@ def test_prose_names_cards_and_piles_as_the_board_shows_them(path):
 
 def test_the_api_cells_listed_are_still_there():
     cells = {(path.stem, cell["id"]) for path in NOTEBOOKS for cell in load(path)["cells"]}
-    assert API_CELLS <= cells
+    assert cells >= API_CELLS
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

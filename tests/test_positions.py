@@ -6,9 +6,9 @@ import copy
 import pickle
 
 import pytest
+from helpers import position
 
 import solwidget as sw
-from helpers import position
 
 
 def bad(game_id, d, *words):

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solwidget as sw
-from solwidget.engine.cards import deck
+from solwidget.engine.cards import deck, face_up
 
 GAMES = sw.games()
 
@@ -27,7 +27,7 @@ FULL_CHECKS = 8       # positions per playout where every legal move is played
 
 
 def check_cards(state):
-    counts = Counter(c & ~64 for pile in state.piles for c in pile)
+    counts = Counter(face_up(c) for pile in state.piles for c in pile)
     assert counts == Counter({c: state.game.decks for c in deck(1)})
 
 

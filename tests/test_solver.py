@@ -3,16 +3,16 @@
 import pytest
 
 import solwidget as sw
+from solwidget.engine.cards import card_name, deck
 from solwidget.engine.state import State
-from solwidget.engine.cards import deck, card_name
-from solwidget.solver.autoplay import safe_moves, settle
 from solwidget.games.freecell.expander import CellsExpander
 from solwidget.games.freecell.moves import fits
 from solwidget.games.freecell.score import cells_score
-from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
+from solwidget.solver.autoplay import safe_moves, settle
 from solwidget.solver.expand import PatienceExpander
-from solwidget.solver.profile import profile_for
+from solwidget.solver.heuristics import DEFAULT_WEIGHTS, patience_score
 from solwidget.solver.keys import engine_key_is_plain, patience_key
+from solwidget.solver.profile import profile_for
 from solwidget.solver.stock import REDEAL, TURN, cycle, reachable_tops, turn_up
 
 # Deals that each game's solver wins within a small budget (found with the default options).
@@ -259,7 +259,7 @@ def test_turned_positions_agree_with_the_engine():
         assert replayed == turned
         assert turns[-1] == TURN and set(turns) <= {TURN, REDEAL}
         count += 1
-    assert count == len(state.piles[game.STOCK]) + len(state.piles[game.WASTE]) - 1
+    assert count == len(state.piles[game.stock_index]) + len(state.piles[game.waste_index]) - 1
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "guardian"])
@@ -349,7 +349,7 @@ def test_fast_freecell_successors_are_the_engines(game_id, autoplay):
     for move in sw.solve(state).moves:
         state = state.play(move)
         positions.append(general.start(state)[0])   # the search expands settled positions
-    assert any(not p.piles[t] for p in positions for t in game.T)
+    assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
     for state in positions:
         assert list(fast.expand(_packed(state))) == [(moves, _packed(child)) for moves, child in general.expand(state)]
 
@@ -415,8 +415,8 @@ def test_turning_up_one_card_is_the_first_way_the_turns_reach_it(game_id):
     for _ in range(5):                  # some cards on the waste, some in the stock
         state = state.play("stock waste")
     for card in set(cycle(game, state.piles)):
-        first = next(reachable_tops(game, state, lambda top: top == card), None)
-        if state.piles[game.WASTE][-1] == card:
+        first = next(reachable_tops(game, state, lambda top, card=card: top == card), None)
+        if state.piles[game.waste_index][-1] == card:
             first = ((), state)         # already on top: no turn at all
         assert turn_up(game, state, card) == first
 

@@ -4,19 +4,18 @@ the same answers with it and without, and nothing on a winning line flagged dead
 import random
 
 import pytest
+from helpers import walk
 
 import solwidget as sw
 from solwidget.engine.cards import card_name
 from solwidget.games.interchange import reductions as interchange
-from solwidget.solver import search
-from solwidget.solver.expand import GenericExpander, PatienceExpander
-from solwidget.games.interchange.reductions import DeadEnds
 from solwidget.games.interchange.expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from solwidget.games.interchange.profile import InterchangeProfile
+from solwidget.games.interchange.reductions import DeadEnds
+from solwidget.solver import search
+from solwidget.solver.expand import GenericExpander, PatienceExpander
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
-
-from helpers import walk
 
 GAME = sw.load_game("triple_interchange")
 RANKS = "A23456789TJQK"
@@ -148,7 +147,7 @@ def dead_positions():
     waiting = _waiting_positions(9, 600)
     dead = [s for s in waiting if dead_ends.is_dead(s)]
     assert len(dead) >= len(waiting) // 10
-    dead.sort(key=lambda s: len(s.piles[GAME.STOCK]) + len(s.piles[GAME.WASTE]))
+    dead.sort(key=lambda s: len(s.piles[GAME.stock_index]) + len(s.piles[GAME.waste_index]))
     return dead[::4][:6]
 
 
@@ -174,10 +173,10 @@ def _plain_closure_is_dead(state) -> bool:
     """interchange.py's relaxation applied the plain way, card by card, every rule to every
     card until nothing changes: the reference for DeadEnds.is_dead's quicker closure."""
     piles = state.piles
-    cols = [[c & 63 for c in piles[t]] for t in GAME.T]
-    loose = {c & 63 for c in piles[GAME.STOCK] + piles[GAME.WASTE]}
+    cols = [[c & 63 for c in piles[t]] for t in GAME.tableau_indices]
+    loose = {c & 63 for c in piles[GAME.stock_index] + piles[GAME.waste_index]}
     home = [0] * 64
-    for f in GAME.F:
+    for f in GAME.foundation_indices:
         for card in piles[f]:
             home[card & 63] += 1
     ready = {t for t in range(64) if t & 15 == 1 or (1 < t & 15 <= 13 and home[t - 1] > home[t])}
@@ -254,7 +253,7 @@ def test_pooled_loss_proofs_agree_with_a_single_search(monkeypatch):
     monkeypatch.setattr(search, "POOL_AFTER", 0)
     dead_ends = DeadEnds(GAME)
     waiting = [s for s in _waiting_positions(595, 1500) if not dead_ends.is_dead(s)]
-    waiting.sort(key=lambda s: len(s.piles[GAME.STOCK]) + len(s.piles[GAME.WASTE]))
+    waiting.sort(key=lambda s: len(s.piles[GAME.stock_index]) + len(s.piles[GAME.waste_index]))
     shared = 0
     for state in waiting[::60]:
         pooled = sw.solve(state, max_states=3000)
@@ -350,7 +349,7 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     positions = [p for number in (1, 2, 3) for p in walk(general, game.deal(number), 80, 7)]
     if game_id == "triple_interchange":
         positions += [p for seed in range(12) for p in walk(general, small_position(seed), 25, 3)]
-        assert any(not p.piles[t] for p in positions for t in game.T)
+        assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
         assert any(p.extra[0] for p in positions)
     for state in positions:
         assert fast.start(state) == general.start(state)

@@ -3,18 +3,17 @@
 import random
 
 import pytest
+from helpers import walk
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, parse_card
 from solwidget.games.interlock import bridges, deadends
 from solwidget.games.interlock import expander as interlock_expander
-from solwidget.solver import autoplay, stock
-from solwidget.solver.expand import PatienceExpander
 from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.games.interlock.expander import InterlockExpander, InterlockFamilyExpander, fast_path
+from solwidget.solver import autoplay, stock
+from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.stock import is_turn
-
-from helpers import walk
 
 GAME = sw.load_game("interlock")
 
@@ -30,7 +29,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),
         home = [rnd.randint(*among) for among in levels]
         rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
-        for t in reversed(GAME.T):      # front first: a pile under a filled pile is filled
+        for t in reversed(GAME.tableau_indices):      # front first: a pile under a filled pile is filled
             if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.3:
                 filled.add(t)
         if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest) - 2:
@@ -50,7 +49,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),
     on_waste = rnd.randint(0, len(rest))
     piles["waste"] = [card_name(c) for c in rest[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in rest[on_waste:]]
-    for f, suit in zip(GAME.F, range(4)):
+    for f, suit in zip(GAME.foundation_indices, range(4)):
         piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
     return GAME.state_from_dict({"game": "interlock", "piles": piles})
 
@@ -119,15 +118,15 @@ def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves
         order = stock.cycle(GAME, state.piles)
         rnd = random.Random(seed)
         cards = rnd.sample(order, min(4, len(order)))
-        if state.piles[GAME.WASTE] and seed % 3 == 0:
-            cards = [state.piles[GAME.WASTE][-1]] + [c for c in cards if c != state.piles[GAME.WASTE][-1]]
+        if state.piles[GAME.waste_index] and seed % 3 == 0:
+            cards = [state.piles[GAME.waste_index][-1]] + [c for c in cards if c != state.piles[GAME.waste_index][-1]]
         moves, after = [], state
         for card in cards:
             turns, after = stock.turn_up(GAME, after, card)
             moves += [*turns, play]
             after = GAME.apply_legal(after, play)
         made = stock.play_off(GAME, state.piles, cards, play)
-        assert made == (moves, after.piles[GAME.STOCK], after.piles[GAME.WASTE],
+        assert made == (moves, after.piles[GAME.stock_index], after.piles[GAME.waste_index],
                         after.extra[0] - state.extra[0]), seed
         tried += any(m == stock.REDEAL for m in moves)
     assert tried >= 10          # redeals were among the lines checked
@@ -335,7 +334,7 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
                        **_home_to(C=13, D=4, H=2, S=3)})
     settled, played = InterlockFamilyExpander(GAME).start(state)
     assert replay(state, played).piles == settled.piles
-    home = {card_name(c) for f in GAME.F for c in settled.piles[f]}
+    home = {card_name(c) for f in GAME.foundation_indices for c in settled.piles[f]}
     assert {"3H", "4H", "5H", "5D"} <= home and not {"6H", "6D"} & home
 
 

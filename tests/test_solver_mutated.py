@@ -3,17 +3,33 @@ cross-checks of both against the plain search on small positions."""
 
 import random
 
+from test_mutated import position
+
 import solwidget as sw
 from solwidget.engine.cards import RANKS, SUITS, parse_card
-from solwidget.solver import search
+from solwidget.games.mutated.deadends import (
+    ACES,
+    EVERY_CARD,
+    SUIT,
+    DeadEnds,
+    _climbed,
+    _guests_reached,
+    is_dead,
+)
+from solwidget.games.mutated.expander import (
+    MutatedExpander,
+    _may_go_home,
+    is_settled,
+    key,
+    levels,
+    safe_cards,
+    safe_move,
+)
+from solwidget.games.mutated.moves import apply, plans
 from solwidget.games.mutated.profile import MUTATED_PORTFOLIO
 from solwidget.games.mutated.score import mutated_score as make_score
+from solwidget.solver import search
 from solwidget.solver.profile import profile_for
-from solwidget.games.mutated.expander import (MutatedExpander, _may_go_home, is_settled, key, levels, safe_cards,
-                                      safe_move)
-from solwidget.games.mutated.deadends import ACES, EVERY_CARD, SUIT, DeadEnds, _climbed, _guests_reached, is_dead
-from solwidget.games.mutated.moves import apply, plans
-from test_mutated import position
 
 GAME = sw.load_game("mutated")
 BUILT_D1 = {"d1": {"mode": "built", "base": 1}}

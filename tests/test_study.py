@@ -1,9 +1,11 @@
 """Studies: the same table on local processes, any executor and a real Dask cluster;
 resumable after an interruption; clear errors for bad arguments."""
 
+import contextlib
 import csv
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -16,9 +18,8 @@ import pytest
 
 import solwidget as sw
 from solwidget.cli import main
+from solwidget.study import COLUMNS, StudyError, load_study, parse_deals, solve_deal, study, wilson_interval
 from solwidget.variants import rules_of
-from solwidget.study import (COLUMNS, StudyError, load_study, parse_deals, solve_deal, study,
-                             wilson_interval)
 
 GAME = "freecell"
 DEALS = "1-6"
@@ -65,10 +66,8 @@ def workers_end(pids, within=10.0):
             return True
         time.sleep(0.05)
     for p in pids:                  # do not leave them behind even when the test fails
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(p, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     return False
 
 
@@ -265,7 +264,8 @@ def test_the_csv_round_trips(straight, tmp_path):
     path = tmp_path / "copy.csv"
     table.to_csv(path)
     assert load_study(path) == table
-    assert tuple(next(csv.reader(open(path)))) == COLUMNS
+    with open(path, newline="", encoding="utf-8") as file:
+        assert tuple(next(csv.reader(file))) == COLUMNS
 
 
 def test_the_parquet_file_is_typed_and_round_trips(straight, tmp_path):
@@ -340,7 +340,7 @@ def test_bad_arguments_get_clear_errors(kwargs, words, tmp_path):
 def test_an_unreachable_scheduler_fails_quickly_and_clearly():
     pytest.importorskip("distributed")
     start = time.monotonic()
-    with pytest.raises(StudyError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+    with pytest.raises(StudyError, match=re.escape("cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'")):
         study(GAME, "1-2", 1.0, scheduler="tcp://127.0.0.1:9", progress=False)
     assert time.monotonic() - start < 15
 

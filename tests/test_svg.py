@@ -10,14 +10,13 @@ import xml.etree.ElementTree as ET
 from itertools import pairwise
 
 import pytest
+from helpers import svg_places
 
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.cards import FACE_DOWN, card_name
 from solwidget.engine.geometry import fan_offsets, place, row_shifts
 from solwidget.engine.svg import state_svg
-
-from helpers import svg_places
 
 NS = "{http://www.w3.org/2000/svg}"
 

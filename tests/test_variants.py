@@ -144,7 +144,7 @@ def test_rules_and_refusals_speak_of_the_variants_own_rules():
     assert state.explain(move).endswith("the tableau builds down in suit")
 
     ten = define("freecell_ten_piles").game()
-    assert len(ten.T) == 10 and [len(ten.deal(1).pile(f"t{i}")) for i in range(10)] == [6, 6] + [5] * 8
+    assert len(ten.tableau_indices) == 10 and [len(ten.deal(1).pile(f"t{i}")) for i in range(10)] == [6, 6] + [5] * 8
     assert "cards move one at a time" in ten.summary and "takes no cards" in ten.summary
     state = position("freecell_ten_piles", t0="KH QS", rest="t1")
     assert state.explain("t0 t9") == "t9 takes no cards"
@@ -498,7 +498,7 @@ def test_the_command_line_takes_a_variant_file(tmp_path, capsys):
 def test_a_variant_pickles_into_a_fresh_interpreter():
     state = define("reversed_two_cells").game().deal(3)
     code = ("import pickle, sys; state = pickle.loads(sys.stdin.buffer.read()); "
-            "print(state.game.id, len(state.game.C), len(state.legal_moves()))")
+            "print(state.game.id, len(state.game.cell_indices), len(state.legal_moves()))")
     out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True)
     assert out.stdout.decode().split() == ["reversed_two_cells", "2", str(len(state.legal_moves()))]
 

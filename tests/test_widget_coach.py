@@ -4,11 +4,10 @@ with a way back, hints on a lost position, winnable-only deals, and bad input re
 import time
 
 import pytest
+from test_coach import played_with_a_mistake, replays_to_a_win
 
 import solwidget as sw
 from solwidget.coach import LOST, UNKNOWN, WINNABLE
-
-from test_coach import played_with_a_mistake, replays_to_a_win
 
 
 def settled(w, timeout=60.0):

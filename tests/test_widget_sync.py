@@ -224,7 +224,7 @@ def test_a_malformed_message_changes_nothing(content):
     for game in ("freecell", "mutated", "triple_interchange"):
         widget = sw.SolitaireWidget(game, deal=2)
         before = snapshot(widget)
-        updates, replies = send(widget, content)
+        _updates, replies = send(widget, content)
         assert len(replies) == 1 and replies[0]["type"] == "error" and replies[0]["text"]
         assert widget.state == before[0] and widget.line == before[1] and widget.moves_made == 0
         after = synced(widget)
@@ -438,7 +438,7 @@ def test_hint_highlights_a_legal_move_in_every_game(widget):
 def test_hint_highlights_a_legal_move():
     pytest.importorskip("solwidget.solver")
     widget = sw.SolitaireWidget("freecell", deal=1)
-    updates, replies = send(widget, {"type": "action", "name": "hint"})
+    _updates, replies = send(widget, {"type": "action", "name": "hint"})
     assert replies == []
     assert len(widget.highlight) == 1
     assert widget.game.parse_move(widget.highlight[0]) in widget.state.legal_moves()
@@ -502,7 +502,7 @@ def test_solve_shows_progress_then_offers_a_replay_that_wins():
     assert widget.solution and widget.busy == ""
     # "Replay the win": the kernel lays the win out on the replay bar and asks the browser to
     # play it, at the bar's speed (the browser's clock), as every replay of the bar plays.
-    updates, replies = send(widget, {"type": "action", "name": "replay"})
+    _updates, replies = send(widget, {"type": "action", "name": "replay"})
     assert replies == [{"type": "play"}] and widget.busy == ""
     assert widget.moves_made == 0 and widget.history_length == len(widget.solution)
     for index in range(1, len(widget.solution) + 1):
@@ -513,7 +513,7 @@ def test_solve_shows_progress_then_offers_a_replay_that_wins():
     assert widget.moves_made == 0 and widget.line == [widget.game.parse_move(m) for m in widget.solution]
     send(widget, {"type": "action", "name": "new", "deal": 2})
     assert widget.solution == [] and widget.solver_progress == {}
-    updates, replies = send(widget, {"type": "action", "name": "replay"})
+    _updates, replies = send(widget, {"type": "action", "name": "replay"})
     assert replies == [{"type": "error", "text": "nothing to replay: solve first"}]
 
 

@@ -6,9 +6,9 @@ position is lost, and deals known to be winnable, with their difficulty.
     winnable_deals("interlock", 5)                               # deal numbers the solver has won
 """
 
+from .deals import Difficulty, difficulty, winnable_deals
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 from .review import Crossroads, MoveReview, Review, review
-from .deals import Difficulty, difficulty, winnable_deals
 
 __all__ = ["LOST", "UNKNOWN", "WINNABLE", "Judge", "Verdict", "Crossroads", "MoveReview", "Review", "review",
            "Difficulty", "difficulty", "winnable_deals"]

@@ -154,7 +154,8 @@ def winnable_deals(game, count: int, start: int = 1, *, max_seconds: float | Non
     count = whole_number("count", count, 1, MAX_COUNT)
     number = check_deal_number(start, game.deal_limits)
     judge = judge if judge is not None else Judge(max_seconds, max_states)
-    found, tried = [], 0
+    found: list[int] = []
+    tried = 0
     while len(found) < count:
         if tried >= MAX_TRIED * count:
             raise refuse("count", f"deals the solver wins within the budget: {tried} deals from {start} "

@@ -48,7 +48,7 @@ class Crossroads:
     def is_crossroads(self) -> bool:
         """At most two moves keep a win, at least one other was proved lost, and none is
         open."""
-        return len(self.keeping) <= CROSSROADS and self.losing and not self.open
+        return len(self.keeping) <= CROSSROADS and bool(self.losing) and not self.open
 
     def __str__(self) -> str:
         keep = ", ".join(move_words(self.state, m) for m in self.keeping)
@@ -73,7 +73,7 @@ class MoveReview:
 
     def __str__(self) -> str:
         mark = "   <- lost the game here" if self.lost_the_game else ""
-        return f"{self.number:4}. {str(self.move):12} {self.words:32} {self.before:>13} -> {self.after}{mark}"
+        return f"{self.number:4}. {self.move!s:12} {self.words:32} {self.before:>13} -> {self.after}{mark}"
 
 
 @dataclass
@@ -260,7 +260,9 @@ def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float |
     (None: no limit of that kind): which keep a win, which lose, which stay open. Moves whose
     verdicts are known come first. With ``decide_only``, stop once the position cannot be a
     crossroads (a third move keeps a win, or one stays open): the lists are then partial."""
-    keeping, losing, open_ = [], [], []
+    keeping: list[Move] = []
+    losing: list[Move] = []
+    open_: list[Move] = []
     successors = [(move, state.play(move)) for move in state.legal_moves()]
     successors.sort(key=lambda pair: judge.known(pair[1]) is None)      # stable: known first
     for move, after in successors:

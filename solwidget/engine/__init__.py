@@ -1,8 +1,16 @@
 """The rules engine: cards, moves, states, games. Knows nothing of Jupyter."""
 
 from .cards import card_name, parse_card
-from .errors import (IllegalMove, InvalidArgument, InvalidDeal, InvalidMoveText, InvalidOption, InvalidPosition, SolwidgetError,
-                     UnknownGame)
+from .errors import (
+                     IllegalMove,
+                     InvalidArgument,
+                     InvalidDeal,
+                     InvalidMoveText,
+                     InvalidOption,
+                     InvalidPosition,
+                     SolwidgetError,
+                     UnknownGame,
+)
 from .game import Game
 from .moves import Move
 from .registry import games, load_game, register

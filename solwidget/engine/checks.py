@@ -12,6 +12,7 @@ import math
 import numbers
 import operator
 import reprlib
+from typing import SupportsIndex, TypeGuard
 
 from .errors import InvalidArgument, InvalidPosition
 
@@ -21,7 +22,7 @@ SHOWN_CHARACTERS = 80       # the longest a value is shown in an error message
 class _ShortRepr(reprlib.Repr):
     """reprlib's repr, which also shortens ints too long for Python to print."""
 
-    def repr_int(self, x, level):
+    def repr_int(self, x: int, level: int) -> str:
         if x.bit_length() > 128:
             digits = int(x.bit_length() * math.log10(2)) + 1
             return f"<{'-' if x < 0 else ''}int of about {digits} digits>"
@@ -35,7 +36,7 @@ _REPR.maxother = 40
 _REPR.maxlong = 40
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """``value`` as a short text for an error message (at most SHOWN_CHARACTERS characters)."""
     try:
         text = _REPR.repr(value)
@@ -46,27 +47,28 @@ def shown(value) -> str:
     return text
 
 
-def shown_name(value) -> str:
+def shown_name(value: object) -> str:
     """A name (a pile id, a field) as is when it is short text, else as ``shown`` shows it."""
     return value if isinstance(value, str) and 0 < len(value) <= 40 and value.isprintable() else shown(value)
 
 
-def refuse(name: str, accepted: str, value, error=InvalidArgument):
+def refuse(name: str, accepted: str, value: object, error: type[Exception] = InvalidArgument) -> Exception:
     """The error for argument ``name``: '<name> must be <accepted>, not <value>'."""
     return error(f"{name} must be {accepted}, not {shown(value)}")
 
 
-def is_whole(value) -> bool:
+def is_whole(value: object) -> TypeGuard[SupportsIndex]:
     """An int (or anything that acts as one, like numpy's), but not a bool."""
     return not isinstance(value, bool) and hasattr(type(value), "__index__")
 
 
-def is_real(value) -> bool:
+def is_real(value: object) -> TypeGuard[numbers.Real]:
     """A real number (int, float, numpy's, Fraction ...), but not a bool."""
     return not isinstance(value, bool) and isinstance(value, numbers.Real)
 
 
-def whole_number(name: str, value, low: int = 1, high: int | None = None, *, error=InvalidArgument,
+def whole_number(name: str, value: object, low: int = 1, high: int | None = None, *,
+                 error: type[Exception] = InvalidArgument,
                  accepted: str | None = None) -> int:
     """``value`` as a plain int from ``low`` to ``high``; an integral float (``2e5``) counts."""
     if accepted is None:
@@ -83,7 +85,7 @@ def whole_number(name: str, value, low: int = 1, high: int | None = None, *, err
     return number
 
 
-def _as_float(name: str, value, accepted: str, error) -> float:
+def _as_float(name: str, value: object, accepted: str, error: type[Exception]) -> float:
     """``value`` as a float, refused unless it is a real number (not a bool) that fits one."""
     if not is_real(value):
         raise refuse(name, accepted, value, error)
@@ -93,7 +95,8 @@ def _as_float(name: str, value, accepted: str, error) -> float:
         raise refuse(name, accepted, value, error) from None
 
 
-def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | None = None) -> float:
+def positive_number(name: str, value: object, *, error: type[Exception] = InvalidArgument,
+                    accepted: str | None = None) -> float:
     """``value`` as a float, refused unless it is a real number above zero and finite."""
     accepted = accepted or "a positive, finite number"
     number = _as_float(name, value, accepted, error)
@@ -102,7 +105,8 @@ def positive_number(name: str, value, *, error=InvalidArgument, accepted: str | 
     return number
 
 
-def real_number(name: str, value, low: float, high: float | None = None, *, error=InvalidArgument) -> float:
+def real_number(name: str, value: object, low: float, high: float | None = None, *,
+                error: type[Exception] = InvalidArgument) -> float:
     """``value`` as a finite float from ``low`` to ``high``."""
     accepted = f"a finite number from {low:g} to {high:g}" if high is not None else f"a finite number >= {low:g}"
     number = _as_float(name, value, accepted, error)
@@ -111,7 +115,7 @@ def real_number(name: str, value, low: float, high: float | None = None, *, erro
     return number
 
 
-def flag(name: str, value, *, error=InvalidArgument) -> bool:
+def flag(name: str, value: object, *, error: type[Exception] = InvalidArgument) -> bool:
     """``value`` if it is True or False (not 0, 1 or "yes")."""
     if not isinstance(value, bool):
         raise refuse(name, "True or False", value, error)
@@ -123,10 +127,11 @@ MAX_POSITION_ITEMS = 10_000     # values in all: a position of 4 decks holds abo
 MAX_POSITION_TEXT = 1_000       # characters in any one text (card names and pile ids are short)
 
 
-def check_position_shape(position: dict) -> None:
+def check_position_shape(position: dict[str, object]) -> None:
     """Refuse a position that is no plain, small JSON-like value (too deep, too big, a
     text too long) before the rules read it, walking it without recursion."""
-    todo, items = [(position, 0)], 0
+    todo: list[tuple[object, int]] = [(position, 0)]
+    items = 0
     while todo:
         value, depth = todo.pop()
         items += 1

@@ -6,7 +6,7 @@ from pysol_cards.cards import createCards, ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
 
 from .cards import make_card
-from .checks import shown
+from .checks import is_whole, shown
 from .errors import InvalidDeal
 
 MS_DEALS = 32000        # PySolFC: the Microsoft-compatible generator below, Mersenne Twister from here
@@ -22,16 +22,16 @@ def deal_rule(limits: tuple[int, int] = DEAL_LIMITS) -> str:
     return f"a deal number is a whole number from {first} to {last}"
 
 
-def check_deal_number(number, limits: tuple[int, int] = DEAL_LIMITS) -> int:
+def check_deal_number(number: object, limits: tuple[int, int] = DEAL_LIMITS) -> int:
     """``number`` as a plain int; InvalidDeal unless it is a whole number within ``limits``
     (a game's ``deal_limits``; by default 1 to MAX_DEAL)."""
     first, last = limits
-    if isinstance(number, bool) or not hasattr(type(number), "__index__"):
+    if not is_whole(number):
         raise InvalidDeal(f"{deal_rule(limits)}, not {shown(number)}")
-    number = operator.index(number)      # numpy integers and the like
-    if not first <= number <= last:
-        raise InvalidDeal(f"deal number {shown(number)} is out of range: deals are numbered {first} to {last}")
-    return number
+    whole = operator.index(number)      # numpy integers and the like
+    if not first <= whole <= last:
+        raise InvalidDeal(f"deal number {shown(whole)} is out of range: deals are numbered {first} to {last}")
+    return whole
 
 
 def shuffled_cards(number: int, decks: int = 1) -> list[int]:

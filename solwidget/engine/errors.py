@@ -17,7 +17,7 @@ class IllegalMove(SolwidgetError):
         reason: the rule that forbids it, in words (what ``state.explain(move)`` returns).
     """
 
-    def __init__(self, move, reason: str):
+    def __init__(self, move: object, reason: str):
         super().__init__(f"{move}: {reason}")
         self.move = move
         self.reason = reason
@@ -43,7 +43,7 @@ class InvalidOption(SolwidgetError, TypeError):
 class UnknownGame(SolwidgetError, KeyError):
     """A game id that solwidget does not have."""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
 
 
@@ -55,5 +55,5 @@ class InvalidArgument(SolwidgetError):
 class UnknownPile(SolwidgetError, KeyError):
     """A pile id that the game does not have."""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""

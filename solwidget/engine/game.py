@@ -10,15 +10,19 @@ so that the rules are written once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from .cards import BACK, card_name, deck, face_up, parse_card, seen_codes
+from .cards import BACK, FACE_DOWN, card_name, deck, face_up, parse_card, seen_codes
 from .checks import check_position_shape, shown, shown_name
 from .deals import DEAL_LIMITS, check_deal_number, shuffled_cards
 from .errors import IllegalMove, InvalidMoveText, InvalidOption, InvalidPosition, UnknownPile
 from .moves import Move, parse_move_text
-from .state import State
+from .state import Extra, Pile, State
 from .svg import state_svg
+
+if TYPE_CHECKING:
+    from .geometry import Layout
 
 STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
 
@@ -57,12 +61,12 @@ class Game:
     tagline: str = ""            # one short line, for `solwidget games` (default: summary's first sentence)
     decks: int = 1
     pile_ids: tuple[str, ...] = ()
-    pile_kinds: dict[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
-    option_defaults: dict = {}
+    pile_kinds: Mapping[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
+    option_defaults: ClassVar[Mapping[str, object]] = {}
     rulebook: str = ""           # where its whole rules are written (default: its section of docs/rules.md)
     deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
 
-    def __init__(self, **options):
+    def __init__(self, **options: object):
         unknown = set(options) - set(self.option_defaults)
         if unknown:
             known = ", ".join(sorted(self.option_defaults)) or "none"
@@ -73,7 +77,7 @@ class Game:
                                         if self.pile_kinds[pid] == "foundation")
         self.card_count = 52 * self.decks
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.id == other.id and self.options == other.options
 
     def __hash__(self) -> int:
@@ -107,7 +111,7 @@ class Game:
             raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
                               f"{', '.join(self.pile_ids)}") from None
 
-    PLACE_NAMES = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
+    PLACE_NAMES: ClassVar[Mapping[str, str]] = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
                    "stock": "the stock", "waste": "the waste", "deck": "a deck", "space": "a space"}
 
     def place_name(self, pile_id: str) -> str:
@@ -241,7 +245,7 @@ class Game:
                     todo.append(following)
         return not self.is_won(state)
 
-    def key(self, state: State):
+    def key(self, state: State) -> Hashable:
         """Canonical key: states with equal keys play alike (games refine it)."""
         return state.piles, state.extra
 
@@ -261,7 +265,7 @@ class Game:
         return move
 
     # ------------------------------------------------------------ positions
-    def to_dict(self, state: State) -> dict:
+    def to_dict(self, state: State) -> dict[str, object]:
         """``state`` as plain JSON-able data, which ``state_from_dict`` reads back (``state.to_dict()``).
 
         The dict holds the game id, every pile's cards bottom to top as text (face-down
@@ -272,13 +276,13 @@ class Game:
         return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
                 **({"options": dict(self.options)} if self.options else {})}
 
-    def _extra_to_dict(self, extra: tuple) -> dict:
+    def _extra_to_dict(self, extra: Extra) -> dict[str, object]:
         return {}
 
-    def _extra_from_dict(self, d: dict) -> tuple:
+    def _extra_from_dict(self, d: dict[str, object]) -> Extra:
         return ()
 
-    def state_from_dict(self, d: dict) -> State:
+    def state_from_dict(self, d: dict[str, object]) -> State:
         """Rebuild a position from ``to_dict`` data; InvalidPosition names any problem."""
         if not isinstance(d, dict):
             raise InvalidPosition(f"a position is a dict with 'game' and 'piles', not {shown(d)}")
@@ -311,7 +315,7 @@ class Game:
         self._check_position(piles, extra)
         return State(self, tuple(piles), extra)
 
-    def _check_cards(self, piles: list[tuple[int, ...]]) -> None:
+    def _check_cards(self, piles: list[Pile]) -> None:
         counts = Counter(face_up(c) for pile in piles for c in pile)
         expected = Counter({c: self.decks for c in deck(1)})
         wrong = []
@@ -323,7 +327,7 @@ class Game:
             raise InvalidPosition(f"each card must appear exactly {per_deck}: " + ", ".join(wrong[:8])
                                   + (" ..." if len(wrong) > 8 else ""))
 
-    def _check_position(self, piles: list[tuple[int, ...]], extra: tuple) -> None:
+    def _check_position(self, piles: list[Pile], extra: Extra) -> None:
         """Refuse what the game cannot hold (InvalidPosition); games add their rules."""
 
     # ------------------------------------------------------ what a player sees
@@ -373,7 +377,7 @@ class Game:
         return "\n".join(f"{titles[line]}: {'  '.join(rows[line])}" if line in rows else line
                          for line in lines)
 
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """Where each pile sits (card units), how it fans, what it covers: for the widget."""
         raise NotImplementedError
 
@@ -390,4 +394,4 @@ def _made(cls: type[Game], options: dict) -> Game:
 
 def _shown(card: int) -> str:
     """A card as the player sees it: face-down cards are ``##``."""
-    return "##" if card & 64 else card_name(card)
+    return "##" if card & FACE_DOWN else card_name(card)

@@ -30,8 +30,65 @@ every game alike.
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from .cards import BACK
+
+
+class _PileLayout(TypedDict):
+    id: str
+    kind: str               # foundation | tableau | cell | stock | waste | deck | space
+    x: float
+    y: float
+    z: int                  # the layer
+    fan: str                # down | right | none
+    empty: str              # what an empty pile shows: "A", "K", "×", "↻" or nothing
+    covered_by: list[str]   # the piles that cover this one (Interlock)
+
+
+class PileLayout(_PileLayout, total=False):
+    """One pile of a layout: where it sits and how it fans."""
+
+    span: float             # the width a right fan reaches across (default: one card)
+    layer: str              # the layer's name, when a game names its layers (Interlock's "back")
+    row: int                # the row of the board it belongs to (Mutated Solitaire)
+    gone_when_empty: bool   # an empty pile is no place any more (Mutated Solitaire's extra space)
+
+
+class Arrangement(TypedDict):
+    """A narrower arrangement of a layout's piles: its size and each pile's corner."""
+
+    width: float
+    height: float
+    places: dict[str, list[float]]
+
+
+class _Layout(TypedDict):
+    width: float
+    height: float
+    piles: list[PileLayout]
+
+
+class Layout(_Layout, total=False):
+    """Where each pile of a game sits (``Game.layout()``), in card widths."""
+
+    narrower: list[Arrangement]
+
+
+class PlacedPile(TypedDict):
+    x: float
+    y: float
+    width: float
+    height: float
+    cards: list[tuple[float, float]]
+
+
+class Placed(TypedDict):
+    """Where ``place`` draws a position: the board's size and each pile's cards."""
+
+    width: float
+    height: float
+    piles: dict[str, PlacedPile]
 
 CARD_ASPECT = 1.4           # a card's height
 PILE_GAP = 0.15             # between two piles side by side, as a layout places them
@@ -53,7 +110,7 @@ BOTTOM_MARGIN = 0.2         # between the lowest card and the board's bottom edg
 HEIGHT_STEPS = 4            # the board's height is a whole number of quarter card widths
 
 
-def as_data() -> dict:
+def as_data() -> dict[str, object]:
     """The constants the front end draws with, as JSON data (sent once, with the layout)."""
     fan_step = {fan: dict(steps) for fan, steps in FAN_STEP.items()}
     return {"card_aspect": CARD_ASPECT, "fan_step": fan_step, "min_back_step": MIN_BACK_STEP,
@@ -63,25 +120,25 @@ def as_data() -> dict:
             "count_room": COUNT_ROOM, "bottom_margin": BOTTOM_MARGIN, "height_steps": HEIGHT_STEPS}
 
 
-def arranged(layout: dict, index: int) -> dict:
+def arranged(layout: Layout, index: int) -> Layout:
     """The layout as its arrangement ``index`` places it: 0 is the layout itself, ``k`` its
     ``narrower[k - 1]`` (the piles at that arrangement's corners, its width and height)."""
     if index == 0:
         return layout
     other = layout["narrower"][index - 1]
-    piles = [{**pile, "x": other["places"][pile["id"]][0], "y": other["places"][pile["id"]][1]}
-             for pile in layout["piles"]]
+    piles: list[PileLayout] = [{**pile, "x": other["places"][pile["id"]][0], "y": other["places"][pile["id"]][1]}
+                               for pile in layout["piles"]]
     return {**layout, "width": other["width"], "height": other["height"], "piles": piles}
 
 
-def beneath(above: dict, below: dict) -> bool:
+def beneath(above: PileLayout, below: PileLayout) -> bool:
     """Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?
     A pile spans one card width across, or its layout's ``span`` (a right fan's reach)."""
     return (below is not above and below["z"] == above["z"] and below["y"] > above["y"]
             and below["x"] < above["x"] + above.get("span", 1) and above["x"] < below["x"] + below.get("span", 1))
 
 
-def fan_room(pile: dict, layout: dict) -> float:
+def fan_room(pile: PileLayout, layout: Layout) -> float:
     """How far ``pile``'s fan may reach from its first card to its last."""
     piles = layout["piles"]
     if pile["fan"] == "down":
@@ -125,10 +182,10 @@ def pile_size(fan: str, offsets: list[float]) -> tuple[float, float]:
     return (1 + (reach if fan == "right" else 0.0), CARD_ASPECT + (reach if fan == "down" else 0.0))
 
 
-def row_shifts(piles: list[dict], extents: dict[str, float]) -> dict[str, float]:
+def row_shifts(piles: list[PileLayout], extents: dict[str, float]) -> dict[str, float]:
     """How far each pile moves down so that the fans above it fit, a row (piles of one layer
     at one height) as one; ``extents``: pile id -> the height its cards cover."""
-    rows: dict[tuple, list[dict]] = {}
+    rows: dict[tuple[int, float], list[PileLayout]] = {}
     for pile in piles:
         rows.setdefault((pile["z"], pile["y"]), []).append(pile)
     shifts: dict[str, float] = {}
@@ -145,7 +202,7 @@ def row_shifts(piles: list[dict], extents: dict[str, float]) -> dict[str, float]
     return shifts
 
 
-def board_height(piles: list[dict], shifts: dict[str, float], extents: dict[str, float]) -> float:
+def board_height(piles: list[PileLayout], shifts: dict[str, float], extents: dict[str, float]) -> float:
     """How tall the board is drawn: as far as its cards (and counts) reach, plus a margin."""
     bottom = 0.0
     for pile in piles:
@@ -159,7 +216,7 @@ def first_shown(fan: str, count: int) -> int:
     return max(0, count - STACK_SHOWN) if fan == "none" else 0
 
 
-def place(layout: dict, shown: dict[str, list[str]]) -> dict:
+def place(layout: Layout, shown: dict[str, list[str]]) -> Placed:
     """Where everything is drawn: ``{"width", "height", "piles": {pid: {"x", "y", "width",
     "height", "cards": [(dx, dy), ...]}}}``, each drawn card's corner from its pile's corner,
     from the lowest drawn card up; ``shown``: pile id -> its codes as the player sees them."""
@@ -168,7 +225,7 @@ def place(layout: dict, shown: dict[str, list[str]]) -> dict:
     sizes = {p["id"]: pile_size(p["fan"], offsets[p["id"]]) for p in piles}
     extents = {pid: size[1] for pid, size in sizes.items()}
     shifts = row_shifts(piles, extents)
-    placed = {}
+    placed: dict[str, PlacedPile] = {}
     for pile in piles:
         pid, fan = pile["id"], pile["fan"]
         cards = [(offset, 0.0) if fan == "right" else (0.0, offset) for offset in offsets[pid]]

@@ -4,7 +4,7 @@ import operator
 from typing import NamedTuple
 
 from .cards import card_name, face_up, parse_card
-from .checks import shown
+from .checks import is_whole, shown
 from .errors import InvalidMoveText
 
 
@@ -39,7 +39,7 @@ MOVE_ACCEPTED = "text like 't3 f0', 't3 t5 4' or 'd2 r1c3 QH', or a Move"
 MAX_COUNT_DIGITS = 6        # a card count is short: longer digits are refused before int() reads them
 
 
-def parse_move_text(text) -> Move:
+def parse_move_text(text: object) -> Move:
     """Move text or a Move, normalised: the one way into the rules for both. Checks the
     fields' types and forms; the game then checks the pile ids and the count's range.
 
@@ -65,13 +65,13 @@ def parse_move_text(text) -> Move:
     return _normal(Move(words[0], words[1], 1, third), text)
 
 
-def _normal(move: Move, given) -> Move:
+def _normal(move: Move, given: object) -> Move:
     """``move`` with its fields checked and its card named face up in the one spelling."""
-    src, dst, n, card = move
-    if isinstance(n, bool) or not hasattr(type(n), "__index__") or operator.index(n) < 1:
+    src, dst, count, card = move
+    if not is_whole(count) or operator.index(count) < 1:
         raise InvalidMoveText(f"malformed move {shown(given)}: the number of cards must be a whole number >= 1, "
-                              f"not {shown(n)}")
-    n = operator.index(n)
+                              f"not {shown(count)}")
+    n = operator.index(count)
     if card is not None:
         try:
             card = card_name(face_up(parse_card(card)))

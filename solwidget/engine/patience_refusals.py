@@ -6,13 +6,45 @@ may move together. The rules themselves are ``engine.patience``'s.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
 from .cards import ACE, FACE_DOWN, RANKS, SUITS, card_name, suit_of
 from .moves import Move
-from .state import State
+from .state import Pile, PileList, State
+
+
+class BuildRule(Protocol):
+    """How the tableau builds (``patience.Build``), as the refusals read it."""
+
+    def fits(self, under: int, over: int) -> bool: ...
+
+    def words(self) -> str: ...
 
 
 class PatienceRefusals:
     """The refusals of a ``Patience`` game, in words, from its parameters and hooks."""
+
+    # What the refusals read of the game: ``Patience`` sets each of them.
+    pile_ids: tuple[str, ...]
+    pile_kinds: Mapping[str, str]
+    index_of: dict[str, int]
+    cell_indices: tuple[int, ...]
+    tableau_indices: tuple[int, ...]
+    stock_index: int | None
+    waste_index: int | None
+    build: BuildRule
+    group: str
+    empty_takes: str
+    foundation_start: int
+    step: int
+    redeals: int | None
+    can_take: Callable[[PileList, int], bool]
+    empty_pile_takes: Callable[[PileList, int, int], bool]
+    group_limit: Callable[[PileList, bool], int]
+    _give_refusal: Callable[[PileList, int], str | None]
+    _take_refusal: Callable[[PileList, int], str | None]
 
     def _refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
@@ -53,21 +85,22 @@ class PatienceRefusals:
         return self._tableau_refusal(piles, s, d, moving)
 
     def _stock_refusal(self, state: State, move: Move) -> str | None:
-        piles = state.piles
+        piles, stock, waste = state.piles, self.stock_index, self.waste_index
+        assert stock is not None and waste is not None      # only a game that draws has a stock
         action = (move.src, move.dst)
         if action in (("stock", "waste"), ("waste", "stock")) and (move.n != 1 or move.card is not None):
             return f"'{move.src} {move.dst}' is written without a count or a card"
         redeal_left = self.redeals is None or state.extra[0] < self.redeals
         if action == ("stock", "waste"):
-            if not piles[self.WASTE]:
+            if not piles[waste]:
                 return "the stock and the waste are both empty"
             if not redeal_left:
                 return f"the stock is empty and {self._no_redeal_words()}"
             return "the stock is empty: turn the waste back over with 'waste stock'"
         if action == ("waste", "stock"):
-            if piles[self.STOCK]:
+            if piles[stock]:
                 return "the stock still has cards: the waste is turned over only once the stock is empty"
-            if not piles[self.WASTE]:
+            if not piles[waste]:
                 return "the waste is empty: there is nothing to turn over"
             return self._no_redeal_words()
         if move.src == "stock":
@@ -79,7 +112,7 @@ class PatienceRefusals:
             return "no redeal is left: this game allows one pass through the stock"
         return f"no redeal is left: this game allows {self.redeals} redeal{'s' * (self.redeals != 1)}"
 
-    def _foundation_refusal(self, piles, d: int, moving: tuple) -> str:
+    def _foundation_refusal(self, piles: PileList, d: int, moving: Pile) -> str:
         if len(moving) > 1:
             return "cards go to a foundation one at a time"
         card = moving[0]
@@ -94,7 +127,7 @@ class PatienceRefusals:
         wanted = RANKS[needed - 1] + SUITS[suit_of(target[-1])]
         return f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
 
-    def _tableau_refusal(self, piles, s: int, d: int, moving: tuple) -> str:
+    def _tableau_refusal(self, piles: PileList, s: int, d: int, moving: Pile) -> str:
         reason = self._take_refusal(piles, d)
         if reason:
             return reason
@@ -102,7 +135,7 @@ class PatienceRefusals:
         if self.group == "one" and len(moving) > 1:
             return "cards move one at a time here: move the others one by one"
         if self.group != "yukon":
-            for under, over in zip(moving, moving[1:]):
+            for under, over in itertools.pairwise(moving):
                 if not self.build.fits(under, over):
                     return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
                             "only such a run moves as a unit")
@@ -119,9 +152,9 @@ class PatienceRefusals:
             return self._limit_words(piles, len(moving), limit, not target)
         return f"{self.pile_ids[s]} {self.pile_ids[d]} {len(moving)} is not a legal move in this position"
 
-    def _limit_words(self, piles, n: int, limit: int, to_empty: bool) -> str:
-        free_cells = sum(1 for c in self.C if not piles[c])
-        empty = sum(1 for t in self.T if not piles[t] and self.can_take(piles, t)) - to_empty
+    def _limit_words(self, piles: PileList, n: int, limit: int, to_empty: bool) -> str:
+        free_cells = sum(1 for c in self.cell_indices if not piles[c])
+        empty = sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty
         note = " besides the one they go to" if to_empty else ""
         return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
                 f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "

@@ -67,7 +67,7 @@ def _listed(ids: list[str], room: int = 60) -> str:
     return ", ".join(shown_ids) + more
 
 
-def load_game(game_id: str, **options) -> Game:
+def load_game(game_id: str, **options: object) -> Game:
     """The game ``game_id`` (one of ``games()``), with its options as keyword arguments.
 
     Args:

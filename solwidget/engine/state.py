@@ -7,6 +7,7 @@ Mutated Solitaire's deck modes). Everything a state can do, its game does for it
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import card_name
@@ -14,6 +15,11 @@ from .cards import card_name
 if TYPE_CHECKING:
     from .game import Game
     from .moves import Move
+
+Pile = tuple[int, ...]          # the cards of one pile, bottom to top (cards.py)
+Piles = tuple[Pile, ...]        # every pile, in the order of ``game.pile_ids``
+Extra = tuple[int, ...]         # what else a position holds (stock passes, deck modes)
+PileList = Sequence[Pile]       # the piles of a position, or a list of them being changed
 
 
 class State:
@@ -34,29 +40,35 @@ class State:
         (['6S'], [])
     """
 
-    __slots__ = ("game", "piles", "extra", "_hash")
+    __slots__ = ("_hash", "extra", "game", "piles")
+    game: Game
+    piles: Piles
+    extra: Extra
+    _hash: int | None
 
-    def __init__(self, game: Game, piles: tuple, extra: tuple = ()):
+    def __init__(self, game: Game, piles: Piles, extra: Extra = ()):
         # The slots' own setters, quicker than object.__setattr__: a solver makes many states.
         _set_game(self, game)
         _set_piles(self, piles)
         _set_extra(self, extra)
         _set_hash(self, None)      # computed when first asked: a solver hashes few states
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a State is immutable: play a move to get a new one")
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and hash(self) == hash(other)
                 and self.piles == other.piles and self.extra == other.extra
                 and self.game == other.game)
 
     def __hash__(self) -> int:
         if self._hash is None:
-            _set_hash(self, hash((self.piles, self.extra)))
+            value = hash((self.piles, self.extra))
+            _set_hash(self, value)
+            return value
         return self._hash
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # The game pickles itself: a variant's as its definition, which registers the
         # variant again where the state is unpickled (a Dask worker knows only the catalogue).
         return (State, (self.game, self.piles, self.extra))
@@ -93,11 +105,11 @@ class State:
         or only turning the stock, which changes nothing that matters."""
         return self.game.is_stuck(self)
 
-    def key(self):
+    def key(self) -> Hashable:
         """Canonical key for transposition tables: equal for positions that play alike."""
         return self.game.key(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """The position as plain JSON-able data; ``game.state_from_dict(d)`` reads it back.
 
         Face-down cards are written in brackets (``"[QH]"``), so the dict holds the whole

@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from .geometry import CARD_ASPECT, COUNTED_KINDS, place
 from .cards import BACK
+from .geometry import CARD_ASPECT, COUNTED_KINDS, PileLayout, place
 
 if TYPE_CHECKING:               # a state draws itself with this module (State._repr_svg_)
     from .state import State
@@ -27,7 +27,7 @@ PAD = 0.3           # felt around the board, in card widths
 RADIUS = 0.08       # a card's rounded corner, in card widths
 
 
-def _card(code: str, dx: float, dy: float, u: float, colours: dict, covered: bool) -> str:
+def _card(code: str, dx: float, dy: float, u: float, colours: dict[str, str], covered: bool) -> str:
     """One card, its corner at (dx, dy) from its pile's corner."""
     w, h, r = u, u * CARD_ASPECT, u * RADIUS
     head = f'<g data-card="{code}" transform="translate({dx:.1f} {dy:.1f})">'
@@ -50,7 +50,7 @@ def _card(code: str, dx: float, dy: float, u: float, colours: dict, covered: boo
     return head + body + "</g>"
 
 
-def _empty(pile: dict, u: float) -> str:
+def _empty(pile: PileLayout, u: float) -> str:
     """The dashed outline of an empty pile and what it takes, unless the pile is gone."""
     if pile.get("gone_when_empty"):
         return ""

@@ -8,13 +8,14 @@ which of them its deal and layout can take in a ``Variation`` of its own package
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from .cards import ACE, KING
 from .checks import shown
 from .errors import SolwidgetError
-from .patience import Build
+from .game import Game
+from .patience import Build, Patience
 
 BUILDS = {Build(way, suits).words(): Build(way, suits) for way in (-1, 1) for suits in ("same", "alternate", "any")}
 MOVES = {"one card": "one", "supermove": "supermove", "runs": "run", "any group": "yukon"}
@@ -31,26 +32,26 @@ class InvalidVariant(SolwidgetError):
     parameter (or the file and field) and what it accepts."""
 
 
-def is_game_id(text) -> bool:
+def is_game_id(text: object) -> bool:
     """The form of a game's id: lower-case letters, digits and _, starting with a letter, at
     most MAX_ID_CHARS characters (what ``sw.variant`` takes and a study file holds)."""
     return (isinstance(text, str) and 0 < len(text) <= MAX_ID_CHARS and text.isascii()
             and text.isidentifier() and text == text.lower())
 
 
-def _whole(key: str, value, low: int, high: int) -> int:
+def _whole(key: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidVariant(f"{key}: a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
-def _word(key: str, value, words) -> str:
+def _word(key: str, value: object, words: Collection[str]) -> str:
     if not isinstance(value, str) or value not in words:
         raise InvalidVariant(f"{key}: one of {', '.join(repr(w) for w in words)}, not {shown(value)}")
     return value
 
 
-def _redeals(value) -> dict:
+def _redeals(value: object) -> dict[str, object]:
     if value is None or value == UNLIMITED:
         return {"redeals": None}
     if isinstance(value, str):
@@ -59,7 +60,7 @@ def _redeals(value) -> dict:
     return {"redeals": _whole("redeals", value, 0, MAX_REDEALS)}
 
 
-def _word_of(words: dict, value) -> str:
+def _word_of(words: Mapping[str, object], value: object) -> str:
     return next(word for word, meant in words.items() if meant == value)
 
 
@@ -69,8 +70,8 @@ class Change:
     and what it accepts) and gives the game class's attributes it sets; ``value_of`` reads
     a game's value back in the same words; ``accepts`` and ``sets`` say it for the docs."""
     name: str
-    read: Callable[[object], dict]
-    value_of: Callable[[object], object]
+    read: Callable[[object], dict[str, object]]
+    value_of: Callable[[Patience], object]
     accepts: str
     sets: str
 
@@ -112,32 +113,33 @@ class Variation:
         layout: the deal and the board in words, ``{piles}`` filled in, for a summary.
         piles: the tableau piles its deal can spread ``decks`` decks over, by the rules.
     """
-    family: type
+    family: type[Game]
     changes: tuple[str, ...]
     cannot: Mapping[str, str] = field(default_factory=dict)
     otherwise: str = ""
     layout: str = ""
     piles: Callable[[int], range] | None = None
 
-    def takes(self, base_cls) -> list[str]:
+    def takes(self, base_cls: type[Game]) -> list[str]:
         """The changes that ``base_cls`` may take, in ``CHANGES`` order: the stock's only where
         it has one."""
         stock = getattr(base_cls, "draw", 0)
         return [name for name in CHANGES if name in self.changes and (stock or name not in ("draw", "redeals"))]
 
-    def why_not(self, base_cls, name: str) -> str:
+    def why_not(self, base_cls: type[Game], name: str) -> str:
         """Why ``base_cls`` cannot take change ``name``, in words."""
         if name in self.changes:
             return "it has no stock"
         return self.cannot.get(name, self.otherwise)
 
-    def check(self, base_cls, given: dict, values: dict) -> None:
+    def check(self, base_cls: type[Game], given: Mapping[str, object], values: Mapping[str, object]) -> None:
         """Refuse a combination of changes that the family's deal cannot follow: ``given`` as
         the caller wrote them, ``values`` as the class's attributes."""
-        if self.piles is None:
+        if self.piles is None or not issubclass(base_cls, Patience):     # a deal of its own
             return
         decks = values.get("decks", base_cls.decks)
         piles = values.get("tableau_piles", base_cls.tableau_piles)
+        assert isinstance(decks, int) and isinstance(piles, int)      # as CHANGES read them
         allowed = self.piles(decks)
         if piles not in allowed:
             what = "piles" if "piles" in given else "decks"

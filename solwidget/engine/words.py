@@ -20,7 +20,13 @@ from .cards import BACK, SUITS
 from .moves import Move
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .game import Game
+    from .geometry import Layout, PileLayout
     from .state import State
+
+VisiblePiles = dict[str, list[str]]     # pile id -> its cards as the player sees them (visible.py)
 
 SUIT_SYMBOLS = dict(zip(SUITS, "♣♦♥♠"))
 _CARD = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
@@ -53,7 +59,7 @@ def pile_words(state: State, pid: str, piles: dict[str, list[str]] | None = None
     return card_words(top)
 
 
-def _place(game, pid: str, piles) -> str:
+def _place(game: Game, pid: str, piles: VisiblePiles) -> str:
     """The game's name for the place, "an empty ..." when the pile holds nothing."""
     place = game.place_name(pid)
     if piles.get(pid) or not place.startswith(("a ", "an ")):
@@ -61,7 +67,7 @@ def _place(game, pid: str, piles) -> str:
     return "an empty " + place.split(" ", 1)[1]
 
 
-def _moving_head(move: Move, piles) -> str | None:
+def _moving_head(move: Move, piles: VisiblePiles) -> str | None:
     """The visible code of the lowest card that ``move`` takes, or None."""
     pile = piles.get(move.src) or []
     if move.card is not None:
@@ -71,7 +77,7 @@ def _moving_head(move: Move, piles) -> str | None:
     return None
 
 
-def move_words(state: State, move: Move | str, known: Counter | None = None) -> str:
+def move_words(state: State, move: Move | str, known: Counter[str] | None = None) -> str:
     """``move`` from ``state`` as a person says it: "9♥ to a free cell", "4♠ and the 2 cards
     on it onto 5♥", "turn the stock", "turn the deck in row 2 into a built pile".
 
@@ -102,7 +108,7 @@ def move_words(state: State, move: Move | str, known: Counter | None = None) -> 
     return f"{what} {_destination(game, move.dst, piles, known)}"
 
 
-def _destination(game, dst: str, piles, known) -> str:
+def _destination(game: Game, dst: str, piles: VisiblePiles, known: Counter[str]) -> str:
     kind = game.pile_kinds.get(dst)
     if kind == "foundation":
         return "to its foundation"
@@ -131,7 +137,7 @@ def reason_words(state: State, reason: str) -> str:
         """The place's noun, without its article: "free cell", "pile"."""
         return game.place_name(pid).split(" ", 1)[-1]
 
-    def said(match: re.Match) -> str:
+    def said(match: re.Match[str]) -> str:
         article, pid, predicate = match.groups()
         if predicate == " is empty":          # not "an empty free cell is empty"
             return f"{game.place_name(pid)} is empty"
@@ -150,14 +156,14 @@ def reason_words(state: State, reason: str) -> str:
     return "".join(part if part.startswith("'") else plain(part) for part in _QUOTED.split(reason))
 
 
-def line_words(state: State, moves) -> list[str]:
+def line_words(state: State, moves: Iterable[Move | str]) -> list[str]:
     """Each move of a line from ``state`` in words, as ``move_words`` says it in the position
     before it, naming only the cards that were visible in ``state``: a card turned up along
     the line is called by its place, so the words tell no more than the board shows."""
     known = Counter(code for pile in state.game.visible(state).values() for code in pile if code != BACK)
     out = []
-    for move in moves:
-        move = state.game.parse_move(move)
+    for given in moves:
+        move = state.game.parse_move(given)
         out.append(move_words(state, move, known))
         state = state.game.apply_legal(state, move)
     return out
@@ -170,11 +176,11 @@ KIND_NOUNS = {"tableau": "tableau pile", "cell": "free cell", "foundation": "fou
               "waste": "waste", "deck": "deck", "space": "space"}
 
 
-def pile_names(layout: dict) -> dict[str, str]:
+def pile_names(layout: Layout) -> dict[str, str]:
     """Each pile of a layout (``Game.layout()``) as a screen reader says it: "the third
     tableau pile", "the stock", "the deck in row 1", "the second back pile" (a layer's piles
     are counted apart). Piles of one kind, layer and row are counted left to right."""
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[str, str | None, int | None], list[PileLayout]] = {}
     for pile in layout["piles"]:
         groups.setdefault((pile["kind"], pile.get("layer"), pile.get("row")), []).append(pile)
     names = {}

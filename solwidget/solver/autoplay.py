@@ -16,20 +16,27 @@ draw-three stocks (where one card fewer regroups the turns) get no automatic was
 
 from __future__ import annotations
 
-from ..engine.cards import OTHER_COLOUR
+from collections.abc import Callable
+from typing import TypeGuard
+
+from ..engine.cards import FACE_DOWN, OTHER_COLOUR
+from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.patience import Patience
-from ..engine.state import State
+from ..engine.state import Piles, State
+
+Tops = list[list[int]]          # _home_tops: per suit, the top rank of each foundation of it
+IsSafe = Callable[[Patience, Tops, int], bool]
 
 
-def supports_autoplay(game) -> bool:
+def supports_autoplay(game: Game) -> TypeGuard[Patience]:
     return isinstance(game, Patience)
 
 
-def _home_tops(game: Patience, piles) -> list[list[int]]:
+def _home_tops(game: Patience, piles: Piles) -> Tops:
     """Per suit, the top rank of each non-empty foundation of that suit."""
-    tops = [[], [], [], []]
-    for f in game.F:
+    tops: Tops = [[], [], [], []]
+    for f in game.foundation_indices:
         pile = piles[f]
         if pile:
             top = pile[-1]
@@ -37,7 +44,7 @@ def _home_tops(game: Patience, piles) -> list[list[int]]:
     return tops
 
 
-def _copies_home(game: Patience, tops, suit: int, rank: int) -> int:
+def _copies_home(game: Patience, tops: Tops, suit: int, rank: int) -> int:
     if game.step > 0:
         return sum(1 for t in tops[suit] if t >= rank)
     return sum(1 for t in tops[suit] if t <= rank)
@@ -52,7 +59,7 @@ def host_suits(policy: str, suit: int) -> tuple[int, ...]:
     return (0, 1, 2, 3)
 
 
-def is_safe(game: Patience, tops, card: int) -> bool:
+def is_safe(game: Patience, tops: Tops, card: int) -> bool:
     """Every card that could be built on ``card`` is home in every copy."""
     rank = (card & 15) + game.build.direction
     if not 1 <= rank <= 13:
@@ -61,11 +68,11 @@ def is_safe(game: Patience, tops, card: int) -> bool:
     return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
 
 
-def _wanted(game: Patience, piles) -> set[int]:
+def _wanted(game: Patience, piles: Piles) -> set[int]:
     """The cards that some foundation takes next."""
     wanted = set()
     start = game.foundation_start
-    for f in game.F:
+    for f in game.foundation_indices:
         pile = piles[f]
         if pile:
             nxt = (pile[-1] & 15) + game.step
@@ -76,7 +83,7 @@ def _wanted(game: Patience, piles) -> set[int]:
     return wanted
 
 
-def safe_move(game: Patience, state: State, safe=is_safe) -> Move | None:
+def safe_move(game: Patience, state: State, safe: IsSafe = is_safe) -> Move | None:
     """One provably safe move to a foundation, or None; ``safe(game, tops, card)`` says
     which cards are safe (``is_safe`` for the search, ``is_safe_for_play`` for Autoplay)."""
     piles = state.piles
@@ -98,19 +105,19 @@ def safe_move(game: Patience, state: State, safe=is_safe) -> Move | None:
     return None
 
 
-def _sources(game: Patience, piles) -> list[int]:
+def _sources(game: Patience, piles: Piles) -> list[int]:
     """The piles whose face-up top card may go home, in the order safe_move tries them:
     tableau, cells, then a draw-one waste (covering is left to the caller)."""
-    sources = [t for t in game.T if piles[t] and not piles[t][-1] & 64]
-    sources += [c for c in game.C if piles[c]]
-    if game.WASTE is not None and game.draw == 1 and piles[game.WASTE]:
-        sources.append(game.WASTE)
+    sources = [t for t in game.tableau_indices if piles[t] and not piles[t][-1] & FACE_DOWN]
+    sources += [c for c in game.cell_indices if piles[c]]
+    if game.waste_index is not None and game.draw == 1 and piles[game.waste_index]:
+        sources.append(game.waste_index)
     return sources
 
 
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
     """Play safe foundation moves until none is left; return the state and those moves."""
-    played = []
+    played: list[Move] = []
     while True:
         move = safe_move(game, state)
         if move is None:
@@ -128,10 +135,10 @@ def goes_home_when_free(game: Patience, card: int) -> bool:
     give cards back, and each holds one start card at its bottom)."""
     rank = card & 15
     return (rank == game.foundation_start and not 1 <= rank + game.build.direction <= 13
-            and len(game.F) == 4 * game.decks)
+            and len(game.foundation_indices) == 4 * game.decks)
 
 
-def is_safe_for_play(game: Patience, tops, card: int) -> bool:
+def is_safe_for_play(game: Patience, tops: Tops, card: int) -> bool:
     """``is_safe``, and also safe when every card that could be built on ``card`` and is not
     home in every copy goes home when free (``goes_home_when_free``): a Two on its Ace.
 
@@ -159,7 +166,7 @@ def safe_moves(state: State) -> list[Move]:
     game = state.game
     if not supports_autoplay(game):
         return []
-    played = []
+    played: list[Move] = []
     while (move := safe_move(game, state, is_safe_for_play)) is not None:
         state = game.apply_legal(state, move)
         played.append(move)

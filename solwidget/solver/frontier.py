@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Iterable
+
+from .contract import Entry
 
 
 class Frontier:
@@ -24,23 +27,23 @@ class Frontier:
         if not 0.0 <= explore < 1.0:
             raise ValueError(f"explore must be in [0, 1), not {explore!r}")
         self.explore = explore
-        self.heap: list = []
+        self.heap: list[Entry] = []
         self.waiting = 0
         self._rng = random.Random(seed)
-        self._buckets: dict = {}
-        self._types: list = []
-        self._taken: set = set()
+        self._buckets: dict[tuple[int, int], list[Entry]] = {}      # by type: (priority, depth)
+        self._types: list[tuple[int, int]] = []
+        self._taken: set[int] = set()           # the orders of entries popped from one place
 
     def __len__(self) -> int:
         return self.waiting
 
-    def push(self, entry) -> None:
+    def push(self, entry: Entry) -> None:
         heapq.heappush(self.heap, entry)
         self.waiting += 1
         if self.explore:
             self._bucket(entry).append(entry)
 
-    def pop(self):
+    def pop(self) -> Entry:
         """The best entry, or with probability ``explore`` one of a random type."""
         self.waiting -= 1
         if not self.explore:
@@ -49,12 +52,12 @@ class Frontier:
         self._taken.add(entry[1])
         return entry
 
-    def entries(self) -> list:
+    def entries(self) -> list[Entry]:
         """The waiting entries, in no particular order."""
         taken = self._taken
         return [e for e in self.heap if e[1] not in taken]
 
-    def keep(self, n: int, back=()) -> None:
+    def keep(self, n: int, back: Iterable[Entry] = ()) -> None:
         """Keep only the ``n`` best waiting entries; ``back``: entries popped before, waiting
         again among them."""
         best = heapq.nsmallest(n, self.entries() + list(back))
@@ -66,7 +69,7 @@ class Frontier:
         self.heap, self.waiting = [], 0
         self._buckets, self._types, self._taken = {}, [], set()
 
-    def _bucket(self, entry) -> list:
+    def _bucket(self, entry: Entry) -> list[Entry]:
         kind = (int(entry[0]), entry[3][2])
         bucket = self._buckets.get(kind)
         if bucket is None:
@@ -74,7 +77,7 @@ class Frontier:
             self._types.append(kind)
         return bucket
 
-    def _pop_best(self):
+    def _pop_best(self) -> Entry:
         taken = self._taken
         while True:
             entry = heapq.heappop(self.heap)
@@ -82,7 +85,7 @@ class Frontier:
                 return entry
             taken.discard(entry[1])          # popped from its bucket before
 
-    def _pop_random(self):
+    def _pop_random(self) -> Entry:
         taken, types, rng = self._taken, self._types, self._rng
         while True:
             i = rng.randrange(len(types))

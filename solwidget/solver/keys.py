@@ -17,32 +17,53 @@ back piles, games/interlock/keys.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol, cast
+
+from ..engine.game import Game
 from ..engine.patience import Patience
+from ..engine.state import Pile, Piles, State
+from .contract import KeyOf
+
+CanonicalTableau = Callable[[Piles, list[bytes]], None]   # a family's order of piles that play alike
+KeyParts = tuple[bytes, list[bytes]]                       # CycleKey.parts: the head, the packed piles
+
+
+class CycleKey(Protocol):
+    """``_cycle_key``'s key, with what a fast expander asks of it before it builds a child."""
+
+    def __call__(self, state: State, /) -> bytes: ...
+
+    parts: Callable[[Piles], KeyParts]
+    of_piles: Callable[[Piles], bytes]
+    with_two: Callable[[KeyParts, int, Pile, int, Pile], bytes] | None
 
 _SEP = b"\xff"
 PACKED_KEPT = 100_000    # piles whose bytes _cycle_key keeps (about 200 bytes each)
 HEADS_KEPT = 20_000      # foundations and cells whose part it keeps (a few hundred bytes each)
 
 
-def engine_key_is_plain(game) -> bool:
+def engine_key_is_plain(game: Game) -> bool:
     """Is ``game.key`` Patience's own (so that packing it here keeps its meaning)?"""
     return isinstance(game, Patience) and type(game).key is Patience.key
 
 
-def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
+def patience_key(game: Patience, compress: bool = True,
+                 canonical_tableau: CanonicalTableau | None = None) -> KeyOf:
     """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above.
     ``canonical_tableau(tableau piles, their parts in the key)``, from a family, reorders
     the parts of piles that play alike (draw-one cycles with unlimited redeals only)."""
-    F, C, T = game.F, game.C, game.T
+    F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     symmetric = game.symmetric_tableau
     draw_cycle = game.draw == 1 and game.redeals is None and compress
-    has_stock = game.draw != 0
-    limited = game.redeals is not None and has_stock
+    stock, waste = game.stock_index, game.waste_index
+    reserve = (stock, waste) if stock is not None and waste is not None else None
+    limited = game.redeals is not None and reserve is not None
 
     if draw_cycle:
         return _cycle_key(game, symmetric, canonical_tableau)
 
-    def key(state) -> bytes:
+    def key(state: State) -> bytes:
         piles = state.piles
         founds = sorted(bytes(piles[f]) for f in F)
         cells = sorted(bytes(piles[c]) for c in C)
@@ -50,8 +71,8 @@ def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
         if symmetric:
             tableau.sort()
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
-        if has_stock:
-            parts.append(bytes(piles[game.STOCK]) + _SEP + bytes(piles[game.WASTE]))
+        if reserve is not None:
+            parts.append(bytes(piles[reserve[0]]) + _SEP + bytes(piles[reserve[1]]))
             if limited:
                 parts.append(bytes(state.extra))
         return b"\xfe".join(parts)
@@ -59,24 +80,25 @@ def patience_key(game: Patience, compress: bool = True, canonical_tableau=None):
     return key
 
 
-def _cycle_key(game: Patience, symmetric: bool, backs=None):
+def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None = None) -> CycleKey:
     """patience_key's equivalence for a draw-one stock with unlimited redeals, in bytes made
     with less work: the foundations, cells and tableau, each kind read as one slice, and the
     foundations and cells' part remembered for the last ones seen, which most successors of
     a position share, and kept by foundations (home bridges and popped positions bring back
     ones seen before). The stock and waste hold the cards the other piles do not (see above):
     leaving them out keeps the equivalence and saves sorting them for every position."""
-    F, C, T = game.F, game.C, game.T
+    F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
-    homes = [None, b""]           # the last foundations seen, with the cells: their part
+    last_held: Piles | None = None      # the last foundations seen, with the cells
+    last_part = b""                     # their part
     # pile -> its bytes and _SEP: a position shares most piles with the ones seen before,
     # so a lookup mostly replaces making bytes (cards are below 0xff: the parts stay apart)
-    packed = {}
+    packed: dict[Pile, bytes] = {}
     packed_of = packed.__getitem__
 
-    def packed_piles(piles) -> list:
+    def packed_piles(piles: Piles) -> list[bytes]:
         try:
             return list(map(packed_of, piles))
         except KeyError:
@@ -87,7 +109,7 @@ def _cycle_key(game: Patience, symmetric: bool, backs=None):
                     packed[pile] = bytes(pile) + _SEP
             return list(map(packed_of, piles))
 
-    def joined(tableau, parts: list) -> bytes:
+    def joined(tableau: Piles, parts: list[bytes]) -> bytes:
         """The tableau's part of the key, from its piles and their packed bytes."""
         if symmetric:
             parts.sort()
@@ -95,32 +117,33 @@ def _cycle_key(game: Patience, symmetric: bool, backs=None):
             backs(tableau, parts)
         return b"".join(parts)
 
-    heads = {}        # foundations and cells -> their part: a search meets a few thousand
+    heads: dict[Piles, bytes] = {}      # foundations and cells -> their part: a search meets a few thousand
 
-    def head(piles) -> bytes:
+    def head(piles: Piles) -> bytes:
         """The foundations' and cells' part, and the separator after it."""
+        nonlocal last_held, last_part
         held = piles[founds] + piles[cells]
-        if held != homes[0]:
+        if held != last_held:
             part = heads.get(held)
             if part is None:
                 if len(heads) > HEADS_KEPT:
                     heads.clear()
                 part = heads[held] = (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
                                       + _SEP.join(sorted(map(bytes, piles[cells]))) + b"\xfe")
-            homes[:] = held, part
-        return homes[1]
+            last_held, last_part = held, part
+        return last_part
 
-    def of_piles(piles) -> bytes:
+    def of_piles(piles: Piles) -> bytes:
         """The key of a position with these piles (a tuple: the stock and waste unread)."""
         tableau_piles = piles[tableau]
         return head(piles) + joined(tableau_piles, packed_piles(tableau_piles))
 
-    def parts(piles) -> tuple:
+    def parts(piles: Piles) -> KeyParts:
         """``of_piles(piles)`` taken apart, for ``with_two``: its head, and the tableau
         piles' packed bytes in pile order."""
         return head(piles), packed_piles(piles[tableau])
 
-    def with_two(parts, k: int, pile, m: int, other) -> bytes:
+    def with_two(parts: KeyParts, k: int, pile: Pile, m: int, other: Pile) -> bytes:
         """The key of the position of ``parts`` with tableau piles ``k`` and ``m`` (counted
         from the first tableau pile) replaced by ``pile`` and ``other``. Not where a family
         reorders its tableau (``key.with_two`` is None there): that may read other piles."""
@@ -131,16 +154,18 @@ def _cycle_key(game: Patience, symmetric: bool, backs=None):
             packs.sort()
         return start + b"".join(packs)
 
-    def key(state) -> bytes:
+    def key(state: State) -> bytes:
         return of_piles(state.piles)
 
-    # a fast expander asks for a child's key before it builds the child
-    key.parts, key.of_piles = parts, of_piles
-    key.with_two = with_two if symmetric or not backs else None
-    return key
+    # a fast expander asks for a child's key before it builds the child; the key stays a
+    # plain function, the quickest call for the search
+    for name, value in (("parts", parts), ("of_piles", of_piles),
+                        ("with_two", with_two if symmetric or not backs else None)):
+        setattr(key, name, value)
+    return cast("CycleKey", key)
 
 
-def plain_key_bytes(game) -> int:
+def plain_key_bytes(game: Game) -> int:
     """About how much memory one key of the generic path takes (with its share of a set),
     for sizing the transposition table."""
     if not engine_key_is_plain(game):

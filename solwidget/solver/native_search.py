@@ -18,9 +18,12 @@ import functools
 import math
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Collection, Hashable, Iterable
+from typing import Protocol
 
 from ..compiled import native_module
 from ..engine.moves import Move
+from ..engine.state import Piles, State
 from . import search
 from .heuristics import DEFAULT_WEIGHTS, weights_of
 
@@ -32,12 +35,12 @@ search_core = native_module("solwidget.solver.search_core")
 REDEALS_HELD = 2 ** 31
 
 
-def exact(value) -> bool:
+def exact(value: float) -> bool:
     """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
     return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
 
 
-def core_weights(weights: dict, names, depth_weight) -> list | None:
+def core_weights(weights: dict[str, float], names: Iterable[str], depth_weight: float) -> list[float] | None:
     """The weights ``names`` of ``weights`` (heuristics.weights_of's), in that order (the C
     module's), or None where the C search would not be Python's: a weight not ``exact``, or
     a depth weight not finite (any finite one gives Python's priorities: loop.h's
@@ -55,7 +58,7 @@ def kernels() -> frozenset[str]:
 
 class NativeSearch(ABC):
     """``_Search``'s interface over search_core's ``Search`` (``core``) running the kernel
-    ``kernel``: ``self.x`` is the Python expander, whose ``start``, ``is_won`` and ``sound``
+    ``kernel``: ``self.expander`` is the Python expander, whose ``start``, ``is_won`` and ``sound``
     the solver still asks. A subclass names ``kernel`` and ``weight_names`` and defines
     ``accepts``, ``pack_rules``, ``encode``, ``encode_moves`` and ``decode_moves``."""
 
@@ -66,11 +69,11 @@ class NativeSearch(ABC):
     #: The weights a search's ``weights`` are given over (the family's score's).
     default_weights: dict = DEFAULT_WEIGHTS
 
-    x = None
-    core = None
+    expander: GenericExpander
+    core: SearchCore
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
-        self.x = expander
+        self.expander = expander
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(self.kernel, self.rules(expander), tuple(weights), depth_weight, explore,
                                        table_size // 2, frontier_size, self.dead_test(expander))
@@ -111,18 +114,18 @@ class NativeSearch(ABC):
         """The rules of ``game`` as the kernel reads them (its ``load``)."""
 
     @abstractmethod
-    def encode(self, piles) -> bytes:
+    def encode(self, piles: Piles) -> bytes:
         """A position as the C module keeps it."""
 
     @abstractmethod
-    def encode_moves(self, moves) -> bytes:
+    def encode_moves(self, moves: Moves) -> bytes:
         """Moves as the C module keeps them."""
 
     @abstractmethod
     def decode_moves(self, data: bytes) -> list[Move]:
         """The engine's moves of what ``line`` gives from the C module."""
 
-    def holds(self, state) -> bool:
+    def holds(self, state: State) -> bool:
         """Does the C module hold every position a search from ``state`` reaches? A
         position the rules accept may lie beyond a C module's bounds (a pile longer than
         it keeps, a count wider than its bytes): then search.py runs the Python search, the
@@ -130,12 +133,12 @@ class NativeSearch(ABC):
         bounds says where they lie."""
         return True
 
-    def key(self, state) -> bytes:
+    def key(self, state: State) -> Hashable:
         """The position's key: the expander's, which the C module makes byte for byte (its
         tests check it), so that a pooled proof may hold keys of both."""
-        return self.x.key(state)
+        return self.expander.key(state)
 
-    def pool(self, closure) -> None:
+    def pool(self, closure: search._Closure | None) -> None:
         """Take part in a pooled loss proof (search.py's ``_Closure``), or leave it (None).
         The closure's two sets of keys become the C module's KeyPools holding the same keys
         (sets of bytes keys with a set's ``add``, ``in`` and ``len``, all that search.py asks
@@ -164,7 +167,7 @@ class NativeSearch(ABC):
         engine's moves: a kernel's move may stand for several)."""
         self.core.seed(self.position(state), self.encode_moves(node[1]), node[2])
 
-    def run(self, burst, progress):
+    def run(self, burst: int, progress: Progress) -> tuple[int, object]:
         """Up to ``burst`` positions popped: (how many, the won node or None). POOL_AFTER is
         read here, as ``_Search`` reads it, so that a change to search.py's holds for both."""
         done, expanded, won, depth = self.core.run(burst, progress.expanded, search.POOL_AFTER)
@@ -173,7 +176,7 @@ class NativeSearch(ABC):
             progress.depth = depth
         return done, won
 
-    def line(self, node) -> list[Move]:
+    def line(self, node: object) -> list[Move]:
         """The moves from the start to ``node`` (the engine's Move objects)."""
         return self.decode_moves(self.core.line(node))
 
@@ -214,5 +217,5 @@ class NativeSearch(ABC):
         return self.core.skipped
 
     @property
-    def best_score(self):
+    def best_score(self) -> float | None:
         return self.core.best_score

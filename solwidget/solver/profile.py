@@ -25,16 +25,24 @@ base holds for the subclass's game (solwidget/variants.py asks it of every varia
 
 from __future__ import annotations
 
-from ..engine.patience import Patience
+from typing import TYPE_CHECKING
+
+from ..engine.game import Game
 from ..engine.moves import Move
+from ..engine.patience import Patience
 from ..engine.state import State
 from .autoplay import safe_moves as patience_safe_moves
+from .budget import SearchOptions
+from .contract import CompiledSearch, Weights
 from .expand import GenericExpander, PatienceExpander
 from .keys import plain_key_bytes
 
+if TYPE_CHECKING:
+    from .why import DeadEnd
+
 # A weighted A* beside a greedy search that prizes free cells, empty piles and ordered
 # piles: where one stalls on a plateau of the score, the other often walks through.
-DEFAULT_PORTFOLIO = ({"depth_weight": 0.5},
+DEFAULT_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5},
                      {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}})
 
 
@@ -43,7 +51,7 @@ class Profile:
     generic path's."""
 
     #: The searches run side by side by default (see ``Solver``'s ``portfolio``).
-    portfolio: tuple[dict, ...] = DEFAULT_PORTFOLIO
+    portfolio: tuple[SearchOptions, ...] = DEFAULT_PORTFOLIO
     #: After this many expansions in all, the first search of a pooled portfolio goes on
     #: alone (search.py's ``Solver._go_alone``); None: the searches take turns to the end.
     alone_after: int | None = None
@@ -51,12 +59,12 @@ class Profile:
     #: its kernel and packs its rules (solver/native_search.py), or None (the Python search).
     native: type | None = None
 
-    def lemmas(self, game) -> dict[str, bool]:
+    def lemmas(self, game: Game) -> dict[str, bool]:
         """Each lemma this profile knows, by name, and whether it holds under ``game``'s
         rules (the generic profile knows none: the generic path is sound for any rules)."""
         return {}
 
-    def assumes(self, game, base=None) -> bool:
+    def assumes(self, game: Game, base: Game | None = None) -> bool:
         """Does every lemma this profile relies on for ``base`` (default: for ``game``
         itself) hold under ``game``'s rules? A variant of ``base`` for which it does not
         gets the generic path (solwidget/variants.py)."""
@@ -64,17 +72,19 @@ class Profile:
         holds = self.lemmas(game)
         return all(holds[name] for name, used in relied.items() if used)
 
-    def portfolio_for(self, game) -> tuple[dict, ...]:
+    def portfolio_for(self, game: Game) -> tuple[SearchOptions, ...]:
         """The searches run side by side by default for ``game``."""
         return self.portfolio
 
-    def expander(self, game, weights=None, autoplay=True, compress=True) -> GenericExpander:
+    def expander(self, game: Game, weights: Weights | None = None, autoplay: bool = True,
+                 compress: bool = True) -> GenericExpander:
         """The successor function of one search: moves, keys and scores (expand.py)."""
         if isinstance(game, Patience):
             return PatienceExpander(game, weights, autoplay, compress)
         return GenericExpander(game, weights, autoplay, compress)
 
-    def compiled_search(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+    def compiled_search(self, expander: GenericExpander, weights: Weights | None, depth_weight: float,
+                        table_size: int, frontier_size: int, explore: float) -> CompiledSearch | None:
         """A compiled search that expands exactly what search.py's ``_Search`` expands with
         ``expander`` and these options, in the same order, or None: then the Python search
         runs. The family's ``native`` search says where its kernel runs (none by default);
@@ -90,14 +100,14 @@ class Profile:
         others; a family whose foundations give cards back proves its own rule."""
         return patience_safe_moves(state)
 
-    def explain_dead_end(self, state: State):
+    def explain_dead_end(self, state: State) -> DeadEnd | None:
         """A ``why.DeadEnd`` when a lemma of the family decides at ``state`` itself that no
         win exists (its kind, its words, the cards it is about), else None (the default:
         the generic path knows no lemma). What it says must be true of the position: the
         family's tests check it against an exhaustive search of small positions."""
         return None
 
-    def key_bytes(self, game) -> int:
+    def key_bytes(self, game: Game) -> int:
         """About how much memory one key of the transposition table takes, with its share
         of a set, for sizing the table."""
         return plain_key_bytes(game)
@@ -114,7 +124,7 @@ def register_profile(profile: Profile, *classes: type) -> Profile:
     return profile
 
 
-def profile_for(game) -> Profile:
+def profile_for(game: Game) -> Profile:
     """The profile of ``game``'s class, else the generic one."""
     return _PROFILES.get(type(game), GENERIC)
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
 from ..engine.state import State
+
+if TYPE_CHECKING:
+    from .why import Why
 
 
 @dataclass
@@ -45,7 +49,7 @@ class SolveResult:
     start: State | None = field(default=None, repr=False, compare=False)   # the position searched
 
     @cached_property
-    def why(self):
+    def why(self) -> Why | None:
         """For a proved loss, why no line wins (a ``why.Why``: words, the cards to outline,
         example dead ends), else None."""
         if self.status != "lost" or self.start is None:

@@ -14,24 +14,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Iterator
+
+from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.patience import Patience
+from ..engine.state import State
 
 MAX_PASSES = 4
 
 
-def _legal(game, state, move) -> bool:
+def _legal(game: Game, state: State, move: Move) -> bool:
     return move in game.iter_moves_from(state, move.src)
 
 
-def _positions(game, start, moves):
+def _positions(game: Game, start: State, moves: Iterable[Move]) -> list[State]:
     states = [start]
     for move in moves:
         states.append(game.apply_legal(states[-1], move))
     return states
 
 
-def _loop_id(game):
+def _loop_id(game: Game) -> Callable[[State], Hashable]:
     """What must repeat for the moves between to be a loop: the whole state, or only the
     piles when the game allows unlimited redeals (the redeals counted then change nothing)."""
     if isinstance(game, Patience) and game.draw and game.redeals is None:
@@ -39,13 +43,14 @@ def _loop_id(game):
     return lambda state: state
 
 
-def drop_loops(game, start, moves, states=None):
+def drop_loops(game: Game, start: State, moves: list[Move], states: list[State] | None = None) -> list[Move]:
     states = states or _positions(game, start, moves)
     ident = _loop_id(game)
-    last = {}
+    last: dict[Hashable, int] = {}
     for k, s in enumerate(states):
         last[ident(s)] = k
-    kept, k = [], 0
+    kept: list[Move] = []
+    k = 0
     while k < len(moves):
         jump = last[ident(states[k])]
         if jump > k:
@@ -56,7 +61,7 @@ def drop_loops(game, start, moves, states=None):
     return kept
 
 
-def _replay(game, state, segment, target):
+def _replay(game: Game, state: State, segment: list[Move], target: State) -> bool:
     for move in segment:
         if not _legal(game, state, move):
             return False
@@ -64,7 +69,7 @@ def _replay(game, state, segment, target):
     return state == target
 
 
-def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool):
+def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool) -> Iterator[list[Move]]:
     through = Move(first.src, later.dst, first.n)
     if later.dst == first.src:
         yield between
@@ -74,7 +79,8 @@ def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool):
             yield between + [through]
 
 
-def drop_detours(game, start, moves, thorough=False, states=None):
+def drop_detours(game: Game, start: State, moves: list[Move], thorough: bool = False,
+                 states: list[State] | None = None) -> list[Move]:
     """``states``, if given, are the positions along ``moves``. A rewrite keeps them so: it
     replaces the positions of the stretch it rewrites, and the stretch ends where it did."""
     changed = True
@@ -104,7 +110,7 @@ def drop_detours(game, start, moves, thorough=False, states=None):
     return moves
 
 
-def shorten(start, moves: list[Move]) -> list[Move]:
+def shorten(start: State, moves: list[Move]) -> list[Move]:
     """A line from ``start`` that reaches the same final position, usually shorter."""
     game = start.game
     states = _positions(game, start, moves)

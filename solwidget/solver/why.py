@@ -20,7 +20,7 @@ from html import escape
 
 from ..engine.state import State
 from ..engine.svg import state_svg
-from .profile import profile_for
+from .profile import Profile, profile_for
 
 LINES = 24              # lines played out for a summary
 LINE_MOVES = 120        # moves after which a line is given up
@@ -97,12 +97,12 @@ def explain(state: State, positions: int) -> Why:
     return Why(text, [], None, positions, ends)
 
 
-def dead_ends(state: State, profile=None, lines: int = LINES, seed: int = 0) -> list[DeadEndKind]:
+def dead_ends(state: State, profile: Profile | None = None, lines: int = LINES, seed: int = 0) -> list[DeadEndKind]:
     """The kinds of dead ends that ``lines`` lines played at random from ``state`` end in
     (see the module docstring), most frequent first."""
     profile = profile or profile_for(state.game)
     rnd = random.Random(seed)
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     examples: dict[str, State] = {}
     for _ in range(lines):
         kind, end = _play_out(state, profile, rnd)
@@ -111,7 +111,7 @@ def dead_ends(state: State, profile=None, lines: int = LINES, seed: int = 0) -> 
     return [DeadEndKind(kind, n, examples[kind]) for kind, n in counts.most_common()]
 
 
-def _play_out(state: State, profile, rnd) -> tuple[str, State]:
+def _play_out(state: State, profile: Profile, rnd: random.Random) -> tuple[str, State]:
     """Play random moves to new positions from ``state`` until the line ends: (its kind of
     dead end, the position where it ended)."""
     seen = {state}

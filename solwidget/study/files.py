@@ -14,6 +14,7 @@ column (empty) by a study that resumes it.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -22,17 +23,18 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..engine.checks import refuse, shown
 from ..engine.deals import check_deal_number
 from ..engine.variation import MAX_ID_CHARS, is_game_id
 from ..extras import require_extra
-from .table import (COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text, json_text, write_parquet)
+from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text, json_text, write_parquet
 
 try:
     import fcntl
 except ImportError:          # Windows: a lock file made with O_EXCL instead
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module, or None where there is none
 
 COLUMNS_WITHOUT_DIFFICULTY = COLUMNS[:-1]  # what a study file held before it recorded difficulty
 COLUMNS_WITHOUT_RULES = COLUMNS[:-2]       # ... and before it recorded the rules
@@ -79,7 +81,8 @@ def read_records(path: Path) -> tuple[list[Record], int | None]:
         lines, end = [(f"row {i}", fields) for i, fields in enumerate(_read_parquet(path), 1)], None
     else:
         lines, end = _read_csv(path)
-    records, seen = [], {}
+    records: list[Record] = []
+    seen: dict[int, str] = {}
     for where, fields in lines:
         record = _checked_record(fields, path, where)
         first = seen.setdefault(record.row.deal, where)
@@ -404,12 +407,10 @@ class FileLock:
             return ""
         return f" (process {pid})" if pid.isdigit() else ""
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:
         if self.fd is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.path)
-            except FileNotFoundError:
-                pass
             os.close(self.fd)
             self.fd = None
         return False
@@ -427,7 +428,8 @@ class CsvSink:
 
     def __init__(self, path: Path):
         new = not path.exists() or path.stat().st_size == 0
-        self.file = open(path, "a", newline="", encoding="utf-8")
+        # open for the sink's life, closed by close(): a study appends to it as results come
+        self.file = open(path, "a", newline="", encoding="utf-8")  # noqa: SIM115
         self.writer = csv.writer(self.file, lineterminator="\n")
         if new:
             self.add(COLUMNS)

@@ -109,7 +109,7 @@ class DaskExecutor:
                              f"within {CONNECT_TIMEOUT:g} s: {err}") from None
         try:
             self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except Exception as err:      # something answered, but not a Dask scheduler
+        except Exception as err:      # noqa: BLE001 - something answered, but not a Dask scheduler
             raise StudyError(f"cannot connect to a Dask scheduler at {address!r}: "
                              f"{type(err).__name__}: {err}") from None
 

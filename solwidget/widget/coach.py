@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 import traitlets
 
@@ -27,9 +29,12 @@ from ..coach import LOST, UNKNOWN, WINNABLE, Judge
 from ..coach.deals import deal_verdict, difficulty
 from ..coach.review import losing_move
 from ..engine import words
-from ..solver.profile import profile_for
 from ..engine.checks import flag, positive_number, shown
 from ..engine.errors import SolwidgetError
+from ..engine.game import Game
+from ..engine.moves import Move
+from ..engine.state import State
+from ..solver.profile import profile_for
 
 COACH_STEP = 300         # expansions between two looks for a newer position
 QUIET = 0.1              # seconds the search leaves the kernel alone after a message or a move
@@ -56,6 +61,16 @@ class CoachMixin(traitlets.HasTraits):
     coach_note = traitlets.Dict().tag(sync=True)            # what the meter shows (see _note)
     winnable_only = traitlets.Bool(False).tag(sync=True)
     difficulty = traitlets.Dict().tag(sync=True)            # the deal's, once known ({} before)
+
+    # What the widget it is mixed into holds (SolitaireWidget).
+    game: Game
+    state: State | None
+    moves_made: int
+    _states: list[State]
+    _line: list[Move]
+    _lock: threading.RLock
+    hold_sync: Callable[[], AbstractContextManager[object]]
+    _losing: tuple[int, State] | None               # (move number, the position after it) once found
 
     def _coach_start(self, coach: bool, winnable_only: bool, coach_seconds: float) -> None:
         self._judge = Judge(coach_seconds)
@@ -117,7 +132,7 @@ class CoachMixin(traitlets.HasTraits):
         previous = self._judge.known(before) if before is not None else None
         settled = known is not None and (known.status == WINNABLE or before is None or self._losing
                                          or (previous is not None and previous.status == WINNABLE))
-        if settled:             # nothing left to search: say it at once
+        if settled and known is not None:       # nothing left to search: say it at once
             self._coach_show(index, known.status, previous.status if previous is not None else None)
             return
         self.verdict = UNKNOWN
@@ -143,11 +158,11 @@ class CoachMixin(traitlets.HasTraits):
             if status == LOST and before is not None and not cancelled():
                 previous = self._judge.judge(before, seconds, None, cancelled, COACH_STEP).status
             if previous == LOST and not self._losing and index > 1:
-                number = losing_move(*line, self._judge, seconds, cancelled)
+                number = losing_move(line[0], line[1], self._judge, seconds, cancelled)
                 with self._lock:
                     if number is not None and not cancelled():
                         self._losing = (number, line[0][number])
-        except Exception as err:  # noqa: BLE001 -- a thread has no caller: say it in the widget
+        except Exception as err:  # noqa: BLE001 - a thread has no caller: say it in the widget
             with self._lock:
                 if not cancelled():
                     self.coach_note = {"text": f"the coach failed: {err}", "verdict": UNKNOWN}
@@ -185,14 +200,14 @@ class CoachMixin(traitlets.HasTraits):
 
     def lost_at(self) -> int | None:
         """The number of the move that lost the game on the line played so far, if known."""
-        if getattr(self, "_losing", None) and self._losing[0] <= self.moves_made \
-                and self._states[self._losing[0]] is self._losing[1]:
-            return self._losing[0]
+        losing = getattr(self, "_losing", None)
+        if losing and losing[0] <= self.moves_made and self._states[losing[0]] is losing[1]:
+            return losing[0]
         return None
 
     def _coach_hint(self, found) -> None:
         """What a hint found, for the coach: its win, or its proof that nothing wins."""
-        if found.winning:
+        if found.winning and self.state is not None:
             self._judge.record_line(self.state, found.moves)
         if found.lost:
             found.lost_at = self.lost_at()

@@ -2,8 +2,8 @@
 
 The browser sees only what a player at the table sees: each pile as a list of card codes
 (``"QH"``), a face-down or otherwise hidden card as ``"back"`` (a run of them synced as
-one ``"back*N"``). Every message from the browser goes through ``check_message`` before anything happens; a bad one raises
-``BadMessage`` with words for the person, and changes nothing.
+one ``"back*N"``). Every message from the browser goes through ``check_message`` before
+anything happens; a bad one raises ``BadMessage`` with words for the person, and changes nothing.
 """
 
 from __future__ import annotations

@@ -18,15 +18,17 @@ import threading
 import time
 from html import escape
 from pathlib import Path
+from typing import ClassVar
 
 import anywidget
 import traitlets
 
 from ..engine import words
-from ..engine.checks import is_real, is_whole, refuse, shown
+from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
+from ..engine.geometry import place
 from ..engine.moves import Move
 from ..engine.registry import load_game
 from ..engine.state import State
@@ -175,6 +177,13 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
         self.on_msg(self._on_message)
 
     # ------------------------------------------------------------ reading
+    @property
+    def _position(self) -> State:
+        """The position shown: ``state``, which is None only until the first ``_show``."""
+        state = self.state
+        assert state is not None
+        return state
+
     def __repr__(self) -> str:
         status = self.status
         return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
@@ -184,7 +193,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     def _repr_html_(self) -> str:
         """A still picture of the position, kept beside the live view in a saved notebook:
         a page that does not run the widget (a notebook not yet trusted) shows it instead."""
-        svg = base64.b64encode(self.state._repr_svg_().encode()).decode("ascii")
+        svg = base64.b64encode(self._position._repr_svg_().encode()).decode("ascii")
         return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
                 f'alt="{escape(repr(self))}">')
 
@@ -304,8 +313,9 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
 
     # ------------------------------------------------------------ the browser
     # All the browser may set, and the values it may set them to.
-    BROWSER_TRAITS = {"four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
-                      "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
+    BROWSER_TRAITS: ClassVar[dict[str, tuple]] = {
+        "four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
+        "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only ``BROWSER_TRAITS``, each to one of its values;
@@ -329,7 +339,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
         try:
             self._handle(request)
         except IllegalMove as err:
-            said = words.reason_words(self.state, err.reason)
+            said = words.reason_words(self._position, err.reason)
             self._refuse(self._with_ids(said, err.reason if said != err.reason else ""))
         except ImportError:
             self._refuse("the solver is not available in this installation")
@@ -339,9 +349,9 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     def _refuse_pickup(self, request: dict) -> None:
         """The browser refused to pick up cards (face down, or in a covered pile): say why,
         in the rules' words."""
-        reason = self.game.pickup_refusal(self.state, request["src"], request["index"], request["n"])
+        reason = self.game.pickup_refusal(self._position, request["src"], request["index"], request["n"])
         if reason:
-            said = words.reason_words(self.state, reason)
+            said = words.reason_words(self._position, reason)
             self._refuse(self._with_ids(said, reason if said != reason else ""))
 
     def _refuse(self, reason: str, field: str | None = None) -> None:

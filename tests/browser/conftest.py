@@ -7,7 +7,6 @@ The machinery lives in harness.py (the widget benchmark and the screenshot scrip
 from __future__ import annotations
 
 import pytest
-
 from harness import STEP_TIMEOUT, JupyterServer, open_notebook, record_page_errors
 
 FRONT_ENDS = ("lab", "notebook")

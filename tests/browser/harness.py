@@ -349,7 +349,7 @@ def wait_for_board(nb: Notebook, expected: dict) -> None:
     stacks = nb.value("_stacks(w.state)")
     try:
         nb.page.wait_for_function(JS_BOARD_SHOWS, arg=[expected, stacks])
-    except Exception as error:  # noqa: BLE001 - re-raised with the board that was drawn
+    except Exception as error:  # re-raised with the board that was drawn
         drawn = nb.page.evaluate(JS_DRAWN_BOARD)
         wrong = {pid: (drawn.get(pid), cards) for pid, cards in expected.items()
                  if not shows({pid: drawn.get(pid)}, {pid: cards}, stacks)}

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # tests/chromium.py
 
-from chromium import launch_chromium  # noqa: E402
-from harness import JupyterServer, open_notebook  # noqa: E402
+from chromium import launch_chromium
+from harness import JupyterServer, open_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"reversed_solitaire": 1, "triple_interchange": 1, "interlock": 7, "mutated": 1}

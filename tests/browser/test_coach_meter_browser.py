@@ -7,7 +7,6 @@ import inspect
 import time
 
 import pytest
-
 from harness import BOARD_HELPERS, wait_for_board
 from helpers import played_with_a_mistake
 
@@ -18,7 +17,8 @@ import solwidget as sw
 
 _, LINE = played_with_a_mistake()
 GAME, DEAL, OPTIONS = "reversed_solitaire", 3, {"coach_seconds": 5.0}
-LOSING = sw.review(sw.load_game("reversed_solitaire").deal(3), LINE, max_seconds=5.0, crossroads=False).first_losing.number
+LOSING = sw.review(sw.load_game("reversed_solitaire").deal(3), LINE, max_seconds=5.0,
+                   crossroads=False).first_losing.number
 '''
 
 WIDGET_CELL = """

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from helpers import position
 
 pytestmark = pytest.mark.browser

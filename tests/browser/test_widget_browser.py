@@ -8,7 +8,6 @@ they agree. The front end knows no rules, so a card drawn in a new place means t
 from __future__ import annotations
 
 import pytest
-
 from harness import BOARD_HELPERS, JS_DRAWN_BOARD, shows, wait_for_board
 
 pytestmark = pytest.mark.browser
@@ -75,7 +74,7 @@ def drag(page, source, target) -> None:
     start, end = source.bounding_box(), target.bounding_box()
     viewport = page.viewport_size
     for box in (start, end):
-        assert 0 <= box["y"] and box["y"] + box["height"] / 2 <= viewport["height"], "drag ends on screen"
+        assert box["y"] >= 0 and box["y"] + box["height"] / 2 <= viewport["height"], "drag ends on screen"
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + min(12, start["height"] / 2))
     page.mouse.down()
     page.mouse.move(start["x"] + start["width"] / 2 + 10, start["y"] + 20, steps=4)

@@ -11,11 +11,10 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 from solwidget.engine import geometry
 from solwidget.engine.svg import PAD, state_svg
-
-from helpers import JS_DOM_PLACES, long_fan_positions, svg_places
 
 pytestmark = pytest.mark.browser
 

@@ -53,9 +53,12 @@ JS_REACH = """(roots) => roots.map((root) => {
         if (!inView(pile.getBoundingClientRect(), felt.getBoundingClientRect())) piles.push(pile.dataset.pile);
     }
     felt.scrollLeft = 0;
-    for (const control of el.querySelectorAll('.sw-toolbar button, .sw-toolbar select, .sw-toolbar input, .sw-footer select')) {
+    const selector = '.sw-toolbar button, .sw-toolbar select, .sw-toolbar input, .sw-footer select';
+    for (const control of el.querySelectorAll(selector)) {
         const box = control.getBoundingClientRect();
-        if (box.left < -0.5 || box.right > innerWidth + 0.5) controls.push(control.dataset.action || control.dataset.role);
+        if (box.left < -0.5 || box.right > innerWidth + 0.5) {
+            controls.push(control.dataset.action || control.dataset.role);
+        }
     }
     return {root, smallest: Math.min(...sizes), piles, controls,
             scrolls: felt.scrollWidth > felt.clientWidth + 1, arrangement: board.dataset.arrangement,

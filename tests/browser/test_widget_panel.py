@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from harness import BOARD_HELPERS, wait_for_board
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,6 @@ card in the kernel."""
 from __future__ import annotations
 
 import pytest
-
 from harness import BOARD_HELPERS, wait_for_board
 
 pytestmark = pytest.mark.browser

@@ -4,7 +4,7 @@ fixture, Debian's chromium, is tests/conftest.py's)."""
 from __future__ import annotations
 
 import pytest
-from jsharness import ROOT, PAGE, start_server, url
+from jsharness import PAGE, ROOT, start_server, url
 
 
 @pytest.fixture(scope="session")

@@ -13,9 +13,10 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
-import solwidget as sw  # noqa: E402
 from chromium import launch_chromium  # noqa: E402
 from jsharness import ROOT, mount, open_page, start_server, url  # noqa: E402
+
+import solwidget as sw  # noqa: E402
 
 SEED_GAMES = {"reversed_solitaire": 1, "triple_interchange": 1, "interlock": 1, "mutated": 1}
 OUT = ROOT / "docs" / "screenshots"

@@ -7,14 +7,13 @@ js/geometry.js, imported as they are."""
 from __future__ import annotations
 
 import pytest
+from helpers import JS_DOM_PLACES, long_fan_positions, position
+from jsharness import JS_SLIDING, kernel, mount
 
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
-
-from helpers import JS_DOM_PLACES, long_fan_positions, position
-from jsharness import JS_SLIDING, kernel, mount
 
 MIN_INDEX_PX = 10           # the least font size of a card's corner index
 

@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers import JS_DOM_PLACES, long_fan_positions
+from jsharness import JS_SLIDING, kernel, mount
 
 import solwidget as sw
 from solwidget.engine import geometry
 from solwidget.engine.deals import deal_rule
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
-
-from helpers import JS_DOM_PLACES, long_fan_positions
-from jsharness import JS_SLIDING, kernel, mount
 
 ACTIONS = ["new", "restart", "undo", "redo", "hint", "autoplay", "solve"]
 

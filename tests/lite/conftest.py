@@ -5,7 +5,6 @@ pages that reach nothing else (lite_harness.py)."""
 from __future__ import annotations
 
 import pytest
-
 from lite_harness import ROOT, StaticServer, new_page, offline_context
 
 

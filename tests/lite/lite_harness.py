@@ -14,12 +14,19 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
-from harness import (JS_CELL_ERRORS, JS_CELLS_DONE, JS_KERNEL_READY, JS_NOTEBOOK_READY,  # noqa: E402
-                     JS_RUN_ALL, record_page_errors)
+from harness import (  # noqa: E402
+    JS_CELL_ERRORS,
+    JS_CELLS_DONE,
+    JS_KERNEL_READY,
+    JS_NOTEBOOK_READY,
+    JS_RUN_ALL,
+    record_page_errors,
+)
 
 LOAD_TIMEOUT = 240_000       # ms: Pyodide and every wheel on a cold load of a busy 2-core box
 STEP_TIMEOUT = 30_000        # ms: one click, hint or kernel call once everything is loaded
@@ -28,7 +35,7 @@ MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/jav
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
 
     def log_message(self, *args) -> None:      # quiet: the tests say what went wrong
         pass

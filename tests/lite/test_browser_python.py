@@ -9,13 +9,12 @@ import threading
 
 import comm
 import pytest
-
 from lite_harness import ROOT
 
 pytest.importorskip("anywidget")
 
-import solwidget as sw  # noqa: E402
-from solwidget.widget import browser  # noqa: E402
+import solwidget as sw
+from solwidget.widget import browser
 
 
 def no_threads(*args, **kwargs):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from lite_harness import LOAD_TIMEOUT, open_lesson, run_all
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]

@@ -4,9 +4,9 @@ each seed game deals and takes a click-click move, decided by the widget's Pytho
 from __future__ import annotations
 
 import pytest
+from lite_harness import LOAD_TIMEOUT
 
 import solwidget as sw
-from lite_harness import LOAD_TIMEOUT
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

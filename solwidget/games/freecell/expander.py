@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import functools
 
+from ...engine.game import Game
 from ...engine.patience import Patience
 from ...engine.state import State
 from ...solver.autoplay import host_suits
+from ...solver.contract import Weights
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import weights_of
 from .moves import CellsMoves
-from .score import cells_score
+from .score import CellsScore, cells_score
 
 
 class CellsExpander(PatienceExpander):
     """PatienceExpander's successors for the FreeCell family, made from the piles (see above)."""
+
+    score: CellsScore
+    key: CellsKey
 
     def __init__(self, game: Patience, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
@@ -32,23 +37,25 @@ class CellsExpander(PatienceExpander):
         self._move, self._one = generator.moves, generator.one      # [src][dst][n], [src][dst]
         self._moves_from = self.score.moves_from     # score.py's cells_score
         self._key_of_piles = self.key.of_piles       # CellsKey below
-        self._sources = game.T + game.C          # where autoplay.safe_move looks, in order
-        self._foundation_set = frozenset(game.F)
+        self._sources = game.tableau_indices + game.cell_indices          # where autoplay.safe_move looks, in order
+        self._foundation_set = frozenset(game.foundation_indices)
         self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
-    def make_score(self, game, weights):
+    def make_score(self, game: Game, weights: Weights | None) -> CellsScore:
+        assert isinstance(game, Patience)       # FreeCellProfile gives this expander to Patience games
         return cells_score(game, weights_of(weights))
 
-    def make_key(self, game, compress):
-        return CellsKey(game.C, game.T, game.symmetric_tableau)
+    def make_key(self, game: Patience, compress: bool) -> CellsKey:
+        return CellsKey(game.cell_indices, game.tableau_indices, game.symmetric_tableau)
 
     def start(self, state):
         """The search's first position, its piles as bytes (one a card): all the fast path
         does with a pile, it does the same with bytes, and bytes keep their hash, so keys
         and scores hash a pile once; they slice quicker and take less memory too."""
         assert not state.extra          # no stock: nothing but the piles to a position
-        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))
+        # the search's own positions: piles as bytes (the same cards), read by this family only
+        return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))  # type: ignore[arg-type]
 
     def _undoing(self, move):
         """The move that puts ``move``'s cards back (from the table, so ``is`` finds it)."""
@@ -144,12 +151,12 @@ class SearchMoves(CellsMoves):
         """CellsMoves' facts, then per suit its foundation, the first empty foundation and
         the safe cards."""
         level, home_pile = [0 if self.up else 14] * 4, [None] * 4
-        for f in self.F:
+        for f in self.foundation_indices:
             pile = piles[f]
             if pile:
                 top = pile[-1]
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
-        first_f = next((f for f in self.F if not piles[f]), None)
+        first_f = next((f for f in self.foundation_indices if not piles[f]), None)
         step = self.game.step
         nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
         safe = frozenset(card for card in nexts if self._guests_home(card, level))
@@ -167,7 +174,7 @@ class SearchMoves(CellsMoves):
 def _safe_hosts(game) -> list:
     """safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
     rule of solver/autoplay.py: ``card`` is safe once all of them are home)."""
-    safe_hosts = [()] * 64
+    safe_hosts: list[tuple[tuple[int, int], ...]] = [()] * 64
     for suit in range(4):
         for rank in range(1, 14):
             over = rank + game.build.direction
@@ -187,7 +194,7 @@ class CellsKey:
 
     def __init__(self, C, T, symmetric):
         # Patience numbers the cells, then the tableau piles, each kind in one run of indices.
-        assert C == tuple(range(C[0], C[-1] + 1)) and T == tuple(range(T[0], T[-1] + 1))
+        assert tuple(range(C[0], C[-1] + 1)) == C and tuple(range(T[0], T[-1] + 1)) == T
         self.cells, self.tableau = slice(C[0], C[-1] + 1), slice(T[0], T[-1] + 1)
         self.symmetric = symmetric
 

@@ -13,15 +13,18 @@ supermoves, ...) keeps ``Patience.iter_moves``; the tests compare the two move f
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Sequence
 
 from ...engine.moves import Move
 from ...engine.patience import supermove
+
+Wanted = tuple[tuple[tuple[int, int], ...], ...]   # run_of: the (host, n) pairs for the top n <= k cards
 
 
 def fits(game) -> bool:
     """The shape ``CellsMoves`` is written for: one deck, free cells, supermoves, no stock,
     no face-down cards, a symmetric tableau whose empty piles take any card."""
-    return (game.decks == 1 and bool(game.C) and not game.draw and not game.face_down_cards
+    return (game.decks == 1 and bool(game.cell_indices) and not game.draw and not game.face_down_cards
             and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
 
 
@@ -36,13 +39,13 @@ class CellsMoves:
         self.game = game
         self.moves, self.hosts, self.counts_to = _tables(game)
         self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
-        self.F, self.C, self.T = game.F, game.C, game.T
-        self.founds = slice(game.F[0], game.F[-1] + 1)
-        assert game.F == tuple(range(game.F[0], game.F[-1] + 1))
+        self.foundation_indices, self.cell_indices, self.tableau_indices = game.foundation_indices, game.cell_indices, game.tableau_indices
+        self.founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
+        assert tuple(range(game.foundation_indices[0], game.foundation_indices[-1] + 1)) == game.foundation_indices
         self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
-        self.runs = {}                  # pile -> run_of(pile)
+        self.runs: dict[Sequence[int], tuple[int, Wanted]] = {}      # pile -> run_of(pile)
         self.runs_kept = runs_kept
-        self._facts = {}                # foundations -> facts_of(piles)
+        self._facts: dict[Sequence[Sequence[int]], tuple] = {}      # foundations -> facts_of(piles)
         self.facts_kept = facts_kept    # one deck has 14**4 foundations: a search keeps them all
 
     def plans(self, piles, every=True, source=None) -> list:
@@ -55,7 +58,7 @@ class CellsMoves:
         homes = self.foundation_facts(piles)[1 if every else 0]
         plans = []
         topped_by, empties = {}, []     # one deck: each card tops one pile at most
-        for t in self.T:
+        for t in self.tableau_indices:
             pile = piles[t]
             if pile:
                 card = pile[-1]
@@ -66,7 +69,7 @@ class CellsMoves:
             else:
                 empties.append(t)
         held, free_cells = [], []
-        for c in self.C:
+        for c in self.cell_indices:
             pile = piles[c]
             if pile:
                 card = pile[0]
@@ -80,7 +83,7 @@ class CellsMoves:
         limit, limit_to_empty = supermove(free, len(empties)), supermove(free, max(0, len(empties) - 1))
         to_empty = empties if every else empties[:1]
         left = 0 if every else 1        # the cards a run to an empty pile leaves at least
-        givers = topped_by.values()
+        givers: Iterable[int] = topped_by.values()
         if source is not None:
             givers = [t for t in givers if t == source]
             held = [(c, card) for c, card in held if c == source]
@@ -132,7 +135,7 @@ class CellsMoves:
         move checked before it is played) seldom are."""
         hosts = self.hosts
         run = self.game.run_length(pile)
-        wanted = [()]
+        wanted: list[tuple[tuple[int, int], ...]] = [()]
         for n in range(1, run + 1):
             wanted.append(wanted[-1] + tuple((host, n) for host in hosts[pile[-n]]))
         # Tuples all through: the garbage collector stops tracking tuples of plain values,
@@ -175,7 +178,7 @@ def _tables(game):
     ids = game.pile_ids
     moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
              for a, row in zip(ids, game.one_card_moves)]
-    hosts = [[] for _ in range(64)]
+    hosts: list[list[int]] = [[] for _ in range(64)]
     for top in range(64):
         for card in game.fits_on[top]:
             hosts[card].append(top)

@@ -40,10 +40,10 @@ def pack_rules(game) -> bytes:
     when a card goes home safely (safe: by card, the suits that must be home, then to which
     rank); and a supermove's size by free cells and empty piles."""
     kinds = bytearray(len(game.pile_ids))
-    for kind, piles in ((KINDS["foundation"], game.F), (KINDS["cell"], game.C), (KINDS["tableau"], game.T)):
+    for kind, piles in ((KINDS["foundation"], game.foundation_indices), (KINDS["cell"], game.cell_indices), (KINDS["tableau"], game.tableau_indices)):
         for i in piles:
             kinds[i] = kind
-    assert sorted(game.F + game.C + game.T) == list(range(len(kinds)))   # moves.fits: no stock
+    assert sorted(game.foundation_indices + game.cell_indices + game.tableau_indices) == list(range(len(kinds)))   # moves.fits: no stock
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     suits, ranks = bytearray(64), bytearray(64)
     for card, hosts in enumerate(_safe_hosts(game)):
@@ -51,7 +51,7 @@ def pack_rules(game) -> bytes:
             suits[card] |= 1 << suit
             ranks[card] = rank
     sizes = bytes(min(supermove(cells, empty), 255)
-                  for cells in range(len(game.C) + 1) for empty in range(len(game.T) + 1))
+                  for cells in range(len(game.cell_indices) + 1) for empty in range(len(game.tableau_indices) + 1))
     head = bytes([len(kinds), game.step & 0xFF, game.foundation_start, game.card_count])
     return head + bytes(kinds) + fits + bytes(suits + ranks) + sizes
 

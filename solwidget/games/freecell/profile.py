@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...solver.budget import SearchOptions
 from ...solver.expand import PatienceExpander
 from ...solver.keys import plain_key_bytes
 from ...solver.profile import Profile, register_profile
@@ -12,7 +13,7 @@ from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 
 # The greedy search of the default portfolio (solver/profile.py) first, then an exploring
 # weighted A* that prizes free cells and the cards the foundations want next (docs/solver.md).
-CELLS_PORTFOLIO = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
+CELLS_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
                    {"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}})
 
 
@@ -26,8 +27,8 @@ class FreeCellProfile(Profile):
         and foundations, but supermoves, free cells and empty piles that take any card."""
         return {"cells expander": fits(game)}
 
-    def portfolio_for(self, game) -> tuple[dict, ...]:
-        return CELLS_PORTFOLIO if game.C else super().portfolio_for(game)
+    def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
+        return CELLS_PORTFOLIO if game.cell_indices else super().portfolio_for(game)
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = CellsExpander if fits(game) else PatienceExpander

@@ -5,7 +5,8 @@ The legal moves come from moves.py, the one move generator that the solver share
 say) from ``Patience.iter_moves``, whose moves and order it keeps.
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import ClassVar
 
 from ...engine.cards import ACE, KING
 from ...engine.moves import Move
@@ -25,10 +26,10 @@ class _FreeCellFamily(Patience):
     cells = 4
     group = "supermove"
     empty_takes = "any"
-    option_defaults = {"cells": 4}
+    option_defaults: ClassVar[Mapping[str, object]] = {"cells": 4}
 
     def _deal(self, cards):
-        columns = [[] for _ in self.T]
+        columns: list[list[int]] = [[] for _ in self.tableau_indices]
         for i, card in enumerate(cards):      # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
             columns[i % len(columns)].append(card)
         return self._state(columns)

@@ -25,8 +25,11 @@ from __future__ import annotations
 
 from ...engine.cards import ACE, FACE_DOWN, KING
 from ...engine.moves import Move
-from ...engine.state import State
+from ...engine.state import Pile, State
+from ...solver.contract import DeadEnds
 from ...solver.expand import PatienceExpander
+from ...solver.heuristics import PatienceScore
+from ...solver.keys import CycleKey
 from ...solver.stock import REDEAL, TURN, hosts_in_order
 from . import reductions
 
@@ -94,10 +97,12 @@ class _Chain:
     """Reserve cards played one after the other onto one pile (a bridge's chain): the
     turns and plays are worked out only when a bridge asks for them (``reserve``), most
     chains end with none. ``moves``: the turns and plays of the cards played so far."""
-    __slots__ = ("cards", "played", "at", "moves", "to")
+    __slots__ = ("at", "cards", "moves", "played", "to")
 
     def __init__(self, start: tuple, to: Move):
-        self.cards, self.played, self.at, self.moves, self.to = (), 0, start, (), to
+        self.cards: Pile = ()
+        self.played, self.at, self.to = 0, start, to
+        self.moves: tuple[Move, ...] = ()
 
     def reserve(self) -> tuple:
         """The reserve after the chain's cards were played (and ``moves`` theirs)."""
@@ -113,6 +118,9 @@ class _Chain:
 class InterchangeExpander(InterchangeFamilyExpander):
     """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
     pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
+    score: PatienceScore    # heuristics.py's, and keys.py's cycle key (fast_path asks for both)
+    key: CycleKey
+    dead_ends: DeadEnds
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
@@ -121,13 +129,15 @@ class InterchangeExpander(InterchangeFamilyExpander):
         self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
         self._fits_on = hosts_in_order(game)     # by card, its hosts ascending
-        self._F, self._T = game.F, game.T
-        self._S, self._W = game.STOCK, game.WASTE
-        self._founds = slice(game.F[0], game.F[-1] + 1)
-        self._tableau = slice(game.T[0], game.T[-1] + 1)
-        assert game.F + game.T == tuple(range(game.F[0], game.T[-1] + 1))
-        self._safe_for = [None, None]      # the last foundations seen, their safe cards
-        self._safe_by_founds = {}          # foundations -> their safe cards
+        self._F, self._T = game.foundation_indices, game.tableau_indices
+        self._S, self._W = game.stock_index, game.waste_index
+        self._founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
+        self._tableau = slice(game.tableau_indices[0], game.tableau_indices[-1] + 1)
+        assert tuple(range(game.foundation_indices[0], game.tableau_indices[-1] + 1)) == game.foundation_indices + game.tableau_indices
+        self._safe_founds: tuple[Pile, ...] | None = None   # the last foundations seen
+        self._safe_last: frozenset[int] = frozenset()      # their safe cards
+        self._safe_by_founds: dict[tuple[Pile, ...], frozenset[int]] = {}  # foundations -> their safe cards
+        assert self.key.with_two is not None     # the tableau is symmetric (fast_path)
         self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py
         self._key_of = self.key.of_piles
 
@@ -193,7 +203,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         ``src``, leaving ``rest``, to pile ``dst``, making it ``grown``, new to ``admit``?
         None when it is not asked: no ``admit``, or a safe move may follow (the card ``src``
         shows now, or the waste's new top card, is in ``safe``)."""
-        if admit is None or rest and rest[-1] in safe or waste_top in safe:
+        if admit is None or (rest and rest[-1] in safe) or waste_top in safe:
             return None
         first = self._T[0]
         return admit(self._key_with_two(parts, src - first, rest, dst - first, grown))
@@ -224,7 +234,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                 new = list(piles)
                 new[src], new[dst] = rest, grown
                 yield ((move,), State(state.game, tuple(new), state.extra),
-                       after(src, rest, dst, grown, 0) if asked else None)
+                       after(src, rest, dst, grown, 0) if asked and after is not None else None)
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
@@ -236,7 +246,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         """reductions.home_bridges, on the cycle, as _successors gives them (_homed);
         ``start``: the reserve, ``in_reserve``: the set of its cards."""
         piles = state.piles
-        on_top = {}
+        on_top: dict[int, list[int]] = {}
         for t in self._T:
             if piles[t] and not piles[t][-1] & FACE_DOWN:
                 on_top.setdefault(piles[t][-1], []).append(t)
@@ -273,7 +283,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         pile that holds cards."""
         parts, safe, admit, after = asking
         piles = state.piles
-        units = {}                              # head card -> (pile, count) runs it heads
+        units: dict[int | None, list[tuple[int, int]]] = {}   # head card -> (pile, count) runs it heads
         for a, run in runs:
             pile = piles[a]
             for n in range(1, run + 1):
@@ -289,7 +299,8 @@ class InterchangeExpander(InterchangeFamilyExpander):
                 continue
             to_b = self._one[self._W][b]
             for first in starts:
-                cards, last, chain = (), first, None
+                cards: Pile = ()
+                last, chain = first, None
                 while True:
                     cards += (last,)
                     head = last - 1 if last & 15 > 1 else None
@@ -333,18 +344,18 @@ class InterchangeExpander(InterchangeFamilyExpander):
         (solver/autoplay.py: every copy of the card below in suit is home); an Ace while a
         foundation is empty."""
         founds = tuple(piles[self._founds])
-        if founds == self._safe_for[0]:
-            return self._safe_for[1]
+        if founds == self._safe_founds:
+            return self._safe_last
         safe = self._safe_by_founds.get(founds)
         if safe is None:
             if len(self._safe_by_founds) > 20_000:
                 self._safe_by_founds.clear()
             safe = self._safe_by_founds[founds] = self._safe_set(founds)
-        self._safe_for[:] = founds, safe
+        self._safe_founds, self._safe_last = founds, safe
         return safe
 
     def _safe_set(self, founds) -> frozenset:
-        tops = [[], [], [], []]
+        tops: list[list[int]] = [[], [], [], []]
         empty = False
         for pile in founds:
             if pile:
@@ -372,7 +383,8 @@ class InterchangeExpander(InterchangeFamilyExpander):
         else:
             if not (piles[W] and piles[W][-1] in safe):
                 return state, []
-        new, played = list(piles), []
+        new: list[Pile] = list(piles)
+        played: list[Move] = []
         while True:
             safe = self._safe_cards(new)
             src = next((s for s in self._T if new[s] and new[s][-1] in safe), None)

@@ -24,7 +24,7 @@ def fits(game) -> bool:
     """Does ``Moves`` give ``game``'s moves? A run moves whole however long (no group limit
     to ask), there are no free cells, and there is a stock. (The family changes none of
     Patience's hooks: every pile gives and takes, and no move is extra.)"""
-    return game.group in ("run", "yukon") and not game.C and bool(game.draw)
+    return game.group in ("run", "yukon") and not game.cell_indices and bool(game.draw)
 
 
 class Moves:
@@ -32,8 +32,8 @@ class Moves:
 
     def __init__(self, game):
         self.game = game
-        self.T, self.tableau = game.T, frozenset(game.T)
-        self.stock, self.waste = game.STOCK, game.WASTE
+        self.tableau_indices, self.tableau = game.tableau_indices, frozenset(game.tableau_indices)
+        self.stock, self.waste = game.stock_index, game.waste_index
         self.start, self.redeals = game.foundation_start, game.redeals
         self.fits_on, self.run_length = game.fits_on, game.run_length
         self.one = game.one_card_moves
@@ -55,14 +55,14 @@ class Moves:
     def runs(self, piles) -> list:
         """(pile, its run's length) for each tableau pile that holds cards."""
         run_length = self.run_length
-        return [(t, run_length(piles[t])) for t in self.T if piles[t]]
+        return [(t, run_length(piles[t])) for t in self.tableau_indices if piles[t]]
 
     def plans(self, piles, extra, every=True, source=None, runs=None):
         """(move, source, destination, count) for each legal move, or for each the solver
         expands (above); ``source``: only those from that pile index; ``runs``: ``runs(piles)``
         if the caller has it. A turn of the stock or a redeal comes as its move, the stock
         and the waste, and 1."""
-        one, T, waste, start = self.one, self.T, self.waste, self.start
+        one, T, waste, start = self.one, self.tableau_indices, self.waste, self.start
         if source is not None:
             runs = [(source, self.run_length(piles[source]))] if source in self.tableau and piles[source] else []
         elif runs is None:
@@ -79,7 +79,8 @@ class Moves:
         if top is not None:
             for f in empty_fs if top & 15 == start else wants.get(top, ()):
                 yield one[waste][f], waste, f, 1
-        takes, empties = {}, []                 # card -> the piles it fits on; the empty piles
+        takes: dict[int, list[int]] = {}        # card -> the piles it fits on
+        empties: list[int] = []                 # the empty piles
         fits_on = self.fits_on
         for dst in T:
             if piles[dst]:
@@ -106,6 +107,6 @@ class Moves:
             if piles[stock]:
                 if source in (None, stock):
                     yield self.deal, stock, waste, 1
-            elif piles[waste] and (self.redeals is None or extra[0] < self.redeals):
-                if source in (None, waste):
-                    yield self.redeal, waste, stock, 1
+            elif source in (None, waste) and piles[waste] and \
+                    (self.redeals is None or extra[0] < self.redeals):
+                yield self.redeal, waste, stock, 1

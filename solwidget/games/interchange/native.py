@@ -49,10 +49,10 @@ TURNS, REDEAL_CODE = 0x8000, 0x4000       # kernel.c's move codes (its header co
 
 def fits_core(game) -> bool:
     """Does kernel.c hold ``game``'s positions and keys (its layout and bounds)?"""
-    F, T = game.F, game.T
+    F, T = game.foundation_indices, game.tableau_indices
     limits = search_core.limits(KERNEL)
-    return (not game.C and F == tuple(range(len(F))) and T == tuple(range(len(F), len(F) + len(T)))
-            and (game.STOCK, game.WASTE) == (len(F) + len(T), len(F) + len(T) + 1)
+    return (not game.cell_indices and F == tuple(range(len(F))) and T == tuple(range(len(F), len(F) + len(T)))
+            and (game.stock_index, game.waste_index) == (len(F) + len(T), len(F) + len(T) + 1)
             and len(game.pile_ids) <= limits["MAX_PILES"] and game.card_count <= limits["MAX_CARDS"]
             and game.card_count + len(F) + len(T) + 1 <= 255 and len(F) <= 4 * game.decks
             and game.foundation_start == ACE and game.step == 1)
@@ -65,7 +65,7 @@ def holds(game, state) -> bool:
     pile. Its count of redeals made has 32 bits (native_search.REDEALS_HELD)."""
     run = longest_run(game)
     return (run is not None and state.extra[0] < native_search.REDEALS_HELD
-            and all(len(state.piles[t]) + run <= search_core.limits(KERNEL)["MAX_PILE"] for t in game.T))
+            and all(len(state.piles[t]) + run <= search_core.limits(KERNEL)["MAX_PILE"] for t in game.tableau_indices))
 
 
 @functools.lru_cache(maxsize=8)
@@ -99,7 +99,7 @@ def pack_rules(game) -> bytes:
     piles, decks and cards; the cards that go on each card, their count first (in the order
     InterchangeExpander takes them: ascending, stock.hosts_in_order), the cards an empty
     tableau pile takes, and the build's fits as the unsorted weight reads them (face-down cards too)."""
-    head = bytes([len(game.F), len(game.T), game.decks, game.card_count])
+    head = bytes([len(game.foundation_indices), len(game.tableau_indices), game.decks, game.card_count])
     fits_on = b"".join(bytes([len(hosts), *hosts]) for hosts in hosts_in_order(game))
     empty_takes = bytes(bool(game.generator.empty_takes[card]) for card in range(128))
     fits = game.build.fits
@@ -112,11 +112,11 @@ def encode(game, state) -> bytes:
     pile as its length and cards, then the reserve: its length, the cards on the waste,
     its cards from the waste's bottom (face up), and the redeals (4 bytes)."""
     piles = state.piles
-    out = bytearray(piles[f][-1] if piles[f] else 0 for f in game.F)
-    for t in game.T:
+    out = bytearray(piles[f][-1] if piles[f] else 0 for f in game.foundation_indices)
+    for t in game.tableau_indices:
         out.append(len(piles[t]))
         out += bytes(piles[t])
-    waste, stock = piles[game.WASTE], piles[game.STOCK]
+    waste, stock = piles[game.waste_index], piles[game.stock_index]
     out += bytes((len(waste) + len(stock), len(waste)))
     out += bytes(waste) + bytes(c & ~FACE_DOWN for c in reversed(stock))
     out += state.extra[0].to_bytes(4, "little")
@@ -125,21 +125,21 @@ def encode(game, state) -> bytes:
 
 def decode(game, data: bytes) -> State:
     """The State that ``encode`` made ``data`` of."""
-    piles = [()] * len(game.pile_ids)
+    piles: list[tuple[int, ...]] = [()] * len(game.pile_ids)
     at = 0
-    for f in game.F:
+    for f in game.foundation_indices:
         top = data[at]
         at += 1
         piles[f] = tuple(range((top & 0x30) | ACE, top + 1)) if top else ()
-    for t in game.T:
+    for t in game.tableau_indices:
         n = data[at]
         piles[t] = tuple(data[at + 1:at + 1 + n])
         at += 1 + n
     size, now = data[at], data[at + 1]
     order = data[at + 2:at + 2 + size]
     at += 2 + size
-    piles[game.WASTE] = tuple(order[:now])
-    piles[game.STOCK] = tuple(c | FACE_DOWN for c in reversed(order[now:]))
+    piles[game.waste_index] = tuple(order[:now])
+    piles[game.stock_index] = tuple(c | FACE_DOWN for c in reversed(order[now:]))
     return State(game, tuple(piles), (int.from_bytes(data[at:at + 4], "little"),))
 
 

@@ -58,7 +58,7 @@ def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
     draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
     return (isinstance(game, InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
-            and game.draw == 1 and game.redeals is None and game.step == 1 and not game.C
+            and game.draw == 1 and game.redeals is None and game.step == 1 and not game.cell_indices
             and game.build.direction == -1 and game.build.suits == "same")
 
 
@@ -77,9 +77,9 @@ class DeadEnds:
 
     def __init__(self, game):
         self.game = game
-        self.F, self.T = game.F, game.T
-        assert self.F == tuple(range(len(self.F)))
-        self.reserve_piles = (game.STOCK, game.WASTE)
+        self.foundation_indices, self.tableau_indices = game.foundation_indices, game.tableau_indices
+        assert tuple(range(len(self.foundation_indices))) == self.foundation_indices
+        self.reserve_piles = (game.stock_index, game.waste_index)
         # What the test reads of a pile or of the foundations depends on them alone, and a
         # position shares most of them with its parent: kept here, bounded (a pile's entry
         # is about 1 KB: at most 50 MB).
@@ -94,7 +94,7 @@ class DeadEnds:
         known = self._columns
         if len(known) > 50_000:
             known.clear()
-        for t in self.T:
+        for t in self.tableau_indices:
             read = known.get(piles[t])
             if read is None:
                 col = bytes(piles[t]).translate(_TYPE)
@@ -115,7 +115,7 @@ class DeadEnds:
         bound = [len(col) for col in columns]
         if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
             return False    # all do, and every type may go home (just seen)
-        hosts = [None] * len(columns)           # hosts[k]: see _lowest_leaver (None: not asked)
+        hosts: list[int | None] = [None] * len(columns)    # hosts[k]: see _lowest_leaver (None: not asked)
         exposed = 0                             # X found for some tableau copy
         for masks, b in zip(tops, bound):
             exposed |= masks[b - 1]
@@ -146,7 +146,7 @@ class DeadEnds:
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
         one rank below (more copies of that card home than of this one), or an Ace."""
-        founds = piles[self.F[0]:self.F[-1] + 1]
+        founds = piles[self.foundation_indices[0]:self.foundation_indices[-1] + 1]
         ready = self._ready.get(founds)
         if ready is None:
             if len(self._ready) > 20_000:
@@ -156,7 +156,7 @@ class DeadEnds:
 
     def _ready_types(self, piles) -> int:
         home = [0] * 64
-        for f in self.F:
+        for f in self.foundation_indices:
             pile = piles[f]
             if pile:
                 top = pile[-1]
@@ -288,7 +288,7 @@ def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
 def _units(game, piles) -> dict[int, list[tuple[int, int]]]:
     """head card -> every (pile, count) run of a tableau pile that it heads."""
     units: dict[int, list[tuple[int, int]]] = {}
-    for a in game.T:
+    for a in game.tableau_indices:
         pile = piles[a]
         for n in range(1, game.run_length(pile) + 1):
             units.setdefault(pile[-n], []).append((a, n))
@@ -304,7 +304,7 @@ def bridges(game, state):
     units = _units(game, piles)
     fits_on, ids = hosts_in_order(game), game.pile_ids
     empty_seen = False
-    for b in game.T:
+    for b in game.tableau_indices:
         pile = piles[b]
         if pile:
             starts = [c for c in fits_on[pile[-1]] if c in reserve]
@@ -314,10 +314,10 @@ def bridges(game, state):
             empty_seen = True
             starts = sorted(reserve)
         for first in starts:
-            chain = (first,)
+            chain: tuple[int, ...] = (first,)
             while True:
                 head = chain[-1] - 1 if chain[-1] & 15 > 1 else None
-                for a, n in units.get(head, ()):
+                for a, n in units.get(head, ()) if head is not None else ():
                     if a != b:
                         yield play_bridge(game, state, chain, b, (a, n), ids)
                 if head is None or head not in reserve:
@@ -332,11 +332,11 @@ def home_bridges(game, state):
     if not reserve:
         return
     on_top: dict[int, list[int]] = {}        # a face-up top card -> the piles it tops
-    for t in game.T:
+    for t in game.tableau_indices:
         if piles[t] and not piles[t][-1] & FACE_DOWN:
             on_top.setdefault(piles[t][-1], []).append(t)
     seen = set()
-    for f in game.F:
+    for f in game.foundation_indices:
         top = piles[f][-1] if piles[f] else 0
         if top in seen or top & 15 == KING:
             continue

@@ -75,7 +75,7 @@ class Interchange(InterchangeFamily):
     decks = 2
     tableau_piles = 7
     empty_takes = "king"
-    redeals = 0
+    redeals: int | None = 0
     tagline = _tagline(2, 7, "only Kings", "one pass")
     summary = _summary(2, 7, "only a King or a run headed by a King", "one pass")
 

@@ -109,9 +109,9 @@ from collections.abc import Iterator
 from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
-from ...engine.state import State
-from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, turn_up
-from .rules import Interlock
+from ...engine.state import Pile, State
+from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, reserve_of, turn_up
+from .rules import Interlock, InterlockFamily
 
 
 def applies(game) -> bool:
@@ -120,16 +120,16 @@ def applies(game) -> bool:
     building: down in alternating colours, Kings alone to empty back piles, foundations up
     from the Ace (the lemmas above use each of these)."""
     return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
-            and game.decks == 1 and game.group == "run" and not game.C
+            and game.decks == 1 and game.group == "run" and not game.cell_indices
             and game.build == Build(-1, "alternate") and game.empty_takes == "king"
             and game.foundation_start == ACE)
 
 
-def _units(game: Patience, piles) -> dict[int, tuple[int, int]]:
+def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
     covers = game._pair             # Interlock's covering piles by index, as can_give reads them
-    for a in game.T:
+    for a in game.tableau_indices:
         pile = piles[a]
         if pile:
             pair = covers[a]
@@ -153,7 +153,7 @@ def _chains(fits_on, reserve, first: tuple, units, target: int):
         stack.extend(chain + (c,) for c in fits_on[last] if c in reserve)
 
 
-def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+def bridges(game: InterlockFamily, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
     """Each bridge (see above): the moves, turns included, and the position after them.
     The bridges come in a defined order: by target pile, then by first card (the hosts
     ascending, or on an empty pile the reserve's turning order), then as _chains finds them."""
@@ -166,7 +166,7 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
     fits_on = hosts_in_order(game)
     ids = game.pile_ids
     covers, gone = game._pair, game._gone_when_empty    # as Interlock's can_take reads them
-    for b in game.T:
+    for b in game.tableau_indices:
         pile = piles[b]
         if not pile and gone[b]:
             continue
@@ -182,16 +182,16 @@ def bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], St
                 yield play_bridge(game, state, chain, b, units[head], ids)
 
 
-def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
+def home_bridges(game: InterlockFamily, state: State) -> Iterator[tuple[tuple[Move, ...], State]]:
     """Each home bridge (see above): the moves, turns included, and the position after them.
     An Ace goes only to the first empty foundation (the key sorts the foundations)."""
     piles = state.piles
     reserve = set(cycle(game, piles))
     if not reserve:
         return
-    on_top = {piles[t][-1]: (t,) for t in game.T if piles[t] and game.can_give(piles, t)}
-    first_empty = next((f for f in game.F if not piles[f]), None)
-    for f in game.F:
+    on_top = {piles[t][-1]: (t,) for t in game.tableau_indices if piles[t] and game.can_give(piles, t)}
+    first_empty = next((f for f in game.foundation_indices if not piles[f]), None)
+    for f in game.foundation_indices:
         if piles[f]:
             top = piles[f][-1]
             firsts = [top + 1] if top & 15 < KING and top + 1 in reserve else []
@@ -206,7 +206,8 @@ def home_bridges(game: Patience, state: State) -> Iterator[tuple[tuple[Move, ...
 def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
     """Send the safe cards home (see above), each from the top of a pile that may give it
     or from the reserve, turned up first: the position then, and the moves."""
-    played = []
+    played: list[Move] = []
+    waste = reserve_of(game)[1]
     while True:
         found = _safe_card(game, state.piles)
         if found is None:
@@ -215,7 +216,7 @@ def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
         if src is None:
             turns, state = turn_up(game, state, card)
             played += turns
-            src = game.WASTE
+            src = waste
         move = game.one_card_moves[src][next(game.foundations_for(state.piles, card))]
         state = game.apply_legal(state, move)
         played.append(move)
@@ -228,24 +229,25 @@ def _safe_card(game: Patience, piles) -> tuple[int, int | None] | None:
     safe = _safe_next(game, piles)
     if not safe:
         return None
-    for t in game.T:
+    for t in game.tableau_indices:
         pile = piles[t]
         if pile and pile[-1] in safe and game.can_give(piles, t):
             return pile[-1], t
-    waste = piles[game.WASTE]
+    waste = piles[game.waste_index]
     if waste and waste[-1] in safe:
         return waste[-1], None
     return next(((card, None) for card in cycle(game, piles) if card in safe), None)
 
 
-_last_safe = (None, None, ())     # the game and foundations last asked, their safe cards
+# the game and foundations last asked, their safe cards
+_last_safe: tuple[Patience | None, tuple[Pile, ...] | None, tuple[int, ...]] = (None, None, ())
 
 
 def _safe_next(game: Patience, piles) -> tuple:
     """The cards that go home next and safely (see above), by suit: they depend on the
     foundations alone, which a position mostly shares with the one asked before."""
     global _last_safe
-    foundations = piles[game.F[0]:game.F[-1] + 1]       # Patience numbers them in a run
+    foundations = piles[game.foundation_indices[0]:game.foundation_indices[-1] + 1]       # Patience numbers them in a run
     last = _last_safe           # one read: another thread may replace it meanwhile
     if last[0] is game and last[1] == foundations:
         return last[2]

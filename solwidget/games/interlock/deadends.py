@@ -85,10 +85,12 @@ split, are lost when searched without that test.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from operator import not_
 
 from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.patience import Build
+from ...engine.state import Piles
 from .rules import Interlock
 
 TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
@@ -110,7 +112,7 @@ def applies(game) -> bool:
     colours (a card's hosts), an empty back pile takes only a King (S), foundations build
     up from the Ace (H)."""
     return (isinstance(game, Interlock) and game.group == "run" and game.decks == 1
-            and not game.face_down_cards and not game.C and game.build == Build(-1, "alternate")
+            and not game.face_down_cards and not game.cell_indices and game.build == Build(-1, "alternate")
             and game.empty_takes == "king" and game.foundation_start == ACE)
 
 
@@ -119,23 +121,23 @@ class DeadEnds:
 
     def __init__(self, game):
         self.game = game
-        self.T = game.T
+        self.tableau_indices = game.tableau_indices
         self.covers = [game.covers.get(i, ()) for i in range(len(game.pile_ids))]
         self.covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
         # below: (t, ((q, q's other covering pile), ...)) for each pile t that covers piles q
         self.below = tuple((t, tuple((q, self._other_cover(q, t)) for q in self.covered[t]))
-                           for t in self.T if self.covered[t])
-        self.backs = tuple(t for t in game.T if game.layer[t] == 0)
+                           for t in self.tableau_indices if self.covered[t])
+        self.backs = tuple(t for t in game.tableau_indices if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
-        self.reserve_piles = tuple(i for i in (game.STOCK, game.WASTE) if i is not None)
+        self.reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None)
         # hosts[card]: the cards a run headed by ``card`` may be put on (none for a King)
-        self.hosts = [()] * 64
+        self.hosts: list[tuple[int, ...]] = [()] * 64
         for suit in range(4):
             for rank in range(1, KING):
                 self.hosts[suit << 4 | rank] = tuple(s << 4 | rank + 1 for s in OTHER_COLOUR[suit])
         # pair[card]: the card and its two hosts, card 0 (no card) standing in for a King's
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
-        self.killers = []
+        self.killers: list[tuple[int, int, int, int]] = []
         self.alive = 0
         self._entries = {}      # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}       # the piles empty -> U, the waiting piles, S (_facts)
@@ -170,7 +172,7 @@ class DeadEnds:
                 return True
         return False
 
-    def _splits(self, uses):
+    def _splits(self, uses: bytearray) -> Iterator[tuple[int, int, int, int]]:
         """(guest, twin, host, other host) for each pair of twins that the plain closure let
         move while one and the same host alone was available to both (``uses[card]``: bit 1
         its first host, bit 2 its second, as ``pair`` lists them)."""
@@ -182,10 +184,10 @@ class DeadEnds:
                 else:
                     yield card, card ^ TWIN, h1, h0
 
-    def _every_split(self, piles):
+    def _every_split(self, piles: Piles) -> Iterator[tuple[int, int, int, int]]:
         """Every (guest, twin, host, other host) with the twins and the host not home."""
         home = [0, 0, 0, 0]
-        for f in self.game.F:
+        for f in self.game.foundation_indices:
             if piles[f]:
                 home[piles[f][-1] >> 4 & 3] = piles[f][-1] & 15
         for rank in range(1, KING):
@@ -213,7 +215,7 @@ class DeadEnds:
         if not self._closure(piles, self._split_pair(splits), splits, uses, start):
             return True
         split_pairs = {min(guest, guest ^ TWIN) for guest, *_ in splits}
-        return depth > 0 and any(self._lost_both_ways(piles, *split, start, splits, depth - 1)
+        return depth > 0 and uses is not None and any(self._lost_both_ways(piles, *split, start, splits, depth - 1)
                                  for split in self._splits(uses) if split[0] not in split_pairs)
 
     def _split_pair(self, splits):
@@ -229,15 +231,15 @@ class DeadEnds:
         rule E's dropdowns. The entries are kept by pile: a position shares most of its
         piles with its parent (the same tuples)."""
         home = [0, 0, 0, 0]
-        for f in self.game.F:
+        for f in self.game.foundation_indices:
             if piles[f]:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = [None] * 64
         bare = bytearray(64)                              # B: the top cards
-        buried = []
+        buried: list[int] = []
         known = self._entries
-        for t in self.T:
+        for t in self.tableau_indices:
             pile = piles[t]
             if pile:
                 for card in pile:
@@ -276,7 +278,7 @@ class DeadEnds:
         uncovered = bytearray(len(empty))
         waiting = []
         slots = 0
-        for t in self.T:
+        for t in self.tableau_indices:
             cover = covers[t]
             if not cover or (empty[cover[0]] and empty[cover[1]]):
                 uncovered[t] = 1
@@ -328,7 +330,7 @@ class DeadEnds:
         changed = True
         while changed:
             changed = False
-            for guest, twin, host, other, virtual in splits:
+            for _guest, twin, host, other, virtual in splits:
                 if not available[virtual] and available[host] and \
                         (home[twin >> 4 & 3] >= twin & 15 or available[other]):
                     available[virtual] = changed = True
@@ -400,7 +402,7 @@ class DeadEnds:
         t's bottom card, y and that pile's other covering pile c (rule E's dropdowns: t may
         drop onto y once c is empty; y stays the top card meanwhile, see above)."""
         hosts = self.hosts
-        targets = {}
+        targets: dict[int, list[tuple[int, int]]] = {}
         for t, below in self.below:
             if piles[t]:
                 fitting = hosts[piles[t][0]]

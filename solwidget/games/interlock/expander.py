@@ -30,12 +30,15 @@ from ...solver.keys import patience_key
 from ...solver.stock import waste_plays
 from . import bridges, deadends
 from .keys import backs_uncovered
+from .rules import InterlockFamily
 
 
 class InterlockFamilyExpander(PatienceExpander):
     """The generic successors, with what the family knows: bridges and home bridges, safe
     cards sent home from anywhere (bridges.py), dead ends (deadends.py) where their lemmas
     hold, uncovered back piles sorted in the key (keys.py), covered cards in the score."""
+
+    game: InterlockFamily
 
     def reserve_plays(self, game):
         if bridges.applies(game):
@@ -96,7 +99,7 @@ class InterlockExpander(InterlockFamilyExpander):
         for moves, child in home:
             yield moves, child, None
         index = game.index_of
-        for moves, child in self.bridge_moves(game, state):
+        for moves, child in bridges.bridges(game, state):      # self.bridge_moves (__init__)
             yield moves, child, index[moves[-1].src]
 
     def _moves(self, state):

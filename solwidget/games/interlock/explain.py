@@ -39,7 +39,8 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     piles = state.piles
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
-    home, pile_of, uncovered, bare, available, empty, slots = test.failed
+    assert test.failed is not None          # a closure that fails says what it found
+    home, pile_of, uncovered, _bare, available, empty, slots = test.failed
     stuck = [suit << 4 | home[suit] + 1 for suit in range(4) if home[suit] < KING]
     stuck.sort(key=lambda card: (card & 15, card))
     card = stuck[0]

@@ -22,7 +22,7 @@ from ...engine.moves import Move
 def fits(game) -> bool:
     """The shape ``plans`` is written for: groups of any length (runs or Yukon groups) and
     no free cells; it reads the family's other rules from the game."""
-    return game.group in ("run", "yukon") and not game.C
+    return game.group in ("run", "yukon") and not game.cell_indices
 
 
 class InterlockMoves:
@@ -30,7 +30,7 @@ class InterlockMoves:
 
     def __init__(self, game):
         self.game = game
-        self.T = game.T
+        self.tableau_indices = game.tableau_indices
         self.pair = game._pair                  # covering piles by index (None: never covered)
         self.gone = game._gone_when_empty
         self.fits_on = game.fits_on
@@ -38,11 +38,11 @@ class InterlockMoves:
         self.one = game.one_card_moves
         self.ids = game.pile_ids
         self.start = game.foundation_start
-        self.waste, self.stock = game.WASTE, game.STOCK
+        self.waste, self.stock = game.waste_index, game.stock_index
         # the cards that may head a group to an empty back pile (the rule reads only the
         # card), and the piles that may be dropped onto, with the two piles covering each
-        self.empty_heads = frozenset(c for c in deck() if game.empty_pile_takes((), game.T[0], c))
-        self.droppers = [(x, *game.covers[x]) for x in game.T if game.covers[x]]
+        self.empty_heads = frozenset(c for c in deck() if game.empty_pile_takes((), game.tableau_indices[0], c))
+        self.droppers = [(x, *game.covers[x]) for x in game.tableau_indices if game.covers[x]]
 
     def _uncovered(self, piles, t) -> bool:
         pair = self.pair[t]
@@ -54,7 +54,7 @@ class InterlockMoves:
         to the first empty foundation (the key takes foundations as a set), and the waste
         and the stock give nothing (stock compression and the bridges stand for their moves)."""
         one, uncovered, start = self.one, self._uncovered, self.start
-        tableau = self.T if source is None else (source,) if source in self.T else ()
+        tableau = self.tableau_indices if source is None else (source,) if source in self.tableau_indices else ()
         givers = [t for t in tableau if piles[t] and uncovered(piles, t)]
         waste = self.waste if every and source in (None, self.waste) else None
         if waste is not None and not piles[waste]:
@@ -81,8 +81,9 @@ class InterlockMoves:
     def _takers(self, piles):
         """(card -> the non-empty tableau piles it fits on, the empty piles that take cards)."""
         fits_on, uncovered = self.fits_on, self._uncovered
-        takes, empty_takers = {}, []
-        for dst in self.T:
+        takes: dict[int, list[int]] = {}
+        empty_takers: list[int] = []
+        for dst in self.tableau_indices:
             pile = piles[dst]
             if pile:
                 if uncovered(piles, dst):
@@ -111,9 +112,9 @@ class InterlockMoves:
         if piles[self.stock]:
             if source in (None, self.stock):
                 yield game._DEAL, self.stock, self.waste, 1
-        elif piles[self.waste] and (game.redeals is None or extra[0] < game.redeals):
-            if source in (None, self.waste):
-                yield game._REDEAL, self.waste, self.stock, 1
+        elif source in (None, self.waste) and piles[self.waste] and \
+                (game.redeals is None or extra[0] < game.redeals):
+            yield game._REDEAL, self.waste, self.stock, 1
 
     def dropdowns(self, piles, source=None):
         """The dropdowns, by the pile dropped onto: a pile's only covering pile that still

@@ -89,11 +89,11 @@ def pack_tables(game) -> bytes:
     kinds = {"foundation": 0, "tableau": 2, "stock": 3, "waste": 4}
     layout = bytearray()
     for i, pid in enumerate(game.pile_ids):
-        pair = game._pair[i] if i in game.T else None
-        covered = game.covered.get(i, ()) if i in game.T else ()
+        pair = game._pair[i] if i in game.tableau_indices else None
+        covered = game.covered.get(i, ()) if i in game.tableau_indices else ()
         assert len(covered) <= 2 and (pair is None or len(pair) == 2)
         layout += bytes((kinds[game.pile_kinds[pid]], *(pair or (NONE, NONE)), game._gone_when_empty[i],
-                         int(i in game.T and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
+                         int(i in game.tableau_indices and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     heads = bytes(card in game.generator.empty_heads for card in range(64))
     safe = bytes(s for suit in range(4) for s in OTHER_COLOUR[suit]) + bytes(suit ^ 3 for suit in range(4))
@@ -125,7 +125,7 @@ class NativeSearch(native_search.NativeSearch):
         if type(expander) is not InterlockExpander or not expander.autoplay or not _same(_mirrored(), _MIRRORED):
             return False
         game = expander.game
-        return (len(game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"] and not game.C and
+        return (len(game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"] and not game.cell_indices and
                 game.card_count == 52)
 
     @staticmethod
@@ -137,11 +137,11 @@ class NativeSearch(native_search.NativeSearch):
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         game = expander.game
         self.game = game
-        self._F = frozenset(game.F)
+        self._F = frozenset(game.foundation_indices)
         self._index = game.index_of
         self._one = game.one_card_moves
         self._ids = game.pile_ids
-        self._stock, self._waste = game.STOCK, game.WASTE
+        self._stock, self._waste = game.stock_index, game.waste_index
         super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
 
     def rules(self, expander) -> bytes:

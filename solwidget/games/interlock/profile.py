@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...solver.budget import SearchOptions
 from ...solver.profile import Profile, register_profile
 from . import bridges, deadends, explain
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
@@ -10,7 +11,7 @@ from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
 # a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
-INTERLOCK_PORTFOLIO = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},)
+INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},)
 
 
 class InterlockFamilyProfile(Profile):

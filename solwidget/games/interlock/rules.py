@@ -16,12 +16,13 @@ the cards behind show through).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from ...engine.cards import FACE_DOWN, card_name, face_down
 from ...engine.errors import InvalidPosition
+from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout
 from ...engine.moves import Move
-from ...engine.geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP
 from ...engine.patience import Build, Patience
 from ...engine.registry import register
 from ...engine.state import State
@@ -49,10 +50,10 @@ class InterlockFamily(Patience):
         # by pile index (the engine's hooks speak in indices): the layer (0 back, 1 middle,
         # 2 front), the covering piles, and the piles covered
         layers = [0 if k < n else 1 if k < 2 * n + 1 else 2 for k in range(self.tableau_piles)]
-        self.layer = {t: layer for t, layer in zip(self.T, layers)}
-        self.covers = {t: tuple(self.T[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
-                       for k, (t, layer) in enumerate(zip(self.T, layers))}
-        self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.T}
+        self.layer = {t: layer for t, layer in zip(self.tableau_indices, layers)}
+        self.covers = {t: tuple(self.tableau_indices[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
+                       for k, (t, layer) in enumerate(zip(self.tableau_indices, layers))}
+        self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.tableau_indices}
         # the hot checks below read the pair of covering piles (None: never covered) by index
         self._pair = [self.covers.get(i) or None for i in range(len(self.pile_ids))]
         self._gone_when_empty = [self.layer.get(i, 0) > 0 for i in range(len(self.pile_ids))]
@@ -136,7 +137,7 @@ class InterlockFamily(Patience):
             return f"the top card of {dst} is face down: nothing may drop onto it"
         words = self.build.words()
         if self.group != "yukon":
-            for under, over in zip(cards, cards[1:]):
+            for under, over in itertools.pairwise(cards):
                 if not self.build.fits(under, over):
                     return (f"{src} is not a run {words} ({card_name(over)} on {card_name(under)}): "
                             "only such a run drops down")
@@ -148,7 +149,7 @@ class InterlockFamily(Patience):
     def _refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
         x, y = self.index_of.get(move.dst), self.index_of.get(move.src)
-        if y in self.covers.get(x, ()) and piles[x] and piles[y] \
+        if x is not None and y is not None and y in self.covers.get(x, ()) and piles[x] and piles[y] \
                 and move.n <= len(piles[y]) and move.card is None:
             reason = self._dropdown_refusal(piles, y, x, move.n)
             if reason:
@@ -171,7 +172,7 @@ class InterlockFamily(Patience):
     def _check_position(self, piles, extra) -> None:
         super()._check_position(piles, extra)
         ids = self.pile_ids
-        for i in self.T:
+        for i in self.tableau_indices:
             if not piles[i] and self._holding_covers(piles, i):
                 names = _and([ids[c] for c in self._holding_covers(piles, i)])
                 raise InvalidPosition(f"{ids[i]} is empty, yet covered by {names}: a covered pile "
@@ -183,38 +184,37 @@ class InterlockFamily(Patience):
                     "to a back or middle pile lies face down, until it is uncovered")
 
     # ------------------------------------------------------------- layout
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """PySolFC's picture: stock, waste and foundations in a row at the top; below, the
         back layer, then the middle and front layers, each drawn a quarter card-step lower
         and half a card to the left, on top of the one behind."""
         step = 1 + PILE_GAP
         row_step = (CARD_ASPECT + ROW_GAP) / 4
         tableau_y = CARD_ASPECT + ROW_GAP
-        piles = []
+        piles: list[PileLayout] = []
         if self.draw:
             piles.append(self._pile_layout("stock", 0, 0, "none"))
             piles.append(self._pile_layout("waste", step, 0, "none"))
         first = self.board_columns - 4
-        for x, f in enumerate(self.F, first):
+        for x, f in enumerate(self.foundation_indices, first):
             piles.append(self._pile_layout(self.pile_ids[f], x * step, 0, "none"))
         left = (self.board_columns - self.back_piles - 2) / 2     # the front layer's first column
-        for i in self.T:
+        for i in self.tableau_indices:
             layer = self.layer[i]
-            column = self.T.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
-            x = (left + 1 - layer / 2 + column) * step
-            entry = self._pile_layout(self.pile_ids[i], x, tableau_y + layer * row_step, "down")
-            entry.update(z=layer, layer=LAYERS[layer], gone_when_empty=layer != 0,
-                         covered_by=[self.pile_ids[c] for c in self.covers[i]],
-                         empty=entry["empty"] if layer == 0 else "")
-            piles.append(entry)
+            column = self.tableau_indices.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
+            corner = (left + 1 - layer / 2 + column) * step
+            entry = self._pile_layout(self.pile_ids[i], corner, tableau_y + layer * row_step, "down")
+            piles.append({**entry, "z": layer, "layer": LAYERS[layer], "gone_when_empty": layer != 0,
+                          "covered_by": [self.pile_ids[c] for c in self.covers[i]],
+                          "empty": entry["empty"] if layer == 0 else ""})
         width = self.board_columns * step - PILE_GAP
         height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM
         # Narrow screens scroll the layers sideways (they cannot wrap: each pile lies over two
         # others); the foundations then come left, beside the waste, where the felt begins.
-        left = [pile["id"] for pile in piles if pile["fan"] == "none"]
+        stacks = [pile["id"] for pile in piles if pile["fan"] == "none"]
         places = {pile["id"]: [pile["x"], pile["y"]] for pile in piles}
-        places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(left)})
-        narrow = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
+        places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(stacks)})
+        narrow: Arrangement = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
                   "places": places}
         return {"width": round(width, 3), "height": round(height, 3), "piles": piles, "narrower": [narrow]}
 

@@ -59,7 +59,7 @@ than they find (docs/solver.md).
 from __future__ import annotations
 
 from ...engine.cards import FACE_DOWN, KING
-from .board import DECKS, DRAW, F, R2X, ROW_SLICES
+from .board import DECKS, DRAW, R2X, ROW_SLICES, F
 
 # Sets of cards are ints, card c the bit c & 63 (suit << 4 | rank; clubs 0 and spades 3 black).
 SUIT = 0xFFFF

@@ -69,10 +69,10 @@ from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.state import State
 from ...solver.expand import GenericExpander
+from .board import DRAW, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES, F
 from .deadends import DeadEnds
-from .board import DRAW, F, MOVES, PILE_IDS, ROW, ROW_SLICES, SPACES
 from .moves import BUILD_ACTION, D1, apply, plans
-from .score import mutated_score
+from .score import MutatedScore, mutated_score
 
 ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
@@ -84,7 +84,7 @@ INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
 REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their places
 ROW_1, ROW_2, ROW_3 = ROW_SLICES
 SEPARATOR = b"\xff"          # no card: cards are below 128
-MODES_BYTES = {}            # deck modes -> bytes, each mode + 1 (DRAW is -1)
+MODES_BYTES: dict[tuple[int, ...], bytes] = {}     # deck modes -> bytes, each mode + 1 (DRAW is -1)
 GROUPS_KEPT = 200_000       # sorted groups that key() keeps (about 200 bytes each)
 _groups: dict = {}
 
@@ -121,7 +121,8 @@ def key(state) -> bytes:
 
 def levels(piles) -> tuple[list[int], list[int | None]]:
     """Per suit, how many of its cards are home, and which foundation holds them."""
-    level, home = [0] * 4, [None] * 4
+    level: list[int] = [0] * 4
+    home: list[int | None] = [None] * 4
     for f in F:
         pile = piles[f]
         if pile:
@@ -228,12 +229,13 @@ class MutatedExpander(GenericExpander):
     it, no card was turned up) and saves too little (docs/solver.md)."""
 
     pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
+    score: MutatedScore
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
         self.key = key if autoplay else game.key      # key() takes the search's bytes piles
-        self.dead_ends = DeadEnds() if autoplay else None
+        self.dead_ends: DeadEnds | None = DeadEnds() if autoplay else None
 
     def make_score(self, game, weights):
         return mutated_score(game, weights)
@@ -246,7 +248,8 @@ class MutatedExpander(GenericExpander):
     def start(self, state):
         """The search's first position, its piles as bytes (moves.py), settled."""
         if self.autoplay:
-            state = State(state.game, tuple(map(bytes, state.piles)), state.extra)
+            # the search's own positions: piles as bytes (the same cards), read by this family only
+            state = State(state.game, tuple(map(bytes, state.piles)), state.extra)  # type: ignore[arg-type]
         return super().start(state)
 
     def _settle(self, state):
@@ -258,7 +261,7 @@ class MutatedExpander(GenericExpander):
     def _engine_moves(self, state):
         """Every move of the engine but the key-equal duplicates, and its position."""
         piles, apply_move = state.piles, self.game.apply_legal
-        first_empty = {}
+        first_empty: dict[int, int] = {}
         for s in SPACES:
             if not piles[s]:
                 first_empty.setdefault(ROW[s], s)
@@ -289,7 +292,7 @@ class MutatedExpander(GenericExpander):
         if not self.autoplay:
             yield from super().scored(state, came_by, admit)
             return
-        if self.dead_ends.is_dead(state):
+        if self.dead_ends is not None and self.dead_ends.is_dead(state):
             return
         piles, modes, game, key = state.piles, state.extra, state.game, self.key
         level = levels(piles)[0]

@@ -15,8 +15,22 @@ the two agree on every move.
 from __future__ import annotations
 
 from ...engine.cards import ACE, FACE_DOWN, KING
-from .board import (ALL_SPACES, BUILD_MOVES, CARD_MOVES, DECKS, DRAW, F, GIVERS, MOVES, PARENTS_OF, R2X, ROW,
-                    SPACES, flip, run_length)
+from .board import (
+    ALL_SPACES,
+    BUILD_MOVES,
+    CARD_MOVES,
+    DECKS,
+    DRAW,
+    GIVERS,
+    MOVES,
+    PARENTS_OF,
+    R2X,
+    ROW,
+    SPACES,
+    F,
+    flip,
+    run_length,
+)
 
 BUILD_ACTION = -1                   # the destination of "dN build"
 D1 = DECKS[0]
@@ -29,7 +43,8 @@ def _open_piles(piles, modes, every):
     -> pile index) and the empty spaces; the card each foundation wants next (card ->
     foundation) and the empty foundations. Unless ``every``, only the first empty space of
     a row and the first empty foundation: the others give key-equal positions."""
-    tops, empty = ({}, {}, {}, {}), ([], [], [], [])
+    tops: tuple[dict[int, int], ...] = ({}, {}, {}, {})      # per row: top card -> its pile
+    empty: tuple[list[int], ...] = ([], [], [], [])
     for s in SPACES:
         pile = piles[s]
         if pile:
@@ -41,7 +56,8 @@ def _open_piles(piles, modes, every):
     for d, base in zip(DECKS, modes):
         if base != DRAW:
             tops[ROW[d]][piles[d][-1]] = d
-    wanted, empty_foundations = {}, []
+    wanted: dict[int, int] = {}
+    empty_foundations: list[int] = []
     for f in F:
         pile = piles[f]
         if not pile:
@@ -165,7 +181,7 @@ def apply(piles, modes, src, dst, n, card):
         i = pile.index(card)
         moving, left = pile[i:i + 1], pile[:i] + pile[i + 1:]
     new[dst] = piles[dst] + moving
-    flip_rows = ()
+    flip_rows: tuple[int, ...] = ()
     if src in ALL_SPACES:
         if left and left[-1] & FACE_DOWN:
             left = _face_up_top(left)

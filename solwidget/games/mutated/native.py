@@ -61,9 +61,9 @@ def pack_rules(game=None) -> bytes:
     assert sorted(F + SPACES + (R2X,) + DECKS) == list(range(len(PILE_IDS)))
     # the key keeps r2x and the decks in place after the spaces (expander.REST), the decks
     # in rows 1, 2, 3 (moves.apply flips DECKS[row - 1]), the row-1 spaces in order
-    assert (R2X,) + DECKS == tuple(range(SPACES[-1] + 1, len(PILE_IDS)))
+    assert tuple(range(SPACES[-1] + 1, len(PILE_IDS))) == (R2X,) + DECKS
     assert all(ROW[d] == i + 1 for i, d in enumerate(DECKS))
-    assert ROW1_SPACES == tuple(s for s in SPACES if ROW[s] == 1)
+    assert tuple(s for s in SPACES if ROW[s] == 1) == ROW1_SPACES
     rows = bytes(ROW)
     givers = bytearray()
     for src, to_rows, _ in GIVERS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...solver.budget import SearchOptions
 from ...solver.profile import Profile, register_profile
 from . import explain
 from .expander import MutatedExpander, settle
@@ -12,7 +13,7 @@ from .rules import MutatedSolitaire
 # on face-down deck cards rather than rows and exploring a tenth of its pops, and the greedy
 # one's weights with a small depth weight, exploring half: the positions of rare kinds it
 # reaches are the way off the plateaus where the other two stall.
-MUTATED_PORTFOLIO = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
+MUTATED_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
                      {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
                      {"depth_weight": 0.2, "explore": 0.5, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
 

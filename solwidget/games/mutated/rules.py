@@ -15,19 +15,37 @@ even its top one ("d2 r1c3 QH"); "d2 build" turns deck d2 into a built pile.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterator, Mapping
 
 from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_down, parse_card
 from ...engine.checks import shown
 from ...engine.errors import InvalidPosition
 from ...engine.game import Game
-from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP
+from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout
 from ...engine.moves import Move
 from ...engine.registry import register
-from ...engine.state import State
-from .board import (BUILD, CARD_BY_NAME, COLUMNS, DECK_IDS, DECK_SIZE, DECKS, DRAW, F, FOUNDATION_IDS,
-                    PILE_IDS, R2X, ROW, ROWS, SPACE_IDS, SPACES, _row_of)
+from ...engine.state import Pile, State
+from .board import (
+    BUILD,
+    CARD_BY_NAME,
+    COLUMNS,
+    DECK_IDS,
+    DECK_SIZE,
+    DECKS,
+    DRAW,
+    FOUNDATION_IDS,
+    PILE_IDS,
+    R2X,
+    ROW,
+    ROWS,
+    SPACE_IDS,
+    SPACES,
+    F,
+    _row_of,
+)
 from .moves import BUILD_ACTION, apply, plans
+
 
 @register
 class MutatedSolitaire(Game):
@@ -39,12 +57,12 @@ class MutatedSolitaire(Game):
                "in row 2 (one card); a 7-card deck per row, alternately face down and up. A card moves only "
                "to the row directly above or below: only row 1 reaches the foundations. Spaces build down "
                "in alternating colours, runs move as a unit, an empty space takes only a King or a run "
-               "headed by a King; the extra space, once emptied, is gone. Any face-up card of a deck may be taken alone; nothing goes "
-               "on a deck in draw mode. A King moved into, or turned up in, a space of a row flips that "
-               "row's deck. A deck's build button turns its top card into the base of a built pile, which "
-               "plays like a space of its row until its base leaves.")
+               "headed by a King; the extra space, once emptied, is gone. Any face-up card of a deck may "
+               "be taken alone; nothing goes on a deck in draw mode. A King moved into, or turned up in, "
+               "a space of a row flips that row's deck. A deck's build button turns its top card into the "
+               "base of a built pile, which plays like a space of its row until its base leaves.")
     pile_ids = PILE_IDS
-    pile_kinds = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
+    pile_kinds: Mapping[str, str] = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
                   "r2x": "space", **{p: "deck" for p in DECK_IDS}}
     actions = frozenset({"build"})
 
@@ -53,7 +71,7 @@ class MutatedSolitaire(Game):
         """Face-down layer r1c1..r3c5, face-up layer r1c1..r3c5, r2x, then d1, d2, d3 from the
         bottom up, each deck alternately face down and face up, starting face down."""
         it = iter(cards)
-        piles = [()] * len(PILE_IDS)
+        piles: list[Pile] = [()] * len(PILE_IDS)
         for s in SPACES:
             piles[s] = (face_down(next(it)),)
         for s in SPACES:
@@ -166,7 +184,7 @@ class MutatedSolitaire(Game):
             return (), "a face-down card cannot be moved"
         if s in F and move.n > 1:
             return (), "a foundation gives back only its top card"
-        for under, over in zip(moving, moving[1:]):
+        for under, over in itertools.pairwise(moving):
             if not BUILD.fits(under, over):
                 return (), (f"{card_name(over)} on {card_name(under)} is not a run {BUILD.words()}: "
                             "only such a run moves as a unit")
@@ -256,7 +274,7 @@ class MutatedSolitaire(Game):
 
     @staticmethod
     def _check_run(pid: str, cards: tuple) -> None:
-        for under, over in zip(cards, cards[1:]):
+        for under, over in itertools.pairwise(cards):
             if not BUILD.fits(under, over):
                 raise InvalidPosition(f"{pid}: {card_name(over)} cannot lie on {card_name(under)}: "
                                       f"face-up cards there build {BUILD.words()}")
@@ -316,7 +334,7 @@ class MutatedSolitaire(Game):
             return f"a space in row {row}"
         return super().place_name(pile_id)
 
-    def layout(self) -> dict:
+    def layout(self) -> Layout:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
         fan_room, deck_room = 1.0, 3.0      # a row grows as its fans grow (geometry.row_shifts)
@@ -325,7 +343,7 @@ class MutatedSolitaire(Game):
         rows_y = CARD_ASPECT + ROW_GAP      # row 1's top, below the foundations
         deck_x = COLUMNS * step + 0.35
         r2x_x = deck_x + deck_room + 0.35
-        piles = []
+        piles: list[PileLayout] = []
 
         def add(pid, x, y, fan, empty):
             piles.append({"id": pid, "kind": self.pile_kinds[pid], "x": round(x, 3), "y": round(y, 3),
@@ -344,7 +362,7 @@ class MutatedSolitaire(Game):
                 "piles": piles, "narrower": [self._narrow_layout(piles)]}
 
     @staticmethod
-    def _narrow_layout(piles: list[dict]) -> dict:
+    def _narrow_layout(piles: list[PileLayout]) -> Arrangement:
         """For narrow screens: each row's deck beneath its five spaces (r2x beside deck 2),
         so that the board is as wide as a row of five."""
         step = 1 + PILE_GAP

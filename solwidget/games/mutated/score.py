@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from ...engine.cards import FACE_DOWN, OTHER_COLOUR
+from ...engine.state import State
+from ...solver.contract import SiblingScore, sibling_score
 from ...solver.heuristics import DEFAULT_WEIGHTS, need_tables, scan_pile, weights_of
 from .board import BUILD, DECKS, DRAW, R2X, ROW, SPACES
 
@@ -11,7 +15,10 @@ from .board import BUILD, DECKS, DRAW, R2X, ROW, SPACES
 MUTATED_WEIGHTS = {**DEFAULT_WEIGHTS, "rows": 0.5, "decks": 0.5, "orphans": 0.0}
 
 
-def mutated_score(game, weights=None):
+MutatedScore = SiblingScore[Callable[[State], Callable[[State, Sequence[int]], float]]]
+
+
+def mutated_score(game, weights=None) -> MutatedScore:
     """Mutated Solitaire: cards home, and the road each other card still has to go.
 
     - rows: a card reaches the foundations only through row 1, one row a move, so a card in
@@ -139,13 +146,14 @@ def mutated_score(game, weights=None):
         is scored at the first call."""
         old, old_modes = parent.piles, parent.extra
         level = foundation_levels(old)
-        known = []
+        known: tuple[float, list] | None = None      # the parent's score and caches, once asked
 
         def child_score(child, moved) -> float:
             """``moved``: the piles the child's move took cards from and put them on (the
             decks, which a King may flip, are looked at in any case)."""
-            if not known:
-                known[:] = value_of(parent), level_caches(level, old)
+            nonlocal known
+            if known is None:
+                known = value_of(parent), level_caches(level, old)
             value, caches = known
             if value <= 0.5:                          # the floor: the parts do not add up to it
                 return value_of(child)
@@ -173,5 +181,4 @@ def mutated_score(game, weights=None):
     def score(state) -> float:       # value_of: moves_from, kept on score, may not refer to score
         return value_of(state)       # (a reference cycle, which only the garbage collector frees)
 
-    score.moves_from = moves_from
-    return score
+    return sibling_score(score, moves_from)
