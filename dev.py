@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Set up solwidget and run its main job or its tests; needs only Python, pip and Node.
 
-    python3 dev.py lab     # set up, then JupyterLab on notebooks/ (loopback only)
-    python3 dev.py check   # the fast loop while editing: lint, format, types, ESLint and the quick
-                           # unit tests (no browser, notebook or wheel build; under a minute)
-    python3 dev.py test    # set up, then every test: rules, solver, widget, notebooks, browser
-    python3 dev.py lite    # set up, then build the lessons' static JupyterLite site in build/lite
-                           # (nothing installed for the reader: any static file server serves it)
+python3 dev.py lab     # set up, then JupyterLab on notebooks/ (loopback only)
+python3 dev.py check   # the fast loop while editing: lint, format, types, ESLint and the quick
+                       # unit tests (no browser, notebook or wheel build; under a minute)
+python3 dev.py test    # set up, then every test: rules, solver, widget, notebooks, browser
+python3 dev.py lite    # set up, then build the lessons' static JupyterLite site in build/lite
+                       # (nothing installed for the reader: any static file server serves it)
 """
 
 import hashlib
@@ -81,15 +81,24 @@ def setup_js():
     if not (ROOT / "package.json").exists():
         return
     if not (ROOT / "node_modules").exists() or not stamp_ok("npm", ROOT / "package-lock.json"):
-        run("npm", "ci" if (ROOT / "package-lock.json").exists() else "install", "--no-audit", "--no-fund", cwd=ROOT)
+        run(
+            "npm",
+            "ci" if (ROOT / "package-lock.json").exists() else "install",
+            "--no-audit",
+            "--no-fund",
+            cwd=ROOT,
+        )
     run("npm", "run", "--silent", "build", cwd=ROOT)
 
 
 def setup_test_tools():
     """What the tests drive besides Python: Debian's chromium (no browser download) and
     Freecell Solver, the independent solver FreeCell is checked against."""
-    missing = [package for command, package in (("chromium", "chromium"), ("fc-solve", "freecell-solver-bin"))
-               if not shutil.which(command)]
+    missing = [
+        package
+        for command, package in (("chromium", "chromium"), ("fc-solve", "freecell-solver-bin"))
+        if not shutil.which(command)
+    ]
     if not missing:
         return
     if os.geteuid() != 0 or not shutil.which("apt-get"):
@@ -101,20 +110,42 @@ def setup_test_tools():
 # The unit tests of the fast loop: the rules, the engine's data and texts, the layers, a
 # search or two. Each file takes seconds in pure Python; the solver's families, the widget,
 # studies, browsers, notebooks and packaging are left to ``dev.py test``.
-QUICK_TESTS = ["tests/test_architecture.py", "tests/test_positions.py", "tests/test_moves_text.py",
-               "tests/test_validation.py", "tests/test_deals.py", "tests/test_svg.py",
-               "tests/test_board_data.py", "tests/test_freecell_family.py", "tests/test_solver_frontier.py"]
+QUICK_TESTS = [
+    "tests/test_architecture.py",
+    "tests/test_positions.py",
+    "tests/test_moves_text.py",
+    "tests/test_validation.py",
+    "tests/test_deals.py",
+    "tests/test_svg.py",
+    "tests/test_board_data.py",
+    "tests/test_freecell_family.py",
+    "tests/test_solver_frontier.py",
+]
 
 
 def check(argv) -> int:
     """ruff (lint and format), mypy, ESLint, then the quick unit tests: each runs, and the
     exit status says whether all passed. ``argv``: more pytest arguments (``-k`` ...)."""
-    steps = [[PY, "-m", "ruff", "check", "."],
-             [PY, "-m", "ruff", "format", "--check", "."],
-             [PY, "-m", "mypy"],
-             ["npm", "run", "--silent", "lint"],
-             [PY, "-m", "pytest", "-q", "-p", "no:nbval", "-o", "addopts=-ra --strict-markers",
-              "-m", "not slow and not browser", *QUICK_TESTS, *argv]]
+    steps = [
+        [PY, "-m", "ruff", "check", "."],
+        [PY, "-m", "ruff", "format", "--check", "."],
+        [PY, "-m", "mypy"],
+        ["npm", "run", "--silent", "lint"],
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:nbval",
+            "-o",
+            "addopts=-ra --strict-markers",
+            "-m",
+            "not slow and not browser",
+            *QUICK_TESTS,
+            *argv,
+        ],
+    ]
     failed = []
     for step in steps:
         print("+", " ".join(map(str, step)), flush=True)
@@ -130,7 +161,7 @@ def main(argv):
     if job not in ("lab", "test", "setup", "lite", "check"):
         sys.exit(__doc__)
     setup_python()
-    if job == "check":          # no compiled modules built: a source file runs as it is
+    if job == "check":  # no compiled modules built: a source file runs as it is
         setup_js()
         sys.exit(check(argv[2:]))
     setup_compiled()
@@ -138,9 +169,20 @@ def main(argv):
     if job == "lab":
         flags = ["--no-browser"] if os.environ.get("CI") or not os.environ.get("DISPLAY") else []
         if os.geteuid() == 0:
-            flags.append("--allow-root")   # containers and CI machines often run as root
-        os.execv(PY, [PY, "-m", "jupyter", "lab", "--ip=127.0.0.1", *flags,
-                      f"--notebook-dir={ROOT / 'notebooks'}", *argv[2:]])
+            flags.append("--allow-root")  # containers and CI machines often run as root
+        os.execv(
+            PY,
+            [
+                PY,
+                "-m",
+                "jupyter",
+                "lab",
+                "--ip=127.0.0.1",
+                *flags,
+                f"--notebook-dir={ROOT / 'notebooks'}",
+                *argv[2:],
+            ],
+        )
     if job == "lite":
         os.execv(PY, [PY, ROOT / "lite" / "build_site.py", *argv[2:]])
     if job == "test":

@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-MANIFEST = Path("solwidget") / "_compiled.json"     # module -> sha256 of the source compiled
+MANIFEST = Path("solwidget") / "_compiled.json"  # module -> sha256 of the source compiled
 
 
 def _compiled_py(root: Path):
@@ -47,7 +47,7 @@ def hook_config(root: Path = ROOT) -> dict:
     compile, and ``native``, the C files of the extension modules written in C."""
     try:
         import tomllib
-    except ModuleNotFoundError:     # Python 3.10: hatchling brings tomli
+    except ModuleNotFoundError:  # Python 3.10: hatchling brings tomli
         import tomli as tomllib
     config = tomllib.loads((root / "pyproject.toml").read_text())
     return config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
@@ -76,9 +76,12 @@ def native_extension(root: Path, compiled, source: Path):
 
     kernels = compiled.kernel_sources(source)
     listed = "".join(f"KERNEL({kernel.parent.name})" for kernel in kernels)
-    return Extension(module_name(root, source), [str(f.relative_to(root)) for f in [source, *kernels]],
-                     depends=[str(h.relative_to(root)) for h in compiled.local_headers(source)],
-                     define_macros=[("KERNELS", listed)] if kernels else [])
+    return Extension(
+        module_name(root, source),
+        [str(f.relative_to(root)) for f in [source, *kernels]],
+        depends=[str(h.relative_to(root)) for h in compiled.local_headers(source)],
+        define_macros=[("KERNELS", listed)] if kernels else [],
+    )
 
 
 def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path] = ()) -> dict[str, str]:
@@ -91,16 +94,19 @@ def compile_modules(root: Path, files: list[Path], out: Path, native: list[Path]
 
     build = root / "build" / "cython"
     here = os.getcwd()
-    os.chdir(root)                  # cythonize puts the C files under build_dir by relative path
+    os.chdir(root)  # cythonize puts the C files under build_dir by relative path
     try:
         extensions = cythonize(
-            [str(f.relative_to(root)) for f in files], build_dir=str(build), quiet=True,
+            [str(f.relative_to(root)) for f in files],
+            build_dir=str(build),
+            quiet=True,
             nthreads=os.cpu_count() or 1,
             compiler_directives={
                 "language_level": 3,
-                "binding": True,                # functions keep their names, docstrings, signatures
-                "annotation_typing": False,     # annotations stay hints: Python's semantics and errors
-            })
+                "binding": True,  # functions keep their names, docstrings, signatures
+                "annotation_typing": False,  # annotations stay hints: Python's semantics and errors
+            },
+        )
     finally:
         os.chdir(here)
     compiled = _compiled_py(root)
@@ -132,7 +138,7 @@ def clean(root: Path = ROOT) -> None:
 
 try:
     from hatchling.builders.hooks.plugin.interface import BuildHookInterface
-except ModuleNotFoundError:         # run as a script, outside a build
+except ModuleNotFoundError:  # run as a script, outside a build
     BuildHookInterface = object
 
 
@@ -145,11 +151,14 @@ class CompiledModulesHook(BuildHookInterface):
         root = Path(self.root)
         self._out = Path(tempfile.mkdtemp(prefix="solwidget-compiled-"))
         try:
-            manifest = compile_modules(root, sources(root, self.config["compile"]), self._out,
-                                       native_sources(root, self.config))
-        except Exception as error:   # noqa: BLE001 - no Cython, no compiler, a failed build: all mean pure Python
-            self.app.display_warning(f"solwidget: the compiled modules were not built, the wheel is "
-                                     f"pure Python (the same results, slower): {error}")
+            manifest = compile_modules(
+                root, sources(root, self.config["compile"]), self._out, native_sources(root, self.config)
+            )
+        except Exception as error:  # noqa: BLE001 - no Cython, no compiler, a failed build: all mean pure Python
+            self.app.display_warning(
+                f"solwidget: the compiled modules were not built, the wheel is "
+                f"pure Python (the same results, slower): {error}"
+            )
             return
         (self._out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         for path in extension_files(self._out) + [self._out / MANIFEST]:

@@ -30,7 +30,7 @@ def played_game(game, number: int, rnd: random.Random, deviate: int, solve_secon
     """(start, moves): part of a win of deal ``number``, then ``deviate`` random legal moves."""
     start = game.deal(number)
     win = sw.solve(start, max_states=None, max_seconds=solve_seconds).moves
-    line, state = list(win[:rnd.randint(0, len(win))]), start
+    line, state = list(win[: rnd.randint(0, len(win))]), start
     for move in line:
         state = state.play(move)
     for _ in range(deviate):
@@ -59,8 +59,12 @@ def meter(game_id: str, games: int, deviate: int, seconds: float, seed: int) -> 
             spent = time.perf_counter() - began
             times.append(spent)
             answered += verdict.status != UNKNOWN and spent <= seconds
-    return {"positions": len(times), "answered": answered, "median_ms": 1000 * statistics.median(times),
-            "p99_ms": 1000 * sorted(times)[int(0.99 * (len(times) - 1))]}
+    return {
+        "positions": len(times),
+        "answered": answered,
+        "median_ms": 1000 * statistics.median(times),
+        "p99_ms": 1000 * sorted(times)[int(0.99 * (len(times) - 1))],
+    }
 
 
 def review_time(game_id: str, moves: int, seed: int) -> tuple[float, int, str]:
@@ -69,7 +73,7 @@ def review_time(game_id: str, moves: int, seed: int) -> tuple[float, int, str]:
     rnd = random.Random(seed)
     start = game.deal(1)
     win = sw.solve(start, max_states=None, max_seconds=10.0).moves
-    line, state = list(win[:moves // 2]), start
+    line, state = list(win[: moves // 2]), start
     for move in line:
         state = state.play(move)
     while len(line) < moves and state.legal_moves() and not state.is_won():
@@ -86,7 +90,7 @@ def move_times(game_id: str, moves: int = 40) -> float:
     win = sw.solve(w.state, max_states=None, max_seconds=10.0).moves
     rnd = random.Random(0)
     spent = []
-    for move in win[:moves // 2]:
+    for move in win[: moves // 2]:
         began = time.perf_counter()
         w.play(move)
         spent.append(time.perf_counter() - began)
@@ -105,21 +109,29 @@ def move_times(game_id: str, moves: int = 40) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100, help="played games per seed game (default 100)")
-    parser.add_argument("--deviate", type=int, default=10, help="random moves after the win is left (default 10)")
+    parser.add_argument(
+        "--deviate", type=int, default=10, help="random moves after the win is left (default 10)"
+    )
     parser.add_argument("--seconds", type=float, default=1.0, help="the meter's budget (default 1 s)")
-    parser.add_argument("--review-moves", type=int, default=100, help="moves of the reviewed game (default 100)")
+    parser.add_argument(
+        "--review-moves", type=int, default=100, help="moves of the reviewed game (default 100)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=SEED_GAMES, help="game ids (default: the seed games)")
     args = parser.parse_args(argv)
     print(describe())
-    print(f"{'game':20} {'positions':>9} {'in time':>8} {'share':>7} {'median':>9} {'p99':>9} "
-          f"{'review':>8} {'moves':>5} {'play, coach on':>15}")
+    print(
+        f"{'game':20} {'positions':>9} {'in time':>8} {'share':>7} {'median':>9} {'p99':>9} "
+        f"{'review':>8} {'moves':>5} {'play, coach on':>15}"
+    )
     for game_id in args.only:
         m = meter(game_id, args.games, args.deviate, args.seconds, args.seed)
         seconds, length, _ = review_time(game_id, args.review_moves, args.seed)
         play = move_times(game_id)
-        print(f"{game_id:20} {m['positions']:9} {m['answered']:8} {m['answered'] / m['positions']:7.1%} "
-              f"{m['median_ms']:7.1f}ms {m['p99_ms']:7.0f}ms {seconds:7.1f}s {length:5} {1000 * play:13.1f}ms")
+        print(
+            f"{game_id:20} {m['positions']:9} {m['answered']:8} {m['answered'] / m['positions']:7.1%} "
+            f"{m['median_ms']:7.1f}ms {m['p99_ms']:7.0f}ms {seconds:7.1f}s {length:5} {1000 * play:13.1f}ms"
+        )
     return 0
 
 

@@ -82,9 +82,15 @@ def measure(game_id: str, count: int, repeat: int) -> dict:
         for s in states:
             s.key()
 
-    return {"game": game_id, "positions": len(states), "moves/pos": n_moves / len(states),
-            "legal/s": best_rate(gen, len(states), repeat), "play/s": best_rate(play, n_moves, repeat),
-            "succ/s": best_rate(succ, n_moves, repeat), "key/s": best_rate(keys, len(states), repeat)}
+    return {
+        "game": game_id,
+        "positions": len(states),
+        "moves/pos": n_moves / len(states),
+        "legal/s": best_rate(gen, len(states), repeat),
+        "play/s": best_rate(play, n_moves, repeat),
+        "succ/s": best_rate(succ, n_moves, repeat),
+        "key/s": best_rate(keys, len(states), repeat),
+    }
 
 
 def main(argv=None) -> None:
@@ -100,8 +106,11 @@ def main(argv=None) -> None:
     print("-" * len(header))
     for game_id in game_ids:
         r = measure(game_id, args.positions, args.repeat)
-        print(f"{r['game']:<24}{r['positions']:>10}{r['moves/pos']:>10.1f}{r['legal/s']:>10,.0f}"
-              f"{r['play/s']:>10,.0f}{r['succ/s']:>10,.0f}{r['key/s']:>10,.0f}", flush=True)
+        print(
+            f"{r['game']:<24}{r['positions']:>10}{r['moves/pos']:>10.1f}{r['legal/s']:>10,.0f}"
+            f"{r['play/s']:>10,.0f}{r['succ/s']:>10,.0f}{r['key/s']:>10,.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

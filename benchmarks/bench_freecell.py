@@ -65,11 +65,12 @@ NOT_SOLVED = re.compile(r"^(?:Unsolved|Intractable) Board No\. (\d+) at")
 @dataclass
 class Run:
     """One solver's results over the deals: per deal, solved or not, seconds, moves."""
+
     name: str
     solved: list[bool]
     seconds: list[float]
-    moves: list[int]             # 0 where not solved or not known
-    total: float                 # seconds for the whole range
+    moves: list[int]  # 0 where not solved or not known
+    total: float  # seconds for the whole range
     positions: list[int | None] | None = None  # a deal: fc-solve's states checked, our expansions
 
     def mean_moves(self) -> float | None:
@@ -88,8 +89,9 @@ def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int,
     path.write_text(board_text(state))
     began = time.perf_counter()
     try:
-        out = subprocess.run([FC_SOLVE, *FC_ARGS, str(path)], capture_output=True, text=True,
-                             timeout=timeout).stdout
+        out = subprocess.run(
+            [FC_SOLVE, *FC_ARGS, str(path)], capture_output=True, text=True, timeout=timeout
+        ).stdout
     except subprocess.TimeoutExpired:
         return False, time.perf_counter() - began, 0, None
     seconds = time.perf_counter() - began
@@ -102,16 +104,23 @@ def run_fc_solve(state, folder: Path, timeout: float) -> tuple[bool, float, int,
 def run_fc_solve_range(n: int, timeout: float) -> tuple[Run, float]:
     """Deals 1..n in one fc-solve process; also returns the process's whole wall time."""
     began = time.perf_counter()
-    out = subprocess.run([FC_RANGE, "1", str(n), "1", *FC_RANGE_PRESET], capture_output=True, text=True,
-                         timeout=timeout, check=True).stdout
+    out = subprocess.run(
+        [FC_RANGE, "1", str(n), "1", *FC_RANGE_PRESET],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    ).stdout
     wall = time.perf_counter() - began
     return parse_range_output(out, n), wall
 
 
 def median_range_run(n: int, repeats: int) -> tuple[Run, float]:
     """The run of the range solver with the median total, of ``repeats`` runs."""
-    runs = sorted((run_fc_solve_range(n, timeout=max(600.0, 10.0 * n)) for _ in range(repeats)),
-                  key=lambda run_and_wall: run_and_wall[0].total)
+    runs = sorted(
+        (run_fc_solve_range(n, timeout=max(600.0, 10.0 * n)) for _ in range(repeats)),
+        key=lambda run_and_wall: run_and_wall[0].total,
+    )
     return runs[len(runs) // 2]
 
 
@@ -132,8 +141,14 @@ def parse_range_output(out: str, n: int) -> Run:
     seconds = [later - earlier for earlier, later in itertools.pairwise(stamps)]
     counts = [0] + [iterations[d] for d in range(1, n + 1)]
     positions = [later - earlier for earlier, later in itertools.pairwise(counts)]
-    return Run("fc-solve -l lg, one process", [d not in failed for d in range(1, n + 1)], seconds,
-               [0] * n, stamps[-1] - start, positions)
+    return Run(
+        "fc-solve -l lg, one process",
+        [d not in failed for d in range(1, n + 1)],
+        seconds,
+        [0] * n,
+        stamps[-1] - start,
+        positions,
+    )
 
 
 def run_ours(state, max_states, max_seconds, python_search=False) -> tuple[bool, float, int, int]:
@@ -168,28 +183,36 @@ def print_table(n: int, runs: list[Run]) -> None:
     print(f"{'':{width}}{'solved':>10}{'total s':>10}{'median s':>10}{'worst s':>10}{'mean moves':>12}")
     for run in runs:
         mean = run.mean_moves()
-        print(f"{run.name:{width}}{sum(run.solved):>6}/{n:<3}{run.total:>10.3f}"
-              f"{statistics.median(run.seconds):>10.4f}{max(run.seconds):>10.3f}"
-              f"{'-' if mean is None else f'{mean:.1f}':>12}")
+        print(
+            f"{run.name:{width}}{sum(run.solved):>6}/{n:<3}{run.total:>10.3f}"
+            f"{statistics.median(run.seconds):>10.4f}{max(run.seconds):>10.3f}"
+            f"{'-' if mean is None else f'{mean:.1f}':>12}"
+        )
 
 
 def print_positions(runs: list[Run]) -> None:
     """Positions searched a deal (ours expanded, fc-solve's states checked) and the time a
     position: how much of a gap is the search, and how much the cost of a position."""
     width = max(len(run.name) for run in runs) + 2
-    print(f"\n{'positions a deal':{width}}{'total':>10}{'median':>10}{'90th pct':>10}{'worst':>10}"
-          f"{'µs a position':>15}")
+    print(
+        f"\n{'positions a deal':{width}}{'total':>10}{'median':>10}{'90th pct':>10}{'worst':>10}"
+        f"{'µs a position':>15}"
+    )
     for run in runs:
         counts = sorted(run.positions)
-        print(f"{run.name:{width}}{sum(counts):>10}{counts[len(counts) // 2]:>10}"
-              f"{counts[int(len(counts) * 0.9)]:>10}{counts[-1]:>10}"
-              f"{1e6 * run.total / max(sum(counts), 1):>15.1f}")
+        print(
+            f"{run.name:{width}}{sum(counts):>10}{counts[len(counts) // 2]:>10}"
+            f"{counts[int(len(counts) * 0.9)]:>10}{counts[-1]:>10}"
+            f"{1e6 * run.total / max(sum(counts), 1):>15.1f}"
+        )
 
 
 def print_ratios(ours: Run, theirs: list[Run]) -> None:
     for run in theirs:
-        print(f"ours / {run.name}: {ours.total / run.total:.1f}x total, "
-              f"{statistics.median(ours.seconds) / statistics.median(run.seconds):.1f}x median")
+        print(
+            f"ours / {run.name}: {ours.total / run.total:.1f}x total, "
+            f"{statistics.median(ours.seconds) / statistics.median(run.seconds):.1f}x median"
+        )
 
 
 def main(argv=None) -> int:
@@ -197,16 +220,25 @@ def main(argv=None) -> int:
     parser.add_argument("n", type=int, nargs="?", default=100, help="deals 1..N (default 100)")
     parser.add_argument("--max-states", type=int, default=200_000, help="our budget per deal, states")
     parser.add_argument("--max-seconds", type=float, default=60.0, help="our budget per deal, seconds")
-    parser.add_argument("--fc-repeats", type=int, default=3,
-                        help="runs of fc-solve in one process; the median one is reported (default 3)")
+    parser.add_argument(
+        "--fc-repeats",
+        type=int,
+        default=3,
+        help="runs of fc-solve in one process; the median one is reported (default 3)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
-    parser.add_argument("--python-search", action="store_true",
-                        help="ours again with the Python search in place of the search in C")
+    parser.add_argument(
+        "--python-search",
+        action="store_true",
+        help="ours again with the Python search in place of the search in C",
+    )
     args = parser.parse_args(argv)
     missing = [tool for tool in (FC_SOLVE, FC_RANGE) if shutil.which(tool) is None]
     if missing:
-        print(f"{' and '.join(missing)} not found: install them with 'sudo apt-get install freecell-solver-bin'",
-              file=sys.stderr)
+        print(
+            f"{' and '.join(missing)} not found: install them with 'sudo apt-get install freecell-solver-bin'",
+            file=sys.stderr,
+        )
         return 1
     one_process, process_wall = median_range_run(args.n, max(1, args.fc_repeats))
     game = sw.load_game("freecell")
@@ -214,18 +246,24 @@ def main(argv=None) -> int:
     # Each solver over the whole range in a run of its own, as fc-solve's range solver runs:
     # started between our deals, fc-solve's processes would leave ours cold caches.
     ours = [run_ours(state, args.max_states, args.max_seconds) for state in deals]
-    python = [run_ours(state, args.max_states, args.max_seconds, python_search=True)
-              for state in deals] if args.python_search else []
+    python = (
+        [run_ours(state, args.max_states, args.max_seconds, python_search=True) for state in deals]
+        if args.python_search
+        else []
+    )
     with tempfile.TemporaryDirectory() as tmp:
         per_deal = [run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)) for state in deals]
     if not args.quiet:
-        for number, (a, ta, ma, _), (b, tb, mb, _), tc in zip(range(1, args.n + 1), ours, per_deal,
-                                                               one_process.seconds):
-            print(f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
-                  f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s")
+        for number, (a, ta, ma, _), (b, tb, mb, _), tc in zip(
+            range(1, args.n + 1), ours, per_deal, one_process.seconds
+        ):
+            print(
+                f"deal {number:5}: ours {'won' if a else '---'} {ta:7.3f} s {ma:4} moves | "
+                f"fc-solve {'won' if b else '---'} {tb:7.3f} s {mb:4} moves, in one process {tc:8.5f} s"
+            )
     ours_run = as_run("solwidget, one process", ours)
     per_deal_run = as_run("fc-solve -l lg, a process per deal", per_deal)
-    one_process.moves = per_deal_run.moves        # the range solver prints no moves
+    one_process.moves = per_deal_run.moves  # the range solver prints no moves
     print(f"solwidget {describe()}")
     python_runs = [as_run("solwidget, Python search", python)] if python else []
     print_table(args.n, [ours_run, *python_runs, one_process, per_deal_run])
@@ -234,12 +272,16 @@ def main(argv=None) -> int:
     print(f"fc-solve's searches the same both ways (states checked, deal by deal): {'yes' if same else 'NO'}")
     for run in python_runs:
         same = (ours_run.moves, ours_run.positions) == (run.moves, run.positions)
-        print(f"our searches the same in C and in Python (expansions and solution lengths, deal by "
-              f"deal): {'yes' if same else 'NO'}")
+        print(
+            f"our searches the same in C and in Python (expansions and solution lengths, deal by "
+            f"deal): {'yes' if same else 'NO'}"
+        )
     print_positions([ours_run, *python_runs, one_process])
     for run in python_runs:
-        print(f"the Python search / ours: {run.total / ours_run.total:.1f}x total, "
-              f"{statistics.median(run.seconds) / statistics.median(ours_run.seconds):.1f}x median")
+        print(
+            f"the Python search / ours: {run.total / ours_run.total:.1f}x total, "
+            f"{statistics.median(run.seconds) / statistics.median(ours_run.seconds):.1f}x median"
+        )
     print_ratios(ours_run, [one_process, per_deal_run])
     return 0
 

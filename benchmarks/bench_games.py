@@ -25,8 +25,15 @@ def solve_one(task):
     state = sw.load_game(game_id).deal(number)
     began = time.perf_counter()
     result = sw.solve(state, max_states=max_states, max_seconds=budget)
-    return game_id, number, result.status, time.perf_counter() - began, result.progress.expanded, \
-        result.progress.searching, len(result.moves)
+    return (
+        game_id,
+        number,
+        result.status,
+        time.perf_counter() - began,
+        result.progress.expanded,
+        result.progress.searching,
+        len(result.moves),
+    )
 
 
 def main(argv=None) -> int:
@@ -44,10 +51,15 @@ def main(argv=None) -> int:
         for row in pool.imap_unordered(solve_one, tasks):
             rows[row[0]].append(row)
     print(f"solwidget {sw.__version__}, {describe()}")
-    print(f"deals 1..{args.n}, budget {args.budget:g} s" + (f" / {args.max_states} states" if args.max_states else "")
-          + " per deal")
-    print(f"{'game':24}{'won':>6}{'lost':>6}{'unknown':>9}{'decided':>9}{'median s':>10}{'worst s':>9}"
-          f"{'states/s':>10}{'mean moves':>12}")
+    print(
+        f"deals 1..{args.n}, budget {args.budget:g} s"
+        + (f" / {args.max_states} states" if args.max_states else "")
+        + " per deal"
+    )
+    print(
+        f"{'game':24}{'won':>6}{'lost':>6}{'unknown':>9}{'decided':>9}{'median s':>10}{'worst s':>9}"
+        f"{'states/s':>10}{'mean moves':>12}"
+    )
     for game_id in game_ids:
         results = rows[game_id]
         count = {s: sum(1 for r in results if r[2] == s) for s in ("won", "lost", "unknown")}
@@ -55,10 +67,12 @@ def main(argv=None) -> int:
         rate = sum(r[4] for r in results) / max(1e-9, sum(r[5] for r in results))
         wins = [r[6] for r in results if r[2] == "won"]
         decided = (count["won"] + count["lost"]) / len(results)
-        print(f"{game_id:24}{count['won']:>6}{count['lost']:>6}{count['unknown']:>9}{decided:>9.1%}"
-              f"{statistics.median(times):>10.2f}{max(times):>9.2f}{rate:>10.0f}"
-              f"{statistics.mean(wins) if wins else 0:>12.1f}")
-    for game_id in game_ids:               # the deals to look at next
+        print(
+            f"{game_id:24}{count['won']:>6}{count['lost']:>6}{count['unknown']:>9}{decided:>9.1%}"
+            f"{statistics.median(times):>10.2f}{max(times):>9.2f}{rate:>10.0f}"
+            f"{statistics.mean(wins) if wins else 0:>12.1f}"
+        )
+    for game_id in game_ids:  # the deals to look at next
         open_deals = sorted(r[1] for r in rows[game_id] if r[2] == "unknown")
         if open_deals:
             print(f"{game_id} unknown: {' '.join(map(str, open_deals))}")

@@ -42,8 +42,9 @@ def docs_site(out: Path) -> Path:
     from lite import build_site
 
     build_site.build(ROOT / "build" / "lite")
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(out)],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(out)], cwd=ROOT, check=True
+    )
     return out
 
 
@@ -77,12 +78,17 @@ def timed_move(page) -> float:
 
 def timed_hint(page, game: str) -> float:
     page.select_option("[data-live=game]", game)
-    page.wait_for_function("(id) => document.querySelector('[data-live=status]').textContent.startsWith(id + ', deal ')",
-                           arg=game, timeout=LOAD_TIMEOUT)
+    page.wait_for_function(
+        "(id) => document.querySelector('[data-live=status]').textContent.startsWith(id + ', deal ')",
+        arg=game,
+        timeout=LOAD_TIMEOUT,
+    )
     start = time.perf_counter()
     page.locator('[data-live-board] [data-action="hint"]').click()
-    page.wait_for_function("() => /hint:|no hint/.test(document.querySelector('[data-live-board]').innerText)",
-                           timeout=LOAD_TIMEOUT)
+    page.wait_for_function(
+        "() => /hint:|no hint/.test(document.querySelector('[data-live-board]').innerText)",
+        timeout=LOAD_TIMEOUT,
+    )
     return time.perf_counter() - start
 
 
@@ -110,7 +116,9 @@ def main() -> None:
 
                 context = offline_context(browser, server.base)
                 sizes = []
-                context.on("response", lambda r, sizes=sizes: sizes.append(int(r.headers.get("content-length") or 0)))
+                context.on(
+                    "response", lambda r, sizes=sizes: sizes.append(int(r.headers.get("content-length") or 0))
+                )
                 page = new_page(context)
                 live_cold.append(live_board(page, server.base))
                 fetched.append(sum(sizes))
@@ -124,13 +132,17 @@ def main() -> None:
                     raise SystemExit(f"requests outside the site: {refused}")
             browser.close()
     median = statistics.median
-    rows += [("live board: downloaded on a first visit", f"{median(fetched) / 1e6:.1f} MB"),
-             ("lesson 01 opened and run to its board, cold", f"{median(cold):.1f} s"),
-             ("lesson 01 opened and run to its board, warm", f"{median(warm):.1f} s"),
-             ("live board: first drawn board, cold", f"{median(live_cold):.1f} s"),
-             ("live board: first drawn board, warm", f"{median(live_warm):.1f} s"),
-             ("live board: a move, click to drawn", f"{median(moves) * 1000:.0f} ms")]
-    rows += [(f"live board: a hint, {game} deal 1", f"{median(times):.2f} s") for game, times in hints.items()]
+    rows += [
+        ("live board: downloaded on a first visit", f"{median(fetched) / 1e6:.1f} MB"),
+        ("lesson 01 opened and run to its board, cold", f"{median(cold):.1f} s"),
+        ("lesson 01 opened and run to its board, warm", f"{median(warm):.1f} s"),
+        ("live board: first drawn board, cold", f"{median(live_cold):.1f} s"),
+        ("live board: first drawn board, warm", f"{median(live_warm):.1f} s"),
+        ("live board: a move, click to drawn", f"{median(moves) * 1000:.0f} ms"),
+    ]
+    rows += [
+        (f"live board: a hint, {game} deal 1", f"{median(times):.2f} s") for game, times in hints.items()
+    ]
     width = max(len(name) for name, _ in rows)
     print(f"{'what':<{width}} | value")
     print(f"{'-' * width}-|------")

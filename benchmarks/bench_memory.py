@@ -31,10 +31,10 @@ HARDEST = {
     "inverted_freecell": 82,
     "reversed_solitaire": 165,
     "interlock": 132,
-    "mutated": 213,                 # proved lost after 1.6 million expansions
+    "mutated": 213,  # proved lost after 1.6 million expansions
     "interchange": 98,
     "single_interchange": 89,
-    "triple_interchange": 312,      # open after 21 million expansions
+    "triple_interchange": 312,  # open after 21 million expansions
     "quadruple_interchange": 11,
     "unlimited": 1,
     "guardian": 93,
@@ -56,8 +56,12 @@ print(json.dumps({"status": result.status, "expanded": result.progress.expanded,
 
 def measure(game: str, deal: int, minutes: float) -> dict:
     """One solve in a child process: its status, positions expanded, minutes and peak RSS."""
-    done = subprocess.run([sys.executable, "-c", CHILD, game, str(deal), str(60 * minutes)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, game, str(deal), str(60 * minutes)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode:
         return {"game": game, "deal": deal, "error": done.stderr.strip().splitlines()[-1:]}
     return {"game": game, "deal": deal, **json.loads(done.stdout.splitlines()[-1])}
@@ -67,8 +71,10 @@ def row(r: dict) -> str:
     if "error" in r:
         return f"{r['game']:22s} {r['deal']:5d}  failed: {r['error']}"
     within = "within" if r["peak"] <= r["bound"] else "OVER"
-    return (f"{r['game']:22s} {r['deal']:5d} {r['minutes']:7.2f} {r['expanded']:11,d} {r['status']:8s} "
-            f"{r['peak'] / 1e9:8.2f} GB {r['bound'] / 1e9:6.2f} GB  {within}")
+    return (
+        f"{r['game']:22s} {r['deal']:5d} {r['minutes']:7.2f} {r['expanded']:11,d} {r['status']:8s} "
+        f"{r['peak'] / 1e9:8.2f} GB {r['bound'] / 1e9:6.2f} GB  {within}"
+    )
 
 
 def main(argv=None) -> int:
@@ -79,16 +85,21 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.minutes <= 0 or args.jobs < 1:
         parser.error("--minutes must be above 0 and --jobs at least 1")
-    print(f"{'game':22s} {'deal':>5s} {'minutes':>7s} {'expanded':>11s} {'status':8s} "
-          f"{'peak RSS':>11s} {'bound':>9s}", flush=True)
+    print(
+        f"{'game':22s} {'deal':>5s} {'minutes':>7s} {'expanded':>11s} {'status':8s} "
+        f"{'peak RSS':>11s} {'bound':>9s}",
+        flush=True,
+    )
     began = time.perf_counter()
     over = 0
     with ThreadPoolExecutor(args.jobs) as pool:
         for r in pool.map(lambda g: measure(g, HARDEST[g], args.minutes), args.games):
             print(row(r), flush=True)
             over += "error" in r or r["peak"] > r["bound"]
-    print(f"{len(args.games) - over} of {len(args.games)} within the bound "
-          f"({(time.perf_counter() - began) / 60:.1f} minutes)")
+    print(
+        f"{len(args.games) - over} of {len(args.games)} within the bound "
+        f"({(time.perf_counter() - began) / 60:.1f} minutes)"
+    )
     return 1 if over else 0
 
 

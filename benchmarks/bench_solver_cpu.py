@@ -43,7 +43,7 @@ def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
     for number in deals:
         began = time.process_time()
         solver = search.Solver(game.deal(number), max_states=None, portfolio=portfolio)
-        with search.collector_paused():     # between the steps too, as Solver.solve (bench_games.py)
+        with search.collector_paused():  # between the steps too, as Solver.solve (bench_games.py)
             while not solver.done and time.process_time() - began < seconds:
                 solver.step(100)
         status = solver.result.status if solver.done else "unknown"
@@ -53,10 +53,13 @@ def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
     statuses = [row[1] for row in rows]
     decided = len(rows) - statuses.count("unknown")
     expanded, cpu = sum(row[2] for row in rows), sum(row[3] for row in rows)
-    print(f"at {seconds:g} s: won {statuses.count('won')}, lost {statuses.count('lost')}, unknown "
-          f"{statuses.count('unknown')} {[row[0] for row in rows if row[1] == 'unknown']}: "
-          f"{100 * decided / len(rows):.1f} % decided; {expanded} expansions in {cpu:.0f} s of CPU "
-          f"({expanded / max(cpu, 1e-9):.0f} a second)", flush=True)
+    print(
+        f"at {seconds:g} s: won {statuses.count('won')}, lost {statuses.count('lost')}, unknown "
+        f"{statuses.count('unknown')} {[row[0] for row in rows if row[1] == 'unknown']}: "
+        f"{100 * decided / len(rows):.1f} % decided; {expanded} expansions in {cpu:.0f} s of CPU "
+        f"({expanded / max(cpu, 1e-9):.0f} a second)",
+        flush=True,
+    )
     return rows
 
 
@@ -68,8 +71,10 @@ def then_longer(game, rows, seconds, portfolio, quiet) -> list[tuple]:
     again = {row[0]: row for row in cpu_budget(game, unknown, seconds, portfolio, quiet)} if unknown else {}
     final = [again.get(row[0], row) for row in rows]
     left = [row[0] for row in final if row[1] == "unknown"]
-    print(f"at {seconds:g} s (the {len(unknown)} unknown deals searched again): "
-          f"{100 * (len(final) - len(left)) / len(final):.1f} % decided, unknown {left}")
+    print(
+        f"at {seconds:g} s (the {len(unknown)} unknown deals searched again): "
+        f"{100 * (len(final) - len(left)) / len(final):.1f} % decided, unknown {left}"
+    )
     return final
 
 
@@ -80,8 +85,11 @@ def expansions_needed(rows, shares=(0.99, 0.999)) -> None:
     decided = sorted(row[2] for row in rows if row[1] != "unknown")
     for share in shares:
         deals = math.ceil(share * len(rows))
-        within = (f"within {decided[deals - 1]:,} expansions a deal" if deals <= len(decided)
-                  else f"not within these budgets ({len(decided)} decided)")
+        within = (
+            f"within {decided[deals - 1]:,} expansions a deal"
+            if deals <= len(decided)
+            else f"not within these budgets ({len(decided)} decided)"
+        )
         print(f"{100 * share:g} % of the deals ({deals}) decided {within}")
 
 
@@ -89,7 +97,7 @@ def fixed_states(game, deals, max_states, reps, portfolio) -> None:
     finishing = search.Solver._finish_won
     spent = [0.0]
 
-    def timed_finish(solver, node):              # shortening and replaying a win: not search
+    def timed_finish(solver, node):  # shortening and replaying a win: not search
         began = time.process_time()
         finishing(solver, node)
         spent[0] += time.process_time() - began
@@ -107,8 +115,10 @@ def fixed_states(game, deals, max_states, reps, portfolio) -> None:
         best = cpu if best is None else min(best, cpu)
     search.Solver._finish_won = finishing
     expanded = sum(row[2] for row in rows)
-    print(f"search CPU {best:.2f} s, {expanded} expansions: {expanded / best:.0f} states a CPU second; "
-          f"won {sum(row[1] == 'won' for row in rows)} of {len(rows)}")
+    print(
+        f"search CPU {best:.2f} s, {expanded} expansions: {expanded / best:.0f} states a CPU second; "
+        f"won {sum(row[1] == 'won' for row in rows)} of {len(rows)}"
+    )
     print("fingerprint", hashlib.md5(json.dumps(rows).encode()).hexdigest())
 
 
@@ -120,12 +130,19 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu", type=float, default=None, help="CPU seconds a deal")
     parser.add_argument("--max-states", type=int, default=None, help="states a deal")
     parser.add_argument("--reps", type=int, default=3, help="runs at --max-states (the fastest counts)")
-    parser.add_argument("--then", type=float, default=None,
-                        help="with --cpu: search the deals left unknown again, this many CPU seconds")
+    parser.add_argument(
+        "--then",
+        type=float,
+        default=None,
+        help="with --cpu: search the deals left unknown again, this many CPU seconds",
+    )
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--portfolio", default=None, help="a Python literal: a list of search options")
-    parser.add_argument("--python-search", action="store_true",
-                        help="the Python search in place of the family's search in C (the same searches)")
+    parser.add_argument(
+        "--python-search",
+        action="store_true",
+        help="the Python search in place of the family's search in C (the same searches)",
+    )
     args = parser.parse_args(argv)
     if (args.cpu is None) == (args.max_states is None):
         parser.error("give one of --cpu and --max-states")

@@ -163,8 +163,8 @@ def message_types(data: bytes) -> tuple[str, str]:
         else:
             count = struct.unpack_from("<Q", data)[0]
             offsets = struct.unpack_from(f"<{count}Q", data, 8)
-            header = json.loads(data[offsets[1]:offsets[2]])
-            parent = json.loads(data[offsets[2]:offsets[3]] or b"{}")
+            header = json.loads(data[offsets[1] : offsets[2]])
+            parent = json.loads(data[offsets[2] : offsets[3]] or b"{}")
         return header.get("msg_type", ""), parent.get("msg_type", "")
     except (ValueError, KeyError, IndexError, TypeError, struct.error):
         return "", ""
@@ -177,7 +177,7 @@ class Frames:
     """Sizes of the websocket frames of comm messages, and of the status messages they cause."""
 
     def __init__(self, page):
-        self.log: list[tuple[str, int]] = []    # ("comm" | "status" | "other", size)
+        self.log: list[tuple[str, int]] = []  # ("comm" | "status" | "other", size)
         page.on("websocket", self._watch)
 
     def _watch(self, socket):
@@ -215,8 +215,15 @@ def measure_moves(page, frames, nb, count: int) -> list[dict]:
             raise RuntimeError(f"move {text} was not drawn in {STEP_TIMEOUT} ms")
         nb.run("pass")  # the kernel answers after every frame of the move: they have all arrived
         comm, total = frames.since(mark)
-        results.append({"move": text, "ms": times["drawn"] - times["clicked"],
-                        "dom_ms": times["inDom"] - times["clicked"], "comm": comm, "with_status": total})
+        results.append(
+            {
+                "move": text,
+                "ms": times["drawn"] - times["clicked"],
+                "dom_ms": times["inDom"] - times["clicked"],
+                "comm": comm,
+                "with_status": total,
+            }
+        )
     return results
 
 
@@ -229,15 +236,20 @@ def measure_first_draw(browser, server, pages: int, redraws: int) -> tuple[list[
         page.add_init_script(JS_HOOK_WEBSOCKET)
         cells = ["import solwidget as sw", f"sw.SolitaireWidget({BIG_GAME!r}, deal=1)"]
         nb = open_notebook(page, server, cells, run=False, name=f"bench-first-draw-{number}.ipynb")
-        expected = nb.value(f"(lambda g, s: {{p['id']: [len(s.pile(p['id'])), p['fan'] != 'none'] "
-                            f"for p in g.layout()['piles']}})(__import__('solwidget').load_game({BIG_GAME!r}), "
-                            f"__import__('solwidget').load_game({BIG_GAME!r}).deal(1))")
+        expected = nb.value(
+            f"(lambda g, s: {{p['id']: [len(s.pile(p['id'])), p['fan'] != 'none'] "
+            f"for p in g.layout()['piles']}})(__import__('solwidget').load_game({BIG_GAME!r}), "
+            f"__import__('solwidget').load_game({BIG_GAME!r}).deal(1))"
+        )
         nb.run("import solwidget as sw; sw.SolitaireWidget  # the kernel side loaded: the page is measured")
         for draw in range(1 + redraws):
             times = page.evaluate(JS_RUN_CELL_AND_TIME_DRAW, [1, expected, 60_000])
             if times is None:
                 raise RuntimeError(f"{BIG_GAME} was not drawn in 60 s")
-            timing = {"from_data": times["drawn"] - times["opened"], "from_run": times["drawn"] - times["run"]}
+            timing = {
+                "from_data": times["drawn"] - times["opened"],
+                "from_run": times["drawn"] - times["run"],
+            }
             (again if draw else first).append(timing)
         page.close()
         server.shut_down_kernels()
@@ -261,50 +273,76 @@ def main(argv=None):
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as root, JupyterServer("lab", root) as server, \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as root,
+        JupyterServer("lab", root) as server,
+        sync_playwright() as playwright,
+    ):
         browser = launch_chromium(playwright)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         frames = Frames(page)
         coach = ", coach=True" if args.coach else ""
-        cells = [f"import solwidget as sw\nw = sw.SolitaireWidget({args.game!r}, deal={args.deal}{coach})\nw", HELPERS]
+        cells = [
+            f"import solwidget as sw\nw = sw.SolitaireWidget({args.game!r}, deal={args.deal}{coach})\nw",
+            HELPERS,
+        ]
         started = time.monotonic()
         nb = open_notebook(page, server, cells, name="bench-moves.ipynb")
         print(f"JupyterLab open, notebook run, widget drawn: {time.monotonic() - started:.1f} s", flush=True)
         moves = measure_moves(page, frames, nb, args.moves)
         meter = nb.value("(w.verdict, w._judge.searches)") if args.coach else None
         page.close()
-        first, again = ([], []) if args.coach else measure_first_draw(browser, server, args.pages, args.redraws)
+        first, again = (
+            ([], []) if args.coach else measure_first_draw(browser, server, args.pages, args.redraws)
+        )
         browser.close()
 
     if not moves:
         sys.exit(f"no move to click in {args.game} deal {args.deal}")
     ms = [m["ms"] for m in moves]
-    print(f"\n{args.game} deal {args.deal}{', coach on' if args.coach else ''}: {len(moves)} moves by click, click")
+    print(
+        f"\n{args.game} deal {args.deal}{', coach on' if args.coach else ''}: {len(moves)} moves by click, click"
+    )
     print(f"  {'move':<12} {'click->drawn ms':>16} {'click->DOM ms':>14} {'comm bytes':>11} {'+status':>10}")
     for m in moves:
-        print(f"  {m['move']:<12} {m['ms']:>16.1f} {m['dom_ms']:>14.1f} {m['comm']:>11} {m['with_status']:>10}")
+        print(
+            f"  {m['move']:<12} {m['ms']:>16.1f} {m['dom_ms']:>14.1f} {m['comm']:>11} {m['with_status']:>10}"
+        )
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"\nSummary (JupyterLab 4, Debian chromium, loopback; load average {load} on {os.cpu_count()} cores)")
+    print(
+        f"\nSummary (JupyterLab 4, Debian chromium, loopback; load average {load} on {os.cpu_count()} cores)"
+    )
     row("click -> move drawn, median", statistics.median(ms), "ms", TARGET_MS)
     print(f"  {'click -> move drawn, min / max':<50} {min(ms):>9.1f} / {max(ms):.1f} ms")
     row("comm bytes per move, median", statistics.median(m["comm"] for m in moves), "B", TARGET_BYTES)
     print(f"  {'comm bytes per move, max':<50} {max(m['comm'] for m in moves):>9} B")
-    print(f"  {'comm + status bytes per move, median':<50} {statistics.median(m['with_status'] for m in moves):>9.0f} B")
+    print(
+        f"  {'comm + status bytes per move, median':<50} {statistics.median(m['with_status'] for m in moves):>9.0f} B"
+    )
     if meter is not None:
         print(f"  {'coach: searches run in the background':<50} {meter[1]:>9}     (last verdict: {meter[0]})")
     if not first:
         return
     fresh = [t["from_data"] for t in first]
-    row(f"{BIG_GAME} first draw, median of {len(fresh)} pages", statistics.median(fresh), "ms",
-        TARGET_FIRST_DRAW_MS)
+    row(
+        f"{BIG_GAME} first draw, median of {len(fresh)} pages",
+        statistics.median(fresh),
+        "ms",
+        TARGET_FIRST_DRAW_MS,
+    )
     print(f"  {'  min / max':<50} {min(fresh):>9.1f} / {max(fresh):.1f} ms")
     if again:
-        row(f"{BIG_GAME} drawn again, median of {len(again)}",
-            statistics.median(t["from_data"] for t in again), "ms", TARGET_FIRST_DRAW_MS)
-    print(f"  {'  from pressing run (adds the kernel), median':<50} "
-          f"{statistics.median(t['from_run'] for t in first):>9.1f} ms first, "
-          f"{statistics.median(t['from_run'] for t in again or first):.1f} ms again")
+        row(
+            f"{BIG_GAME} drawn again, median of {len(again)}",
+            statistics.median(t["from_data"] for t in again),
+            "ms",
+            TARGET_FIRST_DRAW_MS,
+        )
+    print(
+        f"  {'  from pressing run (adds the kernel), median':<50} "
+        f"{statistics.median(t['from_run'] for t in first):>9.1f} ms first, "
+        f"{statistics.median(t['from_run'] for t in again or first):.1f} ms again"
+    )
 
 
 if __name__ == "__main__":

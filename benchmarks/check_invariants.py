@@ -68,17 +68,24 @@ def expected_cards(game) -> Counter:
 
 def check_cards(tally: Tally, state, wanted: Counter) -> None:
     found = Counter(face_up(card) for pile in state.piles for card in pile)
-    tally.check("cards", found == wanted,
-                lambda: f"cards off: {sorted(card_name(c) for c in (found - wanted) + (wanted - found))}")
+    tally.check(
+        "cards",
+        found == wanted,
+        lambda: f"cards off: {sorted(card_name(c) for c in (found - wanted) + (wanted - found))}",
+    )
 
 
 def check_legal(tally: Tally, state, legal: list) -> None:
     successors = list(state.game.successors(state))
-    tally.check("legal moves", [move for move, _ in successors] == legal,
-                "successors() and legal_moves() differ")
+    tally.check(
+        "legal moves", [move for move, _ in successors] == legal, "successors() and legal_moves() differ"
+    )
     for move, following in successors:
-        ok = (state.explain(move) is None and state.game.parse_move(str(move)) == move
-              and state.play(move) == following)
+        ok = (
+            state.explain(move) is None
+            and state.game.parse_move(str(move)) == move
+            and state.play(move) == following
+        )
         tally.check("legal moves", ok, f"legal move {move} is not played as it should be")
 
 
@@ -101,8 +108,11 @@ def check_illegal(tally: Tally, rng: random.Random, state, legal: list, tries: i
         try:
             state.play(move)
         except sw.IllegalMove as err:
-            tally.check("illegal moves", bool(err.reason) and state.explain(move) == err.reason,
-                        f"{move}: explain differs from the refusal")
+            tally.check(
+                "illegal moves",
+                bool(err.reason) and state.explain(move) == err.reason,
+                f"{move}: explain differs from the refusal",
+            )
         except Exception as err:  # noqa: BLE001 - any other error is what this check is for
             tally.check("illegal moves", False, f"{move} raised {type(err).__name__}: {err}")
         else:
@@ -111,11 +121,15 @@ def check_illegal(tally: Tally, rng: random.Random, state, legal: list, tries: i
 
 def check_round_trips(tally: Tally, state) -> None:
     game = state.game
-    copies = {"to_dict": game.state_from_dict(state.to_dict()),
-              "json": game.state_from_dict(json.loads(json.dumps(state.to_dict()))),
-              "pickle": pickle.loads(pickle.dumps(state))}
+    copies = {
+        "to_dict": game.state_from_dict(state.to_dict()),
+        "json": game.state_from_dict(json.loads(json.dumps(state.to_dict()))),
+        "pickle": pickle.loads(pickle.dumps(state)),
+    }
     for how, copy in copies.items():
-        tally.check("round trips", copy == state and hash(copy) == hash(state), f"{how} gave another position")
+        tally.check(
+            "round trips", copy == state and hash(copy) == hash(state), f"{how} gave another position"
+        )
         tally.check("keys", copy.key() == state.key(), f"{how} copy has another key")
 
 
@@ -161,10 +175,14 @@ def replay_wins(tally: Tally, game_id: str, deals: int, max_states: int) -> None
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=100_000, help="random moves per game (default 100000)")
-    parser.add_argument("--games", default=",".join(sw.games()), help="comma-separated game ids (default: all)")
+    parser.add_argument(
+        "--games", default=",".join(sw.games()), help="comma-separated game ids (default: all)"
+    )
     parser.add_argument("--playout", type=int, default=300, help="moves from one deal at most (default 300)")
     parser.add_argument("--illegal", type=int, default=2, help="random illegal moves tried per position")
-    parser.add_argument("--wins", type=int, default=20, help="deals solved per game to replay wins (default 20)")
+    parser.add_argument(
+        "--wins", type=int, default=20, help="deals solved per game to replay wins (default 20)"
+    )
     parser.add_argument("--max-states", type=int, default=5_000, help="state budget of those solves")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
@@ -177,8 +195,12 @@ def main(argv=None) -> int:
         tally = play_game(game_id, args.moves, args.playout, args.illegal, rng)
         replay_wins(tally, game_id, args.wins, args.max_states)
         failed = sum(tally.failed.values())
-        print(f"{game_id:<24}" + "".join(f"{tally.ran[name]:>15,}" for name in CHECKS)
-              + f"{failed:>8,}{time.process_time() - began:>8.1f}", flush=True)
+        print(
+            f"{game_id:<24}"
+            + "".join(f"{tally.ran[name]:>15,}" for name in CHECKS)
+            + f"{failed:>8,}{time.process_time() - began:>8.1f}",
+            flush=True,
+        )
         failures += tally.examples
     for line in failures:
         print("FAILED", line)

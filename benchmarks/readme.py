@@ -70,7 +70,7 @@ def main(argv=None) -> None:
             for _, command, _ in FIGURE.findall(page.read_text()):
                 print(f"{page.relative_to(ROOT)}: {command}")
         return
-    outputs: dict[str, str] = {}       # a command shown on two pages runs once
+    outputs: dict[str, str] = {}  # a command shown on two pages runs once
 
     def remade(match: re.Match) -> str:
         kind, command = match.group(1), match.group(2)

@@ -36,8 +36,15 @@ CACHE = ROOT / ".cache" / "lite"
 REQUIREMENTS = ROOT / "lite" / "requirements.txt"
 TOOLS = ROOT / "lite" / "tools.txt"
 TOOLS_VENV = CACHE / "tools"
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json", "package.json"]
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.js",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+]
 KERNEL_WHEELS = ["ipykernel-*", "piplite-*", "pyodide_kernel-*", "widgetsnbextension-4.*"]
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 STAMP = ".solwidget-inputs"
@@ -66,8 +73,7 @@ def pins() -> list[tuple[str, str]]:
 
 def cached_wheel(folder: Path, name: str, version: str) -> Path | None:
     stem = re.sub(r"[-_.]+", "_", name).lower()
-    return next((p for p in folder.glob("*.whl")
-                 if p.name.lower().startswith(f"{stem}-{version}-")), None)
+    return next((p for p in folder.glob("*.whl") if p.name.lower().startswith(f"{stem}-{version}-")), None)
 
 
 def requirement_wheels() -> list[Path]:
@@ -76,13 +82,30 @@ def requirement_wheels() -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     missing = [(n, v) for n, v in pins() if cached_wheel(folder, n, v) is None]
     sdist_only = [(n, v) for n, v in missing if canonical(n) == "pysol-cards"]
-    for name, version in sdist_only:            # pure Python, but only an sdist on PyPI
+    for name, version in sdist_only:  # pure Python, but only an sdist on PyPI
         run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", folder, f"{name}=={version}")
     fetch = [f"{n}=={v}" for n, v in missing if (n, v) not in sdist_only]
     if fetch:
-        run(sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-            "--platform", "any", "--implementation", "py", "--abi", "none",
-            "--python-version", "3.14", "-d", folder, *fetch)
+        run(
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--platform",
+            "any",
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "--python-version",
+            "3.14",
+            "-d",
+            folder,
+            *fetch,
+        )
     wheels = [cached_wheel(folder, n, v) for n, v in pins()]
     if None in wheels:
         lost = [f"{n}=={v}" for (n, v), w in zip(pins(), wheels) if w is None]
@@ -97,9 +120,19 @@ def solwidget_wheel() -> Path:
             sys.exit(f"lite: solwidget/static/{asset} is missing: run `npm run build` first")
     out = CACHE / "solwidget"
     shutil.rmtree(out, ignore_errors=True)
-    run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", out, ROOT,
-        env={**os.environ, "SOLWIDGET_PURE_BUILD": "1"}, stdout=subprocess.DEVNULL)
-    wheel, = out.glob("solwidget-*-py3-none-any.whl")
+    run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        out,
+        ROOT,
+        env={**os.environ, "SOLWIDGET_PURE_BUILD": "1"},
+        stdout=subprocess.DEVNULL,
+    )
+    (wheel,) = out.glob("solwidget-*-py3-none-any.whl")
     return wheel
 
 
@@ -129,15 +162,24 @@ def kernel_wheels() -> list[Path]:
 def pyodide_dist() -> Path:
     """Pyodide from node_modules, checked to be the version the kernel is made for."""
     wanted = subprocess.run(
-        [tools_python(), "-c", "from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION as v; print(v)"],
-        check=True, capture_output=True, text=True).stdout.strip()
+        [
+            tools_python(),
+            "-c",
+            "from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION as v; print(v)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     folder = ROOT / "node_modules" / "pyodide"
     if not (folder / "package.json").exists():
         sys.exit("lite: node_modules/pyodide is missing: run `npm ci` (package.json lists it)")
     version = json.loads((folder / "package.json").read_text())["version"]
     if version != wanted:
-        sys.exit(f"lite: node_modules has Pyodide {version}, but jupyterlite-pyodide-kernel is made "
-                 f"for {wanted}: pin that version in package.json")
+        sys.exit(
+            f"lite: node_modules has Pyodide {version}, but jupyterlite-pyodide-kernel is made "
+            f"for {wanted}: pin that version in package.json"
+        )
     return folder
 
 
@@ -147,8 +189,11 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str]]:
         names = archive.namelist()
         info = next(n for n in names if n.count("/") == 1 and n.endswith(".dist-info/METADATA"))
         meta = email.parser.Parser().parsestr(archive.read(info).decode())
-    tops = {n.split("/")[0].removesuffix(".py") for n in names
-            if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)}
+    tops = {
+        n.split("/")[0].removesuffix(".py")
+        for n in names
+        if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)
+    }
     return meta["Name"], meta["Version"], sorted(tops)
 
 
@@ -159,10 +204,16 @@ def lock_file(pyodide_lock: Path, wheels: list[Path]) -> dict:
     for wheel in wheels:
         name, version, imports = wheel_metadata(wheel)
         packages[canonical(name)] = {
-            "name": canonical(name), "version": version, "file_name": wheel.name,
-            "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
-            "package_type": "package", "imports": imports, "depends": [],
-            "unvendored_tests": False}
+            "name": canonical(name),
+            "version": version,
+            "file_name": wheel.name,
+            "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package",
+            "imports": imports,
+            "depends": [],
+            "unvendored_tests": False,
+        }
     return {"info": lock["info"], "packages": packages}
 
 
@@ -171,9 +222,14 @@ def site_config(packages: list[str]) -> dict:
     app is ``window.jupyterapp`` in the page (``exposeAppInBrowser``), as JupyterLab offers for
     driving it: the tests and benchmarks/bench_lite.py run the lessons through it."""
     kernel = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": packages}}
-    return {"jupyter-lite-schema-version": 0,
-            "jupyter-config-data": {"appName": "solwidget lessons", "exposeAppInBrowser": "true",
-                                    "litePluginSettings": {KERNEL_PLUGIN: kernel}}}
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "solwidget lessons",
+            "exposeAppInBrowser": "true",
+            "litePluginSettings": {KERNEL_PLUGIN: kernel},
+        },
+    }
 
 
 def stage(src: Path, wheels: list[Path]) -> None:
@@ -198,9 +254,17 @@ def stage(src: Path, wheels: list[Path]) -> None:
 
 def inputs_digest() -> str:
     """What the site is made from: solwidget's files, the front end, the lessons, this build."""
-    files = [*sorted((ROOT / "solwidget").rglob("*.py")), *sorted((ROOT / "notebooks").rglob("*")),
-             ROOT / "solwidget" / "static" / "widget.js", ROOT / "solwidget" / "static" / "widget.css",
-             REQUIREMENTS, TOOLS, Path(__file__), ROOT / "package-lock.json", ROOT / "pyproject.toml"]
+    files = [
+        *sorted((ROOT / "solwidget").rglob("*.py")),
+        *sorted((ROOT / "notebooks").rglob("*")),
+        ROOT / "solwidget" / "static" / "widget.js",
+        ROOT / "solwidget" / "static" / "widget.css",
+        REQUIREMENTS,
+        TOOLS,
+        Path(__file__),
+        ROOT / "package-lock.json",
+        ROOT / "pyproject.toml",
+    ]
     digest = hashlib.sha256()
     for path in files:
         if path.is_file() and "__pycache__" not in path.parts and ".ipynb_checkpoints" not in path.parts:
@@ -220,22 +284,49 @@ def build(out: Path, force: bool = False) -> Path:
     src = CACHE / "src"
     stage(src, wheels)
     shutil.rmtree(out, ignore_errors=True)
-    run(tools, "-m", "jupyter", "lite", "build", "--lite-dir", src, "--output-dir", out,
-        "--contents", src / "lessons", "--no-sourcemaps", "--no-unused-shared-packages",
-        "--apps", "lab", "--apps", "notebooks", "--apps", "tree", cwd=src)
+    run(
+        tools,
+        "-m",
+        "jupyter",
+        "lite",
+        "build",
+        "--lite-dir",
+        src,
+        "--output-dir",
+        out,
+        "--contents",
+        src / "lessons",
+        "--no-sourcemaps",
+        "--no-unused-shared-packages",
+        "--apps",
+        "lab",
+        "--apps",
+        "notebooks",
+        "--apps",
+        "tree",
+        cwd=src,
+    )
     (out / STAMP).write_text(digest)
     return out
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", nargs="?", type=Path, default=ROOT / "build" / "lite",
-                        help="the site's folder (default build/lite)")
+    parser.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=ROOT / "build" / "lite",
+        help="the site's folder (default build/lite)",
+    )
     parser.add_argument("--force", action="store_true", help="build even if nothing changed")
     args = parser.parse_args(argv)
     out = build(args.out, args.force)
-    print(f"lite: the site is in {out}; serve it, e.g. "
-          f"python3 -m http.server -b 127.0.0.1 -d {out} 8000, and open /lab/index.html", flush=True)
+    print(
+        f"lite: the site is in {out}; serve it, e.g. "
+        f"python3 -m http.server -b 127.0.0.1 -d {out} 8000, and open /lab/index.html",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

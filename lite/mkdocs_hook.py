@@ -19,8 +19,9 @@ log = logging.getLogger("mkdocs.plugins.solwidget")
 def on_post_build(config, **kwargs) -> None:
     target = Path(config["site_dir"]) / "lite"
     if not (LITE / "jupyter-lite.json").exists():
-        log.info("no lessons' site in build/lite (python3 dev.py lite builds it): "
-                 "the live board will not start")
+        log.info(
+            "no lessons' site in build/lite (python3 dev.py lite builds it): the live board will not start"
+        )
         return
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(LITE, target)

@@ -34,7 +34,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "_compiled.json"
-_from_source: set[str] = set()      # the modules install() sent to their Python files
+_from_source: set[str] = set()  # the modules install() sent to their Python files
 
 
 class _SourceFirst:
@@ -48,7 +48,8 @@ class _SourceFirst:
             return None
         source = _source_of(fullname)
         return importlib.util.spec_from_file_location(
-            fullname, source, loader=importlib.machinery.SourceFileLoader(fullname, str(source)))
+            fullname, source, loader=importlib.machinery.SourceFileLoader(fullname, str(source))
+        )
 
 
 def _manifest() -> dict[str, str]:
@@ -122,9 +123,13 @@ def install() -> None:
     else:
         names = set(_changed(manifest))
         if names:
-            warnings.warn(f"solwidget: {len(names)} compiled modules are older than their source and "
-                          f"run from it ({', '.join(sorted(names))}); `python3 dev.py setup` compiles "
-                          f"them again", RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                f"solwidget: {len(names)} compiled modules are older than their source and "
+                f"run from it ({', '.join(sorted(names))}); `python3 dev.py setup` compiles "
+                f"them again",
+                RuntimeWarning,
+                stacklevel=3,
+            )
     if names:
         _from_source.update(names)
         sys.meta_path.insert(0, _SourceFirst({name for name in names if _source_of(name).suffix == ".py"}))
@@ -144,9 +149,12 @@ def native_module(name: str):
 
 def compiled_modules() -> list[str]:
     """The modules of solwidget that run compiled in this process, among those imported."""
-    return sorted(name for name, module in sys.modules.items()
-                  if name.startswith("solwidget.")
-                  and not (getattr(module, "__file__", None) or ".py").endswith((".py", ".pyc")))
+    return sorted(
+        name
+        for name, module in sys.modules.items()
+        if name.startswith("solwidget.")
+        and not (getattr(module, "__file__", None) or ".py").endswith((".py", ".pyc"))
+    )
 
 
 def describe() -> str:

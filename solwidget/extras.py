@@ -15,8 +15,10 @@ class MissingExtra(SolwidgetError, ImportError):
     """
 
     def __init__(self, extra: str, module: str):
-        super().__init__(f"{module} is not installed; it comes with solwidget's {extra!r} extra: "
-                         f'pip install "solwidget[{extra}]"')
+        super().__init__(
+            f"{module} is not installed; it comes with solwidget's {extra!r} extra: "
+            f'pip install "solwidget[{extra}]"'
+        )
         self.extra = extra
         self.module = module
 

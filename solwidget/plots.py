@@ -34,6 +34,7 @@ def _axes(ax, rows: int):
     if ax is not None:
         return ax.figure, ax
     import matplotlib.pyplot as plt
+
     return plt.subplots(figsize=(7.5, 1.2 + 0.55 * rows), layout="constrained")
 
 
@@ -58,16 +59,24 @@ def win_rate_plot(tables, ax=None, path=None, confidence: float = 0.95):
         ax.barh(y, rate, color=WON, height=0.6)
         ax.barh(y, unknown, left=rate, color=UNKNOWN, height=0.6)
         ax.errorbar(rate, y, xerr=[[rate - low], [high - rate]], color="black", capsize=4, lw=1.2)
-        ax.text(1.02, y, f"{rate:.1%}  ({counts['won']}/{n}"
-                + (f", {counts['unknown']} unknown)" if counts["unknown"] else ")"), va="center",
-                fontsize=9, transform=ax.get_yaxis_transform())
+        ax.text(
+            1.02,
+            y,
+            f"{rate:.1%}  ({counts['won']}/{n}"
+            + (f", {counts['unknown']} unknown)" if counts["unknown"] else ")"),
+            va="center",
+            fontsize=9,
+            transform=ax.get_yaxis_transform(),
+        )
     ax.set_yticks(range(len(labelled)), [label for label, _ in labelled])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     budgets = sorted({table.budget_text() for _, table in labelled})
-    ax.set_xlabel(f"deals won, with the {confidence:.0%} Wilson interval "
-                  f"({'budget' if len(budgets) == 1 else 'budgets'} {'; '.join(budgets)})")
+    ax.set_xlabel(
+        f"deals won, with the {confidence:.0%} Wilson interval "
+        f"({'budget' if len(budgets) == 1 else 'budgets'} {'; '.join(budgets)})"
+    )
     ax.set_title("How often is each game won?", loc="left")
     _save(fig, path)
     return fig
@@ -88,6 +97,7 @@ def solve_time_plot(tables, ax=None, path=None):
         ax.text(budget, 0.02, f" budget {budget:g} s", color="grey", fontsize=8, rotation=90, va="bottom")
     ax.set_xscale("log")
     from matplotlib.ticker import LogLocator
+
     ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x:g}")
     ax.xaxis.set_minor_formatter(lambda x, _: "")
@@ -109,16 +119,30 @@ def solution_length_plot(tables, ax=None, path=None):
     A line is the solver's first win, shortened, not the shortest there is: the lengths are
     what a player replaying the solver's wins would see.
     """
-    labelled = [(label, [row.moves for row in table if row.status == "won" and row.moves])
-                for label, table in _labelled(tables)]
+    labelled = [
+        (label, [row.moves for row in table if row.status == "won" and row.moves])
+        for label, table in _labelled(tables)
+    ]
     labelled = [(label, moves) for label, moves in labelled if moves]
     fig, ax = _axes(ax, max(2, len(labelled)))
     if labelled:
-        ax.boxplot([moves for _, moves in labelled], vert=False, whis=(5, 95), showfliers=False,
-                   widths=0.6, medianprops={"color": WON, "lw": 2})
+        ax.boxplot(
+            [moves for _, moves in labelled],
+            vert=False,
+            whis=(5, 95),
+            showfliers=False,
+            widths=0.6,
+            medianprops={"color": WON, "lw": 2},
+        )
         for y, (_, moves) in enumerate(labelled, start=1):
-            ax.text(1.02, y, f"median {statistics.median_low(moves)}  ({len(moves):,} wins)", va="center",
-                    fontsize=9, transform=ax.get_yaxis_transform())
+            ax.text(
+                1.02,
+                y,
+                f"median {statistics.median_low(moves)}  ({len(moves):,} wins)",
+                va="center",
+                fontsize=9,
+                transform=ax.get_yaxis_transform(),
+            )
         ax.set_yticks(range(1, len(labelled) + 1), [label for label, _ in labelled])
         ax.invert_yaxis()
     ax.set_xlabel("moves in the winning line found (box: middle half; whiskers: 5th-95th percentile)")
@@ -142,6 +166,7 @@ def win_rate_curve(series: dict, rule: str, ax=None, path=None, confidence: floa
     """
     if ax is None:
         import matplotlib.pyplot as plt
+
         fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
     fig = ax.figure
     budgets: set[str] = set()

@@ -46,12 +46,21 @@ from .games.interlock.variant import VARIATION as INTERLOCK
 from .games.mutated.variant import VARIATION as MUTATED
 from .solver.profile import GENERIC, profile_for, register_profile
 
-__all__ = ["InvalidVariant", "Variant", "definition_of", "game_or_file", "load_variant", "rules_of", "variant",
-           "variant_from_dict", "variation_of"]
+__all__ = [
+    "InvalidVariant",
+    "Variant",
+    "definition_of",
+    "game_or_file",
+    "load_variant",
+    "rules_of",
+    "variant",
+    "variant_from_dict",
+    "variation_of",
+]
 
-VARIATIONS = (FREECELL, INTERCHANGE, INTERLOCK, MUTATED)       # what each family may change
+VARIATIONS = (FREECELL, INTERCHANGE, INTERLOCK, MUTATED)  # what each family may change
 FIXED = Variation(Game, changes=(), otherwise="its rules are its own, not the engine's parameters")
-MAX_FILE_BYTES = 64 * 1024       # a variant file is a few lines: anything longer is refused unread
+MAX_FILE_BYTES = 64 * 1024  # a variant file is a few lines: anything longer is refused unread
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,7 @@ class Variant:
     is its Game class, and ``to_dict()`` gives the definition as JSON- and TOML-able data
     that ``sw.variant_from_dict`` reads back.
     """
+
     id: str
     name: str
     base: str
@@ -71,7 +81,7 @@ class Variant:
 
     def game(self, **options) -> Game:
         """The variant as a Game, with its options (``cells=3`` where the base has that option)."""
-        assert self.game_class is not None      # only sw.variant's own draft has none
+        assert self.game_class is not None  # only sw.variant's own draft has none
         return self.game_class(**options)
 
     def __hash__(self) -> int:
@@ -89,6 +99,7 @@ class Variant:
 
 
 # ---------------------------------------------------------------- making one
+
 
 def variant(base: str, *, id: str, name: str, **changes) -> Variant:
     """Make and register a new game: ``base`` (a game id) with some of its rules changed.
@@ -127,35 +138,45 @@ def variant(base: str, *, id: str, name: str, **changes) -> Variant:
         base = base.id
     base_cls = game_class(base)
     parent = getattr(base_cls, "variant", None)
-    if parent is not None:                      # a variant of a variant: the base's changes, then these
+    if parent is not None:  # a variant of a variant: the base's changes, then these
         base, changes = parent.base, {**parent.changes, **changes}
         base_cls = game_class(base)
     _check_names(id, name)
     values = _checked_changes(base_cls, changes)
-    changes = {k: (None if k == "redeals" and changes[k] == UNLIMITED else changes[k])
-               for k in CHANGES if k in changes}
+    changes = {
+        k: (None if k == "redeals" and changes[k] == UNLIMITED else changes[k])
+        for k in CHANGES
+        if k in changes
+    }
     definition = Variant(id, name, base, changes)
     existing = registered(id)
     if existing is not None:
         known = getattr(existing, "variant", None)
         if known == definition:
             return known
-        what = (f"the variant {known.name!r} of {known.base} (changes {known.changes})" if known
-                else f"{existing.name}, a game of the catalogue")
+        what = (
+            f"the variant {known.name!r} of {known.base} (changes {known.changes})"
+            if known
+            else f"{existing.name}, a game of the catalogue"
+        )
         raise InvalidVariant(f"id: {id!r} is taken by {what}; choose another id")
     cls = _make_class(base_cls, definition, values)
     register_variant(cls)
     _register_profile(base_cls, cls)
-    variant: Variant = getattr(cls, "variant")      # noqa: B009 - set on the class made at run time
+    variant: Variant = getattr(cls, "variant")  # noqa: B009 - set on the class made at run time
     return variant
 
 
 def _check_names(game_id, name) -> None:
     if not is_game_id(game_id):
-        raise InvalidVariant(f"id: a variant's id is lower-case letters, digits and _, starting with a letter, "
-                             f"at most {MAX_ID_CHARS} characters, such as 'bakers_game', not {shown(game_id)}")
+        raise InvalidVariant(
+            f"id: a variant's id is lower-case letters, digits and _, starting with a letter, "
+            f"at most {MAX_ID_CHARS} characters, such as 'bakers_game', not {shown(game_id)}"
+        )
     if not isinstance(name, str) or not name.strip():
-        raise InvalidVariant(f"name: a variant's name is some text, such as \"Baker's Game\", not {shown(name)}")
+        raise InvalidVariant(
+            f"name: a variant's name is some text, such as \"Baker's Game\", not {shown(name)}"
+        )
 
 
 def variation_of(base_cls) -> Variation:
@@ -172,11 +193,15 @@ def _checked_changes(base_cls, changes: dict) -> dict:
     takes = variation.takes(base_cls)
     for key in changes:
         if key not in CHANGES:
-            raise InvalidVariant(f"{shown_name(key)}: no such change; a variant may change {', '.join(CHANGES)}")
+            raise InvalidVariant(
+                f"{shown_name(key)}: no such change; a variant may change {', '.join(CHANGES)}"
+            )
         if key not in takes:
             why = variation.why_not(base_cls, key)
-            raise InvalidVariant(f"{key}: {base_cls.name} cannot change it{f' ({why})' if why else ''}; "
-                                 f"it may change {', '.join(sorted(takes)) or 'nothing'}")
+            raise InvalidVariant(
+                f"{key}: {base_cls.name} cannot change it{f' ({why})' if why else ''}; "
+                f"it may change {', '.join(sorted(takes)) or 'nothing'}"
+            )
     values = {}
     for key, value in changes.items():
         values.update(CHANGES[key].read(value))
@@ -185,8 +210,13 @@ def _checked_changes(base_cls, changes: dict) -> dict:
 
 
 def _make_class(base_cls, definition: Variant, values: dict) -> type:
-    attrs = {"id": definition.id, "name": definition.name, **values,
-             "__module__": __name__, "__doc__": f"{definition.name}: {base_cls.name} with its rules changed."}
+    attrs = {
+        "id": definition.id,
+        "name": definition.name,
+        **values,
+        "__module__": __name__,
+        "__doc__": f"{definition.name}: {base_cls.name} with its rules changed.",
+    }
     if "cells" in values and "cells" in base_cls.option_defaults:
         attrs["option_defaults"] = {**base_cls.option_defaults, "cells": values["cells"]}
     cls: type[Game] = type(_class_name(definition.id), (base_cls,), attrs)
@@ -228,8 +258,11 @@ _MOVES_WORDS = {
     "run": "a run moves as a unit",
     "yukon": "any face-up group moves as a unit if its first card fits",
 }
-_EMPTY_WORDS = {"any": "any card or group", "king": "only a King or a group headed by a King",
-                "none": "no cards"}
+_EMPTY_WORDS = {
+    "any": "any card or group",
+    "king": "only a King or a group headed by a King",
+    "none": "no cards",
+}
 
 
 def _summary(cls, base_cls) -> str:
@@ -239,14 +272,17 @@ def _summary(cls, base_cls) -> str:
     cells = f", {cls.cells} free cell{'s' * (cls.cells != 1)}" if cls.cells else ", no free cells"
     layout = variation_of(base_cls).layout.format(piles=cls.tableau_piles)
     start = "from the Ace up" if cls.foundation_start == ACE else "from the King down"
-    parts = [f"A variant of {base_cls.name}: {deck_words(cls.decks)}, {4 * cls.decks} foundations{cells}. "
-             f"{layout[0].upper() + layout[1:]}.",
-             f"Foundations build in suit {start}.",
-             f"The tableau builds {cls.build.words()}; {_MOVES_WORDS[cls.group]}; an empty pile takes "
-             f"{_EMPTY_WORDS[cls.empty_takes]}."]
+    parts = [
+        f"A variant of {base_cls.name}: {deck_words(cls.decks)}, {4 * cls.decks} foundations{cells}. "
+        f"{layout[0].upper() + layout[1:]}.",
+        f"Foundations build in suit {start}.",
+        f"The tableau builds {cls.build.words()}; {_MOVES_WORDS[cls.group]}; an empty pile takes "
+        f"{_EMPTY_WORDS[cls.empty_takes]}.",
+    ]
     if cls.draw:
         passes = {None: "unlimited redeals", 0: "one pass, no redeal"}.get(
-            cls.redeals, f"{cls.redeals} redeal{'s' * (cls.redeals != 1)}")
+            cls.redeals, f"{cls.redeals} redeal{'s' * (cls.redeals != 1)}"
+        )
         parts.append(f"The stock turns {cls.draw} card{'s' * (cls.draw != 1)} at a time, {passes}.")
     return " ".join(parts)
 
@@ -258,10 +294,18 @@ def _tagline(cls, base_cls, definition: Variant) -> str:
         if key == "build":
             words.append(f"builds {value}")
         elif key == "moves":
-            words.append({"one": "one card at a time", "supermove": "supermoves", "run": "runs move",
-                          "yukon": "any group moves"}[cls.group])
+            words.append(
+                {
+                    "one": "one card at a time",
+                    "supermove": "supermoves",
+                    "run": "runs move",
+                    "yukon": "any group moves",
+                }[cls.group]
+            )
         elif key == "empty":
-            words.append(f"spaces take {'any card' if value == 'any' else 'Kings only' if value == 'king' else 'nothing'}")
+            words.append(
+                f"spaces take {'any card' if value == 'any' else 'Kings only' if value == 'king' else 'nothing'}"
+            )
         elif key == "foundations":
             words.append(f"foundations {value}")
         elif key == "redeals":
@@ -276,6 +320,7 @@ def _tagline(cls, base_cls, definition: Variant) -> str:
 
 # ---------------------------------------------------------------- as data and files
 
+
 def variant_from_dict(d: dict, source: str = "the variant") -> Variant:
     """Make and register the variant that ``Variant.to_dict`` wrote (JSON or TOML data).
 
@@ -284,12 +329,16 @@ def variant_from_dict(d: dict, source: str = "the variant") -> Variant:
             that is no change; each message names ``source`` and the field.
     """
     if not isinstance(d, dict):
-        raise InvalidVariant(f"{source}: a variant is a table of id, name, base and changes, not {type(d).__name__}")
+        raise InvalidVariant(
+            f"{source}: a variant is a table of id, name, base and changes, not {type(d).__name__}"
+        )
     missing = [k for k in ("id", "name", "base") if k not in d]
     if missing:
         raise InvalidVariant(f"{source}: field {missing[0]!r} is missing (a variant needs id, name and base)")
     if not isinstance(d["base"], str):
-        raise InvalidVariant(f"{source}: field 'base' is a game id such as 'freecell', not {shown(d['base'])}")
+        raise InvalidVariant(
+            f"{source}: field 'base' is a game id such as 'freecell', not {shown(d['base'])}"
+        )
     changes = {k: v for k, v in d.items() if k not in ("id", "name", "base")}
     named = [k for k in changes if not isinstance(k, str)]
     if named:
@@ -339,11 +388,13 @@ def _read_text(path: Path) -> str:
     except OSError as err:
         raise InvalidVariant(f"{path}: cannot read it: {err.strerror or err}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise InvalidVariant(f"{path}: larger than {MAX_FILE_BYTES:,} bytes: a variant file is a few lines of text")
+        raise InvalidVariant(
+            f"{path}: larger than {MAX_FILE_BYTES:,} bytes: a variant file is a few lines of text"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
+        line = data[: err.start].count(b"\n") + 1
         raise InvalidVariant(f"{path}: not UTF-8 text (byte {data[err.start]:#04x} on line {line})") from None
 
 
@@ -364,26 +415,28 @@ def _parse(path: Path, suffix: str, text: str):
         return loads(text)
     except RecursionError:
         raise InvalidVariant(f"{path}: not {kind} that can be read: nested too deeply") from None
-    except ValueError as err:           # JSONDecodeError, TOMLDecodeError, a number too long
+    except ValueError as err:  # JSONDecodeError, TOMLDecodeError, a number too long
         raise InvalidVariant(f"{path}: not {kind}: {_shortened(err)}") from None
 
 
 def _toml_loads(path: Path):
     if sys.version_info >= (3, 11):
         import tomllib
-    else:                               # Python 3.10: tomli is the same reader
+    else:  # Python 3.10: tomli is the same reader
         try:
             import tomli as tomllib
         except ImportError:
-            raise InvalidVariant(f"{path}: reading TOML needs Python 3.11 or tomli (pip install tomli); "
-                                 "a .json file needs nothing") from None
+            raise InvalidVariant(
+                f"{path}: reading TOML needs Python 3.11 or tomli (pip install tomli); "
+                "a .json file needs nothing"
+            ) from None
     return tomllib.loads
 
 
 def _shortened(err: Exception, limit: int = 200) -> str:
     """An exception's message, shortened to ``limit`` characters."""
     text = str(err)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def rules_of(game: Game) -> dict:
@@ -392,8 +445,11 @@ def rules_of(game: Game) -> dict:
     so that it is never resumed under other rules)."""
     cls = type(game)
     known = getattr(cls, "variant", None)
-    rules = ({name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
-             if isinstance(game, Patience) else {})      # another game's rules are its own
+    rules = (
+        {name: CHANGES[name].value_of(game) for name in variation_of(cls).takes(cls)}
+        if isinstance(game, Patience)
+        else {}
+    )  # another game's rules are its own
     return {"base": known.base if known is not None else game.id, **rules}
 
 

@@ -10,8 +10,13 @@ import pytest
 from chromium import launch_chromium
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("solwidget", derandomize=True, deadline=None, max_examples=40,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "solwidget",
+    derandomize=True,
+    deadline=None,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile("solwidget")
 
 
@@ -41,8 +46,9 @@ def browser(playwright_session):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--fuzz", action="store_true",
-                     help="run the fuzz suite (tests/test_fuzz.py) with ten times its cases")
+    parser.addoption(
+        "--fuzz", action="store_true", help="run the fuzz suite (tests/test_fuzz.py) with ten times its cases"
+    )
 
 
 def pytest_configure(config):

@@ -69,26 +69,64 @@ def long_text(char: str, n: int) -> str:
     return char * n
 
 
-special_floats = st.sampled_from([math.nan, -math.nan, math.inf, -math.inf, -0.0, 5e-324, 1.7976931348623157e308])
-huge_ints = st.one_of(st.integers(min_value=10**20, max_value=10**40), st.integers(max_value=-(10**20)),
-                      st.sampled_from([2**64, 2**63 - 1, MAX_DEAL + 1]),
-                      st.builds(lambda sign, digits: sign * 10**digits, st.sampled_from([1, -1]),
-                                st.integers(1_000, 4_000)))     # big enough to be slow to print
+special_floats = st.sampled_from(
+    [math.nan, -math.nan, math.inf, -math.inf, -0.0, 5e-324, 1.7976931348623157e308]
+)
+huge_ints = st.one_of(
+    st.integers(min_value=10**20, max_value=10**40),
+    st.integers(max_value=-(10**20)),
+    st.sampled_from([2**64, 2**63 - 1, MAX_DEAL + 1]),
+    st.builds(lambda sign, digits: sign * 10**digits, st.sampled_from([1, -1]), st.integers(1_000, 4_000)),
+)  # big enough to be slow to print
 FULLWIDTH_DIGITS = "１２３"  # noqa: RUF001 - digits that look like ASCII ones, on purpose
 texts = st.one_of(
     st.text(max_size=30),
     st.builds(long_text, st.characters(), st.integers(1_000, 200_000)),
-    st.sampled_from(["", " ", "\x00", "nan", "inf", "-1", "1e309", FULLWIDTH_DIGITS, "٣", "t0 f0", "\u202e", "🂡", "9" * 5000]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\x00",
+            "nan",
+            "inf",
+            "-1",
+            "1e309",
+            FULLWIDTH_DIGITS,
+            "٣",
+            "t0 f0",
+            "\u202e",
+            "🂡",
+            "9" * 5000,
+        ]
+    ),
 )
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), huge_ints, st.floats(), special_floats, texts,
-    st.binary(max_size=50), st.complex_numbers(allow_nan=True), st.fractions(),
-    st.just(Fraction(1, 3)), st.builds(object), st.just(Ellipsis), st.just(type),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    huge_ints,
+    st.floats(),
+    special_floats,
+    texts,
+    st.binary(max_size=50),
+    st.complex_numbers(allow_nan=True),
+    st.fractions(),
+    st.just(Fraction(1, 3)),
+    st.builds(object),
+    st.just(Ellipsis),
+    st.just(type),
 )
 deep = st.builds(nest, st.integers(50, 3_000), scalars, st.sampled_from(["list", "dict"]))
-containers = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.tuples(inner, inner), st.sets(st.integers(), max_size=3),
-    st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=4)), max_leaves=8)
+containers = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.tuples(inner, inner),
+        st.sets(st.integers(), max_size=3),
+        st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=4),
+    ),
+    max_leaves=8,
+)
 
 hostile = st.one_of(scalars, deep, containers)
 
@@ -105,15 +143,15 @@ def played_positions(draw, game_ids):
     C search's 32 bits (which the rules accept)."""
     game = sw.load_game(draw(st.sampled_from(game_ids)))
     state = game.deal(draw(st.integers(1, 10_000)))
-    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
     for _ in range(draw(st.integers(0, 80))):
         legal = state.legal_moves()
         if not legal:
             break
         state = state.play(rng.choice(legal))
     position = state.to_dict()
-    redeals = rng.choice([None, None, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1])   # hypothesis favours the first
+    redeals = rng.choice([None, None, 2**31 - 1, 2**31, 2**32 + 1])  # hypothesis favours the first
     if redeals is not None and "redeals" in position:
-        with contextlib.suppress(sw.InvalidPosition):       # a game that allows fewer
+        with contextlib.suppress(sw.InvalidPosition):  # a game that allows fewer
             state = game.state_from_dict({**position, "redeals": redeals})
     return state

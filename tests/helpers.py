@@ -34,8 +34,13 @@ def cards(text: str) -> list[str]:
     return out
 
 
-def position(game_id: str, rest: str | None = None, redeals: int | None = None,
-             options: dict | None = None, **piles: str) -> sw.State:
+def position(
+    game_id: str,
+    rest: str | None = None,
+    redeals: int | None = None,
+    options: dict | None = None,
+    **piles: str,
+) -> sw.State:
     game = sw.load_game(game_id, **(options or {}))
     laid = {pid: cards(text) for pid, text in piles.items()}
     if rest is None:
@@ -88,8 +93,10 @@ def svg_places(svg: str, unit: float) -> dict[str, tuple]:
         if "data-pile" in group.attrib:
             x, y = _translation(group)
             cards = [_translation(g) for g in group if "data-card" in g.attrib]
-            out[group.attrib["data-pile"]] = (((x - pad) / unit, (y - pad) / unit),
-                                              [(dx / unit, dy / unit) for dx, dy in cards])
+            out[group.attrib["data-pile"]] = (
+                ((x - pad) / unit, (y - pad) / unit),
+                [(dx / unit, dy / unit) for dx, dy in cards],
+            )
     return out
 
 
@@ -143,7 +150,7 @@ def grown(game_id: str, deal: int, moves: int) -> sw.State:
         following = [s for _, s in state.game.successors(state) if s not in seen]
         if not following:
             break
-        state = max(following, key=longest)     # max keeps the first of equals
+        state = max(following, key=longest)  # max keeps the first of equals
         seen.add(state)
     return state
 

@@ -22,8 +22,10 @@ def needs_native(native) -> None:
     """Skip the test (fail it under CI) where ``native`` (a family's native.py) has no
     search_core."""
     if native.search_core is None:
-        message = ("search_core does not run here: not built, older than its source (python3 dev.py "
-                   "setup builds it) or SOLWIDGET_PURE=1")
+        message = (
+            "search_core does not run here: not built, older than its source (python3 dev.py "
+            "setup builds it) or SOLWIDGET_PURE=1"
+        )
         if os.environ.get("CI"):
             pytest.fail(f"CI must run the compiled search: {message}")
         pytest.skip(message)
@@ -65,7 +67,7 @@ def progress_seen(solver) -> tuple:
     return (solver.done, p.expanded, p.generated, p.frontier, p.depth, p.best_score, words(p.best_line))
 
 
-CHUNKS = (1, 7, 13, 2, 29, 5, 61)          # odd step sizes, to step a solver by
+CHUNKS = (1, 7, 13, 2, 29, 5, 61)  # odd step sizes, to step a solver by
 
 
 def stepped_both_ways(make_solver, outcome, state, max_states) -> tuple:
@@ -83,6 +85,7 @@ def stepped_both_ways(make_solver, outcome, state, max_states) -> tuple:
 
 class Told(NamedTuple):
     """What a search tells after a burst of expansions."""
+
     expanded: int
     depth: int
     won_line: str | None
@@ -101,9 +104,18 @@ def run_search(search, state, bursts) -> list[Told]:
     progress, seen = Progress(), []
     for burst in bursts:
         done, won = search.run(burst, progress)
-        seen.append(Told(done, progress.depth, None if won is None else words(search.line(won)),
-                         search.generated, search.waiting, search.complete, search.best_score,
-                         words(search.best_line())))
+        seen.append(
+            Told(
+                done,
+                progress.depth,
+                None if won is None else words(search.line(won)),
+                search.generated,
+                search.waiting,
+                search.complete,
+                search.best_score,
+                words(search.best_line()),
+            )
+        )
         if won is not None or not search.waiting:
             break
     return seen
@@ -153,7 +165,9 @@ def assert_counts_refused(core) -> None:
     assert refused(refusal(core.trim, -1), ValueError, "search_core: trim keeps 0 or more entries, not -1")
     assert refused(refusal(core.trim, "2"), TypeError, "")
     for size in (-1, 0):
-        assert refused(refusal(core.alone, size), ValueError, f"alone takes a table of 1 key or more, not {size}")
+        assert refused(
+            refusal(core.alone, size), ValueError, f"alone takes a table of 1 key or more, not {size}"
+        )
     assert refused(refusal(core.alone, "2"), TypeError, "")
 
 
@@ -163,8 +177,9 @@ def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
     but the searches' kinds."""
     env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(root)}
     code = textwrap.dedent(sample) + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
+    )
     pure = json.loads(done.stdout.strip().splitlines()[-1])
     here = {}
     exec(textwrap.dedent(sample), here)

@@ -30,7 +30,9 @@ def test_the_contract_against_import_circles_reaches_every_module():
     tomllib = pytest.importorskip("tomllib")
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     acyclic = [c for c in config["contracts"] if c["type"] == "acyclic_siblings"]
-    deepest = max(len(path.relative_to(ROOT / "solwidget").parts) for path in (ROOT / "solwidget").rglob("*.py"))
+    deepest = max(
+        len(path.relative_to(ROOT / "solwidget").parts) for path in (ROOT / "solwidget").rglob("*.py")
+    )
     assert [c["ancestors"] for c in acyclic] == [["solwidget"]]
     assert acyclic[0]["depth"] >= deepest
     assert config["exclude_type_checking_imports"] is False
@@ -49,7 +51,9 @@ def test_no_module_is_long_without_a_reason_in_its_docstring():
         docstring = ast.get_docstring(ast.parse(text)) or ""
         if len(text.splitlines()) > MAX_LINES and not LONG_BECAUSE.search(docstring):
             unexplained[str(path.relative_to(ROOT))] = len(text.splitlines())
-    assert not unexplained, f"over {MAX_LINES} lines, and no 'Long because ...' in the docstring: {unexplained}"
+    assert not unexplained, (
+        f"over {MAX_LINES} lines, and no 'Long because ...' in the docstring: {unexplained}"
+    )
 
 
 def test_the_solver_names_no_game():
@@ -57,8 +61,12 @@ def test_the_solver_names_no_game():
     ids = set(sw.games())
     for path in solver.glob("*.py"):
         text = path.read_text()
-        assert "games" not in [part for line in text.splitlines() if line.startswith(("from", "import"))
-                               for part in line.replace(".", " ").split()], path
+        assert "games" not in [
+            part
+            for line in text.splitlines()
+            if line.startswith(("from", "import"))
+            for part in line.replace(".", " ").split()
+        ], path
         named = [game_id for game_id in ids if f'"{game_id}"' in text or f"'{game_id}'" in text]
         assert not named, f"{path.name} names {named}"
 
@@ -71,7 +79,11 @@ PYTHON_C_API = re.compile(r"\b_?Py(?:_|[A-Z]\w*)|<Python\.h>|\bPY_[A-Z_]+")
 def kernel_files() -> list[Path]:
     """Every family's kernel and the headers a kernel includes (the loop, the kernel table)."""
     solver = ROOT / "solwidget" / "solver"
-    return [*sorted((ROOT / "solwidget" / "games").glob("*/kernel.[ch]")), solver / "kernel.h", solver / "loop.h"]
+    return [
+        *sorted((ROOT / "solwidget" / "games").glob("*/kernel.[ch]")),
+        solver / "kernel.h",
+        solver / "loop.h",
+    ]
 
 
 def test_no_family_kernel_uses_pythons_c_api():
@@ -83,8 +95,10 @@ def test_no_family_kernel_uses_pythons_c_api():
 
 
 def test_the_python_c_api_pattern_finds_what_it_should():
-    found = PYTHON_C_API.findall("#include <Python.h>\nPyObject *o; Py_ssize_t n; PyErr_NoMemory(); "
-                                 "PY_SSIZE_T_CLEAN; _PyLong_Copy; a Python expander, CPython's set")
+    found = PYTHON_C_API.findall(
+        "#include <Python.h>\nPyObject *o; Py_ssize_t n; PyErr_NoMemory(); "
+        "PY_SSIZE_T_CLEAN; _PyLong_Copy; a Python expander, CPython's set"
+    )
     assert found == ["<Python.h>", "PyObject", "Py_", "PyErr_NoMemory", "PY_SSIZE_T_CLEAN", "_PyLong_Copy"]
 
 
@@ -92,6 +106,7 @@ class OpenDozen(Patience):
     """A game of this module, unknown to the catalogue and with no profile: 13 piles of 4
     cards, foundations up in suit from the Ace, the tableau down regardless of suit, one
     card at a time, and an emptied pile stays empty (Baker's Dozen without its Kings rule)."""
+
     id = "test_open_dozen"
     name = "Open Dozen"
     tableau_piles = 13
@@ -113,6 +128,6 @@ def test_a_game_without_a_profile_is_solved_by_the_generic_path(number):
     result = sw.solve(start, max_states=3000)
     assert result.status == "won"
     state = start
-    for move in result.moves:               # the proof: every move through the rules
+    for move in result.moves:  # the proof: every move through the rules
         state = state.play(move)
     assert state.is_won()

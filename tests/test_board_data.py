@@ -20,14 +20,24 @@ FOLDING = [g for g in GAMES if "narrower" in sw.load_game(g).layout()]
 
 
 def overlapping(one: dict, other: dict) -> bool:
-    return (one["z"] == other["z"] and abs(one["x"] - other["x"]) < 1
-            and abs(one["y"] - other["y"]) < geometry.CARD_ASPECT)
+    return (
+        one["z"] == other["z"]
+        and abs(one["x"] - other["x"]) < 1
+        and abs(one["y"] - other["y"]) < geometry.CARD_ASPECT
+    )
 
 
 # ------------------------------------------------------------------ narrower arrangements
 def test_every_seed_game_has_an_arrangement_for_narrow_screens():
-    assert {"triple_interchange", "quadruple_interchange", "interchange", "freecell", "reversed_solitaire",
-            "interlock", "mutated"} <= set(FOLDING)
+    assert {
+        "triple_interchange",
+        "quadruple_interchange",
+        "interchange",
+        "freecell",
+        "reversed_solitaire",
+        "interlock",
+        "mutated",
+    } <= set(FOLDING)
 
 
 @pytest.mark.parametrize("game_id", FOLDING)
@@ -42,7 +52,9 @@ def test_a_narrower_arrangement_places_every_pile_apart_and_is_no_wider(game_id)
         piles = board["piles"]
         assert max(p["x"] + 1 for p in piles) == pytest.approx(board["width"], abs=1e-6)
         assert min(p["x"] for p in piles) >= 0 and min(p["y"] for p in piles) == 0
-        assert not [(a["id"], b["id"]) for i, a in enumerate(piles) for b in piles[i + 1:] if overlapping(a, b)]
+        assert not [
+            (a["id"], b["id"]) for i, a in enumerate(piles) for b in piles[i + 1 :] if overlapping(a, b)
+        ]
         fans = [p for p in piles if p["fan"] == "down"]
         stacks = [p for p in piles if p["fan"] == "none"]
         assert min(p["y"] for p in fans) >= max(p["y"] for p in stacks) + geometry.CARD_ASPECT
@@ -63,7 +75,9 @@ def test_the_narrow_mutated_board_puts_each_deck_beneath_its_row():
     for row in (1, 2, 3):
         deck = places[f"d{row}"]
         spaces = [places[f"r{row}c{col}"] for col in range(1, 6)]
-        assert all(geometry.beneath(space, deck) for space in spaces), "a fan of any space pushes the deck down"
+        assert all(geometry.beneath(space, deck) for space in spaces), (
+            "a fan of any space pushes the deck down"
+        )
         if row < 3:
             assert geometry.beneath(deck, places[f"r{row + 1}c5"])
     assert places["r2x"]["y"] == places["d2"]["y"] and places["r2x"]["x"] > places["d2"]["x"] + 3
@@ -123,8 +137,11 @@ def test_face_down_cards_are_refused_and_never_named():
                 assert reason == "a face-down card cannot be picked up", (pid, index)
             elif any(c & FACE_DOWN for c in cards[index:]):
                 assert reason.startswith(f"{card_name(card)} lies under a face-down card"), (pid, index)
-                assert not any(card_name(c & ~FACE_DOWN) in reason for c in cards[index:] if c & FACE_DOWN
-                               and c & ~FACE_DOWN != card)
+                assert not any(
+                    card_name(c & ~FACE_DOWN) in reason
+                    for c in cards[index:]
+                    if c & FACE_DOWN and c & ~FACE_DOWN != card
+                )
             else:
                 assert reason is None, (pid, index)
 
@@ -159,20 +176,23 @@ def test_a_refused_pick_up_is_explained_and_changes_nothing():
     widget = sw.SolitaireWidget("interlock", deal=7)
     state, pile = widget.state, widget.pile_t0
     replies = ask(widget, {"type": "pick", "src": "t0", "index": 0, "n": 1})
-    said = reason_words(state, "t0 is covered by t9 and t10")       # in the board's words
+    said = reason_words(state, "t0 is covered by t9 and t10")  # in the board's words
     assert replies == [{"type": "error", "text": said}] and "t9" not in said
     assert widget.message == said and widget.message_kind == "error"
     assert widget.state is state and widget.pile_t0 == pile and widget.history == []
     assert ask(widget, {"type": "pick", "src": "t29", "index": 0, "n": 1}) == []
 
 
-@pytest.mark.parametrize("content", [
-    {"type": "pick", "src": "t0", "index": 0},
-    {"type": "pick", "src": "t99", "index": 0, "n": 1},
-    {"type": "pick", "src": "t0", "index": -1, "n": 1},
-    {"type": "pick", "src": "t0", "index": 0, "n": 0},
-    {"type": "pick", "src": "t0", "index": 0, "n": 1, "card": "AS"},
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"type": "pick", "src": "t0", "index": 0},
+        {"type": "pick", "src": "t99", "index": 0, "n": 1},
+        {"type": "pick", "src": "t0", "index": -1, "n": 1},
+        {"type": "pick", "src": "t0", "index": 0, "n": 0},
+        {"type": "pick", "src": "t0", "index": 0, "n": 1, "card": "AS"},
+    ],
+)
 def test_a_malformed_pick_message_is_refused(content):
     widget = sw.SolitaireWidget("interlock", deal=7)
     with pytest.raises(sync.BadMessage):

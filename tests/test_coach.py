@@ -24,10 +24,10 @@ def test_a_review_finds_the_move_that_lost_and_its_verdicts_are_proofs():
     for move in line:
         states.append(states[-1].play(move))
     for i, verdict in enumerate(report.verdicts):
-        if verdict.status == WINNABLE:                    # every winnable replays
+        if verdict.status == WINNABLE:  # every winnable replays
             assert replays_to_a_win(states[i], verdict.line), i
             assert i < losing
-        elif verdict.status == LOST:                      # every lost is the solver's proof
+        elif verdict.status == LOST:  # every lost is the solver's proof
             assert sw.solve(states[i], max_states=None, max_seconds=60).status == "lost", i
             assert i >= losing
     assert report.verdicts[losing - 1].status == WINNABLE and report.verdicts[losing].status == LOST
@@ -48,7 +48,7 @@ def test_crossroads_keep_few_moves_and_each_keeping_move_has_a_win():
     win = sw.solve(start, max_states=None, max_seconds=30).moves
     judge = Judge(max_seconds=5.0)
     report = review(start, win, max_seconds=5.0, judge=judge)
-    assert report.crossroads                              # deal 1's win passes one at least
+    assert report.crossroads  # deal 1's win passes one at least
     for crossroads in report.crossroads:
         assert 1 <= len(crossroads.keeping) <= 2 and crossroads.losing and not crossroads.open
         for move in crossroads.keeping:
@@ -77,7 +77,7 @@ def test_a_stretch_between_two_open_verdicts_is_not_searched_position_by_positio
     line = sw.solve(start, max_states=None, max_seconds=30).moves[:40]
     judge = Judge(max_seconds=None, max_states=1)
     report = review(start, line, max_seconds=None, max_states=1, crossroads=False, judge=judge)
-    assert judge.searches == 2                    # the two ends: every other verdict at once
+    assert judge.searches == 2  # the two ends: every other verdict at once
     assert all(v.status == UNKNOWN for v in report.verdicts)
     assert report.summary() == "not known yet whether the game is still winnable"
 
@@ -94,15 +94,24 @@ def test_a_cancelled_judgement_is_not_known_yet_and_not_kept():
     assert judge.known(GAME.deal(2)) is None
 
 
-@pytest.mark.parametrize("moves, words", [(["t5 c0", "t9 t9"], "moves[1]"), ("t5 c0", "moves"),
-                                          ([3], "moves[0]")])
+@pytest.mark.parametrize(
+    "moves, words", [(["t5 c0", "t9 t9"], "moves[1]"), ("t5 c0", "moves"), ([3], "moves[0]")]
+)
 def test_bad_lines_are_refused_by_name(moves, words):
     with pytest.raises(sw.SolwidgetError, match=words.replace("[", r"\[")):
         review(GAME.deal(1), moves)
 
 
-@pytest.mark.parametrize("budget", [{"max_seconds": 0}, {"max_seconds": float("nan")}, {"max_seconds": True},
-                                    {"max_seconds": None, "max_states": None}, {"max_states": -3}])
+@pytest.mark.parametrize(
+    "budget",
+    [
+        {"max_seconds": 0},
+        {"max_seconds": float("nan")},
+        {"max_seconds": True},
+        {"max_seconds": None, "max_states": None},
+        {"max_states": -3},
+    ],
+)
 def test_bad_budgets_are_refused_by_name(budget):
     with pytest.raises(sw.SolwidgetError, match="max_"):
         review(GAME.deal(1), ["t5 c0"], **budget)
@@ -113,8 +122,11 @@ def test_bad_budgets_are_refused_by_name(budget):
 def test_an_illegal_move_in_the_line_is_named_by_its_number():
     start = GAME.deal(1)
     first = start.legal_moves()[0]
-    illegal = next(m for m in (sw.Move(f"t{i}", f"f{k}") for i in range(8) for k in range(4))
-                   if start.play(first).explain(m) is not None)
+    illegal = next(
+        m
+        for m in (sw.Move(f"t{i}", f"f{k}") for i in range(8) for k in range(4))
+        if start.play(first).explain(m) is not None
+    )
     with pytest.raises(sw.IllegalMove, match=r"move 2 of the line \(moves\[1\]\) is not legal there") as err:
         review(start, [first, illegal])
     assert err.value.move == illegal
@@ -127,9 +139,22 @@ def test_review_takes_a_state_not_a_game():
 
 def test_the_command_line_reviews_a_line(capsys):
     from solwidget.cli import main
+
     _start, line = played_with_a_mistake()
-    assert main(["review", "reversed_solitaire", "3", ", ".join(map(str, line)), "--no-crossroads",
-                 "--max-seconds", "5"]) == 0
+    assert (
+        main(
+            [
+                "review",
+                "reversed_solitaire",
+                "3",
+                ", ".join(map(str, line)),
+                "--no-crossroads",
+                "--max-seconds",
+                "5",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "lost at move" in out and "<- lost the game here" in out
     assert main(["review", "reversed_solitaire", "3", "t5 c0, t9 t9"]) == 2
@@ -145,12 +170,17 @@ def test_winnable_deals_are_won_deals_and_skip_lost_ones():
         assert replays_to_a_win(start, sw.solve(start, max_states=None, max_seconds=30).moves)
 
 
-@pytest.mark.parametrize("args, kwargs, name", [(("no_such_game", 3), {}, "no_such_game"),
-                                                (("interlock", 0), {}, "count"),
-                                                (("interlock", True), {}, "count"),
-                                                (("interlock", 2), {"start": 0}, "deal"),
-                                                (("interlock", 2), {"max_seconds": None}, "max_seconds"),
-                                                ((3, 2), {}, "game")])
+@pytest.mark.parametrize(
+    "args, kwargs, name",
+    [
+        (("no_such_game", 3), {}, "no_such_game"),
+        (("interlock", 0), {}, "count"),
+        (("interlock", True), {}, "count"),
+        (("interlock", 2), {"start": 0}, "deal"),
+        (("interlock", 2), {"max_seconds": None}, "max_seconds"),
+        ((3, 2), {}, "game"),
+    ],
+)
 def test_bad_winnable_deals_arguments_are_refused_by_name(args, kwargs, name):
     with pytest.raises(sw.SolwidgetError, match=name):
         sw.winnable_deals(*args, **kwargs)

@@ -110,11 +110,17 @@ def test_a_king_with_no_back_pile_to_go_to_is_named_with_its_cards():
     state = GAME.state_from_dict({"game": "interlock", "piles": full})
     why = sw.solve(state).why
     assert why.lemma.kind == interlock_explain.KING_STUCK
-    assert why.text == ("No line wins from here: A♠ can never go home. It lies in a pile that stays covered: "
-                        "a pile above it, with K♠ at its bottom, never empties, because K♠ can never leave "
-                        "(it goes home only after A♠, which never does; a King moves only to an empty back "
-                        "pile, and no back pile is ever left empty; and it can drop onto no pile below). "
-                        "The same holds for 2♠.") or why.text
+    assert (
+        why.text
+        == (
+            "No line wins from here: A♠ can never go home. It lies in a pile that stays covered: "
+            "a pile above it, with K♠ at its bottom, never empties, because K♠ can never leave "
+            "(it goes home only after A♠, which never does; a King moves only to an empty back "
+            "pile, and no back pile is ever left empty; and it can drop onto no pile below). "
+            "The same holds for 2♠."
+        )
+        or why.text
+    )
     assert why.cards == ["AS", "KS"]
 
 
@@ -131,10 +137,11 @@ def test_a_loss_no_lemma_decides_is_summarised_with_example_dead_ends():
     from test_coach import played_with_a_mistake
 
     from solwidget.coach import review
+
     start, line = played_with_a_mistake()
     report = review(start, line, max_seconds=5.0, crossroads=False)
     state = start
-    for move in line[:report.first_losing.number]:
+    for move in line[: report.first_losing.number]:
         state = state.play(move)
     result = sw.solve(state, max_states=None, max_seconds=60)
     why = result.why
@@ -143,5 +150,5 @@ def test_a_loss_no_lemma_decides_is_summarised_with_example_dead_ends():
     assert sum(end.lines for end in why.dead_ends) == 24
     for end in why.dead_ends:
         assert end.example.game == game and not end.example.is_won()
-    assert why._repr_html_().count("<img src=\"data:image/svg+xml;base64,") == len(why.dead_ends)
-    assert sw.solve(game.deal(1), max_states=20_000).why is None      # won: nothing to explain
+    assert why._repr_html_().count('<img src="data:image/svg+xml;base64,') == len(why.dead_ends)
+    assert sw.solve(game.deal(1), max_states=20_000).why is None  # won: nothing to explain

@@ -5,6 +5,8 @@ the engine's rules alone; and the closure itself: no position it finds dead reac
 import random
 from collections import deque
 
+from test_solver_mutated import GAME, small_position
+
 import solwidget as sw
 from solwidget.coach import LOST, Judge
 from solwidget.engine.cards import FACE_DOWN, KING, RANKS, SUITS
@@ -12,9 +14,9 @@ from solwidget.games.mutated import explain
 from solwidget.games.mutated.board import DECKS, DRAW, PARENTS_OF, R2X, ROW, SPACES
 from solwidget.games.mutated.deadends import is_dead, is_dead_strict
 
-from test_solver_mutated import GAME, small_position
-
 REACHABLE_CAP = 5000
+
+
 def held_position(rng) -> sw.State:
     """Most cards home, and a lock the search's closure misses: K♠ in r2c1 under Q♦, and deck d3
     built on Q♥ over K♣, the red Kings and a card x (face down or not). Q♥ climbs only onto a
@@ -24,7 +26,12 @@ def held_position(rng) -> sw.State:
     away = {"C": rng.randint(1, 2), "D": 3, "H": 3, "S": rng.randint(1, 2)}
     piles = {pid: [] for pid in GAME.pile_ids}
     piles.update({f"f{i}": [RANKS[r] + s for r in range(13 - away[s])] for i, s in enumerate(SUITS)})
-    loose = [RANKS[r] + s for s in SUITS for r in range(13 - away[s], 13) if RANKS[r] + s not in ("KS", "QD", "KC", "QH", "KD", "KH")]
+    loose = [
+        RANKS[r] + s
+        for s in SUITS
+        for r in range(13 - away[s], 13)
+        if RANKS[r] + s not in ("KS", "QD", "KC", "QH", "KD", "KH")
+    ]
     rng.shuffle(loose)
     x = loose.pop()
     piles["r2c1"] = ["KS", "QD"]
@@ -44,7 +51,9 @@ def held_position(rng) -> sw.State:
             pile.append(card)
         else:
             loose.append(card)
-    return GAME.state_from_dict({"game": "mutated", "piles": piles, "decks": {"d3": {"mode": "built", "base": 4}}})
+    return GAME.state_from_dict(
+        {"game": "mutated", "piles": piles, "decks": {"d3": {"mode": "built", "base": 4}}}
+    )
 
 
 def buried_position(rng) -> sw.State:
@@ -109,9 +118,9 @@ def tops(state, row):
     for i, pile in enumerate(state.piles):
         if ROW[i] != row or not pile:
             continue
-        if i in SPACES or i == R2X or i in DECKS and state.extra[DECKS.index(i)] != DRAW:
-            if not pile[-1] & FACE_DOWN:
-                found.add(pile[-1] & 63)
+        open_top = i in SPACES or i == R2X or (i in DECKS and state.extra[DECKS.index(i)] != DRAW)
+        if open_top and not pile[-1] & FACE_DOWN:
+            found.add(pile[-1] & 63)
     return found
 
 
@@ -135,15 +144,19 @@ def never_leaves(positions, start, card):
 
 def holds(start, positions, found) -> bool:
     kind, card, others, row = found
-    if any(place(s, card)[0] < 4 for s in positions):          # home: a foundation is piles 0-3
+    if any(place(s, card)[0] < 4 for s in positions):  # home: a foundation is piles 0-3
         return False
     if kind in (explain.UNDER, explain.COVERED):
         other = others[0]
         free = explain.strict_closure(start.piles, start.extra)[1] >> other & 1
-        return all(lies_on(s, other, card) for s in positions) and (not free or never_leaves(positions, start, other))
+        return all(lies_on(s, other, card) for s in positions) and (
+            not free or never_leaves(positions, start, other)
+        )
     if kind == explain.IN_DECK:
         deck = place(start, card)[0]
-        return all(place(s, card)[0] == deck and s.piles[deck][place(s, card)[1]] & FACE_DOWN for s in positions)
+        return all(
+            place(s, card)[0] == deck and s.piles[deck][place(s, card)[1]] & FACE_DOWN for s in positions
+        )
     nearer = all(ROW[place(s, card)[0]] >= row for s in positions)
     if card & 15 == KING:
         return nearer and not any(a_space_empty(s, row - 1) for s in positions)
@@ -153,7 +166,11 @@ def holds(start, positions, found) -> bool:
 def test_every_mutated_explanation_holds_in_every_reachable_position():
     rng = random.Random(37)
     checked, kinds, stronger = 0, set(), 0
-    makers = (lambda: small_position(rng, locked=True), lambda: held_position(rng), lambda: buried_position(rng))
+    makers = (
+        lambda: small_position(rng, locked=True),
+        lambda: held_position(rng),
+        lambda: buried_position(rng),
+    )
     for k in range(120):
         start = makers[k % 3]()
         found = explain.reason(start)
@@ -167,25 +184,34 @@ def test_every_mutated_explanation_holds_in_every_reachable_position():
         checked += 1
         kinds.add(found[0])
         stronger += not is_dead(start.piles, start.extra)
-    assert checked >= 30 and kinds == {explain.UNDER, explain.CLIMB, explain.IN_DECK} and stronger >= 5, (checked, kinds, stronger)
+    assert checked >= 30 and kinds == {explain.UNDER, explain.CLIMB, explain.IN_DECK} and stronger >= 5, (
+        checked,
+        kinds,
+        stronger,
+    )
 
 
 def test_two_aces_each_under_a_two_the_other_needs_are_named_in_card_words():
     """Deal 901: A♣ lies in row 2 on 2♥, A♠ in row 3 on 2♦; an Ace climbs only onto a red Two."""
     why = sw.solve(GAME.deal(901), max_states=10).why
     assert why.lemma.kind == explain.CLIMB and why.cards == ["AC", "2D", "2H"]
-    assert why.text == ("No line wins from here: A♣ can never go home: it never gets nearer than row 2, since it "
-                        "climbs to row 1 only onto 2♦ or 2♥ topping a pile there, and neither ever does (2♦ stays "
-                        "face down under A♠; 2♥ stays face down under A♣).")
+    assert why.text == (
+        "No line wins from here: A♣ can never go home: it never gets nearer than row 2, since it "
+        "climbs to row 1 only onto 2♦ or 2♥ topping a pile there, and neither ever does (2♦ stays "
+        "face down under A♠; 2♥ stays face down under A♣)."
+    )
 
 
 def test_the_judge_answers_a_position_a_lemma_decides_without_a_search():
     rng = random.Random(5)
-    state = next(s for s in (held_position(rng) for _ in range(200))
-                 if is_dead_strict(s) and not is_dead(s.piles, s.extra))
+    state = next(
+        s
+        for s in (held_position(rng) for _ in range(200))
+        if is_dead_strict(s) and not is_dead(s.piles, s.extra)
+    )
     judge = Judge(max_seconds=None, max_states=1)
     assert judge.judge(state).status == LOST and judge.searches == 0
-    assert sw.solve(state, max_states=1).status == "unknown"       # the search alone does not know yet
+    assert sw.solve(state, max_states=1).status == "unknown"  # the search alone does not know yet
 
 
 def test_no_position_on_a_winning_line_is_dead_for_the_coach():

@@ -59,8 +59,14 @@ def run_sample(pure: bool) -> dict:
     if pure:
         env["SOLWIDGET_PURE"] = "1"
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(SAMPLE)], capture_output=True,
-                          text=True, env=env, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SAMPLE)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -75,8 +81,13 @@ def test_ci_runs_the_compiled_modules():
     needs_compiled_modules()
     sw.solve(sw.load_game("interlock").deal(1), max_states=50)
     running = set(compiled_modules())
-    assert {"solwidget.solver.search", "solwidget.solver.expand", "solwidget.engine.patience",
-            "solwidget.games.freecell.expander", "solwidget.games.mutated.moves"} <= running
+    assert {
+        "solwidget.solver.search",
+        "solwidget.solver.expand",
+        "solwidget.engine.patience",
+        "solwidget.games.freecell.expander",
+        "solwidget.games.mutated.moves",
+    } <= running
     assert running == set(json.loads(MANIFEST.read_text())), "every compiled module is the one running"
     assert describe() == f"compiled: {len(running)} modules (SOLWIDGET_PURE=1 runs the Python files)"
 
@@ -110,8 +121,14 @@ def test_a_module_whose_source_changed_runs_from_its_source(tmp_path):
     """
     env = {k: v for k, v in os.environ.items() if k != "SOLWIDGET_PURE"}
     env["PYTHONPATH"] = str(tmp_path)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=True,
+    )
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["search"] == str(edited) and seen["edited"] is True
     assert not seen["expand"].endswith(".py"), "the other modules still run compiled"

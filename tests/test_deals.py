@@ -60,31 +60,44 @@ def test_freecell_deal_1_is_microsoft_deal_1():
 
 # ----------------------------------------------------------------- Interchange family
 INTERCHANGE = {
-    1: ("""3D [KC] TC [2H] 9H [2D] 7D
+    1: (
+        """3D [KC] TC [2H] 9H [2D] 7D
            5H [8D] 8D [TD] 8S [6H] 4S
            JC [JD] 4C [8S] 7D [TH] 8H
            KH [AS] JS [AC] 9S [8C] TH
            5S [8C] QC [7C] 8H [2S] AH
            5H [6C] 4H [2H] JH [3S] JC
-           KC [6H] KD [AD] 4D [9C] 4H""", "7H", "QS"),
-    31999: ("""3D [7S] 8H [6D] 6D [6S] 3H
+           KC [6H] KD [AD] 4D [9C] 4H""",
+        "7H",
+        "QS",
+    ),
+    31999: (
+        """3D [7S] 8H [6D] 6D [6S] 3H
                5S [9C] 2C [2S] TD [KC] 5H
                2H [AC] 4D [JC] 8D [2D] AS
                7H [5S] KH [AS] 9S [8S] AD
                AH [3S] QS [7H] 4H [9S] KD
                QS [3D] JC [4S] 5H [9H] TH
-               JS [7C] 2H [2C] 3C [2D] QC""", "6S", "6H"),
-    32000: ("""KH [JS] 7S [JD] TC [8D] 4S
+               JS [7C] 2H [2C] 3C [2D] QC""",
+        "6S",
+        "6H",
+    ),
+    32000: (
+        """KH [JS] 7S [JD] TC [8D] 4S
                9H [JS] TH [KD] 2H [KC] 8C
                TD [6C] 7S [7C] 7H [AS] 3S
                6D [3C] 9D [KC] QC [7D] 5S
                3D [KD] QD [4C] 4D [JH] 2C
                9C [4H] 4C [5C] AH [5H] AC
-               TH [AC] 7C [TS] AS [JD] 5C""", "5S", "3H"),
+               TH [AC] 7C [TS] AS [JD] 5C""",
+        "5S",
+        "3H",
+    ),
 }
 
 TRIPLE_INTERCHANGE = {
-    1: ("""3D [JC] 6H [3D] 4C [3C] 7D [JS] 2S
+    1: (
+        """3D [JC] 6H [3D] 4C [3C] 7D [JS] 2S
            TS [QC] 3D [7C] AC [7S] 7H [KC] 7H
            8S [3S] JS [6H] 5D [4H] 8H [QS] 4H
            6H [7D] QS [4H] 2S [AS] 5S [2D] KD
@@ -92,8 +105,12 @@ TRIPLE_INTERCHANGE = {
            JD [9S] 8D [2D] 9H [KS] 7C [3H] 3C
            AH [4S] 3H [9D] 9H [9S] 2H [5D] 6C
            6C [4C] JH [AD] JD [JC] KH [AD] 5H
-           AH [JS] 2C [AH] QH [4C] KD [6D] QH""", "6S", "9H"),
-    31999: ("""3D [8D] 5H [TH] JH [QD] AD [8C] 4D
+           AH [JS] 2C [AH] QH [4C] KD [6D] QH""",
+        "6S",
+        "9H",
+    ),
+    31999: (
+        """3D [8D] 5H [TH] JH [QD] AD [8C] 4D
                2H [JS] AC [7S] 5C [3S] 7D [2H] KD
                6C [2C] TH [KD] 5H [4S] 5D [4S] 9S
                6S [TC] JH [8H] 8H [3C] 3D [2D] 4C
@@ -101,8 +118,12 @@ TRIPLE_INTERCHANGE = {
                TC [7S] KC [7C] QS [7H] TD [JH] 8D
                4H [JC] 9S [TS] 2S [KH] JD [TD] AC
                9D [6S] 7C [7H] 6H [JC] AS [8D] JD
-               QS [QD] 4D [6H] KC [3H] 5C [2C] JC""", "9H", "TC"),
-    32000: ("""7C [8C] 4H [9S] 9S [8H] 5D [KH] AD
+               QS [QD] 4D [6H] KC [3H] 5C [2C] JC""",
+        "9H",
+        "TC",
+    ),
+    32000: (
+        """7C [8C] 4H [9S] 9S [8H] 5D [KH] AD
                AH [5C] JH [KD] JS [3C] 3H [6S] 5S
                9S [9C] 5D [8D] 5H [9D] 2C [2S] 7D
                4D [QS] AH [JH] QC [7S] 7S [9C] 8C
@@ -110,15 +131,22 @@ TRIPLE_INTERCHANGE = {
                2D [5H] TC [3H] KH [5C] 6D [2C] KS
                5H [4C] 3C [7C] 9D [3C] 4S [TD] 4S
                KC [TC] 6C [TH] 6C [4D] TC [6H] 2S
-               JH [JS] 4D [2H] TS [6H] 8S [TS] QC""", "JC", "9D"),
+               JH [JS] 4D [2H] TS [6H] 8S [TS] QC""",
+        "JC",
+        "9D",
+    ),
 }
 
-INTERCHANGE_1_STOCK = ("AC 6S 5S 4C 2D 3H 5D KH 2C 3D 7H QD KD TS 6D 7S QD TS 5D KS 9D 5C 7S 3H 9H "
-                       "2C QS AH TC JD 3C 6S JH AD 6C 5C 4D JS 9D 9C TD 6D KS 4S AS 3C QH 2S 9S QH "
-                       "3S 7C QC QS")
+INTERCHANGE_1_STOCK = (
+    "AC 6S 5S 4C 2D 3H 5D KH 2C 3D 7H QD KD TS 6D 7S QD TS 5D KS 9D 5C 7S 3H 9H "
+    "2C QS AH TC JD 3C 6S JH AD 6C 5C 4D JS 9D 9C TD 6D KS 4S AS 3C QH 2S 9S QH "
+    "3S 7C QC QS"
+)
 
 
-@pytest.mark.parametrize("game_id, number", [(g, n) for g in ("interchange", "unlimited") for n in INTERCHANGE])
+@pytest.mark.parametrize(
+    "game_id, number", [(g, n) for g in ("interchange", "unlimited") for n in INTERCHANGE]
+)
 def test_interchange_deals_equal_pysolfc(game_id, number):
     piles, waste, stock_top = INTERCHANGE[number]
     state = sw.load_game(game_id).deal(number)

@@ -42,10 +42,23 @@ def test_mkdocs_build_strict(tmp_path):
     if importlib.util.find_spec("mkdocs") is None:
         pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(tmp_path / "site")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(tmp_path / "site"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     log = done.stdout + done.stderr
     assert done.returncode == 0, log
     assert "WARNING" not in log, log
@@ -87,8 +100,11 @@ def _game_text(game_id: str) -> str:
     section = _sections(text, 3)[own]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     if len(rows) > 1:
-        section = "\n".join(line for line in section.splitlines()
-                            if not line.startswith("|") or line.startswith(f"| `{game_id}` |"))
+        section = "\n".join(
+            line
+            for line in section.splitlines()
+            if not line.startswith("|") or line.startswith(f"| `{game_id}` |")
+        )
     return intro + "\n" + section
 
 
@@ -151,9 +167,14 @@ def test_nothing_points_outside_the_repository():
     outside = re.compile(r"\b(?:RULES|DESIGN)\.md\b|\.\./shared|design folder")
     places = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "mkdocs.yml"]
     for folder in ("solwidget", "js", "docs", "notebooks", "tests", "benchmarks"):
-        places += [p for p in (ROOT / folder).rglob("*")
-                   if p.suffix in {".py", ".js", ".md", ".ipynb", ".css"} and p != Path(__file__)
-                   and "node_modules" not in p.parts and "static" not in p.parts]
+        places += [
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in {".py", ".js", ".md", ".ipynb", ".css"}
+            and p != Path(__file__)
+            and "node_modules" not in p.parts
+            and "static" not in p.parts
+        ]
     for path in places:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not outside.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
@@ -163,6 +184,7 @@ def test_nothing_points_outside_the_repository():
 def test_the_widget_rules_panel_points_to_the_game_in_the_rulebook(game_id):
     pytest.importorskip("anywidget")
     from solwidget.widget.sync import board_of
+
     game = sw.load_game(game_id)
     pointer = board_of(game)["rulebook"]
     assert "docs/rules.md" in pointer and game.name in pointer
@@ -174,6 +196,7 @@ def test_every_readme_figure_is_a_command_and_its_output():
     (benchmarks/readme.py runs them again): the command's scripts exist and its output is there."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import readme
+
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     figures = readme.FIGURE.findall(text)
     assert len(figures) >= 4 and text.count("<!-- /figure -->") == len(figures)
@@ -187,10 +210,16 @@ def test_every_readme_figure_is_a_command_and_its_output():
 def test_the_reference_shows_what_the_widget_takes_from_its_mixins():
     """SolitaireWidget's line, worker and coach are mixins of its own (solwidget/widget/):
     the reference lists each of their public methods and properties as the widget's."""
-    listed = re.search(r"::: solwidget\.SolitaireWidget\n    options:\n      inherited_members: \[([^\]]*)\]",
-                       (ROOT / "docs" / "reference.md").read_text(encoding="utf-8"))
+    listed = re.search(
+        r"::: solwidget\.SolitaireWidget\n    options:\n      inherited_members: \[([^\]]*)\]",
+        (ROOT / "docs" / "reference.md").read_text(encoding="utf-8"),
+    )
     assert listed, "docs/reference.md gives SolitaireWidget no inherited_members"
     mixins = [c for c in sw.SolitaireWidget.__mro__ if c.__name__.endswith("Mixin")]
-    public = {name for mixin in mixins for name, value in vars(mixin).items()
-              if not name.startswith("_") and (callable(value) or isinstance(value, property))}
+    public = {
+        name
+        for mixin in mixins
+        for name, value in vars(mixin).items()
+        if not name.startswith("_") and (callable(value) or isinstance(value, property))
+    }
     assert len(mixins) == 3 and set(re.split(r",\s*", listed.group(1).strip())) == public

@@ -25,7 +25,7 @@ def own_public_members(cls):
             continue
         if isinstance(value, (staticmethod, classmethod)):
             value = value.__func__
-        if isinstance(value, property) or inspect.isroutine(value):     # compiled ones too
+        if isinstance(value, property) or inspect.isroutine(value):  # compiled ones too
             yield name, value
 
 
@@ -46,8 +46,16 @@ def own_docstring(obj) -> str:
 def test_the_walk_sees_the_whole_public_api():
     names = {name for name, _ in public_api()}
     assert set(sw.__all__) | {"SolitaireWidget"} <= names
-    assert {"Game.play", "State.play", "State.legal_moves", "State.explain", "Solver.step",
-            "SolveResult.won", "StudyTable.win_rate", "SolitaireWidget.undo"} <= names
+    assert {
+        "Game.play",
+        "State.play",
+        "State.legal_moves",
+        "State.explain",
+        "Solver.step",
+        "SolveResult.won",
+        "StudyTable.win_rate",
+        "SolitaireWidget.undo",
+    } <= names
     assert len(names) > 70
 
 

@@ -12,7 +12,7 @@ from solwidget.engine.errors import InvalidOption
 from solwidget.engine.patience import Build, Patience
 from solwidget.games.freecell.moves import fits
 
-DOWN_GAMES = ["reversed_solitaire", "freecell"]          # tableau down in alternating colours
+DOWN_GAMES = ["reversed_solitaire", "freecell"]  # tableau down in alternating colours
 FAMILY = ["reversed_solitaire", "inverted_freecell", "freecell"]
 
 
@@ -39,7 +39,8 @@ def refused(state, move, *words):
 def test_piles_are_t0_t7_c0_c3_f0_f3(game_id):
     game = sw.load_game(game_id)
     assert set(game.pile_ids) == {f"t{i}" for i in range(8)} | {f"c{i}" for i in range(4)} | {
-        f"f{i}" for i in range(4)}
+        f"f{i}" for i in range(4)
+    }
     kinds = game.pile_kinds
     assert [p for p in game.pile_ids if kinds[p] == "cell"] == ["c0", "c1", "c2", "c3"]
 
@@ -65,10 +66,10 @@ def test_freecell_deal_1_is_microsoft_deal_1():
 @pytest.mark.parametrize("game_id", DOWN_GAMES)
 def test_tableau_builds_down_in_alternating_colours(game_id):
     s = position(game_id, t0="7H", t1="6S", t2="6H", t3="8S", t4="5C", rest="t7")
-    legal(s, "t1 t0")                                    # 6S on 7H
-    refused(s, "t2 t0", "6H does not fit on 7H", "down in alternating colours")   # same colour
-    refused(s, "t3 t0", "8S does not fit on 7H")         # up, not down
-    refused(s, "t4 t0", "5C does not fit on 7H")         # two ranks apart
+    legal(s, "t1 t0")  # 6S on 7H
+    refused(s, "t2 t0", "6H does not fit on 7H", "down in alternating colours")  # same colour
+    refused(s, "t3 t0", "8S does not fit on 7H")  # up, not down
+    refused(s, "t4 t0", "5C does not fit on 7H")  # two ranks apart
 
 
 def test_inverted_freecell_tableau_builds_up_in_alternating_colours():
@@ -99,7 +100,7 @@ def test_any_top_tableau_card_may_go_to_an_empty_cell_one_card_each(game_id):
 def test_a_cell_card_goes_to_a_fitting_tableau_pile_or_an_empty_one(game_id):
     s = position(game_id, t0="8S", t1="8H", c0="7D", rest="t7")
     legal(s, "c0 t0")
-    legal(s, "c0 t2")                                    # empty pile
+    legal(s, "c0 t2")  # empty pile
     refused(s, "c0 t1", "7D does not fit on 8H")
 
 
@@ -112,19 +113,19 @@ def test_a_cell_card_never_goes_to_another_cell_and_leaves_one_at_a_time(game_id
 
 
 # ----------------------------------------------------------------- supermoves
-RUN7 = "9C 8D 7S 6D 5S 4D 3S"     # a run down in alternating colours, 7 cards
+RUN7 = "9C 8D 7S 6D 5S 4D 3S"  # a run down in alternating colours, 7 cards
 
 
 @pytest.mark.parametrize("game_id", DOWN_GAMES)
 def test_supermove_to_a_non_empty_pile_free_cells_and_empty_piles_double(game_id):
     # 2 free cells, 1 empty pile: (2 + 1) x 2^1 = 6 cards
-    s = position(game_id, t0="9S", t1=RUN7, t2="TH", t4="QC", t5="QD", t6="JS",
-                 c0="KH", c1="KD", rest="t7")
+    s = position(game_id, t0="9S", t1=RUN7, t2="TH", t4="QC", t5="QD", t6="JS", c0="KH", c1="KD", rest="t7")
     assert s.game.group_limit(s.piles, False) == 6
     after = legal(s, "t1 t0 6")
     assert after.pile("t0") == ["9S", "8D", "7S", "6D", "5S", "4D", "3S"] and after.pile("t1") == ["9C"]
-    reason = refused(s, "t1 t2 7", "7 cards cannot move together", "2 free cells", "1 empty pile",
-                     "at most 6")
+    reason = refused(
+        s, "t1 t2 7", "7 cards cannot move together", "2 free cells", "1 empty pile", "at most 6"
+    )
     assert "besides" not in reason
 
 
@@ -135,17 +136,42 @@ def test_supermove_to_an_empty_pile_does_not_count_that_pile(game_id):
     assert s.game.group_limit(s.piles, True) == 6
     assert s.game.group_limit(s.piles, False) == 12
     legal(s, "t1 t0 6")
-    refused(s, "t1 t0 7", "7 cards cannot move together", "2 free cells", "1 empty pile besides",
-            "at most 6")
+    refused(s, "t1 t0 7", "7 cards cannot move together", "2 free cells", "1 empty pile besides", "at most 6")
 
 
 @pytest.mark.parametrize("game_id", DOWN_GAMES)
 def test_supermove_with_no_free_cell_and_no_empty_pile_moves_one_card(game_id):
-    s = position(game_id, t0="8H", t1="9C 8D 7S", t2="KC", t3="KH", t4="QC", t5="QD", t6="JS",
-                 c0="KS", c1="KD", c2="QS", c3="QH", rest="t7")
-    legal(s, "t1 t0")                                   # 7S on 8H, one card
-    s2 = position(game_id, t0="9S", t1="9C 8D 7S", t2="KC", t3="KH", t4="QC", t5="QD", t6="JS",
-                  c0="KS", c1="KD", c2="QS", c3="QH", rest="t7")
+    s = position(
+        game_id,
+        t0="8H",
+        t1="9C 8D 7S",
+        t2="KC",
+        t3="KH",
+        t4="QC",
+        t5="QD",
+        t6="JS",
+        c0="KS",
+        c1="KD",
+        c2="QS",
+        c3="QH",
+        rest="t7",
+    )
+    legal(s, "t1 t0")  # 7S on 8H, one card
+    s2 = position(
+        game_id,
+        t0="9S",
+        t1="9C 8D 7S",
+        t2="KC",
+        t3="KH",
+        t4="QC",
+        t5="QD",
+        t6="JS",
+        c0="KS",
+        c1="KD",
+        c2="QS",
+        c3="QH",
+        rest="t7",
+    )
     refused(s2, "t1 t0 2", "2 cards cannot move together", "0 free cells", "at most 1")
 
 
@@ -168,10 +194,10 @@ def test_inverted_freecell_supermove_carries_a_run_up():
 def test_any_king_starts_any_empty_foundation_then_down_in_suit_to_the_ace(game_id):
     s = position(game_id, t0="KD", t1="QH", c0="AS", f0="KH", f2="KS-2S", rest="t7")
     assert {m for m in moves(s) if m.startswith("t0 f")} == {"t0 f1", "t0 f3"}
-    legal(s, "t1 f0")                                   # QH on KH
+    legal(s, "t1 f0")  # QH on KH
     refused(s, "t1 f1", "an empty foundation takes only a King", "QH cannot start one")
     refused(s, "t1 f2", "foundations build down in suit", "f2 takes AS next, not QH")
-    after = legal(s, "c0 f2")                           # the Ace ends it
+    after = legal(s, "c0 f2")  # the Ace ends it
     refused(after, "t0 f2", "f2 is complete")
 
 
@@ -220,9 +246,18 @@ def test_winning_means_every_card_on_the_foundations(game_id):
 def test_the_number_of_cells_is_an_option(game_id):
     game = sw.load_game(game_id, cells=2)
     assert [p for p in game.pile_ids if p.startswith("c")] == ["c0", "c1"]
-    s = position(game_id, options={"cells": 2}, t1="9C 8D 7S 6D", t2="TH", t3="QC", t4="QD", t5="JS",
-                 t6="KH", rest="t7")
-    assert s.game.group_limit(s.piles, False) == 6            # (2 + 1) x 2^1
+    s = position(
+        game_id,
+        options={"cells": 2},
+        t1="9C 8D 7S 6D",
+        t2="TH",
+        t3="QC",
+        t4="QD",
+        t5="JS",
+        t6="KH",
+        rest="t7",
+    )
+    assert s.game.group_limit(s.piles, False) == 6  # (2 + 1) x 2^1
     assert s.to_dict()["options"] == {"cells": 2}
     for bad in (-1, 11, 2.0, True, "4"):
         with pytest.raises(InvalidOption, match="cells must be a whole number from 0 to 10"):
@@ -234,8 +269,21 @@ def test_the_number_of_cells_is_an_option(game_id):
 
 def test_no_legal_move_at_all_is_stuck():
     # Full cells, no empty pile, every top card black, no Ace on top: no move is left.
-    s = position("freecell", c0="KS", c1="KC", c2="QS", c3="QC", t0="JS", t1="JC", t2="TS", t3="TC",
-                 t4="9S", t5="9C", t6="8S", rest="t7")
+    s = position(
+        "freecell",
+        c0="KS",
+        c1="KC",
+        c2="QS",
+        c3="QC",
+        t0="JS",
+        t1="JC",
+        t2="TS",
+        t3="TC",
+        t4="9S",
+        t5="9C",
+        t6="8S",
+        rest="t7",
+    )
     assert s.pile("t7")[-1] == "7S" and s.legal_moves() == []
     assert s.is_stuck() and not s.is_won()
 
@@ -330,4 +378,10 @@ def test_the_engines_moves_are_patiences_general_ones_in_the_same_order(game_id)
                 if kind == "tableau" and move.n > 1:
                     seen.add("run to an empty pile" if move.n < len(src) else "whole pile to an empty pile")
     if game_id not in OUT_OF_SHAPE:
-        assert seen >= {"foundation", "cell", "tableau", "run to an empty pile", "whole pile to an empty pile"}
+        assert seen >= {
+            "foundation",
+            "cell",
+            "tableau",
+            "run to an empty pile",
+            "whole pile to an empty pile",
+        }

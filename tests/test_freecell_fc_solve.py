@@ -33,7 +33,9 @@ if FC_SOLVE is None:
 SOLVED = "This game is solveable."
 NOT_SOLVED = "I could not solve this game."
 
-ONE_CARD = re.compile(r"^Move a card from (stack|freecell) (\d+) to (?:(stack|freecell) (\d+)|the foundations)$")
+ONE_CARD = re.compile(
+    r"^Move a card from (stack|freecell) (\d+) to (?:(stack|freecell) (\d+)|the foundations)$"
+)
 SEQUENCE = re.compile(r"^Move (\d+) cards from stack (\d+) to stack (\d+)$")
 
 
@@ -50,8 +52,14 @@ def fc_solve(state, cells: int) -> tuple[str, list[str]]:
     that "could not solve" is a proof."""
     board = board_text(state)
     for preset in (["-l", "lg"], []):
-        out = subprocess.run([FC_SOLVE, *preset, "--freecells-num", str(cells), "-m", "-"], input=board,
-                             capture_output=True, text=True, timeout=300, check=False).stdout
+        out = subprocess.run(
+            [FC_SOLVE, *preset, "--freecells-num", str(cells), "-m", "-"],
+            input=board,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        ).stdout
         if SOLVED in out:
             return "won", [line for line in out.splitlines() if line.startswith("Move")]
     if NOT_SOLVED not in out:
@@ -82,7 +90,7 @@ def our_move(state, line: str) -> str:
 def test_fc_solve_solutions_are_legal_in_our_rules(deal):
     state = sw.load_game("freecell").deal(deal)
     verdict, lines = fc_solve(state, cells=4)
-    if deal == 11982:                   # the one Microsoft deal no solver wins
+    if deal == 11982:  # the one Microsoft deal no solver wins
         assert verdict == "lost"
         return
     assert verdict == "won"
@@ -104,7 +112,9 @@ def test_our_verdicts_are_fc_solves(cells):
         state = game.deal(deal)
         theirs, _ = fc_solve(state, cells)
         ours = sw.solve(state, max_seconds=10, max_states=None)
-        assert ours.status in (theirs, "unknown"), f"{cells} cells, deal {deal}: ours {ours.status}, fc-solve {theirs}"
+        assert ours.status in (theirs, "unknown"), (
+            f"{cells} cells, deal {deal}: ours {ours.status}, fc-solve {theirs}"
+        )
         if ours.status == "won":
             end = state
             for move in ours.moves:
@@ -113,4 +123,4 @@ def test_our_verdicts_are_fc_solves(cells):
         seen[ours.status] += 1
     assert seen["unknown"] <= 2, seen
     if cells == 1:
-        assert seen["lost"] >= 10, seen          # proofs of loss met fc-solve's complete search
+        assert seen["lost"] >= 10, seen  # proofs of loss met fc-solve's complete search

@@ -100,8 +100,12 @@ def good_memory(value) -> bool:
     integral float too)."""
     if value is None or whole_in(value, 1, MAX_MEMORY_ITEMS):
         return True
-    return (isinstance(value, float) and math.isfinite(value) and value.is_integer()
-            and 1 <= value <= MAX_MEMORY_ITEMS)
+    return (
+        isinstance(value, float)
+        and math.isfinite(value)
+        and value.is_integer()
+        and 1 <= value <= MAX_MEMORY_ITEMS
+    )
 
 
 def good_deal(value) -> bool:
@@ -110,9 +114,16 @@ def good_deal(value) -> bool:
 
 # ------------------------------------------------------------------ solver budgets
 @settings(max_examples=examples(400))
-@given(cases=batch(st.tuples(st.sampled_from(["solve", "Solver", "hint"]),
-                             st.sampled_from(["max_states", "max_seconds"]), hostile)),
-       game_id=st.sampled_from(GAMES))
+@given(
+    cases=batch(
+        st.tuples(
+            st.sampled_from(["solve", "Solver", "hint"]),
+            st.sampled_from(["max_states", "max_seconds"]),
+            hostile,
+        )
+    ),
+    game_id=st.sampled_from(GAMES),
+)
 def test_fuzz_solver_budgets(cases, game_id):
     state = STATES[game_id]
     before = state.to_dict()
@@ -128,8 +139,10 @@ def test_fuzz_solver_budgets(cases, game_id):
 
 
 @settings(max_examples=examples(300))
-@given(cases=batch(st.tuples(st.sampled_from(["table_size", "frontier_size", "depth_weight"]), hostile)),
-       game_id=st.sampled_from(GAMES))
+@given(
+    cases=batch(st.tuples(st.sampled_from(["table_size", "frontier_size", "depth_weight"]), hostile)),
+    game_id=st.sampled_from(GAMES),
+)
 def test_fuzz_solver_memory_and_depth_weight(cases, game_id):
     for name, value in cases:
         if (good_memory if name != "depth_weight" else lambda v: v is None or good_weight(v))(value):
@@ -145,7 +158,8 @@ def bad_portfolios():
     not_dict = hostile.filter(lambda v: not isinstance(v, dict))
     return st.one_of(
         not_list,
-        st.just([]), st.just([{}] * 65),
+        st.just([]),
+        st.just([{}] * 65),
         st.lists(not_dict, min_size=1, max_size=3),
         hostile.filter(lambda v: v is not None and not good_weight(v)).map(lambda v: [{"depth_weight": v}]),
         hostile.filter(lambda v: v is not None and not good_share(v, 1.0)).map(lambda v: [{"explore": v}]),
@@ -181,7 +195,7 @@ def test_fuzz_deal_numbers(game_id, numbers):
 @given(cases=batch(st.tuples(hostile, hostile)))
 def test_fuzz_load_game(cases):
     for game_id, cells in cases:
-        if not (isinstance(game_id, str) and game_id in GAMES):   # hostile texts are never ids, but be sure
+        if not (isinstance(game_id, str) and game_id in GAMES):  # hostile texts are never ids, but be sure
             count("load_game")
             message = refused(sw.load_game, game_id)
             assert message.startswith("unknown game ") and len(message) < 400
@@ -195,10 +209,18 @@ def test_fuzz_load_game(cases):
 moves = st.one_of(
     hostile,
     st.builds(sw.Move, hostile, hostile, hostile, hostile),
-    st.builds(sw.Move, st.sampled_from(["t0", "d2", "stock", "f0"]), st.sampled_from(["t1", "r1c1", "waste"]),
-              hostile),
-    st.builds(lambda src, dst, card: sw.Move(src, dst, 1, card), st.sampled_from(["t0", "d2", "r1c1"]),
-              st.sampled_from(["t1", "r1c1", "r2c1"]), hostile),
+    st.builds(
+        sw.Move,
+        st.sampled_from(["t0", "d2", "stock", "f0"]),
+        st.sampled_from(["t1", "r1c1", "waste"]),
+        hostile,
+    ),
+    st.builds(
+        lambda src, dst, card: sw.Move(src, dst, 1, card),
+        st.sampled_from(["t0", "d2", "r1c1"]),
+        st.sampled_from(["t1", "r1c1", "r2c1"]),
+        hostile,
+    ),
     st.builds(lambda words: " ".join(words), st.lists(texts, min_size=0, max_size=5)),
 )
 
@@ -218,7 +240,7 @@ def check_move(state, move):
     except sw.InvalidMoveText as err:
         message = str(err)
         assert "move" in message and len(message) < 400
-        assert state.explain(move) == message         # explain answers with the same words
+        assert state.explain(move) == message  # explain answers with the same words
         assert refused(state.play, move, error=sw.InvalidMoveText) == message
         return
     # A hostile value that happens to be a move of this game plays exactly as its Move does.
@@ -268,8 +290,10 @@ def check_position(game_id, position):
     except sw.InvalidPosition as err:
         message = str(err)
         assert message and len(message) < 500
-        assert any(word in message for word in ("position", "pile", "card", "deck", "redeals", "game", "option"))
-    else:       # a value that happens to fit (an empty pile left empty, redeals 0): a true position
+        assert any(
+            word in message for word in ("position", "pile", "card", "deck", "redeals", "game", "option")
+        )
+    else:  # a value that happens to fit (an empty pile left empty, redeals 0): a true position
         assert game.state_from_dict(state.to_dict()) == state
     assert copy is None or repr(position) == copy
 
@@ -286,8 +310,14 @@ def solved(state, python: bool) -> tuple:
     in_c = any(isinstance(search, NativeSearch) for search in solver._searches)
     result = solver.solve()
     p = result.progress
-    return (result.status, [str(m) for m in result.moves], p.expanded, p.generated, p.frontier,
-            [str(m) for m in p.best_line]), in_c
+    return (
+        result.status,
+        [str(m) for m in result.moves],
+        p.expanded,
+        p.generated,
+        p.frontier,
+        [str(m) for m in p.best_line],
+    ), in_c
 
 
 @settings(max_examples=examples(60))
@@ -316,7 +346,7 @@ def good_deals(value) -> bool:
     if good_deal(value):
         return True
     if isinstance(value, str):
-        return bool(DEAL_TEXT.fullmatch(value))        # text of digits is the parser's to judge
+        return bool(DEAL_TEXT.fullmatch(value))  # text of digits is the parser's to judge
     if isinstance(value, range):
         return True
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -325,24 +355,38 @@ def good_deals(value) -> bool:
 
 
 @settings(max_examples=examples(300))
-@given(cases=batch(st.tuples(st.sampled_from(["deals", "budget", "max_states", "workers", "out", "progress"]),
-                             hostile)))
+@given(
+    cases=batch(
+        st.tuples(st.sampled_from(["deals", "budget", "max_states", "workers", "out", "progress"]), hostile)
+    )
+)
 def test_fuzz_study_arguments(cases):
     for argument, value in cases:
         check_study_argument(argument, value)
 
 
 def check_study_argument(argument, value):
-    good = {"deals": good_deals, "budget": good_seconds, "max_states": good_max_states,
-            "workers": good_max_states, "progress": lambda v: isinstance(v, bool),
-            "out": lambda v: v is None or (isinstance(v, str) and "\x00" not in v)}[argument]
+    good = {
+        "deals": good_deals,
+        "budget": good_seconds,
+        "max_states": good_max_states,
+        "workers": good_max_states,
+        "progress": lambda v: isinstance(v, bool),
+        "out": lambda v: v is None or (isinstance(v, str) and "\x00" not in v),
+    }[argument]
     if good(value) or (argument == "budget" and value is None):
         return
     count("study arguments")
     kwargs = {"deals": "1-3", "budget": 1.0, "executor": NoSolving(1), "progress": False, argument: value}
     message = refused(study, "freecell", **kwargs)
-    name = {"deals": "deal", "budget": "budget", "max_states": "max_states", "workers": "workers",
-            "out": "out", "progress": "progress"}[argument]
+    name = {
+        "deals": "deal",
+        "budget": "budget",
+        "max_states": "max_states",
+        "workers": "workers",
+        "out": "out",
+        "progress": "progress",
+    }[argument]
     assert name in message and len(message) < 400
 
 
@@ -358,8 +402,18 @@ FIELD_GOOD = {
     "max_states": lambda t: t == "" or (t.isascii() and t.isdigit() and len(t) <= 30 and int(t) >= 1),
     "rules": lambda t: t == "" or _json_object(t),
 }
-GOOD_RECORD = ["freecell", "", "1", "won", "90", "120", "0.0100", "", "300",
-               json.dumps(rules_of(sw.load_game("freecell")), sort_keys=True)]
+GOOD_RECORD = [
+    "freecell",
+    "",
+    "1",
+    "won",
+    "90",
+    "120",
+    "0.0100",
+    "",
+    "300",
+    json.dumps(rules_of(sw.load_game("freecell")), sort_keys=True),
+]
 
 
 def _json_object(text):
@@ -394,7 +448,7 @@ def test_fuzz_study_files(cases, tmp_path_factory):
 
 def check_study_file(path, field, text, junk):
     if FIELD_GOOD[field](text) or "\x00" in text:
-        junk = junk.replace(b"\n", b" ")        # all on line 3
+        junk = junk.replace(b"\n", b" ")  # all on line 3
         if b"\xff" not in junk:
             junk += b"\xff"
         data = csv_line(COLUMNS).encode() + csv_line(GOOD_RECORD).encode() + b"freecell," + junk + b"\n"
@@ -407,8 +461,17 @@ def check_study_file(path, field, text, junk):
     path.write_bytes(data)
     message = refused(load_study, path, error=StudyError)
     assert message.startswith(where) and any(word in message for word in (field, "UTF-8", "fields", "CSV"))
-    again = refused(study, "freecell", "1-3", budget=None, max_states=300, out=path, executor=NoSolving(1),
-                    progress=False, error=StudyError)
+    again = refused(
+        study,
+        "freecell",
+        "1-3",
+        budget=None,
+        max_states=300,
+        out=path,
+        executor=NoSolving(1),
+        progress=False,
+        error=StudyError,
+    )
     assert again == message and path.read_bytes() == data
 
 
@@ -426,9 +489,23 @@ def good_cli_number(text: str, whole: bool) -> bool:
 
 
 @settings(max_examples=examples(250))
-@given(cases=batch(st.tuples(st.sampled_from(["solve --max-states", "solve --max-seconds", "study --budget",
-                                              "study --max-states", "deal", "study --deals"]),
-                             texts.filter(lambda t: "\x00" not in t))))
+@given(
+    cases=batch(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "solve --max-states",
+                    "solve --max-seconds",
+                    "study --budget",
+                    "study --max-states",
+                    "deal",
+                    "study --deals",
+                ]
+            ),
+            texts.filter(lambda t: "\x00" not in t),
+        )
+    )
+)
 def test_fuzz_the_command_line(cases):
     for option, text in cases:
         check_command_line(option, text)
@@ -474,15 +551,16 @@ def widget_for(game_id):
 
 def unchanged_apart_from_the_message(widget, before):
     after = widget.get_state()
-    return {k: v for k, v in after.items() if not k.startswith("message")} == \
-        {k: v for k, v in before.items() if not k.startswith("message")}
+    return {k: v for k, v in after.items() if not k.startswith("message")} == {
+        k: v for k, v in before.items() if not k.startswith("message")
+    }
 
 
 FIELDS = {"move": ["move"], "action": ["name", "deal"], "seek": ["index"]}
 
 
 def good_field(game, kind, field, value) -> bool:
-    if field == "move":             # text that reads as a move: it might be legal
+    if field == "move":  # text that reads as a move: it might be legal
         try:
             game.parse_move(value)
         except sw.InvalidMoveText:
@@ -492,7 +570,7 @@ def good_field(game, kind, field, value) -> bool:
         return value in sync.ACTIONS
     if field == "deal":
         return good_deal(value) or (isinstance(value, str) and value.isascii() and value.isdigit())
-    return whole_in(value, 0, 0)          # index: the widget's line is empty
+    return whole_in(value, 0, 0)  # index: the widget's line is empty
 
 
 @st.composite
@@ -505,8 +583,13 @@ def bad_messages(draw):
             content = [content]
         return game_id, content, "message"
     kind = draw(st.sampled_from(sorted(FIELDS)))
-    content = {"type": kind, "move": f"{game.pile_ids[0]} {game.pile_ids[1]}"} if kind == "move" else \
-        {"type": kind, "name": "new"} if kind == "action" else {"type": kind, "index": 0}
+    content = (
+        {"type": kind, "move": f"{game.pile_ids[0]} {game.pile_ids[1]}"}
+        if kind == "move"
+        else {"type": kind, "name": "new"}
+        if kind == "action"
+        else {"type": kind, "index": 0}
+    )
     field = draw(st.sampled_from(FIELDS[kind] + ["extra"]))
     value = draw(hostile)
     if field != "extra" and good_field(game, kind, field, value):
@@ -531,7 +614,7 @@ def check_message(game_id, content, field):
         message = str(err)
         assert len(message) < 400
         assert field in message or "message" in message or "'type'" in message or field == "extra"
-    else:           # well formed; then the rules must refuse it
+    else:  # well formed; then the rules must refuse it
         pass
     before = widget.get_state()
     with SyncRecorder(widget) as recorder:
@@ -542,9 +625,16 @@ def check_message(game_id, content, field):
 
 
 @settings(max_examples=examples(250))
-@given(game_id=st.sampled_from(GAMES), updates=batch(st.one_of(
-    hostile.filter(lambda v: v != {}), st.dictionaries(texts, hostile, min_size=1, max_size=3),
-    hostile.filter(lambda v: not isinstance(v, bool)).map(lambda v: {"four_colour": v}))))
+@given(
+    game_id=st.sampled_from(GAMES),
+    updates=batch(
+        st.one_of(
+            hostile.filter(lambda v: v != {}),
+            st.dictionaries(texts, hostile, min_size=1, max_size=3),
+            hostile.filter(lambda v: not isinstance(v, bool)).map(lambda v: {"four_colour": v}),
+        )
+    ),
+)
 def test_fuzz_trait_updates_from_the_browser(game_id, updates):
     for data in updates:
         count("set_state")

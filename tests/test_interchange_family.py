@@ -33,8 +33,9 @@ def test_the_family_shares_the_engine_with_its_parameters(game_id):
     game = sw.load_game(game_id)
     assert (game.decks, game.empty_takes, game.redeals) == (decks, empty, redeals)
     assert game.card_count == 52 * decks
-    assert game.pile_ids == (tuple(f"f{i}" for i in range(4 * decks)) + tuple(f"t{i}" for i in range(tableau))
-                             + ("stock", "waste"))
+    assert game.pile_ids == (
+        tuple(f"f{i}" for i in range(4 * decks)) + tuple(f"t{i}" for i in range(tableau)) + ("stock", "waste")
+    )
 
 
 def test_triple_interchange_has_three_decks_twelve_foundations_nine_piles():
@@ -46,15 +47,21 @@ def test_triple_interchange_has_three_decks_twelve_foundations_nine_piles():
 
 # ----------------------------------------------------------------- the deal
 # An even number of piles (a variant's), with a deal the solver wins cheaply where there is one
-EVEN_PILES = {"triple_interchange": (8, 1), "interchange": (8, 1), "unlimited": (6, 1),
-              "single_interchange": (4, 1), "quadruple_interchange": (8, 1)}
+EVEN_PILES = {
+    "triple_interchange": (8, 1),
+    "interchange": (8, 1),
+    "unlimited": (6, 1),
+    "single_interchange": (4, 1),
+    "quadruple_interchange": (8, 1),
+}
 
 
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_the_deal_alternates_from_the_bottom_and_ends_face_up_whatever_the_piles(game_id):
     piles, number = EVEN_PILES[game_id]
-    game = sw.variant(game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles",
-                      piles=piles).game()
+    game = sw.variant(
+        game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles", piles=piles
+    ).game()
     state = game.deal(number)
     for t in game.tableau_indices:
         faces = [not card & FACE_DOWN for card in state.piles[t]]
@@ -65,10 +72,11 @@ def test_the_deal_alternates_from_the_bottom_and_ends_face_up_whatever_the_piles
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_an_even_pile_variant_is_solved_not_lost_at_the_deal(game_id):
     piles, number = EVEN_PILES[game_id]
-    game = sw.variant(game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles",
-                      piles=piles).game()
+    game = sw.variant(
+        game_id, id=f"{game_id}_{piles}_piles", name=f"{game_id}, {piles} piles", piles=piles
+    ).game()
     result = sw.solve(game.deal(number), max_states=3000)
-    if game_id == "interchange":        # one pass and Kings to spaces: no cheap win, and no proof
+    if game_id == "interchange":  # one pass and Kings to spaces: no cheap win, and no proof
         assert (result.status, result.progress.expanded) == ("unknown", 3000)
     else:
         assert result.status == "won"
@@ -91,9 +99,9 @@ def test_any_ace_may_start_any_empty_foundation(game_id):
 def test_foundations_build_up_in_suit_to_the_king(game_id):
     s = position(game_id, t0="4H", t1="4D", t2="2C", f0="AH-3H", f1="AS-KS")
     legal(s, "t0 f0")
-    refused(s, "t1 f0", "f0 takes 4H next, not 4D")                 # wrong suit
+    refused(s, "t1 f0", "f0 takes 4H next, not 4D")  # wrong suit
     refused(s, "t2 f2", "an empty foundation takes only an Ace", "2C cannot start one")
-    refused(s, "t0 f1", "f1 is complete")                          # 13 cards at most
+    refused(s, "t0 f1", "f1 is complete")  # 13 cards at most
 
 
 @pytest.mark.parametrize("game_id", FAMILY)
@@ -114,7 +122,7 @@ def test_cards_go_to_a_foundation_one_at_a_time(game_id):
 @pytest.mark.parametrize("game_id", FAMILY)
 def test_tableau_builds_down_in_suit(game_id):
     s = position(game_id, t0="JS", t1="TS", t2="TH", t3="9S", t4="QS")
-    legal(s, "t1 t0")                                    # only 10 of spades goes on J of spades
+    legal(s, "t1 t0")  # only 10 of spades goes on J of spades
     refused(s, "t2 t0", "TH does not fit on JS", "the tableau builds down in suit")
     refused(s, "t3 t0", "9S does not fit on JS")
     refused(s, "t4 t0", "QS does not fit on JS")
@@ -207,7 +215,7 @@ def test_waste_stock_turns_the_waste_over_unshuffled_as_often_as_wanted(game_id)
         s = legal(s, "waste stock")
         assert s.pile("waste") == [] and s.to_dict()["redeals"] == passes
         assert s.pile("stock") == [f"[{c}]" for c in reversed(waste)]
-        for _ in waste:                                   # one pass through: the same order
+        for _ in waste:  # one pass through: the same order
             s = s.play("stock waste")
         assert s.pile("waste") == waste
 
@@ -222,12 +230,19 @@ def test_interchange_allows_one_pass_through_the_stock():
 
 @pytest.mark.parametrize("game_id", ["interchange", "unlimited"])
 def test_only_stock_cycling_left_is_stuck(game_id):
-    piles = dict(t0="AC QC KC", t1="AC QC KC", t2="AD QD KD", t3="AD QD KD", t4="AH QH KH",
-                 t5="AH QH KH", t6="AS AS QS QS KS")
+    piles = dict(
+        t0="AC QC KC",
+        t1="AC QC KC",
+        t2="AD QD KD",
+        t3="AD QD KD",
+        t4="AH QH KH",
+        t5="AH QH KH",
+        t6="AS AS QS QS KS",
+    )
     s = position(game_id, **piles)
     assert s.legal_moves() == [sw.Move("stock", "waste")]
     assert s.is_stuck() and not s.is_won()
-    free = position(game_id, **{**piles, "t6": "AS QS QS KS"})   # an Ace in the stock
+    free = position(game_id, **{**piles, "t6": "AS QS QS KS"})  # an Ace in the stock
     assert not free.is_stuck()
 
 
@@ -244,10 +259,17 @@ def test_stock_refusals_name_what_is_empty(game_id):
 # Variants whose runs still move whole (games/interchange/moves.py serves them too), and one
 # with free cells, which keeps Patience's generator.
 VARIANTS = {
-    "test_ic_groups": dict(base="interchange", moves="any group", foundations="king down", empty="none",
-                           draw=3, redeals=2),
-    "test_ic_colours": dict(base="triple_interchange", build="down in alternating colours", piles=6, decks=2,
-                            empty="king", redeals=1),
+    "test_ic_groups": dict(
+        base="interchange", moves="any group", foundations="king down", empty="none", draw=3, redeals=2
+    ),
+    "test_ic_colours": dict(
+        base="triple_interchange",
+        build="down in alternating colours",
+        piles=6,
+        decks=2,
+        empty="king",
+        redeals=1,
+    ),
     "test_ic_cells": dict(base="triple_interchange", cells=2),
 }
 
@@ -280,14 +302,16 @@ def _random_position(game, rnd) -> sw.State:
         for _ in range(rnd.randint(1, 6)):
             if cards:
                 pile.append(cards.pop())
-        while cards and rnd.random() < 0.5 and pile[-1] - 1 in cards:      # a run down in suit
+        while cards and rnd.random() < 0.5 and pile[-1] - 1 in cards:  # a run down in suit
             cards.remove(pile[-1] - 1)
             pile.append(pile[-1] - 1)
         pile[:-1] = [c | FACE_DOWN if rnd.random() < 0.4 else c for c in pile[:-1]]
     on_waste = rnd.randint(0, len(cards))
     piles["waste"], piles["stock"] = cards[:on_waste], [c | FACE_DOWN for c in cards[on_waste:]]
-    named = {pid: [f"[{card_name(c & ~FACE_DOWN)}]" if c & FACE_DOWN else card_name(c) for c in pile]
-             for pid, pile in piles.items()}
+    named = {
+        pid: [f"[{card_name(c & ~FACE_DOWN)}]" if c & FACE_DOWN else card_name(c) for c in pile]
+        for pid, pile in piles.items()
+    }
     redeals = rnd.randint(0, 3 if game.redeals is None else game.redeals)
     return game.state_from_dict({"game": game.id, "piles": named, "redeals": redeals})
 
@@ -323,11 +347,20 @@ def test_the_move_generator_gives_the_generic_moves_in_their_order(game_id):
             ids = game.pile_ids
             assert (ids[src], ids[dst], n) == (move.src, move.dst, move.n)
             seen[game.pile_kinds[move.src], game.pile_kinds[move.dst], n > 1, not state.piles[dst]] += 1
-    if game.generator is not None:          # the walks met every kind of move
+    if game.generator is not None:  # the walks met every kind of move
         kinds = {(src, dst) for src, dst, _, _ in seen}
         redeal = {("waste", "stock")} if game.redeals != 0 else set()
-        assert kinds == {("tableau", "foundation"), ("tableau", "tableau"), ("waste", "foundation"),
-                         ("waste", "tableau"), ("stock", "waste")} | redeal
+        assert (
+            kinds
+            == {
+                ("tableau", "foundation"),
+                ("tableau", "tableau"),
+                ("waste", "foundation"),
+                ("waste", "tableau"),
+                ("stock", "waste"),
+            }
+            | redeal
+        )
         assert seen["tableau", "tableau", True, False]
         assert seen["tableau", "tableau", False, True] or game.empty_takes == "none"
 
@@ -342,8 +375,13 @@ def test_the_solvers_moves_are_the_engines_less_what_it_skips(game_id):
         piles = state.piles
         first_f = next((f for f in game.foundation_indices if not piles[f]), None)
         first_t = next((t for t in game.tableau_indices if not piles[t]), None)
-        kept = [plan for plan in game.generator.plans(piles, state.extra)
-                if plan[1] in game.tableau_indices
-                and (piles[plan[2]] or plan[2] in (first_f, first_t))
-                and not (plan[2] in game.tableau_indices and not piles[plan[2]] and plan[3] == len(piles[plan[1]]))]
+        kept = [
+            plan
+            for plan in game.generator.plans(piles, state.extra)
+            if plan[1] in game.tableau_indices
+            and (piles[plan[2]] or plan[2] in (first_f, first_t))
+            and not (
+                plan[2] in game.tableau_indices and not piles[plan[2]] and plan[3] == len(piles[plan[1]])
+            )
+        ]
         assert list(game.generator.plans(piles, state.extra, every=False)) == kept

@@ -27,7 +27,7 @@ def position(game, piles: dict[str, str], waste: str = "", redeals: int = 0):
     used = {face_up(parse_card(c)) for cards in named.values() for c in cards}
     rest = [card_name(c) for c in deck() if c not in used]
     covered_by = {p["id"]: p["covered_by"] for p in game.layout()["piles"] if p["kind"] == "tableau"}
-    for k in reversed(range(len(covered_by))):          # front to back
+    for k in reversed(range(len(covered_by))):  # front to back
         pid = f"t{k}"
         if pid not in named and any(named.get(c) for c in covered_by[pid]):
             card = rest.pop()
@@ -60,21 +60,102 @@ def refused(state, move: str) -> str:
 
 # ------------------------------------------------------------------ deals (PySolFC's)
 
+
 def tableau(state) -> list[str]:
     return [" ".join(state.pile(f"t{k}")) for k in range(len(state.game.tableau_indices))]
 
 
-INTERLOCK_DEAL_1 = ["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H", "KD",
-                    "KC", "9S", "5S", "AD", "QC", "KH", "3H", "2S", "KS", "9D",
-                    "QD", "JS", "AS", "AH", "3C", "4C", "5C", "TS", "QH", "4H", "AC"]
+INTERLOCK_DEAL_1 = [
+    "JD",
+    "2D",
+    "9H",
+    "JC",
+    "5D",
+    "7H",
+    "7C",
+    "5H",
+    "KD",
+    "KC",
+    "9S",
+    "5S",
+    "AD",
+    "QC",
+    "KH",
+    "3H",
+    "2S",
+    "KS",
+    "9D",
+    "QD",
+    "JS",
+    "AS",
+    "AH",
+    "3C",
+    "4C",
+    "5C",
+    "TS",
+    "QH",
+    "4H",
+    "AC",
+]
 INTERLOCK_DEAL_1_STOCK = "6H 2H 9C 6S TC 8C 3D 6C QS 8D 8S 6D 7D JH 2C 8H TH 4S TD 3S 7S"
-INTERLOCK_DEAL_123456 = ["3D", "2D", "2C", "9C", "AC", "6H", "4C", "KC", "6C",
-                         "TC", "8S", "8C", "9D", "TH", "2S", "JS", "AS", "4H", "AH",
-                         "QH", "7H", "8H", "3S", "9H", "TS", "JD", "KD", "3C", "6D", "QS"]
-DUCK_DEAL_1_FRONT = ["QD 4D 8S", "JS 7S 8D", "AS 3S QS", "AH TD 6C", "3C 4S 3D", "4C TH 8C",
-                     "5C 8H TC", "TS 2C 6S", "QH JH 9C", "4H 7D 2H", "AC 6D 6H"]
-DUCK_DEAL_123456_FRONT = ["QH 6S 2H", "7H 4S 5S", "8H QC 9S", "3S TD JH", "9H KH JC", "TS 5D 3H",
-                          "JD KS AD", "KD 7D 4D", "3C 5H 5C", "6D 7S 7C", "QS 8D QD"]
+INTERLOCK_DEAL_123456 = [
+    "3D",
+    "2D",
+    "2C",
+    "9C",
+    "AC",
+    "6H",
+    "4C",
+    "KC",
+    "6C",
+    "TC",
+    "8S",
+    "8C",
+    "9D",
+    "TH",
+    "2S",
+    "JS",
+    "AS",
+    "4H",
+    "AH",
+    "QH",
+    "7H",
+    "8H",
+    "3S",
+    "9H",
+    "TS",
+    "JD",
+    "KD",
+    "3C",
+    "6D",
+    "QS",
+]
+DUCK_DEAL_1_FRONT = [
+    "QD 4D 8S",
+    "JS 7S 8D",
+    "AS 3S QS",
+    "AH TD 6C",
+    "3C 4S 3D",
+    "4C TH 8C",
+    "5C 8H TC",
+    "TS 2C 6S",
+    "QH JH 9C",
+    "4H 7D 2H",
+    "AC 6D 6H",
+]
+DUCK_DEAL_123456_FRONT = [
+    "QH 6S 2H",
+    "7H 4S 5S",
+    "8H QC 9S",
+    "3S TD JH",
+    "9H KH JC",
+    "TS 5D 3H",
+    "JD KS AD",
+    "KD 7D 4D",
+    "3C 5H 5C",
+    "6D 7S 7C",
+    "QS 8D QD",
+]
 
 
 def test_interlock_deal_1_is_pysolfc_938():
@@ -100,10 +181,13 @@ def test_love_a_duck_deal_is_pysolfc_939(number, front):
     assert "stock" not in DUCK.pile_ids and "waste" not in DUCK.pile_ids
 
 
-@pytest.mark.parametrize("number, hidden, front, waste, top", [
-    (1, "JD 2D 9H JC 5D 7H 7C", "5H KD KC 9S 5S", "AD QC KH", "[3H]"),
-    (123456, "3D 2D 2C 9C AC 6H 4C", "KC 6C TC 8S 8C", "9D TH 2S", "[JS]"),
-])
+@pytest.mark.parametrize(
+    "number, hidden, front, waste, top",
+    [
+        (1, "JD 2D 9H JC 5D 7H 7C", "5H KD KC 9S 5S", "AD QC KH", "[3H]"),
+        (123456, "3D 2D 2C 9C AC 6H 4C", "KC 6C TC 8S 8C", "9D TH 2S", "[JS]"),
+    ],
+)
 def test_guardian_deal_is_pysolfc_852(number, hidden, front, waste, top):
     state = GUARDIAN.deal(number)
     assert tableau(state) == [f"[{c}]" for c in hidden.split()] + front.split()
@@ -140,15 +224,15 @@ def test_ids_and_covering_table_follow_rules():
 
 def test_covered_back_pile_neither_gives_nor_takes():
     state = position(INTERLOCK, LAYERS, waste="7C")
-    assert refused(state, "t0 t2") == "t0 is covered by t9 and t10"        # 8D on 9C would fit
-    assert refused(state, "waste t0") == "t0 is covered by t9 and t10"     # 7C on 8D would fit
-    assert legal(state, "waste t19")                                       # 7C on 8H, uncovered
+    assert refused(state, "t0 t2") == "t0 is covered by t9 and t10"  # 8D on 9C would fit
+    assert refused(state, "waste t0") == "t0 is covered by t9 and t10"  # 7C on 8D would fit
+    assert legal(state, "waste t19")  # 7C on 8H, uncovered
 
 
 def test_covered_middle_pile_neither_gives_nor_takes():
     state = position(INTERLOCK, LAYERS)
-    assert refused(state, "t9 t19") == "t9 is covered by t19 and t20"      # 7S on 8H would fit
-    assert refused(state, "t3 t9") == "t9 is covered by t19 and t20"       # 6H on 7S would fit
+    assert refused(state, "t9 t19") == "t9 is covered by t19 and t20"  # 7S on 8H would fit
+    assert refused(state, "t3 t9") == "t9 is covered by t19 and t20"  # 6H on 7S would fit
 
 
 def test_covered_pile_does_not_go_to_a_foundation():
@@ -160,12 +244,12 @@ def test_front_piles_are_never_covered():
     state = INTERLOCK.deal(1)
     front = {f"t{k}" for k in range(19, 30)}
     givers = {m.src for m in state.legal_moves() if m.src.startswith("t")}
-    assert givers and givers <= front                   # in a deal only front piles give
+    assert givers and givers <= front  # in a deal only front piles give
     assert all("covered" not in (state.explain(f"t{k} t{k - 1}") or "") for k in range(20, 30))
 
 
 def test_pile_still_covered_while_one_covering_pile_holds_cards():
-    state = position(INTERLOCK, dict(LAYERS, t20=""), waste="7C")   # t9 now under t19 only
+    state = position(INTERLOCK, dict(LAYERS, t20=""), waste="7C")  # t9 now under t19 only
     assert refused(state, "t9 t19") == "t9 is covered by t19"
     state = position(INTERLOCK, dict(LAYERS, t9="", t19="", t20=""), waste="7C")
     assert refused(state, "waste t0") == "t0 is covered by t10"
@@ -173,20 +257,21 @@ def test_pile_still_covered_while_one_covering_pile_holds_cards():
 
 def test_pile_uncovered_once_both_covering_piles_are_empty():
     state = position(INTERLOCK, dict(LAYERS, t19="", t20=""))
-    assert legal(state, "t3 t9")                                        # t9 takes 6H
+    assert legal(state, "t3 t9")  # t9 takes 6H
     state = position(INTERLOCK, {"t0": "8D", "t2": "9C"}, waste="7C")
     assert legal(state, "t0 t2") and legal(state, "waste t0")
 
 
 def test_pile_uncovered_by_play_gives_and_takes():
     state = position(INTERLOCK, LAYERS)
-    state = state.play("t20 t10")                  # dropdown: t9 keeps only t19 over it
+    state = state.play("t20 t10")  # dropdown: t9 keeps only t19 over it
     assert refused(state, "t9 t2") == "t9 is covered by t19"
-    state = state.play("t19 t2")                   # 8H on 9C: t9 uncovered
+    state = state.play("t19 t2")  # 8H on 9C: t9 uncovered
     assert legal(state, "t9 t2") and legal(state, "t3 t9")
 
 
 # ------------------------------------------------------------------ building
+
 
 def test_interlock_deals_one_face_up_card_a_pile_and_one_to_the_waste():
     state = INTERLOCK.deal(7)
@@ -197,14 +282,20 @@ def test_interlock_deals_one_face_up_card_a_pile_and_one_to_the_waste():
 def test_build_down_in_alternating_colours():
     state = position(INTERLOCK, {"t25": "9C", "t26": "8H", "t27": "8S", "t28": "TC"})
     assert legal(state, "t26 t25")
-    assert refused(state, "t27 t25") == "8S does not fit on 9C: the tableau builds down in alternating colours"
-    assert refused(state, "t28 t25") == "TC does not fit on 9C: the tableau builds down in alternating colours"
+    assert (
+        refused(state, "t27 t25") == "8S does not fit on 9C: the tableau builds down in alternating colours"
+    )
+    assert (
+        refused(state, "t28 t25") == "TC does not fit on 9C: the tableau builds down in alternating colours"
+    )
 
 
 def test_run_moves_as_a_unit_onto_an_uncovered_pile():
     state = position(INTERLOCK, {"t25": "TH 9C 8D 7S", "t26": "JS", "t27": "3S 6C 5H"})
     assert legal(state, "t25 t26 4") and not legal(state, "t25 t26 1")
-    assert refused(state, "t27 t25 2") == "6C does not fit on 7S: the tableau builds down in alternating colours"
+    assert (
+        refused(state, "t27 t25 2") == "6C does not fit on 7S: the tableau builds down in alternating colours"
+    )
     assert refused(state, "t27 t26 3").startswith("6C on 3S is not a run down in alternating colours")
 
 
@@ -216,8 +307,12 @@ def test_run_may_not_move_onto_a_covered_pile():
 def test_empty_back_pile_takes_a_king_or_a_king_led_run():
     state = position(INTERLOCK, {"t6": "KH QS", "t7": "QH"}, waste="KD")
     assert legal(state, "t6 t5 2") and legal(state, "waste t5")
-    assert refused(state, "t7 t5") == "t5 is an empty back pile: it takes only a King or a run headed by a King"
-    assert refused(state, "t6 t5") == "t5 is an empty back pile: it takes only a King or a run headed by a King"
+    assert (
+        refused(state, "t7 t5") == "t5 is an empty back pile: it takes only a King or a run headed by a King"
+    )
+    assert (
+        refused(state, "t6 t5") == "t5 is an empty back pile: it takes only a King or a run headed by a King"
+    )
 
 
 @pytest.mark.parametrize("pile", ["t14", "t24"])
@@ -229,15 +324,20 @@ def test_emptied_middle_or_front_pile_is_gone(pile):
 
 
 def test_emptied_pile_stays_gone_after_a_move_empties_it():
-    state = position(INTERLOCK, {"t20": "4H", "t21": "5S", "t10": "KS", "t9": "KC", "t1": "2D",
-                                 "t0": "3D", "t11": "KH", "t2": "4D"}, waste="4C")
-    state = state.play("t20 t21")                  # t20 is empty now: gone
-    assert refused(state, "waste t20") == "t20 is empty and gone: an emptied middle or front pile takes no cards"
+    state = position(
+        INTERLOCK,
+        {"t20": "4H", "t21": "5S", "t10": "KS", "t9": "KC", "t1": "2D", "t0": "3D", "t11": "KH", "t2": "4D"},
+        waste="4C",
+    )
+    state = state.play("t20 t21")  # t20 is empty now: gone
+    assert (
+        refused(state, "waste t20") == "t20 is empty and gone: an emptied middle or front pile takes no cards"
+    )
 
 
 def test_position_with_an_emptied_covered_pile_is_refused():
     d = INTERLOCK.deal(1).to_dict()
-    d["piles"]["t25"] += d["piles"]["t15"]                  # t15 emptied under t25
+    d["piles"]["t25"] += d["piles"]["t15"]  # t15 emptied under t25
     d["piles"]["t15"] = []
     with pytest.raises(sw.InvalidPosition, match="t15 is empty, yet covered by t25 and t26"):
         INTERLOCK.state_from_dict(d)
@@ -245,12 +345,13 @@ def test_position_with_an_emptied_covered_pile_is_refused():
 
 # ------------------------------------------------------------------ dropdown
 
+
 def test_dropdown_front_pile_onto_middle_pile():
     state = position(INTERLOCK, {"t0": "KD", "t9": "9S", "t19": "8H 7C", "t2": "TH"})
     assert legal(state, "t19 t9 2") and not legal(state, "t9 t2")
     after = state.play("t19 t9 2")
     assert after.pile("t9") == ["9S", "8H", "7C"] and after.pile("t19") == []
-    assert legal(after, "t9 t2 3")                   # t9 is uncovered now
+    assert legal(after, "t9 t2 3")  # t9 is uncovered now
     assert refused(after, "t9 t19") == "t19 is empty and gone: an emptied middle or front pile takes no cards"
 
 
@@ -267,20 +368,24 @@ def test_dropdown_moves_the_whole_pile():
 
 def test_dropdown_refused_while_two_covering_piles_hold_cards():
     state = position(INTERLOCK, {"t0": "5H", "t9": "4S", "t10": "4C", "t1": "KD"})
-    assert refused(state, "t9 t0") == ("t0 is covered by t9 and t10: a dropdown onto t0 needs t9 to be "
-                                       "its only covering pile that still holds cards")
+    assert refused(state, "t9 t0") == (
+        "t0 is covered by t9 and t10: a dropdown onto t0 needs t9 to be "
+        "its only covering pile that still holds cards"
+    )
 
 
 def test_dropdown_refused_when_the_run_does_not_fit():
     state = position(INTERLOCK, {"t0": "5H", "t9": "4D"})
-    assert refused(state, "t9 t0") == ("4D does not fit on 5H: a dropdown builds like any move, "
-                                       "down in alternating colours")
+    assert refused(state, "t9 t0") == (
+        "4D does not fit on 5H: a dropdown builds like any move, down in alternating colours"
+    )
 
 
 def test_dropdown_refused_when_the_pile_is_not_a_run():
     state = position(INTERLOCK, {"t0": "5H", "t9": "4S 9C"})
-    assert refused(state, "t9 t0 2") == ("t9 is not a run down in alternating colours (9C on 4S): "
-                                         "only such a run drops down")
+    assert refused(state, "t9 t0 2") == (
+        "t9 is not a run down in alternating colours (9C on 4S): only such a run drops down"
+    )
 
 
 def test_dropdown_refused_when_the_covering_pile_is_itself_covered():
@@ -289,6 +394,7 @@ def test_dropdown_refused_when_the_covering_pile_is_itself_covered():
 
 
 # ------------------------------------------------------------------ foundations and stock
+
 
 def test_foundations_build_up_in_suit_from_ace():
     state = position(INTERLOCK, {"t25": "AH", "t26": "2H", "t27": "3S", "t28": "2C"})
@@ -318,17 +424,18 @@ def test_interlock_stock_turns_one_card_with_unlimited_redeals():
 
 # ------------------------------------------------------------------ Love a Duck
 
+
 def test_love_a_duck_deals_three_cards_on_each_front_pile_and_has_no_stock():
     state = DUCK.deal(5)
     sizes = [len(state.pile(f"t{k}")) for k in range(30)]
     assert sizes == [1] * 19 + [3] * 11
-    assert "stock" in DUCK.explain(state, "stock waste")      # no such pile
+    assert "stock" in DUCK.explain(state, "stock waste")  # no such pile
 
 
 def test_love_a_duck_moves_any_face_up_group_whose_first_card_fits():
     piles = {"t25": "QC 8H 3S", "t26": "9S"}
     duck, interlock = position(DUCK, piles), position(INTERLOCK, piles)
-    assert legal(duck, "t25 t26 2")                    # 8H on 9S, 3S comes along
+    assert legal(duck, "t25 t26 2")  # 8H on 9S, 3S comes along
     assert refused(interlock, "t25 t26 2").startswith("3S on 8H is not a run")
     assert refused(duck, "t25 t26") == "3S does not fit on 9S: the tableau builds down in alternating colours"
 
@@ -336,8 +443,13 @@ def test_love_a_duck_moves_any_face_up_group_whose_first_card_fits():
 def test_love_a_duck_empty_back_pile_takes_a_king_led_group():
     state = position(DUCK, {"t25": "KH 4C 9D"})
     assert legal(state, "t25 t0 3")
-    assert refused(state, "t25 t0 2") == "t0 is an empty back pile: it takes only a King or a group headed by a King"
-    assert refused(state, "t25 t9 3") == "t9 is empty and gone: an emptied middle or front pile takes no cards"
+    assert (
+        refused(state, "t25 t0 2")
+        == "t0 is an empty back pile: it takes only a King or a group headed by a King"
+    )
+    assert (
+        refused(state, "t25 t9 3") == "t9 is empty and gone: an emptied middle or front pile takes no cards"
+    )
 
 
 def test_love_a_duck_dropdown_needs_only_the_joining_card_to_fit():
@@ -355,6 +467,7 @@ def test_love_a_duck_covering_and_dropdown_refusals():
 
 # ------------------------------------------------------------------ Guardian
 
+
 def test_guardian_deals_back_and_middle_face_down_and_three_to_the_waste():
     state = GUARDIAN.deal(9)
     faces = [state.pile(f"t{k}")[0].startswith("[") for k in range(12)]
@@ -363,9 +476,23 @@ def test_guardian_deals_back_and_middle_face_down_and_three_to_the_waste():
 
 
 def test_guardian_covering_table():
-    state = position(GUARDIAN, {"t0": "[KS]", "t1": "[QS]", "t2": "[JS]", "t3": "[9D]", "t4": "[JC]",
-                                "t5": "[2D]", "t6": "[3D]", "t7": "AH", "t8": "2C", "t9": "7D",
-                                "t10": "8D", "t11": "9H"})
+    state = position(
+        GUARDIAN,
+        {
+            "t0": "[KS]",
+            "t1": "[QS]",
+            "t2": "[JS]",
+            "t3": "[9D]",
+            "t4": "[JC]",
+            "t5": "[2D]",
+            "t6": "[3D]",
+            "t7": "AH",
+            "t8": "2C",
+            "t9": "7D",
+            "t10": "8D",
+            "t11": "9H",
+        },
+    )
     assert refused(state, "t2 f0") == "t2 is covered by t5 and t6"
     assert refused(state, "t6 f0") == "t6 is covered by t10 and t11"
     assert refused(state, "t8 t3").startswith("t3 is covered by t7 and t8: a dropdown")
@@ -375,19 +502,20 @@ def test_guardian_covering_table():
 
 def test_guardian_card_turned_up_once_uncovered():
     state = position(GUARDIAN, {"t0": "[KS]", "t3": "[9D]", "t7": "AH", "t2": "TC"})
-    state = state.play("t7 f0")                          # t3 uncovered: 9D turns up
+    state = state.play("t7 f0")  # t3 uncovered: 9D turns up
     assert state.pile("t3") == ["9D"] and state.pile("t0") == ["[KS]"]
-    state = state.play("t3 t2")                          # t0 uncovered: KS turns up
+    state = state.play("t3 t2")  # t0 uncovered: KS turns up
     assert state.pile("t0") == ["KS"] and state.pile("t2") == ["TC", "9D"]
 
 
 def test_guardian_card_stays_face_down_while_one_cover_holds_cards():
-    state = position(GUARDIAN, {"t0": "[KS]", "t1": "[QS]", "t3": "[9D]", "t4": "[JC]",
-                                "t7": "AH", "t8": "2H"})
+    state = position(
+        GUARDIAN, {"t0": "[KS]", "t1": "[QS]", "t3": "[9D]", "t4": "[JC]", "t7": "AH", "t8": "2H"}
+    )
     state = state.play("t7 f0")
     assert state.pile("t3") == ["[9D]"]
     assert refused(state, "t3 f1") == "t3 is covered by t8"
-    state = state.play("t8 f0")                          # now both covers are empty
+    state = state.play("t8 f0")  # now both covers are empty
     assert state.pile("t3") == ["9D"] and state.pile("t4") == ["JC"]
     assert state.pile("t0") == ["[KS]"] and state.pile("t1") == ["[QS]"]
 
@@ -401,7 +529,7 @@ def test_guardian_stock_turns_three_with_unlimited_redeals():
     while state.pile("stock"):
         state = state.play("stock waste")
         turns += 1
-    assert turns == 13 and len(state.pile("waste")) == 40      # the last turn takes the one card left
+    assert turns == 13 and len(state.pile("waste")) == 40  # the last turn takes the one card left
     for redeal in (1, 2, 3):
         state = state.play("waste stock")
         assert state.to_dict()["redeals"] == redeal and len(state.pile("stock")) == 40
@@ -412,7 +540,9 @@ def test_guardian_stock_turns_three_with_unlimited_redeals():
 def test_guardian_empty_back_pile_takes_any_card():
     state = position(GUARDIAN, {"t1": "9C 8H", "t2": "4S"}, waste="5D")
     assert legal(state, "waste t0") and legal(state, "t1 t0 2") and legal(state, "t2 t0")
-    assert refused(state, "waste t3") == "t3 is empty and gone: an emptied middle or front pile takes no cards"
+    assert (
+        refused(state, "waste t3") == "t3 is empty and gone: an emptied middle or front pile takes no cards"
+    )
 
 
 def test_guardian_face_down_card_lies_only_under_cover():
@@ -426,6 +556,7 @@ def test_guardian_face_down_card_lies_only_under_cover():
 
 # ------------------------------------------------------------------ positions, key, layout
 
+
 def test_to_dict_round_trip_in_play():
     for game in (INTERLOCK, DUCK, GUARDIAN):
         state = game.deal(3)
@@ -437,8 +568,10 @@ def test_to_dict_round_trip_in_play():
 def test_key_keeps_each_pile_in_its_place():
     a = position(INTERLOCK, {"t3": "KH", "t5": "QS", "t0": "9D", "t9": "8C"})
     b = position(INTERLOCK, {"t3": "QS", "t5": "KH", "t0": "9D", "t9": "8C"})
-    assert a.key() != b.key() and a.key() == position(INTERLOCK, {"t3": "KH", "t5": "QS", "t0": "9D",
-                                                                  "t9": "8C"}).key()
+    assert (
+        a.key() != b.key()
+        and a.key() == position(INTERLOCK, {"t3": "KH", "t5": "QS", "t0": "9D", "t9": "8C"}).key()
+    )
 
 
 @pytest.mark.parametrize("game", [INTERLOCK, DUCK, GUARDIAN])
@@ -472,6 +605,7 @@ def test_games_are_described():
 
 # ------------------------------------------------------------------ a random playout
 
+
 @pytest.mark.parametrize("game", [INTERLOCK, DUCK, GUARDIAN])
 def test_random_playout_keeps_the_rules_consistent(game):
     rng = random.Random(game.id)
@@ -493,8 +627,15 @@ def test_random_playout_keeps_the_rules_consistent(game):
 # limits their groups): those keep Patience's generator.
 MOVE_VARIANTS = {
     "interlock_moves_any_space_in_suit": ("interlock", {"empty": "any", "build": "down in suit"}),
-    "interlock_moves_groups_up": ("interlock", {"moves": "any group", "build": "up in alternating colours",
-                                                "foundations": "king down", "empty": "none"}),
+    "interlock_moves_groups_up": (
+        "interlock",
+        {
+            "moves": "any group",
+            "build": "up in alternating colours",
+            "foundations": "king down",
+            "empty": "none",
+        },
+    ),
     "interlock_moves_three_twice": ("interlock", {"draw": 3, "redeals": 2}),
     "love_a_duck_moves_runs_any_space": ("love_a_duck", {"moves": "runs", "empty": "any"}),
     "guardian_moves_one_pass_kings": ("guardian", {"redeals": 0, "empty": "king"}),
@@ -537,22 +678,28 @@ def _random_position(game, seed):
         home = [rng.choice([0, rng.randint(0, 13)]) for _ in game.foundation_indices]
         pool = [suit << 4 | r for suit, n in enumerate(home) for r in ranks[n:]]
         filled = []
-        for t in reversed(game.tableau_indices):              # front to back
+        for t in reversed(game.tableau_indices):  # front to back
             if any(c in filled for c in game.covers[t]) or rng.random() < 0.6:
                 filled.append(t)
         if len(filled) <= len(pool):
             break
-    named = {game.pile_ids[f]: [card_name(suit << 4 | r) for r in ranks[:n]]
-             for suit, (f, n) in enumerate(zip(game.foundation_indices, home))}
+    named = {
+        game.pile_ids[f]: [card_name(suit << 4 | r) for r in ranks[:n]]
+        for suit, (f, n) in enumerate(zip(game.foundation_indices, home))
+    }
     rng.shuffle(pool)
     piles = {t: [pool.pop()] for t in filled}
     on_piles = rng.randint(0, len(pool)) if game.draw else len(pool)
-    for card in pool[:on_piles]:                # often on a card it fits
+    for card in pool[:on_piles]:  # often on a card it fits
         fitting = [t for t in filled if card in game.fits_on[piles[t][-1]]]
         piles[rng.choice(fitting if fitting and rng.random() < 0.7 else filled)].append(card)
     for t in filled:
-        face_down = game.face_down_cards and len(piles[t]) == 1 and game.layer[t] < 2 \
+        face_down = (
+            game.face_down_cards
+            and len(piles[t]) == 1
+            and game.layer[t] < 2
             and any(c in filled for c in game.covers[t])
+        )
         named[game.pile_ids[t]] = [f"[{card_name(c)}]" if face_down else card_name(c) for c in piles[t]]
     d = {"game": game.id, "piles": {pid: named.get(pid, []) for pid in game.pile_ids}}
     if game.draw:
@@ -584,7 +731,7 @@ def test_the_move_generator_gives_patience_moves_in_its_order(game):
             moves = list(game.iter_moves(state, source))
             assert moves == list(Patience.iter_moves(game, state, source))
         dropdowns += sum(index[m.dst] in game.covered.get(index[m.src], ()) for m in state.legal_moves())
-    assert dropdowns > 30 or game.face_down_cards, dropdowns   # Guardian: none (a covered top lies face down)
+    assert dropdowns > 30 or game.face_down_cards, dropdowns  # Guardian: none (a covered top lies face down)
 
 
 @pytest.mark.parametrize("game", [INTERLOCK, DUCK, GUARDIAN], ids=lambda game: game.id)

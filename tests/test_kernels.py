@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import native_checks as checks
 import pytest
+from native_checks import run_search, words
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -37,11 +39,9 @@ from solwidget.games.interlock import native as interlock_native
 from solwidget.games.mutated import native as mutated_native
 from solwidget.solver import native_search
 from solwidget.solver.profile import profile_for
-import native_checks as checks
-from native_checks import run_search, words
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 @dataclass(frozen=True)
@@ -50,23 +50,27 @@ class Family:
     keys are the kernel's bytes (else they pair the same positions), and whether a probe of
     one expansion asks its dead-end test (not where the test remembers the positions asked
     before: a probe then expands without it on both sides)."""
+
     native: ModuleType
     games: tuple[str, ...]
     bytes_keys: bool = True
     dead_ends_in_probes: bool = True
-    deals: tuple[int, ...] = (1, 2, 3)          # the first two are also stepped and made small
+    deals: tuple[int, ...] = (1, 2, 3)  # the first two are also stepped and made small
 
     @property
     def name(self) -> str:
         return self.native.NativeSearch.kernel
 
 
-FAMILIES = {family.name: family for family in (
-    Family(freecell_native, ("freecell", "reversed_solitaire", "inverted_freecell"), bytes_keys=False),
-    Family(mutated_native, ("mutated",)),
-    Family(interlock_native, ("interlock",), dead_ends_in_probes=False, deals=(4, 8, 1)),
-    Family(interchange_native, ("triple_interchange", "quadruple_interchange"), deals=(2, 252, 1)),
-)}
+FAMILIES = {
+    family.name: family
+    for family in (
+        Family(freecell_native, ("freecell", "reversed_solitaire", "inverted_freecell"), bytes_keys=False),
+        Family(mutated_native, ("mutated",)),
+        Family(interlock_native, ("interlock",), dead_ends_in_probes=False, deals=(4, 8, 1)),
+        Family(interchange_native, ("triple_interchange", "quadruple_interchange"), deals=(2, 252, 1)),
+    )
+}
 CASES = [(family, game_id) for family in FAMILIES for game_id in FAMILIES[family].games]
 
 
@@ -82,8 +86,14 @@ def compiled(game, options, table_size=BIG, frontier_size=BIG):
     """The profile's compiled search for one search of ``options``, as the solver asks for it."""
     profile = profile_for(game)
     expander = profile.expander(game, options.get("weights"))
-    return profile.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
-                                   table_size, frontier_size, options.get("explore", 0.0))
+    return profile.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
 
 
 def native_search_of(family, game, options=None, table_size=BIG, frontier_size=BIG):
@@ -93,6 +103,7 @@ def native_search_of(family, game, options=None, table_size=BIG, frontier_size=B
 
 
 # ------------------------------------------------------------------ positions
+
 
 def walk(game, deal, steps):
     """(position, the move that led to it) along a seeded random walk through legal moves."""
@@ -160,6 +171,7 @@ def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, lis
 
 # ------------------------------------------------------------------ one expansion
 
+
 @pytest.mark.parametrize("family, game_id", CASES)
 def test_successors_and_keys_asked_are_pythons_move_for_move(family, game_id):
     needs_native()
@@ -185,7 +197,9 @@ def test_keys_pair_positions_as_pythons_do(family, game_id):
     needs_native()
     game = sw.load_game(game_id)
     search = native_search_of(family, game)
-    pool = [state for state, _ in positions(game_id)] + [search.expander.start(game.deal(deal))[0] for deal in range(1, 6)]
+    pool = [state for state, _ in positions(game_id)] + [
+        search.expander.start(game.deal(deal))[0] for deal in range(1, 6)
+    ]
     python_keys = [search.expander.key(state) for state in pool]
     c_keys = [search.core.key(search.position(state)) for state in pool]
     pairs = set(zip(python_keys, c_keys))
@@ -206,12 +220,23 @@ def test_scores_are_the_expanders(family, game_id):
 
 # ------------------------------------------------------------------ whole searches
 
+
 def outcome(solver) -> tuple:
     """All a finished solver tells, but the time."""
     result, p = solver.result, solver.result.progress
-    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
-            p.depth, p.best_score, words(p.best_line), [s.skipped for s in solver._searches],
-            [s.complete for s in solver._searches])
+    return (
+        result.status,
+        result.reason,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        words(p.best_line),
+        [s.skipped for s in solver._searches],
+        [s.complete for s in solver._searches],
+    )
 
 
 def make_solver(state, python, **options):
@@ -220,7 +245,9 @@ def make_solver(state, python, **options):
 
 
 def solved_both_ways(family, state, **options) -> tuple:
-    return checks.solved_both_ways(make_solver, outcome, FAMILIES[family].native.NativeSearch, state, **options)
+    return checks.solved_both_ways(
+        make_solver, outcome, FAMILIES[family].native.NativeSearch, state, **options
+    )
 
 
 @pytest.mark.parametrize("family, game_id", CASES)
@@ -251,14 +278,16 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(family):
     trimmed = 0
     for deal in FAMILIES[family].deals[:2]:
         for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 100), (150, 60), (BIG, 1)):
-            in_c, in_python = solved_both_ways(family, game.deal(deal), max_states=1500, table_size=table_size,
-                                               frontier_size=frontier_size)
+            in_c, in_python = solved_both_ways(
+                family, game.deal(deal), max_states=1500, table_size=table_size, frontier_size=frontier_size
+            )
             assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
             trimmed += not all(in_c[-1])
     assert trimmed > 0, "some frontier was trimmed"
 
 
 # ------------------------------------------------------------------ where the kernel runs
+
 
 def test_every_kernel_built_is_tested_here():
     needs_native()
@@ -286,6 +315,7 @@ def test_the_twister_is_random_Random_0():
 
 # ------------------------------------------------------------------ bad input
 
+
 def core_arguments(family, game) -> list:
     """What NativeSearch passes to search_core.Search for ``game``."""
     search = native_search_of(family, game)
@@ -304,8 +334,18 @@ def bad_constructions(family, game) -> dict:
         "no rules": (1, b"", ValueError, "search_core:"),
         "rules one byte long": (1, rules + b"\x00", ValueError, "search_core:"),
         "rules as text": (1, rules.hex(), TypeError, "must be bytes"),
-        "a weight short": (2, (1.0,) * (count - 1), ValueError, f"search_core: {count} weights, not {count - 1}"),
-        "a weight more": (2, (1.0,) * (count + 1), ValueError, f"search_core: {count} weights, not {count + 1}"),
+        "a weight short": (
+            2,
+            (1.0,) * (count - 1),
+            ValueError,
+            f"search_core: {count} weights, not {count - 1}",
+        ),
+        "a weight more": (
+            2,
+            (1.0,) * (count + 1),
+            ValueError,
+            f"search_core: {count} weights, not {count + 1}",
+        ),
         "a weight as text": (2, ("1",) * count, TypeError, "must be real number"),
         "weights of no sequence": (2, 1.0, TypeError, "search_core: the weights are a sequence of numbers"),
         "a depth weight as text": (3, "0.5", TypeError, ""),
@@ -334,9 +374,11 @@ def bad_moves(family) -> dict:
     limits = native_search.search_core.limits(family)
     size, most = limits["MOVE_BYTES"], limits["MOST_MOVES"]
     words = f"search_core: moves are bytes, {size} a move, at most {most}"
-    cases = {"a move and a byte": (bytes(size + 1), ValueError, words),
-             "a move too many": (bytes(size * (most + 1)), ValueError, words),
-             "text": ("t0 c0", TypeError, "search_core: moves are bytes")}
+    cases = {
+        "a move and a byte": (bytes(size + 1), ValueError, words),
+        "a move too many": (bytes(size * (most + 1)), ValueError, words),
+        "text": ("t0 c0", TypeError, "search_core: moves are bytes"),
+    }
     if size > 1:
         cases["a byte short of a move"] = (bytes(size - 1), ValueError, words)
     return cases
@@ -344,10 +386,18 @@ def bad_moves(family) -> dict:
 
 def test_a_family_without_a_kernel_is_named_in_the_error_given_by_keyword_too():
     needs_native()
-    arguments = {"rules": b"", "weights": (), "depth_weight": 0.5, "explore": 0.0, "table_half": 10,
-                 "frontier_size": 10}
-    for call in (lambda: native_search.search_core.Search(family="nope", **arguments),
-                 lambda: native_search.search_core.Search("nope", *arguments.values())):
+    arguments = {
+        "rules": b"",
+        "weights": (),
+        "depth_weight": 0.5,
+        "explore": 0.0,
+        "table_half": 10,
+        "frontier_size": 10,
+    }
+    for call in (
+        lambda: native_search.search_core.Search(family="nope", **arguments),
+        lambda: native_search.search_core.Search("nope", *arguments.values()),
+    ):
         assert checks.refused(checks.refusal(call), ValueError, "search_core: no kernel of the family 'nope'")
 
 
@@ -355,23 +405,38 @@ def test_a_search_not_set_up_says_so():
     needs_native()
     core = native_search.search_core.Search.__new__(native_search.search_core.Search)
     for call, args in ((core.seed, (b"", b"")), (core.key, (b"",)), (core.run, (1, 0, 0))):
-        assert checks.refused(checks.refusal(call, *args), RuntimeError, "search_core: the search was not set up")
+        assert checks.refused(
+            checks.refusal(call, *args), RuntimeError, "search_core: the search was not set up"
+        )
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable(family):
     needs_native()
     game = sw.load_game(FAMILIES[family].games[0])
-    checks.assert_constructions_refused(native_search.search_core.Search, lambda: core_arguments(family, game),
-                                        bad_constructions(family, game))
+    checks.assert_constructions_refused(
+        native_search.search_core.Search,
+        lambda: core_arguments(family, game),
+        bad_constructions(family, game),
+    )
     search = native_search_of(family, game)
     core, position = search.core, search.position(search.expander.start(game.deal(1))[0])
-    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
-                                       (core.score, (bad,)), (core.dead, (bad,))),
-                          bad_positions(search, game))
-    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
-                          bad_moves(family))
+    checks.assert_refused(
+        lambda bad: (
+            (core.seed, (bad, b"")),
+            (core.successors, (bad, b"")),
+            (core.key, (bad,)),
+            (core.score, (bad,)),
+            (core.dead, (bad,)),
+        ),
+        bad_positions(search, game),
+    )
+    checks.assert_refused(
+        lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), bad_moves(family)
+    )
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
     bursts = [1, 30, 300, 1000]
-    assert run_search(search, game.deal(1), bursts) == run_search(native_search_of(family, game), game.deal(1), bursts)
+    assert run_search(search, game.deal(1), bursts) == run_search(
+        native_search_of(family, game), game.deal(1), bursts
+    )

@@ -34,13 +34,15 @@ def test_the_license_and_the_type_marker_are_in_the_tree():
 @pytest.fixture
 def without(monkeypatch):
     """Make modules unimportable for one test, as if their packages were not installed."""
+
     def hide(*names):
         for name in names:
             for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
                 monkeypatch.delitem(sys.modules, loaded)
-            monkeypatch.setitem(sys.modules, name, None)      # import now raises ImportError
+            monkeypatch.setitem(sys.modules, name, None)  # import now raises ImportError
         for loaded in [m for m in sys.modules if m.startswith("solwidget.widget.")]:
             monkeypatch.delitem(sys.modules, loaded)
+
     return hide
 
 
@@ -59,4 +61,3 @@ def test_the_engine_needs_no_extra(without):
     without("anywidget", "ipywidgets")
     state = sw.load_game("freecell").deal(1)
     assert sw.solve(state, max_states=2000).status == "won"
-

@@ -6,13 +6,16 @@ import solwidget as sw
 from solwidget import Move
 
 
-@pytest.mark.parametrize("text, move", [
-    ("t3 f0", Move("t3", "f0")),
-    ("t3 t5 4", Move("t3", "t5", 4)),
-    ("t3 t5 1", Move("t3", "t5")),
-    ("  t3   t5  4 ", Move("t3", "t5", 4)),
-    ("c0 t7", Move("c0", "t7")),
-])
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        ("t3 f0", Move("t3", "f0")),
+        ("t3 t5 4", Move("t3", "t5", 4)),
+        ("t3 t5 1", Move("t3", "t5")),
+        ("  t3   t5  4 ", Move("t3", "t5", 4)),
+        ("c0 t7", Move("c0", "t7")),
+    ],
+)
 def test_freecell_move_text(text, move):
     game = sw.load_game("freecell")
     assert game.parse_move(text) == move
@@ -43,25 +46,28 @@ def test_a_named_card_parses_into_a_canonical_name():
     assert game.parse_move("t0 t1 [QH]") == Move("t0", "t1", card="QH")
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "expected 'SRC DST' or 'SRC DST N'"),
-    ("t3", "expected 'SRC DST' or 'SRC DST N'"),
-    ("t3 t5 4 2", "expected 'SRC DST' or 'SRC DST N'"),
-    ("t3 t5 0", "must be a whole number >= 1"),
-    ("t3 t5 -1", "the third word must be a card count or a card"),
-    ("t3 t5 x", "the third word must be a card count or a card"),
-    ("t3 t5 ٣", "the third word must be a card count or a card"),
-    ("t3 t5 2.5", "the third word must be a card count or a card"),
-    ("t8 f0", "freecell has no pile 't8'"),
-    ("t3 F0", "freecell has no pile 'F0'"),
-    ("t3 build", "freecell has no pile 'build'"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "expected 'SRC DST' or 'SRC DST N'"),
+        ("t3", "expected 'SRC DST' or 'SRC DST N'"),
+        ("t3 t5 4 2", "expected 'SRC DST' or 'SRC DST N'"),
+        ("t3 t5 0", "must be a whole number >= 1"),
+        ("t3 t5 -1", "the third word must be a card count or a card"),
+        ("t3 t5 x", "the third word must be a card count or a card"),
+        ("t3 t5 ٣", "the third word must be a card count or a card"),
+        ("t3 t5 2.5", "the third word must be a card count or a card"),
+        ("t8 f0", "freecell has no pile 't8'"),
+        ("t3 F0", "freecell has no pile 'F0'"),
+        ("t3 build", "freecell has no pile 'build'"),
+    ],
+)
 def test_malformed_move_text_is_refused(text, words):
     game = sw.load_game("freecell")
     with pytest.raises(sw.InvalidMoveText) as err:
         game.parse_move(text)
     assert words in str(err.value)
-    assert game.deal(1).explain(text) == str(err.value)      # explain gives the same words
+    assert game.deal(1).explain(text) == str(err.value)  # explain gives the same words
 
 
 @pytest.mark.parametrize("bad", [None, 3, ["t3", "f0"], b"t3 f0"])
@@ -70,8 +76,9 @@ def test_a_move_is_text_or_a_move(bad):
         sw.load_game("freecell").parse_move(bad)
 
 
-@pytest.mark.parametrize("move", [Move("t0", "t1", 0), Move("t0", "t1", "2"), Move("t0", "t1", True),
-                                  Move("t0", "t1", -2)])
+@pytest.mark.parametrize(
+    "move", [Move("t0", "t1", 0), Move("t0", "t1", "2"), Move("t0", "t1", True), Move("t0", "t1", -2)]
+)
 def test_move_values_with_a_bad_count_are_refused(move):
     with pytest.raises(sw.InvalidMoveText, match="the number of cards must be a whole number >= 1"):
         sw.load_game("freecell").parse_move(move)

@@ -60,8 +60,11 @@ def position(decks=None, **piles):
     for pid in SPACES:
         if pid not in piles:
             pair, rest = rest[:2], rest[2:]
-            piles[pid] = [f"[{card_name(pair[0])}]", card_name(pair[1])] if len(pair) == 2 else \
-                [card_name(c) for c in pair]
+            piles[pid] = (
+                [f"[{card_name(pair[0])}]", card_name(pair[1])]
+                if len(pair) == 2
+                else [card_name(c) for c in pair]
+            )
     assert not rest, "too many cards left over: name more piles"
     piles.setdefault("r2x", [])
     for pid in ("f0", "f1", "f2", "f3"):
@@ -106,12 +109,12 @@ def test_deal_layout_counts_faces_and_order():
         cards = shuffled_cards(number)
         pile = {pid: state.piles[GAME.pile_index(pid)] for pid in GAME.pile_ids}
         spaces = [f"r{r}c{c}" for r in (1, 2, 3) for c in range(1, 6)]
-        assert [pile[s][0] for s in spaces] == [face_down(c) for c in cards[:15]]     # face-down layer
-        assert [pile[s][1] for s in spaces] == cards[15:30]                       # face-up layer
+        assert [pile[s][0] for s in spaces] == [face_down(c) for c in cards[:15]]  # face-down layer
+        assert [pile[s][1] for s in spaces] == cards[15:30]  # face-up layer
         assert all(len(pile[s]) == 2 for s in spaces)
         assert pile["r2x"] == (cards[30],)
         for k, d in enumerate(DECK_IDS):
-            dealt = cards[31 + 7 * k: 38 + 7 * k]
+            dealt = cards[31 + 7 * k : 38 + 7 * k]
             assert pile[d] == tuple(face_down(c) if i % 2 == 0 else c for i, c in enumerate(dealt))
         assert all(not pile[f"f{i}"] for i in range(4))
         assert sorted(face_up(c) for p in state.piles for c in p) == sorted(cards) and len(cards) == 52
@@ -123,14 +126,16 @@ def test_the_deal_itself_flips_nothing():
     for number in range(1, 40):
         state = GAME.deal(number)
         for d in DECK_IDS:
-            assert [c & FACE_DOWN for c in state.piles[GAME.pile_index(d)]] == [FACE_DOWN, 0] * 3 + [FACE_DOWN]
+            assert [c & FACE_DOWN for c in state.piles[GAME.pile_index(d)]] == [FACE_DOWN, 0] * 3 + [
+                FACE_DOWN
+            ]
 
 
 # ---------------------------------------------------------------- rows
 def test_cards_move_to_the_row_above_or_below_changing_column():
     state = position(r1c1="9H", r2c4="TS", r3c2="9D")
-    assert legal(state, "r1c1 r2c4")           # row 1 -> row 2, column 1 -> column 4
-    assert legal(state, "r3c2 r2c4")           # row 3 -> row 2
+    assert legal(state, "r1c1 r2c4")  # row 1 -> row 2, column 1 -> column 4
+    assert legal(state, "r3c2 r2c4")  # row 3 -> row 2
     after = state.play("r1c1 r2c4")
     assert after.pile("r2c4") == ["TS", "9H"] and after.pile("r1c1") == []
 
@@ -143,15 +148,17 @@ def test_cards_never_move_two_rows():
 def test_cards_never_move_within_their_row():
     state = position(r2c3="9H", r2c5="TS", r2x="TC", d2=["[2H]", "9D"])
     refused(state, "r2c3 r2c5", "cards move only to the row above or below: r2c3 is in row 2, r2c5 too")
-    refused(state, "r2c3 r2x", "r2c3 is in row 2, r2x too")            # r2x belongs to row 2
-    refused(state, "d2 r2c5 9D", "d2 is in row 2, r2c5 too")            # deck dN belongs to row N
+    refused(state, "r2c3 r2x", "r2c3 is in row 2, r2x too")  # r2x belongs to row 2
+    refused(state, "d2 r2c5 9D", "d2 is in row 2, r2c5 too")  # deck dN belongs to row N
     assert all(row(m.src) != row(m.dst) for m in state.legal_moves() if m.dst != "build")
 
 
 def test_only_row_1_cards_go_to_the_foundations():
-    state = position(r1c2="5H", r2c1="5S", d1=["[9C]", "5C"], d2=["5D"])   # f0..f3: clubs, diamonds, hearts, spades
+    state = position(
+        r1c2="5H", r2c1="5S", d1=["[9C]", "5C"], d2=["5D"]
+    )  # f0..f3: clubs, diamonds, hearts, spades
     assert legal(state, "r1c2 f2")
-    assert legal(state, "d1 f0 5C")            # d1 is in row 1 too
+    assert legal(state, "d1 f0 5C")  # d1 is in row 1 too
     refused(state, "r2c1 f3", "only row 1 cards go to the foundations: r2c1 is in row 2")
     refused(state, "d2 f1 5D", "only row 1 cards go to the foundations: d2 is in row 2")
 
@@ -159,7 +166,7 @@ def test_only_row_1_cards_go_to_the_foundations():
 def test_foundations_build_up_in_suit_from_an_ace():
     state = position(r1c1="AH", r1c2="3S", r1c3="2D", f0=[], f1="AS", f2=[])
     assert legal(state, "r1c1 f0")
-    assert legal(state, "r1c1 f2")             # any Ace starts any empty foundation
+    assert legal(state, "r1c1 f2")  # any Ace starts any empty foundation
     refused(state, "r1c2 f1", "foundations build up in suit: f1 takes 2S next, not 3S")
     refused(state, "r1c3 f0", "an empty foundation takes only an Ace")
     refused(state, "r1c1 f1", "f1 takes 2S next, not AH")
@@ -217,7 +224,7 @@ def test_r2x_is_gone_once_emptied():
 # ---------------------------------------------------------------- decks in draw mode
 def test_any_face_up_deck_card_may_be_drawn_alone_to_an_adjacent_row():
     state = position(d2=["[2C]", "QH", "[3C]", "5S", "[4C]"], r1c3="KS", r3c1="KC", r2c1="KD")
-    assert legal(state, "d2 r1c3 QH") and legal(state, "d2 r3c1 QH")      # buried, face up
+    assert legal(state, "d2 r1c3 QH") and legal(state, "d2 r3c1 QH")  # buried, face up
     after = state.play("d2 r1c3 QH")
     assert after.pile("d2") == ["[2C]", "[3C]", "5S", "[4C]"] and after.pile("r1c3") == ["KS", "QH"]
     assert GAME.parse_move("d2 r1c3 QH") == Move("d2", "r1c3", 1, "QH")
@@ -235,7 +242,7 @@ def test_a_face_down_deck_card_cannot_be_drawn():
 
 def test_a_d1_card_may_go_to_a_foundation():
     state = position(d1=["[KC]", "AH", "[QC]"])
-    assert legal(state, "d1 f2 AH")              # f2: the hearts' foundation, empty
+    assert legal(state, "d1 f2 AH")  # f2: the hearts' foundation, empty
     assert state.play("d1 f2 AH").pile("d1") == ["[KC]", "[QC]"]
 
 
@@ -251,22 +258,24 @@ def test_a_king_moved_into_a_space_flips_the_deck_of_that_row():
     state = position(r2c1="KS", r1c4="", d1=deck1)
     after = state.play("r2c1 r1c4")
     assert after.pile("r1c4") == ["KS"]
-    assert after.pile("d1") == ["8C", "[7H]", "6C", "[5H]", "4C", "[3H]", "2C"]   # reversed, faces inverted
-    assert state.play("r2c1 r1c4").pile("d2") == state.pile("d2")                 # other decks untouched
+    assert after.pile("d1") == ["8C", "[7H]", "6C", "[5H]", "4C", "[3H]", "2C"]  # reversed, faces inverted
+    assert state.play("r2c1 r1c4").pile("d2") == state.pile("d2")  # other decks untouched
 
 
 def test_a_king_drawn_from_a_deck_into_a_space_flips_that_space_rows_deck():
     state = position(d2=["[2C]", "KH"], r3c5="", d3=["[3C]", "4H"], d1=["[5C]"])
     after = state.play("d2 r3c5 KH")
-    assert after.pile("d3") == ["[4H]", "3C"] and after.pile("d1") == ["[5C]"] and after.pile("d2") == ["[2C]"]
+    assert (
+        after.pile("d3") == ["[4H]", "3C"] and after.pile("d1") == ["[5C]"] and after.pile("d2") == ["[2C]"]
+    )
 
 
 def test_a_king_turned_up_in_a_space_flips_the_deck_of_that_row():
     state = position(r1c2=["[KD]", "5H"], r2c1="6S", d1=["[2C]", "3H"], d2=["[4C]"])
     after = state.play("r1c2 r2c1")
-    assert after.pile("r1c2") == ["KD"]                  # turned up at once
-    assert after.pile("d1") == ["[3H]", "2C"]            # row 1's deck flipped
-    assert after.pile("d2") == ["[4C]"]                  # the King moved nowhere near row 2
+    assert after.pile("r1c2") == ["KD"]  # turned up at once
+    assert after.pile("d1") == ["[3H]", "2C"]  # row 1's deck flipped
+    assert after.pile("d2") == ["[4C]"]  # the King moved nowhere near row 2
 
 
 def test_a_move_may_flip_two_decks():
@@ -279,7 +288,10 @@ def test_a_move_may_flip_two_decks():
 def test_no_flip_of_a_deck_in_built_mode():
     state = position(r2c1="KS", r1c4="", d1=["[2C]", "3H", "9C"], decks={"d1": {"mode": "built", "base": 2}})
     after = state.play("r2c1 r1c4")
-    assert after.pile("d1") == ["[2C]", "3H", "9C"] and after.to_dict()["decks"]["d1"] == {"mode": "built", "base": 2}
+    assert after.pile("d1") == ["[2C]", "3H", "9C"] and after.to_dict()["decks"]["d1"] == {
+        "mode": "built",
+        "base": 2,
+    }
 
 
 def test_no_flip_of_an_empty_deck():
@@ -309,11 +321,19 @@ def test_build_on_a_face_up_top_card_and_its_refusals():
 
 def test_a_built_deck_plays_like_a_space_of_its_row():
     built = {"d2": {"mode": "built", "base": 1}}
-    state = position(d2=["[2C]", "9D", "8S", "7H"], r1c1="6S", r3c1="6C", r2c1="6D", r1c2="9H",
-                     r1c3="TC", r3c2="", decks=built)
-    assert legal(state, "r1c1 d2") and legal(state, "r3c1 d2")     # takes from rows 1 and 3
-    refused(state, "r2c1 d2", "r2c1 is in row 2, d2 too")           # but not from its own row
-    assert legal(state, "d2 r1c3 3")                                # a run, counted from the top
+    state = position(
+        d2=["[2C]", "9D", "8S", "7H"],
+        r1c1="6S",
+        r3c1="6C",
+        r2c1="6D",
+        r1c2="9H",
+        r1c3="TC",
+        r3c2="",
+        decks=built,
+    )
+    assert legal(state, "r1c1 d2") and legal(state, "r3c1 d2")  # takes from rows 1 and 3
+    refused(state, "r2c1 d2", "r2c1 is in row 2, d2 too")  # but not from its own row
+    assert legal(state, "d2 r1c3 3")  # a run, counted from the top
     after = state.play("d2 r1c2 2")
     assert after.pile("r1c2") == ["9H", "8S", "7H"] and after.pile("d2") == ["[2C]", "9D"]
     assert after.to_dict()["decks"]["d2"] == {"mode": "built", "base": 1}
@@ -325,7 +345,11 @@ def test_the_cards_beneath_a_built_base_are_hidden():
     built = {"d2": {"mode": "built", "base": 2}}
     state = position(d2=["[2C]", "QH", "9D"], r1c1="KS", r1c2="TC", decks=built)
     refused(state, "d2 r1c1 QH", "d2 is in built mode: its cards are counted from the top")
-    refused(state, "d2 r1c2 2", "a deck in built mode hides the cards beneath its base: d2's built pile holds only 1")
+    refused(
+        state,
+        "d2 r1c2 2",
+        "a deck in built mode hides the cards beneath its base: d2's built pile holds only 1",
+    )
     assert not any(m.card == "QH" for m in state.legal_moves())
 
 
@@ -333,11 +357,11 @@ def test_a_built_deck_returns_to_draw_mode_when_its_base_leaves():
     built = {"d1": {"mode": "built", "base": 2}}
     state = position(d1=["[2C]", "5D", "9S", "8H"], r2c1="TD", decks=built)
     after = state.play("d1 r2c1 2")
-    assert after.pile("d1") == ["[2C]", "5D"]                      # faces kept
+    assert after.pile("d1") == ["[2C]", "5D"]  # faces kept
     assert after.to_dict()["decks"]["d1"] == {"mode": "draw"}
     assert legal(after, "d1 build")
     one = position(d1=["[2C]", "5D", "9S", "8H"], r2c1="9C", decks=built).play("d1 r2c1")
-    assert one.to_dict()["decks"]["d1"] == {"mode": "built", "base": 2}   # base still there
+    assert one.to_dict()["decks"]["d1"] == {"mode": "built", "base": 2}  # base still there
 
 
 def test_a_built_d1_goes_to_the_foundations_one_card_at_a_time():
@@ -366,8 +390,15 @@ def test_won_only_with_all_52_cards_on_the_foundations():
 
 # ---------------------------------------------------------------- explain, positions, keys
 def test_explain_names_the_rule():
-    state = position(r2c3="9H", r2c5="TS", d2=["[QH]", "5S"], d3=["[2C]", "8D", "7S"], r1c1="KC", r3c1="",
-                     decks={"d3": {"mode": "built", "base": 2}})
+    state = position(
+        r2c3="9H",
+        r2c5="TS",
+        d2=["[QH]", "5S"],
+        d3=["[2C]", "8D", "7S"],
+        r1c1="KC",
+        r3c1="",
+        decks={"d3": {"mode": "built", "base": 2}},
+    )
     words = {
         "r2c3 r2c5": "cards move only to the row above or below: r2c3 is in row 2, r2c5 too",
         "d3 r2c5 2": "a deck in built mode hides the cards beneath its base",
@@ -399,37 +430,46 @@ def test_to_dict_round_trip():
     state = position(d1=["[2C]", "9S", "8H"], d3=["4D"], r1c1=["[QS]", "JH"], decks=built)
     d = state.to_dict()
     assert d["piles"]["r1c1"] == ["[QS]", "JH"] and d["piles"]["d1"] == ["[2C]", "9S", "8H"]
-    assert d["decks"] == {"d1": {"mode": "built", "base": 1}, "d2": {"mode": "draw"},
-                          "d3": {"mode": "built", "base": 0}}
+    assert d["decks"] == {
+        "d1": {"mode": "built", "base": 1},
+        "d2": {"mode": "draw"},
+        "d3": {"mode": "built", "base": 0},
+    }
     assert GAME.state_from_dict(d) == state
     deal = GAME.deal(5)
     assert GAME.state_from_dict(deal.to_dict()) == deal
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"decks": {"d1": {"mode": "flying"}}}, "deck d1: expected"),
-    ({"decks": {"d4": {"mode": "draw"}}}, "unknown decks d4"),
-    ({"decks": {"d1": {"mode": "built", "base": 9}}}, "d1's base index 9 is beyond"),
-    ({"decks": {"d1": {"mode": "built", "base": -1}}}, "a whole number >= 0"),
-    ({"decks": {"d1": {"mode": "draw", "base": 0}}}, "d1 is in draw mode: it has no base"),
-    ({"decks": "draw"}, "'decks' must be a dict"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"decks": {"d1": {"mode": "flying"}}}, "deck d1: expected"),
+        ({"decks": {"d4": {"mode": "draw"}}}, "unknown decks d4"),
+        ({"decks": {"d1": {"mode": "built", "base": 9}}}, "d1's base index 9 is beyond"),
+        ({"decks": {"d1": {"mode": "built", "base": -1}}}, "a whole number >= 0"),
+        ({"decks": {"d1": {"mode": "draw", "base": 0}}}, "d1 is in draw mode: it has no base"),
+        ({"decks": "draw"}, "'decks' must be a dict"),
+    ],
+)
 def test_state_from_dict_refuses_bad_deck_modes(change, words):
     data = {**position(d1=["[2C]", "9S"]).to_dict(), **change}
     with pytest.raises(InvalidPosition, match=words.replace("(", r"\(")):
         GAME.state_from_dict(data)
 
 
-@pytest.mark.parametrize("piles, decks, words", [
-    ({"r1c1": ["5H", "[2C]"]}, None, "the top card of r1c1 is face down"),
-    ({"r1c1": ["[2C]", "[5H]", "4S"]}, None, "at most one face-down card"),
-    ({"r1c1": ["9H", "7S"]}, None, "7S cannot lie on 9H"),
-    ({"r2x": ["[2C]", "5H"]}, None, "r2x is dealt one face-up card"),
-    ({"d1": ["[2C]", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]}, None, "at most 7"),
-    ({"d1": ["[2C]", "[9S]"]}, {"d1": {"mode": "built", "base": 1}}, "lie face up"),
-    ({"d1": ["[2C]", "9S", "9H"]}, {"d1": {"mode": "built", "base": 1}}, "9H cannot lie on 9S"),
-    ({"f0": ["2C"]}, None, "f0 is not a legal foundation"),
-])
+@pytest.mark.parametrize(
+    "piles, decks, words",
+    [
+        ({"r1c1": ["5H", "[2C]"]}, None, "the top card of r1c1 is face down"),
+        ({"r1c1": ["[2C]", "[5H]", "4S"]}, None, "at most one face-down card"),
+        ({"r1c1": ["9H", "7S"]}, None, "7S cannot lie on 9H"),
+        ({"r2x": ["[2C]", "5H"]}, None, "r2x is dealt one face-up card"),
+        ({"d1": ["[2C]", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]}, None, "at most 7"),
+        ({"d1": ["[2C]", "[9S]"]}, {"d1": {"mode": "built", "base": 1}}, "lie face up"),
+        ({"d1": ["[2C]", "9S", "9H"]}, {"d1": {"mode": "built", "base": 1}}, "9H cannot lie on 9S"),
+        ({"f0": ["2C"]}, None, "f0 is not a legal foundation"),
+    ],
+)
 def test_state_from_dict_refuses_impossible_piles(piles, decks, words):
     with pytest.raises(InvalidPosition, match=words):
         position(decks=decks, **piles)
@@ -470,7 +510,7 @@ def test_random_playouts_keep_52_cards_and_agree_with_play():
             assert following == state
             cards = sorted(face_up(c) for pile in state.piles for c in pile)
             assert cards == sorted(shuffled_cards(number))
-            assert GAME.state_from_dict(state.to_dict()) == state    # every reached position is valid
+            assert GAME.state_from_dict(state.to_dict()) == state  # every reached position is valid
 
 
 def candidate_moves(state):
@@ -504,7 +544,7 @@ def test_move_generation_and_refusals_agree_on_every_candidate_move():
                     reason = GAME._refusal(state, move)
                     assert (move in legal_set) == (reason is None), (str(move), reason)
             state = state.play(rng.choice(moves))
-    assert built_seen > 20                      # the built mode was exercised too
+    assert built_seen > 20  # the built mode was exercised too
 
 
 def test_text_board_hides_what_the_player_cannot_see():
@@ -517,7 +557,7 @@ def test_text_board_hides_what_the_player_cannot_see():
 @given(st.integers(1, 10**7), st.lists(st.integers(0, 10**6), max_size=50))
 def test_property_play_keeps_cards_and_positions_round_trip(number, choices):
     state = GAME.deal(number)
-    assert GAME.deal(number) == state                              # deals are deterministic
+    assert GAME.deal(number) == state  # deals are deterministic
     expected = sorted(shuffled_cards(number))
     for choice in choices:
         moves = state.legal_moves()

@@ -55,10 +55,17 @@ VARIANTS = {
 GAMES = FAMILY + tuple(VARIANTS)
 # Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and with
 # empty piles prized so much that the score's floor of 0.5 is reached before the end.
-FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "unsorted": 0.375,
-              "cells": 0.625, "empty": 1.5}
+FRACTIONAL = {
+    "home": 6.5,
+    "blockers": 1.25,
+    "urgent": 0.75,
+    "buried": 0.5,
+    "unsorted": 0.375,
+    "cells": 0.625,
+    "empty": 1.5,
+}
 FLOORED = {**FRACTIONAL, "home": 0.25, "empty": 6.0}
-BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 def needs_native():
@@ -80,8 +87,14 @@ def portfolio(game) -> tuple[dict, ...]:
 def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True):
     """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game).expander(game, options.get("weights"), autoplay)
-    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
-                                  table_size, frontier_size, options.get("explore", 0.0))
+    return native.NativeSearch.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
 
 
 def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
@@ -91,6 +104,7 @@ def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
 
 
 # ------------------------------------------------------------------ positions
+
 
 def walk(game, deal, steps):
     """(position, the move that led to it) along a seeded random walk through legal moves."""
@@ -152,6 +166,7 @@ def tops_swapped(game, piles, rng) -> tuple:
 
 # ------------------------------------------------------------------ one expansion
 
+
 def python_successors(search, state, came_by) -> tuple[list, int]:
     """CellsExpander.scored's successors in search_core.successors' terms: (moves, child
     position, score), up to and including the first won child (the search stops there),
@@ -206,7 +221,8 @@ def test_successors_are_pythons_move_for_move(game_id):
             for came in (came_by, came_by[:1], undone_by_first(game, every)):
                 in_c = search.core.successors(position, search.encode_moves(came))[0]
                 assert in_c == python_successors(search, state, came)[0], (
-                    f"{game_id}: position {position.hex()}, came by {words(came)}")
+                    f"{game_id}: position {position.hex()}, came by {words(came)}"
+                )
                 undone += len(in_c) < len(every)
     assert undone > 0, "the undo of the last move was skipped somewhere"
     assert won > 0, "some position had a won child"
@@ -230,6 +246,7 @@ def test_two_moves_to_one_position_make_one_child():
 
 # ------------------------------------------------------------------ keys
 
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_keys_are_equal_exactly_when_pythons_are(game_id):
     needs_native()
@@ -241,8 +258,13 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
         for state, _ in walk(game, deal, 80):
             piles = tuple(map(bytes, state.piles))
             settled = search.expander.start(State(game, piles, ()))[0].piles
-            pool += [piles, settled, shuffled(game, piles, rng), shuffled(game, settled, rng),
-                     tops_swapped(game, piles, rng)]
+            pool += [
+                piles,
+                settled,
+                shuffled(game, piles, rng),
+                shuffled(game, settled, rng),
+                tops_swapped(game, piles, rng),
+            ]
     python_keys = [search.expander.key(State(game, piles, ())) for piles in pool]
     c_keys = [search.core.key(search.encode(piles)) for piles in pool]
     pairs = set(zip(python_keys, c_keys))
@@ -252,11 +274,22 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
 
 # ------------------------------------------------------------------ whole searches
 
+
 def outcome(solver) -> tuple:
     """All a finished solver tells, but the time."""
     result, p = solver.result, solver.result.progress
-    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
-            p.depth, p.best_score, words(p.best_line), [s.complete for s in solver._searches])
+    return (
+        result.status,
+        result.reason,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        words(p.best_line),
+        [s.complete for s in solver._searches],
+    )
 
 
 def make_solver(state, python, **options):
@@ -271,12 +304,18 @@ def solved_both_ways(state, **options) -> tuple:
 
 SEARCHES = {
     "the portfolio": {},
-    "one exploring search": {"portfolio": [{"depth_weight": 0.5, "explore": 0.3,
-                                            "weights": {"urgent": 2.0, "cells": 1.0}}]},
-    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
-                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED}]},
-    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
-                                                       {"depth_weight": 0.1, "explore": 0.2}]},
+    "one exploring search": {
+        "portfolio": [{"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}}]
+    },
+    "every weight at work": {
+        "portfolio": [
+            {"depth_weight": 0.25, "weights": FRACTIONAL},
+            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
+        ]
+    },
+    "depth weights of no power of two": {
+        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
+    },
 }
 
 
@@ -300,8 +339,9 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(game_id):
     trimmed = 0
     for deal in (1, 2, 3):
         for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200)):
-            in_c, in_python = solved_both_ways(game.deal(deal), max_states=2500, table_size=table_size,
-                                               frontier_size=frontier_size)
+            in_c, in_python = solved_both_ways(
+                game.deal(deal), max_states=2500, table_size=table_size, frontier_size=frontier_size
+            )
             assert in_c == in_python, f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}"
             trimmed += not all(in_c[-1])
     assert trimmed > 0, "some frontier was trimmed"
@@ -328,8 +368,9 @@ def test_a_frontier_of_no_positions_is_trimmed_alike():
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
-@pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
-                                                       (100, 60)])
+@pytest.mark.parametrize(
+    "table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50), (100, 60)]
+)
 def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
     needs_native()
     bursts = [1, 2, 50, 3, 200, 11, 500]
@@ -342,7 +383,8 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
             in_c = native_search(game, options, table_size, frontier_size)
             state = game.deal(deal)
             assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
-                f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+                f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}"
+            )
 
 
 def test_the_small_sizes_above_change_the_compiled_search():
@@ -357,6 +399,7 @@ def test_the_small_sizes_above_change_the_compiled_search():
 
 # ------------------------------------------------------------------ where C runs
 
+
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     needs_native()
     for game_id in GAMES:
@@ -366,10 +409,14 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
             assert isinstance(compiled(game, options), native.NativeSearch), game_id
     freecell = load("freecell")
     # "down" is no weight of this score: inexact, it is no bar
-    exact_sums = {"weights": {"cells": 3 / 1024, "home": 2.0 ** 19, "down": 0.1}, "depth_weight": 1 / 3}
+    exact_sums = {"weights": {"cells": 3 / 1024, "home": 2.0**19, "down": 0.1}, "depth_weight": 1 / 3}
     assert isinstance(compiled(freecell, exact_sums), native.NativeSearch)
-    for inexact in ({"weights": {"cells": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
-                    {"depth_weight": math.nan}):
+    for inexact in (
+        {"weights": {"cells": 0.1}},
+        {"weights": {"home": 2.0**20}},
+        {"depth_weight": math.inf},
+        {"depth_weight": math.nan},
+    ):
         assert compiled(freecell, inexact) is None, inexact
     assert compiled(freecell, {}, autoplay=False) is None
     for changes in ({"cells": 0}, {"moves": "one card"}, {"empty": "king"}):
@@ -389,6 +436,7 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
 
 # ------------------------------------------------------------------ bad input
 
+
 def rules_with(game, **changes) -> bytes:
     """pack_rules(game), with ``changes``: header bytes by index (``at_<i>``) or pile kinds
     (``kinds``: {pile: kind})."""
@@ -407,8 +455,14 @@ def bad_rules(game) -> dict:
     size = "search_core: freecell rules of the wrong size for their piles"
     rules = native.pack_rules(game)
     return {
-        "a foundation among the cells": (rules_with(game, kinds={game.foundation_indices[0]: 1, game.cell_indices[0]: 0}), run),
-        "a tableau pile among the foundations": (rules_with(game, kinds={game.foundation_indices[1]: 2}), run),
+        "a foundation among the cells": (
+            rules_with(game, kinds={game.foundation_indices[0]: 1, game.cell_indices[0]: 0}),
+            run,
+        ),
+        "a tableau pile among the foundations": (
+            rules_with(game, kinds={game.foundation_indices[1]: 2}),
+            run,
+        ),
         "a fourth kind of pile": (rules_with(game, kinds={game.tableau_indices[0]: 3}), run),
         "no tableau": (rules_with(game, kinds=dict.fromkeys(game.tableau_indices, 1)), "tableau needed"),
         "33 piles": (bytes([33]) + rules[1:], "1 to 32 piles"),

@@ -50,9 +50,17 @@ VARIANTS = {
 }
 GAMES = FAMILY + tuple(VARIANTS)
 # Every weight the score reads at work, fractional (yet exact: multiples of 1/1024).
-FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "down": 2.375,
-              "empty": 1.5, "reserve": 0.125, "unsorted": 0.375}
-BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+FRACTIONAL = {
+    "home": 6.5,
+    "blockers": 1.25,
+    "urgent": 0.75,
+    "buried": 0.5,
+    "down": 2.375,
+    "empty": 1.5,
+    "reserve": 0.125,
+    "unsorted": 0.375,
+}
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 def needs_native():
@@ -74,8 +82,14 @@ def portfolio(game) -> tuple[dict, ...]:
 def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
     """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game).expander(game, options.get("weights"), autoplay, compress)
-    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
-                                  table_size, frontier_size, options.get("explore", 0.0))
+    return native.NativeSearch.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
 
 
 def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
@@ -87,12 +101,21 @@ def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
 def python_dead_ends(search) -> native.NativeSearch:
     """A NativeSearch like ``search`` whose dead-end test is the expander's, in Python."""
     core = native.NativeSearch.__new__(native.NativeSearch)
-    native.NativeSearch.__init__(core, search.expander, [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0], 0.5, BIG, BIG, 0.0,
-                                 python_dead_ends=True)
+    native.NativeSearch.__init__(
+        core,
+        search.expander,
+        [8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0],
+        0.5,
+        BIG,
+        BIG,
+        0.0,
+        python_dead_ends=True,
+    )
     return core
 
 
 # ------------------------------------------------------------------ positions
+
 
 @functools.cache
 def searched_positions(game_id, deal, expansions=400) -> tuple:
@@ -144,7 +167,12 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
     needs_native()
     game = load(game_id)
     counted = {"positions": 0, "children": 0, "refused": 0, "bridges": 0, "settled": 0}
-    for deal, options in ((1, None), (2, None), (3, None), (1, {"depth_weight": 0.25, "weights": FRACTIONAL})):
+    for deal, options in (
+        (1, None),
+        (2, None),
+        (3, None),
+        (1, {"depth_weight": 0.25, "weights": FRACTIONAL}),
+    ):
         _expander, states = searched_positions(game_id, deal)
         search = native_search(game, options)
         for state in states[:120]:
@@ -158,7 +186,9 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
             counted["children"] += len(children)
             counted["refused"] += len(keys) - len(set(keys))
             counted["bridges"] += sum(moves[0].src == "stock" for moves, _, _ in children)
-            counted["settled"] += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
+            counted["settled"] += sum(
+                any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children
+            )
     assert all(counted.values()), counted
 
 
@@ -195,12 +225,23 @@ def test_the_python_dead_end_test_asked_from_c_gives_the_same_successors():
 
 # ------------------------------------------------------------------ whole searches
 
+
 def outcome(solver) -> tuple:
     """All a finished solver tells, but the time."""
     result, p = solver.result, solver.result.progress
-    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
-            p.depth, p.best_score, words(p.best_line), [s.complete for s in solver._searches],
-            [s.skipped for s in solver._searches])
+    return (
+        result.status,
+        result.reason,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        words(p.best_line),
+        [s.complete for s in solver._searches],
+        [s.skipped for s in solver._searches],
+    )
 
 
 def make_solver(state, python, **options):
@@ -215,10 +256,15 @@ def solved_both_ways(state, **options) -> tuple:
 
 SEARCHES = {
     "the portfolio": {},
-    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
-                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FRACTIONAL}]},
-    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
-                                                       {"depth_weight": 0.1, "explore": 0.2}]},
+    "every weight at work": {
+        "portfolio": [
+            {"depth_weight": 0.25, "weights": FRACTIONAL},
+            {"depth_weight": 0.75, "explore": 0.2, "weights": FRACTIONAL},
+        ]
+    },
+    "depth weights of no power of two": {
+        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
+    },
 }
 
 
@@ -267,8 +313,12 @@ def test_c_and_python_searches_pool_one_proof():
     game = load("triple_interchange")
     for deal, states in ((324, 3000), (595, 12000)):
         with pytest.MonkeyPatch.context() as patch:
-            def native_unless_exploring(self, x, w, d, t, f, explore, compiled=InterchangeProfile.compiled_search):
+
+            def native_unless_exploring(
+                self, x, w, d, t, f, explore, compiled=InterchangeProfile.compiled_search
+            ):
                 return None if explore else compiled(self, x, w, d, t, f, explore)
+
             patch.setattr(InterchangeProfile, "compiled_search", native_unless_exploring)
             mixed = sw.Solver(game.deal(deal), max_states=states)
         assert [type(s) for s in mixed._searches] == [native.NativeSearch, _Search]
@@ -293,6 +343,7 @@ def test_the_key_pool_is_a_set_of_bytes_keys():
 
 # ------------------------------------------------------------------ where C runs
 
+
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     needs_native()
     for game_id in GAMES:
@@ -300,11 +351,18 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         for options in portfolio(game):
             assert isinstance(compiled(game, options), native.NativeSearch), game_id
     triple = load("triple_interchange")
-    exact_sums = {"weights": {"down": 3 / 1024, "home": 2.0 ** 19, "cells": 0.1, "covered": 0.1},
-                  "depth_weight": 1 / 3}          # cells and covered: read of no pile here
+    exact_sums = {
+        "weights": {"down": 3 / 1024, "home": 2.0**19, "cells": 0.1, "covered": 0.1},
+        "depth_weight": 1 / 3,
+    }  # cells and covered: read of no pile here
     assert isinstance(compiled(triple, exact_sums), native.NativeSearch)
-    for inexact in ({"weights": {"down": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
-                    {"weights": {"unsorted": 0.1}}, {"weights": {"reserve": 1 / 2048}}):
+    for inexact in (
+        {"weights": {"down": 0.1}},
+        {"weights": {"home": 2.0**20}},
+        {"depth_weight": math.inf},
+        {"weights": {"unsorted": 0.1}},
+        {"weights": {"reserve": 1 / 2048}},
+    ):
         assert compiled(triple, inexact) is None, inexact
     assert compiled(triple, {}, autoplay=False) is None
     assert compiled(triple, {}, compress=False) is None
@@ -314,10 +372,15 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert type(expander) is not InterchangeExpander
         assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game_id
     game = sw.variant("triple_interchange", id="native_ti_kings", name="native ti kings", empty="king").game()
-    assert native.NativeSearch.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0) is None
+    assert (
+        native.NativeSearch.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0)
+        is None
+    )
 
 
-@pytest.mark.parametrize("options", [{"weights": {"down": 0.1}}, {"autoplay": False}, {"compress_stock": False}])
+@pytest.mark.parametrize(
+    "options", [{"weights": {"down": 0.1}}, {"autoplay": False}, {"compress_stock": False}]
+)
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(load("triple_interchange").deal(1), False, max_states=300, **options)
     assert search_types(run) == {_Search}
@@ -338,9 +401,16 @@ def with_a_long_pile(game, cards):
     return state
 
 
-@pytest.mark.parametrize("game_id, cards", [("quadruple_interchange", 51), ("quadruple_interchange", 52),
-                                            ("quadruple_interchange", 63), ("quadruple_interchange", 70),
-                                            ("triple_interchange", 60)])
+@pytest.mark.parametrize(
+    "game_id, cards",
+    [
+        ("quadruple_interchange", 51),
+        ("quadruple_interchange", 52),
+        ("quadruple_interchange", 63),
+        ("quadruple_interchange", 70),
+        ("triple_interchange", 60),
+    ],
+)
 def test_a_pile_longer_than_search_core_keeps_is_searched_in_python_alike(game_id, cards):
     # search_core keeps MAX_PILE (64) cards a pile: a pile may grow by a run of 13 (King to
     # Ace) on its top, so from 52 cards on the Python search runs (where search_core refused
@@ -355,12 +425,12 @@ def test_a_pile_longer_than_search_core_keeps_is_searched_in_python_alike(game_i
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("redeals", [2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 10 ** 30])
+@pytest.mark.parametrize("redeals", [2**31 - 1, 2**31, 2**32 + 1, 10**30])
 def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
     needs_native()
     game = load("triple_interchange")
     state = game.state_from_dict({**game.deal(1).to_dict(), "redeals": redeals})
-    held = redeals < 2 ** 31
+    held = redeals < 2**31
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
     runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=1500)
     assert runs[0] == runs[1] and runs[0][0] == "won"
@@ -378,27 +448,30 @@ def test_a_table_of_one_key_goes_alone_as_in_python(monkeypatch):
 
 # ------------------------------------------------------------------ bad input
 
+
 def core_arguments(game) -> list:
     """What NativeSearch passes to search_core.Search for ``game``."""
     weights = (8.0, 3.0, 0.5, 0.0, 6.0, 1.0, 0.0, 0.0)
     return ["interchange", native.pack_rules(game), weights, 0.5, 0.0, BIG, BIG, None]
 
 
-def rules_with(game, head: dict[int, int] | None = None, fits_on: dict[int, bytes] | None = None, cut: int = 0):
+def rules_with(
+    game, head: dict[int, int] | None = None, fits_on: dict[int, bytes] | None = None, cut: int = 0
+):
     """pack_rules(game) with header bytes (``head``: by index) and cards' hosts (``fits_on``:
     by card, their bytes) changed, and ``cut`` bytes cut off its end."""
     rules = bytearray(native.pack_rules(game))
     for at, value in (head or {}).items():
         rules[at] = value
     hosts, at = [], 4
-    for card in range(128):
-        hosts.append(bytes(rules[at:at + 1 + rules[at]]))
+    for _card in range(128):
+        hosts.append(bytes(rules[at : at + 1 + rules[at]]))
         at += 1 + rules[at]
     for card, cards in (fits_on or {}).items():
         hosts[card] = bytes([len(cards)]) + cards
     rest = bytes(rules[at:])
     packed = bytes(rules[:4]) + b"".join(hosts) + rest
-    return packed[:len(packed) - cut]
+    return packed[: len(packed) - cut]
 
 
 def bad_constructions(game) -> dict:
@@ -408,8 +481,18 @@ def bad_constructions(game) -> dict:
     return {
         "no foundations": (1, rules_with(game, {0: 0}), ValueError, "foundations and tableau"),
         "40 piles": (1, rules_with(game, {1: 40}), ValueError, "foundations and tableau"),
-        "a face-down card fitting": (1, rules_with(game, fits_on={0: bytes([65])}), ValueError, "face-up cards"),
-        "64 cards fitting": (1, rules_with(game, fits_on={0: bytes(range(64))}), ValueError, "fewer than 64 cards"),
+        "a face-down card fitting": (
+            1,
+            rules_with(game, fits_on={0: bytes([65])}),
+            ValueError,
+            "face-up cards",
+        ),
+        "64 cards fitting": (
+            1,
+            rules_with(game, fits_on={0: bytes(range(64))}),
+            ValueError,
+            "fewer than 64 cards",
+        ),
         "builds one short": (1, rules_with(game, cut=1), ValueError, size),
         "cut in the hosts": (1, native.pack_rules(game)[:40], ValueError, "cut short"),
         "a key too long": (1, rules_with(game, {3: 250}), ValueError, "255 bytes"),
@@ -424,9 +507,9 @@ def bad_positions(game, search) -> dict:
     good = search.encode(game.deal(1))
     malformed = "search_core: a malformed position"
     a_card_of_0 = bytearray(good)
-    a_card_of_0[len(game.foundation_indices) + 1] = 0              # the first tableau pile's bottom card
+    a_card_of_0[len(game.foundation_indices) + 1] = 0  # the first tableau pile's bottom card
     a_foundation_of_64 = bytes([64]) + good[1:]
-    thirteen_cards_more = bytes([13]) + good[1:]    # a King home: the Ace to it
+    thirteen_cards_more = bytes([13]) + good[1:]  # a King home: the Ace to it
     return {
         "one byte short": (good[:-1], ValueError, malformed),
         "one byte more": (good + b"\x00", ValueError, malformed),
@@ -439,33 +522,44 @@ def bad_positions(game, search) -> dict:
     }
 
 
-BAD_MOVES = {"three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves are bytes, 2 a move"),
-             "1025 codes": (bytes(2 * 1025), ValueError, "search_core: moves are bytes, 2 a move"),
-             "text": ("t0 f0", TypeError, "moves are bytes")}
+BAD_MOVES = {
+    "three bytes": (b"\x08\x04\x00", ValueError, "search_core: moves are bytes, 2 a move"),
+    "1025 codes": (bytes(2 * 1025), ValueError, "search_core: moves are bytes, 2 a move"),
+    "text": ("t0 f0", TypeError, "moves are bytes"),
+}
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     game = load("triple_interchange")
-    checks.assert_constructions_refused(native.search_core.Search, lambda: core_arguments(game),
-                                        bad_constructions(game))
+    checks.assert_constructions_refused(
+        native.search_core.Search, lambda: core_arguments(game), bad_constructions(game)
+    )
     search = native_search(game)
     core, position = search.core, search.encode(search.expander.start(game.deal(1))[0])
-    checks.assert_refused(lambda bad: ((core.seed, (bad, b"", 0)), (core.successors, (bad,)), (core.key, (bad,)),
-                                       (core.dead, (bad,))),
-                          bad_positions(game, search))
+    checks.assert_refused(
+        lambda bad: (
+            (core.seed, (bad, b"", 0)),
+            (core.successors, (bad,)),
+            (core.key, (bad,)),
+            (core.dead, (bad,)),
+        ),
+        bad_positions(game, search),
+    )
     for case, (bad, kind, wording) in BAD_MOVES.items():
         assert refused(refusal(core.seed, position, bad, 0), kind, wording), case
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
-    assert refused(refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones")
+    assert refused(
+        refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones"
+    )
     assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
     keys = native.search_core.KeyPool()
     assert refused(refusal(keys.add, "key"), TypeError, "a key is bytes")
     assert refused(refusal(keys.add, bytes(65536)), ValueError, "a key longer than it keeps")
     assert refused(refusal(keys.__contains__, 1), TypeError, "a key is bytes")
     arguments = core_arguments(game)
-    arguments[-1] = lambda position: 1 / 0         # a dead-end test that fails: its error comes out
+    arguments[-1] = lambda position: 1 / 0  # a dead-end test that fails: its error comes out
     failing = native.search_core.Search(*arguments)
     failing.seed(position, b"", 0)
     assert type(refusal(failing.run, 5, 0, 8000)) is ZeroDivisionError
@@ -481,9 +575,19 @@ def run_search(search, state, bursts) -> list:
     progress, seen = Progress(), []
     for burst in bursts:
         done, won = search.run(burst, progress)
-        seen.append((done, progress.expanded, progress.depth, None if won is None else words(search.line(won)),
-                     search.generated, search.waiting, search.complete, search.best_score,
-                     words(search.best_line())))
+        seen.append(
+            (
+                done,
+                progress.expanded,
+                progress.depth,
+                None if won is None else words(search.line(won)),
+                search.generated,
+                search.waiting,
+                search.complete,
+                search.best_score,
+                words(search.best_line()),
+            )
+        )
         if won is not None or not search.waiting:
             break
     return seen

@@ -39,12 +39,21 @@ from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 interlock_profile = importlib.import_module("solwidget.games.interlock.profile")
 # Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and one
 # so small that the score's floor of 0.5 is reached before the end.
-FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "buried": 0.5, "unsorted": 0.375,
-              "down": 0.25, "empty": 1.5, "covered": 2.125, "reserve": 0.125}
+FRACTIONAL = {
+    "home": 6.5,
+    "blockers": 1.25,
+    "urgent": 0.75,
+    "buried": 0.5,
+    "unsorted": 0.375,
+    "down": 0.25,
+    "empty": 1.5,
+    "covered": 2.125,
+    "reserve": 0.125,
+}
 FLOORED = {**FRACTIONAL, "home": 0.25, "covered": 0.0, "empty": 6.0}
 
 
@@ -63,8 +72,14 @@ def portfolio(g) -> tuple[dict, ...]:
 
 def compiled(g, options, table_size=BIG, frontier_size=BIG, autoplay=True, compress=True):
     expander = profile_for(g).expander(g, options.get("weights"), autoplay, compress)
-    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
-                                  table_size, frontier_size, options.get("explore", 0.0))
+    return native.NativeSearch.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
 
 
 def native_search(options=None, table_size=BIG, frontier_size=BIG):
@@ -74,6 +89,7 @@ def native_search(options=None, table_size=BIG, frontier_size=BIG):
 
 
 # ------------------------------------------------------------------ positions
+
 
 @functools.cache
 def searched_positions(deal, expansions=300) -> tuple:
@@ -117,6 +133,7 @@ def python_successors(search, state) -> tuple[list, int]:
 
 # ------------------------------------------------------------------ one expansion
 
+
 @functools.cache
 def compared_successors(deal) -> tuple[int, int, int, int]:
     """C's successors against Python's on the positions a search of the deal expands:
@@ -131,7 +148,7 @@ def compared_successors(deal) -> tuple[int, int, int, int]:
         assert got == expected, f"deal {deal}: {state.piles}"
         assert len(asked) == len(expected) + refused  # the same admit calls
         refusals += refused
-        assert core.generated == generated_before       # a scratch search: this one untouched
+        assert core.generated == generated_before  # a scratch search: this one untouched
         for moves, child, _ in got:
             decoded = search.decode_moves(moves)
             bridges += any(m.src == "waste" for m in decoded)
@@ -187,6 +204,7 @@ def test_keys_are_the_python_keys_on_shuffled_positions():
 
 # ------------------------------------------------------------------ dead ends
 
+
 def dead_verdicts(deal) -> tuple[int, int, int]:
     """The C test's verdicts against DeadEnds.is_dead's on the positions a search of the deal
     asks about, in its order (the test remembers what it was asked: how many positions it
@@ -198,7 +216,9 @@ def dead_verdicts(deal) -> tuple[int, int, int]:
     verdicts = [search.core.dead(search.encode(state)) for state in positions]
     assert verdicts == [python.is_dead(state) for state in positions], deal
     plain = deadends.DeadEnds(game())
-    by_splits = sum(dead and plain._closure(state.piles, plain.pair) for state, dead in zip(positions, verdicts))
+    by_splits = sum(
+        dead and plain._closure(state.piles, plain.pair) for state, dead in zip(positions, verdicts)
+    )
     return len(positions), sum(verdicts), by_splits
 
 
@@ -218,7 +238,7 @@ def test_the_dead_end_test_finds_dead_ends_plainly_and_by_splits():
 
 def test_a_deal_proved_dead_at_its_start_is_so_in_c():
     needs_native()
-    for deal in (13, 24, 26, 30):           # lost at the first expansion (nested splits or plain)
+    for deal in (13, 24, 26, 30):  # lost at the first expansion (nested splits or plain)
         search = native_search()
         start = search.expander.start(game().deal(deal))[0]
         assert search.core.dead(search.encode(start)) is deadends.DeadEnds(game()).is_dead(start) is True
@@ -226,14 +246,23 @@ def test_a_deal_proved_dead_at_its_start_is_so_in_c():
 
 # ------------------------------------------------------------------ whole searches
 
+
 def make_solver(state, python: bool, monkeypatch=None, **options):
     return checks.make_solver(interlock_profile.InterlockFamilyProfile, state, python, **options)
 
 
 def outcome(solver) -> tuple:
     result, p = solver.result, solver.progress
-    return (result.status, words(result.moves), p.expanded, p.generated, p.frontier, p.best_score,
-            words(p.best_line), [search.complete for search in solver._searches])
+    return (
+        result.status,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.best_score,
+        words(p.best_line),
+        [search.complete for search in solver._searches],
+    )
 
 
 def solved_both_ways(state, **options) -> tuple:
@@ -248,10 +277,15 @@ def solved_both_ways(state, **options) -> tuple:
 SEARCHES = {
     "default": {},
     "greedy, no exploring": {"portfolio": [{"depth_weight": 0.0, "weights": {"covered": 8.0}}]},
-    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "explore": 0.2, "weights": FRACTIONAL},
-                                           {"depth_weight": 0.75, "weights": FLOORED}]},
-    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "explore": 0.2, "weights": FRACTIONAL},
-                                                       {"depth_weight": 0.1}]},
+    "every weight at work": {
+        "portfolio": [
+            {"depth_weight": 0.25, "explore": 0.2, "weights": FRACTIONAL},
+            {"depth_weight": 0.75, "weights": FLOORED},
+        ]
+    },
+    "depth weights of no power of two": {
+        "portfolio": [{"depth_weight": 1 / 3, "explore": 0.2, "weights": FRACTIONAL}, {"depth_weight": 0.1}]
+    },
 }
 
 
@@ -278,16 +312,21 @@ def test_a_lost_deal_is_proved_lost_the_same_way():
 
 # ------------------------------------------------------------------ where C runs
 
+
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     needs_native()
     g = game()
     for options in portfolio(g):
         assert isinstance(compiled(g, options), native.NativeSearch)
     assert isinstance(compiled(g, {"weights": FRACTIONAL, "depth_weight": 1 / 3}), native.NativeSearch)
-    for inexact in ({"weights": {"covered": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf}):
+    for inexact in (
+        {"weights": {"covered": 0.1}},
+        {"weights": {"home": 2.0**20}},
+        {"depth_weight": math.inf},
+    ):
         assert compiled(g, inexact) is None, inexact
     assert compiled(g, {}, autoplay=False) is None
-    assert compiled(g, {}, compress=False) is None          # InterlockFamilyExpander
+    assert compiled(g, {}, compress=False) is None  # InterlockFamilyExpander
     for other in ("love_a_duck", "guardian"):
         og = sw.load_game(other)
         expander = profile_for(og).expander(og)
@@ -302,8 +341,11 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
     g = game()
     bridges = importlib.import_module("solwidget.games.interlock.bridges")
     keys = importlib.import_module("solwidget.games.interlock.expander")
-    for module, name, value in ((bridges, "home_bridges", None), (keys, "backs_uncovered", lambda game: None),
-                                (bridges, "_safe_next", lambda game, piles: ())):
+    for module, name, value in (
+        (bridges, "home_bridges", None),
+        (keys, "backs_uncovered", lambda game: None),
+        (bridges, "_safe_next", lambda game, piles: ()),
+    ):
         with monkeypatch.context() as patched:
             patched.setattr(module, name, value)
             assert compiled(g, portfolio(g)[0]) is None, name
@@ -346,12 +388,12 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     assert run.solve().status == "won"
 
 
-@pytest.mark.parametrize("redeals", [2 ** 31 - 1, 2 ** 31, 2 ** 32 + 1, 10 ** 30])
+@pytest.mark.parametrize("redeals", [2**31 - 1, 2**31, 2**32 + 1, 10**30])
 def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
     # search_core counts the redeals made in 32 bits: it refused more with a bare OverflowError
     needs_native()
     state = game().state_from_dict({**game().deal(1).to_dict(), "redeals": redeals})
-    held = redeals < 2 ** 31
+    held = redeals < 2**31
     assert search_types(make_solver(state, False)) == ({native.NativeSearch} if held else {_Search})
     runs = checks.solved_both_ways(make_solver, outcome, None, state, max_states=1500)
     assert runs[0] == runs[1] and runs[0][0] == "won"
@@ -359,28 +401,47 @@ def test_redeals_search_core_cannot_count_are_searched_in_python_alike(redeals):
 
 # ------------------------------------------------------------------ bad input
 
+
 def core_arguments():
-    return ["interlock", native.NativeSearch.pack_rules(game()), (8.0, 1.0, 0.5, 0.0, 1.0, 1.0, 8.0, 0.0, 0.0),
-            0.5, 0.3, BIG, BIG, None]
+    return [
+        "interlock",
+        native.NativeSearch.pack_rules(game()),
+        (8.0, 1.0, 0.5, 0.0, 1.0, 1.0, 8.0, 0.0, 0.0),
+        0.5,
+        0.3,
+        BIG,
+        BIG,
+        None,
+    ]
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     rules = native.NativeSearch.pack_rules(game())
-    with_dead_ends = native.NativeSearch(native_search().x, [1.0] * 9, 0.5, BIG, BIG, 0.0).rules(native_search().x)
+    with_dead_ends = native.NativeSearch(native_search().x, [1.0] * 9, 0.5, BIG, BIG, 0.0).rules(
+        native_search().x
+    )
     assert with_dead_ends[2] == 1, "the dead-end test runs in C"
-    twin = len(with_dead_ends) - 24                     # TWIN, the first of the six numbers
+    twin = len(with_dead_ends) - 24  # TWIN, the first of the six numbers
     size = "interlock rules of the wrong size for their piles"
     constructions = {
         "rules not bytes": (1, "x", TypeError, ""),
         "rules a byte short": (1, rules[:-1], ValueError, size),
         "a pile of no kind": (1, rules[:3] + b"\x07" + rules[4:], ValueError, "malformed layout"),
-        "a card on five": (1, rules[:3 + 7 * rules[0]] + b"\x01" * 64 + rules[3 + 7 * rules[0] + 64:], ValueError,
-                           "malformed fits"),
+        "a card on five": (
+            1,
+            rules[: 3 + 7 * rules[0]] + b"\x01" * 64 + rules[3 + 7 * rules[0] + 64 :],
+            ValueError,
+            "malformed fits",
+        ),
         "the dead-end test neither on nor off": (1, rules[:2] + b"\x02" + rules[3:], ValueError, "on or off"),
         "the dead-end tables left out": (1, rules[:2] + b"\x01" + rules[3:], ValueError, size),
-        "a twin of 64": (1, with_dead_ends[:twin] + b"\x40" + with_dead_ends[twin + 1:], ValueError,
-                         "malformed dead-end tables"),
+        "a twin of 64": (
+            1,
+            with_dead_ends[:twin] + b"\x40" + with_dead_ends[twin + 1 :],
+            ValueError,
+            "malformed dead-end tables",
+        ),
         "weights too few": (2, (1.0, 2.0), ValueError, "9 weights, not 2"),
         "dead not callable": (7, 3, TypeError, "dead must be"),
     }
@@ -396,11 +457,15 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
         "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
     }
-    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
-                          bad_positions)
+    checks.assert_refused(
+        lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
+        bad_positions,
+    )
     for bad in (b"\x01\x02", "xyz", b"\x00" * 3 * 1025):
         error = refusal(core.seed, position, bad)
-        assert (type(error) is ValueError and "moves are bytes" in str(error)) or type(error) is TypeError, bad
+        assert (type(error) is ValueError and "moves are bytes" in str(error)) or type(error) is TypeError, (
+            bad
+        )
     for node in (-1, 0):
         assert type(refusal(core.line, node)) is IndexError
     checks.assert_counts_refused(core)
@@ -445,7 +510,8 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
         in_c = native_search(options, table_size, frontier_size)
         state = g.deal(deal)
         assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
-            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}"
+        )
 
 
 # ------------------------------------------------------------------ SOLWIDGET_PURE=1

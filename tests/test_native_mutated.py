@@ -43,13 +43,20 @@ from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10 ** 6                     # table and frontier sizes that neither evict nor trim
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 # Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and with
 # home cards cheap and orphans dear, so that the floor of 0.5 is met.
-FRACTIONAL = {"home": 6.5, "blockers": 1.25, "urgent": 0.75, "down": 0.625, "rows": 0.375,
-              "decks": 1.125, "orphans": 3.5}
+FRACTIONAL = {
+    "home": 6.5,
+    "blockers": 1.25,
+    "urgent": 0.75,
+    "down": 0.625,
+    "rows": 0.375,
+    "decks": 1.125,
+    "orphans": 3.5,
+}
 FLOORED = {**FRACTIONAL, "home": 0.0, "rows": 0.0, "down": 0.0, "decks": 0.0, "orphans": 0.25}
-LOST = (88, 154, 340)             # proved lost in about 6,000 to 8,500 expansions (154, 340 pool)
+LOST = (88, 154, 340)  # proved lost in about 6,000 to 8,500 expansions (154, 340 pool)
 DEAD_AT_THE_DEAL = 160
 
 
@@ -69,8 +76,14 @@ def portfolio() -> tuple[dict, ...]:
 def compiled(options, table_size=BIG, frontier_size=BIG, autoplay=True):
     """The family's compiled search for one search of ``options``, as the solver asks for it."""
     expander = profile_for(game()).expander(game(), options.get("weights"), autoplay)
-    return native.NativeSearch.compiled_search(expander, options.get("weights"), options.get("depth_weight", 0.5),
-                                  table_size, frontier_size, options.get("explore", 0.0))
+    return native.NativeSearch.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
 
 
 def native_search(options=None, table_size=BIG, frontier_size=BIG):
@@ -80,6 +93,7 @@ def native_search(options=None, table_size=BIG, frontier_size=BIG):
 
 
 # ------------------------------------------------------------------ positions
+
 
 @functools.cache
 def winning_moves(deal) -> tuple:
@@ -110,6 +124,7 @@ def positions(options_index=1, deals=(1, 2, 3, 88, DEAD_AT_THE_DEAL), expansions
 
 # ------------------------------------------------------------------ one expansion
 
+
 def python_successors(search, state, came_by) -> tuple[list, list]:
     """MutatedExpander.scored's successors in search_core.successors' terms: (moves, child
     position, score), up to and including the first won child (the search stops there),
@@ -128,7 +143,9 @@ def python_successors(search, state, came_by) -> tuple[list, list]:
         if value is None:
             value = expander.score(child)
         won = value == 0.0 and expander.is_won(child)
-        out.append((native.encode_moves(moves), None if won else native.encode(child.piles, child.extra), value))
+        out.append(
+            (native.encode_moves(moves), None if won else native.encode(child.piles, child.extra), value)
+        )
         if won:
             break
     return out, asked
@@ -220,11 +237,22 @@ def test_positions_come_back_from_their_bytes():
 
 # ------------------------------------------------------------------ whole searches
 
+
 def outcome(solver) -> tuple:
     """All a finished solver tells, but the time."""
     result, p = solver.result, solver.result.progress
-    return (result.status, result.reason, words(result.moves), p.expanded, p.generated, p.frontier,
-            p.depth, p.best_score, words(p.best_line), [(s.complete, s.skipped) for s in solver._searches])
+    return (
+        result.status,
+        result.reason,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        words(p.best_line),
+        [(s.complete, s.skipped) for s in solver._searches],
+    )
 
 
 def make_solver(state, python, **options):
@@ -239,15 +267,29 @@ def solved_both_ways(state, **options) -> tuple:
 
 SEARCHES = {
     "the portfolio": {},
-    "every weight at work": {"portfolio": [{"depth_weight": 0.25, "weights": FRACTIONAL},
-                                           {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED}]},
-    "depth weights of no power of two": {"portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL},
-                                                       {"depth_weight": 0.1, "explore": 0.2}]},
+    "every weight at work": {
+        "portfolio": [
+            {"depth_weight": 0.25, "weights": FRACTIONAL},
+            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
+        ]
+    },
+    "depth weights of no power of two": {
+        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
+    },
 }
 
 
-@pytest.mark.parametrize("search", ["the portfolio", "search 0", "search 1", "search 2", "every weight at work",
-                                    "depth weights of no power of two"])
+@pytest.mark.parametrize(
+    "search",
+    [
+        "the portfolio",
+        "search 0",
+        "search 1",
+        "search 2",
+        "every weight at work",
+        "depth weights of no power of two",
+    ],
+)
 def test_whole_searches_are_pythons(search):
     needs_native()
     if search.startswith("search "):
@@ -298,8 +340,9 @@ def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
     runs = []
     for mixed in (True, False):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(MutatedProfile, "compiled_search",
-                          every_other if mixed else (lambda self, *args: None))
+            patch.setattr(
+                MutatedProfile, "compiled_search", every_other if mixed else (lambda self, *args: None)
+            )
             run = sw.Solver(game().deal(154), max_states=12_000)
         if mixed:
             assert search_types(run) == {_Search, native.NativeSearch}
@@ -313,9 +356,12 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
     # every key asked from then on, as _admit_pooled does
     needs_native()
     from solwidget.solver.search import _Closure
+
     seen, closures = [], []
-    for search in (native_search(), _Search(profile_for(game()).expander(game(), portfolio()[0]["weights"]),
-                                            0.5, BIG, BIG)):
+    for search in (
+        native_search(),
+        _Search(profile_for(game()).expander(game(), portfolio()[0]["weights"]), 0.5, BIG, BIG),
+    ):
         start, played = search.expander.start(game().deal(2))
         search.seed(start, (None, tuple(played), len(played)))
         progress = Progress()
@@ -326,8 +372,16 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
         search.pool(None)
         search.run(30, progress)
         closures.append(closure)
-        seen.append((len(closure.expanded), len(closure.generated), progress.expanded, search.generated,
-                     search.waiting, words(search.best_line())))
+        seen.append(
+            (
+                len(closure.expanded),
+                len(closure.generated),
+                progress.expanded,
+                search.generated,
+                search.waiting,
+                words(search.best_line()),
+            )
+        )
     assert seen[0] == seen[1]
     assert seen[0][1] > seen[0][0] > 50
     # the C search's closure holds KeyPools (no iterating them): the same sizes, and every
@@ -338,8 +392,9 @@ def test_a_search_pooled_late_notes_the_keys_python_notes():
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
-@pytest.mark.parametrize("table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50),
-                                                       (100, 60)])
+@pytest.mark.parametrize(
+    "table_size, frontier_size", [(BIG, BIG), (2, BIG), (64, BIG), (BIG, 1), (BIG, 50), (100, 60)]
+)
 def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, frontier_size, explore):
     needs_native()
     bursts = [1, 2, 50, 3, 200, 11, 300]
@@ -350,7 +405,8 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
         in_c = native_search(options, table_size, frontier_size)
         state = game().deal(deal)
         assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
-            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}")
+            f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}"
+        )
 
 
 def test_the_small_sizes_above_change_the_compiled_search():
@@ -365,14 +421,20 @@ def test_the_small_sizes_above_change_the_compiled_search():
 
 # ------------------------------------------------------------------ where C runs
 
+
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     needs_native()
     for options in portfolio():
         assert isinstance(compiled(options), native.NativeSearch)
-    exact_sums = {"weights": {"orphans": 3 / 1024, "home": 2.0 ** 19}, "depth_weight": 1 / 3}
+    exact_sums = {"weights": {"orphans": 3 / 1024, "home": 2.0**19}, "depth_weight": 1 / 3}
     assert isinstance(compiled(exact_sums), native.NativeSearch)
-    for inexact in ({"weights": {"rows": 0.1}}, {"weights": {"home": 2.0 ** 20}}, {"depth_weight": math.inf},
-                    {"depth_weight": math.nan}, {"weights": {"orphans": 1 / 3}}):
+    for inexact in (
+        {"weights": {"rows": 0.1}},
+        {"weights": {"home": 2.0**20}},
+        {"depth_weight": math.inf},
+        {"depth_weight": math.nan},
+        {"weights": {"orphans": 1 / 3}},
+    ):
         assert compiled(inexact) is None, inexact
     assert compiled({}, autoplay=False) is None
     other = profile_for(sw.load_game("freecell")).expander(sw.load_game("freecell"))
@@ -382,7 +444,7 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         pass
 
     assert native.NativeSearch.compiled_search(Subclassed(game()), None, 0.5, BIG, BIG, 0.0) is None
-    with pytest.MonkeyPatch.context() as patch:         # a test that replaces the dead-end test
+    with pytest.MonkeyPatch.context() as patch:  # a test that replaces the dead-end test
         patch.setattr(DeadEnds, "is_dead", lambda self, state: False)
         assert compiled({}) is None
     with pytest.MonkeyPatch.context() as patch:
@@ -391,8 +453,9 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     assert isinstance(compiled({}), native.NativeSearch)
 
 
-@pytest.mark.parametrize("options", [{"weights": {"rows": 0.1}}, {"weights": {"orphans": 1 / 3}},
-                                     {"autoplay": False}])
+@pytest.mark.parametrize(
+    "options", [{"weights": {"rows": 0.1}}, {"weights": {"orphans": 1 / 3}}, {"autoplay": False}]
+)
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
     run = make_solver(game().deal(1), False, max_states=1000, **options)
     assert search_types(run) == {_Search}
@@ -400,6 +463,7 @@ def test_where_c_cannot_run_the_same_search_python_runs_it(options):
 
 
 # ------------------------------------------------------------------ bad input
+
 
 def core_arguments() -> list:
     """What NativeSearch passes to search_core.Search."""
@@ -413,7 +477,7 @@ def rules_with(at: dict[int, int] | None = None, cut: int = 0, more: bytes = b""
     rules = bytearray(native.pack_rules())
     for offset, value in (at or {}).items():
         rules[offset] = value
-    return bytes(rules[:len(rules) - cut]) + more
+    return bytes(rules[: len(rules) - cut]) + more
 
 
 def bad_constructions() -> dict:
@@ -421,7 +485,7 @@ def bad_constructions() -> dict:
     words of its message)."""
     rules = native.pack_rules()
     piles, givers = rules[0], rules[2]
-    kinds, rows = 3, 3 + piles                          # where each table starts
+    kinds, rows = 3, 3 + piles  # where each table starts
     gives, fits = rows + piles, rows + piles + 3 * givers
     parents, colours = fits + 128 * 128, fits + 128 * 128 + 128
     size = "mutated rules of the wrong size for their piles"
@@ -457,7 +521,7 @@ def bad_positions(search) -> dict:
         """The deal with these cards taken from their piles onto the foundations."""
         gone = {card for pile in foundations for card in pile}
         new = [bytes(c for c in pile if c & 63 not in gone) for pile in piles]
-        new[:len(foundations)] = foundations
+        new[: len(foundations)] = foundations
         return native.encode(new, modes)
 
     assert native.search_core is None or search.core.key(home(b"\x01\x02", b"\x11")), "a good one"
@@ -470,8 +534,11 @@ def bad_positions(search) -> dict:
         "a face-down card home": (changed({0: b"\x41"}), ValueError, malformed),
         "a pile of 40 cards": (changed({5: bytes(range(1, 41))}), ValueError, malformed),
         "a card twice": (changed({5: piles[5] + piles[6][-1:]}), ValueError, malformed),
-        "a card twice, once face down": (changed({5: piles[5] + bytes([piles[6][0] ^ FACE_DOWN])}), ValueError,
-                                         malformed),
+        "a card twice, once face down": (
+            changed({5: piles[5] + bytes([piles[6][0] ^ FACE_DOWN])}),
+            ValueError,
+            malformed,
+        ),
         "a base beyond its deck": (changed({}, (7, -1, -1)), ValueError, malformed),
         "a mode byte of 200": (good[:-3] + bytes([200, 0, 0]), ValueError, malformed),
         "a foundation of a Two": (home(b"\x02"), ValueError, malformed),
@@ -482,12 +549,14 @@ def bad_positions(search) -> dict:
     }
 
 
-BAD_MOVES = {"two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
-             "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
-             "64 moves": (bytes(3 * 64), ValueError, "search_core: moves are bytes, 3 a move"),
-             "pile 23": (b"\x17\x00\x01", ValueError, "search_core: a move names no pile"),
-             "a build from pile 23": (b"\x17\xff\x01", ValueError, "search_core: a move names no pile"),
-             "text": ("f0 r1c1", TypeError, "moves are bytes")}
+BAD_MOVES = {
+    "two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
+    "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
+    "64 moves": (bytes(3 * 64), ValueError, "search_core: moves are bytes, 3 a move"),
+    "pile 23": (b"\x17\x00\x01", ValueError, "search_core: a move names no pile"),
+    "a build from pile 23": (b"\x17\xff\x01", ValueError, "search_core: a move names no pile"),
+    "text": ("f0 r1c1", TypeError, "moves are bytes"),
+}
 
 
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
@@ -496,11 +565,18 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     search = native_search()
     start = search.expander.start(game().deal(1))[0]
     core, position = search.core, native.encode(start.piles, start.extra)
-    checks.assert_refused(lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,)),
-                                       (core.score, (bad,))),
-                          bad_positions(search))
-    checks.assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))),
-                          BAD_MOVES)
+    checks.assert_refused(
+        lambda bad: (
+            (core.seed, (bad, b"")),
+            (core.successors, (bad, b"")),
+            (core.key, (bad,)),
+            (core.score, (bad,)),
+        ),
+        bad_positions(search),
+    )
+    checks.assert_refused(
+        lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), BAD_MOVES
+    )
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
     assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")

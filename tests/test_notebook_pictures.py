@@ -20,11 +20,13 @@ import solwidget as sw
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 # The lessons with boards, and the deal each opens on (06_winnability has plots, no boards).
-DEALS = [("01_reversed_solitaire", "reversed_solitaire", 1),
-         ("02_triple_interchange", "triple_interchange", 1),
-         ("03_interlock", "interlock", 1),
-         ("04_mutated_solitaire", "mutated", 5),
-         ("05_stepping_a_solver", "reversed_solitaire", 1)]
+DEALS = [
+    ("01_reversed_solitaire", "reversed_solitaire", 1),
+    ("02_triple_interchange", "triple_interchange", 1),
+    ("03_interlock", "interlock", 1),
+    ("04_mutated_solitaire", "mutated", 5),
+    ("05_stepping_a_solver", "reversed_solitaire", 1),
+]
 IMAGE = re.compile(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
 
 
@@ -66,11 +68,21 @@ def test_every_saved_widget_output_has_its_still_picture(path):
 def test_a_lesson_is_saved_with_its_pictures_and_opens_on_the_deal(stem, game_id, deal):
     path = next(path for path in NOTEBOOKS if path.stem == stem)
     outputs = saved_outputs(path)
-    pictures = [i for i, output in enumerate(outputs)
-                if html_pictures(text(output.get("data", {}).get("text/html", "")))]
-    widgets = [i for i, output in enumerate(outputs)
-               if "application/vnd.jupyter.widget-view+json" in output.get("data", {})]
+    pictures = [
+        i
+        for i, output in enumerate(outputs)
+        if html_pictures(text(output.get("data", {}).get("text/html", "")))
+    ]
+    widgets = [
+        i
+        for i, output in enumerate(outputs)
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+    ]
     assert len(pictures) >= 2, f"{stem} is saved without its pictures"
-    assert all(pictures[0] < i for i in widgets), f"{stem}: a live widget comes before the picture of the deal"
+    assert all(pictures[0] < i for i in widgets), (
+        f"{stem}: a live widget comes before the picture of the deal"
+    )
     first = html_pictures(text(outputs[pictures[0]]["data"]["text/html"]))
-    assert first == [sw.load_game(game_id).deal(deal)._repr_svg_()], f"{stem}: its first picture is not the deal"
+    assert first == [sw.load_game(game_id).deal(deal)._repr_svg_()], (
+        f"{stem}: its first picture is not the deal"
+    )

@@ -31,24 +31,24 @@ MIN_INDEX_PX = 10
 
 # Outputs where False is what the lesson shows, as its prose says: (notebook, cell id) -> output.
 FALSE_ON_PURPOSE = {
-    ("05_stepping_a_solver", "cbf79b1b"): "(False, 0)",       # a new solver has done nothing
-    ("05_stepping_a_solver", "f365fd11"): "(100, False)",     # 100 positions on, not done yet
+    ("05_stepping_a_solver", "cbf79b1b"): "(False, 0)",  # a new solver has done nothing
+    ("05_stepping_a_solver", "f365fd11"): "(100, False)",  # 100 positions on, not done yet
 }
 
 # Markdown cells that teach the API, where pile ids and card codes are the words taught.
 API_CELLS = {
-    ("01_reversed_solitaire", "6d059f13"),      # the text board and its pile ids
-    ("01_reversed_solitaire", "1b9635e8"),      # a face-down card written [QH]
-    ("01_reversed_solitaire", "eb71489e"),      # move text, "t5 t1 5"
-    ("02_triple_interchange", "a4843763"),      # the text board and its pile ids
-    ("03_interlock", "171bc26c"),               # pile ids by layer, covered_by
-    ("04_mutated_solitaire", "0e361632"),       # spaces named by row and column
-    ("04_mutated_solitaire", "9bb1a058"),       # a card named in a deck move's text
+    ("01_reversed_solitaire", "6d059f13"),  # the text board and its pile ids
+    ("01_reversed_solitaire", "1b9635e8"),  # a face-down card written [QH]
+    ("01_reversed_solitaire", "eb71489e"),  # move text, "t5 t1 5"
+    ("02_triple_interchange", "a4843763"),  # the text board and its pile ids
+    ("03_interlock", "171bc26c"),  # pile ids by layer, covered_by
+    ("04_mutated_solitaire", "0e361632"),  # spaces named by row and column
+    ("04_mutated_solitaire", "9bb1a058"),  # a card named in a deck move's text
 }
 
 PILE_ID = re.compile(r"\b(?:t\d{1,2}|c\d|f\d{1,2}|r\dc\d|r2x|d\d|dN)\b")
 CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
-QUOTED_MOVE = re.compile(r"(?<![A-Za-z])'[a-z0-9 ]+'")        # 'waste stock', in a reason
+QUOTED_MOVE = re.compile(r"(?<![A-Za-z])'[a-z0-9 ]+'")  # 'waste stock', in a reason
 FALSE_OR_NONE = re.compile(r"\b(?:False|None)\b")
 IMAGE = re.compile(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"([^>]*)>')
 INDEX_FONT = re.compile(r'font-size="([0-9.]+)" font-weight="bold"')
@@ -111,7 +111,9 @@ def test_no_printed_answer_reads_false_or_none_unless_that_is_the_lesson(path):
         said = printed(output)
         expected = FALSE_ON_PURPOSE.get((path.stem, cell_id))
         if expected is not None:
-            assert said == expected, f"{path.stem} cell {cell_id} prints {said!r}, its prose says {expected!r}"
+            assert said == expected, (
+                f"{path.stem} cell {cell_id} prints {said!r}, its prose says {expected!r}"
+            )
         elif FALSE_OR_NONE.search(said):
             wrong.append(f"cell {cell_id}: {said[:200]!r}")
     assert not wrong, f"{path.stem}: answers that read False or None:\n" + "\n".join(wrong)
@@ -136,8 +138,8 @@ def test_every_picture_shows_corner_indices_at_least_10_px_at_the_notebook_width
 def test_a_picture_scaled_down_or_squeezed_has_small_indices():
     svg = '<svg width="475" height="257"><text font-size="11.9" font-weight="bold">9♣</text></svg>'
     assert index_height(svg, None) == pytest.approx(11.9)
-    assert index_height(svg, 475 * 0.75) < MIN_INDEX_PX                 # two abreast, scaled
-    assert index_height(svg.replace("475", "1200"), None) < MIN_INDEX_PX   # wider than the notebook
+    assert index_height(svg, 475 * 0.75) < MIN_INDEX_PX  # two abreast, scaled
+    assert index_height(svg.replace("475", "1200"), None) < MIN_INDEX_PX  # wider than the notebook
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -146,7 +148,7 @@ def test_prose_names_cards_and_piles_as_the_board_shows_them(path):
     for cell in load(path)["cells"]:
         if cell["cell_type"] != "markdown" or (path.stem, cell["id"]) in API_CELLS:
             continue
-        prose = re.sub(r"```.*?```", "", text(cell["source"]), flags=re.DOTALL)    # code blocks are code
+        prose = re.sub(r"```.*?```", "", text(cell["source"]), flags=re.DOTALL)  # code blocks are code
         found = not_in_card_words(prose)
         if found:
             wrong.append(f"cell {cell['id']}: {sorted(set(found))}")
@@ -183,7 +185,10 @@ def test_a_notebook_is_saved_as_the_front_end_keeps_it(path):
     notebook = load(path)
     kernelspec = notebook["metadata"]["kernelspec"]
     installed = KernelSpecManager().get_kernel_spec(kernelspec["name"])
-    assert kernelspec == {"name": kernelspec["name"], "display_name": installed.display_name,
-                          "language": installed.language}
+    assert kernelspec == {
+        "name": kernelspec["name"],
+        "display_name": installed.display_name,
+        "language": installed.language,
+    }
     assert (notebook["nbformat"], notebook["nbformat_minor"]) == (4, 5)
     assert all(cell.get("id") for cell in notebook["cells"]), "a cell without its id"

@@ -58,8 +58,13 @@ def clean_copy(dest: Path) -> Path:
 
 def build_env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(npm_config_prefer_offline="true", npm_config_audit="false", npm_config_fund="false",
-               npm_config_update_notifier="false", **extra)
+    env.update(
+        npm_config_prefer_offline="true",
+        npm_config_audit="false",
+        npm_config_fund="false",
+        npm_config_update_notifier="false",
+        **extra,
+    )
     return env
 
 
@@ -69,7 +74,7 @@ def no_node_path(tmp: Path) -> str:
     fake.mkdir()
     for tool in ("npm", "node"):
         script = fake / tool
-        script.write_text("#!/bin/sh\necho \"$0 must not run here\" >&2\nexit 97\n")
+        script.write_text('#!/bin/sh\necho "$0 must not run here" >&2\nexit 97\n')
         script.chmod(0o755)
     return f"{fake}{os.pathsep}{os.environ.get('PATH', '')}"
 
@@ -98,10 +103,12 @@ def pure_wheel(dists, tmp_path_factory):
     """The wheel built from the same sdist where the C compiler fails: pure Python."""
     tmp = tmp_path_factory.mktemp("pure")
     failing = tmp / "cc"
-    failing.write_text("#!/bin/sh\necho \"no C compiler here\" >&2\nexit 1\n")
+    failing.write_text('#!/bin/sh\necho "no C compiler here" >&2\nexit 1\n')
     failing.chmod(0o755)
-    done = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", tmp / "out", "--wheel", dists[2]],
-               env=build_env(PATH=no_node_path(tmp), CC=str(failing)))
+    done = run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", tmp / "out", "--wheel", dists[2]],
+        env=build_env(PATH=no_node_path(tmp), CC=str(failing)),
+    )
     assert "the compiled modules were not built" in done.stdout + done.stderr
     return next((tmp / "out").glob("solwidget-*.whl"))
 
@@ -113,8 +120,10 @@ def install_in_fresh_env(wheel: Path, home: Path) -> Path:
     python = home / "bin" / "python"
     site = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip())
     (site / "borrowed.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index",
-         wheel], env=build_env())
+    run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel],
+        env=build_env(),
+    )
     return home
 
 
@@ -133,8 +142,9 @@ def in_fresh_env(home: Path, code: str) -> dict:
 def test_the_sdist_holds_the_built_front_end_and_the_license(dists):
     with tarfile.open(dists[0]) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-        sizes = {name.split("/", 1)[1]: archive.getmember(name).size for name in archive.getnames()
-                 if "/" in name}
+        sizes = {
+            name.split("/", 1)[1]: archive.getmember(name).size for name in archive.getnames() if "/" in name
+        }
     for path in FRONT_END:
         assert path in names and sizes[path] > 0
     assert {"LICENSE", "pyproject.toml", "package.json", "js/index.js", "solwidget/py.typed"} <= names
@@ -157,14 +167,16 @@ def test_the_wheel_holds_the_front_end_the_license_and_py_typed(dists):
     assert "Classifier: Framework :: Jupyter :: JupyterLab :: 4" in metadata
     assert "Classifier: Topic :: Games/Entertainment" in metadata
     assert f"Version: {pyproject_version()}\n" in metadata
-    for needed in ("anywidget", "ipywidgets", "traitlets", "ipykernel"):   # all a notebook needs
+    for needed in ("anywidget", "ipywidgets", "traitlets", "ipykernel"):  # all a notebook needs
         assert re.search(rf"^Requires-Dist: {needed}\b.*; extra == 'widget'$", metadata, re.M), needed
     assert re.search(r"^Requires-Dist: pyarrow\b.*; extra == 'study'$", metadata, re.M)
     assert not any(n.startswith(("js/", "tests/", "node_modules/")) for n in names)
 
 
 def test_the_installed_widget_loads_its_bundled_front_end(fresh_env):
-    seen = in_fresh_env(fresh_env, """
+    seen = in_fresh_env(
+        fresh_env,
+        """
         import json, pathlib, sys
         import solwidget as sw
         w = sw.SolitaireWidget("interlock", deal=7)
@@ -175,7 +187,8 @@ def test_the_installed_widget_loads_its_bundled_front_end(fresh_env):
             "esm": str(w._esm), "css": str(w._css),
             "bundle": (static / "widget.js").read_text(), "style": (static / "widget.css").read_text(),
         }))
-    """)
+    """,
+    )
     assert seen["package"].startswith(seen["prefix"]) and "site-packages" in seen["package"]
     assert seen["game"] == "interlock" and seen["piles"] == len(sw.load_game("interlock").deal(7).piles)
     assert len(seen["bundle"]) > 1000 and "export" in seen["bundle"]
@@ -185,7 +198,9 @@ def test_the_installed_widget_loads_its_bundled_front_end(fresh_env):
 
 def test_one_version_everywhere(fresh_env):
     version = pyproject_version()
-    seen = in_fresh_env(fresh_env, """
+    seen = in_fresh_env(
+        fresh_env,
+        """
         import json
         from importlib import metadata
         import solwidget
@@ -193,19 +208,25 @@ def test_one_version_everywhere(fresh_env):
         print(json.dumps({"metadata": dist.version, "module": solwidget.__version__,
                           "installed_at": str(dist.locate_file("solwidget/__init__.py")),
                           "file": solwidget.__file__}))
-    """)
+    """,
+    )
     assert seen["metadata"] == seen["module"] == version == sw.__version__
     assert seen["installed_at"] == seen["file"]
     env = build_env()
-    for command in ([fresh_env / "bin" / "solwidget", "--version"],
-                    [fresh_env / "bin" / "python", "-I", "-m", "solwidget", "--version"]):
+    for command in (
+        [fresh_env / "bin" / "solwidget", "--version"],
+        [fresh_env / "bin" / "python", "-I", "-m", "solwidget", "--version"],
+    ):
         done = run(command, cwd=fresh_env, env=env)
         assert done.stdout == f"solwidget {version}\n" and done.stderr == ""
 
 
 def test_python_m_solwidget_runs_from_the_wheel(fresh_env):
-    done = run([fresh_env / "bin" / "python", "-I", "-m", "solwidget", "deal", "freecell", "1"],
-               cwd=fresh_env, env=build_env())
+    done = run(
+        [fresh_env / "bin" / "python", "-I", "-m", "solwidget", "deal", "freecell", "1"],
+        cwd=fresh_env,
+        env=build_env(),
+    )
     assert done.stdout == str(sw.load_game("freecell").deal(1)) + "\n"
 
 
@@ -231,7 +252,9 @@ def test_the_wheel_holds_the_compiled_modules_beside_their_source(dists):
         names = set(wheel.namelist())
         manifest = json.loads(wheel.read("solwidget/_compiled.json"))
         tags = wheel.read(next(n for n in names if n.endswith(".dist-info/WHEEL"))).decode()
-    assert len(manifest) >= 30 and {"solwidget.solver.search", "solwidget.solver.search_core"} <= set(manifest)
+    assert len(manifest) >= 30 and {"solwidget.solver.search", "solwidget.solver.search_core"} <= set(
+        manifest
+    )
     for module in manifest:
         path = module.replace(".", "/")
         assert {f"{path}.py", f"{path}.c"} & names, "the source stays beside its compiled module"
@@ -245,13 +268,19 @@ def test_the_installed_wheel_runs_compiled_as_the_checkout_does(fresh_env):
     seen = in_fresh_env(fresh_env, SEARCH)
     assert "site-packages" in seen["package"]
     assert {"solwidget.solver.search", "solwidget.solver.search_core"} <= set(seen["compiled"])
-    here = subprocess.run([sys.executable, "-c", textwrap.dedent(SEARCH)], capture_output=True, text=True,
-                          env={**build_env(), "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}, check=True)
+    here = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SEARCH)],
+        capture_output=True,
+        text=True,
+        env={**build_env(), "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)},
+        check=True,
+    )
     assert seen["results"] == json.loads(here.stdout.strip().splitlines()[-1])["results"]
 
 
-def test_without_a_compiler_the_wheel_is_pure_python_and_gives_the_same_results(pure_wheel, fresh_env,
-                                                                                 tmp_path_factory):
+def test_without_a_compiler_the_wheel_is_pure_python_and_gives_the_same_results(
+    pure_wheel, fresh_env, tmp_path_factory
+):
     with zipfile.ZipFile(pure_wheel) as wheel:
         names = set(wheel.namelist())
     assert pure_wheel.name.endswith("-py3-none-any.whl")

@@ -34,7 +34,9 @@ def test_to_dict_round_trips(game_id):
 
 def test_cards_may_be_written_10d_and_with_suit_glyphs():
     d = dict_of("freecell")
-    d["piles"] = {p: [c.replace("T", "10").replace("H", "♥") for c in cards] for p, cards in d["piles"].items()}
+    d["piles"] = {
+        p: [c.replace("T", "10").replace("H", "♥") for c in cards] for p, cards in d["piles"].items()
+    }
     assert sw.load_game("freecell").state_from_dict(d) == sw.load_game("freecell").deal(1)
 
 
@@ -80,13 +82,13 @@ def test_malformed_card_codes(code):
 
 def test_a_missing_card():
     d = dict_of("freecell")
-    d["piles"]["t0"].pop(0)                  # JD
+    d["piles"]["t0"].pop(0)  # JD
     bad("freecell", d, "each card must appear exactly once", "JD appears 0 times")
 
 
 def test_a_duplicate_card():
     d = dict_of("freecell")
-    d["piles"]["t0"][0] = "KD"               # JD gone, KD twice
+    d["piles"]["t0"][0] = "KD"  # JD gone, KD twice
     bad("freecell", d, "JD appears 0 times", "KD appears 2 times")
 
 
@@ -98,7 +100,9 @@ def test_multi_deck_games_need_each_card_once_per_deck():
 
 def test_a_foundation_that_is_not_a_legal_build():
     bad("freecell", {"game": "freecell", "piles": {}}, "missing piles")
-    with pytest.raises(sw.InvalidPosition, match="f0 is not a legal foundation: it must start with an Ace, not 2H"):
+    with pytest.raises(
+        sw.InvalidPosition, match="f0 is not a legal foundation: it must start with an Ace, not 2H"
+    ):
         position("freecell", f0="2H-3H", rest="t7")
     with pytest.raises(sw.InvalidPosition, match="3S cannot go on 2H"):
         position("freecell", f0="AH 2H 3S", rest="t7")
@@ -135,8 +139,15 @@ def test_a_cell_holds_one_card():
         position("freecell", c0="KH KS", rest="t7")
 
 
-@pytest.mark.parametrize("redeals, words", [(-1, "must be a whole number >= 0"), ("1", "whole number"),
-                                            (True, "whole number"), (1.0, "whole number")])
+@pytest.mark.parametrize(
+    "redeals, words",
+    [
+        (-1, "must be a whole number >= 0"),
+        ("1", "whole number"),
+        (True, "whole number"),
+        (1.0, "whole number"),
+    ],
+)
 def test_bad_redeals_counts(redeals, words):
     d = dict_of("unlimited")
     d["redeals"] = redeals
@@ -182,7 +193,7 @@ def test_text_board_shows_the_stock_as_a_count_and_hides_face_down_cards():
     assert "stock: 54 cards" in lines
     assert "waste: 7H" in lines
     assert "t0:    3D ## TC ## 9H ## 7D" in lines
-    assert "[" not in text and text.count("##") == 7 * 3          # hidden cards stay hidden
+    assert "[" not in text and text.count("##") == 7 * 3  # hidden cards stay hidden
     assert lines[1].startswith("foundations: f0 --  f1 --")
 
 

@@ -22,8 +22,8 @@ GAMES = sw.games()
 
 deal_numbers = st.one_of(st.integers(1, 31999), st.integers(32000, 10**9), st.just(sw.engine.deals.MAX_DEAL))
 seeds = st.integers(0, 2**32 - 1)
-PLAYOUT = 40          # moves per playout
-FULL_CHECKS = 8       # positions per playout where every legal move is played
+PLAYOUT = 40  # moves per playout
+FULL_CHECKS = 8  # positions per playout where every legal move is played
 
 
 def check_cards(state):
@@ -36,7 +36,7 @@ def check_every_legal_move(state, legal):
     assert len(set(legal)) == len(legal), "legal_moves() lists a move twice"
     following = dict(game.successors(state))
     assert list(following) == legal
-    for pid in game.pile_ids:        # what play() checks a move against
+    for pid in game.pile_ids:  # what play() checks a move against
         assert list(game.iter_moves_from(state, pid)) == [move for move in legal if move.src == pid]
     for move in legal:
         assert game.parse_move(str(move)) == move

@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def passes(*command: str | Path) -> None:
     """Run ``command`` in the repository; fail with its output unless it succeeds."""
-    done = subprocess.run([str(part) for part in command], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [str(part) for part in command], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     report = (done.stdout + done.stderr).strip()
     assert done.returncode == 0, f"{' '.join(map(str, command))} failed:\n{report}"
 
@@ -26,7 +27,7 @@ def test_the_code_is_formatted_as_ruff_formats_it():
 
 
 def test_mypy_finds_no_type_error():
-    passes(sys.executable, "-m", "mypy")        # files, strictness and cache: [tool.mypy]
+    passes(sys.executable, "-m", "mypy")  # files, strictness and cache: [tool.mypy]
 
 
 def test_eslint_finds_nothing_in_the_front_end():

@@ -115,14 +115,15 @@ def _stuck_freecell_like(game_id, tops, cells):
     rest = [card_name(c) for c in deck(1) if card_name(c) not in tops + cells]
     piles = {f"c{i}": [card] for i, card in enumerate(cells)}
     for t in range(8):
-        piles[f"t{t}"] = rest[t * 5:(t + 1) * 5] + [tops[t]]
+        piles[f"t{t}"] = rest[t * 5 : (t + 1) * 5] + [tops[t]]
     return _position(game_id, piles)
 
 
 def test_freecell_position_where_nothing_moves_is_lost():
     # Red tops never take each other; the cells hold Kings, which fit on no top.
-    state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
-                                 ["KC", "KD", "KH", "KS"])
+    state = _stuck_freecell_like(
+        "freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"], ["KC", "KD", "KH", "KS"]
+    )
     assert state.legal_moves() == []
     result = sw.solve(state)
     assert result.status == "lost"
@@ -130,8 +131,9 @@ def test_freecell_position_where_nothing_moves_is_lost():
 
 def test_reversed_solitaire_stuck_position_is_lost():
     # Foundations start with Kings, all buried; the Aces in the cells fit on no top.
-    state = _stuck_freecell_like("reversed_solitaire", ["3D", "5D", "7D", "9D", "3H", "5H", "7H", "9H"],
-                                 ["AC", "AD", "AH", "AS"])
+    state = _stuck_freecell_like(
+        "reversed_solitaire", ["3D", "5D", "7D", "9D", "3H", "5H", "7H", "9H"], ["AC", "AD", "AH", "AS"]
+    )
     result = sw.solve(state)
     assert result.status == "lost"
 
@@ -215,8 +217,9 @@ def test_hint_in_a_lost_position_says_so():
 
 
 def test_hint_is_none_when_no_move_is_legal():
-    state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
-                                 ["KC", "KD", "KH", "KS"])
+    state = _stuck_freecell_like(
+        "freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"], ["KC", "KD", "KH", "KS"]
+    )
     assert sw.hint(state) is None
 
 
@@ -224,7 +227,7 @@ def _aces_apart():
     piles = {"f0": ["AD"], "f1": ["AH"], "t0": ["AC"], "t1": ["2H"]}
     rest = [card_name(c) for c in deck(1) if card_name(c) not in ("AD", "AH", "AC", "2H")]
     for t in range(2, 8):
-        piles[f"t{t}"] = rest[(t - 2) * 8:(t - 1) * 8]
+        piles[f"t{t}"] = rest[(t - 2) * 8 : (t - 1) * 8]
     return _position("freecell", piles)
 
 
@@ -232,7 +235,7 @@ def test_the_search_settles_2h_only_once_both_black_aces_are_home():
     # The search's rule: 2H waits for both black Aces; the AC may go at once.
     state = _aces_apart()
     moves = settle(state.game, state)[1]
-    assert [str(m) for m in moves] == ["t0 f2"]       # AS still buried: 2H stays
+    assert [str(m) for m in moves] == ["t0 f2"]  # AS still buried: 2H stays
 
 
 def test_autoplay_sends_a_two_onto_its_ace_while_the_other_ace_is_buried():
@@ -249,7 +252,7 @@ def test_autoplay_sends_a_two_onto_its_ace_while_the_other_ace_is_buried():
 def test_turned_positions_agree_with_the_engine():
     game = sw.load_game("triple_interchange")
     state = game.deal(3)
-    for _ in range(5):                  # some cards on the waste, some in the stock
+    for _ in range(5):  # some cards on the waste, some in the stock
         state = state.play("stock waste")
     count = 0
     for turns, turned in reachable_tops(game, state):
@@ -292,7 +295,7 @@ def test_a_whole_pile_is_not_moved_to_an_empty_pile():
     piles = {"t0": ["9S", "8H"], "t7": []}
     rest = [card_name(c) for c in deck(1) if card_name(c) not in ("9S", "8H")]
     for t in range(1, 7):
-        piles[f"t{t}"] = rest[(t - 1) * 8:t * 8]
+        piles[f"t{t}"] = rest[(t - 1) * 8 : t * 8]
     piles["c0"], piles["c1"] = rest[48:49], rest[49:]
     state = _position("freecell", piles)
     game = state.game
@@ -316,8 +319,10 @@ def test_fast_freecell_search_skips_only_the_undoing_of_the_last_move(game_id):
             if not children:
                 break
             for came_by, child in children:
-                skipped = [c for c in expander.expand(child) if c not in list(expander.expand(child, came_by))]
-                if len(came_by) == 1:     # one move, nothing sent home: undoing it, if legal, is skipped
+                skipped = [
+                    c for c in expander.expand(child) if c not in list(expander.expand(child, came_by))
+                ]
+                if len(came_by) == 1:  # one move, nothing sent home: undoing it, if legal, is skipped
                     assert skipped == [c for c in expander.expand(child) if c[1] == parent]
                     undone += len(skipped)
                 else:
@@ -338,20 +343,22 @@ def test_fast_freecell_successors_are_the_engines(game_id, autoplay):
     positions = []
     for number in (1, 2, 3):
         state = general.start(game.deal(number))[0]
-        assert fast.start(game.deal(number))[0] == _packed(state)   # the fast path's piles are bytes
+        assert fast.start(game.deal(number))[0] == _packed(state)  # the fast path's piles are bytes
         for turn in range(60):
             positions.append(state)
             children = list(general.expand(state))
             if not children:
                 break
             state = children[(turn * 7) % len(children)][1]
-    state = game.deal(QUICK_DEALS[game_id][0])      # a winning line empties piles on the way
+    state = game.deal(QUICK_DEALS[game_id][0])  # a winning line empties piles on the way
     for move in sw.solve(state).moves:
         state = state.play(move)
-        positions.append(general.start(state)[0])   # the search expands settled positions
+        positions.append(general.start(state)[0])  # the search expands settled positions
     assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
     for state in positions:
-        assert list(fast.expand(_packed(state))) == [(moves, _packed(child)) for moves, child in general.expand(state)]
+        assert list(fast.expand(_packed(state))) == [
+            (moves, _packed(child)) for moves, child in general.expand(state)
+        ]
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "reversed_solitaire", "inverted_freecell"])
@@ -375,7 +382,7 @@ def test_freecell_children_scored_from_their_parent_score_as_the_score_does(game
     game = sw.load_game(game_id)
     for weights in (None, {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}, {"urgent": 2.0, "cells": 1.0}):
         expander = CellsExpander(game, weights)
-        fresh = cells_score(game, {**DEFAULT_WEIGHTS, **(weights or {})})    # a cold cache
+        fresh = cells_score(game, {**DEFAULT_WEIGHTS, **(weights or {})})  # a cold cache
         from_parent = 0
         for number in (1, 2, 3):
             state = expander.start(game.deal(number))[0]
@@ -384,7 +391,7 @@ def test_freecell_children_scored_from_their_parent_score_as_the_score_does(game
                 if not children:
                     break
                 for _, child, value in children:
-                    if value is not None:       # a position scored so comes as its piles
+                    if value is not None:  # a position scored so comes as its piles
                         child = State(game, child, ())
                         assert value == fresh(child) == expander.score(child)
                         from_parent += 1
@@ -397,12 +404,15 @@ def test_fast_path_is_only_for_the_freecell_family():
         game = sw.load_game(game_id)
         fast = isinstance(profile_for(game).expander(game), CellsExpander)
         assert fast == (game_id in ("freecell", "reversed_solitaire", "inverted_freecell")), game_id
-    assert not isinstance(profile_for(sw.load_game("freecell", cells=0)).expander(sw.load_game("freecell", cells=0)),
-                          CellsExpander)
+    assert not isinstance(
+        profile_for(sw.load_game("freecell", cells=0)).expander(sw.load_game("freecell", cells=0)),
+        CellsExpander,
+    )
 
 
 def test_solve_command_prints_status_and_moves(capsys):
     from solwidget.cli import main
+
     assert main(["solve", "freecell", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "won in" in out and "t" in out.splitlines()[1]
@@ -412,33 +422,34 @@ def test_solve_command_prints_status_and_moves(capsys):
 def test_turning_up_one_card_is_the_first_way_the_turns_reach_it(game_id):
     game = sw.load_game(game_id)
     state = game.deal(3)
-    for _ in range(5):                  # some cards on the waste, some in the stock
+    for _ in range(5):  # some cards on the waste, some in the stock
         state = state.play("stock waste")
     for card in set(cycle(game, state.piles)):
         first = next(reachable_tops(game, state, lambda top, card=card: top == card), None)
         if state.piles[game.waste_index][-1] == card:
-            first = ((), state)         # already on top: no turn at all
+            first = ((), state)  # already on top: no turn at all
         assert turn_up(game, state, card) == first
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "mutated"])
-def test_a_search_makes_no_reference_cycles(game_id):     # one game of each expander
+def test_a_search_makes_no_reference_cycles(game_id):  # one game of each expander
     # Solver.step and Solver.solve pause the garbage collector: nothing for it to find must
     # pile up meanwhile; they give it back as they found it. (A search's own set-up may make
     # a cycle or two, once: compiled closures share one scope. That goes with the Solver.)
     import gc
+
     state = sw.load_game(game_id).deal(QUICK_DEALS[game_id][0])
     assert sw.solve(state, max_states=QUICK_BUDGET).status == "won"
-    assert gc.isenabled()                       # solve gives it back
+    assert gc.isenabled()  # solve gives it back
     solver = sw.Solver(state, max_states=QUICK_BUDGET)
-    solver.step(1)                              # the search set up
+    solver.step(1)  # the search set up
     gc.collect()
-    gc.disable()                                # no pass in between finds them
+    gc.disable()  # no pass in between finds them
     try:
         while not solver.done:
             solver.step(10)
         assert solver.result.status == "won"
-        assert not gc.isenabled()               # and leaves it off if it was
+        assert not gc.isenabled()  # and leaves it off if it was
         assert gc.collect() == 0
     finally:
         gc.enable()
@@ -449,6 +460,7 @@ def test_a_freecell_family_solve_makes_no_reference_cycles_at_all(game_id):
     # not even to set up: its key is a class and its score's closures call no other, so
     # its tables go with the solver, not at the collector's next pass, which would walk them
     import gc
+
     state = sw.load_game(game_id).deal(QUICK_DEALS[game_id][0])
     gc.collect()
     gc.disable()

@@ -15,8 +15,8 @@ from solwidget.solver.budget import DEFAULT_MAX_STATES
 from solwidget.solver.hint import HINT_STATES
 
 FREECELL = sw.load_game("freecell")
-HARD = FREECELL.deal(1464)      # won, past 200,000 positions: the default cut it off
-hint_module = importlib.import_module("solwidget.solver.hint")     # its name is the function's too
+HARD = FREECELL.deal(1464)  # won, past 200,000 positions: the default cut it off
+hint_module = importlib.import_module("solwidget.solver.hint")  # its name is the function's too
 search_module = importlib.import_module("solwidget.solver.search")
 
 
@@ -25,24 +25,30 @@ def needs_compiled():
         pytest.skip("FreeCell's compiled search does not run here (about 260,000 positions: slow in Python)")
 
 
-@pytest.mark.parametrize("given, limits", [
-    ({}, (DEFAULT_MAX_STATES, None)),
-    ({"max_seconds": 5}, (None, 5.0)),
-    ({"max_states": 10}, (10, None)),
-    ({"max_states": 10, "max_seconds": 5}, (10, 5.0)),
-    ({"max_states": None}, (None, None)),
-    ({"max_seconds": None}, (None, None)),
-])
+@pytest.mark.parametrize(
+    "given, limits",
+    [
+        ({}, (DEFAULT_MAX_STATES, None)),
+        ({"max_seconds": 5}, (None, 5.0)),
+        ({"max_states": 10}, (10, None)),
+        ({"max_states": 10, "max_seconds": 5}, (10, 5.0)),
+        ({"max_states": None}, (None, None)),
+        ({"max_seconds": None}, (None, None)),
+    ],
+)
 def test_a_solver_runs_under_the_budgets_given_and_only_those(given, limits):
     solver = sw.Solver(FREECELL.deal(1), **given)
     assert (solver.max_states, solver.max_seconds) == limits
 
 
-@pytest.mark.parametrize("given, limits", [
-    ({}, (HINT_STATES, None)),
-    ({"max_seconds": 2}, (None, 2)),
-    ({"max_states": 500}, (500, None)),
-])
+@pytest.mark.parametrize(
+    "given, limits",
+    [
+        ({}, (HINT_STATES, None)),
+        ({"max_seconds": 2}, (None, 2)),
+        ({"max_states": 500}, (500, None)),
+    ],
+)
 def test_a_hint_runs_under_the_budgets_given_and_only_those(monkeypatch, given, limits):
     seen = []
 
@@ -86,13 +92,16 @@ def test_the_command_line_solves_with_seconds_alone(capsys):
     assert out.startswith("freecell deal 1464: won in ")
 
 
-@pytest.mark.parametrize("argv, limits", [
-    ([], (SOLVE_STATES, None)),
-    (["--max-seconds", "30"], (None, 30.0)),
-    (["--max-states", "5000"], (5000, None)),
-    (["--max-states", "none"], (None, None)),
-    (["--max-states", "5000", "--max-seconds", "30"], (5000, 30.0)),
-])
+@pytest.mark.parametrize(
+    "argv, limits",
+    [
+        ([], (SOLVE_STATES, None)),
+        (["--max-seconds", "30"], (None, 30.0)),
+        (["--max-states", "5000"], (5000, None)),
+        (["--max-states", "none"], (None, None)),
+        (["--max-states", "5000", "--max-seconds", "30"], (5000, 30.0)),
+    ],
+)
 def test_the_command_line_solves_under_the_budgets_given_and_only_those(monkeypatch, capsys, argv, limits):
     seen = []
 

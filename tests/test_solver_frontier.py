@@ -35,7 +35,7 @@ def test_exploration_pops_every_entry_once_and_not_always_the_best():
     for entry in entries[:150]:
         frontier.push(entry)
     popped = [frontier.pop() for _ in range(100)]
-    for entry in entries[150:]:                  # pushes and pops interleaved, as in a search
+    for entry in entries[150:]:  # pushes and pops interleaved, as in a search
         frontier.push(entry)
     popped += _drain(frontier)
     assert len(frontier) == 0
@@ -120,6 +120,7 @@ def _shares_seen(solver) -> list:
         before = [search.waiting for search in solver._searches]
         share()
         seen.append((before, [search.waiting for search in solver._searches]))
+
     solver._share_frontiers = recorded
     return seen
 

@@ -42,8 +42,13 @@ def small_position(seed: int, left=(12, 18)) -> sw.State:
     rnd = random.Random(seed)
     while True:
         levels = [[13 - min(13, int(rnd.expovariate(0.8))) for _ in range(3)] for _ in range(4)]
-        out = [suit << 4 | rank for suit in range(4) for rank in range(1, 14)
-               for level in levels[suit] if rank > level]
+        out = [
+            suit << 4 | rank
+            for suit in range(4)
+            for rank in range(1, 14)
+            for level in levels[suit]
+            if rank > level
+        ]
         if left[0] <= len(out) <= left[1]:
             break
     rnd.shuffle(out)
@@ -53,8 +58,10 @@ def small_position(seed: int, left=(12, 18)) -> sw.State:
     while len(out) > 3 and rnd.random() < 0.6:
         rnd.choice(columns).insert(0, out.pop())
     for t, column in enumerate(columns):
-        piles[f"t{t}"] = [f"[{card_name(c)}]" if j < len(column) - 1 and rnd.random() < 0.5 else card_name(c)
-                          for j, c in enumerate(column)]
+        piles[f"t{t}"] = [
+            f"[{card_name(c)}]" if j < len(column) - 1 and rnd.random() < 0.5 else card_name(c)
+            for j, c in enumerate(column)
+        ]
     on_waste = rnd.randint(0, len(out))
     piles["waste"] = [card_name(c) for c in out[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in out[on_waste:]]
@@ -71,8 +78,10 @@ def _without_bridges(monkeypatch):
 
 def test_the_reductions_apply_to_the_any_card_unlimited_games_only():
     assert interchange.applies(GAME) and interchange.applies(sw.load_game("quadruple_interchange"))
-    assert not any(interchange.applies(sw.load_game(g))
-                   for g in ("interchange", "unlimited", "single_interchange", "interlock", "freecell"))
+    assert not any(
+        interchange.applies(sw.load_game(g))
+        for g in ("interchange", "unlimited", "single_interchange", "interlock", "freecell")
+    )
 
 
 # -------------------------------------------------------------------- dead ends
@@ -93,8 +102,9 @@ def test_twos_on_their_aces_with_no_pile_to_spare_are_dead(monkeypatch):
     # King, which needs an empty pile: none can ever be made
     dead = _aces_under_twos()
     # one pair in the stock instead: that pile is empty, and a King may go there
-    alive = _aces_under_twos(t8=[], stock=[f"[{r}{s}]" for s in "DHS" for r in RANKS[2:] for _ in range(3)]
-                             + ["[AS]", "[2S]"])
+    alive = _aces_under_twos(
+        t8=[], stock=[f"[{r}{s}]" for s in "DHS" for r in RANKS[2:] for _ in range(3)] + ["[AS]", "[2S]"]
+    )
     assert DeadEnds(GAME).is_dead(dead) and not DeadEnds(GAME).is_dead(alive)
     _without_dead_ends(monkeypatch)
     assert sw.solve(dead).status == "lost"
@@ -123,8 +133,10 @@ def test_no_position_on_a_winning_line_is_dead(number):
 
 
 # Two searches, written out so that the positions below do not change with the portfolio.
-SEARCHES = [{"depth_weight": 0.5, "weights": {"down": 2.0}},
-            {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}}]
+SEARCHES = [
+    {"depth_weight": 0.5, "weights": {"down": 2.0}},
+    {"depth_weight": 0.0, "weights": {"unsorted": 1.0, "empty": 2.0, "down": 2.0}},
+]
 
 
 def _waiting_positions(number: int, expansions: int) -> list:
@@ -185,25 +197,27 @@ def _plain_closure_is_dead(state) -> bool:
     while changed:
         changed = False
         empty = [all(g) for g in gone]
-        exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1:])}
+        exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1 :])}
         homeable, available = set(ready), set(exposed)
-        for t in range(64):                          # rule H, up each suit
+        for t in range(64):  # rule H, up each suit
             if t in homeable and t in exposed | loose and (t + 1) & 15 <= 13:
                 homeable.add(t + 1)
-        for t in reversed(range(64)):                # rule A, down each suit
+        for t in reversed(range(64)):  # rule A, down each suit
             if t in loose and (t + 1 in available or any(empty)):
                 available.add(t)
         for k, col in enumerate(cols):
             for i in range(len(col)):
-                top = i                               # the run in suit that lies on col[i]
+                top = i  # the run in suit that lies on col[i]
                 while top + 1 < len(col) and col[top + 1] == col[top] - 1 and col[top] & 15 > 1:
                     top += 1
                 somewhere = col[i] + 1 in available or any(e for q, e in enumerate(empty) if q != k)
-                leaves = (all(gone[k][i + 1:]) and col[i] in homeable) or (all(gone[k][top + 1:]) and somewhere)
-                if leaves and not all(gone[k][i:top + 1]):
-                    gone[k][i:top + 1] = [True] * (top + 1 - i)
+                leaves = (all(gone[k][i + 1 :]) and col[i] in homeable) or (
+                    all(gone[k][top + 1 :]) and somewhere
+                )
+                if leaves and not all(gone[k][i : top + 1]):
+                    gone[k][i : top + 1] = [True] * (top + 1 - i)
                     changed = True
-    never_on_top = any(not all(g[i + 1:]) for g in gone for i in range(len(g)))
+    never_on_top = any(not all(g[i + 1 :]) for g in gone for i in range(len(g)))
     needed = loose | {t for col in cols for t in col}
     return never_on_top or not needed <= homeable
 
@@ -211,8 +225,9 @@ def _plain_closure_is_dead(state) -> bool:
 def test_the_dead_end_closure_is_the_plain_one():
     # DeadEnds.is_dead skips piles whose cards still wait for the same hosts, sends whole
     # lines of cards home at once (_homeable): the same answers as the rules card by card
-    positions = _waiting_positions(9, 300) + [p for seed in range(10) for p in walk(
-        InterchangeFamilyExpander(GAME), small_position(seed), 10, 3)]
+    positions = _waiting_positions(9, 300) + [
+        p for seed in range(10) for p in walk(InterchangeFamilyExpander(GAME), small_position(seed), 10, 3)
+    ]
     dead_ends = DeadEnds(GAME)
     answers = [dead_ends.is_dead(s) for s in positions]
     assert answers == [_plain_closure_is_dead(s) for s in positions]
@@ -225,10 +240,18 @@ def test_a_top_card_that_may_go_home_only_later_is_asked_again():
     # at the bottom of every other pile (DeadEnds skips a pile until it may change: here
     # only its top card's way home does)
     piles = _foundations([[11, 11, 11], [11, 11, 11], [3, 3, 3], [11, 11, 13]])
-    piles.update(t0=["QH"] * 3 + ["QD"] * 3 + ["QC"] * 3 + ["5H"], t1=["KC", "4H", "QS"],
-                 t2=["KC", "4H", "QS"], t3=["KC", "4H", "KS"], t4=["KD"], t5=["KD"], t6=["KD"],
-                 t7=["KH"], t8=["KH"],
-                 stock=["[KS]", "[KH]", "[5H]", "[5H]"] + [f"[{r}H]" for r in RANKS[5:11] for _ in range(3)])
+    piles.update(
+        t0=["QH"] * 3 + ["QD"] * 3 + ["QC"] * 3 + ["5H"],
+        t1=["KC", "4H", "QS"],
+        t2=["KC", "4H", "QS"],
+        t3=["KC", "4H", "KS"],
+        t4=["KD"],
+        t5=["KD"],
+        t6=["KD"],
+        t7=["KH"],
+        t8=["KH"],
+        stock=["[KS]", "[KH]", "[5H]", "[5H]"] + [f"[{r}H]" for r in RANKS[5:11] for _ in range(3)],
+    )
     state = _position(piles)
     assert not DeadEnds(GAME).is_dead(state) and not _plain_closure_is_dead(state)
     assert sw.solve(state, max_states=2000).status == "won"
@@ -259,7 +282,7 @@ def test_pooled_loss_proofs_agree_with_a_single_search(monkeypatch):
         pooled = sw.solve(state, max_states=3000)
         alone = sw.solve(state, max_states=3000, depth_weight=0.5)
         assert pooled.status == alone.status == "lost"
-        shared += pooled.progress.expanded > search.OPENING      # both searches took turns
+        shared += pooled.progress.expanded > search.OPENING  # both searches took turns
     assert shared >= 3
 
 
@@ -294,14 +317,29 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     # 8S from the stock goes on 9S only if 7S (t1) follows at once, JH on QH only with TH;
     # 9H, 8H and 7H would take nothing; KH, JH and 8S go to the first empty pile only, each
     # with the card that follows it
-    state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
-                       "t0": ["KS", "QS", "JS", "TS", "9S"], "t1": ["7S"], "t2": ["QH"], "t3": ["TH"],
-                       "stock": ["[8S]", "[KH]", "[JH]", "[7H]", "[8H]", "[9H]"]})
+    state = _position(
+        {
+            **_foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
+            "t0": ["KS", "QS", "JS", "TS", "9S"],
+            "t1": ["7S"],
+            "t2": ["QH"],
+            "t3": ["TH"],
+            "stock": ["[8S]", "[KH]", "[JH]", "[7H]", "[8H]", "[9H]"],
+        }
+    )
     lines = [moves for moves, _ in InterchangeFamilyExpander(GAME)._moves(state)]
-    played = sorted(" ".join(str(m) for m in moves if not is_turn(m))
-                    for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
-    assert played == ["waste t0 t1 t0", "waste t2 t3 t2", "waste t4 t1 t4", "waste t4 t2 t4",
-                      "waste t4 t3 t4"]
+    played = sorted(
+        " ".join(str(m) for m in moves if not is_turn(m))
+        for moves in lines
+        if any(m.src == "waste" and m.dst[0] == "t" for m in moves)
+    )
+    assert played == [
+        "waste t0 t1 t0",
+        "waste t2 t3 t2",
+        "waste t4 t1 t4",
+        "waste t4 t2 t4",
+        "waste t4 t3 t4",
+    ]
     plain = PatienceExpander(GAME)
     plain.bridges = False
     assert any(moves[-1] == sw.Move("waste", "t3") for moves, _ in plain._moves(state))
@@ -309,12 +347,20 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
 
 def test_a_reserve_card_goes_home_only_to_take_a_card_from_a_pile():
     # 7H and 8H go home from the stock only with 9H (t0) after them; QS only with KS
-    state = _position({**_foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
-                       "t0": ["9H"], "t1": ["KH", "QH", "JH", "TH"],
-                       "stock": ["[7H]", "[KS]", "[8H]", "[QS]"]})
+    state = _position(
+        {
+            **_foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
+            "t0": ["9H"],
+            "t1": ["KH", "QH", "JH", "TH"],
+            "stock": ["[7H]", "[KS]", "[8H]", "[QS]"],
+        }
+    )
     lines = [moves for moves, _ in InterchangeFamilyExpander(GAME)._moves(state)]
-    home = sorted(" ".join(str(m) for m in moves if not is_turn(m))
-                  for moves in lines if any(m.src == "waste" and m.dst[0] == "f" for m in moves))
+    home = sorted(
+        " ".join(str(m) for m in moves if not is_turn(m))
+        for moves in lines
+        if any(m.src == "waste" and m.dst[0] == "f" for m in moves)
+    )
     assert home == ["waste f6 waste f6 t0 f6", "waste f9 waste f9"]
     plain = PatienceExpander(GAME)
     plain.bridges = False
@@ -345,7 +391,10 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     assert fast_path(game) and not fast_path(sw.load_game("interchange"))
     generic = sw.load_game(game_id)
     generic.generator = None
-    fast, general = InterchangeExpander(game, autoplay=autoplay), InterchangeFamilyExpander(generic, autoplay=autoplay)
+    fast, general = (
+        InterchangeExpander(game, autoplay=autoplay),
+        InterchangeFamilyExpander(generic, autoplay=autoplay),
+    )
     positions = [p for number in (1, 2, 3) for p in walk(general, game.deal(number), 80, 7)]
     if game_id == "triple_interchange":
         positions += [p for seed in range(12) for p in walk(general, small_position(seed), 25, 3)]
@@ -358,11 +407,13 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
 
 def _asking(keys: list, seen: set):
     """An ``admit`` that records the keys asked and takes those not seen before."""
+
     def admit(key):
         keys.append(key)
         new = key not in seen
         seen.add(key)
         return new
+
     return admit
 
 
@@ -380,9 +431,11 @@ def test_fast_scored_children_are_the_expanded_ones(autoplay):
     scored = homed = 0
     for state in positions:
         children = list(fast.scored(state, (), _asking(*quick)))
-        assert [c[:2] for c in children] == [c[:2] for c in GenericExpander.scored(fast, state, (), _asking(*plain))]
+        assert [c[:2] for c in children] == [
+            c[:2] for c in GenericExpander.scored(fast, state, (), _asking(*plain))
+        ]
         settled += sum(any(m.dst.startswith("f") for m in moves[1:]) for moves, _, _ in children)
-        for moves, child, value in children:    # a score from the parent's: the score's
+        for moves, child, value in children:  # a score from the parent's: the score's
             assert value is None or value == fast.score(child)
             scored += value is not None
             homed += value is not None and moves[-1].dst.startswith("f")

@@ -29,7 +29,7 @@ def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),
         home = [rnd.randint(*among) for among in levels]
         rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
-        for t in reversed(GAME.tableau_indices):      # front first: a pile under a filled pile is filled
+        for t in reversed(GAME.tableau_indices):  # front first: a pile under a filled pile is filled
             if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.3:
                 filled.add(t)
         if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest) - 2:
@@ -82,11 +82,22 @@ def _home_to(**ranks) -> dict:
 def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     # back piles, all uncovered: QH and QD (reserve) may bridge KS or KC to JC; KH may go to
     # an empty back pile, but only in a bridge, and no red jack could end one
-    state = _position({"t0": ["KS"], "t1": ["KC"], "t8": ["JC"], "t2": ["KD"],
-                       "stock": ["[QH]", "[QD]", "[KH]", "[QC]"], **_home_to(C=10, D=11, H=11, S=12)})
+    state = _position(
+        {
+            "t0": ["KS"],
+            "t1": ["KC"],
+            "t8": ["JC"],
+            "t2": ["KD"],
+            "stock": ["[QH]", "[QD]", "[KH]", "[QC]"],
+            **_home_to(C=10, D=11, H=11, S=12),
+        }
+    )
     lines = [moves for moves, _ in InterlockFamilyExpander(GAME)._moves(state)]
-    bridged = sorted(" ".join(str(m) for m in moves if m.src != "stock")
-                     for moves in lines if any(m.src == "waste" and m.dst[0] == "t" for m in moves))
+    bridged = sorted(
+        " ".join(str(m) for m in moves if m.src != "stock")
+        for moves in lines
+        if any(m.src == "waste" and m.dst[0] == "t" for m in moves)
+    )
     assert bridged == ["waste t0 t8 t0", "waste t0 t8 t0", "waste t1 t8 t1", "waste t1 t8 t1"]
     plain = PatienceExpander(GAME)
     plain.bridges = False
@@ -104,7 +115,7 @@ def test_bridges_are_legal_lines_to_the_positions_they_give():
         state = small_position(seed)
         for moves, child in bridges.bridges(GAME, state):
             assert replay(state, moves).piles == child.piles, (seed, moves)
-            assert moves[-1].src != "waste"          # a bridge ends with a run from a pile
+            assert moves[-1].src != "waste"  # a bridge ends with a run from a pile
 
 
 def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves():
@@ -119,24 +130,81 @@ def test_play_off_gives_the_reserve_that_turning_up_and_playing_each_card_leaves
         rnd = random.Random(seed)
         cards = rnd.sample(order, min(4, len(order)))
         if state.piles[GAME.waste_index] and seed % 3 == 0:
-            cards = [state.piles[GAME.waste_index][-1]] + [c for c in cards if c != state.piles[GAME.waste_index][-1]]
+            cards = [state.piles[GAME.waste_index][-1]] + [
+                c for c in cards if c != state.piles[GAME.waste_index][-1]
+            ]
         moves, after = [], state
         for card in cards:
             turns, after = stock.turn_up(GAME, after, card)
             moves += [*turns, play]
             after = GAME.apply_legal(after, play)
         made = stock.play_off(GAME, state.piles, cards, play)
-        assert made == (moves, after.piles[GAME.stock_index], after.piles[GAME.waste_index],
-                        after.extra[0] - state.extra[0]), seed
+        assert made == (
+            moves,
+            after.piles[GAME.stock_index],
+            after.piles[GAME.waste_index],
+            after.extra[0] - state.extra[0],
+        ), seed
         tried += any(m == stock.REDEAL for m in moves)
-    assert tried >= 10          # redeals were among the lines checked
+    assert tried >= 10  # redeals were among the lines checked
 
 
 # Endgames of small_position whose search ends within 1,500 expansions with bridges and
 # without (found by trying seeds 0-59); about half are lost.
-FINISHING_SEEDS = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 21, 23, 25, 26, 27,
-                   28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 48, 49,
-                   51, 52, 53, 54, 55, 56, 57, 58, 59]
+FINISHING_SEEDS = [
+    0,
+    1,
+    2,
+    3,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    16,
+    17,
+    18,
+    19,
+    21,
+    23,
+    25,
+    26,
+    27,
+    28,
+    29,
+    30,
+    31,
+    32,
+    34,
+    35,
+    36,
+    37,
+    38,
+    39,
+    40,
+    41,
+    42,
+    43,
+    44,
+    45,
+    46,
+    48,
+    49,
+    51,
+    52,
+    53,
+    54,
+    55,
+    56,
+    57,
+    58,
+    59,
+]
 
 
 def test_same_answers_with_and_without_bridges(monkeypatch):
@@ -171,8 +239,9 @@ def test_home_bridges_are_legal_lines_to_the_positions_they_give():
 def test_same_answers_with_and_without_home_bridges(monkeypatch):
     """Reserve cards sent home only in home bridges change no answer: won and lost endgames."""
     _without_dead_ends(monkeypatch)
-    starts = [small_position(seed) for seed in FINISHING_SEEDS] + \
-        [_run_position(seed) for seed in RUN_SEEDS[:20]]
+    starts = [small_position(seed) for seed in FINISHING_SEEDS] + [
+        _run_position(seed) for seed in RUN_SEEDS[:20]
+    ]
     answers = [sw.solve(state, max_states=3000).status for state in starts]
     _without_home_bridges(monkeypatch)
     plain = [sw.solve(state, max_states=3000).status for state in starts]
@@ -183,8 +252,14 @@ def test_same_answers_with_and_without_home_bridges(monkeypatch):
 
 def test_the_key_sorts_the_uncovered_back_piles():
     # t0 and t8 are uncovered (t9, t10, t17 and t18 empty), t3 and t4 are not (t13 holds 8C)
-    piles = {"t0": ["KD", "QS"], "t8": ["9H"], "t3": ["KH"], "t4": ["5H"], "t13": ["8C"],
-             **_home_to(C=7, D=11, H=4, S=3)}
+    piles = {
+        "t0": ["KD", "QS"],
+        "t8": ["9H"],
+        "t3": ["KH"],
+        "t4": ["5H"],
+        "t13": ["8C"],
+        **_home_to(C=7, D=11, H=4, S=3),
+    }
     state = _with_the_rest_in_the_stock(piles)
     key = InterlockFamilyExpander(GAME).key
     swapped = _with_the_rest_in_the_stock({**piles, "t0": piles["t8"], "t8": piles["t0"]})
@@ -208,13 +283,24 @@ def test_same_answers_with_and_without_sorted_back_piles(monkeypatch):
 def test_a_win_that_needs_two_reserve_cards_home_before_a_card_from_a_pile():
     # 8C (front) covers 5D, which covers the red nines; so 8C leaves only for home, after 6C
     # and 7C from the reserve (neither safe: the red fives are out)
-    rest = [f"[{r}{s}]" for s in "CDH" for r in "56789TJQK"
-            if f"{r}{s}" not in ("5C", "8C", "5D", "9D", "9H")]
-    state = _position({"t19": ["8C"], "t9": ["5D"], "t0": ["9D"], "t1": ["9H"], "stock": rest,
-                       **_home_to(C=5, D=4, H=4, S=13)})
+    rest = [
+        f"[{r}{s}]" for s in "CDH" for r in "56789TJQK" if f"{r}{s}" not in ("5C", "8C", "5D", "9D", "9H")
+    ]
+    state = _position(
+        {
+            "t19": ["8C"],
+            "t9": ["5D"],
+            "t0": ["9D"],
+            "t1": ["9H"],
+            "stock": rest,
+            **_home_to(C=5, D=4, H=4, S=13),
+        }
+    )
     lines = [moves for moves, _ in bridges.home_bridges(GAME, state)]
-    assert [" ".join(str(m) for m in moves if not is_turn(m)) for moves in lines] == \
-        ["waste f0 waste f0 t19 f0", "waste f2 waste f2 waste f2 waste f2 t1 f2"]   # 9H: uncovered
+    assert [" ".join(str(m) for m in moves if not is_turn(m)) for moves in lines] == [
+        "waste f0 waste f0 t19 f0",
+        "waste f2 waste f2 waste f2 waste f2 t1 f2",
+    ]  # 9H: uncovered
     assert sw.solve(state, max_states=200).status == "won"
 
 
@@ -285,9 +371,58 @@ def test_endgames_found_dead_are_lost_without_the_test_and_without_bridges(monke
 
 # Endgames of small_position with runs on the piles: their searches end within 1,500
 # expansions without the dead-end test (seeds 0-59 tried).
-RUN_SEEDS = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 17, 18, 19, 21, 22, 23, 24, 25, 27, 28,
-             29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 47, 48, 49, 51, 52,
-             53, 55, 56, 58]
+RUN_SEEDS = [
+    0,
+    1,
+    2,
+    3,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    14,
+    15,
+    17,
+    18,
+    19,
+    21,
+    22,
+    23,
+    24,
+    25,
+    27,
+    28,
+    29,
+    30,
+    31,
+    32,
+    33,
+    34,
+    35,
+    36,
+    37,
+    38,
+    39,
+    40,
+    41,
+    42,
+    43,
+    44,
+    45,
+    47,
+    48,
+    49,
+    51,
+    52,
+    53,
+    55,
+    56,
+    58,
+]
 
 
 def _run_position(seed):
@@ -311,12 +446,29 @@ def test_a_card_whose_guest_cannot_leave_never_goes_home(monkeypatch):
     # home or to an empty back pile (all nine hold cards, none can be emptied); JS lies in
     # t17 under TH, which waits for the hearts, so JS and KS never go home. Without the
     # bare-card rule JS counted as free, and the position as alive.
-    state = _position({
-        **_home_to(C=12, S=2, D=2, H=0), "t0": ["KH", "QS", "JD", "TS", "9H"], "t1": ["5H", "4S"],
-        "t2": ["3S"], "t3": ["TD"], "t4": ["KD"], "t5": ["3D"], "t6": ["KC"], "t7": ["AH"],
-        "t8": ["8S"], "t12": ["4D"], "t13": ["5S"], "t14": ["6H"], "t15": ["6D"], "t16": ["7D"],
-        "t17": ["KS", "QD", "JS", "TH", "9S", "8H", "7S"], "t24": ["QH"], "t26": ["7H", "6S", "5D"],
-        "waste": ["8D", "2H", "JH", "9D", "3H", "4H"]})
+    state = _position(
+        {
+            **_home_to(C=12, S=2, D=2, H=0),
+            "t0": ["KH", "QS", "JD", "TS", "9H"],
+            "t1": ["5H", "4S"],
+            "t2": ["3S"],
+            "t3": ["TD"],
+            "t4": ["KD"],
+            "t5": ["3D"],
+            "t6": ["KC"],
+            "t7": ["AH"],
+            "t8": ["8S"],
+            "t12": ["4D"],
+            "t13": ["5S"],
+            "t14": ["6H"],
+            "t15": ["6D"],
+            "t16": ["7D"],
+            "t17": ["KS", "QD", "JS", "TH", "9S", "8H", "7S"],
+            "t24": ["QH"],
+            "t26": ["7H", "6S", "5D"],
+            "waste": ["8D", "2H", "JH", "9D", "3H", "4H"],
+        }
+    )
     assert DeadEnds(GAME).is_dead(state)
     _without_dead_ends(monkeypatch)
     assert sw.solve(state, max_states=2000).status == "lost"
@@ -328,22 +480,36 @@ def test_safe_reserve_cards_go_home_from_deep_in_the_stock():
     # their foundations, deep in the stock; 6H and 6D are next then, but 5S could still go
     # on them (4S lies under 9D): they stay
     names = "A23456789TJQK"
-    rest = [r + "S" for r in names[4:]] + [r + "D" for r in names[4:] if r != "9"] + \
-        [r + "H" for r in names[2:] if r != "Q"]
-    state = _position({"t0": ["4S"], "t9": ["9D"], "waste": ["QH"], "stock": [f"[{c}]" for c in rest],
-                       **_home_to(C=13, D=4, H=2, S=3)})
+    rest = (
+        [r + "S" for r in names[4:]]
+        + [r + "D" for r in names[4:] if r != "9"]
+        + [r + "H" for r in names[2:] if r != "Q"]
+    )
+    state = _position(
+        {
+            "t0": ["4S"],
+            "t9": ["9D"],
+            "waste": ["QH"],
+            "stock": [f"[{c}]" for c in rest],
+            **_home_to(C=13, D=4, H=2, S=3),
+        }
+    )
     settled, played = InterlockFamilyExpander(GAME).start(state)
     assert replay(state, played).piles == settled.piles
     home = {card_name(c) for f in GAME.foundation_indices for c in settled.piles[f]}
     assert {"3H", "4H", "5H", "5D"} <= home and not {"6H", "6D"} & home
 
 
-@pytest.mark.parametrize("levels, safe", [
-    ({"C": 2, "D": 1, "H": 3, "S": 1}, ["3C", "2D", "2S"]),     # 4H: the spades only to 1
-    ({"C": 4, "D": 1, "H": 4, "S": 4}, ["2D"]),                 # 5H: the diamonds only to 1
-    ({"C": 3, "D": 2, "H": 4, "S": 3}, ["4C", "3D", "5H", "4S"])])
+@pytest.mark.parametrize(
+    "levels, safe",
+    [
+        ({"C": 2, "D": 1, "H": 3, "S": 1}, ["3C", "2D", "2S"]),  # 4H: the spades only to 1
+        ({"C": 4, "D": 1, "H": 4, "S": 4}, ["2D"]),  # 5H: the diamonds only to 1
+        ({"C": 3, "D": 2, "H": 4, "S": 3}, ["4C", "3D", "5H", "4S"]),
+    ],
+)
 def test_a_card_is_safe_with_the_other_colour_two_below_and_its_colour_three(levels, safe):
-    piles = [()] * len(GAME.pile_ids)          # only the foundations count
+    piles = [()] * len(GAME.pile_ids)  # only the foundations count
     for f, cards in _home_to(**levels).items():
         piles[GAME.index_of[f]] = tuple(map(parse_card, cards))
     assert [card_name(c) for c in bridges._safe_next(GAME, piles)] == safe
@@ -428,8 +594,9 @@ def _with_the_rest_in_the_stock(piles: dict) -> sw.State:
 def test_a_dropdown_counts_as_using_its_host_when_splits_are_chosen():
     # 7D (front) may only drop onto 8C (middle, under it): the plain closure lets both red
     # sevens use 8C, 8S being home, so that split is suggested
-    state = _with_the_rest_in_the_stock({"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"],
-                                         **_home_to(C=7, D=5, H=5, S=13)})
+    state = _with_the_rest_in_the_stock(
+        {"t9": ["8C"], "t19": ["7D"], "t0": ["KD"], "t1": ["KH"], **_home_to(C=7, D=5, H=5, S=13)}
+    )
     dead_ends = DeadEnds(GAME)
     uses = bytearray(64)
     assert dead_ends._closure(state.piles, dead_ends.pair, (), uses)
@@ -446,14 +613,15 @@ def test_no_position_of_a_winning_line_is_dead_under_any_split():
 def test_splits_change_no_answer(monkeypatch):
     """Endgames searched with splits tried everywhere and without splits: the same answers."""
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
-    starts = [_run_position(seed) for seed in RUN_SEEDS] + [small_position(s, (18, 26), runs=0.5)
-                                                             for s in (193, 249)]
+    starts = [_run_position(seed) for seed in RUN_SEEDS] + [
+        small_position(s, (18, 26), runs=0.5) for s in (193, 249)
+    ]
     split = [sw.solve(state, max_states=3000).status for state in starts]
     _without_splits(monkeypatch)
     plain = [sw.solve(state, max_states=3000).status for state in starts]
     both = [(a, b) for a, b in zip(split, plain) if "unknown" not in (a, b)]
     assert all(a == b for a, b in both) and len(both) >= 40, list(zip(split, plain))
-    assert split[-2] == "lost"      # seed 193: dead by a split only, lost in 222 states without
+    assert split[-2] == "lost"  # seed 193: dead by a split only, lost in 222 states without
 
 
 def test_splits_prove_deal_141_lost(monkeypatch):
@@ -495,10 +663,20 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
     # The fast path yields what the general Patience expander yields, in the same order,
     # along walks from deals and from endgames (runs, dropdowns, cards going home safely)
     assert fast_path(GAME) and not fast_path(sw.load_game("love_a_duck"))
-    fast, general = InterlockExpander(GAME, autoplay=autoplay), InterlockFamilyExpander(GAME, autoplay=autoplay)
-    positions = [p for number in (1, 2, 3, 36) for stride in (3, 7) for p in walk(general, GAME.deal(number), 60, stride)]
+    fast, general = (
+        InterlockExpander(GAME, autoplay=autoplay),
+        InterlockFamilyExpander(GAME, autoplay=autoplay),
+    )
+    positions = [
+        p
+        for number in (1, 2, 3, 36)
+        for stride in (3, 7)
+        for p in walk(general, GAME.deal(number), 60, stride)
+    ]
     positions += [p for seed in range(40) for p in walk(general, _run_position(seed), 25, 3)]
-    positions += [p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)]
+    positions += [
+        p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)
+    ]
     hidden = _with_the_rest_in_the_stock({"t0": ["2H", "9S"], "t1": ["TD"], **_home_to(C=1, D=0, H=1, S=1)})
     positions.append(general.start(hidden)[0])  # 9S onto TD turns up 2H, safe
     dropdowns = 0
@@ -506,6 +684,9 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
         assert fast.start(state) == general.start(state)
         children = list(fast.expand(state))
         assert children == list(general.expand(state))
-        dropdowns += sum(GAME.index_of[moves[0].dst] in GAME.covered.get(GAME.index_of[moves[0].src], ())
-                         for moves, _ in children if moves[0].src in GAME.index_of)
+        dropdowns += sum(
+            GAME.index_of[moves[0].dst] in GAME.covered.get(GAME.index_of[moves[0].src], ())
+            for moves, _ in children
+            if moves[0].src in GAME.index_of
+        )
     assert len(positions) > 900 and dropdowns > 100, dropdowns

@@ -23,9 +23,9 @@ NATIVE_GAMES = {"freecell": 1, "triple_interchange": 312, "interlock": 132, "mut
 @pytest.mark.parametrize("game_id", STOCK_GAMES)
 def test_an_expansion_makes_no_reference_cycles(game_id):
     solver = sw.Solver(sw.load_game(game_id).deal(1), max_states=None)
-    solver.step(1)                              # the search set up
+    solver.step(1)  # the search set up
     gc.collect()
-    gc.disable()                                # no pass in between finds them
+    gc.disable()  # no pass in between finds them
     try:
         solver.step(1500)
         assert solver.progress.expanded > 1000
@@ -41,10 +41,10 @@ def test_a_finished_solve_gives_its_memory_back():
     # nothing is left. (The collector's pass also empties the interpreter's free lists of
     # tuples and the like, a few MB at most that the next solve would reuse.)
     state = sw.load_game("unlimited").deal(1)
-    sw.solve(state, max_states=50)              # the game's own tables made once
+    sw.solve(state, max_states=50)  # the game's own tables made once
     gc.collect()
     tracemalloc.start()
-    gc.disable()                                # as Solver.solve holds it off
+    gc.disable()  # as Solver.solve holds it off
     try:
         before = tracemalloc.get_traced_memory()[0]
         solver = sw.Solver(state, max_states=5000)
@@ -102,8 +102,16 @@ def native_solver(game_id, compact_at=None, **options):
 
 def outcome(solver):
     p = solver.result.progress
-    return (solver.result.status, solver.result.moves, p.expanded, p.generated, p.frontier, p.depth,
-            p.best_score, p.best_line)
+    return (
+        solver.result.status,
+        solver.result.moves,
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        p.best_line,
+    )
 
 
 @pytest.mark.parametrize("game_id", NATIVE_GAMES)

@@ -64,7 +64,9 @@ def test_an_ace_on_a_face_down_king_waits_while_d1_could_be_flipped():
 def test_no_safe_move_from_rows_2_and_3_nor_from_d1_in_draw_mode():
     for piles in ({"r2c1": "[5S] AH"}, {"r3c1": "AD"}, {"d1": "[5D] AS"}):
         state = position(**piles)
-        assert first_safe(state) is None and any(m.dst[0] == "f" for m in state.legal_moves()) == ("d1" in piles)
+        assert first_safe(state) is None and any(m.dst[0] == "f" for m in state.legal_moves()) == (
+            "d1" in piles
+        )
 
 
 def test_a_built_d1_gives_its_top_but_never_its_base():
@@ -80,7 +82,7 @@ def test_a_two_waits_for_both_aces_of_the_other_colour():
 
 def test_a_higher_card_also_waits_for_the_other_suit_of_its_colour():
     piles = {"r1c1": "[9S] 5H", "f0": "AH-4H", "f1": "AC-4C", "f2": "AS-4S", "f3": "AD", "r3c1": "2D"}
-    assert first_safe(position(**piles)) is None                 # diamonds home to 1: 5 - 2 = 3 wanted
+    assert first_safe(position(**piles)) is None  # diamonds home to 1: 5 - 2 = 3 wanted
     assert first_safe(position(**{**piles, "f3": "AD 2D", "r3c1": "3D"})) is None
     assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D"})) == "r1c1 f0"
     assert first_safe(position(**{**piles, "f3": "AD-3D", "r3c1": "4D", "f2": "AS-3S"})) is None
@@ -90,8 +92,20 @@ def test_a_card_stays_while_a_guest_may_have_to_come_back_onto_it():
     """QH's guests JS and JC are home, but TD (diamonds home to 9 only) climbs to row 1 only
     on one of them, which comes back only onto QH: KS lies beneath TD and KC beneath QD, so
     neither black King can take QH. Sent home at once, QH would leave the position lost."""
-    state = position(f0="AH-JH", f1="AS-JS", f2="AC-JC", f3="AD-9D", r1c1="[JD] QH", r1c2="[QS] KH",
-                     r1c3="[KD] QC", r2c1="[KS] TD", r3c1="[KC] QD", d1="", d2="", d3="")
+    state = position(
+        f0="AH-JH",
+        f1="AS-JS",
+        f2="AC-JC",
+        f3="AD-9D",
+        r1c1="[JD] QH",
+        r1c2="[QS] KH",
+        r1c3="[KD] QC",
+        r2c1="[KS] TD",
+        r3c1="[KC] QD",
+        d1="",
+        d2="",
+        d3="",
+    )
     assert first_safe(state) is None
     assert sw.solve(state, max_states=5000).status == "won"
     assert sw.solve(state, max_states=5000, autoplay=False).status == "won"
@@ -103,18 +117,18 @@ def test_kings_never_go_home_on_their_own():
 
 # ---------------------------------------------------------------- settled cards
 def test_settled_cards_are_the_ones_the_levels_allow():
-    level = [3, 2, 2, 3]                # C D H S home to 3, 2, 2, 3
+    level = [3, 2, 2, 3]  # C D H S home to 3, 2, 2, 3
     assert all(is_settled(parse_card(name), level) for name in ("2D", "2H", "3C", "3S"))
-    assert not is_settled(parse_card("4C"), [4, 2, 3, 3])         # a red suit home only to 2
-    assert not is_settled(parse_card("4C"), [4, 3, 3, 1])         # spades home only to 1
-    assert not is_settled(parse_card("KC"), [13, 13, 13, 13])     # a King may come back to flip d1
+    assert not is_settled(parse_card("4C"), [4, 2, 3, 3])  # a red suit home only to 2
+    assert not is_settled(parse_card("4C"), [4, 3, 3, 1])  # spades home only to 1
+    assert not is_settled(parse_card("KC"), [13, 13, 13, 13])  # a King may come back to flip d1
 
 
 def test_a_settled_card_is_not_taken_back_but_others_and_kings_are():
     piles = {"f0": "AH-3H", "f1": "AC 2C", "f2": "AS 2S", "f3": "AD", "r1c1": "4S", "r2c1": "2D"}
     settled = position(**piles)
     assert "f0 r1c1" in first_moves(settled, False) and "f0 r1c1" not in first_moves(settled, True)
-    unsettled = position(**{**piles, "f3": "", "r2c1": "AD"})     # no diamond home: 3H may come back
+    unsettled = position(**{**piles, "f3": "", "r2c1": "AD"})  # no diamond home: 3H may come back
     assert "f0 r1c1" in first_moves(unsettled, True)
     king = position(f0="AS-KS", r1c1="", r2c1="[2D] 3C")
     assert any(m.startswith("f0 r1c") for m in first_moves(king, True))
@@ -152,8 +166,10 @@ def test_the_moves_made_from_the_piles_are_the_engines_in_its_order():
     for state in random_positions(30)[::3]:
         engine = list(plain._engine_moves(state))
         for shape in (state, as_bytes(state)):
-            ours = [(move, apply(shape.piles, shape.extra, src, dst, n, card))
-                    for move, src, dst, n, card in plans(shape.piles, shape.extra)]
+            ours = [
+                (move, apply(shape.piles, shape.extra, src, dst, n, card))
+                for move, src, dst, n, card in plans(shape.piles, shape.extra)
+            ]
             assert [m for m, _ in ours] == [m for m, _ in engine]
             for (move, (piles, modes)), (_, child) in zip(ours, engine):
                 assert tuple(map(tuple, piles)) == child.piles and modes == child.extra, str(move)
@@ -168,7 +184,7 @@ def test_every_move_the_expander_yields_is_legal_and_leads_where_it_says():
             for move in moves:
                 after = after.play(move)
             assert after.piles == child.piles and after.extra == child.extra
-    for state in random_positions(4)[::7]:          # and from the search's bytes piles
+    for state in random_positions(4)[::7]:  # and from the search's bytes piles
         for moves, child in MutatedExpander(GAME).expand(as_bytes(state)):
             after = state
             for move in moves:
@@ -189,7 +205,7 @@ def test_a_child_left_unsettled_has_no_safe_move():
                 assert safe_move(child) is None, str(move)
                 skipped += 1
     assert skipped > 1000, skipped
-    blocked = position(r1c1="[KS] AH", d1="5D", r2c1="[9C] 6S")     # AH waits: KS would flip d1
+    blocked = position(r1c1="[KS] AH", d1="5D", r2c1="[9C] 6S")  # AH waits: KS would flip d1
     move = GAME.parse_move("d1 r2c1 5D")
     child = blocked.play(move)
     assert safe_move(blocked) is None and safe_move(child) is not None
@@ -377,8 +393,8 @@ def test_a_build_that_buries_both_hosts_of_its_base_is_skipped():
 
 def test_d1_builds_are_skipped_only_when_the_card_below_the_base_is_buried_too():
     assert "d1 build" not in first_moves(position(d1="[JD] JH [9C] [TC]"), True)
-    assert "d1 build" in first_moves(position(d1="[JD] JH [TC]"), True)       # TC may go home
-    assert "d1 build" in first_moves(position(d1="[2S] [2C] [AH]"), True)     # an Ace goes home
+    assert "d1 build" in first_moves(position(d1="[JD] JH [TC]"), True)  # TC may go home
+    assert "d1 build" in first_moves(position(d1="[2S] [2C] [AH]"), True)  # an Ace goes home
 
 
 def test_the_position_after_a_buried_build_is_lost_without_the_dead_end_test(monkeypatch):
@@ -444,7 +460,7 @@ def test_positions_a_search_finds_dead_are_lost_without_the_test(monkeypatch):
     for number in (213, 282):
         sw.solve(GAME.deal(number), max_states=3000)
     monkeypatch.setattr(DeadEnds, "is_dead", lambda self, state: False)
-    sample = dead[::max(1, len(dead) // 10)]
+    sample = dead[:: max(1, len(dead) // 10)]
     assert len(sample) >= 8
     assert all(sw.solve(state, max_states=5000).status == "lost" for state in sample)
 
@@ -462,8 +478,21 @@ def test_positions_found_dead_are_lost_for_the_plain_search():
             dead += 1
         else:
             alive += 1
-    cyclic = position(r2c3="[QH] JC", r3c3="[QD] JS", f0="AC-TC", f1="AD-JD", f2="AH-JH", f3="AS-TS",
-                      r1c1="KC", r1c2="KS", r1c3="KH QC", r1c4="KD QS", d1="", d2="", d3="")
+    cyclic = position(
+        r2c3="[QH] JC",
+        r3c3="[QD] JS",
+        f0="AC-TC",
+        f1="AD-JD",
+        f2="AH-JH",
+        f3="AS-TS",
+        r1c1="KC",
+        r1c2="KS",
+        r1c3="KH QC",
+        r1c4="KD QS",
+        d1="",
+        d2="",
+        d3="",
+    )
     assert is_dead(*parts(cyclic))
     assert sw.solve(cyclic, max_states=20_000, autoplay=False).status == "lost"
     assert dead >= 5 and alive >= 10, (dead, alive)

@@ -22,7 +22,7 @@ import solwidget as sw
 from solwidget.solver.profile import profile_for
 
 ROOT = Path(__file__).resolve().parent.parent
-QUADRUPLE_17 = sw.load_game("quadruple_interchange").deal(17)   # won, but far beyond 60,000 states
+QUADRUPLE_17 = sw.load_game("quadruple_interchange").deal(17)  # won, but far beyond 60,000 states
 # (state, budget): a deal unknown at its budget, one won within it, one proved lost within it
 # (its frontier runs empty; every search's memory is released when the search ends)
 CASES = {
@@ -43,8 +43,13 @@ def solver_of(state, python: bool, **options) -> sw.Solver:
 
 def outcome(solver) -> tuple:
     result = solver.result
-    return (result.status, [str(m) for m in result.moves], result.progress.expanded,
-            result.progress.generated, result.reason)
+    return (
+        result.status,
+        [str(m) for m in result.moves],
+        result.progress.expanded,
+        result.progress.generated,
+        result.reason,
+    )
 
 
 def stepped_by_threads(solver, threads: int, chunk: int) -> list:
@@ -73,7 +78,7 @@ def stepped_by_threads(solver, threads: int, chunk: int) -> list:
 def test_threads_stepping_one_solver_run_the_search_of_one_thread(case, python):
     state, budget = CASES[case]
     if python and case == "unknown":
-        budget = 3000                        # the Python search is slower: the same race, sooner
+        budget = 3000  # the Python search is slower: the same race, sooner
     alone = solver_of(state, python, max_states=budget)
     alone.solve()
     assert alone.result.status == case
@@ -92,8 +97,13 @@ def test_the_compiled_search_is_shared_in_the_issues_own_steps():
         solver = sw.Solver(state, max_states=budget)
         assert stepped_by_threads(solver, threads=2, chunk=5000) == []
         assert solver.result.status == "unknown" and solver.progress.expanded == budget
-        assert outcome(solver) == (alone.status, [], alone.progress.expanded, alone.progress.generated,
-                                   alone.reason)
+        assert outcome(solver) == (
+            alone.status,
+            [],
+            alone.progress.expanded,
+            alone.progress.generated,
+            alone.reason,
+        )
 
 
 def test_a_solver_shown_in_the_widget_and_solved_in_a_cell_gives_one_answer():
@@ -102,8 +112,8 @@ def test_a_solver_shown_in_the_widget_and_solved_in_a_cell_gives_one_answer():
     widget = sw.SolitaireWidget(state.game, state=state)
     for _ in range(3):
         solver = sw.Solver(state, max_states=budget)
-        widget.show_solver(solver, steps=500, every=0.0)      # in the background
-        result = solver.solve()                                # here, "in the cell"
+        widget.show_solver(solver, steps=500, every=0.0)  # in the background
+        result = solver.solve()  # here, "in the cell"
         widget.wait()
         assert (result.status, result.progress.expanded) == (alone.status, budget)
         shown = widget.solver_progress
@@ -188,8 +198,14 @@ def test_threads_share_a_solver_in_pure_python():
     """Under SOLWIDGET_PURE=1 every module runs from its Python file (the frontier's heap
     among them, which two threads at once used to break)."""
     env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(PURE_SCRIPT)], capture_output=True,
-                          text=True, env=env, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PURE_SCRIPT)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=True,
+    )
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert not seen["compiled"] and seen["alone"][0] == "unknown" and seen["alone"][2] == 2000
     for errors, found in seen["runs"]:

@@ -23,7 +23,7 @@ from solwidget.variants import rules_of
 
 GAME = "freecell"
 DEALS = "1-6"
-MAX_STATES = 300          # a state budget, not seconds: results do not depend on the machine
+MAX_STATES = 300  # a state budget, not seconds: results do not depend on the machine
 
 
 def outcome(table):
@@ -40,6 +40,7 @@ def deals_in(path):
     """The deal numbers in a results file, read without solwidget (csv, or pyarrow itself)."""
     if path.suffix == ".parquet":
         import pyarrow.parquet
+
         return sorted(pyarrow.parquet.read_table(path).column("deal").to_pylist())
     return sorted(int(r["deal"]) for r in records(path))
 
@@ -65,7 +66,7 @@ def workers_end(pids, within=10.0):
         if not alive:
             return True
         time.sleep(0.05)
-    for p in pids:                  # do not leave them behind even when the test fails
+    for p in pids:  # do not leave them behind even when the test fails
         with contextlib.suppress(ProcessLookupError):
             os.kill(p, signal.SIGKILL)
     return False
@@ -148,7 +149,7 @@ def test_the_table_is_one_row_per_deal_in_deal_order(straight):
     assert table.counts()["won"] >= 1
     for row in table:
         assert row.status in ("won", "lost", "unknown")
-        assert 0 < row.states <= MAX_STATES + 100   # the solver may finish the batch it started
+        assert 0 < row.states <= MAX_STATES + 100  # the solver may finish the batch it started
         assert (row.moves is not None) == (row.status == "won")
     assert sorted(int(r["deal"]) for r in records(out)) == table.deals
 
@@ -170,11 +171,23 @@ def test_any_executor_gives_the_same_table(straight):
 def test_a_dask_cluster_gives_the_same_table_as_local_processes(straight):
     """A real scheduler on loopback TCP and two worker processes (each with a nanny)."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=":0") as cluster:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=":0",
+    ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
-        table = study(GAME, DEALS, budget=None, max_states=MAX_STATES,
-                      scheduler=cluster.scheduler_address, progress=False)
+        table = study(
+            GAME,
+            DEALS,
+            budget=None,
+            max_states=MAX_STATES,
+            scheduler=cluster.scheduler_address,
+            progress=False,
+        )
     assert outcome(table) == outcome(straight[0])
 
 
@@ -183,34 +196,53 @@ def test_an_interrupted_study_resumed_gives_the_same_table(straight, tmp_path, s
     out = tmp_path / f"study{suffix}"
     with pytest.raises(KeyboardInterrupt), InterruptedExecutor(k=3) as pool:
         study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
-    assert deals_in(out) == [1, 2, 3]         # every result that came in was kept
+    assert deals_in(out) == [1, 2, 3]  # every result that came in was kept
     with CountingExecutor() as pool:
         table = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
-    assert sorted(pool.deals) == [4, 5, 6]    # the deals already done were not solved again
+    assert sorted(pool.deals) == [4, 5, 6]  # the deals already done were not solved again
     assert outcome(table) == outcome(straight[0])
     assert deals_in(out) == [1, 2, 3, 4, 5, 6]
     assert outcome(load_study(out)) == outcome(straight[0])
-    assert [p.name for p in tmp_path.iterdir()] == [out.name]      # no temporary file left
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left
 
 
 def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
     out = tmp_path / "killed.csv"
-    command = [sys.executable, "-m", "solwidget.cli", "study", GAME, "--deals", DEALS, "--max-states",
-               str(MAX_STATES), "--budget", "600", "--workers", "1", "--out", str(out), "--quiet"]
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "solwidget.cli",
+        "study",
+        GAME,
+        "--deals",
+        DEALS,
+        "--max-states",
+        str(MAX_STATES),
+        "--budget",
+        "600",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    child = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and child.poll() is None:
         if out.exists() and len(records(out)) >= 2:
             break
         time.sleep(0.01)
     workers = worker_pids(child.pid)
-    child.send_signal(signal.SIGKILL)           # the study only: its workers must not linger
+    child.send_signal(signal.SIGKILL)  # the study only: its workers must not linger
     child.wait()
     assert workers_end(workers), "the study's worker processes outlived it"
-    assert len(records(out)) >= 2    # usually part way; a fast machine may finish first, which still checks the file
+    assert (
+        len(records(out)) >= 2
+    )  # usually part way; a fast machine may finish first, which still checks the file
     with open(out, "a") as f:
-        f.write(f"{GAME},,5,wo")        # a line cut short by the kill
+        f.write(f"{GAME},,5,wo")  # a line cut short by the kill
     table = study(GAME, DEALS, budget=600, max_states=MAX_STATES, out=out, progress=False, workers=2)
     assert outcome(table) == outcome(straight[0])
     assert sorted(int(r["deal"]) for r in records(out)) == [1, 2, 3, 4, 5, 6]
@@ -219,12 +251,33 @@ def test_a_killed_cli_study_resumed_gives_the_same_table(straight, tmp_path):
 def test_ctrl_c_stops_a_cli_study_at_once_and_keeps_its_rows(tmp_path):
     out = tmp_path / "interrupted.csv"
     # seconds of work, so that the Ctrl-C comes mid-study
-    command = [sys.executable, "-m", "solwidget.cli", "study", "interlock", "--deals", "1-60", "--budget",
-               "none", "--max-states", "3000", "--workers", "2", "--out", str(out), "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "solwidget.cli",
+        "study",
+        "interlock",
+        "--deals",
+        "1-60",
+        "--budget",
+        "none",
+        "--max-states",
+        "3000",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     # a terminal's Ctrl-C: the child hears SIGINT even where this run ignores it (a shell
     # starts background jobs with SIGINT ignored, and children inherit that)
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.exists() and len(records(out)) >= 1):
         time.sleep(0.01)
@@ -241,7 +294,7 @@ def test_a_finished_study_rerun_solves_nothing(straight):
     with CountingExecutor() as pool:
         again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False)
     assert pool.deals == []
-    assert again == table           # seconds included: the rows come from the file
+    assert again == table  # seconds included: the rows come from the file
 
 
 def test_a_smaller_range_reads_only_its_deals_from_the_file(straight):
@@ -254,8 +307,9 @@ def test_an_odd_time_budget_resumes_from_its_own_file(tmp_path):
     out = tmp_path / "odd.csv"
     first = study(GAME, "1-2", budget=123.456789012, max_states=MAX_STATES, out=out, progress=False)
     with CountingExecutor() as pool:
-        again = study(GAME, "1-2", budget=123.456789012, max_states=MAX_STATES, out=out, executor=pool,
-                      progress=False)
+        again = study(
+            GAME, "1-2", budget=123.456789012, max_states=MAX_STATES, out=out, executor=pool, progress=False
+        )
     assert pool.deals == [] and again == first
 
 
@@ -278,13 +332,15 @@ def test_the_parquet_file_is_typed_and_round_trips(straight, tmp_path):
     assert tuple(written.column_names) == COLUMNS
     assert {str(written.schema.field(c).type) for c in ("deal", "moves", "states", "max_states")} == {"int64"}
     assert written.column("deal").to_pylist() == table.deals
-    assert written.column("moves").to_pylist() == [row.moves for row in table]       # None where not won
-    assert written.column("budget").null_count == len(table)                          # no time limit
+    assert written.column("moves").to_pylist() == [row.moves for row in table]  # None where not won
+    assert written.column("budget").null_count == len(table)  # no time limit
 
 
 @pytest.mark.parametrize("name", ["results.txt", "results", "results.parquet.gz", "results.csv.bak"])
 def test_a_results_file_with_another_suffix_is_refused(tmp_path, name, capsys):
-    with pytest.raises(StudyError, match=r"a study file is \.csv or \.parquet \(its suffix names the format\)"):
+    with pytest.raises(
+        StudyError, match=r"a study file is \.csv or \.parquet \(its suffix names the format\)"
+    ):
         study(GAME, "1-2", budget=None, max_states=MAX_STATES, out=tmp_path / name, progress=False)
     argv = ["study", GAME, "--deals", "1-2", "--max-states", str(MAX_STATES), "--out", str(tmp_path / name)]
     assert main(argv) == 2
@@ -306,32 +362,48 @@ def test_the_worker_reports_one_deal():
     assert row.deal == 1 and row.status in ("won", "lost", "unknown") and row.states > 0
 
 
-@pytest.mark.parametrize("deals, numbers", [
-    ("1-5", [1, 2, 3, 4, 5]), ("7", [7]), ("1-3,10,12-13", [1, 2, 3, 10, 12, 13]),
-    (range(4, 7), [4, 5, 6]), ([3, 1, 3], [1, 3]), (9, [9]),
-])
+@pytest.mark.parametrize(
+    "deals, numbers",
+    [
+        ("1-5", [1, 2, 3, 4, 5]),
+        ("7", [7]),
+        ("1-3,10,12-13", [1, 2, 3, 10, 12, 13]),
+        (range(4, 7), [4, 5, 6]),
+        ([3, 1, 3], [1, 3]),
+        (9, [9]),
+    ],
+)
 def test_deal_ranges(deals, numbers):
     assert list(parse_deals(deals)) == numbers
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    ({"game": "no_such_game"}, "unknown game 'no_such_game'"),
-    ({"deals": "5-1"}, "deal range '5-1' is reversed"),
-    ({"deals": ""}, "no deals"),
-    ({"deals": range(3, 3)}, "no deals"),
-    ({"deals": "1-x"}, "cannot read deals"),
-    ({"deals": "0-3"}, "out of range"),
-    ({"budget": 0}, "budget must be a positive, finite number of seconds"),
-    ({"budget": -5}, "budget must be a positive, finite number of seconds"),
-    ({"max_states": 0}, "max_states must be a whole number >= 1"),
-    ({"workers": 0}, "workers must be a whole number >= 1"),
-    ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
-    ({"executor": ThreadPoolExecutor(1), "scheduler": "tcp://127.0.0.1:1"}, "not both"),
-    ({"out": "."}, "is a folder"),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"game": "no_such_game"}, "unknown game 'no_such_game'"),
+        ({"deals": "5-1"}, "deal range '5-1' is reversed"),
+        ({"deals": ""}, "no deals"),
+        ({"deals": range(3, 3)}, "no deals"),
+        ({"deals": "1-x"}, "cannot read deals"),
+        ({"deals": "0-3"}, "out of range"),
+        ({"budget": 0}, "budget must be a positive, finite number of seconds"),
+        ({"budget": -5}, "budget must be a positive, finite number of seconds"),
+        ({"max_states": 0}, "max_states must be a whole number >= 1"),
+        ({"workers": 0}, "workers must be a whole number >= 1"),
+        ({"executor": "threads"}, "executor must be a concurrent.futures.Executor"),
+        ({"executor": ThreadPoolExecutor(1), "scheduler": "tcp://127.0.0.1:1"}, "not both"),
+        ({"out": "."}, "is a folder"),
+    ],
+)
 def test_bad_arguments_get_clear_errors(kwargs, words, tmp_path):
-    args = {"game": GAME, "deals": "1-3", "budget": 1.0, "out": tmp_path / "unused.csv", "progress": False,
-            **kwargs}
+    args = {
+        "game": GAME,
+        "deals": "1-3",
+        "budget": 1.0,
+        "out": tmp_path / "unused.csv",
+        "progress": False,
+        **kwargs,
+    }
     with pytest.raises(sw.SolwidgetError, match=words):
         study(args.pop("game"), args.pop("deals"), args.pop("budget"), **args)
     assert not (tmp_path / "unused.csv").exists()
@@ -399,15 +471,28 @@ def test_the_cli_runs_and_resumes_a_parquet_study(straight, tmp_path, capsys):
     assert main(argv + ["--deals", DEALS, "--workers", "1"]) == 0
     assert deals_in(out) == [1, 2, 3, 4, 5, 6]
     again = load_study(out)
-    assert again.rows[:4] == first.rows         # read back from the file, not solved again
+    assert again.rows[:4] == first.rows  # read back from the file, not solved again
     assert outcome(again) == outcome(straight[0])
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"freecell, deals 1-6, {MAX_STATES:,} states")
 
 
 def test_the_cli_without_a_time_limit_matches_the_api(straight, tmp_path, capsys):
     out = tmp_path / "states_only.csv"
-    argv = ["study", GAME, "--deals", DEALS, "--budget", "none", "--max-states", str(MAX_STATES),
-            "--out", str(out), "--quiet", "--workers", "2"]
+    argv = [
+        "study",
+        GAME,
+        "--deals",
+        DEALS,
+        "--budget",
+        "none",
+        "--max-states",
+        str(MAX_STATES),
+        "--out",
+        str(out),
+        "--quiet",
+        "--workers",
+        "2",
+    ]
     assert main(argv) == 0
     assert outcome(load_study(out)) == outcome(straight[0]) and load_study(out).budget is None
     assert capsys.readouterr().out.startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal")
@@ -425,14 +510,18 @@ def test_win_rate_and_summary(straight):
     counts = table.counts()
     rate, low, high = table.win_rate()
     assert rate == counts["won"] / 6 and low <= rate <= high
-    assert table.summary().startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal: {counts['won']} won")
+    assert table.summary().startswith(
+        f"freecell, deals 1-6, {MAX_STATES:,} states per deal: {counts['won']} won"
+    )
 
 
 def test_plots_save_pngs(straight, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib
+
     matplotlib.use("Agg")
     from solwidget import plots
+
     table, _ = straight
     fig = plots.win_rate_plot({"FreeCell": table}, path=tmp_path / "docs" / "win.png")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["FreeCell"]
@@ -440,7 +529,7 @@ def test_plots_save_pngs(straight, tmp_path):
     fig = plots.solution_length_plot({"FreeCell": table}, path=tmp_path / "lengths.png")
     won = sorted(row.moves for row in table if row.status == "won")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["FreeCell"]
-    assert f"median {won[(len(won) - 1) // 2]}" in [t.get_text() for t in fig.axes[0].texts][0]
+    assert f"median {won[(len(won) - 1) // 2]}" in fig.axes[0].texts[0].get_text()
     for name in ("docs/win.png", "times.png", "lengths.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -467,8 +556,9 @@ def cli_study(*argv):
 
 def test_a_study_is_never_resumed_under_other_rules(tmp_path):
     rules = tmp_path / "bakers.toml"
-    rules.write_text('id = "bakers_cells"\nname = "Baker\'s cells"\nbase = "freecell"\nbuild = "down in suit"\n'
-                     'cells = 4\n')
+    rules.write_text(
+        'id = "bakers_cells"\nname = "Baker\'s cells"\nbase = "freecell"\nbuild = "down in suit"\ncells = 4\n'
+    )
     out = tmp_path / "bakers.csv"
     argv = [str(rules), "--deals", "1-3", "--max-states", str(MAX_STATES), "--out", str(out)]
     assert cli_study(*argv).returncode == 0
@@ -476,22 +566,32 @@ def test_a_study_is_never_resumed_under_other_rules(tmp_path):
     rules.write_text(rules.read_text().replace("cells = 4", "cells = 0"))
     edited = cli_study(*argv[:2], "1-6", *argv[3:])
     assert edited.returncode == 2
-    assert (f"{out} holds results of bakers_cells under other rules (cells: 4 in the file, 0 now): "
-            "use another file for these rules") in edited.stderr
+    assert (
+        f"{out} holds results of bakers_cells under other rules (cells: 4 in the file, 0 now): "
+        "use another file for these rules"
+    ) in edited.stderr
     assert out.read_bytes() == before
-    assert json.loads(records(out)[0]["rules"]) == {"base": "freecell", "build": "down in suit", "cells": 4,
-                                                     "empty": "any", "foundations": "ace up",
-                                                     "moves": "supermove", "piles": 8}
+    assert json.loads(records(out)[0]["rules"]) == {
+        "base": "freecell",
+        "build": "down in suit",
+        "cells": 4,
+        "empty": "any",
+        "foundations": "ace up",
+        "moves": "supermove",
+        "piles": 8,
+    }
 
 
 def test_a_deal_twice_in_a_file_is_refused_naming_both_lines(straight, tmp_path):
     _, out = straight
     twice = tmp_path / "twice.csv"
     lines = out.read_text().splitlines(keepends=True)
-    twice.write_text("".join(lines[:4] + lines[2:3]))          # line 3 again, on line 5
+    twice.write_text("".join(lines[:4] + lines[2:3]))  # line 3 again, on line 5
     deal = records(out)[1]["deal"]
-    for call in (lambda: load_study(twice),
-                 lambda: study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=twice, progress=False)):
+    for call in (
+        lambda: load_study(twice),
+        lambda: study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=twice, progress=False),
+    ):
         with pytest.raises(StudyError, match=f"{twice}, line 5: deal {deal} is there already \\(line 3\\)"):
             call()
     assert twice.read_text() == "".join(lines[:4] + lines[2:3])
@@ -520,18 +620,24 @@ def test_a_second_study_on_a_file_in_use_is_refused(straight, tmp_path, suffix):
         pytest.importorskip("pyarrow")
     out = tmp_path / f"shared{suffix}"
     with BlockingExecutor() as pool:
-        first = ThreadPoolExecutor(1).submit(study, GAME, DEALS, budget=None, max_states=MAX_STATES,
-                                             executor=pool, out=out, progress=False)
+        first = ThreadPoolExecutor(1).submit(
+            study, GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=out, progress=False
+        )
         assert pool.started.wait(30)
         with CountingExecutor() as other:
-            with pytest.raises(StudyError, match=f"{out} is being written by another study \\(process "
-                                                 f"{os.getpid()}\\): wait for it to end"):
-                study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=other, out=out, progress=False)
+            with pytest.raises(
+                StudyError,
+                match=f"{out} is being written by another study \\(process "
+                f"{os.getpid()}\\): wait for it to end",
+            ):
+                study(
+                    GAME, DEALS, budget=None, max_states=MAX_STATES, executor=other, out=out, progress=False
+                )
             assert other.deals == []
         pool.release.set()
         assert outcome(first.result(60)) == outcome(straight[0])
     assert sorted(pool.deals) == [1, 2, 3, 4, 5, 6] and deals_in(out) == [1, 2, 3, 4, 5, 6]
-    assert [p.name for p in tmp_path.iterdir()] == [out.name]        # the lock file is gone
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # the lock file is gone
     again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, out=out, progress=False)
     assert outcome(again) == outcome(straight[0])
 
@@ -542,13 +648,19 @@ OLD_HEADER = "game,options,deal,status,moves,states,seconds,budget,max_states\n"
 def test_a_file_written_without_the_rules_is_read_and_resumed_for_a_catalogue_game(straight, tmp_path):
     table, _ = straight
     old = tmp_path / "old.csv"
-    old.write_text(OLD_HEADER + "".join(f"{GAME},,{row.deal},{row.status},{row.moves or ''},{row.states},"
-                                        f"{row.seconds:.4f},,{MAX_STATES}\n" for row in table.rows[:3]))
+    old.write_text(
+        OLD_HEADER
+        + "".join(
+            f"{GAME},,{row.deal},{row.status},{row.moves or ''},{row.states},"
+            f"{row.seconds:.4f},,{MAX_STATES}\n"
+            for row in table.rows[:3]
+        )
+    )
     assert outcome(load_study(old)) == outcome(table)[:3] and load_study(old).rules == {}
     with CountingExecutor() as pool:
         again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=old, progress=False)
     assert sorted(pool.deals) == [4, 5, 6] and outcome(again) == outcome(table)
-    assert list(records(old)[0]) == list(COLUMNS)           # written again, with the rules
+    assert list(records(old)[0]) == list(COLUMNS)  # written again, with the rules
     assert load_study(old).rules == rules_of(sw.load_game(GAME)) == table.rules
 
 
@@ -557,17 +669,22 @@ def test_a_variants_file_without_the_rules_is_not_resumed(tmp_path):
     old = tmp_path / "old_bakers.csv"
     old.write_text(OLD_HEADER + f"old_bakers,,1,won,90,100,0.1000,,{MAX_STATES}\n")
     assert load_study(old).deals == [1]
-    with pytest.raises(StudyError, match="does not record the rules its results were found under, and "
-                                         "old_bakers is a variant"):
+    with pytest.raises(
+        StudyError,
+        match="does not record the rules its results were found under, and old_bakers is a variant",
+    ):
         study("old_bakers", "1-2", budget=None, max_states=MAX_STATES, out=old, progress=False)
 
 
-@pytest.mark.parametrize("limits, passed", [
-    ({}, (10.0, None)),
-    ({"max_states": 500}, (None, 500)),
-    ({"budget": 2.5}, (2.5, None)),
-    ({"budget": 2.5, "max_states": 500}, (2.5, 500)),
-])
+@pytest.mark.parametrize(
+    "limits, passed",
+    [
+        ({}, (10.0, None)),
+        ({"max_states": 500}, (None, 500)),
+        ({"budget": 2.5}, (2.5, None)),
+        ({"budget": 2.5, "max_states": 500}, (2.5, 500)),
+    ],
+)
 def test_the_limits_given_are_the_only_ones(limits, passed):
     calls = []
 
@@ -588,8 +705,9 @@ WITHOUT_DIFFICULTY = ",".join(COLUMNS[:-1]) + "\n"
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_won_deals_record_their_difficulty_and_it_round_trips(tmp_path, suffix):
     out = tmp_path / f"levels{suffix}"
-    table = study(GAME, "1-3", budget=None, max_states=MAX_STATES, out=out, progress=False, workers=1,
-                  difficulty=True)
+    table = study(
+        GAME, "1-3", budget=None, max_states=MAX_STATES, out=out, progress=False, workers=1, difficulty=True
+    )
     game = sw.load_game(GAME)
     assert table.counts()["won"] >= 2
     for row in table:
@@ -601,8 +719,10 @@ def test_won_deals_record_their_difficulty_and_it_round_trips(tmp_path, suffix):
         expected = sw.difficulty(start, win).as_dict()
         assert row.difficulty == {k: v for k, v in expected.items() if k != "text"}
     assert [row.difficulty for row in load_study(out)] == [row.difficulty for row in table]
-    assert all(row.difficulty is None for row in study(GAME, "1-3", budget=None, max_states=MAX_STATES,
-                                                       progress=False, workers=1))     # off by default
+    assert all(
+        row.difficulty is None
+        for row in study(GAME, "1-3", budget=None, max_states=MAX_STATES, progress=False, workers=1)
+    )  # off by default
 
 
 def test_a_deal_not_won_records_no_difficulty():
@@ -614,8 +734,21 @@ def test_a_file_without_the_difficulty_column_is_read_and_resumed(straight, tmp_
     table, _ = straight
     old = tmp_path / "old.csv"
     rules = json.dumps(rules_of(sw.load_game(GAME)), sort_keys=True)
-    lines = [[GAME, "", row.deal, row.status, row.moves or "", row.states, f"{row.seconds:.4f}", "", MAX_STATES, rules]
-             for row in table.rows[:3]]
+    lines = [
+        [
+            GAME,
+            "",
+            row.deal,
+            row.status,
+            row.moves or "",
+            row.states,
+            f"{row.seconds:.4f}",
+            "",
+            MAX_STATES,
+            rules,
+        ]
+        for row in table.rows[:3]
+    ]
     with open(old, "w", newline="") as f:
         f.write(WITHOUT_DIFFICULTY)
         csv.writer(f, lineterminator="\n").writerows(lines)
@@ -624,7 +757,7 @@ def test_a_file_without_the_difficulty_column_is_read_and_resumed(straight, tmp_
     with CountingExecutor() as pool:
         again = study(GAME, DEALS, budget=None, max_states=MAX_STATES, executor=pool, out=old, progress=False)
     assert sorted(pool.deals) == [4, 5, 6] and outcome(again) == outcome(table)
-    assert list(records(old)[0]) == list(COLUMNS)           # written again, with the column
+    assert list(records(old)[0]) == list(COLUMNS)  # written again, with the column
     assert outcome(load_study(old)) == outcome(table)
 
 
@@ -640,8 +773,25 @@ def test_a_bad_difficulty_flag_or_field_is_refused(tmp_path, straight):
 
 def test_the_cli_records_difficulty_when_asked(tmp_path, capsys):
     out = tmp_path / "levels.csv"
-    assert main(["study", GAME, "--deals", "1-3", "--max-states", str(MAX_STATES), "--workers", "1",
-                 "--difficulty", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "study",
+                GAME,
+                "--deals",
+                "1-3",
+                "--max-states",
+                str(MAX_STATES),
+                "--workers",
+                "1",
+                "--difficulty",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     rows = load_study(out).rows
     assert any(row.difficulty for row in rows)
     assert all((row.difficulty is not None) == (row.status == "won") for row in rows)

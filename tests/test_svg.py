@@ -27,8 +27,9 @@ def drawn_cards(svg: str) -> dict[str, list[str]]:
     out = {}
     for group in root.iter(f"{NS}g"):
         if "data-pile" in group.attrib:
-            out[group.attrib["data-pile"]] = [g.attrib["data-card"] for g in group.iter(f"{NS}g")
-                                              if "data-card" in g.attrib]
+            out[group.attrib["data-pile"]] = [
+                g.attrib["data-card"] for g in group.iter(f"{NS}g") if "data-card" in g.attrib
+            ]
     return out
 
 
@@ -40,7 +41,7 @@ def test_every_pile_and_every_face_up_card_is_drawn(game_id):
     layout = {p["id"]: p for p in state.game.layout()["piles"]}
     assert set(drawn) == set(state.game.pile_ids)
     for pid, codes in state.visible().items():
-        shown = codes[-2:] if layout[pid]["fan"] == "none" else codes   # stacks show their top two
+        shown = codes[-2:] if layout[pid]["fan"] == "none" else codes  # stacks show their top two
         assert drawn[pid] == shown, pid
 
 
@@ -63,9 +64,11 @@ def test_the_picture_is_deterministic_and_as_tall_as_its_cards_reach():
     root = ET.fromstring(svg)
     layout = state.game.layout()
     assert float(root.attrib["width"]) == pytest.approx(layout["width"] * 44 + 2 * 13.2, abs=1)
-    lowest = max(y + geometry.CARD_ASPECT + cards[-1][1] for (_, y), cards in svg_places(svg, 44).values() if cards)
-    height = (float(root.attrib["height"]) - 2 * 13.2) / 44       # whole pixels: +-0.5 / 44
-    assert lowest + 0.2 - 0.012 <= height <= lowest + 0.2 + 0.25 + 0.012   # a margin, in quarter steps
+    lowest = max(
+        y + geometry.CARD_ASPECT + cards[-1][1] for (_, y), cards in svg_places(svg, 44).values() if cards
+    )
+    height = (float(root.attrib["height"]) - 2 * 13.2) / 44  # whole pixels: +-0.5 / 44
+    assert lowest + 0.2 - 0.012 <= height <= lowest + 0.2 + 0.25 + 0.012  # a margin, in quarter steps
 
 
 @pytest.mark.parametrize("game_id", sw.games())
@@ -79,7 +82,9 @@ def test_the_picture_draws_where_the_geometry_places(game_id):
         placed = board["piles"][pid]
         assert (x, y) == (pytest.approx(placed["x"], abs=0.003), pytest.approx(placed["y"], abs=0.003)), pid
         expected = placed["cards"] if state.visible()[pid] else []
-        assert cards == [(pytest.approx(dx, abs=0.003), pytest.approx(dy, abs=0.003)) for dx, dy in expected], pid
+        assert cards == [
+            (pytest.approx(dx, abs=0.003), pytest.approx(dy, abs=0.003)) for dx, dy in expected
+        ], pid
 
 
 def test_a_built_decks_hidden_cards_are_backs():
@@ -95,6 +100,7 @@ def test_a_built_decks_hidden_cards_are_backs():
 class Veiled(type(sw.load_game("freecell"))):
     """FreeCell whose rules hide the two lowest cards of t0, and whose positions carry a
     pile entry with a "base" index that hides nothing."""
+
     id = "test_veiled_freecell"
 
     def hidden_below(self, state):
@@ -139,9 +145,10 @@ def test_right_fans_stop_before_the_next_pile_and_unlimited_down_fans_push():
     piles = {p["id"]: p for p in layout["piles"]}
     d2 = piles["d2"]
     assert geometry.fan_room(d2, layout) == pytest.approx(piles["r2x"]["x"] - d2["x"] - 1 - 0.1)
-    assert geometry.fan_room(piles["r1c1"], layout) == float("inf")          # r2c1 lies beneath it
+    assert geometry.fan_room(piles["r1c1"], layout) == float("inf")  # r2c1 lies beneath it
     assert geometry.fan_room(piles["r3c1"], layout) == pytest.approx(
-        max(layout["height"] - piles["r3c1"]["y"] - geometry.CARD_ASPECT, geometry.MIN_FAN_ROOM))
+        max(layout["height"] - piles["r3c1"]["y"] - geometry.CARD_ASPECT, geometry.MIN_FAN_ROOM)
+    )
 
 
 def test_the_layouts_use_the_geometry():
@@ -160,21 +167,27 @@ def test_the_geometry_is_sent_as_json_data():
 
 def test_svg_needs_no_jupyter():
     # With these modules set to None, importing them raises ImportError.
-    code = ("import sys; sys.modules['anywidget'] = sys.modules['ipywidgets'] = sys.modules['traitlets'] = None\n"
-            "import solwidget as sw\n"
-            "svg = sw.load_game('interlock').deal(1)._repr_svg_()\n"
-            "assert svg.startswith('<svg')\n"
-            "print('ok')")
+    code = (
+        "import sys; sys.modules['anywidget'] = sys.modules['ipywidgets'] = sys.modules['traitlets'] = None\n"
+        "import solwidget as sw\n"
+        "svg = sw.load_game('interlock').deal(1)._repr_svg_()\n"
+        "assert svg.startswith('<svg')\n"
+        "print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
 
 
 def test_a_long_fan_moves_the_row_beneath_it_down():
-    piles = [{"id": "a", "x": 0, "y": 0, "z": 0}, {"id": "b", "x": 0.5, "y": 2.4, "z": 0},
-             {"id": "c", "x": 3, "y": 2.4, "z": 0}, {"id": "d", "x": 0, "y": 2.4, "z": 1}]
+    piles = [
+        {"id": "a", "x": 0, "y": 0, "z": 0},
+        {"id": "b", "x": 0.5, "y": 2.4, "z": 0},
+        {"id": "c", "x": 3, "y": 2.4, "z": 0},
+        {"id": "d", "x": 0, "y": 2.4, "z": 1},
+    ]
     extents = {"a": 1.9, "b": 1.4, "c": 1.4, "d": 1.4}
-    assert row_shifts(piles, extents) == {"a": 0, "b": 0, "c": 0, "d": 0}      # it fits the gap
+    assert row_shifts(piles, extents) == {"a": 0, "b": 0, "c": 0, "d": 0}  # it fits the gap
     extents["a"] = 3.0
     shifts = row_shifts(piles, extents)
-    assert shifts["b"] == shifts["c"] == pytest.approx(3.0 + geometry.PUSH_GAP - 2.4)   # the row moves as one
-    assert shifts["a"] == 0 and shifts["d"] == 0                               # another layer stays
+    assert shifts["b"] == shifts["c"] == pytest.approx(3.0 + geometry.PUSH_GAP - 2.4)  # the row moves as one
+    assert shifts["a"] == 0 and shifts["d"] == 0  # another layer stays

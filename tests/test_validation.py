@@ -29,11 +29,20 @@ def run_cli(capsys, *argv):
 
 
 # ------------------------------------------------------------------ solver budgets
-@pytest.mark.parametrize("budget, value", [
-    ("max_states", float("nan")), ("max_states", "100"), ("max_states", -5), ("max_states", True),
-    ("max_seconds", "2"), ("max_seconds", float("nan")), ("max_seconds", float("inf")), ("max_seconds", -1),
-    ("max_seconds", False),
-])
+@pytest.mark.parametrize(
+    "budget, value",
+    [
+        ("max_states", float("nan")),
+        ("max_states", "100"),
+        ("max_states", -5),
+        ("max_states", True),
+        ("max_seconds", "2"),
+        ("max_seconds", float("nan")),
+        ("max_seconds", float("inf")),
+        ("max_seconds", -1),
+        ("max_seconds", False),
+    ],
+)
 @pytest.mark.parametrize("entry", ["solve", "Solver", "hint"])
 def test_a_bad_budget_is_refused_by_name_before_any_search(entry, budget, value):
     call = {"solve": sw.solve, "Solver": sw.Solver, "hint": sw.hint}[entry]
@@ -43,18 +52,24 @@ def test_a_bad_budget_is_refused_by_name_before_any_search(entry, budget, value)
     assert message.startswith(f"{budget} must be ") and message.endswith(f"not {value!r}")
 
 
-@pytest.mark.parametrize("portfolio, words", [
-    (5, "portfolio must be a list of 1 to 64 searches"),
-    ([{"depth_weight": "x"}], "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06, not 'x'"),
-    ([], "portfolio must be a list"),
-    ({"depth_weight": 0.5}, "portfolio must be a list"),
-    ([{"depth_weight": 0.5}, "greedy"], "portfolio[1] must be a dict"),
-    ([{"explore": 1.0}], "portfolio[0]['explore'] must be a share from 0 to below 1"),
-    ([{"weights": {"cells": float("nan")}}], "portfolio[0]['weights']['cells'] must be a finite number"),
-    ([{"weights": {"luck": 1.0}}], "weights has no weight 'luck'"),
-    ([{"weights": {3: 1.0}}], "portfolio[0]['weights'] has no weight 3"),
-    ([{"depth": 1}], "portfolio[0] has no option 'depth'"),
-])
+@pytest.mark.parametrize(
+    "portfolio, words",
+    [
+        (5, "portfolio must be a list of 1 to 64 searches"),
+        (
+            [{"depth_weight": "x"}],
+            "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06, not 'x'",
+        ),
+        ([], "portfolio must be a list"),
+        ({"depth_weight": 0.5}, "portfolio must be a list"),
+        ([{"depth_weight": 0.5}, "greedy"], "portfolio[1] must be a dict"),
+        ([{"explore": 1.0}], "portfolio[0]['explore'] must be a share from 0 to below 1"),
+        ([{"weights": {"cells": float("nan")}}], "portfolio[0]['weights']['cells'] must be a finite number"),
+        ([{"weights": {"luck": 1.0}}], "weights has no weight 'luck'"),
+        ([{"weights": {3: 1.0}}], "portfolio[0]['weights'] has no weight 3"),
+        ([{"depth": 1}], "portfolio[0] has no option 'depth'"),
+    ],
+)
 def test_a_bad_portfolio_is_refused_by_name(portfolio, words):
     with pytest.raises(sw.InvalidArgument) as err:
         sw.solve(FREECELL_1, portfolio=portfolio)
@@ -62,15 +77,19 @@ def test_a_bad_portfolio_is_refused_by_name(portfolio, words):
 
 
 HOSTILE_OPTIONS = [
-    ({"table_size": 10 ** 30}, "table_size must be a whole number from 1 to 4,294,967,296"),
+    ({"table_size": 10**30}, "table_size must be a whole number from 1 to 4,294,967,296"),
     ({"table_size": 0}, "table_size must be a whole number from 1 to 4,294,967,296"),
-    ({"frontier_size": 2 ** 63}, "frontier_size must be a whole number from 1 to 4,294,967,296"),
+    ({"frontier_size": 2**63}, "frontier_size must be a whole number from 1 to 4,294,967,296"),
     ({"depth_weight": 1e308}, "depth_weight must be a finite number from 0 to 1e+06"),
-    ({"portfolio": [{"depth_weight": 1e308, "explore": 0.5}]},
-     "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06"),
+    (
+        {"portfolio": [{"depth_weight": 1e308, "explore": 0.5}]},
+        "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06",
+    ),
     ({"weights": {"home": 1e308}}, "weights['home'] must be a finite number from 0 to 1e+06"),
-    ({"portfolio": [{"weights": {"buried": 2e6}, "explore": 0.3}]},
-     "portfolio[0]['weights']['buried'] must be a finite number from 0 to 1e+06"),
+    (
+        {"portfolio": [{"weights": {"buried": 2e6}, "explore": 0.3}]},
+        "portfolio[0]['weights']['buried'] must be a finite number from 0 to 1e+06",
+    ),
 ]
 
 
@@ -90,9 +109,15 @@ def test_memory_sizes_and_weights_beyond_their_bounds_are_refused_by_name(option
     assert str(err.value).startswith(words)
 
 
-@pytest.mark.parametrize("options", [{"table_size": 4_294_967_296, "frontier_size": 4_294_967_296},
-                                     {"depth_weight": 1e6}, {"weights": {"home": 1e6}},
-                                     {"portfolio": [{"depth_weight": 1e6, "explore": 0.5, "weights": {"down": 1e6}}]}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"table_size": 4_294_967_296, "frontier_size": 4_294_967_296},
+        {"depth_weight": 1e6},
+        {"weights": {"home": 1e6}},
+        {"portfolio": [{"depth_weight": 1e6, "explore": 0.5, "weights": {"down": 1e6}}]},
+    ],
+)
 def test_memory_sizes_and_weights_at_their_bounds_still_search(options):
     result = sw.solve(sw.load_game("triple_interchange").deal(1), max_states=2000, **options)
     assert result.status in ("won", "unknown")
@@ -105,21 +130,28 @@ def test_a_good_budget_still_solves():
 
 def test_the_cli_refuses_a_bad_budget_in_the_words_of_the_api_and_of_study(capsys):
     solve_code, _, solve_err = run_cli(capsys, "solve", "freecell", "1", "--max-states", "-5", "--quiet")
-    study_code, _, study_err = run_cli(capsys, "study", "freecell", "--deals", "1-3", "--max-states", "-5",
-                                       "--quiet")
+    study_code, _, study_err = run_cli(
+        capsys, "study", "freecell", "--deals", "1-3", "--max-states", "-5", "--quiet"
+    )
     with pytest.raises(sw.InvalidArgument) as api:
         sw.solve(FREECELL_1, max_states=-5)
     assert solve_code == study_code == 2
     assert solve_err == study_err == f"solwidget: error: {api.value}\n"
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["solve", "freecell", "1", "--max-states", "abc"], "max_states must be a whole number >= 1"),
-    (["solve", "freecell", "1", "--max-seconds", "nan"], "max_seconds must be a positive, finite number"),
-    (["study", "freecell", "--deals", "1-2", "--budget", "inf"], "budget must be a positive, finite number"),
-    (["study", "freecell", "--deals", "1-100000000000000000000", "--budget", "1"], "out of range"),
-    (["study", "freecell", "--deals", "1-" + "9" * 5000, "--budget", "1"], "cannot read deals"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["solve", "freecell", "1", "--max-states", "abc"], "max_states must be a whole number >= 1"),
+        (["solve", "freecell", "1", "--max-seconds", "nan"], "max_seconds must be a positive, finite number"),
+        (
+            ["study", "freecell", "--deals", "1-2", "--budget", "inf"],
+            "budget must be a positive, finite number",
+        ),
+        (["study", "freecell", "--deals", "1-100000000000000000000", "--budget", "1"], "out of range"),
+        (["study", "freecell", "--deals", "1-" + "9" * 5000, "--budget", "1"], "cannot read deals"),
+    ],
+)
 def test_the_cli_refuses_bad_values_without_a_traceback(capsys, argv, words):
     code, out, err = run_cli(capsys, *argv, "--quiet")
     assert code == 2 and out == "" and words in err and "Traceback" not in err
@@ -182,7 +214,7 @@ CORRUPT = [
 @pytest.mark.parametrize("field, line", CORRUPT, ids=[c[0] for c in CORRUPT])
 def test_a_corrupt_study_file_is_refused_with_its_line_and_field_and_left_alone(tmp_path, field, line):
     path = tmp_path / "study.csv"
-    path.write_text(HEADER + GOOD + line + "freecell,,3,wo")       # and a half-written last line
+    path.write_text(HEADER + GOOD + line + "freecell,,3,wo")  # and a half-written last line
     before = path.read_bytes()
     with pytest.raises(StudyError) as err:
         load_study(path)
@@ -191,9 +223,16 @@ def test_a_corrupt_study_file_is_refused_with_its_line_and_field_and_left_alone(
         study("freecell", "1-3", budget=None, max_states=300, out=path, executor=pool, progress=False)
     assert f"{path}, line 3, field {field!r}" in str(err.value) and pool.deals == []
     assert path.read_bytes() == before
-    fresh = tmp_path / "fresh.csv"          # the study pointed at a new file runs
-    table = study("freecell", "1-2", budget=None, max_states=300, out=fresh, executor=ThreadPoolExecutor(1),
-                  progress=False)
+    fresh = tmp_path / "fresh.csv"  # the study pointed at a new file runs
+    table = study(
+        "freecell",
+        "1-2",
+        budget=None,
+        max_states=300,
+        out=fresh,
+        executor=ThreadPoolExecutor(1),
+        progress=False,
+    )
     assert table.deals == [1, 2] and load_study(fresh) == table
 
 
@@ -201,8 +240,10 @@ def test_a_study_file_that_is_not_utf8_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "study.csv"
     path.write_bytes(HEADER.encode() + GOOD.encode() + b"freecell,,2,won,90,120,0.01,,300\xff\n")
     before = path.read_bytes()
-    for read in (lambda: load_study(path),
-                 lambda: study("freecell", "1-2", budget=None, max_states=300, out=path, progress=False)):
+    for read in (
+        lambda: load_study(path),
+        lambda: study("freecell", "1-2", budget=None, max_states=300, out=path, progress=False),
+    ):
         with pytest.raises(StudyError, match=f"{path}, line 3: byte 0xff is not UTF-8 text"):
             read()
     assert path.read_bytes() == before
@@ -217,9 +258,16 @@ def test_a_study_file_with_no_format_is_refused_naming_out(out):
 def test_a_valid_study_file_loses_only_its_half_written_line_on_resume(tmp_path):
     path = tmp_path / "study.csv"
     path.write_text(HEADER + "freecell,,1,unknown,,50,0.0100,,50\nfreecell,,2,wo")
-    assert load_study(path).deals == [1] and path.read_text().endswith(",wo")    # loading only reads
-    table = study("freecell", "1-2", budget=None, max_states=50, out=path, executor=ThreadPoolExecutor(1),
-                  progress=False)
+    assert load_study(path).deals == [1] and path.read_text().endswith(",wo")  # loading only reads
+    table = study(
+        "freecell",
+        "1-2",
+        budget=None,
+        max_states=50,
+        out=path,
+        executor=ThreadPoolExecutor(1),
+        progress=False,
+    )
     assert table.deals == [1, 2] and [r.deal for r in load_study(path)] == [1, 2]
 
 
@@ -246,8 +294,11 @@ def test_a_face_down_card_is_refused_in_the_same_words_wherever_it_lies():
     assert "[JH]" in state.to_dict()["piles"]["d2"] and "[7S]" not in state.to_dict()["piles"]["d2"]
     in_d2 = state.explain(sw.Move("d2", "r1c1", 1, "[JH]"))
     elsewhere = state.explain(sw.Move("d2", "r1c1", 1, "[7S]"))
-    assert in_d2.replace("JH", "card") == elsewhere.replace("7S", "card") == \
-        "card is not among the face-up cards of d2"
+    assert (
+        in_d2.replace("JH", "card")
+        == elsewhere.replace("7S", "card")
+        == "card is not among the face-up cards of d2"
+    )
     assert state.explain("d2 r1c1 [JH]") == in_d2
 
 
@@ -281,19 +332,23 @@ def test_bad_trait_updates_from_the_browser_are_refused_with_a_reply(data):
     assert "the browser" in replies[0]["text"] or "trait update" in replies[0]["text"]
     state = widget.get_state()
     assert widget.four_colour is False and state["message_kind"] == "error"
-    assert {k: v for k, v in json.loads(before).items() if not k.startswith("message")} == \
-        {k: v for k, v in json.loads(json.dumps(state, default=str)).items() if not k.startswith("message")}
+    assert {k: v for k, v in json.loads(before).items() if not k.startswith("message")} == {
+        k: v for k, v in json.loads(json.dumps(state, default=str)).items() if not k.startswith("message")
+    }
 
 
-@pytest.mark.parametrize("name, value, words", [
-    ("four_colour", "yes", "four_colour must be a boolean"),
-    ("deal", -5, "deal: deal number -5 is out of range"),
-    ("deal", "7", "deal must be an int"),
-    ("replay_delay", float("nan"), "replay_delay must be a finite number of seconds"),
-    ("state", None, "state must be a State"),
-    ("state", 5, "state must be"),
-    ("state", sw.load_game("interlock").deal(1), "state must be a State of freecell"),
-])
+@pytest.mark.parametrize(
+    "name, value, words",
+    [
+        ("four_colour", "yes", "four_colour must be a boolean"),
+        ("deal", -5, "deal: deal number -5 is out of range"),
+        ("deal", "7", "deal must be an int"),
+        ("replay_delay", float("nan"), "replay_delay must be a finite number of seconds"),
+        ("state", None, "state must be a State"),
+        ("state", 5, "state must be"),
+        ("state", sw.load_game("interlock").deal(1), "state must be a State of freecell"),
+    ],
+)
 def test_traits_set_from_python_are_refused_in_the_projects_words(name, value, words):
     widget = sw.SolitaireWidget("freecell", deal=1)
     before = widget.get_state()
@@ -303,41 +358,66 @@ def test_traits_set_from_python_are_refused_in_the_projects_words(name, value, w
 
 
 # ------------------------------------------------------------------ values too long to print
-HUGE = 10**5000          # Python refuses to print an int of more than 4,300 digits
+HUGE = 10**5000  # Python refuses to print an int of more than 4,300 digits
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: sw.load_game("freecell").deal(HUGE), "deal number <int of about 5001 digits> is out of range"),
-    (lambda: sw.solve(FREECELL_1, max_seconds=HUGE), "max_seconds must be a positive, finite number"),
-    (lambda: sw.load_game("freecell").parse_move(sw.Move("t0", "t1", HUGE)), "number of cards must be from 1"),
-    (lambda: sw.load_game("freecell", cells=-HUGE), "cells must be a whole number from 0 to 10, not <-int"),
-    (lambda: sw.load_game("interchange").state_from_dict(
-        {**sw.load_game("interchange").deal(1).to_dict(), "redeals": HUGE}), "'redeals' is <int of about"),
-    (lambda: sw.load_game("mutated").state_from_dict(
-        {**sw.load_game("mutated").deal(1).to_dict(), "decks": {"d1": {"mode": "built", "base": HUGE}}}),
-     "base index <int of about 5001 digits> is beyond"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda: sw.load_game("freecell").deal(HUGE),
+            "deal number <int of about 5001 digits> is out of range",
+        ),
+        (lambda: sw.solve(FREECELL_1, max_seconds=HUGE), "max_seconds must be a positive, finite number"),
+        (
+            lambda: sw.load_game("freecell").parse_move(sw.Move("t0", "t1", HUGE)),
+            "number of cards must be from 1",
+        ),
+        (
+            lambda: sw.load_game("freecell", cells=-HUGE),
+            "cells must be a whole number from 0 to 10, not <-int",
+        ),
+        (
+            lambda: sw.load_game("interchange").state_from_dict(
+                {**sw.load_game("interchange").deal(1).to_dict(), "redeals": HUGE}
+            ),
+            "'redeals' is <int of about",
+        ),
+        (
+            lambda: sw.load_game("mutated").state_from_dict(
+                {
+                    **sw.load_game("mutated").deal(1).to_dict(),
+                    "decks": {"d1": {"mode": "built", "base": HUGE}},
+                }
+            ),
+            "base index <int of about 5001 digits> is beyond",
+        ),
+    ],
+)
 def test_a_number_too_long_to_print_is_shown_shortened(call, words):
     with pytest.raises(sw.SolwidgetError) as err:
         call()
     assert words in str(err.value) and len(str(err.value)) < 300
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda w: w.replay("t0 f0"), "moves must be a list of moves"),
-    (lambda w: w.replay(5), "moves must be a list of moves"),
-    (lambda w: w.replay([], delay=float("nan")), "delay must be a finite number"),
-    (lambda w: w.replay([], delay=-1), "delay must be a finite number"),
-    (lambda w: w.show_solver(sw.Solver(w.state), steps=0), "steps must be a whole number >= 1"),
-    (lambda w: w.show_solver(sw.Solver(w.state), every="often"), "every must be a finite number"),
-    (lambda w: w.show_solver("solver"), "solver must be a Solver"),
-    (lambda w: w.solve(max_states=-1), "max_states must be"),
-    (lambda w: w.hint(max_seconds="2"), "max_seconds must be"),
-    (lambda w: sw.SolitaireWidget("freecell", state=5), "state must be a State"),
-    (lambda w: sw.SolitaireWidget("freecell", four_colour="yes"), "four_colour must be a boolean"),
-    (lambda w: sw.SolitaireWidget(w.game, cells=3), "give options to load_game"),
-    (lambda w: sw.Solver(w.state, greedy=True), "Solver has no option 'greedy'"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda w: w.replay("t0 f0"), "moves must be a list of moves"),
+        (lambda w: w.replay(5), "moves must be a list of moves"),
+        (lambda w: w.replay([], delay=float("nan")), "delay must be a finite number"),
+        (lambda w: w.replay([], delay=-1), "delay must be a finite number"),
+        (lambda w: w.show_solver(sw.Solver(w.state), steps=0), "steps must be a whole number >= 1"),
+        (lambda w: w.show_solver(sw.Solver(w.state), every="often"), "every must be a finite number"),
+        (lambda w: w.show_solver("solver"), "solver must be a Solver"),
+        (lambda w: w.solve(max_states=-1), "max_states must be"),
+        (lambda w: w.hint(max_seconds="2"), "max_seconds must be"),
+        (lambda w: sw.SolitaireWidget("freecell", state=5), "state must be a State"),
+        (lambda w: sw.SolitaireWidget("freecell", four_colour="yes"), "four_colour must be a boolean"),
+        (lambda w: sw.SolitaireWidget(w.game, cells=3), "give options to load_game"),
+        (lambda w: sw.Solver(w.state, greedy=True), "Solver has no option 'greedy'"),
+    ],
+)
 def test_widget_and_solver_calls_are_checked_before_anything_runs(call, words):
     widget = sw.SolitaireWidget("freecell", deal=1)
     before = widget.get_state()

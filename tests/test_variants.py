@@ -40,10 +40,14 @@ RELATIVES = {
 }
 OTHERS = {
     "freecell_ten_piles": ("freecell", {"piles": 10, "moves": "one card", "empty": "none"}),
-    "interchange_two_decks": ("single_interchange", {"decks": 2, "piles": 7, "foundations": "king down",
-                                                     "draw": 3, "cells": 1}),
-    "freecell_upside_down": ("freecell", {"moves": "any group", "build": "up regardless of suit",
-                                          "foundations": "king down"}),
+    "interchange_two_decks": (
+        "single_interchange",
+        {"decks": 2, "piles": 7, "foundations": "king down", "draw": 3, "cells": 1},
+    ),
+    "freecell_upside_down": (
+        "freecell",
+        {"moves": "any group", "build": "up regardless of suit", "foundations": "king down"},
+    ),
     "mutated_again": ("mutated", {}),
 }
 VARIANTS = {**RELATIVES, **OTHERS}
@@ -92,23 +96,31 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("base, changes, parameter, accepted", REFUSED,
-                         ids=[f"{b}-{next(iter(c))}-{c[next(iter(c))]}" for b, c, *_ in REFUSED])
-def test_each_wrong_change_is_refused_naming_the_parameter_and_what_it_takes(base, changes, parameter, accepted):
+@pytest.mark.parametrize(
+    "base, changes, parameter, accepted",
+    REFUSED,
+    ids=[f"{b}-{next(iter(c))}-{c[next(iter(c))]}" for b, c, *_ in REFUSED],
+)
+def test_each_wrong_change_is_refused_naming_the_parameter_and_what_it_takes(
+    base, changes, parameter, accepted
+):
     with pytest.raises(sw.InvalidVariant) as caught:
         sw.variant(base, id="refused_variant", name="Refused", **changes)
     assert str(caught.value).startswith(f"{parameter}: ")
     assert accepted in str(caught.value)
-    with pytest.raises(sw.UnknownGame):             # nothing was registered
+    with pytest.raises(sw.UnknownGame):  # nothing was registered
         sw.load_game("refused_variant")
 
 
-@pytest.mark.parametrize("game_id, name, words", [
-    ("freecell", "FreeCell", "taken by FreeCell, a game of the catalogue"),
-    ("Bakers", "B", "lower-case letters"),
-    ("bakers game", "B", "lower-case letters"),
-    ("fine_id", "  ", "name: "),
-])
+@pytest.mark.parametrize(
+    "game_id, name, words",
+    [
+        ("freecell", "FreeCell", "taken by FreeCell, a game of the catalogue"),
+        ("Bakers", "B", "lower-case letters"),
+        ("bakers game", "B", "lower-case letters"),
+        ("fine_id", "  ", "name: "),
+    ],
+)
 def test_ids_and_names_are_checked(game_id, name, words):
     with pytest.raises(sw.InvalidVariant, match=words):
         sw.variant("freecell", id=game_id, name=name, build="down in suit")
@@ -121,7 +133,7 @@ def test_an_unknown_base_is_an_unknown_game():
 
 def test_a_taken_id_is_refused_unless_the_definition_is_the_same():
     bakers = define("bakers_game")
-    assert define("bakers_game") is bakers            # a notebook cell run twice
+    assert define("bakers_game") is bakers  # a notebook cell run twice
     with pytest.raises(sw.InvalidVariant, match="id: 'bakers_game' is taken by the variant"):
         sw.variant("freecell", id="bakers_game", name="Baker's Game", build="down in suit", cells=3)
     assert sw.load_game("bakers_game").cells == 4
@@ -139,12 +151,18 @@ def test_rules_and_refusals_speak_of_the_variants_own_rules():
     assert "builds down in suit" in bakers.summary and "alternating" not in bakers.summary
     assert bakers.describe() == "FreeCell, builds down in suit"
     state = bakers.deal(1)
-    move = next(m for m in (sw.Move(a, b) for a in bakers.pile_ids[8:] for b in bakers.pile_ids[8:])
-                if m.src != m.dst and state.pile(m.src) and state.pile(m.dst) and m not in state.legal_moves())
+    move = next(
+        m
+        for m in (sw.Move(a, b) for a in bakers.pile_ids[8:] for b in bakers.pile_ids[8:])
+        if m.src != m.dst and state.pile(m.src) and state.pile(m.dst) and m not in state.legal_moves()
+    )
     assert state.explain(move).endswith("the tableau builds down in suit")
 
     ten = define("freecell_ten_piles").game()
-    assert len(ten.tableau_indices) == 10 and [len(ten.deal(1).pile(f"t{i}")) for i in range(10)] == [6, 6] + [5] * 8
+    assert (
+        len(ten.tableau_indices) == 10
+        and [len(ten.deal(1).pile(f"t{i}")) for i in range(10)] == [6, 6] + [5] * 8
+    )
     assert "cards move one at a time" in ten.summary and "takes no cards" in ten.summary
     state = position("freecell_ten_piles", t0="KH QS", rest="t1")
     assert state.explain("t0 t9") == "t9 takes no cards"
@@ -158,7 +176,7 @@ def test_rules_and_refusals_speak_of_the_variants_own_rules():
 def test_one_card_moves_refuse_a_run_in_words():
     define("freecell_ten_piles")
     piles = {"t0": "KH QS JH", "t1": "KD", "rest": "t2"}
-    assert position("freecell", **piles).explain("t0 t1 2") is None     # a supermove in FreeCell
+    assert position("freecell", **piles).explain("t0 t1 2") is None  # a supermove in FreeCell
     state = position("freecell_ten_piles", **piles)
     assert state.explain("t0 t1 2") == "cards move one at a time here: move the others one by one"
     assert "t0 t1 2" not in {str(m) for m in state.legal_moves()}
@@ -211,7 +229,7 @@ def test_drawn_and_played_in_the_widget(game):
     assert {p["id"] for p in board["piles"]} == set(game.pile_ids)
     assert synced["legal"] == [str(m) for m in widget.state.legal_moves()]
     assert board["summary"] == game.summary
-    picture = widget.state._repr_svg_()            # a State draws itself too, with no widget
+    picture = widget.state._repr_svg_()  # a State draws itself too, with no widget
     assert picture.startswith("<svg") and picture.count("<") > len(game.pile_ids)
     move = widget.state.legal_moves()[0]
     expected = widget.state.play(move)
@@ -230,7 +248,12 @@ def test_a_variant_keeps_its_bases_profile_only_where_the_lemmas_hold():
     bakers = define("bakers_game").game()
     assert profile_for(bakers) is profile_for(sw.load_game("freecell"))
     assert isinstance(profile_for(bakers).expander(bakers), CellsExpander)
-    for game_id in ("freecell_0_cells", "triple_interchange_kings", "interlock_any_space", "interlock_draw_three"):
+    for game_id in (
+        "freecell_0_cells",
+        "triple_interchange_kings",
+        "interlock_any_space",
+        "interlock_draw_three",
+    ):
         game = define(game_id).game()
         base = sw.load_game(VARIANTS[game_id][0])
         assert profile_for(base) is not GENERIC and not profile_for(base).assumes(game, base), game_id
@@ -241,14 +264,17 @@ def test_a_variant_keeps_its_bases_profile_only_where_the_lemmas_hold():
     assert profile_for(runs).lemmas(runs) == {"back piles alike": True, "bridges": False, "dead ends": False}
 
 
-@pytest.mark.parametrize("game_id, lemmas", [
-    ("interlock", {"back piles alike", "bridges", "dead ends"}),
-    ("triple_interchange", {"dead ends", "bridges"}),
-    ("quadruple_interchange", {"dead ends", "bridges"}),
-    ("interchange", set()),
-    ("freecell", {"cells expander"}),
-    ("mutated", {"settled cards stay home"}),
-])
+@pytest.mark.parametrize(
+    "game_id, lemmas",
+    [
+        ("interlock", {"back piles alike", "bridges", "dead ends"}),
+        ("triple_interchange", {"dead ends", "bridges"}),
+        ("quadruple_interchange", {"dead ends", "bridges"}),
+        ("interchange", set()),
+        ("freecell", {"cells expander"}),
+        ("mutated", {"settled cards stay home"}),
+    ],
+)
 def test_the_lemmas_hold_for_the_games_they_were_written_for(game_id, lemmas):
     game = sw.load_game(game_id)
     assert {name for name, holds in profile_for(game).lemmas(game).items() if holds} == lemmas
@@ -261,8 +287,9 @@ def test_where_the_profile_is_kept_its_fast_successors_are_the_engines():
         state = general.start(game.deal(number))[0]
         for turn in range(40):
             packed = sw.State(game, tuple(map(bytes, state.piles)), state.extra)
-            assert list(fast.expand(packed)) == [(m, sw.State(game, tuple(map(bytes, c.piles)), c.extra))
-                                                 for m, c in general.expand(state)]
+            assert list(fast.expand(packed)) == [
+                (m, sw.State(game, tuple(map(bytes, c.piles)), c.extra)) for m, c in general.expand(state)
+            ]
             children = list(general.expand(state))
             if not children:
                 break
@@ -276,22 +303,23 @@ def test_a_lemma_broken_by_the_change_would_have_called_a_won_position_lost():
     game = define("interlock_any_space").game()
     home = {"f0": "AC", "f1": "AD-KD", "f2": "AH-KH", "f3": "AS-KS"}
     state = position("interlock_any_space", t0="2C 3C", **home)
-    assert DeadEnds(game).is_dead(state)              # the lemma, outside its rules: wrong
+    assert DeadEnds(game).is_dead(state)  # the lemma, outside its rules: wrong
     result = sw.solve(state, max_states=10_000)
     assert result.status == "won"
     for move in result.moves:
         state = state.play(move)
     assert state.is_won()
     proper = position("interlock", t0="2C 3C", **home)
-    assert DeadEnds(proper.game).is_dead(proper)       # under Interlock's own rules: right
+    assert DeadEnds(proper.game).is_dead(proper)  # under Interlock's own rules: right
     assert sw.solve(proper, max_states=10_000).status == "lost"
 
 
 def test_lost_under_a_variant_agrees_with_every_line_of_play():
     # Baker's Game without free cells: small enough to try every line of play through the
     # engine alone, so that each of the solver's answers can be checked.
-    game = sw.variant("freecell", id="bakers_no_cells", name="Baker's Game, no cells",
-                      build="down in suit", cells=0).game()
+    game = sw.variant(
+        "freecell", id="bakers_no_cells", name="Baker's Game, no cells", build="down in suit", cells=0
+    ).game()
     assert profile_for(game) is GENERIC
     answers = Counter()
     for number in range(1, 11):
@@ -317,7 +345,9 @@ def _some_line_wins(start, limit):
     return False
 
 
-@pytest.mark.parametrize("game_id", ["bakers_game", "freecell_2_cells", "love_a_duck_runs", "freecell_ten_piles"])
+@pytest.mark.parametrize(
+    "game_id", ["bakers_game", "freecell_2_cells", "love_a_duck_runs", "freecell_ten_piles"]
+)
 def test_solve_solver_and_hint_take_a_variant(game_id):
     state = define(game_id).game().deal(4)
     result = sw.solve(state, max_states=3000)
@@ -361,13 +391,19 @@ def test_a_variant_of_a_variant_starts_from_its_changes():
 
 # ------------------------------------------------------------------ dealt by the rules
 # every value each change accepts, and some just outside
-VALUES = {"build": st.sampled_from(["down in suit", "up in alternating colours", "down regardless of suit",
-                                    "up in suit"]),
-          "moves": st.sampled_from(["one card", "supermove", "runs", "any group"]),
-          "empty": st.sampled_from(["any", "king", "none"]),
-          "foundations": st.sampled_from(["ace up", "king down"]),
-          "cells": st.integers(0, 11), "piles": st.integers(0, 16), "draw": st.integers(0, 6),
-          "redeals": st.one_of(st.none(), st.integers(0, 11)), "decks": st.integers(0, 5)}
+VALUES = {
+    "build": st.sampled_from(
+        ["down in suit", "up in alternating colours", "down regardless of suit", "up in suit"]
+    ),
+    "moves": st.sampled_from(["one card", "supermove", "runs", "any group"]),
+    "empty": st.sampled_from(["any", "king", "none"]),
+    "foundations": st.sampled_from(["ace up", "king down"]),
+    "cells": st.integers(0, 11),
+    "piles": st.integers(0, 16),
+    "draw": st.integers(0, 6),
+    "redeals": st.one_of(st.none(), st.integers(0, 11)),
+    "decks": st.integers(0, 5),
+}
 MADE = iter(range(10**9))
 
 
@@ -375,7 +411,9 @@ MADE = iter(range(10**9))
 def family_changes(draw):
     base = draw(st.sampled_from(sw.games()))
     cls = game_class(base)
-    names = draw(st.lists(st.sampled_from(variation_of(cls).takes(cls) or ["build"]), unique=True, max_size=4))
+    names = draw(
+        st.lists(st.sampled_from(variation_of(cls).takes(cls) or ["build"]), unique=True, max_size=4)
+    )
     return base, {name: draw(VALUES[name]) for name in names}
 
 
@@ -420,18 +458,21 @@ def test_an_id_is_at_most_so_long_and_any_accepted_one_reads_back_from_a_study(t
 
 
 # ------------------------------------------------------------------ files
-@pytest.mark.parametrize("text, suffix, words", [
-    ('id = "b"\nname = "B"\n', ".toml", "field 'base' is missing"),
-    ('id = "b"\nname = "B"\nbase = "freecell"\nbuild = "down in sute"\n', ".toml", "field build: one of"),
-    ('id = "b"\nname = "B"\nbase = "freecell"\ncells = "four"\n', ".toml", "field cells: a whole number"),
-    ('id = "b"\nname = "B"\nbase = "spider"\n', ".toml", "field base: unknown game 'spider'"),
-    ('id = "b"\nname = "B"\nbase = 3\n', ".toml", "field 'base' is a game id"),
-    ('id = "b"\nname = "B"\nbase = "freecell"\nshuffle = 1\n', ".toml", "field shuffle: no such change"),
-    ('id = "b\n', ".toml", "not TOML"),
-    ('{"id": "b",', ".json", "not JSON"),
-    ('[1, 2]', ".json", "a variant is a table"),
-    ('id = "b"', ".yaml", "a variant file is .toml or .json"),
-])
+@pytest.mark.parametrize(
+    "text, suffix, words",
+    [
+        ('id = "b"\nname = "B"\n', ".toml", "field 'base' is missing"),
+        ('id = "b"\nname = "B"\nbase = "freecell"\nbuild = "down in sute"\n', ".toml", "field build: one of"),
+        ('id = "b"\nname = "B"\nbase = "freecell"\ncells = "four"\n', ".toml", "field cells: a whole number"),
+        ('id = "b"\nname = "B"\nbase = "spider"\n', ".toml", "field base: unknown game 'spider'"),
+        ('id = "b"\nname = "B"\nbase = 3\n', ".toml", "field 'base' is a game id"),
+        ('id = "b"\nname = "B"\nbase = "freecell"\nshuffle = 1\n', ".toml", "field shuffle: no such change"),
+        ('id = "b\n', ".toml", "not TOML"),
+        ('{"id": "b",', ".json", "not JSON"),
+        ("[1, 2]", ".json", "a variant is a table"),
+        ('id = "b"', ".yaml", "a variant file is .toml or .json"),
+    ],
+)
 def test_a_malformed_file_is_refused_with_the_reason(tmp_path, text, suffix, words):
     path = tmp_path / f"variant{suffix}"
     path.write_text(text)
@@ -443,16 +484,27 @@ def test_a_malformed_file_is_refused_with_the_reason(tmp_path, text, suffix, wor
 BASE = '{"id": "hostile", "name": "Hostile", "base": "freecell"'
 
 
-@pytest.mark.parametrize("content, suffix, words", [
-    ("[" * 30_000 + "]" * 30_000, ".json", "nested too deeply"),
-    ("x = " + "[" * 20_000 + "]" * 20_000, ".toml", "nested too deeply"),
-    (b'id = "caf\xe9"', ".toml", "not UTF-8 text (byte 0xe9 on line 1)"),
-    (BASE + ', "cells": ' + "4" * 5000 + "}", ".json", "not JSON: Exceeds the limit (4300 digits)"),
-    ('id = "b"\nname = "B"\nbase = "freecell"\ncells = ' + "4" * 5000, ".toml", "not TOML: Exceeds the limit"),
-    (BASE + ', "cells": ' + "9" * 300 + "}", ".json", "field cells: a whole number from 0 to 10, not <int of"),
-    (BASE + ', "build": ' + "[" * 400 + "]" * 400 + "}", ".json", "field build: one of"),
-    ("# " + "x" * MAX_FILE_BYTES, ".toml", f"larger than {MAX_FILE_BYTES:,} bytes"),
-])
+@pytest.mark.parametrize(
+    "content, suffix, words",
+    [
+        ("[" * 30_000 + "]" * 30_000, ".json", "nested too deeply"),
+        ("x = " + "[" * 20_000 + "]" * 20_000, ".toml", "nested too deeply"),
+        (b'id = "caf\xe9"', ".toml", "not UTF-8 text (byte 0xe9 on line 1)"),
+        (BASE + ', "cells": ' + "4" * 5000 + "}", ".json", "not JSON: Exceeds the limit (4300 digits)"),
+        (
+            'id = "b"\nname = "B"\nbase = "freecell"\ncells = ' + "4" * 5000,
+            ".toml",
+            "not TOML: Exceeds the limit",
+        ),
+        (
+            BASE + ', "cells": ' + "9" * 300 + "}",
+            ".json",
+            "field cells: a whole number from 0 to 10, not <int of",
+        ),
+        (BASE + ', "build": ' + "[" * 400 + "]" * 400 + "}", ".json", "field build: one of"),
+        ("# " + "x" * MAX_FILE_BYTES, ".toml", f"larger than {MAX_FILE_BYTES:,} bytes"),
+    ],
+)
 def test_a_hostile_file_is_refused_with_the_file_and_the_reason(tmp_path, content, suffix, words):
     path = tmp_path / f"hostile{suffix}"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -469,7 +521,7 @@ def test_a_field_named_by_no_text_is_refused():
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder"])
 def test_a_file_that_is_no_regular_file_is_refused_unread(tmp_path, target):
     if target == "fifo":
-        os.mkfifo(tmp_path / "fifo")            # no writer: reading it would wait for ever
+        os.mkfifo(tmp_path / "fifo")  # no writer: reading it would wait for ever
     elif target == "folder":
         (tmp_path / "folder").mkdir()
     path = tmp_path / "endless.toml"
@@ -486,8 +538,24 @@ def test_the_command_line_takes_a_variant_file(tmp_path, capsys):
     assert cli.main(["solve", str(path), "5", "--quiet", "--max-states", "20000"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("bakers_game deal 5: won in")
-    assert cli.main(["study", str(path), "--deals", "1-3", "--budget", "none", "--max-states", "3000",
-                     "--workers", "1", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "study",
+                str(path),
+                "--deals",
+                "1-3",
+                "--budget",
+                "none",
+                "--max-states",
+                "3000",
+                "--workers",
+                "1",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("bakers_game, deals 1-3")
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"id": "b", "name": "B", "base": "freecell", "decks": 2}))
@@ -497,9 +565,13 @@ def test_the_command_line_takes_a_variant_file(tmp_path, capsys):
 
 def test_a_variant_pickles_into_a_fresh_interpreter():
     state = define("reversed_two_cells").game().deal(3)
-    code = ("import pickle, sys; state = pickle.loads(sys.stdin.buffer.read()); "
-            "print(state.game.id, len(state.game.cell_indices), len(state.legal_moves()))")
-    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True)
+    code = (
+        "import pickle, sys; state = pickle.loads(sys.stdin.buffer.read()); "
+        "print(state.game.id, len(state.game.cell_indices), len(state.legal_moves()))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True
+    )
     assert out.stdout.decode().split() == ["reversed_two_cells", "2", str(len(state.legal_moves()))]
 
 
@@ -510,10 +582,17 @@ def test_a_study_on_a_dask_cluster_equals_the_local_one():
     local = sw.study(bakers, "1-4", budget=None, max_states=2000, progress=False, workers=1)
     # process workers start from a fresh interpreter: they know only the catalogue, and
     # rebuild the variant from the definition sent with each deal
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=":0") as cluster:
-        remote = sw.study(bakers, "1-4", budget=None, max_states=2000, scheduler=cluster.scheduler_address,
-                          progress=False)
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=":0",
+    ) as cluster:
+        remote = sw.study(
+            bakers, "1-4", budget=None, max_states=2000, scheduler=cluster.scheduler_address, progress=False
+        )
     outcome = [(r.deal, r.status, r.moves, r.states) for r in local]
     assert [(r.deal, r.status, r.moves, r.states) for r in remote] == outcome
     assert remote.game == "bakers_game"
@@ -524,11 +603,17 @@ def test_variants_collects_the_families_declarations_and_imports_nothing_private
     from pathlib import Path
 
     source = Path(sw.variants.__file__).read_text()
-    imported = [(node.module, alias.name) for node in ast.walk(ast.parse(source))
-                if isinstance(node, ast.ImportFrom) for alias in node.names]
+    imported = [
+        (node.module, alias.name)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    ]
     assert not [(module, name) for module, name in imported if name.startswith("_")]
     families = {module for module, name in imported if module and module.startswith("games.")}
-    assert families == {f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")}
+    assert families == {
+        f"games.{family}.variant" for family in ("freecell", "interchange", "interlock", "mutated")
+    }
 
 
 @pytest.mark.parametrize("game_id", ["freecell", "triple_interchange", "interlock", "mutated"])
@@ -536,7 +621,9 @@ def test_docs_list_what_each_family_declares(game_id):
     from pathlib import Path
 
     docs = (Path(__file__).resolve().parent.parent / "docs" / "variants.md").read_text()
-    row = next(line for line in docs.splitlines() if line.startswith("| `") and f"`{game_id}`" in line.split("|")[1])
+    row = next(
+        line for line in docs.splitlines() if line.startswith("| `") and f"`{game_id}`" in line.split("|")[1]
+    )
     may_change = row.split("|")[2]
     variation = variation_of(game_class(game_id))
     assert [name for name in CHANGES if name in may_change] == [n for n in CHANGES if n in variation.changes]

@@ -38,7 +38,7 @@ def test_the_verdict_follows_every_move_undo_and_redo(mistake):
     losing = losing_number(start, line)
     w = sw.SolitaireWidget("reversed_solitaire", deal=3, coach=True, coach_seconds=5.0)
     assert settled(w) == WINNABLE
-    for move in line[:losing - 1]:
+    for move in line[: losing - 1]:
         w.play(move)
     assert settled(w) == WINNABLE
     w.play(line[losing - 1])
@@ -61,7 +61,7 @@ def test_known_verdicts_answer_at_once():
     win = w._judge.known(w.state).line
     for move in win[:10]:
         w.play(move)
-        assert w.verdict == WINNABLE and not w.coach_note["judging"]      # no search needed
+        assert w.verdict == WINNABLE and not w.coach_note["judging"]  # no search needed
 
 
 def test_a_losing_move_found_after_quick_moves(mistake):
@@ -78,12 +78,15 @@ def test_a_hint_on_a_lost_position_says_so_and_where_the_game_was_lost(mistake):
     start, line = mistake
     losing = losing_number(start, line)
     w = sw.SolitaireWidget("reversed_solitaire", deal=3, coach=True, coach_seconds=5.0)
-    for move in line[:losing + 1]:
+    for move in line[: losing + 1]:
         w.play(move)
     assert settled(w) == LOST
     found = w.hint(max_seconds=30, max_states=None)
     assert found.lost and w.highlight == []
-    assert w.message == f"hint: no move wins from here: this position is lost (proved); the game was lost at move {losing}"
+    assert (
+        w.message
+        == f"hint: no move wins from here: this position is lost (proved); the game was lost at move {losing}"
+    )
 
 
 def test_hint_says_a_position_is_lost_without_a_coach(mistake):
@@ -121,9 +124,15 @@ def test_winnable_only_deals_only_won_deals_each_with_a_replayed_win():
     assert w.difficulty["level"] in ("gentle", "tricky", "hard")
 
 
-@pytest.mark.parametrize("options, name", [({"coach": "yes"}, "coach"), ({"winnable_only": 1}, "winnable_only"),
-                                           ({"coach_seconds": 0}, "coach_seconds"),
-                                           ({"coach_seconds": float("inf")}, "coach_seconds")])
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ({"coach": "yes"}, "coach"),
+        ({"winnable_only": 1}, "winnable_only"),
+        ({"coach_seconds": 0}, "coach_seconds"),
+        ({"coach_seconds": float("inf")}, "coach_seconds"),
+    ],
+)
 def test_bad_coach_options_are_refused_by_name(options, name):
     with pytest.raises(sw.SolwidgetError, match=name):
         sw.SolitaireWidget("reversed_solitaire", **options)
@@ -141,8 +150,13 @@ def test_the_browser_may_switch_the_coach_and_nothing_else_of_it():
     w = sw.SolitaireWidget("reversed_solitaire", deal=3)
     sent = []
     w.send = lambda content, buffers=None: sent.append(content)
-    for update in ({"coach": "yes"}, {"verdict": "lost"}, {"coach_seconds": 60.0}, {"winnable_only": True},
-                   {"coach_note": {"losing_move": 1}}):
+    for update in (
+        {"coach": "yes"},
+        {"verdict": "lost"},
+        {"coach_seconds": 60.0},
+        {"winnable_only": True},
+        {"coach_note": {"losing_move": 1}},
+    ):
         w.set_state(update)
         assert w.message_kind == "error" and sent[-1]["type"] == "error"
         assert (w.coach, w.verdict, w.coach_seconds, w.winnable_only) == (False, "", 1.0, False)
@@ -155,7 +169,7 @@ def test_a_deal_lost_by_a_lemma_says_why_and_which_cards():
     assert settled(w) == LOST
     assert w.coach_note["why"].startswith("2♣ can never go home. It lies in a pile that stays covered")
     assert w.coach_note["cards"] == ["2C", "6C"]
-    assert "losing_move" not in w.coach_note          # lost from the start: no move lost it
+    assert "losing_move" not in w.coach_note  # lost from the start: no move lost it
 
 
 def test_the_search_steps_aside_while_the_kernel_answers_a_message():
@@ -164,11 +178,11 @@ def test_the_search_steps_aside_while_the_kernel_answers_a_message():
     w._handle_custom_msg({"type": "noop"}, [])
     assert w._coach_quiet_until > time.monotonic()
     began = time.monotonic()
-    w._coach_wait(w._coach_generation)              # sleeps out the quiet time
+    w._coach_wait(w._coach_generation)  # sleeps out the quiet time
     assert time.monotonic() - began > 0.05 and time.monotonic() >= w._coach_quiet_until
     w._coach_quiet_until = time.monotonic() + 60
     generation = w._coach_generation
-    w.play(w.state.legal_moves()[0])                 # a newer position ends the wait at once
+    w.play(w.state.legal_moves()[0])  # a newer position ends the wait at once
     began = time.monotonic()
     w._coach_wait(generation)
     assert time.monotonic() - began < 1

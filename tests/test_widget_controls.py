@@ -123,6 +123,7 @@ def test_a_covered_interlock_card_is_refused_in_card_words():
     replies = send(widget, {"type": "pick", "src": "t9", "index": 0, "n": 1})
     assert replies[0]["type"] == "error"
     import re
+
     assert not re.search(PILE_ID, widget.message), widget.message
     top = widget.state.pile("t19")[-1]
     assert "is covered by" in widget.message and sw.engine.words.card_words(top) in widget.message
@@ -158,11 +159,14 @@ def test_mutateds_build_button_is_named_in_words():
     widget = sw.SolitaireWidget("mutated", deal=1)
     builds = [m for m in widget.state.legal_moves() if m.dst == "build"]
     assert builds, "deal 1 offers a build"
-    assert widget.action_words == {str(m): f"turn the deck in row {m.src[1]} into a built pile" for m in builds}
+    assert widget.action_words == {
+        str(m): f"turn the deck in row {m.src[1]} into a built pile" for m in builds
+    }
 
 
 def test_mutateds_rules_panel_speaks_no_pile_ids():
     import re
+
     summary = sw.SolitaireWidget("mutated", deal=1).board["summary"]
     assert not re.search(PILE_ID + r"|\bdN\b", summary), summary
 
@@ -171,7 +175,7 @@ def test_mutateds_rules_panel_speaks_no_pile_ids():
 def test_a_replayed_win_is_not_timed_and_reads_as_every_win():
     widget = sw.SolitaireWidget("freecell", deal=1)
     win = sw.solve(widget.state, max_states=100_000).moves
-    widget.play(win[0])                 # the person's clock starts
+    widget.play(win[0])  # the person's clock starts
     widget.replay(win[1:], delay=None)
     widget.seek(len(win))
     status = widget.status

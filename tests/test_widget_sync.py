@@ -78,7 +78,7 @@ def test_every_pile_is_synced_as_the_player_sees_it(widget):
     shown = shown_piles(widget)
     for pid, cards in zip(widget.game.pile_ids, widget.state.piles):
         assert len(shown[pid]) == len(cards)
-        beneath = len(cards) - 2 if pid in stacks(widget) else 0      # a stack's cards under its top two
+        beneath = len(cards) - 2 if pid in stacks(widget) else 0  # a stack's cards under its top two
         for index, (code, card) in enumerate(zip(shown[pid], cards)):
             face_up = not card & FACE_DOWN and index >= beneath
             assert code == (card_name(card) if face_up else "back")
@@ -92,16 +92,22 @@ def test_hidden_cards_are_synced_as_a_count():
         widget.play("stock waste")
     waste = widget.state.to_dict()["piles"]["waste"]
     assert len(waste) >= 5
-    assert synced(widget)["pile_waste"] == [f"back*{len(waste) - 2}", *waste[-2:]]   # a stack: its top two drawn
+    assert synced(widget)["pile_waste"] == [
+        f"back*{len(waste) - 2}",
+        *waste[-2:],
+    ]  # a stack: its top two drawn
 
 
-@pytest.mark.parametrize("codes, compact", [
-    ([], []),
-    (["QH"], ["QH"]),
-    (["back"], ["back"]),
-    (["back", "back", "QH"], ["back*2", "QH"]),
-    (["back", "QH", "back", "back", "back", "KS", "back"], ["back", "QH", "back*3", "KS", "back"]),
-])
+@pytest.mark.parametrize(
+    "codes, compact",
+    [
+        ([], []),
+        (["QH"], ["QH"]),
+        (["back"], ["back"]),
+        (["back", "back", "QH"], ["back*2", "QH"]),
+        (["back", "QH", "back", "back", "back", "KS", "back"], ["back", "QH", "back*3", "KS", "back"]),
+    ],
+)
 def test_runs_of_backs_compact_and_expand(codes, compact):
     assert sync.compact_pile(codes) == compact
     assert sync.expand_pile(compact) == codes
@@ -111,11 +117,15 @@ def test_no_face_down_card_reaches_the_browser(widget):
     state = synced(widget)
     shown = [code for codes in shown_piles(widget).values() for code in codes]
     cards = [c for pile in widget.state.piles for c in pile]
-    up = [c for pid, pile in zip(widget.game.pile_ids, widget.state.piles)
-          for c in (pile[-2:] if pid in stacks(widget) else pile) if not c & FACE_DOWN]
+    up = [
+        c
+        for pid, pile in zip(widget.game.pile_ids, widget.state.piles)
+        for c in (pile[-2:] if pid in stacks(widget) else pile)
+        if not c & FACE_DOWN
+    ]
     assert len(shown) == len(cards)
     assert sorted(c for c in shown if c != "back") == sorted(card_name(c) for c in up)
-    if widget.game.decks == 1:      # then a hidden card's name would give it away anywhere
+    if widget.game.decks == 1:  # then a hidden card's name would give it away anywhere
         text = json.dumps({k: v for k, v in state.items() if k != "board"})
         for card in cards:
             if card & FACE_DOWN:
@@ -129,7 +139,7 @@ def test_board_status_and_legal_moves_are_synced(widget):
     assert state["legal"] == [str(m) for m in widget.state.legal_moves()]
     assert state["status"]["moves"] == 0
     assert state["status"]["total"] == widget.game.card_count
-    assert state["game_id"] == widget.game.id and state["deal"] == "5"      # text: exact at any size
+    assert state["game_id"] == widget.game.id and state["deal"] == "5"  # text: exact at any size
 
 
 def test_layout_is_ipywidgets_layout_and_syncs_as_one():
@@ -161,11 +171,14 @@ def sync_move(move):
 
 def test_a_move_from_the_browser_is_its_text_read_once(monkeypatch):
     widget = sw.SolitaireWidget("mutated", deal=1)
-    move = next(m for m in widget.state.legal_moves() if m.card)        # "d1 r1c2 QH": a card named
+    move = next(m for m in widget.state.legal_moves() if m.card)  # "d1 r1c2 QH": a card named
     texts = []
     reader = game_module.parse_move_text
-    monkeypatch.setattr(game_module, "parse_move_text",
-                        lambda text: (texts.append(text) if isinstance(text, str) else None) or reader(text))
+    monkeypatch.setattr(
+        game_module,
+        "parse_move_text",
+        lambda text: (texts.append(text) if isinstance(text, str) else None) or reader(text),
+    )
     send(widget, {"type": "move", "move": str(move)})
     assert widget.history == [move] and texts == [str(move)]
 
@@ -175,7 +188,7 @@ def test_an_illegal_move_is_refused_with_the_rules_reason(widget):
     before = snapshot(widget)
     updates, replies = send(widget, sync_move(move))
     assert widget.state == before[0] and widget.line == before[1] and widget.moves_made == 0
-    words = reason_words(widget.state, reason)          # the rule, in the board's words
+    words = reason_words(widget.state, reason)  # the rule, in the board's words
     assert replies == [{"type": "error", "text": words}]
     assert widget.message == words and widget.message_kind == "error"
     assert all(not k.startswith("pile_") for update in updates for k in update)
@@ -201,7 +214,7 @@ MALFORMED = [
     {"type": "move", "move": 12},
     {"type": "move", "move": ["t0", "f0"]},
     {"type": "move", "move": {"src": "t0", "dst": "f0"}},
-    {"type": "move", "src": "t0", "dst": "f0"},              # fields, no text
+    {"type": "move", "src": "t0", "dst": "f0"},  # fields, no text
     {"type": "move", "move": "t0 f0", "sneaky": 1},
     {"type": "move", "move": "t0 f0", "pad": "x" * 5000},
     {"type": "action"},
@@ -213,9 +226,9 @@ MALFORMED = [
     {"type": "seek", "index": 5},
     {"type": "seek", "index": -1},
     {"type": "seek"},
-    {"type": "action", "name": "undo"},          # nothing to undo yet
-    {"type": "action", "name": "redo"},          # nothing to redo
-    {"type": "action", "name": "replay"},        # nothing to replay
+    {"type": "action", "name": "undo"},  # nothing to undo yet
+    {"type": "action", "name": "redo"},  # nothing to redo
+    {"type": "action", "name": "replay"},  # nothing to replay
 ]
 
 
@@ -228,8 +241,9 @@ def test_a_malformed_message_changes_nothing(content):
         assert len(replies) == 1 and replies[0]["type"] == "error" and replies[0]["text"]
         assert widget.state == before[0] and widget.line == before[1] and widget.moves_made == 0
         after = synced(widget)
-        assert {k: v for k, v in after.items() if k not in ("message", "message_kind")} == \
-            {k: v for k, v in before[3].items() if k not in ("message", "message_kind")}
+        assert {k: v for k, v in after.items() if k not in ("message", "message_kind")} == {
+            k: v for k, v in before[3].items() if k not in ("message", "message_kind")
+        }
         assert after["message"] == replies[0]["text"] and after["message_kind"] == "error"
 
 
@@ -412,7 +426,7 @@ MAX_CONTENT_BYTES = 800
 
 def test_every_move_syncs_well_under_two_kilobytes_for_every_game():
     for game in GAMES:
-        result = bytes_per_move(game, deal=1, moves=60)        # long enough to turn stocks
+        result = bytes_per_move(game, deal=1, moves=60)  # long enough to turn stocks
         assert result["moves"] > 0
         assert result["max"] <= MAX_CONTENT_BYTES, (game, result["sizes"])
         assert result["median"] < result["full"] / 3, game
@@ -457,13 +471,13 @@ def test_after_a_win_is_found_hint_answers_from_it_without_searching(monkeypatch
         raise AssertionError("the hint searched again")
 
     monkeypatch.setattr(solver, "hint", no_search)
-    for index in range(3):                  # along the win: each hint is its next move
+    for index in range(3):  # along the win: each hint is its next move
         found = widget.hint()
         assert found.winning and found.move == win[index] and found.moves == win[index:]
         assert widget.highlight == [str(win[index])] and widget.message.startswith("hint: ")
         widget.play(found.move)
     widget.play(next(m for m in widget.state.legal_moves() if m != win[3]))
-    with pytest.raises(AssertionError, match="searched again"):     # off the win: a search
+    with pytest.raises(AssertionError, match="searched again"):  # off the win: a search
         widget.hint()
     widget.undo()
     assert widget.hint().move == win[3]
@@ -508,8 +522,10 @@ def test_solve_shows_progress_then_offers_a_replay_that_wins():
     for index in range(1, len(widget.solution) + 1):
         send(widget, {"type": "seek", "index": index})
     assert widget.state.is_won() and widget.status["won"]
-    assert "seconds" not in widget.status and widget.status["text"].endswith(f"won in {len(widget.solution)} moves!")
-    send(widget, {"type": "action", "name": "replay"})      # again: back to where the win starts
+    assert "seconds" not in widget.status and widget.status["text"].endswith(
+        f"won in {len(widget.solution)} moves!"
+    )
+    send(widget, {"type": "action", "name": "replay"})  # again: back to where the win starts
     assert widget.moves_made == 0 and widget.line == [widget.game.parse_move(m) for m in widget.solution]
     send(widget, {"type": "action", "name": "new", "deal": 2})
     assert widget.solution == [] and widget.solver_progress == {}

@@ -41,8 +41,12 @@ def test_a_move_to_a_cell_names_its_card_and_the_place():
 
 
 def test_a_move_onto_a_card_names_both_cards():
-    moves = [(state, move) for state in playouts("freecell", deals=[1], length=40)
-             for move in state.legal_moves() if move.dst.startswith("t") and state.pile(move.dst)]
+    moves = [
+        (state, move)
+        for state in playouts("freecell", deals=[1], length=40)
+        for move in state.legal_moves()
+        if move.dst.startswith("t") and state.pile(move.dst)
+    ]
     assert moves
     for state, move in moves:
         head = state.pile(move.src)[-move.n]
@@ -52,7 +56,9 @@ def test_a_move_onto_a_card_names_both_cards():
 
 def test_an_interlock_covering_refusal_names_the_cards_not_the_piles():
     state = sw.load_game("interlock").deal(7)
-    for src, reason in ((pid, state.explain(f"{pid} f0")) for pid in state.game.pile_ids if pid.startswith("t")):
+    for src, reason in (
+        (pid, state.explain(f"{pid} f0")) for pid in state.game.pile_ids if pid.startswith("t")
+    ):
         if reason and "is covered by" in reason:
             words = reason_words(state, reason)
             covers = re.findall(r"t\d+", reason.split("covered by")[1])
@@ -100,7 +106,7 @@ def test_no_refusal_names_a_face_down_card(game_id):
     game = state.game
     seen = {card_words(code) for pile in state.visible().values() for code in pile if code != "back"}
     hidden = {card_words(card_name(c & ~FACE_DOWN)) for pile in state.piles for c in pile if c & FACE_DOWN}
-    unseen = hidden - seen          # several decks: a hidden copy of a seen card reveals nothing
+    unseen = hidden - seen  # several decks: a hidden copy of a seen card reveals nothing
     assert unseen
     said = 0
     for src in game.pile_ids:
@@ -122,7 +128,7 @@ def test_a_best_line_names_no_card_unseen_at_its_start():
     assert len(words) == len(result.moves)
     named = {c for text in words for c in re.findall(r"(?:10|[A2-9JQK])[♣♦♥♠]", text)}
     assert named and named <= seen
-    assert "a card from the waste" in " ".join(words)       # cards turned up along the line
+    assert "a card from the waste" in " ".join(words)  # cards turned up along the line
 
 
 def test_foundations_are_named_by_their_suit():
@@ -150,13 +156,14 @@ def playouts(game_id, deals=range(1, 6), length=120):
 
 def test_mutated_safe_moves_are_the_solvers_own():
     from solwidget.games.mutated.expander import settle as mutated_settle
+
     found = 0
     for state in playouts("mutated"):
         moves = sw.safe_moves(state)
         assert moves == mutated_settle(state)[1]
         found += bool(moves)
         for move in moves:
-            state = state.play(move)            # legal, one after the other
+            state = state.play(move)  # legal, one after the other
     assert found
 
 
@@ -229,10 +236,11 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position():
         widget.seek(index)
         assert widget.board_min_height == tallest
         move = widget.line[index - 1] if index else None
-        assert widget.move_words == (f"move {index} of {len(states) - 1}: {move_words(states[index - 1], move)}"
-                                     if index else "")
+        assert widget.move_words == (
+            f"move {index} of {len(states) - 1}: {move_words(states[index - 1], move)}" if index else ""
+        )
     other = next(m for m in widget.state.legal_moves() if m != widget.line[3])
-    widget.play(other)                          # a new line from position 3: the rest is gone
+    widget.play(other)  # a new line from position 3: the rest is gone
     kept = [*states[:4], states[3].play(other)]
     assert widget.board_min_height == max(place(layout, s.visible())["height"] for s in kept)
 
@@ -247,7 +255,7 @@ def test_a_win_says_how_many_moves_it_took_and_how_long():
 
 
 def test_moves_wait_while_the_solver_searches():
-    widget = sw.SolitaireWidget("interchange", deal=1)     # not decided in seconds
+    widget = sw.SolitaireWidget("interchange", deal=1)  # not decided in seconds
     widget.play("stock waste")
     widget.solve(max_states=10**7)
     before = widget.state
@@ -262,7 +270,9 @@ def test_moves_wait_while_the_solver_searches():
     widget.play("stock waste")
 
 
-@pytest.mark.parametrize("budget, status", [({"max_states": 100_000}, "won"), ({"max_states": 30}, "unknown")])
+@pytest.mark.parametrize(
+    "budget, status", [({"max_states": 100_000}, "won"), ({"max_states": 30}, "unknown")]
+)
 def test_the_solver_panel_ends_with_one_summary(budget, status):
     widget = sw.SolitaireWidget("freecell", deal=1)
     seen = []
@@ -278,14 +288,16 @@ def test_the_solver_panel_ends_with_one_summary(budget, status):
         assert final["summary"].startswith("unknown at the budget (")
         assert final["summary"].endswith(f"its best line has {len(line)} moves")
     assert final["line_words"] == line_words(widget.state, line)[:200]
-    widget.replay(delay=None)                   # the offered line, stepped on the replay bar
+    widget.replay(delay=None)  # the offered line, stepped on the replay bar
     assert widget.line == [widget.game.parse_move(m) for m in line]
 
 
 def test_a_lost_position_is_summed_up_as_proved():
     from tests.test_solver import _stuck_freecell_like
-    state = _stuck_freecell_like("freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"],
-                                 ["KC", "KD", "KH", "KS"])
+
+    state = _stuck_freecell_like(
+        "freecell", ["2D", "4D", "6D", "8D", "2H", "4H", "6H", "8H"], ["KC", "KD", "KH", "KS"]
+    )
     widget = sw.SolitaireWidget("freecell", state=state)
     widget.solve(background=False)
     assert widget.solver_progress["summary"].startswith("lost (proved")
@@ -314,6 +326,7 @@ def test_autoplays_extra_moves_never_turn_a_won_position_into_a_lost_one():
 
 def test_an_empty_pile_is_named_by_its_place():
     from solwidget.engine.words import reason_words
+
     state = sw.load_game("freecell").deal(1)
     said = reason_words(state, state.explain("c0 t1"))
     assert said == "a free cell is empty"

@@ -10,5 +10,17 @@ from .deals import Difficulty, difficulty, winnable_deals
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 from .review import Crossroads, MoveReview, Review, review
 
-__all__ = ["LOST", "UNKNOWN", "WINNABLE", "Judge", "Verdict", "Crossroads", "MoveReview", "Review", "review",
-           "Difficulty", "difficulty", "winnable_deals"]
+__all__ = [
+    "LOST",
+    "UNKNOWN",
+    "WINNABLE",
+    "Judge",
+    "Verdict",
+    "Crossroads",
+    "MoveReview",
+    "Review",
+    "review",
+    "Difficulty",
+    "difficulty",
+    "winnable_deals",
+]

@@ -29,13 +29,13 @@ from ..engine.state import State
 from .judge import WINNABLE, Judge
 from .review import weigh_moves
 
-DEALS_KEPT = 5000           # deal verdicts kept (per game), the oldest go first
-DEAL_SECONDS = 2.0          # the default budget to solve one deal
-MAX_COUNT = 1000            # deals asked for at once
-MAX_TRIED = 100             # deals tried per deal asked for, before giving up
-WEIGHED = 20                # positions along a win whose moves are weighed for its difficulty
-CHOICE_STATES = 1000        # the budget for each move weighed
-_VERDICTS: dict = {}        # game -> OrderedDict(number -> status)
+DEALS_KEPT = 5000  # deal verdicts kept (per game), the oldest go first
+DEAL_SECONDS = 2.0  # the default budget to solve one deal
+MAX_COUNT = 1000  # deals asked for at once
+MAX_TRIED = 100  # deals tried per deal asked for, before giving up
+WEIGHED = 20  # positions along a win whose moves are weighed for its difficulty
+CHOICE_STATES = 1000  # the budget for each move weighed
+_VERDICTS: dict = {}  # game -> OrderedDict(number -> status)
 
 
 @dataclass
@@ -60,24 +60,40 @@ class Difficulty:
 
     @property
     def level(self) -> str:
-        """"gentle", "tricky" or "hard": by crossroads per ten moves of the win."""
+        """ "gentle", "tricky" or "hard": by crossroads per ten moves of the win."""
         rate = 10 * self.crossroads / max(1, self.positions)
         return "gentle" if rate < 0.5 else "tricky" if rate < 1.5 else "hard"
 
     def as_dict(self) -> dict:
         """The difficulty as plain data (the widget's ``difficulty`` trait), its words as ``text``."""
-        return {"moves": self.moves, "positions": self.positions, "crossroads": self.crossroads,
-                "legal": self.legal, "keeping": self.keeping, "losing": self.losing, "open": self.open,
-                "keeping_share": round(self.keeping_share, 3), "level": self.level, "text": str(self)}
+        return {
+            "moves": self.moves,
+            "positions": self.positions,
+            "crossroads": self.crossroads,
+            "legal": self.legal,
+            "keeping": self.keeping,
+            "losing": self.losing,
+            "open": self.open,
+            "keeping_share": round(self.keeping_share, 3),
+            "level": self.level,
+            "text": str(self),
+        }
 
     def __str__(self) -> str:
-        return (f"{self.level}: a win in {self.moves} moves; at {self.positions} positions along it, "
-                f"{self.crossroads} crossroads (at most two moves keep a win) and {self.keeping_share:.0%} "
-                f"of the moves keep it winnable")
+        return (
+            f"{self.level}: a win in {self.moves} moves; at {self.positions} positions along it, "
+            f"{self.crossroads} crossroads (at most two moves keep a win) and {self.keeping_share:.0%} "
+            f"of the moves keep it winnable"
+        )
 
 
-def difficulty(state: State, line, judge: Judge | None = None, positions: int = WEIGHED,
-               choice_states: int = CHOICE_STATES) -> Difficulty:
+def difficulty(
+    state: State,
+    line,
+    judge: Judge | None = None,
+    positions: int = WEIGHED,
+    choice_states: int = CHOICE_STATES,
+) -> Difficulty:
     """The difficulty of the win ``line`` from ``state`` (see the module docstring): at
     ``positions`` positions spread evenly along it (all of them, if fewer), every legal move
     is judged within ``choice_states`` positions of search (so the answer is the same on
@@ -86,8 +102,11 @@ def difficulty(state: State, line, judge: Judge | None = None, positions: int = 
     judge.record_line(state, line)
     positions = whole_number("positions", positions, 1)
     choice_states = whole_number("choice_states", choice_states, 1)
-    chosen = {round(i * len(line) / positions) for i in range(positions)} if len(line) > positions \
+    chosen = (
+        {round(i * len(line) / positions) for i in range(positions)}
+        if len(line) > positions
         else set(range(len(line)))
+    )
     weighed = crossroads = legal = keeping = losing = open_ = 0
     at = state
     for index, move in enumerate(line):
@@ -95,7 +114,11 @@ def difficulty(state: State, line, judge: Judge | None = None, positions: int = 
             choice = weigh_moves(at, judge, index, max_seconds=None, max_states=choice_states)
             weighed += 1
             crossroads += bool(choice.is_crossroads)
-            keeping, losing, open_ = keeping + len(choice.keeping), losing + len(choice.losing), open_ + len(choice.open)
+            keeping, losing, open_ = (
+                keeping + len(choice.keeping),
+                losing + len(choice.losing),
+                open_ + len(choice.open),
+            )
             legal += len(choice.keeping) + len(choice.losing) + len(choice.open)
         at = at.play(move)
     return Difficulty(len(line), weighed, crossroads, legal, keeping, losing, open_)
@@ -110,11 +133,11 @@ def _game(game) -> Game:
 
 
 def _verdicts(game: Game) -> OrderedDict:
-    return _VERDICTS.setdefault(game, OrderedDict())      # a Game is a value: equal games, one cache
+    return _VERDICTS.setdefault(game, OrderedDict())  # a Game is a value: equal games, one cache
 
 
 def deal_verdict(game: Game, number: int, judge: Judge) -> str:
-    """"winnable", "lost" or "not known yet" for deal ``number``, solved once and kept."""
+    """ "winnable", "lost" or "not known yet" for deal ``number``, solved once and kept."""
     kept = _verdicts(game)
     status = kept.get(number)
     if status is None or status not in (WINNABLE, "lost"):
@@ -125,8 +148,15 @@ def deal_verdict(game: Game, number: int, judge: Judge) -> str:
     return status
 
 
-def winnable_deals(game, count: int, start: int = 1, *, max_seconds: float | None = DEAL_SECONDS,
-                   max_states: int | None = None, judge: Judge | None = None) -> list[int]:
+def winnable_deals(
+    game,
+    count: int,
+    start: int = 1,
+    *,
+    max_seconds: float | None = DEAL_SECONDS,
+    max_states: int | None = None,
+    judge: Judge | None = None,
+) -> list[int]:
     """The first ``count`` deal numbers from ``start`` on that the solver has won.
 
     Each deal is solved within the budget (``max_seconds``, ``max_states``), once: the
@@ -158,8 +188,11 @@ def winnable_deals(game, count: int, start: int = 1, *, max_seconds: float | Non
     tried = 0
     while len(found) < count:
         if tried >= MAX_TRIED * count:
-            raise refuse("count", f"deals the solver wins within the budget: {tried} deals from {start} "
-                         f"gave {len(found)}", count)
+            raise refuse(
+                "count",
+                f"deals the solver wins within the budget: {tried} deals from {start} gave {len(found)}",
+                count,
+            )
         if deal_verdict(game, number, judge) == WINNABLE:
             found.append(number)
         tried += 1

@@ -25,13 +25,13 @@ from ..engine.checks import refuse
 from ..engine.moves import Move
 from ..engine.state import State
 from ..solver.budget import check_max_states, check_seconds
-from ..solver.result import SolveResult
 from ..solver.profile import profile_for
+from ..solver.result import SolveResult
 from ..solver.search import Solver, collector_paused
 
 WINNABLE, LOST, UNKNOWN = "winnable", "lost", "not known yet"
-KEPT = 200_000           # verdicts kept (the oldest go first): a few hundred bytes each
-STEP = 2000              # expansions between two looks at the clock and at a cancel
+KEPT = 200_000  # verdicts kept (the oldest go first): a few hundred bytes each
+STEP = 2000  # expansions between two looks at the clock and at a cancel
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,11 @@ def check_judge_budget(max_seconds, max_states) -> tuple:
     """A judge's budget per position: seconds and positions, at least one of them a limit."""
     seconds, states = check_seconds(max_seconds), check_max_states(max_states)
     if seconds is None and states is None:
-        raise refuse("max_seconds", "a positive number of seconds when max_states is None "
-                     "(a verdict needs some limit)", max_seconds)
+        raise refuse(
+            "max_seconds",
+            "a positive number of seconds when max_states is None (a verdict needs some limit)",
+            max_seconds,
+        )
     return seconds, states
 
 
@@ -83,7 +86,7 @@ class Judge:
         self.max_seconds, self.max_states = check_judge_budget(max_seconds, max_states)
         self._known: OrderedDict[State, Verdict] = OrderedDict()
         self._lock = threading.Lock()
-        self.searches = 0        # searches run, for the curious and the benchmarks
+        self.searches = 0  # searches run, for the curious and the benchmarks
 
     # ------------------------------------------------------------ what is known
     def known(self, state: State) -> Verdict | None:
@@ -107,7 +110,7 @@ class Judge:
         for move, verdict in verdicts:
             if verdict is not None and verdict.status == WINNABLE:
                 return self.keep(state, Verdict(WINNABLE, (move, *verdict.line)))
-        if all(v is not None and v.status == LOST for _, v in verdicts):   # none: no move
+        if all(v is not None and v.status == LOST for _, v in verdicts):  # none: no move
             return self.keep(state, Verdict(LOST))
         return None
 
@@ -120,8 +123,14 @@ class Judge:
         return verdict
 
     # ------------------------------------------------------------ judging
-    def judge(self, state: State, max_seconds: float | None = None, max_states: int | None = None,
-              cancelled=None, step: int = STEP) -> Verdict:
+    def judge(
+        self,
+        state: State,
+        max_seconds: float | None = None,
+        max_states: int | None = None,
+        cancelled=None,
+        step: int = STEP,
+    ) -> Verdict:
         """The verdict on ``state``: at once (``at_once``), or searched for within the budget
         (this judge's, or the one given). ``cancelled()``, if given, is asked between steps
         of the search (``step`` expansions each): True stops it, and the verdict is "not
@@ -162,16 +171,20 @@ class Judge:
         at = state
         for i, move in enumerate(line[:-1]):
             at = at.play(move)
-            self.keep(at, Verdict(WINNABLE, line[i + 1:]))
+            self.keep(at, Verdict(WINNABLE, line[i + 1 :]))
         return verdict
 
     def keep(self, state: State, verdict: Verdict) -> Verdict:
         """Keep ``verdict`` for ``state`` (the shorter of two wins); returns the one kept."""
         with self._lock:
             old = self._known.get(state)
-            if old is not None and old.status == WINNABLE and verdict.status == WINNABLE and \
-                    (len(old.line), verdict.result is None) < (len(verdict.line), False):
-                return old          # a shorter win kept, or the same one with its search
+            if (
+                old is not None
+                and old.status == WINNABLE
+                and verdict.status == WINNABLE
+                and (len(old.line), verdict.result is None) < (len(verdict.line), False)
+            ):
+                return old  # a shorter win kept, or the same one with its search
             if old is not None and old.status != verdict.status:
                 raise AssertionError(f"coach bug: a position judged both {old.status} and {verdict.status}")
             self._known[state] = verdict

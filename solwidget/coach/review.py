@@ -29,8 +29,8 @@ from ..engine.state import State
 from ..engine.words import move_words
 from .judge import LOST, UNKNOWN, WINNABLE, Judge, Verdict
 
-CROSSROADS = 2          # a position where at most this many moves keep a win is a crossroads
-CHOICE_SECONDS = 0.1    # the most seconds for each alternative move weighed for crossroads
+CROSSROADS = 2  # a position where at most this many moves keep a win is a crossroads
+CHOICE_SECONDS = 0.1  # the most seconds for each alternative move weighed for crossroads
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Crossroads:
     """A winnable position where few legal moves keep the game winnable: ``keeping`` (each
     with a win found after it), ``losing`` (each proved lost), ``open`` (not known yet)."""
 
-    index: int                   # the position before move ``index`` (0: the start)
+    index: int  # the position before move ``index`` (0: the start)
     state: State
     keeping: list[Move]
     losing: list[Move]
@@ -52,17 +52,19 @@ class Crossroads:
 
     def __str__(self) -> str:
         keep = ", ".join(move_words(self.state, m) for m in self.keeping)
-        return f"before move {self.index + 1}: only {keep} keep{'s' if len(self.keeping) == 1 else ''} a win " \
-               f"({len(self.losing)} other moves lose)"
+        return (
+            f"before move {self.index + 1}: only {keep} keep{'s' if len(self.keeping) == 1 else ''} a win "
+            f"({len(self.losing)} other moves lose)"
+        )
 
 
 @dataclass
 class MoveReview:
     """One move of a reviewed line, and the verdicts before and after it."""
 
-    number: int                 # 1 for the first move
+    number: int  # 1 for the first move
     move: Move
-    words: str                  # the move as a person says it ("7♠ to a free cell")
+    words: str  # the move as a person says it ("7♠ to a free cell")
     before: str
     after: str
 
@@ -120,7 +122,9 @@ def _line(game_or_state, moves) -> tuple[State, list[Move], list[State]]:
     """The start, the moves parsed, and every position of the line; a clear error for a move
     that is not legal where it is played (naming it by its number)."""
     if isinstance(game_or_state, Game):
-        raise refuse("game_or_state", "a State (game.deal(n)); a game needs a deal: game.deal(n)", game_or_state)
+        raise refuse(
+            "game_or_state", "a State (game.deal(n)); a game needs a deal: game.deal(n)", game_or_state
+        )
     if not isinstance(game_or_state, State):
         raise refuse("game_or_state", "a State (game.deal(n))", game_or_state)
     if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
@@ -132,16 +136,24 @@ def _line(game_or_state, moves) -> tuple[State, list[Move], list[State]]:
             move = start.game.parse_move(move)
             states.append(states[-1].play(move))
         except IllegalMove as err:
-            raise IllegalMove(err.move, f"move {number} of the line (moves[{number - 1}]) is not legal "
-                                        f"there: {err.reason}") from None
+            raise IllegalMove(
+                err.move, f"move {number} of the line (moves[{number - 1}]) is not legal there: {err.reason}"
+            ) from None
         except SolwidgetError as err:
             raise InvalidArgument(f"moves[{number - 1}] (move {number} of the line): {err}") from None
         parsed.append(move)
     return start, parsed, states
 
 
-def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states: int | None = None,
-           crossroads: bool = True, judge: Judge | None = None) -> Review:
+def review(
+    game_or_state,
+    moves,
+    *,
+    max_seconds: float | None = 1.0,
+    max_states: int | None = None,
+    crossroads: bool = True,
+    judge: Judge | None = None,
+) -> Review:
     """Review a played line: the verdict before and after each move, the first move that
     lost a winnable game, and the crossroads along the line (see the module docstring).
 
@@ -169,12 +181,14 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
     """
     judge = judge if judge is not None else Judge(max_seconds, max_states)
     if judge.max_seconds != max_seconds or judge.max_states != max_states:
-        Judge(max_seconds, max_states)      # the budget given is checked even with a judge
+        Judge(max_seconds, max_states)  # the budget given is checked even with a judge
     began = time.perf_counter()
     start, parsed, states = _line(game_or_state, moves)
     verdicts = _verdicts(states, parsed, judge, max_seconds, max_states)
-    reviews = [MoveReview(i + 1, move, move_words(states[i], move), verdicts[i].status, verdicts[i + 1].status)
-               for i, move in enumerate(parsed)]
+    reviews = [
+        MoveReview(i + 1, move, move_words(states[i], move), verdicts[i].status, verdicts[i + 1].status)
+        for i, move in enumerate(parsed)
+    ]
     first = next((r for r in reviews if r.lost_the_game), None)
     found = []
     if crossroads:
@@ -188,8 +202,9 @@ def review(game_or_state, moves, *, max_seconds: float | None = 1.0, max_states:
     return Review(start, reviews, verdicts, first, found, time.perf_counter() - began)
 
 
-def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds, max_states,
-              cancelled=None) -> list[Verdict]:
+def _verdicts(
+    states: list[State], moves: list[Move], judge: Judge, max_seconds, max_states, cancelled=None
+) -> list[Verdict]:
     """A verdict for every position of the line, from the fewest searches (module docstring).
     ``cancelled()``, if given, is asked while judging: True ends the review (Cancelled)."""
     found: dict[int, Verdict] = {}
@@ -207,7 +222,7 @@ def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds,
     def boundary(lo: int, hi: int) -> None:
         """Positions lo and hi are judged; judge between them where the boundary may lie."""
         if hi - lo <= 1 or found[lo].status == LOST or found[hi].status == WINNABLE:
-            return                  # nothing between, or all between follow (module docstring)
+            return  # nothing between, or all between follow (module docstring)
         mid = (lo + hi) // 2
         verdict = ask(mid, search=found[lo].status != UNKNOWN or found[hi].status != UNKNOWN)
         if verdict.status != LOST:
@@ -228,8 +243,10 @@ def _verdicts(states: list[State], moves: list[Move], judge: Judge, max_seconds,
     for i in range(last + 1):
         if i in found:
             verdicts.append(found[i])
-        elif i < winnable:           # the line's moves to a winnable position, then its win
-            verdicts.append(judge.keep(states[i], Verdict(WINNABLE, (*moves[i:winnable], *found[winnable].line))))
+        elif i < winnable:  # the line's moves to a winnable position, then its win
+            verdicts.append(
+                judge.keep(states[i], Verdict(WINNABLE, (*moves[i:winnable], *found[winnable].line)))
+            )
         elif i > lost:
             verdicts.append(judge.keep(states[i], Verdict(LOST)))
         else:
@@ -241,8 +258,9 @@ class Cancelled(Exception):
     """A review stopped by its caller."""
 
 
-def losing_move(states: list[State], moves: list[Move], judge: Judge, max_seconds: float | None,
-                cancelled=None) -> int | None:
+def losing_move(
+    states: list[State], moves: list[Move], judge: Judge, max_seconds: float | None, cancelled=None
+) -> int | None:
     """The number of the move of this line that turned a winnable position into a lost one,
     where the verdicts found within ``max_seconds`` a position tell; else None (also when
     ``cancelled()`` became True)."""
@@ -250,12 +268,24 @@ def losing_move(states: list[State], moves: list[Move], judge: Judge, max_second
         verdicts = _verdicts(states, moves, judge, max_seconds, None, cancelled)
     except Cancelled:
         return None
-    return next((i + 1 for i in range(len(moves))
-                 if verdicts[i].status == WINNABLE and verdicts[i + 1].status == LOST), None)
+    return next(
+        (
+            i + 1
+            for i in range(len(moves))
+            if verdicts[i].status == WINNABLE and verdicts[i + 1].status == LOST
+        ),
+        None,
+    )
 
 
-def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float | None = CHOICE_SECONDS,
-                max_states: int | None = None, decide_only: bool = False) -> Crossroads:
+def weigh_moves(
+    state: State,
+    judge: Judge,
+    index: int = 0,
+    max_seconds: float | None = CHOICE_SECONDS,
+    max_states: int | None = None,
+    decide_only: bool = False,
+) -> Crossroads:
     """Every legal move of ``state`` judged, each within ``max_seconds`` and ``max_states``
     (None: no limit of that kind): which keep a win, which lose, which stay open. Moves whose
     verdicts are known come first. With ``decide_only``, stop once the position cannot be a
@@ -264,10 +294,10 @@ def weigh_moves(state: State, judge: Judge, index: int = 0, max_seconds: float |
     losing: list[Move] = []
     open_: list[Move] = []
     successors = [(move, state.play(move)) for move in state.legal_moves()]
-    successors.sort(key=lambda pair: judge.known(pair[1]) is None)      # stable: known first
+    successors.sort(key=lambda pair: judge.known(pair[1]) is None)  # stable: known first
     for move, after in successors:
         if after == state:
-            continue                # a move that changes nothing is no choice
+            continue  # a move that changes nothing is no choice
         status = judge.judge(after, max_seconds, max_states).status
         (keeping if status == WINNABLE else losing if status == LOST else open_).append(move)
         if decide_only and (len(keeping) > CROSSROADS or open_):

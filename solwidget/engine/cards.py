@@ -10,9 +10,9 @@ from .checks import shown
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 FACE_DOWN = 64
-BACK = "back"           # what a player sees of a card face down, or hidden by the rules
+BACK = "back"  # what a player sees of a card face down, or hidden by the rules
 ACE, KING = 1, 13
-OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))   # by suit: the two suits of the other colour
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # by suit: the two suits of the other colour
 
 _SUIT_GLYPHS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
@@ -85,7 +85,20 @@ def parse_card(text: str) -> int:
 
 def describe(card: int) -> str:
     """``"queen of hearts"``: for explanations and ARIA labels."""
-    names = ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-             "ten", "jack", "queen", "king"]
+    names = [
+        "ace",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "jack",
+        "queen",
+        "king",
+    ]
     suits = ["clubs", "diamonds", "hearts", "spades"]
     return f"{names[rank_of(card) - 1]} of {suits[suit_of(card)]}"

@@ -16,7 +16,7 @@ from typing import SupportsIndex, TypeGuard
 
 from .errors import InvalidArgument, InvalidPosition
 
-SHOWN_CHARACTERS = 80       # the longest a value is shown in an error message
+SHOWN_CHARACTERS = 80  # the longest a value is shown in an error message
 
 
 class _ShortRepr(reprlib.Repr):
@@ -40,10 +40,10 @@ def shown(value: object) -> str:
     """``value`` as a short text for an error message (at most SHOWN_CHARACTERS characters)."""
     try:
         text = _REPR.repr(value)
-    except Exception:       # noqa: BLE001 - a hostile __repr__ must not hide the real error
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         text = f"<{type(value).__name__} object>"
     if len(text) > SHOWN_CHARACTERS:
-        text = text[:SHOWN_CHARACTERS - 3] + "..."
+        text = text[: SHOWN_CHARACTERS - 3] + "..."
     return text
 
 
@@ -67,13 +67,20 @@ def is_real(value: object) -> TypeGuard[numbers.Real]:
     return not isinstance(value, bool) and isinstance(value, numbers.Real)
 
 
-def whole_number(name: str, value: object, low: int = 1, high: int | None = None, *,
-                 error: type[Exception] = InvalidArgument,
-                 accepted: str | None = None) -> int:
+def whole_number(
+    name: str,
+    value: object,
+    low: int = 1,
+    high: int | None = None,
+    *,
+    error: type[Exception] = InvalidArgument,
+    accepted: str | None = None,
+) -> int:
     """``value`` as a plain int from ``low`` to ``high``; an integral float (``2e5``) counts."""
     if accepted is None:
-        accepted = (f"a whole number from {low:,} to {high:,}" if high is not None
-                    else f"a whole number >= {low:,}")
+        accepted = (
+            f"a whole number from {low:,} to {high:,}" if high is not None else f"a whole number >= {low:,}"
+        )
     if is_whole(value):
         number = operator.index(value)
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
@@ -95,8 +102,9 @@ def _as_float(name: str, value: object, accepted: str, error: type[Exception]) -
         raise refuse(name, accepted, value, error) from None
 
 
-def positive_number(name: str, value: object, *, error: type[Exception] = InvalidArgument,
-                    accepted: str | None = None) -> float:
+def positive_number(
+    name: str, value: object, *, error: type[Exception] = InvalidArgument, accepted: str | None = None
+) -> float:
     """``value`` as a float, refused unless it is a real number above zero and finite."""
     accepted = accepted or "a positive, finite number"
     number = _as_float(name, value, accepted, error)
@@ -105,10 +113,18 @@ def positive_number(name: str, value: object, *, error: type[Exception] = Invali
     return number
 
 
-def real_number(name: str, value: object, low: float, high: float | None = None, *,
-                error: type[Exception] = InvalidArgument) -> float:
+def real_number(
+    name: str,
+    value: object,
+    low: float,
+    high: float | None = None,
+    *,
+    error: type[Exception] = InvalidArgument,
+) -> float:
     """``value`` as a finite float from ``low`` to ``high``."""
-    accepted = f"a finite number from {low:g} to {high:g}" if high is not None else f"a finite number >= {low:g}"
+    accepted = (
+        f"a finite number from {low:g} to {high:g}" if high is not None else f"a finite number >= {low:g}"
+    )
     number = _as_float(name, value, accepted, error)
     if not math.isfinite(number) or number < low or (high is not None and number > high):
         raise refuse(name, accepted, value, error)
@@ -122,9 +138,9 @@ def flag(name: str, value: object, *, error: type[Exception] = InvalidArgument) 
     return value
 
 
-MAX_POSITION_DEPTH = 8          # a position nests 3 deep (piles -> pile -> card); options a little more
-MAX_POSITION_ITEMS = 10_000     # values in all: a position of 4 decks holds about 300
-MAX_POSITION_TEXT = 1_000       # characters in any one text (card names and pile ids are short)
+MAX_POSITION_DEPTH = 8  # a position nests 3 deep (piles -> pile -> card); options a little more
+MAX_POSITION_ITEMS = 10_000  # values in all: a position of 4 decks holds about 300
+MAX_POSITION_TEXT = 1_000  # characters in any one text (card names and pile ids are short)
 
 
 def check_position_shape(position: dict[str, object]) -> None:
@@ -138,11 +154,14 @@ def check_position_shape(position: dict[str, object]) -> None:
         if depth > MAX_POSITION_DEPTH:
             raise InvalidPosition(f"a position nests at most {MAX_POSITION_DEPTH} deep; this one is deeper")
         if items > MAX_POSITION_ITEMS:
-            raise InvalidPosition(f"a position holds at most {MAX_POSITION_ITEMS:,} values; this one holds more")
+            raise InvalidPosition(
+                f"a position holds at most {MAX_POSITION_ITEMS:,} values; this one holds more"
+            )
         if isinstance(value, dict):
             todo.extend((item, depth + 1) for pair in value.items() for item in pair)
         elif isinstance(value, (list, tuple)):
             todo.extend((item, depth + 1) for item in value)
         elif isinstance(value, str) and len(value) > MAX_POSITION_TEXT:
-            raise InvalidPosition(f"a position's texts are at most {MAX_POSITION_TEXT:,} characters, "
-                                  f"not {shown(value)}")
+            raise InvalidPosition(
+                f"a position's texts are at most {MAX_POSITION_TEXT:,} characters, not {shown(value)}"
+            )

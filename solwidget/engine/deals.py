@@ -9,11 +9,11 @@ from .cards import make_card
 from .checks import is_whole, shown
 from .errors import InvalidDeal
 
-MS_DEALS = 32000        # PySolFC: the Microsoft-compatible generator below, Mersenne Twister from here
-MAX_DEAL = 10**20 - 1   # PySolFC reads game numbers below 10**20
-DEAL_LIMITS = (1, MAX_DEAL)   # the deal numbers every game accepts (a game may narrow them)
+MS_DEALS = 32000  # PySolFC: the Microsoft-compatible generator below, Mersenne Twister from here
+MAX_DEAL = 10**20 - 1  # PySolFC reads game numbers below 10**20
+DEAL_LIMITS = (1, MAX_DEAL)  # the deal numbers every game accepts (a game may narrow them)
 
-_OUR_SUIT = {i: "CDHS".index(s) for i, s in enumerate("CSHD")}   # pysol_cards orders suits C S H D
+_OUR_SUIT = {i: "CDHS".index(s) for i, s in enumerate("CSHD")}  # pysol_cards orders suits C S H D
 
 
 def deal_rule(limits: tuple[int, int] = DEAL_LIMITS) -> str:
@@ -28,7 +28,7 @@ def check_deal_number(number: object, limits: tuple[int, int] = DEAL_LIMITS) -> 
     first, last = limits
     if not is_whole(number):
         raise InvalidDeal(f"{deal_rule(limits)}, not {shown(number)}")
-    whole = operator.index(number)      # numpy integers and the like
+    whole = operator.index(number)  # numpy integers and the like
     if not first <= whole <= last:
         raise InvalidDeal(f"deal number {shown(whole)} is out of range: deals are numbered {first} to {last}")
     return whole
@@ -40,9 +40,9 @@ def shuffled_cards(number: int, decks: int = 1) -> list[int]:
     cards = createCards(decks)
     if number < MS_DEALS:
         generator = LCRandom31(number)
-        cards = ms_rearrange(cards)      # Microsoft's card order; changes single-deck games only
+        cards = ms_rearrange(cards)  # Microsoft's card order; changes single-deck games only
     else:
         generator = MTRandom(number)
     generator.shuffle(cards)
-    cards.reverse()                      # PySolFC deals from the end of the shuffled list
+    cards.reverse()  # PySolFC deals from the end of the shuffled list
     return [make_card(c.rank, _OUR_SUIT[c.suit]) for c in cards]

@@ -57,14 +57,14 @@ class Game:
 
     id: str = ""
     name: str = ""
-    summary: str = ""            # the rules in a few lines, for help texts
-    tagline: str = ""            # one short line, for `solwidget games` (default: summary's first sentence)
+    summary: str = ""  # the rules in a few lines, for help texts
+    tagline: str = ""  # one short line, for `solwidget games` (default: summary's first sentence)
     decks: int = 1
     pile_ids: tuple[str, ...] = ()
-    pile_kinds: Mapping[str, str] = {}    # id -> foundation | tableau | cell | stock | waste | deck
+    pile_kinds: Mapping[str, str] = {}  # id -> foundation | tableau | cell | stock | waste | deck
     option_defaults: ClassVar[Mapping[str, object]] = {}
-    rulebook: str = ""           # where its whole rules are written (default: its section of docs/rules.md)
-    deal_limits: tuple[int, int] = DEAL_LIMITS   # the first and last deal number
+    rulebook: str = ""  # where its whole rules are written (default: its section of docs/rules.md)
+    deal_limits: tuple[int, int] = DEAL_LIMITS  # the first and last deal number
 
     def __init__(self, **options: object):
         unknown = set(options) - set(self.option_defaults)
@@ -73,8 +73,9 @@ class Game:
             raise InvalidOption(f"{self.id} has no option {', '.join(sorted(unknown))} (options: {known})")
         self.options = {**self.option_defaults, **options}
         self.index_of = {pid: i for i, pid in enumerate(self.pile_ids)}
-        self.foundation_indices = tuple(i for i, pid in enumerate(self.pile_ids)
-                                        if self.pile_kinds[pid] == "foundation")
+        self.foundation_indices = tuple(
+            i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == "foundation"
+        )
         self.card_count = 52 * self.decks
 
     def __eq__(self, other: object) -> bool:
@@ -89,8 +90,7 @@ class Game:
         return (_made, (type(self), self.options))
 
     def __repr__(self) -> str:
-        opts = "".join(f", {k}={v!r}" for k, v in self.options.items()
-                       if v != self.option_defaults.get(k))
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items() if v != self.option_defaults.get(k))
         return f"load_game({self.id!r}{opts})"
 
     def describe(self) -> str:
@@ -108,11 +108,19 @@ class Game:
         try:
             return self.index_of[pile_id]
         except (KeyError, TypeError):
-            raise UnknownPile(f"{self.id} has no pile {shown(pile_id)}: its piles are "
-                              f"{', '.join(self.pile_ids)}") from None
+            raise UnknownPile(
+                f"{self.id} has no pile {shown(pile_id)}: its piles are {', '.join(self.pile_ids)}"
+            ) from None
 
-    PLACE_NAMES: ClassVar[Mapping[str, str]] = {"foundation": "a foundation", "cell": "a free cell", "tableau": "a pile",
-                   "stock": "the stock", "waste": "the waste", "deck": "a deck", "space": "a space"}
+    PLACE_NAMES: ClassVar[Mapping[str, str]] = {
+        "foundation": "a foundation",
+        "cell": "a free cell",
+        "tableau": "a pile",
+        "stock": "the stock",
+        "waste": "the waste",
+        "deck": "a deck",
+        "space": "a space",
+    }
 
     def place_name(self, pile_id: str) -> str:
         """What a person calls pile ``pile_id`` where no card names it ("a free cell", "the
@@ -189,7 +197,7 @@ class Game:
         reason = self._pickup_refusal(state, pile_id)
         if reason:
             return reason
-        shown = self.visible_pile(state, pile_id)[index:index + n]
+        shown = self.visible_pile(state, pile_id)[index : index + n]
         if shown[0] == BACK:
             return "a face-down card cannot be picked up"
         if BACK in shown:
@@ -250,7 +258,7 @@ class Game:
         return state.piles, state.extra
 
     # ----------------------------------------------------------- move text
-    actions: frozenset[str] = frozenset()   # words allowed as a move's destination
+    actions: frozenset[str] = frozenset()  # words allowed as a move's destination
 
     def parse_move(self, text: Move | str) -> Move:
         """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``.
@@ -260,8 +268,9 @@ class Game:
             if not isinstance(pid, str) or (pid not in self.index_of and pid not in self.actions):
                 raise InvalidMoveText(f"malformed move {shown(text)}: {self.id} has no pile {shown(pid)}")
         if move.n > self.card_count:
-            raise InvalidMoveText(f"malformed move {shown(text)}: the number of cards must be from 1 "
-                                  f"to {self.card_count}")
+            raise InvalidMoveText(
+                f"malformed move {shown(text)}: the number of cards must be from 1 to {self.card_count}"
+            )
         return move
 
     # ------------------------------------------------------------ positions
@@ -273,8 +282,12 @@ class Game:
         modes) and the game's options.
         """
         piles = {pid: [card_name(c) for c in cards] for pid, cards in zip(self.pile_ids, state.piles)}
-        return {"game": self.id, "piles": piles, **self._extra_to_dict(state.extra),
-                **({"options": dict(self.options)} if self.options else {})}
+        return {
+            "game": self.id,
+            "piles": piles,
+            **self._extra_to_dict(state.extra),
+            **({"options": dict(self.options)} if self.options else {}),
+        }
 
     def _extra_to_dict(self, extra: Extra) -> dict[str, object]:
         return {}
@@ -290,14 +303,20 @@ class Game:
         if d.get("game", self.id) != self.id:
             raise InvalidPosition(f"this position is of game {shown(d.get('game'))}, not {self.id!r}")
         if d.get("options", self.options) != self.options:
-            raise InvalidPosition(f"this position has options {shown(d.get('options'))}, the game has {self.options!r}")
+            raise InvalidPosition(
+                f"this position has options {shown(d.get('options'))}, the game has {self.options!r}"
+            )
         raw = d.get("piles")
         if not isinstance(raw, dict):
-            raise InvalidPosition(f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}")
+            raise InvalidPosition(
+                f"a position needs 'piles': a dict of pile id -> list of cards, not {shown(raw)}"
+            )
         unknown = [p for p in raw if p not in self.index_of]
         if unknown:
-            raise InvalidPosition(f"unknown piles {', '.join(map(shown_name, unknown[:5]))}: "
-                                  f"{self.id} has {', '.join(self.pile_ids)}")
+            raise InvalidPosition(
+                f"unknown piles {', '.join(map(shown_name, unknown[:5]))}: "
+                f"{self.id} has {', '.join(self.pile_ids)}"
+            )
         missing = [p for p in self.pile_ids if p not in raw]
         if missing:
             raise InvalidPosition(f"missing piles {', '.join(missing)} (list empty piles as [])")
@@ -324,8 +343,11 @@ class Game:
                 wrong.append(f"{card_name(card)} appears {counts[card]} times")
         if wrong:
             per_deck = "once" if self.decks == 1 else f"{self.decks} times"
-            raise InvalidPosition(f"each card must appear exactly {per_deck}: " + ", ".join(wrong[:8])
-                                  + (" ..." if len(wrong) > 8 else ""))
+            raise InvalidPosition(
+                f"each card must appear exactly {per_deck}: "
+                + ", ".join(wrong[:8])
+                + (" ..." if len(wrong) > 8 else "")
+            )
 
     def _check_position(self, piles: list[Pile], extra: Extra) -> None:
         """Refuse what the game cannot hold (InvalidPosition); games add their rules."""
@@ -367,15 +389,16 @@ class Game:
                 top = _shown(cards[-1]) if cards else "--"
                 if kind not in rows:
                     rows[kind] = []
-                    lines.append(kind)          # placeholder, filled in below
+                    lines.append(kind)  # placeholder, filled in below
                 rows[kind].append(f"{pid} {top}")
             elif kind == "stock":
                 lines.append(f"{pid + ':':<{width + 1}} {len(cards)} card{'s' * (len(cards) != 1)}")
             else:
                 lines.append(f"{pid + ':':<{width + 1}} {' '.join(map(_shown, cards)) or '--'}")
         titles = {"foundation": "foundations", "cell": "cells"}
-        return "\n".join(f"{titles[line]}: {'  '.join(rows[line])}" if line in rows else line
-                         for line in lines)
+        return "\n".join(
+            f"{titles[line]}: {'  '.join(rows[line])}" if line in rows else line for line in lines
+        )
 
     def layout(self) -> Layout:
         """Where each pile sits (card units), how it fans, what it covers: for the widget."""

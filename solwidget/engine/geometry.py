@@ -37,22 +37,22 @@ from .cards import BACK
 
 class _PileLayout(TypedDict):
     id: str
-    kind: str               # foundation | tableau | cell | stock | waste | deck | space
+    kind: str  # foundation | tableau | cell | stock | waste | deck | space
     x: float
     y: float
-    z: int                  # the layer
-    fan: str                # down | right | none
-    empty: str              # what an empty pile shows: "A", "K", "×", "↻" or nothing
-    covered_by: list[str]   # the piles that cover this one (Interlock)
+    z: int  # the layer
+    fan: str  # down | right | none
+    empty: str  # what an empty pile shows: "A", "K", "×", "↻" or nothing
+    covered_by: list[str]  # the piles that cover this one (Interlock)
 
 
 class PileLayout(_PileLayout, total=False):
     """One pile of a layout: where it sits and how it fans."""
 
-    span: float             # the width a right fan reaches across (default: one card)
-    layer: str              # the layer's name, when a game names its layers (Interlock's "back")
-    row: int                # the row of the board it belongs to (Mutated Solitaire)
-    gone_when_empty: bool   # an empty pile is no place any more (Mutated Solitaire's extra space)
+    span: float  # the width a right fan reaches across (default: one card)
+    layer: str  # the layer's name, when a game names its layers (Interlock's "back")
+    row: int  # the row of the board it belongs to (Mutated Solitaire)
+    gone_when_empty: bool  # an empty pile is no place any more (Mutated Solitaire's extra space)
 
 
 class Arrangement(TypedDict):
@@ -90,34 +90,44 @@ class Placed(TypedDict):
     height: float
     piles: dict[str, PlacedPile]
 
-CARD_ASPECT = 1.4           # a card's height
-PILE_GAP = 0.15             # between two piles side by side, as a layout places them
-ROW_GAP = 0.3               # between a row of piles and the row beneath it, as a layout places them
-FAN_ROOM = 4.0              # the room a layout leaves beneath its lowest fans
-FAN_STEP = {                # from a fanned card to the next: after a face-up card ("up") or a back
+
+CARD_ASPECT = 1.4  # a card's height
+PILE_GAP = 0.15  # between two piles side by side, as a layout places them
+ROW_GAP = 0.3  # between a row of piles and the row beneath it, as a layout places them
+FAN_ROOM = 4.0  # the room a layout leaves beneath its lowest fans
+FAN_STEP = {  # from a fanned card to the next: after a face-up card ("up") or a back
     "down": {"up": 0.3, "back": 0.14},
-    "right": {"up": 0.62, "back": 0.12},    # a face-up step leaves its whole corner index readable
+    "right": {"up": 0.62, "back": 0.12},  # a face-up step leaves its whole corner index readable
 }
-MIN_BACK_STEP = 0.04        # a squeezed fan's backs keep this step at least
-MIN_FAN_ROOM = 3.6          # a down fan at the bottom has this room at least (13 face-up cards)
-PUSH_GAP = 0.45             # kept between a fan and the row it pushes down (that row's captions)
-RIGHT_FAN_CLEARANCE = 0.1   # a right fan ends this far before the next pile of its row
-MIN_RIGHT_ROOM = 0.3        # a right fan has this room at least
-STACK_SHOWN = 2             # a pile that does not fan shows its top two cards
-COUNTED_KINDS = ("stock", "waste")   # piles that show their card count beneath them
-COUNT_ROOM = 0.2            # the room that count takes
-BOTTOM_MARGIN = 0.2         # between the lowest card and the board's bottom edge
-HEIGHT_STEPS = 4            # the board's height is a whole number of quarter card widths
+MIN_BACK_STEP = 0.04  # a squeezed fan's backs keep this step at least
+MIN_FAN_ROOM = 3.6  # a down fan at the bottom has this room at least (13 face-up cards)
+PUSH_GAP = 0.45  # kept between a fan and the row it pushes down (that row's captions)
+RIGHT_FAN_CLEARANCE = 0.1  # a right fan ends this far before the next pile of its row
+MIN_RIGHT_ROOM = 0.3  # a right fan has this room at least
+STACK_SHOWN = 2  # a pile that does not fan shows its top two cards
+COUNTED_KINDS = ("stock", "waste")  # piles that show their card count beneath them
+COUNT_ROOM = 0.2  # the room that count takes
+BOTTOM_MARGIN = 0.2  # between the lowest card and the board's bottom edge
+HEIGHT_STEPS = 4  # the board's height is a whole number of quarter card widths
 
 
 def as_data() -> dict[str, object]:
     """The constants the front end draws with, as JSON data (sent once, with the layout)."""
     fan_step = {fan: dict(steps) for fan, steps in FAN_STEP.items()}
-    return {"card_aspect": CARD_ASPECT, "fan_step": fan_step, "min_back_step": MIN_BACK_STEP,
-            "min_fan_room": MIN_FAN_ROOM, "push_gap": PUSH_GAP,
-            "right_fan_clearance": RIGHT_FAN_CLEARANCE, "min_right_room": MIN_RIGHT_ROOM,
-            "stack_shown": STACK_SHOWN, "counted_kinds": list(COUNTED_KINDS),
-            "count_room": COUNT_ROOM, "bottom_margin": BOTTOM_MARGIN, "height_steps": HEIGHT_STEPS}
+    return {
+        "card_aspect": CARD_ASPECT,
+        "fan_step": fan_step,
+        "min_back_step": MIN_BACK_STEP,
+        "min_fan_room": MIN_FAN_ROOM,
+        "push_gap": PUSH_GAP,
+        "right_fan_clearance": RIGHT_FAN_CLEARANCE,
+        "min_right_room": MIN_RIGHT_ROOM,
+        "stack_shown": STACK_SHOWN,
+        "counted_kinds": list(COUNTED_KINDS),
+        "count_room": COUNT_ROOM,
+        "bottom_margin": BOTTOM_MARGIN,
+        "height_steps": HEIGHT_STEPS,
+    }
 
 
 def arranged(layout: Layout, index: int) -> Layout:
@@ -126,16 +136,23 @@ def arranged(layout: Layout, index: int) -> Layout:
     if index == 0:
         return layout
     other = layout["narrower"][index - 1]
-    piles: list[PileLayout] = [{**pile, "x": other["places"][pile["id"]][0], "y": other["places"][pile["id"]][1]}
-                               for pile in layout["piles"]]
+    piles: list[PileLayout] = [
+        {**pile, "x": other["places"][pile["id"]][0], "y": other["places"][pile["id"]][1]}
+        for pile in layout["piles"]
+    ]
     return {**layout, "width": other["width"], "height": other["height"], "piles": piles}
 
 
 def beneath(above: PileLayout, below: PileLayout) -> bool:
     """Does pile ``below`` lie under pile ``above`` (same layer, lower, overlapping across)?
     A pile spans one card width across, or its layout's ``span`` (a right fan's reach)."""
-    return (below is not above and below["z"] == above["z"] and below["y"] > above["y"]
-            and below["x"] < above["x"] + above.get("span", 1) and above["x"] < below["x"] + below.get("span", 1))
+    return (
+        below is not above
+        and below["z"] == above["z"]
+        and below["y"] > above["y"]
+        and below["x"] < above["x"] + above.get("span", 1)
+        and above["x"] < below["x"] + below.get("span", 1)
+    )
 
 
 def fan_room(pile: PileLayout, layout: Layout) -> float:
@@ -148,8 +165,12 @@ def fan_room(pile: PileLayout, layout: Layout) -> float:
     if pile["fan"] == "right":
         room = layout["width"] - pile["x"] - 1
         for other in piles:
-            if other is not pile and other["z"] == pile["z"] and other["x"] > pile["x"] \
-                    and abs(other["y"] - pile["y"]) < CARD_ASPECT:
+            if (
+                other is not pile
+                and other["z"] == pile["z"]
+                and other["x"] > pile["x"]
+                and abs(other["y"] - pile["y"]) < CARD_ASPECT
+            ):
                 room = min(room, other["x"] - pile["x"] - 1 - RIGHT_FAN_CLEARANCE)
         return max(room, MIN_RIGHT_ROOM)
     return 0.0
@@ -173,7 +194,7 @@ def fan_offsets(codes: list[str], fan: str, room: float) -> list[float]:
     offsets = [0.0]
     for step in steps:
         offsets.append(offsets[-1] + step)
-    return offsets[:len(codes)]
+    return offsets[: len(codes)]
 
 
 def pile_size(fan: str, offsets: list[float]) -> tuple[float, float]:
@@ -193,8 +214,8 @@ def row_shifts(piles: list[PileLayout], extents: dict[str, float]) -> dict[str, 
         shift = 0.0
         for pile in row:
             for above in piles:
-                if beneath(above, pile):            # above lies higher: its shift is known
-                    gap = min(PUSH_GAP, y - above["y"] - CARD_ASPECT)   # as the layout has it, at most
+                if beneath(above, pile):  # above lies higher: its shift is known
+                    gap = min(PUSH_GAP, y - above["y"] - CARD_ASPECT)  # as the layout has it, at most
                     bottom = above["y"] + shifts[above["id"]] + extents[above["id"]] + gap
                     shift = max(shift, shifts[above["id"]], bottom - y)
         for pile in row:
@@ -229,6 +250,11 @@ def place(layout: Layout, shown: dict[str, list[str]]) -> Placed:
     for pile in piles:
         pid, fan = pile["id"], pile["fan"]
         cards = [(offset, 0.0) if fan == "right" else (0.0, offset) for offset in offsets[pid]]
-        placed[pid] = {"x": pile["x"], "y": pile["y"] + shifts[pid], "width": sizes[pid][0],
-                       "height": sizes[pid][1], "cards": cards[first_shown(fan, len(cards)):]}
+        placed[pid] = {
+            "x": pile["x"],
+            "y": pile["y"] + shifts[pid],
+            "width": sizes[pid][0],
+            "height": sizes[pid][1],
+            "cards": cards[first_shown(fan, len(cards)) :],
+        }
     return {"width": layout["width"], "height": board_height(piles, shifts, extents), "piles": placed}

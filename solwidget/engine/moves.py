@@ -36,7 +36,7 @@ class Move(NamedTuple):
 
 
 MOVE_ACCEPTED = "text like 't3 f0', 't3 t5 4' or 'd2 r1c3 QH', or a Move"
-MAX_COUNT_DIGITS = 6        # a card count is short: longer digits are refused before int() reads them
+MAX_COUNT_DIGITS = 6  # a card count is short: longer digits are refused before int() reads them
 
 
 def parse_move_text(text: object) -> Move:
@@ -52,15 +52,18 @@ def parse_move_text(text: object) -> Move:
         raise InvalidMoveText(f"a move is {MOVE_ACCEPTED}, not {shown(text)}")
     words = text.split()
     if len(words) not in (2, 3):
-        raise InvalidMoveText(f"malformed move {shown(text)}: expected 'SRC DST' or 'SRC DST N' "
-                              "(like 't3 f0' or 't3 t5 4')")
+        raise InvalidMoveText(
+            f"malformed move {shown(text)}: expected 'SRC DST' or 'SRC DST N' (like 't3 f0' or 't3 t5 4')"
+        )
     if len(words) == 2:
         return _normal(Move(words[0], words[1]), text)
     third = words[2]
     if third.isascii() and third.isdigit():
         if len(third) > MAX_COUNT_DIGITS:
-            raise InvalidMoveText(f"malformed move {shown(text)}: a card count of {len(third):,} digits "
-                                  "is more cards than any game has")
+            raise InvalidMoveText(
+                f"malformed move {shown(text)}: a card count of {len(third):,} digits "
+                "is more cards than any game has"
+            )
         return _normal(Move(words[0], words[1], int(third)), text)
     return _normal(Move(words[0], words[1], 1, third), text)
 
@@ -69,13 +72,16 @@ def _normal(move: Move, given: object) -> Move:
     """``move`` with its fields checked and its card named face up in the one spelling."""
     src, dst, count, card = move
     if not is_whole(count) or operator.index(count) < 1:
-        raise InvalidMoveText(f"malformed move {shown(given)}: the number of cards must be a whole number >= 1, "
-                              f"not {shown(count)}")
+        raise InvalidMoveText(
+            f"malformed move {shown(given)}: the number of cards must be a whole number >= 1, "
+            f"not {shown(count)}"
+        )
     n = operator.index(count)
     if card is not None:
         try:
             card = card_name(face_up(parse_card(card)))
         except ValueError as err:
-            raise InvalidMoveText(f"malformed move {shown(given)}: the third word must be a card count "
-                                  f"or a card: {err}") from None
+            raise InvalidMoveText(
+                f"malformed move {shown(given)}: the third word must be a card count or a card: {err}"
+            ) from None
     return Move(src, dst, n, card)

@@ -40,8 +40,11 @@ class Build(NamedTuple):
 
     def words(self) -> str:
         way = "down" if self.direction < 0 else "up"
-        return {"alternate": f"{way} in alternating colours", "same": f"{way} in suit",
-                "any": f"{way} regardless of suit"}[self.suits]
+        return {
+            "alternate": f"{way} in alternating colours",
+            "same": f"{way} in suit",
+            "any": f"{way} regardless of suit",
+        }[self.suits]
 
 
 def supermove(free_cells: int, empty_piles: int) -> int:
@@ -54,12 +57,12 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
     # ------------------------------------------------------- the parameters
     tableau_piles: int = 8
     build: Build = Build(-1, "alternate")
-    group: str = "supermove"       # one | supermove | run | yukon: which groups move as a unit
-    empty_takes: str = "any"       # any | king | none: what an empty tableau pile takes
-    foundation_start: int = ACE    # ACE builds up in suit, KING builds down in suit
+    group: str = "supermove"  # one | supermove | run | yukon: which groups move as a unit
+    empty_takes: str = "any"  # any | king | none: what an empty tableau pile takes
+    foundation_start: int = ACE  # ACE builds up in suit, KING builds down in suit
     cells: int = 0
-    draw: int = 0                  # cards turned by "stock waste"; 0: no stock
-    redeals: int | None = None     # None: unlimited passes; 0: one pass
+    draw: int = 0  # cards turned by "stock waste"; 0: no stock
+    redeals: int | None = None  # None: unlimited passes; 0: one pass
     face_down_cards: bool = False  # may the tableau hold face-down cards?
     symmetric_tableau: bool = True  # piles that differ only in order play alike
     actions: frozenset[str] = frozenset()
@@ -107,7 +110,7 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         far as their order goes (a Yukon group: every face-up card). A function of this
         game, its table bound, since the move generators of the engine and of the solver's
         fast paths ask it for every pile they look at."""
-        fits_on = self.fits_on          # face-down cards fit on nothing and take nothing
+        fits_on = self.fits_on  # face-down cards fit on nothing and take nothing
 
         def yukon_run_length(pile: Pile) -> int:
             if not pile or pile[-1] & FACE_DOWN:
@@ -198,7 +201,9 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         if self.group != "supermove":
             return 52 * self.decks
         free_cells = sum(1 for c in self.cell_indices if not piles[c])
-        empty = max(0, sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty)
+        empty = max(
+            0, sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty
+        )
         return supermove(free_cells, empty)
 
     def iter_moves_from(self, state: State, src: str) -> Iterator[Move]:
@@ -215,7 +220,7 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         """Every legal move, or only those from pile index ``source``."""
         piles = state.piles
         one = self.one_card_moves
-        T, C, waste = self.tableau_indices, self.cell_indices, self.waste_index          # where cards may come from
+        T, C, waste = self.tableau_indices, self.cell_indices, self.waste_index  # where cards may come from
         if source is not None:
             T, C = self._only(T, source), self._only(C, source)
             waste = waste if source == waste else None
@@ -228,11 +233,11 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         wants, empty = self.foundation_wants(piles)
         start = self.foundation_start
         for src, card in singles:
-            for f in (empty if card & 15 == start else wants.get(card, ())):
+            for f in empty if card & 15 == start else wants.get(card, ()):
                 yield one[src][f]
 
         fits_on = self.fits_on
-        takes: dict[int, list[int]] = {}      # card -> the non-empty tableau piles it fits on
+        takes: dict[int, list[int]] = {}  # card -> the non-empty tableau piles it fits on
         empty_takers = []
         for dst in [t for t in self.tableau_indices if self.can_take(piles, t)]:
             if piles[dst]:
@@ -245,7 +250,9 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
             yield from self._tableau_moves(piles, src, takes, empty_takers, limits)
         for src, card in singles:
             if src not in self.tableau_set:
-                fitting = takes.get(card, []) + [d for d in empty_takers if self.empty_pile_takes(piles, d, card)]
+                fitting = takes.get(card, []) + [
+                    d for d in empty_takers if self.empty_pile_takes(piles, d, card)
+                ]
                 for dst in sorted(fitting):
                     yield one[src][dst]
 
@@ -258,12 +265,15 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
 
         stock, waste = self.stock_index, self.waste_index
         if self.draw and source in (None, stock, waste):
-            assert stock is not None and waste is not None      # a game that draws has both
+            assert stock is not None and waste is not None  # a game that draws has both
             if piles[stock]:
                 if source in (None, stock):
                     yield self._DEAL
-            elif source in (None, waste) and piles[waste] and \
-                    (self.redeals is None or state.extra[0] < self.redeals):
+            elif (
+                source in (None, waste)
+                and piles[waste]
+                and (self.redeals is None or state.extra[0] < self.redeals)
+            ):
                 yield self._REDEAL
         extra = self.extra_moves(state)
         if source is None:
@@ -277,18 +287,31 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
             return card in self.fits_on[target[-1]]
         return self.empty_pile_takes(piles, dst, card)
 
-    def _tableau_moves(self, piles: PileList, src: int, takes: dict[int, list[int]], empty_takers: list[int],
-                       limits: tuple[int, int]) -> Iterator[Move]:
+    def _tableau_moves(
+        self,
+        piles: PileList,
+        src: int,
+        takes: dict[int, list[int]],
+        empty_takers: list[int],
+        limits: tuple[int, int],
+    ) -> Iterator[Move]:
         """Moves of the top cards of tableau pile ``src`` to other tableau piles, by
         destination then count; ``takes`` maps a card to the non-empty piles it fits on."""
         pile = piles[src]
         run = self.run_length(pile)
-        found = [(dst, n) for n in range(1, min(run, limits[0]) + 1)
-                 for dst in takes.get(pile[-n], ()) if dst != src]
+        found = [
+            (dst, n)
+            for n in range(1, min(run, limits[0]) + 1)
+            for dst in takes.get(pile[-n], ())
+            if dst != src
+        ]
         for dst in empty_takers:
             if dst != src:
-                found += [(dst, n) for n in range(1, min(run, limits[1]) + 1)
-                          if self.empty_pile_takes(piles, dst, pile[-n])]
+                found += [
+                    (dst, n)
+                    for n in range(1, min(run, limits[1]) + 1)
+                    if self.empty_pile_takes(piles, dst, pile[-n])
+                ]
         one, ids = self.one_card_moves[src], self.pile_ids
         for dst, n in sorted(found):
             yield one[dst] if n == 1 else Move(ids[src], ids[dst], n)
@@ -298,10 +321,10 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         extra = state.extra
         if move.src == "stock" or move.dst == "stock":
             stock, waste = self.stock_index, self.waste_index
-            assert stock is not None and waste is not None      # only a game that draws has a stock
+            assert stock is not None and waste is not None  # only a game that draws has a stock
             if move.src == "stock":
-                turned = piles[stock][-self.draw:]
-                piles[stock] = piles[stock][:-self.draw]
+                turned = piles[stock][-self.draw :]
+                piles[stock] = piles[stock][: -self.draw]
                 piles[waste] = piles[waste] + tuple(c & ~FACE_DOWN for c in reversed(turned))
             else:
                 piles[stock] = tuple(c | FACE_DOWN for c in reversed(piles[waste]))
@@ -324,7 +347,9 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
             return ()
         used = d.get("redeals", 0)
         if isinstance(used, bool) or not isinstance(used, int) or used < 0:
-            raise InvalidPosition(f"'redeals' (redeals used so far) must be a whole number >= 0, not {shown(used)}")
+            raise InvalidPosition(
+                f"'redeals' (redeals used so far) must be a whole number >= 0, not {shown(used)}"
+            )
         if self.redeals is not None and used > self.redeals:
             raise InvalidPosition(f"'redeals' is {shown(used)}, but this game allows {self.redeals}")
         return (used,)
@@ -343,8 +368,10 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
                 if len(down) != len(pile):
                     raise InvalidPosition("every stock card is face down: write them as [QH]")
             elif down and (kind != "tableau" or not self.face_down_cards):
-                raise InvalidPosition(f"{pid} holds face-down card {card_name(down[0])}, "
-                                      f"but {self.name} has no face-down cards there")
+                raise InvalidPosition(
+                    f"{pid} holds face-down card {card_name(down[0])}, "
+                    f"but {self.name} has no face-down cards there"
+                )
             elif kind == "tableau" and pile and pile[-1] & FACE_DOWN and self.can_give(piles, i):
                 raise InvalidPosition(f"the top card of {pid} is face down: it would have been turned up")
 
@@ -355,12 +382,16 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
             raise InvalidPosition(f"{pid}: foundation cards lie face up")
         start = "A" if self.foundation_start == ACE else "K"
         if rank_of(pile[0]) != self.foundation_start:
-            raise InvalidPosition(f"{pid} is not a legal foundation: it must start with a{'n' * (start == 'A')} "
-                                  f"{'Ace' if start == 'A' else 'King'}, not {card_name(pile[0])}")
+            raise InvalidPosition(
+                f"{pid} is not a legal foundation: it must start with a{'n' * (start == 'A')} "
+                f"{'Ace' if start == 'A' else 'King'}, not {card_name(pile[0])}"
+            )
         for under, over in itertools.pairwise(pile):
             if suit_of(under) != suit_of(over) or rank_of(over) - rank_of(under) != self.step:
-                raise InvalidPosition(f"{pid} is not a legal foundation: {card_name(over)} cannot go on "
-                                      f"{card_name(under)} (foundations build {'up' if self.step > 0 else 'down'} in suit)")
+                raise InvalidPosition(
+                    f"{pid} is not a legal foundation: {card_name(over)} cannot go on "
+                    f"{card_name(under)} (foundations build {'up' if self.step > 0 else 'down'} in suit)"
+                )
 
     def key(self, state: State) -> Hashable:
         """Cells, foundations and (when symmetric) tableau piles taken as sets."""

@@ -43,17 +43,24 @@ class PatienceLayout:
         foundations = [self.pile_ids[f] for f in self.foundation_indices]
         layout = self._arranged(head, [foundations])
         narrower = []
-        room = len(self.tableau_indices) - len(head)          # foundation slots a line has beside the head
+        room = len(self.tableau_indices) - len(head)  # foundation slots a line has beside the head
         if len(head) + len(foundations) > len(self.tableau_indices) and room >= 1:
             lines = -(-len(foundations) // room)
             size = -(-len(foundations) // lines)
-            narrower.append(self._arranged(head, [foundations[k:k + size] for k in range(0, len(foundations), size)]))
+            narrower.append(
+                self._arranged(head, [foundations[k : k + size] for k in range(0, len(foundations), size)])
+            )
         if len(self.tableau_indices) > 5:
             narrower.append(self._wrapped([*head, *foundations], -(-len(self.tableau_indices) // 2)))
         if narrower:
-            layout["narrower"] = [{"width": other["width"], "height": other["height"],
-                                   "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]}}
-                                  for other in narrower]
+            layout["narrower"] = [
+                {
+                    "width": other["width"],
+                    "height": other["height"],
+                    "places": {p["id"]: [p["x"], p["y"]] for p in other["piles"]},
+                }
+                for other in narrower
+            ]
         return layout
 
     def _wrapped(self, top: list[str | None], columns: int) -> Layout:
@@ -68,13 +75,19 @@ class PatienceLayout:
                 lines.append([])
             if pid is not None or lines[-1]:
                 lines[-1].append(pid)
-        piles = [self._pile_layout(pid, x * step, row * (CARD_ASPECT + ROW_GAP), "none")
-                 for row, line in enumerate(lines) for x, pid in enumerate(line) if pid]
+        piles = [
+            self._pile_layout(pid, x * step, row * (CARD_ASPECT + ROW_GAP), "none")
+            for row, line in enumerate(lines)
+            for x, pid in enumerate(line)
+            if pid
+        ]
         tableau_y = len(lines) * (CARD_ASPECT + ROW_GAP)
         line_step = CARD_ASPECT + ROW_GAP + 1.0
         for k, t in enumerate(self.tableau_indices):
             row, x = divmod(k, columns)
-            piles.append(self._pile_layout(self.pile_ids[t], x * step, round(tableau_y + row * line_step, 3), "down"))
+            piles.append(
+                self._pile_layout(self.pile_ids[t], x * step, round(tableau_y + row * line_step, 3), "down")
+            )
         rows = -(-len(self.tableau_indices) // columns)
         height = tableau_y + (rows - 1) * line_step + CARD_ASPECT + FAN_ROOM
         return {"width": round(columns * step - PILE_GAP, 3), "height": round(height, 3), "piles": piles}
@@ -89,18 +102,34 @@ class PatienceLayout:
         width = slots * step - PILE_GAP
         piles = [self._pile_layout(pid, x * step, 0, "none") for x, pid in enumerate(head) if pid]
         for row, line in enumerate(lines):
-            piles += [self._pile_layout(pid, (len(head) + x) * step, row * line_step, "none")
-                      for x, pid in enumerate(line)]
+            piles += [
+                self._pile_layout(pid, (len(head) + x) * step, row * line_step, "none")
+                for x, pid in enumerate(line)
+            ]
         offset = (width - (len(self.tableau_indices) * step - PILE_GAP)) / 2
         tableau_y = len(lines) * line_step
         for x, t in enumerate(self.tableau_indices):
             piles.append(self._pile_layout(self.pile_ids[t], offset + x * step, tableau_y, "down"))
-        return {"width": round(width, 3), "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3), "piles": piles}
+        return {
+            "width": round(width, 3),
+            "height": round(tableau_y + CARD_ASPECT + FAN_ROOM, 3),
+            "piles": piles,
+        }
 
     def _pile_layout(self, pid: str, x: float, y: float, fan: str) -> PileLayout:
         kind = self.pile_kinds[pid]
-        empty = {"foundation": "A" if self.foundation_start == ACE else "K",
-                 "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],
-                 "stock": "↻" if self.redeals != 0 else ""}.get(kind, "")
-        return {"id": pid, "kind": kind, "x": round(x, 3), "y": round(y, 3), "fan": fan,
-                "z": 0, "empty": empty, "covered_by": []}
+        empty = {
+            "foundation": "A" if self.foundation_start == ACE else "K",
+            "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],
+            "stock": "↻" if self.redeals != 0 else "",
+        }.get(kind, "")
+        return {
+            "id": pid,
+            "kind": kind,
+            "x": round(x, 3),
+            "y": round(y, 3),
+            "fan": fan,
+            "z": 0,
+            "empty": empty,
+            "covered_by": [],
+        }

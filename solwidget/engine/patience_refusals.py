@@ -53,7 +53,9 @@ class PatienceRefusals:
         if "stock" in (src_kind, dst_kind):
             return self._stock_refusal(state, move)
         if move.card is not None:
-            return "cards are named only when taken from inside a Mutated Solitaire deck; give a count instead"
+            return (
+                "cards are named only when taken from inside a Mutated Solitaire deck; give a count instead"
+            )
         if move.src == move.dst:
             return "a move needs two different piles"
         if src_kind == "foundation":
@@ -86,7 +88,7 @@ class PatienceRefusals:
 
     def _stock_refusal(self, state: State, move: Move) -> str | None:
         piles, stock, waste = state.piles, self.stock_index, self.waste_index
-        assert stock is not None and waste is not None      # only a game that draws has a stock
+        assert stock is not None and waste is not None  # only a game that draws has a stock
         action = (move.src, move.dst)
         if action in (("stock", "waste"), ("waste", "stock")) and (move.n != 1 or move.card is not None):
             return f"'{move.src} {move.dst}' is written without a count or a card"
@@ -125,7 +127,9 @@ class PatienceRefusals:
         if not 1 <= needed <= 13:
             return f"{self.pile_ids[d]} is complete"
         wanted = RANKS[needed - 1] + SUITS[suit_of(target[-1])]
-        return f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
+        return (
+            f"foundations build {way} in suit: {self.pile_ids[d]} takes {wanted} next, not {card_name(card)}"
+        )
 
     def _tableau_refusal(self, piles: PileList, s: int, d: int, moving: Pile) -> str:
         reason = self._take_refusal(piles, d)
@@ -137,12 +141,15 @@ class PatienceRefusals:
         if self.group != "yukon":
             for under, over in itertools.pairwise(moving):
                 if not self.build.fits(under, over):
-                    return (f"{card_name(over)} on {card_name(under)} is not a run {words}: "
-                            "only such a run moves as a unit")
+                    return (
+                        f"{card_name(over)} on {card_name(under)} is not a run {words}: "
+                        "only such a run moves as a unit"
+                    )
         target = piles[d]
         if target and not self.build.fits(target[-1], moving[0]):
-            return (f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: "
-                    f"the tableau builds {words}")
+            return (
+                f"{card_name(moving[0])} does not fit on {card_name(target[-1])}: the tableau builds {words}"
+            )
         if not target and not self.empty_pile_takes(piles, d, moving[0]):
             if self.empty_takes == "king":
                 return "an empty tableau pile takes only a King or a run headed by a King"
@@ -156,6 +163,8 @@ class PatienceRefusals:
         free_cells = sum(1 for c in self.cell_indices if not piles[c])
         empty = sum(1 for t in self.tableau_indices if not piles[t] and self.can_take(piles, t)) - to_empty
         note = " besides the one they go to" if to_empty else ""
-        return (f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
-                f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
-                f"((free cells + 1) x 2^(empty piles)), as many as could move card by card")
+        return (
+            f"{n} cards cannot move together: with {free_cells} free cell{'s' * (free_cells != 1)} "
+            f"and {empty} empty pile{'s' * (empty != 1)}{note}, at most {limit} can "
+            f"((free cells + 1) x 2^(empty piles)), as many as could move card by card"
+        )

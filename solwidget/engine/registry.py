@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 _GAMES: dict[str, type[Game]] = {}
-_VARIANTS: dict[str, type[Game]] = {}     # made at run time (solwidget/variants.py): not in games()
+_VARIANTS: dict[str, type[Game]] = {}  # made at run time (solwidget/variants.py): not in games()
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -51,7 +51,9 @@ def game_class(game_id: str) -> type[Game]:
         return _GAMES.get(game_id) or _VARIANTS[game_id]
     except (KeyError, TypeError):
         variants = f"; variants defined here: {_listed(list(_VARIANTS))}" if _VARIANTS else ""
-        raise UnknownGame(f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}") from None
+        raise UnknownGame(
+            f"unknown game {shown(game_id)}: solwidget has {', '.join(_GAMES)}{variants}"
+        ) from None
 
 
 def _listed(ids: list[str], room: int = 60) -> str:

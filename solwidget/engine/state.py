@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from .game import Game
     from .moves import Move
 
-Pile = tuple[int, ...]          # the cards of one pile, bottom to top (cards.py)
-Piles = tuple[Pile, ...]        # every pile, in the order of ``game.pile_ids``
-Extra = tuple[int, ...]         # what else a position holds (stock passes, deck modes)
-PileList = Sequence[Pile]       # the piles of a position, or a list of them being changed
+Pile = tuple[int, ...]  # the cards of one pile, bottom to top (cards.py)
+Piles = tuple[Pile, ...]  # every pile, in the order of ``game.pile_ids``
+Extra = tuple[int, ...]  # what else a position holds (stock passes, deck modes)
+PileList = Sequence[Pile]  # the piles of a position, or a list of them being changed
 
 
 class State:
@@ -51,15 +51,19 @@ class State:
         _set_game(self, game)
         _set_piles(self, piles)
         _set_extra(self, extra)
-        _set_hash(self, None)      # computed when first asked: a solver hashes few states
+        _set_hash(self, None)  # computed when first asked: a solver hashes few states
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a State is immutable: play a move to get a new one")
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, State) and hash(self) == hash(other)
-                and self.piles == other.piles and self.extra == other.extra
-                and self.game == other.game)
+        return (
+            isinstance(other, State)
+            and hash(self) == hash(other)
+            and self.piles == other.piles
+            and self.extra == other.extra
+            and self.game == other.game
+        )
 
     def __hash__(self) -> int:
         if self._hash is None:
@@ -135,9 +139,12 @@ class State:
 
     def __repr__(self) -> str:
         on_foundations = sum(len(self.piles[i]) for i in self.game.foundation_indices)
-        return (f"<State {self.game.id}: {on_foundations}/{self.game.card_count} cards home,"
-                f" {len(self.legal_moves())} legal moves>")
+        return (
+            f"<State {self.game.id}: {on_foundations}/{self.game.card_count} cards home,"
+            f" {len(self.legal_moves())} legal moves>"
+        )
 
 
 _set_game, _set_piles, _set_extra, _set_hash = (
-    getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash"))
+    getattr(State, name).__set__ for name in ("game", "piles", "extra", "_hash")
+)

@@ -17,13 +17,15 @@ from .errors import SolwidgetError
 from .game import Game
 from .patience import Build, Patience
 
-BUILDS = {Build(way, suits).words(): Build(way, suits) for way in (-1, 1) for suits in ("same", "alternate", "any")}
+BUILDS = {
+    Build(way, suits).words(): Build(way, suits) for way in (-1, 1) for suits in ("same", "alternate", "any")
+}
 MOVES = {"one card": "one", "supermove": "supermove", "runs": "run", "any group": "yukon"}
 EMPTY = ("any", "king", "none")
 FOUNDATIONS = {"ace up": ACE, "king down": KING}
-UNLIMITED = "unlimited"          # redeals=None in a file (TOML has no null)
+UNLIMITED = "unlimited"  # redeals=None in a file (TOML has no null)
 MAX_CELLS, MAX_PILES, MAX_DRAW, MAX_REDEALS, MAX_DECKS = 10, 52, 5, 10, 4
-MAX_ID_CHARS = 100               # a variant's id, in every file that names it
+MAX_ID_CHARS = 100  # a variant's id, in every file that names it
 
 
 class InvalidVariant(SolwidgetError):
@@ -35,8 +37,13 @@ class InvalidVariant(SolwidgetError):
 def is_game_id(text: object) -> bool:
     """The form of a game's id: lower-case letters, digits and _, starting with a letter, at
     most MAX_ID_CHARS characters (what ``sw.variant`` takes and a study file holds)."""
-    return (isinstance(text, str) and 0 < len(text) <= MAX_ID_CHARS and text.isascii()
-            and text.isidentifier() and text == text.lower())
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= MAX_ID_CHARS
+        and text.isascii()
+        and text.isidentifier()
+        and text == text.lower()
+    )
 
 
 def _whole(key: str, value: object, low: int, high: int) -> int:
@@ -55,8 +62,10 @@ def _redeals(value: object) -> dict[str, object]:
     if value is None or value == UNLIMITED:
         return {"redeals": None}
     if isinstance(value, str):
-        raise InvalidVariant(f"redeals: a whole number from 0 to {MAX_REDEALS}, or None ('{UNLIMITED}' in a file) "
-                             f"for unlimited redeals, not {shown(value)}")
+        raise InvalidVariant(
+            f"redeals: a whole number from 0 to {MAX_REDEALS}, or None ('{UNLIMITED}' in a file) "
+            f"for unlimited redeals, not {shown(value)}"
+        )
     return {"redeals": _whole("redeals", value, 0, MAX_REDEALS)}
 
 
@@ -69,6 +78,7 @@ class Change:
     """One rule a variant may change: ``read`` checks a value (InvalidVariant names the change
     and what it accepts) and gives the game class's attributes it sets; ``value_of`` reads
     a game's value back in the same words; ``accepts`` and ``sets`` say it for the docs."""
+
     name: str
     read: Callable[[object], dict[str, object]]
     value_of: Callable[[Patience], object]
@@ -76,29 +86,74 @@ class Change:
     sets: str
 
 
-CHANGES: dict[str, Change] = {change.name: change for change in (
-    Change("build", lambda v: {"build": BUILDS[_word("build", v, list(BUILDS))]}, lambda game: game.build.words(),
-           "'down in suit', 'down in alternating colours', 'down regardless of suit', and the same with 'up'",
-           "what goes on a tableau card"),
-    Change("moves", lambda v: {"group": MOVES[_word("moves", v, list(MOVES))]}, lambda game: _word_of(MOVES, game.group),
-           "'one card', 'supermove', 'runs', 'any group'", "what moves as a unit"),
-    Change("empty", lambda v: {"empty_takes": _word("empty", v, EMPTY)}, lambda game: game.empty_takes,
-           "'any', 'king', 'none'", "what an empty tableau pile takes"),
-    Change("foundations", lambda v: {"foundation_start": FOUNDATIONS[_word("foundations", v, list(FOUNDATIONS))]},
-           lambda game: _word_of(FOUNDATIONS, game.foundation_start),
-           "'ace up', 'king down'", "where the foundations start, and which way they build"),
-    Change("cells", lambda v: {"cells": _whole("cells", v, 0, MAX_CELLS)}, lambda game: game.cells,
-           f"0 to {MAX_CELLS}", "free cells"),
-    Change("piles", lambda v: {"tableau_piles": _whole("piles", v, 1, MAX_PILES)}, lambda game: game.tableau_piles,
-           "as many as the family's deal can spread its cards over", "tableau piles, dealt as the base deals"),
-    Change("draw", lambda v: {"draw": _whole("draw", v, 1, MAX_DRAW)}, lambda game: game.draw, f"1 to {MAX_DRAW}",
-           "cards turned at a time (where the base has a stock)"),
-    Change("redeals", _redeals, lambda game: UNLIMITED if game.redeals is None else game.redeals,
-           f"0 to {MAX_REDEALS}, or None for unlimited ('{UNLIMITED}' in a file)",
-           "passes through the stock after the first"),
-    Change("decks", lambda v: {"decks": _whole("decks", v, 1, MAX_DECKS)}, lambda game: game.decks,
-           f"1 to {MAX_DECKS}", "decks"),
-)}
+CHANGES: dict[str, Change] = {
+    change.name: change
+    for change in (
+        Change(
+            "build",
+            lambda v: {"build": BUILDS[_word("build", v, list(BUILDS))]},
+            lambda game: game.build.words(),
+            "'down in suit', 'down in alternating colours', 'down regardless of suit', and the same with 'up'",
+            "what goes on a tableau card",
+        ),
+        Change(
+            "moves",
+            lambda v: {"group": MOVES[_word("moves", v, list(MOVES))]},
+            lambda game: _word_of(MOVES, game.group),
+            "'one card', 'supermove', 'runs', 'any group'",
+            "what moves as a unit",
+        ),
+        Change(
+            "empty",
+            lambda v: {"empty_takes": _word("empty", v, EMPTY)},
+            lambda game: game.empty_takes,
+            "'any', 'king', 'none'",
+            "what an empty tableau pile takes",
+        ),
+        Change(
+            "foundations",
+            lambda v: {"foundation_start": FOUNDATIONS[_word("foundations", v, list(FOUNDATIONS))]},
+            lambda game: _word_of(FOUNDATIONS, game.foundation_start),
+            "'ace up', 'king down'",
+            "where the foundations start, and which way they build",
+        ),
+        Change(
+            "cells",
+            lambda v: {"cells": _whole("cells", v, 0, MAX_CELLS)},
+            lambda game: game.cells,
+            f"0 to {MAX_CELLS}",
+            "free cells",
+        ),
+        Change(
+            "piles",
+            lambda v: {"tableau_piles": _whole("piles", v, 1, MAX_PILES)},
+            lambda game: game.tableau_piles,
+            "as many as the family's deal can spread its cards over",
+            "tableau piles, dealt as the base deals",
+        ),
+        Change(
+            "draw",
+            lambda v: {"draw": _whole("draw", v, 1, MAX_DRAW)},
+            lambda game: game.draw,
+            f"1 to {MAX_DRAW}",
+            "cards turned at a time (where the base has a stock)",
+        ),
+        Change(
+            "redeals",
+            _redeals,
+            lambda game: UNLIMITED if game.redeals is None else game.redeals,
+            f"0 to {MAX_REDEALS}, or None for unlimited ('{UNLIMITED}' in a file)",
+            "passes through the stock after the first",
+        ),
+        Change(
+            "decks",
+            lambda v: {"decks": _whole("decks", v, 1, MAX_DECKS)},
+            lambda game: game.decks,
+            f"1 to {MAX_DECKS}",
+            "decks",
+        ),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -113,6 +168,7 @@ class Variation:
         layout: the deal and the board in words, ``{piles}`` filled in, for a summary.
         piles: the tableau piles its deal can spread ``decks`` decks over, by the rules.
     """
+
     family: type[Game]
     changes: tuple[str, ...]
     cannot: Mapping[str, str] = field(default_factory=dict)
@@ -124,7 +180,9 @@ class Variation:
         """The changes that ``base_cls`` may take, in ``CHANGES`` order: the stock's only where
         it has one."""
         stock = getattr(base_cls, "draw", 0)
-        return [name for name in CHANGES if name in self.changes and (stock or name not in ("draw", "redeals"))]
+        return [
+            name for name in CHANGES if name in self.changes and (stock or name not in ("draw", "redeals"))
+        ]
 
     def why_not(self, base_cls: type[Game], name: str) -> str:
         """Why ``base_cls`` cannot take change ``name``, in words."""
@@ -135,16 +193,18 @@ class Variation:
     def check(self, base_cls: type[Game], given: Mapping[str, object], values: Mapping[str, object]) -> None:
         """Refuse a combination of changes that the family's deal cannot follow: ``given`` as
         the caller wrote them, ``values`` as the class's attributes."""
-        if self.piles is None or not issubclass(base_cls, Patience):     # a deal of its own
+        if self.piles is None or not issubclass(base_cls, Patience):  # a deal of its own
             return
         decks = values.get("decks", base_cls.decks)
         piles = values.get("tableau_piles", base_cls.tableau_piles)
-        assert isinstance(decks, int) and isinstance(piles, int)      # as CHANGES read them
+        assert isinstance(decks, int) and isinstance(piles, int)  # as CHANGES read them
         allowed = self.piles(decks)
         if piles not in allowed:
             what = "piles" if "piles" in given else "decks"
-            raise InvalidVariant(f"{what}: {base_cls.name}'s deal spreads {deck_words(decks)} over "
-                                 f"{allowed.start} to {allowed[-1]} piles, not {piles}")
+            raise InvalidVariant(
+                f"{what}: {base_cls.name}'s deal spreads {deck_words(decks)} over "
+                f"{allowed.start} to {allowed[-1]} piles, not {piles}"
+            )
 
 
 def deck_words(decks: int) -> str:

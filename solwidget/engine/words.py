@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .geometry import Layout, PileLayout
     from .state import State
 
-VisiblePiles = dict[str, list[str]]     # pile id -> its cards as the player sees them (visible.py)
+VisiblePiles = dict[str, list[str]]  # pile id -> its cards as the player sees them (visible.py)
 
 SUIT_SYMBOLS = dict(zip(SUITS, "♣♦♥♠"))
 _CARD = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
@@ -89,8 +89,11 @@ def move_words(state: State, move: Move | str, known: Counter[str] | None = None
     if known is None:
         known = Counter(code for pile in piles.values() for code in pile if code != BACK)
     if move.dst in game.actions:
-        return f"{move.dst} {game.place_name(move.src)}" if move.dst != "build" \
+        return (
+            f"{move.dst} {game.place_name(move.src)}"
+            if move.dst != "build"
             else f"turn {game.place_name(move.src)} into a built pile"
+        )
     src_kind, dst_kind = game.pile_kinds.get(move.src), game.pile_kinds.get(move.dst)
     if src_kind == "stock":
         return "turn the stock"
@@ -131,7 +134,9 @@ def reason_words(state: State, reason: str) -> str:
     ids = sorted(game.pile_ids, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
 
-    mention = re.compile(r"(?:\b(the|a|an) )?" + pattern.pattern + r"( is empty| already holds a card| is an empty )?")
+    mention = re.compile(
+        r"(?:\b(the|a|an) )?" + pattern.pattern + r"( is empty| already holds a card| is an empty )?"
+    )
 
     def noun(pid: str) -> str:
         """The place's noun, without its article: "free cell", "pile"."""
@@ -139,13 +144,13 @@ def reason_words(state: State, reason: str) -> str:
 
     def said(match: re.Match[str]) -> str:
         article, pid, predicate = match.groups()
-        if predicate == " is empty":          # not "an empty free cell is empty"
+        if predicate == " is empty":  # not "an empty free cell is empty"
             return f"{game.place_name(pid)} is empty"
         if predicate == " already holds a card":
             return f"that {noun(pid)} already holds {pile_words(state, pid, piles)}"
-        if predicate:                          # "... is an empty back pile"
+        if predicate:  # "... is an empty back pile"
             return f"that {noun(pid)}{predicate}"
-        if article:                            # "the stock", "the waste": the place itself
+        if article:  # "the stock", "the waste": the place itself
             place = game.place_name(pid)
             return place if place.startswith("the ") else f"the {noun(pid)}"
         return pile_words(state, pid, piles)
@@ -169,11 +174,37 @@ def line_words(state: State, moves: Iterable[Move | str]) -> list[str]:
     return out
 
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-            "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-            "seventeenth", "eighteenth", "nineteenth", "twentieth")
-KIND_NOUNS = {"tableau": "tableau pile", "cell": "free cell", "foundation": "foundation", "stock": "stock",
-              "waste": "waste", "deck": "deck", "space": "space"}
+ORDINALS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+)
+KIND_NOUNS = {
+    "tableau": "tableau pile",
+    "cell": "free cell",
+    "foundation": "foundation",
+    "stock": "stock",
+    "waste": "waste",
+    "deck": "deck",
+    "space": "space",
+}
 
 
 def pile_names(layout: Layout) -> dict[str, str]:

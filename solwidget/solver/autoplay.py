@@ -25,7 +25,7 @@ from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import Piles, State
 
-Tops = list[list[int]]          # _home_tops: per suit, the top rank of each foundation of it
+Tops = list[list[int]]  # _home_tops: per suit, the top rank of each foundation of it
 IsSafe = Callable[[Patience, Tops, int], bool]
 
 
@@ -89,13 +89,13 @@ def safe_move(game: Patience, state: State, safe: IsSafe = is_safe) -> Move | No
     piles = state.piles
     ids = game.pile_ids
     wanted = _wanted(game, piles)
-    if wanted.isdisjoint([pile[-1] for pile in piles if pile]):    # a quick pre-check
+    if wanted.isdisjoint([pile[-1] for pile in piles if pile]):  # a quick pre-check
         return None
     tops = None
     for src in _sources(game, piles):
         card = piles[src][-1]
         if card not in wanted or (src in game.tableau_set and not game.can_give(piles, src)):
-            continue            # covering asked only of the wanted cards: it is the costly test
+            continue  # covering asked only of the wanted cards: it is the costly test
         for f in game.foundations_for(piles, card):
             if tops is None:
                 tops = _home_tops(game, piles)
@@ -134,8 +134,11 @@ def goes_home_when_free(game: Patience, card: int) -> bool:
     every start card (then one is empty for each start card not home: foundations never
     give cards back, and each holds one start card at its bottom)."""
     rank = card & 15
-    return (rank == game.foundation_start and not 1 <= rank + game.build.direction <= 13
-            and len(game.foundation_indices) == 4 * game.decks)
+    return (
+        rank == game.foundation_start
+        and not 1 <= rank + game.build.direction <= 13
+        and len(game.foundation_indices) == 4 * game.decks
+    )
 
 
 def is_safe_for_play(game: Patience, tops: Tops, card: int) -> bool:
@@ -156,8 +159,10 @@ def is_safe_for_play(game: Patience, tops: Tops, card: int) -> bool:
     if not 1 <= rank <= 13:
         return True
     hosts = host_suits(game.build.suits, card >> 4 & 3)
-    return all(_copies_home(game, tops, s, rank) == game.decks or goes_home_when_free(game, s << 4 | rank)
-               for s in hosts)
+    return all(
+        _copies_home(game, tops, s, rank) == game.decks or goes_home_when_free(game, s << 4 | rank)
+        for s in hosts
+    )
 
 
 def safe_moves(state: State) -> list[Move]:

@@ -32,10 +32,10 @@ from ..engine.state import State
 MAX_STATES_ACCEPTED = "a whole number >= 1 (states to expand), or None for no limit"
 SECONDS_ACCEPTED = "a positive, finite number of seconds, or None for no limit"
 SEARCH_OPTIONS = ("depth_weight", "explore", "weights")
-MAX_SEARCHES = 64        # a portfolio of more searches than this is a mistake, not a plan
-DEFAULT_MAX_STATES = 200_000    # the positions a search expands when given no budget at all
-MAX_WEIGHT = 1e6                # a heuristic or depth weight: more than this is a mistake
-MAX_MEMORY_ITEMS = 2 ** 32      # keys in the tables, positions on the frontier
+MAX_SEARCHES = 64  # a portfolio of more searches than this is a mistake, not a plan
+DEFAULT_MAX_STATES = 200_000  # the positions a search expands when given no budget at all
+MAX_WEIGHT = 1e6  # a heuristic or depth weight: more than this is a mistake
+MAX_MEMORY_ITEMS = 2**32  # keys in the tables, positions on the frontier
 
 
 class NotGiven:
@@ -49,7 +49,7 @@ class NotGiven:
 
 
 NOT_GIVEN = NotGiven()
-Weights = Mapping[str, float]           # a score's weights by name (heuristics.py)
+Weights = Mapping[str, float]  # a score's weights by name (heuristics.py)
 
 
 class SearchOptions(TypedDict, total=False):
@@ -75,14 +75,19 @@ class CheckedOptions(TypedDict):
     frontier_size: int | None
 
 
-def given_budgets(max_states: int | NotGiven | None, max_seconds: float | NotGiven | None,
-                  default_states: int = DEFAULT_MAX_STATES) -> tuple[int | None, float | None]:
+def given_budgets(
+    max_states: int | NotGiven | None,
+    max_seconds: float | NotGiven | None,
+    default_states: int = DEFAULT_MAX_STATES,
+) -> tuple[int | None, float | None]:
     """(max_states, max_seconds) as a search runs under them: those the caller gave, the other
     one without limit (None), or ``default_states`` positions when the caller gave neither."""
     if isinstance(max_states, NotGiven) and isinstance(max_seconds, NotGiven):
         return default_states, None
-    return (None if isinstance(max_states, NotGiven) else max_states,
-            None if isinstance(max_seconds, NotGiven) else max_seconds)
+    return (
+        None if isinstance(max_states, NotGiven) else max_states,
+        None if isinstance(max_seconds, NotGiven) else max_seconds,
+    )
 
 
 def check_max_states(value: object, name: str = "max_states") -> int | None:
@@ -125,8 +130,9 @@ def check_search(options: object, name: str) -> SearchOptions:
         raise InvalidArgument(f"{name} has no option {shown(unknown[0])}: {name} must be {accepted}")
     checked: SearchOptions = {}
     if options.get("depth_weight") is not None:
-        checked["depth_weight"] = real_number(f"{name}['depth_weight']", options["depth_weight"], 0.0,
-                                              MAX_WEIGHT)
+        checked["depth_weight"] = real_number(
+            f"{name}['depth_weight']", options["depth_weight"], 0.0, MAX_WEIGHT
+        )
     if options.get("explore") is not None:
         explore = real_number(f"{name}['explore']", options["explore"], 0.0, 1.0)
         if explore >= 1.0:
@@ -152,13 +158,28 @@ def check_memory(value: object, name: str) -> int | None:
     for the game's default."""
     if value is None:
         return None
-    return whole_number(name, value, 1, MAX_MEMORY_ITEMS,
-                        accepted=f"a whole number from 1 to {MAX_MEMORY_ITEMS:,}, or None for the game's default")
+    return whole_number(
+        name,
+        value,
+        1,
+        MAX_MEMORY_ITEMS,
+        accepted=f"a whole number from 1 to {MAX_MEMORY_ITEMS:,}, or None for the game's default",
+    )
 
 
-def check_solver_options(*, max_states: object, max_seconds: object, depth_weight: object, weights: object,
-                         portfolio: object, autoplay: object, compress_stock: object, shorten_wins: object,
-                         table_size: object, frontier_size: object) -> CheckedOptions:
+def check_solver_options(
+    *,
+    max_states: object,
+    max_seconds: object,
+    depth_weight: object,
+    weights: object,
+    portfolio: object,
+    autoplay: object,
+    compress_stock: object,
+    shorten_wins: object,
+    table_size: object,
+    frontier_size: object,
+) -> CheckedOptions:
     """Every option of ``Solver`` checked; returns them with budgets as plain numbers."""
     weight = None if depth_weight is None else real_number("depth_weight", depth_weight, 0.0, MAX_WEIGHT)
     checked_weights = check_weights(weights)
@@ -167,13 +188,18 @@ def check_solver_options(*, max_states: object, max_seconds: object, depth_weigh
         if weight is not None or checked_weights is not None:
             raise InvalidArgument("give either portfolio or depth_weight/weights, not both")
         searches = check_portfolio(portfolio)
-    return {"max_states": max_states if isinstance(max_states, NotGiven) else check_max_states(max_states),
-            "max_seconds": max_seconds if isinstance(max_seconds, NotGiven) else check_seconds(max_seconds),
-            "depth_weight": weight, "weights": checked_weights, "portfolio": searches,
-            "autoplay": flag("autoplay", autoplay), "compress_stock": flag("compress_stock", compress_stock),
-            "shorten_wins": flag("shorten_wins", shorten_wins),
-            "table_size": check_memory(table_size, "table_size"),
-            "frontier_size": check_memory(frontier_size, "frontier_size")}
+    return {
+        "max_states": max_states if isinstance(max_states, NotGiven) else check_max_states(max_states),
+        "max_seconds": max_seconds if isinstance(max_seconds, NotGiven) else check_seconds(max_seconds),
+        "depth_weight": weight,
+        "weights": checked_weights,
+        "portfolio": searches,
+        "autoplay": flag("autoplay", autoplay),
+        "compress_stock": flag("compress_stock", compress_stock),
+        "shorten_wins": flag("shorten_wins", shorten_wins),
+        "table_size": check_memory(table_size, "table_size"),
+        "frontier_size": check_memory(frontier_size, "frontier_size"),
+    }
 
 
 def check_steps(value: object, name: str = "n") -> int:
@@ -181,8 +207,16 @@ def check_steps(value: object, name: str = "n") -> int:
     return whole_number(name, value, 0, accepted="a whole number of states >= 0")
 
 
-SOLVER_DEFAULTS = {"depth_weight": None, "weights": None, "portfolio": None, "autoplay": True,
-                   "compress_stock": True, "shorten_wins": True, "table_size": None, "frontier_size": None}
+SOLVER_DEFAULTS = {
+    "depth_weight": None,
+    "weights": None,
+    "portfolio": None,
+    "autoplay": True,
+    "compress_stock": True,
+    "shorten_wins": True,
+    "table_size": None,
+    "frontier_size": None,
+}
 
 
 def check_state(state: object) -> None:
@@ -194,18 +228,29 @@ def check_option_names(options: Iterable[str], caller: str) -> None:
     """Refuse options that the Solver does not have, as InvalidOption (also a TypeError)."""
     unknown = [name for name in options if name not in SOLVER_DEFAULTS]
     if unknown:
-        raise InvalidOption(f"{caller} has no option {shown(unknown[0])} "
-                            f"(options: max_states, max_seconds, {', '.join(SOLVER_DEFAULTS)})")
+        raise InvalidOption(
+            f"{caller} has no option {shown(unknown[0])} "
+            f"(options: max_states, max_seconds, {', '.join(SOLVER_DEFAULTS)})"
+        )
 
 
-def check_call(state: object, max_states: object, max_seconds: object, options: Mapping[str, object],
-               caller: str) -> None:
+def check_call(
+    state: object, max_states: object, max_seconds: object, options: Mapping[str, object], caller: str
+) -> None:
     """The arguments of ``solve`` or ``hint``, checked before any search starts: the state,
     the budgets, and options among the Solver's."""
     check_state(state)
     check_option_names(options, caller)
     given = {**SOLVER_DEFAULTS, **options}
-    check_solver_options(max_states=max_states, max_seconds=max_seconds, depth_weight=given["depth_weight"],
-                         weights=given["weights"], portfolio=given["portfolio"], autoplay=given["autoplay"],
-                         compress_stock=given["compress_stock"], shorten_wins=given["shorten_wins"],
-                         table_size=given["table_size"], frontier_size=given["frontier_size"])
+    check_solver_options(
+        max_states=max_states,
+        max_seconds=max_seconds,
+        depth_weight=given["depth_weight"],
+        weights=given["weights"],
+        portfolio=given["portfolio"],
+        autoplay=given["autoplay"],
+        compress_stock=given["compress_stock"],
+        shorten_wins=given["shorten_wins"],
+        table_size=given["table_size"],
+        frontier_size=given["frontier_size"],
+    )

@@ -20,12 +20,12 @@ if TYPE_CHECKING:
     from .result import Progress
     from .search import _Closure as Closure
 
-Moves = tuple[Move, ...]                  # the moves from a position to one of its successors
-Successor = tuple[Moves, State]           # those moves and the position they lead to
-Scored = tuple[Moves, State, "float | None"]   # with the child's score, when known cheaply
-ScoreOf = Callable[[State], float]        # lower is better, 0 only when won
-KeyOf = Callable[[State], Hashable]       # equal only for positions that play alike (keys.py)
-Admit = Callable[[Hashable], bool]        # does the search take a position of this key?
+Moves = tuple[Move, ...]  # the moves from a position to one of its successors
+Successor = tuple[Moves, State]  # those moves and the position they lead to
+Scored = tuple[Moves, State, "float | None"]  # with the child's score, when known cheaply
+ScoreOf = Callable[[State], float]  # lower is better, 0 only when won
+KeyOf = Callable[[State], Hashable]  # equal only for positions that play alike (keys.py)
+Admit = Callable[[Hashable], bool]  # does the search take a position of this key?
 
 # A node of a search's tree: (parent, the moves from it, depth in moves); the start's
 # parent is None. A frontier entry: (priority, order among equals, position, its node).
@@ -60,7 +60,7 @@ def sibling_score(score: ScoreOf, moves_from: _MovesFrom) -> SiblingScore[_Moves
     return cast("SiblingScore[_MovesFrom]", score)
 
 
-Bridges = Callable[[Patience, State], Iterable[Successor]]   # a family's reserve plays (expand.py)
+Bridges = Callable[[Patience, State], Iterable[Successor]]  # a family's reserve plays (expand.py)
 
 
 class Search(Protocol):

@@ -35,11 +35,12 @@ from .stock import is_turn, waste_plays
 
 
 class GenericExpander:
-    sound = True        # every reduction here keeps some win whenever one exists
-    autoplay = False    # expanders that know safe moves home turn it on, with _settle
+    sound = True  # every reduction here keeps some win whenever one exists
+    autoplay = False  # expanders that know safe moves home turn it on, with _settle
 
-    def __init__(self, game: Game, weights: Weights | None = None, autoplay: bool = True,
-                 compress: bool = True) -> None:
+    def __init__(
+        self, game: Game, weights: Weights | None = None, autoplay: bool = True, compress: bool = True
+    ) -> None:
         self.game = game
         self.score = self.make_score(game, weights)
         self.key: KeyOf = game.key
@@ -85,8 +86,9 @@ class GenericExpander:
 class PatienceExpander(GenericExpander):
     game: Patience
 
-    def __init__(self, game: Patience, weights: Weights | None = None, autoplay: bool = True,
-                 compress: bool = True) -> None:
+    def __init__(
+        self, game: Patience, weights: Weights | None = None, autoplay: bool = True, compress: bool = True
+    ) -> None:
         super().__init__(game, weights)
         self.autoplay = autoplay
         # The key-equal duplicates skipped below are key-equal under Patience's own key;
@@ -149,8 +151,11 @@ class PatienceExpander(GenericExpander):
     def _foundations(self, piles: Sequence[Pile], card: int) -> list[int]:
         """The foundations where ``card`` may go (only the first empty one: they are a set)."""
         first_empty = self._first_empty_foundation(piles) if self.plain else None
-        return [f for f in self.game.foundations_for(piles, card)
-                if piles[f] or first_empty is None or f == first_empty]
+        return [
+            f
+            for f in self.game.foundations_for(piles, card)
+            if piles[f] or first_empty is None or f == first_empty
+        ]
 
     def _first_empty_foundation(self, piles: Sequence[Pile]) -> int | None:
         return next((f for f in self.game.foundation_indices if not piles[f]), None)
@@ -167,24 +172,37 @@ class PatienceExpander(GenericExpander):
         free_foundation = self._first_empty_foundation(piles) if self.plain else None
         empty_pile = None
         if self.first_empty_only:
-            empty_pile = next((t for t in game.tableau_indices if not piles[t] and game.can_take(piles, t)), None)
+            empty_pile = next(
+                (t for t in game.tableau_indices if not piles[t] and game.can_take(piles, t)), None
+            )
         apply = game.apply_legal
         for move in game.iter_moves(state):
             if self.compress and is_turn(move):
                 continue
-            if self.bridges and move.src == "waste" and \
-                    (self.home_bridges or kinds[index[move.dst]] == "tableau"):
+            if (
+                self.bridges
+                and move.src == "waste"
+                and (self.home_bridges or kinds[index[move.dst]] == "tableau")
+            ):
                 continue
             dst = index.get(move.dst)
             if dst is not None:
                 kind = kinds[dst]
                 if free_cell is not None and kind == "cell" and dst != free_cell:
                     continue
-                if free_foundation is not None and kind == "foundation" and not piles[dst] \
-                        and dst != free_foundation:
+                if (
+                    free_foundation is not None
+                    and kind == "foundation"
+                    and not piles[dst]
+                    and dst != free_foundation
+                ):
                     continue
-                if empty_pile is not None and kind == "tableau" and not piles[dst] and \
-                        (dst != empty_pile or self._whole_pile(piles, move)):
+                if (
+                    empty_pile is not None
+                    and kind == "tableau"
+                    and not piles[dst]
+                    and (dst != empty_pile or self._whole_pile(piles, move))
+                ):
                     continue
             yield (move,), apply(state, move)
         if self.bridge_moves is not None:

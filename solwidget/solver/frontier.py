@@ -30,9 +30,9 @@ class Frontier:
         self.heap: list[Entry] = []
         self.waiting = 0
         self._rng = random.Random(seed)
-        self._buckets: dict[tuple[int, int], list[Entry]] = {}      # by type: (priority, depth)
+        self._buckets: dict[tuple[int, int], list[Entry]] = {}  # by type: (priority, depth)
         self._types: list[tuple[int, int]] = []
-        self._taken: set[int] = set()           # the orders of entries popped from one place
+        self._taken: set[int] = set()  # the orders of entries popped from one place
 
     def __len__(self) -> int:
         return self.waiting
@@ -83,14 +83,14 @@ class Frontier:
             entry = heapq.heappop(self.heap)
             if entry[1] not in taken:
                 return entry
-            taken.discard(entry[1])          # popped from its bucket before
+            taken.discard(entry[1])  # popped from its bucket before
 
     def _pop_random(self) -> Entry:
         taken, types, rng = self._taken, self._types, self._rng
         while True:
             i = rng.randrange(len(types))
             bucket = self._buckets[types[i]]
-            if not bucket:                      # an emptied type goes for good
+            if not bucket:  # an emptied type goes for good
                 del self._buckets[types[i]]
                 types[i] = types[-1]
                 types.pop()
@@ -100,4 +100,4 @@ class Frontier:
             entry = bucket.pop()
             if entry[1] not in taken:
                 return entry
-            taken.discard(entry[1])          # popped from the heap before
+            taken.discard(entry[1])  # popped from the heap before

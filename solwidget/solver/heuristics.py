@@ -23,15 +23,25 @@ from ..engine.patience import Patience
 from ..engine.state import Pile, Piles, State
 from .contract import ScoreOf, SiblingScore, Weights, sibling_score
 
-Need = list[int]                                  # need[card & 63], need_tables' table
-Cards = Sequence[int]                             # a pile as a score reads it: a tuple or bytes
-PileValue = Callable[[Cards, Need], float]        # a tableau pile's part of the score
-SiblingsOf = Callable[[int, Pile, int, Pile, int], float]   # patience_score's moves_from(piles)
+Need = list[int]  # need[card & 63], need_tables' table
+Cards = Sequence[int]  # a pile as a score reads it: a tuple or bytes
+PileValue = Callable[[Cards, Need], float]  # a tableau pile's part of the score
+SiblingsOf = Callable[[int, Pile, int, Pile, int], float]  # patience_score's moves_from(piles)
 PatienceScore = SiblingScore[Callable[[Piles], SiblingsOf]]
-Covers = Sequence["tuple[int, int] | None"]       # by tableau pile: the two piles covering it
+Covers = Sequence["tuple[int, int] | None"]  # by tableau pile: the two piles covering it
 
-DEFAULT_WEIGHTS = {"home": 8.0, "blockers": 1.0, "urgent": 0.5, "buried": 0.0, "down": 1.0,
-                   "cells": 0.5, "empty": 1.0, "covered": 1.0, "reserve": 0.0, "unsorted": 0.0}
+DEFAULT_WEIGHTS = {
+    "home": 8.0,
+    "blockers": 1.0,
+    "urgent": 0.5,
+    "buried": 0.0,
+    "down": 1.0,
+    "cells": 0.5,
+    "empty": 1.0,
+    "covered": 1.0,
+    "reserve": 0.0,
+    "unsorted": 0.0,
+}
 
 
 def weights_of(weights: Weights | None, defaults: Weights = DEFAULT_WEIGHTS) -> dict[str, float]:
@@ -39,13 +49,19 @@ def weights_of(weights: Weights | None, defaults: Weights = DEFAULT_WEIGHTS) -> 
     w = {**defaults, **(weights or {})}
     unknown = set(w) - set(defaults)
     if unknown:
-        raise InvalidArgument(f"weights has no weight {', '.join(map(shown, sorted(unknown)))}: "
-                              f"this game's weights are {', '.join(sorted(defaults))}")
+        raise InvalidArgument(
+            f"weights has no weight {', '.join(map(shown, sorted(unknown)))}: "
+            f"this game's weights are {', '.join(sorted(defaults))}"
+        )
     return w
 
 
-def make_score(game: Game, weights: Weights | None = None, covers: Covers | None = None,
-               gone: Sequence[bool] | None = None) -> ScoreOf:
+def make_score(
+    game: Game,
+    weights: Weights | None = None,
+    covers: Covers | None = None,
+    gone: Sequence[bool] | None = None,
+) -> ScoreOf:
     """The generic score of ``game``'s positions; ``covers`` and ``gone`` pass what a family
     knows of its Patience piles (as ``patience_score`` takes them)."""
     w = weights_of(weights)
@@ -123,7 +139,7 @@ def need_tables(foundations: Sequence[int], ace_up: bool, decks: int, piles: Seq
             continue
         marks.sort()
         below, k = 0, 0
-        for order in range(1, 14):      # below: the highest mark under ``order``
+        for order in range(1, 14):  # below: the highest mark under ``order``
             while k < len(marks) and marks[k] < order:
                 below = marks[k]
                 k += 1
@@ -152,8 +168,9 @@ def _pile_valuer(game: Patience, w: Weights) -> PileValue:
     return pile_value
 
 
-def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
-                   gone: Sequence[bool] | None = None) -> PatienceScore:
+def patience_score(
+    game: Patience, w: Weights, covers: Covers | None = None, gone: Sequence[bool] | None = None
+) -> PatienceScore:
     """Cards not home, blockers, urgent and face-down cards, covered cards, free cells and
     empty piles (the module docstring). A family whose piles cover each other may say how,
     for speed: ``covers[t]``, the pair of piles covering tableau pile ``t`` (None: never
@@ -165,8 +182,10 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
     founds = slice(F[0], F[-1] + 1)
     w_home, w_cells, w_empty = w["home"], w["cells"], w["empty"]
     w_covered, w_reserve = w["covered"], w["reserve"]
-    reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None and game.redeals is None)
-    covering = type(game).can_give is not Patience.can_give     # piles that cover others
+    reserve_piles = tuple(
+        i for i in (game.stock_index, game.waste_index) if i is not None and game.redeals is None
+    )
+    covering = type(game).can_give is not Patience.can_give  # piles that cover others
     takes_all = type(game).can_take is Patience.can_take
     values = ValuesByTops(game, _pile_valuer(game, w))
     # the foundations last scored, the cards home, their pile values
@@ -177,7 +196,7 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
         """(cards home, the pile values for these foundations)."""
         nonlocal last_foundations, last_home, last_values
         foundations = piles[founds]
-        if foundations != last_foundations:   # else a sibling's: the search scores siblings in a row
+        if foundations != last_foundations:  # else a sibling's: the search scores siblings in a row
             last_foundations, last_home = foundations, sum(map(len, foundations))
             last_values = values.of(foundations, piles)
         return last_home, last_values
@@ -211,8 +230,9 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
             value += part
         filled = sum(1 for c in C if piles[c])
         reserve = sum(len(piles[i]) for i in reserve_piles)
-        value += (w_covered * covered - w_reserve * reserve + w_cells * filled * (filled + 1) / 2
-                  - w_empty * empty)
+        value += (
+            w_covered * covered - w_reserve * reserve + w_cells * filled * (filled + 1) / 2 - w_empty * empty
+        )
         return max(value, 0.5)
 
     def moves_from(piles: Piles) -> SiblingsOf:
@@ -232,14 +252,18 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
         part = {t: value_of(piles[t]) for t in T}
         empty = sum(1 for t in T if not piles[t])
         filled = sum(1 for c in C if piles[c])
-        core = (w_home * (total - home) + sum(part.values()) + w_cells * filled * (filled + 1) / 2
-                - w_reserve * sum(len(piles[i]) for i in reserve_piles))
+        core = (
+            w_home * (total - home)
+            + sum(part.values())
+            + w_cells * filled * (filled + 1) / 2
+            - w_reserve * sum(len(piles[i]) for i in reserve_piles)
+        )
 
         known = by_pile.get
 
         def after(src: int, rest: Pile, dst: int, grown: Pile, played: int) -> float:
             empties = empty + (not rest) - (not piles[dst])
-            left, got = known(rest), known(grown)       # value_of, written out: the hot path
+            left, got = known(rest), known(grown)  # value_of, written out: the hot path
             if left is None:
                 left = values.add(by_pile, rest)
             if got is None:
@@ -254,17 +278,19 @@ def patience_score(game: Patience, w: Weights, covers: Covers | None = None,
 
 class PileValues(dict[Cards, float]):
     """Pile -> value, for one set of foundation tops, with the need table they fix."""
+
     __slots__ = ("need",)
 
     def __init__(self, need: Need) -> None:
         super().__init__()
         self.need = need
-        self[()] = self[b""] = 0.0       # an empty pile (either kind): nothing to weigh
+        self[()] = self[b""] = 0.0  # an empty pile (either kind): nothing to weigh
 
 
 class ValuesByTops:
     """Pile values by foundation tops (which alone fix every card's urgency), then by pile: a
     move changes one or two piles, so most lookups hit. At most LIMIT values are kept."""
+
     LIMIT = 300_000
 
     def __init__(self, game: Patience, pile_value: PileValue) -> None:
@@ -281,7 +307,9 @@ class ValuesByTops:
                 self.tables.clear()
                 self.count = 0
             game = self.game
-            by_pile = self.tables[tops] = PileValues(need_tables(game.foundation_indices, game.step > 0, game.decks, piles))
+            by_pile = self.tables[tops] = PileValues(
+                need_tables(game.foundation_indices, game.step > 0, game.decks, piles)
+            )
         return by_pile
 
     def add(self, by_pile: PileValues, pile: Cards) -> float:

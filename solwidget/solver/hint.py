@@ -12,11 +12,15 @@ from .search import Solver, SolverOptions
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-HINT_STATES = 20_000      # the budget of a hint given none: a quick answer
+HINT_STATES = 20_000  # the budget of a hint given none: a quick answer
 
 
-def hint(state: State, max_states: int | NotGiven | None = NOT_GIVEN,
-         max_seconds: float | NotGiven | None = NOT_GIVEN, **options: Unpack[SolverOptions]) -> Hint | None:
+def hint(
+    state: State,
+    max_states: int | NotGiven | None = NOT_GIVEN,
+    max_seconds: float | NotGiven | None = NOT_GIVEN,
+    **options: Unpack[SolverOptions],
+) -> Hint | None:
     """A move to try from ``state`` (None when no move is legal). ``hint.winning`` tells
     whether it starts a win the search found, or only the line that looked best (then
     ``hint.lost`` tells whether the search proved that nothing wins).

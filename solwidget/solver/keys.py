@@ -25,8 +25,8 @@ from ..engine.patience import Patience
 from ..engine.state import Pile, Piles, State
 from .contract import KeyOf
 
-CanonicalTableau = Callable[[Piles, list[bytes]], None]   # a family's order of piles that play alike
-KeyParts = tuple[bytes, list[bytes]]                       # CycleKey.parts: the head, the packed piles
+CanonicalTableau = Callable[[Piles, list[bytes]], None]  # a family's order of piles that play alike
+KeyParts = tuple[bytes, list[bytes]]  # CycleKey.parts: the head, the packed piles
 
 
 class CycleKey(Protocol):
@@ -38,9 +38,10 @@ class CycleKey(Protocol):
     of_piles: Callable[[Piles], bytes]
     with_two: Callable[[KeyParts, int, Pile, int, Pile], bytes] | None
 
+
 _SEP = b"\xff"
-PACKED_KEPT = 100_000    # piles whose bytes _cycle_key keeps (about 200 bytes each)
-HEADS_KEPT = 20_000      # foundations and cells whose part it keeps (a few hundred bytes each)
+PACKED_KEPT = 100_000  # piles whose bytes _cycle_key keeps (about 200 bytes each)
+HEADS_KEPT = 20_000  # foundations and cells whose part it keeps (a few hundred bytes each)
 
 
 def engine_key_is_plain(game: Game) -> bool:
@@ -48,8 +49,9 @@ def engine_key_is_plain(game: Game) -> bool:
     return isinstance(game, Patience) and type(game).key is Patience.key
 
 
-def patience_key(game: Patience, compress: bool = True,
-                 canonical_tableau: CanonicalTableau | None = None) -> KeyOf:
+def patience_key(
+    game: Patience, compress: bool = True, canonical_tableau: CanonicalTableau | None = None
+) -> KeyOf:
     """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above.
     ``canonical_tableau(tableau piles, their parts in the key)``, from a family, reorders
     the parts of piles that play alike (draw-one cycles with unlimited redeals only)."""
@@ -91,8 +93,8 @@ def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None =
     assert all(ids == tuple(range(ids[0], ids[-1] + 1)) for ids in (F, C, T) if ids)
     founds, tableau = slice(F[0], F[-1] + 1), slice(T[0], T[-1] + 1)
     cells = slice(C[0], C[-1] + 1) if C else slice(0, 0)
-    last_held: Piles | None = None      # the last foundations seen, with the cells
-    last_part = b""                     # their part
+    last_held: Piles | None = None  # the last foundations seen, with the cells
+    last_part = b""  # their part
     # pile -> its bytes and _SEP: a position shares most piles with the ones seen before,
     # so a lookup mostly replaces making bytes (cards are below 0xff: the parts stay apart)
     packed: dict[Pile, bytes] = {}
@@ -117,7 +119,7 @@ def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None =
             backs(tableau, parts)
         return b"".join(parts)
 
-    heads: dict[Piles, bytes] = {}      # foundations and cells -> their part: a search meets a few thousand
+    heads: dict[Piles, bytes] = {}  # foundations and cells -> their part: a search meets a few thousand
 
     def head(piles: Piles) -> bytes:
         """The foundations' and cells' part, and the separator after it."""
@@ -128,8 +130,12 @@ def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None =
             if part is None:
                 if len(heads) > HEADS_KEPT:
                     heads.clear()
-                part = heads[held] = (_SEP.join(sorted(map(bytes, piles[founds]))) + b"\xfe"
-                                      + _SEP.join(sorted(map(bytes, piles[cells]))) + b"\xfe")
+                part = heads[held] = (
+                    _SEP.join(sorted(map(bytes, piles[founds])))
+                    + b"\xfe"
+                    + _SEP.join(sorted(map(bytes, piles[cells])))
+                    + b"\xfe"
+                )
             last_held, last_part = held, part
         return last_part
 
@@ -159,8 +165,11 @@ def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None =
 
     # a fast expander asks for a child's key before it builds the child; the key stays a
     # plain function, the quickest call for the search
-    for name, value in (("parts", parts), ("of_piles", of_piles),
-                        ("with_two", with_two if symmetric or not backs else None)):
+    for name, value in (
+        ("parts", parts),
+        ("of_piles", of_piles),
+        ("with_two", with_two if symmetric or not backs else None),
+    ):
         setattr(key, name, value)
     return cast("CycleKey", key)
 
@@ -169,5 +178,5 @@ def plain_key_bytes(game: Game) -> int:
     """About how much memory one key of the generic path takes (with its share of a set),
     for sizing the transposition table."""
     if not engine_key_is_plain(game):
-        return 400 + 8 * game.card_count     # the game's own key keeps its piles alive
-    return game.card_count + 120             # packed bytes
+        return 400 + 8 * game.card_count  # the game's own key keeps its piles alive
+    return game.card_count + 120  # packed bytes

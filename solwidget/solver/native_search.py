@@ -25,19 +25,22 @@ from ..compiled import native_module
 from ..engine.moves import Move
 from ..engine.state import Piles, State
 from . import search
+from .contract import Moves
+from .expand import GenericExpander
 from .heuristics import DEFAULT_WEIGHTS, weights_of
+from .result import Progress
 
 search_core = native_module("solwidget.solver.search_core")
 
 # The redeals a position may have made for a C module that counts them in 32 bits: from
 # fewer, no search makes the count wrap (it would take a line of 2**31 redeals, each a
 # move of its own, and so as many search nodes: more memory than any machine has).
-REDEALS_HELD = 2 ** 31
+REDEALS_HELD = 2**31
 
 
 def exact(value: float) -> bool:
     """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
-    return abs(value) < 2 ** 20 and (float(value) * 1024).is_integer()   # times 1024: exact
+    return abs(value) < 2**20 and (float(value) * 1024).is_integer()  # times 1024: exact
 
 
 def core_weights(weights: dict[str, float], names: Iterable[str], depth_weight: float) -> list[float] | None:
@@ -54,6 +57,28 @@ def core_weights(weights: dict[str, float], names: Iterable[str], depth_weight: 
 def kernels() -> frozenset[str]:
     """The families whose kernels search_core was built with (none where it does not run)."""
     return frozenset(search_core.kernels()) if search_core is not None else frozenset()
+
+
+class SearchCore(Protocol):
+    """What this class asks of a C module's ``Search`` (its node: a handle of the module's own)."""
+
+    waiting: int
+    generated: int
+    complete: bool
+    skipped: int
+    best_score: float | None
+    best_node: object
+
+    def pool(
+        self, expanded: Collection[Hashable] | None, generated: Collection[Hashable] | None, /
+    ) -> None: ...
+    def seed(self, position: bytes, moves: bytes, /, *more: int) -> None: ...
+    def run(self, burst: int, expanded: int, pool_after: int, /) -> tuple[int, int, object, int]: ...
+    def line(self, node: object, /) -> bytes: ...
+    def release(self) -> None: ...
+    def hold(self) -> None: ...
+    def alone(self, table_size: int, /) -> None: ...
+    def trim(self, keep: int, /) -> None: ...
 
 
 class NativeSearch(ABC):
@@ -75,8 +100,16 @@ class NativeSearch(ABC):
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         self.expander = expander
         # _Search keeps two generations of half the table each
-        self.core = search_core.Search(self.kernel, self.rules(expander), tuple(weights), depth_weight, explore,
-                                       table_size // 2, frontier_size, self.dead_test(expander))
+        self.core = search_core.Search(
+            self.kernel,
+            self.rules(expander),
+            tuple(weights),
+            depth_weight,
+            explore,
+            table_size // 2,
+            frontier_size,
+            self.dead_test(expander),
+        )
 
     def rules(self, expander) -> bytes:
         """The rules the kernel plays by for ``expander``: its game's, packed (a family whose

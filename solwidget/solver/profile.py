@@ -42,8 +42,10 @@ if TYPE_CHECKING:
 
 # A weighted A* beside a greedy search that prizes free cells, empty piles and ordered
 # piles: where one stalls on a plateau of the score, the other often walks through.
-DEFAULT_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5},
-                     {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}})
+DEFAULT_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {"depth_weight": 0.5},
+    {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
+)
 
 
 class Profile:
@@ -76,22 +78,32 @@ class Profile:
         """The searches run side by side by default for ``game``."""
         return self.portfolio
 
-    def expander(self, game: Game, weights: Weights | None = None, autoplay: bool = True,
-                 compress: bool = True) -> GenericExpander:
+    def expander(
+        self, game: Game, weights: Weights | None = None, autoplay: bool = True, compress: bool = True
+    ) -> GenericExpander:
         """The successor function of one search: moves, keys and scores (expand.py)."""
         if isinstance(game, Patience):
             return PatienceExpander(game, weights, autoplay, compress)
         return GenericExpander(game, weights, autoplay, compress)
 
-    def compiled_search(self, expander: GenericExpander, weights: Weights | None, depth_weight: float,
-                        table_size: int, frontier_size: int, explore: float) -> CompiledSearch | None:
+    def compiled_search(
+        self,
+        expander: GenericExpander,
+        weights: Weights | None,
+        depth_weight: float,
+        table_size: int,
+        frontier_size: int,
+        explore: float,
+    ) -> CompiledSearch | None:
         """A compiled search that expands exactly what search.py's ``_Search`` expands with
         ``expander`` and these options, in the same order, or None: then the Python search
         runs. The family's ``native`` search says where its kernel runs (none by default);
         the parametrised tests of the kernels prove it the same (docs/solver.md)."""
         if self.native is None:
             return None
-        return self.native.compiled_search(expander, weights, depth_weight, table_size, frontier_size, explore)
+        return self.native.compiled_search(
+            expander, weights, depth_weight, table_size, frontier_size, explore
+        )
 
     def safe_moves(self, state: State) -> list[Move]:
         """The moves to the foundations that lose no win, played one after the other from

@@ -17,14 +17,14 @@ if TYPE_CHECKING:
 class Progress:
     """The search so far: what a progress bar or a live solver view shows."""
 
-    expanded: int = 0             # states expanded
-    generated: int = 0            # successor states produced (duplicates included)
-    frontier: int = 0             # states waiting to be expanded
-    depth: int = 0                # moves from the start to the state expanded last
-    best_score: float | None = None   # lowest heuristic score seen (0 is a won position)
-    elapsed: float = 0.0          # seconds spent inside step(), shortening a win included
-    searching: float = 0.0        # of which expanding states
-    best_line: list[Move] = field(default_factory=list)   # moves to the best-scored state
+    expanded: int = 0  # states expanded
+    generated: int = 0  # successor states produced (duplicates included)
+    frontier: int = 0  # states waiting to be expanded
+    depth: int = 0  # moves from the start to the state expanded last
+    best_score: float | None = None  # lowest heuristic score seen (0 is a won position)
+    elapsed: float = 0.0  # seconds spent inside step(), shortening a win included
+    searching: float = 0.0  # of which expanding states
+    best_line: list[Move] = field(default_factory=list)  # moves to the best-scored state
 
     @property
     def rate(self) -> float:
@@ -33,8 +33,10 @@ class Progress:
 
     def __str__(self) -> str:
         best = "-" if self.best_score is None else f"{self.best_score:g}"
-        return (f"{self.expanded} states expanded, {self.frontier} waiting, depth {self.depth}, "
-                f"best score {best}, {self.elapsed:.2f} s ({self.rate:,.0f} states/s)")
+        return (
+            f"{self.expanded} states expanded, {self.frontier} waiting, depth {self.depth}, "
+            f"best score {best}, {self.elapsed:.2f} s ({self.rate:,.0f} states/s)"
+        )
 
 
 @dataclass
@@ -46,7 +48,7 @@ class SolveResult:
     moves: list[Move]
     progress: Progress
     reason: str = ""
-    start: State | None = field(default=None, repr=False, compare=False)   # the position searched
+    start: State | None = field(default=None, repr=False, compare=False)  # the position searched
 
     @cached_property
     def why(self) -> Why | None:
@@ -55,6 +57,7 @@ class SolveResult:
         if self.status != "lost" or self.start is None:
             return None
         from .why import explain
+
         return explain(self.start, self.progress.expanded)
 
     @property
@@ -63,8 +66,11 @@ class SolveResult:
         return self.status == "won"
 
     def __str__(self) -> str:
-        head = {"won": f"won in {len(self.moves)} moves", "lost": "lost: no sequence of moves wins",
-                "unknown": f"unknown: {self.reason}"}[self.status]
+        head = {
+            "won": f"won in {len(self.moves)} moves",
+            "lost": "lost: no sequence of moves wins",
+            "unknown": f"unknown: {self.reason}",
+        }[self.status]
         return f"{head} ({self.progress})"
 
 
@@ -78,7 +84,7 @@ class Hint:
     move: Move
     winning: bool
     moves: list[Move]
-    lost: bool = False        # the search proved that no win exists from here
+    lost: bool = False  # the search proved that no win exists from here
     lost_at: int | None = None
 
     @property

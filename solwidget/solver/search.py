@@ -102,7 +102,7 @@ from .profile import profile_for
 from .result import Progress, SolveResult
 from .shorten import shorten
 
-TABLE_BYTES = 500_000_000     # transposition tables, all searches together
+TABLE_BYTES = 500_000_000  # transposition tables, all searches together
 FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 MEMORY_BOUND = 2_500_000_000  # a whole solve, whatever its budget (benchmarks/bench_memory.py)
 
@@ -123,8 +123,10 @@ def default_frontier_size(game: Game) -> int:
 # that the short searches, where most wins are found, run exactly as without pooling
 # (docs/solver.md, "Pooled proofs").
 POOL_AFTER = 8000
-SLICE = 64                    # expansions per turn of each search
-OPENING = 150                 # the first search's first turn: most deals are won in it
+SLICE = 64  # expansions per turn of each search
+OPENING = 150  # the first search's first turn: most deals are won in it
+
+
 def default_portfolio(game: Game) -> tuple[SearchOptions, ...]:
     """The searches the game's profile runs side by side (profile.py)."""
     return profile_for(game).portfolio_for(game)
@@ -151,9 +153,10 @@ def _checked_portfolio(portfolio: Iterable[object]) -> list[SearchOptions]:
     searches: list[SearchOptions] = []
     for options in portfolio:
         if not isinstance(options, dict) or set(options) - SEARCH_OPTIONS:
-            raise TypeError(f"a portfolio entry is a dict with keys among {sorted(SEARCH_OPTIONS)}, "
-                            f"not {options!r}")
-        searches.append(cast(SearchOptions, options))      # its keys checked just above
+            raise TypeError(
+                f"a portfolio entry is a dict with keys among {sorted(SEARCH_OPTIONS)}, not {options!r}"
+            )
+        searches.append(cast(SearchOptions, options))  # its keys checked just above
     if not searches:
         raise ValueError("a portfolio needs at least one search")
     return searches
@@ -199,8 +202,14 @@ class _Closure:
 class _Search:
     """One best-first search: its frontier, its transposition table, its best position."""
 
-    def __init__(self, expander: GenericExpander, depth_weight: float, table_size: int, frontier_size: int,
-                 explore: float = 0.0) -> None:
+    def __init__(
+        self,
+        expander: GenericExpander,
+        depth_weight: float,
+        table_size: int,
+        frontier_size: int,
+        explore: float = 0.0,
+    ) -> None:
         self.expander = expander
         self.key = expander.key
         self.score = expander.score
@@ -211,13 +220,13 @@ class _Search:
         self.table: set[Hashable] = set()
         self.old_table: set[Hashable] = set()
         self.order = 0
-        self.generated = 0             # successors produced, duplicates included
-        self.complete = True           # False once frontier positions were dropped
+        self.generated = 0  # successors produced, duplicates included
+        self.complete = True  # False once frontier positions were dropped
         self.best_score: float | None = None
         self.best_node: Node | None = None
         self.closure: _Closure | None = None
-        self.skipped = 0               # positions left to the search that expanded them
-        self.held: list[Entry] | None = None    # the entries skipped, kept by ``hold`` (else None)
+        self.skipped = 0  # positions left to the search that expanded them
+        self.held: list[Entry] | None = None  # the entries skipped, kept by ``hold`` (else None)
 
     def pool(self, closure: _Closure | None) -> None:
         """Take part in a pooled loss proof: report every key generated and expanded."""
@@ -252,16 +261,16 @@ class _Search:
             return False
         table = self.table
         size = len(table)
-        table.add(key)                        # one hash of the key: it is costly
+        table.add(key)  # one hash of the key: it is costly
         if len(table) == size:
             return False
-        if size + 1 >= self.table_size:       # evict the older generation (see above)
+        if size + 1 >= self.table_size:  # evict the older generation (see above)
             self.old_table, self.table = table, set()
         return True
 
     def _admit_pooled(self, key: Hashable) -> bool:
         """``admit``, after noting ``key`` as generated for the pooled proof."""
-        assert self.closure is not None         # asked only while pooled
+        assert self.closure is not None  # asked only while pooled
         self.closure.generated.add(key)
         return self.admit(key)
 
@@ -307,7 +316,7 @@ class _Search:
             key = self.key(state)
             expanded = self.closure.expanded
             if key in expanded and progress.expanded >= POOL_AFTER:
-                self.skipped += 1            # another search expanded it: its share of the proof
+                self.skipped += 1  # another search expanded it: its share of the proof
                 if self.held is not None:
                     self.held.append(entry)
                 return None
@@ -328,7 +337,7 @@ class _Search:
             if best is None or value < best:
                 best = self.best_score = value
                 self.best_node = child_node
-            order -= 1                    # newest first among equals: the heap is a min-heap
+            order -= 1  # newest first among equals: the heap is a min-heap
             push((value + depth_weight * child_node[2], order, child, child_node))
         self.order = order
         if len(self.frontier) > self.frontier_size:
@@ -342,8 +351,9 @@ class _Search:
         self.complete = False
 
 
-def _search_of(state: State, options: SearchOptions, autoplay: bool, compress: bool, table_size: int,
-               frontier_size: int) -> Search:
+def _search_of(
+    state: State, options: SearchOptions, autoplay: bool, compress: bool, table_size: int, frontier_size: int
+) -> Search:
     """One search of a portfolio from ``state``: the game's compiled search where its profile
     has one for these options and it holds every position reached from ``state`` (the same
     expansions, faster), else ``_Search``."""
@@ -351,8 +361,9 @@ def _search_of(state: State, options: SearchOptions, autoplay: bool, compress: b
     profile = profile_for(game)
     expander = profile.expander(game, options.get("weights"), autoplay, compress)
     depth_weight, explore = options.get("depth_weight", 0.5), options.get("explore", 0.0)
-    compiled = profile.compiled_search(expander, options.get("weights"), depth_weight, table_size,
-                                       frontier_size, explore)
+    compiled = profile.compiled_search(
+        expander, options.get("weights"), depth_weight, table_size, frontier_size, explore
+    )
     if compiled is not None and compiled.holds(state):
         return compiled
     return _Search(expander, depth_weight, table_size, frontier_size, explore)
@@ -389,35 +400,54 @@ class Solver:
     what the game's positions fit in about 1.5 GB; solver/budget.py).
     """
 
-    def __init__(self, state: State, *, max_states: int | NotGiven | None = NOT_GIVEN,
-                 max_seconds: float | NotGiven | None = NOT_GIVEN, depth_weight: float | None = None,
-                 weights: Weights | None = None, portfolio: Iterable[SearchOptions] | None = None,
-                 autoplay: bool = True, compress_stock: bool = True,
-                 shorten_wins: bool = True, table_size: int | None = None,
-                 frontier_size: int | None = None, **unknown: object) -> None:
+    def __init__(
+        self,
+        state: State,
+        *,
+        max_states: int | NotGiven | None = NOT_GIVEN,
+        max_seconds: float | NotGiven | None = NOT_GIVEN,
+        depth_weight: float | None = None,
+        weights: Weights | None = None,
+        portfolio: Iterable[SearchOptions] | None = None,
+        autoplay: bool = True,
+        compress_stock: bool = True,
+        shorten_wins: bool = True,
+        table_size: int | None = None,
+        frontier_size: int | None = None,
+        **unknown: object,
+    ) -> None:
         check_state(state)
         check_option_names(unknown, "Solver")
         checked = check_solver_options(
-            max_states=max_states, max_seconds=max_seconds, depth_weight=depth_weight, weights=weights,
-            portfolio=portfolio, autoplay=autoplay, compress_stock=compress_stock, shorten_wins=shorten_wins,
-            table_size=table_size, frontier_size=frontier_size)
+            max_states=max_states,
+            max_seconds=max_seconds,
+            depth_weight=depth_weight,
+            weights=weights,
+            portfolio=portfolio,
+            autoplay=autoplay,
+            compress_stock=compress_stock,
+            shorten_wins=shorten_wins,
+            table_size=table_size,
+            frontier_size=frontier_size,
+        )
         max_states, max_seconds = given_budgets(checked["max_states"], checked["max_seconds"])
         portfolio = checked["portfolio"]
         if portfolio is None:
             if depth_weight is None and weights is None:
                 portfolio = default_portfolio(state.game)
             else:
-                portfolio = ({"depth_weight": 0.5 if depth_weight is None else depth_weight,
-                              "weights": weights},)
+                portfolio = (
+                    {"depth_weight": 0.5 if depth_weight is None else depth_weight, "weights": weights},
+                )
         self.state = state
         self.game = state.game
         self.max_states = max_states
         self.max_seconds = max_seconds
         self.shorten_wins = shorten_wins
-        self._lock = threading.RLock()        # one thread at a time steps the search
-        self._progress = Progress()           # the search's own, updated as it runs
+        self._lock = threading.RLock()  # one thread at a time steps the search
+        self._progress = Progress()  # the search's own, updated as it runs
         self._result: SolveResult | None = None
-        self.progress = Progress()            # what readers see: a copy made after each step
+        self.progress = Progress()  # what readers see: a copy made after each step
         self.result: SolveResult | None = None
         portfolio = _checked_portfolio(portfolio)
         k = len(portfolio)
@@ -425,9 +455,10 @@ class Solver:
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
         self._table_size = table_size
-        self._searches: list[Search] = [_search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size)
-                          for p in portfolio]
-        self._running = self._searches        # the searches that take turns
+        self._searches: list[Search] = [
+            _search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size) for p in portfolio
+        ]
+        self._running = self._searches  # the searches that take turns
         self._alone_after: int | None = None  # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
             search.expander.share(self._searches[0].expander)
@@ -441,7 +472,9 @@ class Solver:
             return
         for search in self._searches:
             search.seed(start, root)
-        if len(self._searches) > 1 and all(getattr(s.expander, "pooled_proofs", False) for s in self._searches):
+        if len(self._searches) > 1 and all(
+            getattr(s.expander, "pooled_proofs", False) for s in self._searches
+        ):
             self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
@@ -487,10 +520,10 @@ class Solver:
                     search = self._next_search()
                     if search is None or self._out_of_budget(began):
                         break
-                    burst = min(left, self._slice_left)          # the clock is read once a burst
+                    burst = min(left, self._slice_left)  # the clock is read once a burst
                     if self.max_states is not None:
                         burst = min(burst, self.max_states - progress.expanded)
-                    if self._alone_after is not None:    # the same turns, however stepped
+                    if self._alone_after is not None:  # the same turns, however stepped
                         burst = min(burst, max(1, self._alone_after - progress.expanded))
                     done, node = search.run(burst, progress)
                     if node is not None:
@@ -516,7 +549,7 @@ class Solver:
     def solve(self, chunk: int = 5000) -> SolveResult:
         """Run to the end (a win, a proof of loss, or the budget) and return the result."""
         chunk = check_steps(chunk, "chunk") or 1
-        with collector_paused():            # between the steps too
+        with collector_paused():  # between the steps too
             while self.result is None:
                 self.step(chunk)
         return self.result
@@ -544,8 +577,8 @@ class Solver:
             if closure.closed and all(s.expander.sound for s in searches):
                 self._finish_lost()
                 return None
-            if closure.full:                    # memory: give the pooled proof up; a search
-                self._closure = None            # that skipped can no longer prove a loss
+            if closure.full:  # memory: give the pooled proof up; a search
+                self._closure = None  # that skipped can no longer prove a loss
                 for search in searches:
                     search.pool(None)
         for _ in range(len(searches) + 1):
@@ -599,7 +632,7 @@ class Solver:
         if self.shorten_wins:
             moves = shorten(self.state, moves)
         final = self.state
-        for move in moves:                  # the proof: replay through the rules
+        for move in moves:  # the proof: replay through the rules
             final = final.play(move)
         if not final.is_won():
             raise AssertionError(f"solver bug: the line found does not win {self.game.id}")
@@ -625,8 +658,13 @@ class Solver:
         self._closure = None
 
 
-def solve(state: State, *, max_states: int | NotGiven | None = NOT_GIVEN,
-          max_seconds: float | NotGiven | None = NOT_GIVEN, **options: Unpack[SolverOptions]) -> SolveResult:
+def solve(
+    state: State,
+    *,
+    max_states: int | NotGiven | None = NOT_GIVEN,
+    max_seconds: float | NotGiven | None = NOT_GIVEN,
+    **options: Unpack[SolverOptions],
+) -> SolveResult:
     """Search from ``state`` until it is won, proved lost, or the budget runs out.
 
     Args:

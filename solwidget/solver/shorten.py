@@ -79,8 +79,9 @@ def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool) -> 
             yield between + [through]
 
 
-def drop_detours(game: Game, start: State, moves: list[Move], thorough: bool = False,
-                 states: list[State] | None = None) -> list[Move]:
+def drop_detours(
+    game: Game, start: State, moves: list[Move], thorough: bool = False, states: list[State] | None = None
+) -> list[Move]:
     """``states``, if given, are the positions along ``moves``. A rewrite keeps them so: it
     replaces the positions of the stretch it rewrites, and the stretch ends where it did."""
     changed = True
@@ -92,17 +93,28 @@ def drop_detours(game: Game, start: State, moves: list[Move], thorough: bool = F
         i = 0
         while i < len(moves):
             first = moves[i]
-            j = next((k for k in range(i + 1, len(moves)) if moves[k].src == first.dst
-                      or moves[k].dst == first.dst), None)
-            if (j is None or moves[j].src != first.dst or moves[j].n != first.n
-                    or first.card is not None or moves[j].card is not None
-                    or "stock" in (first.src, first.dst)):
+            j = next(
+                (
+                    k
+                    for k in range(i + 1, len(moves))
+                    if moves[k].src == first.dst or moves[k].dst == first.dst
+                ),
+                None,
+            )
+            if (
+                j is None
+                or moves[j].src != first.dst
+                or moves[j].n != first.n
+                or first.card is not None
+                or moves[j].card is not None
+                or "stock" in (first.src, first.dst)
+            ):
                 i += 1
                 continue
-            for segment in _rewrites(first, moves[j], moves[i + 1:j], thorough):
+            for segment in _rewrites(first, moves[j], moves[i + 1 : j], thorough):
                 if _replay(game, states[i], segment, states[j + 1]):
-                    moves = moves[:i] + segment + moves[j + 1:]
-                    states = states[:i + 1] + _positions(game, states[i], segment)[1:-1] + states[j + 1:]
+                    moves = moves[:i] + segment + moves[j + 1 :]
+                    states = states[: i + 1] + _positions(game, states[i], segment)[1:-1] + states[j + 1 :]
                     changed = True
                     break
             else:

@@ -26,7 +26,9 @@ from ..engine.patience import Patience
 from ..engine.state import Pile, Piles, State
 from .contract import Successor
 
-Targets = Callable[[Sequence[Pile], int], "tuple[int, ...] | list[int]"]  # where the rules let a waste card go
+Targets = Callable[
+    [Sequence[Pile], int], "tuple[int, ...] | list[int]"
+]  # where the rules let a waste card go
 
 TURN = Move("stock", "waste")
 REDEAL = Move("waste", "stock")
@@ -49,13 +51,13 @@ def cycle(game: Patience, piles: Sequence[Pile]) -> Pile:
     children, which mostly share the stock and waste (the same tuples)."""
     global _last_cycle
     stock_index, waste_index = game.stock_index, game.waste_index
-    assert stock_index is not None and waste_index is not None      # a game that draws
+    assert stock_index is not None and waste_index is not None  # a game that draws
     stock, waste = piles[stock_index], piles[waste_index]
-    last = _last_cycle          # one read: another thread may replace it meanwhile
+    last = _last_cycle  # one read: another thread may replace it meanwhile
     if stock is last[0] and waste is last[1]:
         return last[2]
     order = waste + tuple(c & ~FACE_DOWN for c in reversed(stock))
-    _last_cycle = (stock, waste, order)     # kept alive, so ``is`` cannot be fooled
+    _last_cycle = (stock, waste, order)  # kept alive, so ``is`` cannot be fooled
     return order
 
 
@@ -71,7 +73,9 @@ def _turned(game: Patience, state: State, order: Pile, on_waste: int, redeals: i
     return State(game, tuple(piles), (state.extra[0] + redeals,))
 
 
-def reachable_tops(game: Patience, state: State, wanted: Callable[[int], bool] | None = None) -> Iterator[Successor]:
+def reachable_tops(
+    game: Patience, state: State, wanted: Callable[[int], bool] | None = None
+) -> Iterator[Successor]:
     """Each state that turns alone reach with a new card on top of the waste, with the turns;
     when ``wanted(card)`` is given, only those whose top card it accepts."""
     if game.draw == 1:
@@ -92,7 +96,7 @@ def _draw_one(game: Patience, state: State, wanted: Callable[[int], bool] | None
     if game.redeals is not None and state.extra[0] >= game.redeals:
         return
     lead: tuple[Move, ...]
-    if now == size:          # nothing in the stock: the redeal comes first
+    if now == size:  # nothing in the stock: the redeal comes first
         lead = (REDEAL,)
     else:
         lead = (TURN,) * (size - now) + (REDEAL,)
@@ -119,7 +123,9 @@ def turn_up(game: Patience, state: State, card: int) -> Successor:
     return lead + (TURN,) * on_waste, _turned(game, state, order, on_waste, 1)
 
 
-def play_off(game: Patience, piles: Sequence[Pile], cards: Pile, play: Move) -> tuple[list[Move], Pile, Pile, int]:
+def play_off(
+    game: Patience, piles: Sequence[Pile], cards: Pile, play: Move
+) -> tuple[list[Move], Pile, Pile, int]:
     """Turn up each of reserve cards ``cards`` in turn (as turn_up) and play it by ``play``, a
     move from the waste: (the moves, the stock and the waste after them, the redeals among
     them), found without the positions in between (draw one, unlimited redeals). Turning a
@@ -131,19 +137,19 @@ def play_off(game: Patience, piles: Sequence[Pile], cards: Pile, play: Move) -> 
     moves: list[Move] = []
     redeals, turned = 0, False
     for card in cards:
-        if now and order[now - 1] == card:     # on top of the waste already
+        if now and order[now - 1] == card:  # on top of the waste already
             i = now - 1
-        elif card in order[now:]:               # turning on reaches it (its first copy)
+        elif card in order[now:]:  # turning on reaches it (its first copy)
             i = order.index(card, now)
             moves += (TURN,) * (i + 1 - now)
             turned = True
-        else:                                   # after a redeal
+        else:  # after a redeal
             i = order.index(card)
             moves += (TURN,) * (len(order) - now) + (REDEAL,) + (TURN,) * (i + 1)
             redeals += 1
             turned = True
         moves.append(play)
-        order = order[:i] + order[i + 1:]
+        order = order[:i] + order[i + 1 :]
         now = i
     stock = tuple(c | FACE_DOWN for c in reversed(order[now:])) if turned else piles[stock_index]
     return moves, stock, order[:now], redeals
@@ -224,8 +230,15 @@ class _Wanted:
 # Bridges (a family proves when they lose no win): reserve cards played in a chain, then a
 # card or run from the tableau onto the last of them, or onto a foundation.
 
-def home_chains(game: Patience, state: State, f: int, first: int, reserve: Collection[int],
-                on_top: Mapping[int, Iterable[int]]) -> Iterator[Successor]:
+
+def home_chains(
+    game: Patience,
+    state: State,
+    f: int,
+    first: int,
+    reserve: Collection[int],
+    on_top: Mapping[int, Iterable[int]],
+) -> Iterator[Successor]:
     """The home bridges onto foundation ``f`` that start with reserve card ``first``:
     ``on_top`` gives, for a card, the piles it tops that may give it."""
     chain: Pile = (first,)
@@ -265,19 +278,19 @@ def hosts_in_order(game: Patience) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(hosts)) for hosts in game.fits_on)
 
 
-def play_bridge(game: Patience, state: State, chain: Pile, b: int, unit: tuple[int, int],
-                ids: Sequence[str]) -> Successor:
+def play_bridge(
+    game: Patience, state: State, chain: Pile, b: int, unit: tuple[int, int], ids: Sequence[str]
+) -> Successor:
     """Play ``chain`` from the waste onto pile ``b``, then ``unit`` (pile, count) onto it:
     the moves, turns included, and the position after them (made at once: what turn_up and
     Patience.apply_legal give, one move after another)."""
     stock, waste = reserve_of(game)
     piles = list(state.piles)
-    moves, piles[stock], piles[waste], redeals = play_off(
-        game, piles, chain, Move("waste", ids[b]))
+    moves, piles[stock], piles[waste], redeals = play_off(game, piles, chain, Move("waste", ids[b]))
     a, n = unit
     moving = piles[a][-n:]
     piles[a] = piles[a][:-n]
     piles[b] = piles[b] + chain + moving
-    game.reveal(piles, a)          # as apply_legal does (a face-down card turned up)
+    game.reveal(piles, a)  # as apply_legal does (a face-down card turned up)
     moves.append(Move(ids[a], ids[b], n) if n > 1 else game.one_card_moves[a][b])
     return tuple(moves), State(game, tuple(piles), (state.extra[0] + redeals,))

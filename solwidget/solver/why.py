@@ -22,8 +22,8 @@ from ..engine.state import State
 from ..engine.svg import state_svg
 from .profile import Profile, profile_for
 
-LINES = 24              # lines played out for a summary
-LINE_MOVES = 120        # moves after which a line is given up
+LINES = 24  # lines played out for a summary
+LINE_MOVES = 120  # moves after which a line is given up
 NO_MOVE = "no legal move is left"
 ROUND = "every move leads back to a position the line has already seen"
 TOO_LONG = f"still no card nearer a win after {LINE_MOVES} moves"
@@ -70,8 +70,10 @@ class Why:
     def _repr_html_(self) -> str:
         parts = [f"<p>{escape(self.text)}</p>"]
         for end in self.dead_ends:
-            parts.append(f"<p><b>{escape(end.kind)}</b> ({end.lines} of the lines), for example:</p>"
-                         f"{_picture(end.example)}")
+            parts.append(
+                f"<p><b>{escape(end.kind)}</b> ({end.lines} of the lines), for example:</p>"
+                f"{_picture(end.example)}"
+            )
         return "\n".join(parts)
 
 
@@ -91,13 +93,17 @@ def explain(state: State, positions: int) -> Why:
     ends = dead_ends(state, profile)
     played = sum(end.lines for end in ends)
     kinds = "; ".join(f"{end.kind} ({end.lines} of {played})" for end in ends)
-    text = (f"No line wins from here: the solver looked at every position reachable from this one "
-            f"({positions:,} positions, with equivalent ones counted once) and none is won. "
-            f"Lines played from here at random end like this: {kinds}.")
+    text = (
+        f"No line wins from here: the solver looked at every position reachable from this one "
+        f"({positions:,} positions, with equivalent ones counted once) and none is won. "
+        f"Lines played from here at random end like this: {kinds}."
+    )
     return Why(text, [], None, positions, ends)
 
 
-def dead_ends(state: State, profile: Profile | None = None, lines: int = LINES, seed: int = 0) -> list[DeadEndKind]:
+def dead_ends(
+    state: State, profile: Profile | None = None, lines: int = LINES, seed: int = 0
+) -> list[DeadEndKind]:
     """The kinds of dead ends that ``lines`` lines played at random from ``state`` end in
     (see the module docstring), most frequent first."""
     profile = profile or profile_for(state.game)

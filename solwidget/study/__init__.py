@@ -43,18 +43,38 @@ from .ranges import DealRanges, parse_deals
 from .runners import OwnProcesses, progress_bar, runner_for, solve_deal
 from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, record, wilson_interval
 
-__all__ = ["COLUMNS", "STATUSES", "DealRanges", "StudyError", "StudyRow", "StudyTable", "load_study",
-           "parse_deals", "solve_deal", "study", "wilson_interval"]
+__all__ = [
+    "COLUMNS",
+    "STATUSES",
+    "DealRanges",
+    "StudyError",
+    "StudyRow",
+    "StudyTable",
+    "load_study",
+    "parse_deals",
+    "solve_deal",
+    "study",
+    "wilson_interval",
+]
 
-DEFAULT_SECONDS = 10.0       # the budget per deal when a study is given none
-IN_FLIGHT_PER_WORKER = 4     # deals submitted ahead of the results, per local process
-IN_FLIGHT_ELSEWHERE = 1024   # the same on a caller's executor or a Dask cluster
+DEFAULT_SECONDS = 10.0  # the budget per deal when a study is given none
+IN_FLIGHT_PER_WORKER = 4  # deals submitted ahead of the results, per local process
+IN_FLIGHT_ELSEWHERE = 1024  # the same on a caller's executor or a Dask cluster
 
 
-def study(game, deals, budget: float | None = None, *, max_states: int | None = None,
-          executor: cf.Executor | None = None, scheduler: str | None = None,
-          out: str | os.PathLike | None = None, progress: bool = True,
-          workers: int | None = None, difficulty: bool = False) -> StudyTable:
+def study(
+    game,
+    deals,
+    budget: float | None = None,
+    *,
+    max_states: int | None = None,
+    executor: cf.Executor | None = None,
+    scheduler: str | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = True,
+    workers: int | None = None,
+    difficulty: bool = False,
+) -> StudyTable:
     """Solve every deal in ``deals`` of ``game`` and return the results in deal order.
 
     Every argument is checked before any deal is solved, and the deals are handed out as
@@ -116,39 +136,90 @@ def study(game, deals, budget: float | None = None, *, max_states: int | None = 
     if path is None:
         return _solve_all(game, numbers, {}, this, None, executor, scheduler, workers, progress, difficulty)
     with FileLock(path):
-        return _solve_all(game, numbers, done_in_file(path, this), this, path, executor, scheduler, workers,
-                          progress, difficulty)
+        return _solve_all(
+            game,
+            numbers,
+            done_in_file(path, this),
+            this,
+            path,
+            executor,
+            scheduler,
+            workers,
+            progress,
+            difficulty,
+        )
 
 
-def _solve_all(game: Game, numbers: DealRanges, done: dict, this: StudyIdentity, path: Path | None, executor,
-               scheduler, workers, progress, difficulty: bool = False) -> StudyTable:
+def _solve_all(
+    game: Game,
+    numbers: DealRanges,
+    done: dict,
+    this: StudyIdentity,
+    path: Path | None,
+    executor,
+    scheduler,
+    workers,
+    progress,
+    difficulty: bool = False,
+) -> StudyTable:
     """Solve the deals of ``numbers`` not ``done`` yet, and the table of them all."""
     results = {deal: row for deal, row in done.items() if deal in numbers}
     jobs = numbers.count - len(results)
     if jobs:
         runner = runner_for(executor, scheduler, workers, jobs)
-        window = IN_FLIGHT_PER_WORKER * runner.workers if isinstance(runner, OwnProcesses) else IN_FLIGHT_ELSEWHERE
+        window = (
+            IN_FLIGHT_PER_WORKER * runner.workers if isinstance(runner, OwnProcesses) else IN_FLIGHT_ELSEWHERE
+        )
         with runner as pool:
             pending: set = set()
             try:
-                _run(pool, pending, window, game, (d for d in numbers if d not in done), this, path, results,
-                     progress_bar(progress, game.id, numbers.count, len(results)), difficulty)
-            except BaseException:          # an error, or Ctrl-C: the rows written so far stay
+                _run(
+                    pool,
+                    pending,
+                    window,
+                    game,
+                    (d for d in numbers if d not in done),
+                    this,
+                    path,
+                    results,
+                    progress_bar(progress, game.id, numbers.count, len(results)),
+                    difficulty,
+                )
+            except BaseException:  # an error, or Ctrl-C: the rows written so far stay
                 runner.abandon(pending)
                 raise
-    return StudyTable(game.id, [results[d] for d in sorted(results)], this.budget, this.max_states,
-                      _custom_options(game), rules_of(game))
+    return StudyTable(
+        game.id,
+        [results[d] for d in sorted(results)],
+        this.budget,
+        this.max_states,
+        _custom_options(game),
+        rules_of(game),
+    )
 
 
-def _run(pool: cf.Executor, pending: set, window: int, game: Game, todo, this: StudyIdentity, path, results,
-         bar, difficulty: bool = False) -> None:
+def _run(
+    pool: cf.Executor,
+    pending: set,
+    window: int,
+    game: Game,
+    todo,
+    this: StudyIdentity,
+    path,
+    results,
+    bar,
+    difficulty: bool = False,
+) -> None:
     """Keep up to ``window`` deals of ``todo`` in ``pending`` (submitted one by one, so that
     an interrupt leaves none untracked), and record each result as it arrives."""
     options, definition, rules = _custom_options(game), definition_of(game), rules_of(game)
 
     def submit(deal):
-        pending.add(pool.submit(solve_deal, game.id, options, deal, this.budget, this.max_states, definition,
-                                difficulty))
+        pending.add(
+            pool.submit(
+                solve_deal, game.id, options, deal, this.budget, this.max_states, definition, difficulty
+            )
+        )
 
     sink = open_sink(path)
     try:
@@ -188,7 +259,7 @@ def _checked_out(out) -> Path | None:
     if not path.parent.is_dir():
         raise StudyError(f"out names a file in {path.parent}, which is not a folder")
     if format_of(path, "out") == "parquet":
-        require_extra("study", "pyarrow")       # before any deal is solved
+        require_extra("study", "pyarrow")  # before any deal is solved
     return path
 
 
@@ -204,4 +275,4 @@ def _resolve_game(game) -> Game:
         return game.game()
     if not isinstance(game, str):
         raise StudyError(f"game must be a game id such as 'freecell' or a Game, not {shown(game)}")
-    return load_game(game)          # UnknownGame (a SolwidgetError) names the known games
+    return load_game(game)  # UnknownGame (a SolwidgetError) names the known games

@@ -33,14 +33,14 @@ from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, csv_text
 
 try:
     import fcntl
-except ImportError:          # Windows: a lock file made with O_EXCL instead
+except ImportError:  # Windows: a lock file made with O_EXCL instead
     fcntl = None  # type: ignore[assignment]  # the module, or None where there is none
 
 COLUMNS_WITHOUT_DIFFICULTY = COLUMNS[:-1]  # what a study file held before it recorded difficulty
-COLUMNS_WITHOUT_RULES = COLUMNS[:-2]       # ... and before it recorded the rules
+COLUMNS_WITHOUT_RULES = COLUMNS[:-2]  # ... and before it recorded the rules
 OLDER_COLUMNS = (COLUMNS_WITHOUT_DIFFICULTY, COLUMNS_WITHOUT_RULES)
 RULES = COLUMNS.index("rules")
-PARQUET_SAVE_EVERY = 1.0    # seconds between rewrites of a Parquet results file
+PARQUET_SAVE_EVERY = 1.0  # seconds between rewrites of a Parquet results file
 NOT_A_STUDY_FILE = "a study file is what study(out=...) writes: give out= another file to start afresh"
 
 
@@ -49,6 +49,7 @@ class Record:
     """One record of a results file, every field checked; ``rules`` is None where the file
     predates the column. ``fields`` as text, in COLUMNS order (rules "" where unknown,
     difficulty "" where the file predates its column)."""
+
     fields: list
     game: str
     options: str
@@ -63,6 +64,7 @@ class StudyIdentity:
     """What a results file must agree with to be resumed: the game's id, its options and
     rules as the file's fields hold them, the budget, and whether the id alone names the
     rules (a game of the catalogue)."""
+
     game: str
     options: str
     rules: str
@@ -72,6 +74,7 @@ class StudyIdentity:
 
 
 # ------------------------------------------------------------------ reading
+
 
 def read_records(path: Path) -> tuple[list[Record], int | None]:
     """Every complete record of a results file, checked field by field (StudyError names the
@@ -87,8 +90,10 @@ def read_records(path: Path) -> tuple[list[Record], int | None]:
         record = _checked_record(fields, path, where)
         first = seen.setdefault(record.row.deal, where)
         if first != where:
-            raise StudyError(f"{path}, {where}: deal {record.row.deal} is there already ({first}); "
-                             f"a study file holds each deal once: {NOT_A_STUDY_FILE}")
+            raise StudyError(
+                f"{path}, {where}: deal {record.row.deal} is there already ({first}); "
+                f"a study file holds each deal once: {NOT_A_STUDY_FILE}"
+            )
         records.append(record)
     return records, end
 
@@ -104,9 +109,10 @@ def _read_csv(path: Path) -> tuple[list[tuple[str, dict]], int]:
     try:
         text = data[:end].decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise StudyError(f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; "
-                         f"{NOT_A_STUDY_FILE}") from None
+        line = data[: err.start].count(b"\n") + 1
+        raise StudyError(
+            f"{path}, line {line}: byte {data[err.start]:#04x} is not UTF-8 text; {NOT_A_STUDY_FILE}"
+        ) from None
     if not text:
         return [], end
     reader = csv.reader(io.StringIO(text))
@@ -115,9 +121,13 @@ def _read_csv(path: Path) -> tuple[list[tuple[str, dict]], int]:
         records = []
         for fields in reader:
             if len(fields) != len(columns):
-                raise StudyError(f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
-                                 f"{len(columns)} ({', '.join(columns)}); {NOT_A_STUDY_FILE}")
-            records.append((f"line {reader.line_num}", {"rules": None, "difficulty": "", **dict(zip(columns, fields))}))
+                raise StudyError(
+                    f"{path}, line {reader.line_num}: {len(fields)} fields instead of "
+                    f"{len(columns)} ({', '.join(columns)}); {NOT_A_STUDY_FILE}"
+                )
+            records.append(
+                (f"line {reader.line_num}", {"rules": None, "difficulty": "", **dict(zip(columns, fields))})
+            )
     except csv.Error as err:
         raise StudyError(f"{path}, line {reader.line_num}: not CSV ({err}); {NOT_A_STUDY_FILE}") from None
     return records, end
@@ -125,8 +135,10 @@ def _read_csv(path: Path) -> tuple[list[tuple[str, dict]], int]:
 
 def _columns(path: Path, header) -> tuple[str, ...]:
     if tuple(header) not in (COLUMNS, *OLDER_COLUMNS):
-        raise StudyError(f"{path} is not a solwidget study file: its columns are {shown(list(header))}, "
-                         f"expected {', '.join(COLUMNS)}")
+        raise StudyError(
+            f"{path} is not a solwidget study file: its columns are {shown(list(header))}, "
+            f"expected {', '.join(COLUMNS)}"
+        )
     return tuple(header)
 
 
@@ -141,8 +153,14 @@ def _read_parquet(path: Path) -> list[dict]:
     except (pyarrow.ArrowException, OSError) as err:
         raise StudyError(f"{path} is not a readable Parquet file: {err}") from None
     _columns(path, table.column_names)
-    return [{"rules": None, "difficulty": "", **{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()}}
-            for record in table.to_pylist()]
+    return [
+        {
+            "rules": None,
+            "difficulty": "",
+            **{k: "" if v is None else _parquet_text(k, v) for k, v in record.items()},
+        }
+        for record in table.to_pylist()
+    ]
 
 
 def _parquet_text(column: str, value) -> str:
@@ -186,6 +204,7 @@ def _one_of(choices):
         if text not in choices:
             raise ValueError(text)
         return text
+
     return read
 
 
@@ -193,8 +212,11 @@ def _optional(read):
     return lambda text: read(text) if text else None
 
 
-FIELDS = {   # column -> (how to read it, what it accepts); an empty optional field is None
-    "game": (_game_id_field, f"a game id (lower-case letters, digits and _, at most {MAX_ID_CHARS} characters)"),
+FIELDS = {  # column -> (how to read it, what it accepts); an empty optional field is None
+    "game": (
+        _game_id_field,
+        f"a game id (lower-case letters, digits and _, at most {MAX_ID_CHARS} characters)",
+    ),
     "options": (_object_field, "empty or a JSON object of game options"),
     "deal": (lambda text: check_deal_number(_whole_field(text, 1)), "a deal number from 1 to 10**20 - 1"),
     "status": (_one_of(STATUSES), f"one of {', '.join(STATUSES)}"),
@@ -203,7 +225,10 @@ FIELDS = {   # column -> (how to read it, what it accepts); an empty optional fi
     "seconds": (lambda text: _real_field(text, False), "a number of seconds >= 0"),
     "budget": (_optional(lambda text: _real_field(text, True)), "empty or a positive number of seconds"),
     "max_states": (_optional(lambda text: _whole_field(text, 1)), "empty or a whole number >= 1"),
-    "rules": (lambda text: None if text is None else _object_field(text), "a JSON object of the game's rules"),
+    "rules": (
+        lambda text: None if text is None else _object_field(text),
+        "a JSON object of the game's rules",
+    ),
     "difficulty": (_object_field, "empty or a JSON object of the deal's difficulty"),
 }
 
@@ -213,14 +238,23 @@ def _checked_record(fields: dict, path, where: str) -> Record:
     for name, (read, accepted) in FIELDS.items():
         try:
             values[name] = read(fields[name])
-        except (ValueError, OverflowError):      # InvalidDeal is a ValueError too
-            raise StudyError(f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
-                             f"{NOT_A_STUDY_FILE}") from None
-    row = StudyRow(values["deal"], values["status"], values["moves"], values["states"], values["seconds"],
-                   json.loads(values["difficulty"]) if values["difficulty"] else None)
+        except (ValueError, OverflowError):  # InvalidDeal is a ValueError too
+            raise StudyError(
+                f"{path}, {where}, field {name!r}: {shown(fields[name])} is not {accepted}; "
+                f"{NOT_A_STUDY_FILE}"
+            ) from None
+    row = StudyRow(
+        values["deal"],
+        values["status"],
+        values["moves"],
+        values["states"],
+        values["seconds"],
+        json.loads(values["difficulty"]) if values["difficulty"] else None,
+    )
     text = [fields[name] or "" for name in COLUMNS]
-    return Record(text, values["game"], values["options"], row, values["budget"], values["max_states"],
-                  values["rules"])
+    return Record(
+        text, values["game"], values["options"], row, values["budget"], values["max_states"], values["rules"]
+    )
 
 
 def load_study(path: str | os.PathLike) -> StudyTable:
@@ -246,12 +280,18 @@ def load_study(path: str | os.PathLike) -> StudyTable:
         raise StudyError(f"{path} mixes several rule sets; give each study its own file")
     if any((r.budget, r.max_states) != (first.budget, first.max_states) for r in records):
         raise StudyError(f"{path} mixes several budgets; give each study its own file")
-    return StudyTable(first.game, [r.row for r in sorted(records, key=lambda r: r.row.deal)], first.budget,
-                      first.max_states, json.loads(first.options) if first.options else {},
-                      json.loads(first.rules) if first.rules else {})
+    return StudyTable(
+        first.game,
+        [r.row for r in sorted(records, key=lambda r: r.row.deal)],
+        first.budget,
+        first.max_states,
+        json.loads(first.options) if first.options else {},
+        json.loads(first.rules) if first.rules else {},
+    )
 
 
 # ------------------------------------------------------------------ resuming
+
 
 def done_in_file(path: Path, study: StudyIdentity) -> dict[int, StudyRow]:
     """Rows already in ``path`` for this very study (same game, options, rules and budget).
@@ -266,30 +306,42 @@ def done_in_file(path: Path, study: StudyIdentity) -> dict[int, StudyRow]:
     if any(record.rules is None for record in records) or _header(path) != COLUMNS:
         _write_current(path, records, study.rules)
     elif end is not None and end < path.stat().st_size:
-        os.truncate(path, end)          # so that appending starts on a clean line
+        os.truncate(path, end)  # so that appending starts on a clean line
     return {record.row.deal: record.row for record in records}
 
 
 def _check_same_study(path: Path, record: Record, study: StudyIdentity) -> None:
-    if (record.game, record.options, record.budget, record.max_states) != (study.game, study.options, study.budget,
-                                                                           study.max_states):
+    if (record.game, record.options, record.budget, record.max_states) != (
+        study.game,
+        study.options,
+        study.budget,
+        study.max_states,
+    ):
         found = " ".join(filter(None, (record.game, record.options)))
         raise StudyError(
             f"{path} holds results of another study ({found}, budget {_or_dash(record.budget)} s / "
-            f"{_or_dash(record.max_states)} states): use another file for {study.game} at this budget")
+            f"{_or_dash(record.max_states)} states): use another file for {study.game} at this budget"
+        )
     if record.rules is None and not study.catalogue:
-        raise StudyError(f"{path} does not record the rules its results were found under, and {study.game} "
-                         f"is a variant, whose rules its id does not name: use another file for this study")
+        raise StudyError(
+            f"{path} does not record the rules its results were found under, and {study.game} "
+            f"is a variant, whose rules its id does not name: use another file for this study"
+        )
     if record.rules is not None and record.rules != study.rules:
-        raise StudyError(f"{path} holds results of {study.game} under other rules "
-                         f"({rules_difference(record.rules, study.rules)}): use another file for these rules")
+        raise StudyError(
+            f"{path} holds results of {study.game} under other rules "
+            f"({rules_difference(record.rules, study.rules)}): use another file for these rules"
+        )
 
 
 def rules_difference(there: str, here: str) -> str:
     """How two rules fields differ, in words: ``"cells: 4 in the file, 0 now"``."""
     old, new = json.loads(there or "{}"), json.loads(here or "{}")
-    return "; ".join(f"{key}: {_rule_text(old, key)} in the file, {_rule_text(new, key)} now"
-                     for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key))
+    return "; ".join(
+        f"{key}: {_rule_text(old, key)} in the file, {_rule_text(new, key)} now"
+        for key in sorted(set(old) | set(new))
+        if old.get(key) != new.get(key)
+    )
 
 
 def _rule_text(rules: dict, key: str) -> str:
@@ -300,6 +352,7 @@ def _header(path: Path) -> tuple[str, ...]:
     """The columns a results file names (read alone: the records were checked already)."""
     if format_of(path) == "parquet":
         import pyarrow.parquet
+
         return tuple(pyarrow.parquet.read_schema(path).names)
     with open(path, newline="", encoding="utf-8") as file:
         return tuple(next(csv.reader(file), ()))
@@ -308,7 +361,7 @@ def _header(path: Path) -> tuple[str, ...]:
 def _write_current(path: Path, records: list[Record], rules: str) -> None:
     """Write a file of an older format again in the current one, every record with
     ``rules`` (its own, checked equal, or the study's where the file had none), atomically."""
-    lines = [[*record.fields[:RULES], rules, *record.fields[RULES + 1:]] for record in records]
+    lines = [[*record.fields[:RULES], rules, *record.fields[RULES + 1 :]] for record in records]
     if format_of(path) == "parquet":
         write_parquet(path, lines)
         return
@@ -322,6 +375,7 @@ def _or_dash(value) -> str:
 
 
 # ------------------------------------------------------------------ arguments
+
 
 def checked_path(path, name: str) -> Path:
     """A file path argument: text or a path-like, naming a file rather than a folder."""
@@ -341,12 +395,14 @@ def format_of(path: Path, name: str = "path") -> str:
     """The results file's format, named by its suffix; ``name`` is the argument that gave it."""
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".parquet"):
-        raise StudyError(f"{name}: a study file is .csv or .parquet (its suffix names the format), "
-                         f"not {str(path)!r}")
+        raise StudyError(
+            f"{name}: a study file is .csv or .parquet (its suffix names the format), not {str(path)!r}"
+        )
     return suffix[1:]
 
 
 # ------------------------------------------------------------------ writing
+
 
 class FileLock:
     """Holds ``path``'s lock file (``path`` + ".lock") while a study writes ``path``, so that
@@ -366,7 +422,7 @@ class FileLock:
     def __enter__(self) -> FileLock:
         try:
             self.fd = self._flock() if fcntl is not None else self._exclusive()
-        except OSError as err:          # a folder one may read but not write, say
+        except OSError as err:  # a folder one may read but not write, say
             raise StudyError(f"cannot make the lock file {self.path}: {err.strerror or err}") from None
         return self
 
@@ -386,7 +442,7 @@ class FileLock:
                 os.ftruncate(fd, 0)
                 os.write(fd, f"{os.getpid()}\n".encode())
                 return fd
-            os.close(fd)                # removed by the study that held it: lock the new one
+            os.close(fd)  # removed by the study that held it: lock the new one
 
     def _exclusive(self) -> int:
         try:
@@ -397,8 +453,10 @@ class FileLock:
         return fd
 
     def _in_use(self, hint: str = "") -> StudyError:
-        return StudyError(f"{self.path.with_suffix('')} is being written by another study{self._holder()}: "
-                          f"wait for it to end, or give out= another file{hint}")
+        return StudyError(
+            f"{self.path.with_suffix('')} is being written by another study{self._holder()}: "
+            f"wait for it to end, or give out= another file{hint}"
+        )
 
     def _holder(self) -> str:
         try:

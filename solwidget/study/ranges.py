@@ -12,8 +12,8 @@ from ..engine.checks import is_whole, refuse, shown
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from .table import StudyError
 
-MAX_DEALS_TEXT = 100_000     # characters of deal text ("1-10,20,30-40") read at most
-MAX_LISTED = 1_000_000       # deals given one by one (a list, a stepped range) at most
+MAX_DEALS_TEXT = 100_000  # characters of deal text ("1-10,20,30-40") read at most
+MAX_LISTED = 1_000_000  # deals given one by one (a list, a stepped range) at most
 DEALS_ACCEPTED = "text like '1-1000' or '1-10,20', a deal number, a range or a list of deal numbers"
 
 
@@ -62,12 +62,17 @@ def parse_deals(deals, limits: tuple[int, int] = DEAL_LIMITS) -> DealRanges:
     elif is_whole(deals):
         spans = [(check_deal_number(deals, limits),) * 2]
     elif isinstance(deals, range) and deals.step == 1:
-        spans = [(check_deal_number(deals.start, limits), check_deal_number(deals.stop - 1, limits))] \
-            if deals else []
+        spans = (
+            [(check_deal_number(deals.start, limits), check_deal_number(deals.stop - 1, limits))]
+            if deals
+            else []
+        )
     elif isinstance(deals, Iterable) and not isinstance(deals, (bytes, bytearray, dict)):
         listed = list(itertools.islice(deals, MAX_LISTED + 1))
         if len(listed) > MAX_LISTED:
-            raise StudyError(f"deals lists more than {MAX_LISTED:,} deals one by one: write a range like '1-1000'")
+            raise StudyError(
+                f"deals lists more than {MAX_LISTED:,} deals one by one: write a range like '1-1000'"
+            )
         spans = [(check_deal_number(number, limits),) * 2 for number in listed]
     else:
         raise refuse("deals", DEALS_ACCEPTED, deals, StudyError)
@@ -78,8 +83,10 @@ def parse_deals(deals, limits: tuple[int, int] = DEAL_LIMITS) -> DealRanges:
 
 def _parse_deal_text(text: str, limits: tuple[int, int]) -> list[tuple[int, int]]:
     if len(text) > MAX_DEALS_TEXT:
-        raise StudyError(f"deals text of {len(text):,} characters is too long (at most {MAX_DEALS_TEXT:,}): "
-                         "write ranges like '1-1000'")
+        raise StudyError(
+            f"deals text of {len(text):,} characters is too long (at most {MAX_DEALS_TEXT:,}): "
+            "write ranges like '1-1000'"
+        )
     spans = []
     for part in text.replace(" ", "").split(",") if text.strip() else []:
         match = re.fullmatch(r"([0-9]{1,30})(?:-([0-9]{1,30}))?", part)

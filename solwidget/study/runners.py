@@ -16,11 +16,18 @@ from ..engine import load_game
 from ..variants import variant_from_dict
 from .table import StudyError, StudyRow
 
-CONNECT_TIMEOUT = 3.0    # seconds to reach a Dask scheduler before giving up
+CONNECT_TIMEOUT = 3.0  # seconds to reach a Dask scheduler before giving up
 
 
-def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
-               max_states: int | None, variant: dict | None = None, difficulty: bool = False) -> StudyRow:
+def solve_deal(
+    game_id: str,
+    options: dict,
+    deal: int,
+    budget: float | None,
+    max_states: int | None,
+    variant: dict | None = None,
+    difficulty: bool = False,
+) -> StudyRow:
     """Solve one deal (runs in a worker process or on a Dask worker). ``variant``: the
     definition of the game when it is a variant (``Variant.to_dict``), which a worker
     registers first, since it knows only the catalogue. With ``difficulty``, a won deal's
@@ -30,7 +37,7 @@ def solve_deal(game_id: str, options: dict, deal: int, budget: float | None,
     from ..solver import solve
 
     if variant is not None:
-        variant_from_dict(variant)      # the very same definition again is no error
+        variant_from_dict(variant)  # the very same definition again is no error
     state = load_game(game_id, **options).deal(deal)
     start = time.perf_counter()
     # both limits explicit: None means no limit (not the solver's default state budget)
@@ -89,7 +96,8 @@ def _end_with_parent() -> None:
     waiting for work forever (Linux's PR_SET_PDEATHSIG; elsewhere nothing is done)."""
     try:
         import ctypes
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)     # 1 = PR_SET_PDEATHSIG
+
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
 
@@ -105,13 +113,15 @@ class DaskExecutor:
         try:
             _knock(address)
         except (OSError, ValueError) as err:
-            raise StudyError(f"cannot reach the Dask scheduler at {address!r} "
-                             f"within {CONNECT_TIMEOUT:g} s: {err}") from None
+            raise StudyError(
+                f"cannot reach the Dask scheduler at {address!r} within {CONNECT_TIMEOUT:g} s: {err}"
+            ) from None
         try:
             self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except Exception as err:      # noqa: BLE001 - something answered, but not a Dask scheduler
-            raise StudyError(f"cannot connect to a Dask scheduler at {address!r}: "
-                             f"{type(err).__name__}: {err}") from None
+        except Exception as err:  # noqa: BLE001 - something answered, but not a Dask scheduler
+            raise StudyError(
+                f"cannot connect to a Dask scheduler at {address!r}: {type(err).__name__}: {err}"
+            ) from None
 
     def __enter__(self):
         return self.client.get_executor()
@@ -154,6 +164,6 @@ def progress_bar(show: bool, label: str, total: int, initial: int):
         return None
     try:
         from tqdm.auto import tqdm
-    except ImportError:        # tqdm is optional: no bar then
+    except ImportError:  # tqdm is optional: no bar then
         return None
     return tqdm(total=total, initial=initial, desc=f"{label} study", unit="deal")

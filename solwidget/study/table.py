@@ -17,11 +17,32 @@ from ..engine import SolwidgetError
 from ..extras import require_extra
 
 STATUSES = ("won", "lost", "unknown")
-COLUMNS = ("game", "options", "deal", "status", "moves", "states", "seconds", "budget", "max_states", "rules",
-           "difficulty")
-PARQUET_TYPES = {"game": "string", "options": "string", "deal": "int64", "status": "string", "moves": "int64",
-                 "states": "int64", "seconds": "float64", "budget": "float64", "max_states": "int64",
-                 "rules": "string", "difficulty": "string"}
+COLUMNS = (
+    "game",
+    "options",
+    "deal",
+    "status",
+    "moves",
+    "states",
+    "seconds",
+    "budget",
+    "max_states",
+    "rules",
+    "difficulty",
+)
+PARQUET_TYPES = {
+    "game": "string",
+    "options": "string",
+    "deal": "int64",
+    "status": "string",
+    "moves": "int64",
+    "states": "int64",
+    "seconds": "float64",
+    "budget": "float64",
+    "max_states": "int64",
+    "rules": "string",
+    "difficulty": "string",
+}
 
 
 class StudyError(SolwidgetError):
@@ -34,6 +55,7 @@ class StudyRow:
     """One deal's result: ``moves`` is the winning line's length (None unless won), and
     ``difficulty`` its win's difficulty (``sw.difficulty``'s ``as_dict`` without its words),
     where the study recorded it (``study(..., difficulty=True)``), else None."""
+
     deal: int
     status: str
     moves: int | None
@@ -53,6 +75,7 @@ class StudyTable:
     change: value, ...}``), as the results file records them (empty where an older file
     did not).
     """
+
     game: str
     rows: list[StudyRow]
     budget: float | None = None
@@ -103,9 +126,11 @@ class StudyTable:
         """One line: the deals, the budget, the counts and the win rate."""
         c = self.counts()
         rate, low, high = self.win_rate()
-        return (f"{self.game}, {_deals_text(self.deals)}, {self.budget_text()}: {c['won']} won, "
-                f"{c['lost']} lost, {c['unknown']} unknown; win rate {rate:.1%} "
-                f"(95% CI {low:.1%}-{high:.1%})")
+        return (
+            f"{self.game}, {_deals_text(self.deals)}, {self.budget_text()}: {c['won']} won, "
+            f"{c['lost']} lost, {c['unknown']} unknown; win rate {rate:.1%} "
+            f"(95% CI {low:.1%}-{high:.1%})"
+        )
 
     def format(self, columns: Iterable[str] = ("deal", "status", "moves", "states", "seconds")) -> str:
         """The rows as an aligned text table."""
@@ -119,7 +144,10 @@ class StudyTable:
 
     def records(self) -> list[list[str]]:
         """The rows as the results file's records (``COLUMNS``, each field as text)."""
-        return [record(self.game, self.options, row, self.budget, self.max_states, self.rules) for row in self.rows]
+        return [
+            record(self.game, self.options, row, self.budget, self.max_states, self.rules)
+            for row in self.rows
+        ]
 
     def to_csv(self, path: str | os.PathLike | None = None) -> str:
         """The table as CSV text (the study's file format); written to ``path`` if given."""
@@ -141,8 +169,10 @@ class StudyTable:
             import pandas
         except ImportError:
             raise StudyError("to_pandas needs pandas: pip install pandas") from None
-        return pandas.DataFrame([row.__dict__ for row in self.rows],
-                                columns=["deal", "status", "moves", "states", "seconds", "difficulty"])
+        return pandas.DataFrame(
+            [row.__dict__ for row in self.rows],
+            columns=["deal", "status", "moves", "states", "seconds", "difficulty"],
+        )
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -159,12 +189,22 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 # ------------------------------------------------------------------ written down
 
+
 def record(game_id: str, options: dict, row: StudyRow, budget, max_states, rules: dict) -> list[str]:
     """One row as the results file's fields, in ``COLUMNS`` order."""
-    return [game_id, json_text(options), str(row.deal), row.status,
-            "" if row.moves is None else str(row.moves), str(row.states), f"{row.seconds:.4f}",
-            "" if budget is None else repr(float(budget)), "" if max_states is None else str(max_states),
-            json_text(rules), json_text(row.difficulty or {})]
+    return [
+        game_id,
+        json_text(options),
+        str(row.deal),
+        row.status,
+        "" if row.moves is None else str(row.moves),
+        str(row.states),
+        f"{row.seconds:.4f}",
+        "" if budget is None else repr(float(budget)),
+        "" if max_states is None else str(max_states),
+        json_text(rules),
+        json_text(row.difficulty or {}),
+    ]
 
 
 def json_text(data: dict) -> str:
@@ -187,8 +227,10 @@ def write_parquet(path: Path, records: list[list[str]]) -> None:
     import pyarrow.parquet
 
     columns = list(zip(*records)) if records else [()] * len(COLUMNS)
-    arrays = [pyarrow.array([_parquet_value(name, value) for value in values], type=PARQUET_TYPES[name])
-              for name, values in zip(COLUMNS, columns)]
+    arrays = [
+        pyarrow.array([_parquet_value(name, value) for value in values], type=PARQUET_TYPES[name])
+        for name, values in zip(COLUMNS, columns)
+    ]
     partial = path.with_name(path.name + ".partial")
     pyarrow.parquet.write_table(pyarrow.Table.from_arrays(arrays, names=list(COLUMNS)), partial)
     os.replace(partial, path)

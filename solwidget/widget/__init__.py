@@ -7,5 +7,6 @@ def __getattr__(name):
     if name == "SolitaireWidget":
         require_extra("widget", "anywidget", "ipywidgets", "traitlets")
         from .widget import SolitaireWidget
+
         return SolitaireWidget
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

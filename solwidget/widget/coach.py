@@ -36,14 +36,17 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..solver.profile import profile_for
 
-COACH_STEP = 300         # expansions between two looks for a newer position
-QUIET = 0.1              # seconds the search leaves the kernel alone after a message or a move
-PAUSE = 0.001            # seconds the search sleeps between its steps: a message's turn
-AHEAD = 2                # deals solved ahead of the one dealt, with winnable_only
-DEAL_SECONDS = 2.0       # the budget to solve one deal, with winnable_only
-MAX_SKIPPED = 200        # deals tried for a winnable one before giving up
-SAID = {WINNABLE: "winnable: a win is still there", LOST: "lost: from here no line wins",
-        UNKNOWN: "not known yet"}
+COACH_STEP = 300  # expansions between two looks for a newer position
+QUIET = 0.1  # seconds the search leaves the kernel alone after a message or a move
+PAUSE = 0.001  # seconds the search sleeps between its steps: a message's turn
+AHEAD = 2  # deals solved ahead of the one dealt, with winnable_only
+DEAL_SECONDS = 2.0  # the budget to solve one deal, with winnable_only
+MAX_SKIPPED = 200  # deals tried for a winnable one before giving up
+SAID = {
+    WINNABLE: "winnable: a win is still there",
+    LOST: "lost: from here no line wins",
+    UNKNOWN: "not known yet",
+}
 
 
 class InvalidCoachSetting(SolwidgetError, traitlets.TraitError):
@@ -57,10 +60,10 @@ class CoachMixin(traitlets.HasTraits):
 
     coach = traitlets.Bool(False).tag(sync=True)
     coach_seconds = traitlets.Float(1.0).tag(sync=True)
-    verdict = traitlets.Unicode("").tag(sync=True)          # "" with the coach off
-    coach_note = traitlets.Dict().tag(sync=True)            # what the meter shows (see _note)
+    verdict = traitlets.Unicode("").tag(sync=True)  # "" with the coach off
+    coach_note = traitlets.Dict().tag(sync=True)  # what the meter shows (see _note)
     winnable_only = traitlets.Bool(False).tag(sync=True)
-    difficulty = traitlets.Dict().tag(sync=True)            # the deal's, once known ({} before)
+    difficulty = traitlets.Dict().tag(sync=True)  # the deal's, once known ({} before)
 
     # What the widget it is mixed into holds (SolitaireWidget).
     game: Game
@@ -70,25 +73,26 @@ class CoachMixin(traitlets.HasTraits):
     _line: list[Move]
     _lock: threading.RLock
     hold_sync: Callable[[], AbstractContextManager[object]]
-    _losing: tuple[int, State] | None               # (move number, the position after it) once found
+    _losing: tuple[int, State] | None  # (move number, the position after it) once found
 
     def _coach_start(self, coach: bool, winnable_only: bool, coach_seconds: float) -> None:
         self._judge = Judge(coach_seconds)
         self._coach_generation = 0
-        self._coach_quiet_until = 0.0    # the search sleeps until then (``_coach_wait``)
-        self._losing = None             # (move number, the position after it) once found
+        self._coach_quiet_until = 0.0  # the search sleeps until then (``_coach_wait``)
+        self._losing = None  # (move number, the position after it) once found
         self._deal_work = 0
         self.coach_seconds = coach_seconds
         self.winnable_only = winnable_only
-        self.coach = coach              # the observer judges the position now
+        self.coach = coach  # the observer judges the position now
 
     # ------------------------------------------------------------ the meter
     @traitlets.validate("coach_seconds")
     def _valid_coach_seconds(self, proposal):
         seconds = proposal["value"]
         if not 0 < seconds < math.inf:
-            raise InvalidCoachSetting(f"coach_seconds must be a positive, finite number of seconds, "
-                                      f"not {shown(seconds)}")
+            raise InvalidCoachSetting(
+                f"coach_seconds must be a positive, finite number of seconds, not {shown(seconds)}"
+            )
         return seconds
 
     @traitlets.observe("coach")
@@ -124,32 +128,41 @@ class CoachMixin(traitlets.HasTraits):
         self._coach_quiet_until = time.monotonic() + QUIET
         self._coach_generation += 1
         generation = self._coach_generation
-        if self._losing and (self._losing[0] > len(self._line) or self._states[self._losing[0]] is not self._losing[1]):
-            self._losing = None         # the line changed where it was lost
+        if self._losing and (
+            self._losing[0] > len(self._line) or self._states[self._losing[0]] is not self._losing[1]
+        ):
+            self._losing = None  # the line changed where it was lost
         state = self._states[index]
         before = self._states[index - 1] if index else None
         known = self._judge.known(state)
         previous = self._judge.known(before) if before is not None else None
-        settled = known is not None and (known.status == WINNABLE or before is None or self._losing
-                                         or (previous is not None and previous.status == WINNABLE))
-        if settled and known is not None:       # nothing left to search: say it at once
+        settled = known is not None and (
+            known.status == WINNABLE
+            or before is None
+            or self._losing
+            or (previous is not None and previous.status == WINNABLE)
+        )
+        if settled and known is not None:  # nothing left to search: say it at once
             self._coach_show(index, known.status, previous.status if previous is not None else None)
             return
         self.verdict = UNKNOWN
         self.coach_note = self._note(index, UNKNOWN, judging=True)
         seconds = self.coach_seconds
-        line = (self._states[:index + 1], self._line[:index])
-        threading.Thread(target=self._coach_judge, args=(generation, index, state, before, seconds, line),
-                         daemon=True).start()
+        line = (self._states[: index + 1], self._line[:index])
+        threading.Thread(
+            target=self._coach_judge, args=(generation, index, state, before, seconds, line), daemon=True
+        ).start()
 
     def _coach_judge(self, generation, index, state, before, seconds, line) -> None:
         """The background part of ``_coach_moved``: this position, then, if it is lost, the
         one before it (was this the move that lost the game?), and if that one is lost too
         and no losing move is known on this line, the line's verdicts back to its start
         (coach.review's boundary search: a handful of positions)."""
+
         def cancelled():
             self._coach_wait(generation)
             return self._coach_generation != generation
+
         try:
             if cancelled():
                 return
@@ -188,14 +201,18 @@ class CoachMixin(traitlets.HasTraits):
         note = {"text": text, "verdict": status, "judging": judging}
         if status == LOST and not judging:
             lemma = profile_for(self.game).explain_dead_end(self._states[index])
-            if lemma is not None:           # a family's lemma decides it here: say which cards
+            if lemma is not None:  # a family's lemma decides it here: say which cards
                 note.update(why=lemma.text, cards=list(lemma.cards))
         if self._losing and self._losing[0] <= index:
             number = self._losing[0]
             said = words.move_words(self._states[number - 1], self._line[number - 1])
-            note.update(losing_move=number, back_to=number - 1,
-                        lost_text=f"moving {said} lost the game: from here no line wins"
-                        if number == index else f"the game was lost at move {number}: moving {said}")
+            note.update(
+                losing_move=number,
+                back_to=number - 1,
+                lost_text=f"moving {said} lost the game: from here no line wins"
+                if number == index
+                else f"the game was lost at move {number}: moving {said}",
+            )
         return note
 
     def lost_at(self) -> int | None:
@@ -242,6 +259,7 @@ class CoachMixin(traitlets.HasTraits):
                 if self._deal_work != work:
                     return
                 deal_verdict(self.game, ahead, judge)
+
         threading.Thread(target=run, daemon=True).start()
 
 
@@ -251,11 +269,15 @@ def first_winnable(game, number: int) -> int:
     for tried in range(MAX_SKIPPED):
         if deal_verdict(game, number + tried, judge) == WINNABLE:
             return number + tried
-    raise SolwidgetError(f"no deal from {number} to {number + MAX_SKIPPED - 1} was won by the solver "
-                         f"within {DEAL_SECONDS:g} s")
+    raise SolwidgetError(
+        f"no deal from {number} to {number + MAX_SKIPPED - 1} was won by the solver within {DEAL_SECONDS:g} s"
+    )
 
 
 def check_coach_options(coach, winnable_only, coach_seconds) -> tuple[bool, bool, float]:
     """The coach's arguments of SolitaireWidget, checked before anything is built."""
-    return (flag("coach", coach), flag("winnable_only", winnable_only),
-            positive_number("coach_seconds", coach_seconds, accepted="a positive, finite number of seconds"))
+    return (
+        flag("coach", coach),
+        flag("winnable_only", winnable_only),
+        positive_number("coach_seconds", coach_seconds, accepted="a positive, finite number of seconds"),
+    )

@@ -27,7 +27,7 @@ class LineMixin:
     @property
     def history(self) -> list[Move]:
         """The moves played from the start to the current position."""
-        return self._line[:self.moves_made]
+        return self._line[: self.moves_made]
 
     @property
     def line(self) -> list[Move]:
@@ -44,7 +44,7 @@ class LineMixin:
         with self._lock, self.hold_sync():
             self._check_not_solving()
             before = self.state
-            new = before.play(move)      # raises, changing nothing, when illegal
+            new = before.play(move)  # raises, changing nothing, when illegal
             self._cancel_replay()
             self._append(new, move)
             said = words.move_words(before, move)
@@ -60,7 +60,11 @@ class LineMixin:
         the person's clock starts with their first move."""
         if self._clock is None:
             self._clock = time.monotonic()
-        del self._states[self.moves_made + 1:], self._line[self.moves_made:], self._heights[self.moves_made + 1:]
+        del (
+            self._states[self.moves_made + 1 :],
+            self._line[self.moves_made :],
+            self._heights[self.moves_made + 1 :],
+        )
         self._states.append(new)
         self._line.append(move)
         self.moves_made = len(self._line)
@@ -68,13 +72,14 @@ class LineMixin:
     def _play_safe_moves(self) -> str:
         """Play the safe moves home from the current position; say which cards went."""
         from ..solver import safe_moves
+
         state = self._states[self.moves_made]
         played = safe_moves(state)
         for move in played:
             after = state.game.apply_legal(state, move)
             self._append(after, move)
             state = after
-        befores = self._states[-len(played) - 1:-1] if played else []
+        befores = self._states[-len(played) - 1 : -1] if played else []
         return ", ".join(words.move_words(s, m).split(" ", 1)[0] for s, m in zip(befores, played))
 
     def undo(self) -> State:
@@ -127,7 +132,7 @@ class LineMixin:
         """Deal ``number`` (the next one when not given)."""
         with self._lock:
             number = self._coach_deal(number, self.deal)
-            start = self.game.deal(number)      # raises InvalidDeal before anything changes
+            start = self.game.deal(number)  # raises InvalidDeal before anything changes
             self.deal = number
             self._reset(start, message=f"deal {number}")
             return self.state
@@ -139,9 +144,13 @@ class LineMixin:
             self._cancel_replay()
             start = self.moves_made
             home = self._play_safe_moves()
-            played = self._line[start:self.moves_made]
-            self._show(self.moves_made, message=f"autoplay: {home} home" if played
-                       else "autoplay: no card can go home safely now", kind="info", timed=bool(played))
+            played = self._line[start : self.moves_made]
+            self._show(
+                self.moves_made,
+                message=f"autoplay: {home} home" if played else "autoplay: no card can go home safely now",
+                kind="info",
+                timed=bool(played),
+            )
         return played
 
     def replay(self, moves=None, delay: float | None = 0.4, background: bool = True) -> None:
@@ -162,16 +171,15 @@ class LineMixin:
                 self._go_to_solution_start()
             start = self.moves_made
             states, line = [self.state], []
-            for move in moves:                  # check the whole line before changing anything
+            for move in moves:  # check the whole line before changing anything
                 move = self.game.parse_move(move)
                 states.append(states[-1].play(move))
                 line.append(move)
-            del self._states[start + 1:], self._line[start:]
+            del self._states[start + 1 :], self._line[start:]
             self._states += states[1:]
             self._line += line
-            self._heights = self._heights[:start + 1]
-            self._show(start, message=f"replay: {len(line)} moves; step with the replay bar",
-                       kind="info")
+            self._heights = self._heights[: start + 1]
+            self._show(start, message=f"replay: {len(line)} moves; step with the replay bar", kind="info")
         if delay is None:
             return
 
@@ -210,7 +218,7 @@ class LineMixin:
     def _line_height(self) -> float:
         """The height of the tallest position of the line (engine.geometry, as drawn)."""
         heights = self._heights
-        del heights[len(self._states):]
-        for state in self._states[len(heights):]:
+        del heights[len(self._states) :]
+        for state in self._states[len(heights) :]:
             heights.append(place(self._layout, self.game.visible(state))["height"])
         return max(heights)

@@ -30,7 +30,7 @@ class SyncRecorder:
         return self
 
     def __exit__(self, *exc) -> None:
-        del self.widget._send               # back to the class's method
+        del self.widget._send  # back to the class's method
 
     @property
     def bytes(self) -> int:
@@ -74,6 +74,12 @@ def bytes_per_move(game: str = "triple_interchange", deal: int = 1, moves: int =
         with SyncRecorder(widget) as recorder:
             browser_move(widget, move)
         sizes.append(recorder.bytes)
-    return {"game": game, "deal": deal, "moves": len(sizes), "sizes": sizes,
-            "median": statistics.median(sizes) if sizes else 0, "max": max(sizes, default=0),
-            "full": full}
+    return {
+        "game": game,
+        "deal": deal,
+        "moves": len(sizes),
+        "sizes": sizes,
+        "median": statistics.median(sizes) if sizes else 0,
+        "max": max(sizes, default=0),
+        "full": full,
+    }

@@ -19,11 +19,21 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..engine.words import pile_names
 
-__all__ = ["BadDeal", "BadMessage", "board_of", "changed_piles", "check_message", "compact_pile",
-           "expand_pile", "extras_of", "status_of", "synced_pile"]
+__all__ = [
+    "BadDeal",
+    "BadMessage",
+    "board_of",
+    "changed_piles",
+    "check_message",
+    "compact_pile",
+    "expand_pile",
+    "extras_of",
+    "status_of",
+    "synced_pile",
+]
 
-MAX_MESSAGE_BYTES = 1024        # a move or an action is tens of bytes: anything bigger is not ours
-MAX_MOVE_TEXT = 40              # "d2 r1c3 QH" and the like: longer text is no move
+MAX_MESSAGE_BYTES = 1024  # a move or an action is tens of bytes: anything bigger is not ours
+MAX_MOVE_TEXT = 40  # "d2 r1c3 QH" and the like: longer text is no move
 ACTIONS = ("new", "restart", "undo", "redo", "hint", "autoplay", "solve", "stop", "replay")
 
 
@@ -69,7 +79,7 @@ def expand_pile(synced: list[str]) -> list[str]:
     out: list[str] = []
     for code in synced:
         if code.startswith(f"{BACK}*"):
-            out += [BACK] * int(code[len(BACK) + 1:])
+            out += [BACK] * int(code[len(BACK) + 1 :])
         else:
             out.append(code)
     return out
@@ -80,8 +90,11 @@ def changed_piles(before: State | None, after: State) -> list[str]:
     if before is None or before.game != after.game:
         return list(after.game.pile_ids)
     hidden_before, hidden_after = after.game.hidden_below(before), after.game.hidden_below(after)
-    return [pid for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
-            if old != new or hidden_before.get(pid) != hidden_after.get(pid)]
+    return [
+        pid
+        for pid, old, new in zip(after.game.pile_ids, before.piles, after.piles)
+        if old != new or hidden_before.get(pid) != hidden_after.get(pid)
+    ]
 
 
 def extras_of(state: State) -> dict:
@@ -109,8 +122,14 @@ def status_of(state: State, moves_made: int, seconds: int | None = None) -> dict
         text = f"{home}/{game.card_count} cards home · won in {made}{took}!"
     else:
         text = f"{made} · {home}/{game.card_count} cards home" + (" · no moves left" if stuck else "")
-    status = {"moves": moves_made, "home": home, "total": game.card_count, "won": won,
-              "stuck": stuck, "text": text}
+    status = {
+        "moves": moves_made,
+        "home": home,
+        "total": game.card_count,
+        "won": won,
+        "stuck": stuck,
+        "text": text,
+    }
     if won and seconds is not None:
         status["seconds"] = seconds
     return status
@@ -126,15 +145,22 @@ def board_of(game) -> dict:
     """What the front end draws the game's board from, sent once: the game's layout, the
     board's geometry (``engine.geometry``), and what it shows about the game itself (the
     deal box's help is the rule of ``engine.deals``, which the kernel alone applies)."""
-    return {**game.layout(), "geometry": as_data(), "game": game.id, "name": game.name, "summary": game.summary,
-            "deal_rule": deal_rule(game.deal_limits),
-            "rulebook": game.rulebook or f"{game.name} in docs/rules.md",
-            "kinds": dict(game.pile_kinds), "actions": sorted(game.actions),
-            "names": pile_names(game.layout())}
+    return {
+        **game.layout(),
+        "geometry": as_data(),
+        "game": game.id,
+        "name": game.name,
+        "summary": game.summary,
+        "deal_rule": deal_rule(game.deal_limits),
+        "rulebook": game.rulebook or f"{game.name} in docs/rules.md",
+        "kinds": dict(game.pile_kinds),
+        "actions": sorted(game.actions),
+        "names": pile_names(game.layout()),
+    }
 
 
 # ------------------------------------------------------------------ checking messages
-MAX_DEPTH = 4           # a request nests no deeper than this (an object of plain values)
+MAX_DEPTH = 4  # a request nests no deeper than this (an object of plain values)
 
 
 def _check_size(content) -> None:
@@ -176,8 +202,8 @@ def _deal(value, game) -> int:
         raise BadDeal(str(err)) from None
 
 
-SOLVE_BUDGETS = (1.0, 10.0, 60.0, None)     # the toolbar's choice of seconds for Solve (None: no limit)
-REPLAY_SPEEDS = (1.0, 0.5, 0.2, 0.05)       # the replay bar's speeds: seconds between two moves
+SOLVE_BUDGETS = (1.0, 10.0, 60.0, None)  # the toolbar's choice of seconds for Solve (None: no limit)
+REPLAY_SPEEDS = (1.0, 0.5, 0.2, 0.05)  # the replay bar's speeds: seconds between two moves
 SWITCH = (False, True)
 
 
@@ -189,8 +215,10 @@ def check_sync_data(sync_data, allowed: dict[str, tuple]) -> dict:
         raise BadMessage(f"a trait update must be a dict of trait names -> values, not {shown(sync_data)}")
     wrong = sorted(shown_name(k) for k in sync_data if k not in allowed)
     if wrong:
-        raise BadMessage(f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
-                         f"(only {', '.join(sorted(allowed))})")
+        raise BadMessage(
+            f"the browser may not set {', '.join(wrong[:5])}{' ...' * (len(wrong) > 5)} "
+            f"(only {', '.join(sorted(allowed))})"
+        )
     checked = {}
     for name, value in sync_data.items():
         checked[name] = _choice(name, value, allowed[name])
@@ -227,8 +255,10 @@ def _text(value, name: str) -> str:
 def _only(content: dict, allowed: set[str]) -> None:
     extra = sorted(set(content) - allowed)
     if extra:
-        raise BadMessage(f"unexpected field{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))} "
-                         f"in a {content['type']!r} message")
+        raise BadMessage(
+            f"unexpected field{'s' * (len(extra) > 1)} {', '.join(map(repr, extra))} "
+            f"in a {content['type']!r} message"
+        )
 
 
 def check_message(game, content, history_length: int) -> dict:
@@ -265,8 +295,12 @@ def check_message(game, content, history_length: int) -> dict:
         src = _text(content.get("src"), "src")
         if src not in game.pile_kinds:
             raise BadMessage(f"'src' names no pile of {game.id}: {shown(src)}")
-        return {"type": "pick", "src": src, "index": _whole(content.get("index"), "index", 0, game.card_count - 1),
-                "n": _whole(content.get("n"), "n", 1, game.card_count)}
+        return {
+            "type": "pick",
+            "src": src,
+            "index": _whole(content.get("index"), "index", 0, game.card_count - 1),
+            "n": _whole(content.get("n"), "n", 1, game.card_count),
+        }
     raise BadMessage(f"unknown message type {shown(kind)}: expected 'move', 'action', 'seek' or 'pick'")
 
 
@@ -276,8 +310,9 @@ def _check_move(game, content: dict) -> Move:
     _only(content, {"type", "move"})
     text = content.get("move")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_MOVE_TEXT:
-        raise BadMessage(f"'move' must be move text like 't3 f0' (at most {MAX_MOVE_TEXT} characters), "
-                         f"not {shown(text)}")
+        raise BadMessage(
+            f"'move' must be move text like 't3 f0' (at most {MAX_MOVE_TEXT} characters), not {shown(text)}"
+        )
     try:
         return game.parse_move(text)
     except InvalidMoveText as err:

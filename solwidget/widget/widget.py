@@ -24,11 +24,10 @@ import anywidget
 import traitlets
 
 from ..engine import words
-from ..engine.checks import flag, is_real, is_whole, real_number, refuse, shown, whole_number
+from ..engine.checks import is_real, is_whole, refuse, shown
 from ..engine.deals import DEAL_LIMITS, check_deal_number
 from ..engine.errors import IllegalMove, InvalidOption, SolwidgetError
 from ..engine.game import Game
-from ..engine.geometry import place
 from ..engine.moves import Move
 from ..engine.registry import load_game
 from ..engine.state import State
@@ -43,8 +42,10 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 def _static(name: str) -> Path:
     path = STATIC / name
     if not path.exists():
-        raise RuntimeError(f"the widget's front end {path} is not built: run `npm run build` "
-                           "(or `python3 dev.py setup`) in the solwidget checkout")
+        raise RuntimeError(
+            f"the widget's front end {path} is not built: run `npm run build` "
+            "(or `python3 dev.py setup`) in the solwidget checkout"
+        )
     return path
 
 
@@ -106,13 +107,13 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     legal = traitlets.List(traitlets.Unicode()).tag(sync=True)
     status = traitlets.Dict().tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
-    message_kind = traitlets.Unicode("").tag(sync=True)     # "", "info" or "error"
+    message_kind = traitlets.Unicode("").tag(sync=True)  # "", "info" or "error"
     highlight = traitlets.List(traitlets.Unicode()).tag(sync=True)
     moves_made = traitlets.Int(0).tag(sync=True)
     history_length = traitlets.Int(0).tag(sync=True)
     solver_progress = traitlets.Dict().tag(sync=True)
     solution = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    busy = traitlets.Unicode("").tag(sync=True)              # "", "solving" or "replaying"
+    busy = traitlets.Unicode("").tag(sync=True)  # "", "solving" or "replaying"
     # The move that led to the position shown, in the board's words ("9♥ to a free cell").
     move_words = traitlets.Unicode("").tag(sync=True)
     # The board's least height (card widths): that of the tallest position of the line, so
@@ -130,14 +131,22 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     solve_seconds = traitlets.Float(10.0, allow_none=True).tag(sync=True)
     # The legal actions on a pile (Mutated's "d1 build") in words, for their buttons.
     action_words = traitlets.Dict().tag(sync=True)
-    HINT_SECONDS = 2.0          # the longest a hint searches unless told otherwise
+    HINT_SECONDS = 2.0  # the longest a hint searches unless told otherwise
 
     # The engine's position (observable from Python, never sent: it knows face-down cards).
     state = traitlets.Instance(State, allow_none=True)
 
-    def __init__(self, game: str | Game = "reversed_solitaire", deal: int = 1, four_colour: bool = False,
-                 state: State | None = None, coach: bool = False, winnable_only: bool = False,
-                 coach_seconds: float = 1.0, **options):
+    def __init__(
+        self,
+        game: str | Game = "reversed_solitaire",
+        deal: int = 1,
+        four_colour: bool = False,
+        state: State | None = None,
+        coach: bool = False,
+        winnable_only: bool = False,
+        coach_seconds: float = 1.0,
+        **options,
+    ):
         if isinstance(game, Game):
             if options:
                 raise InvalidOption("give options to load_game, or pass the game's id instead of a Game")
@@ -153,25 +162,30 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
             deal = first_winnable(the_game, check_deal_number(deal, the_game.deal_limits))
         start = state if state is not None else the_game.deal(deal)
         _static("widget.js"), _static("widget.css")
-        self.add_traits(**{pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
-                           for pid in the_game.pile_ids})
-        super().__init__(game_id=the_game.id, deal=deal, four_colour=four_colour,
-                         board=sync.board_of(the_game))
+        self.add_traits(
+            **{
+                pile_trait(pid): traitlets.List(traitlets.Unicode()).tag(sync=True)
+                for pid in the_game.pile_ids
+            }
+        )
+        super().__init__(
+            game_id=the_game.id, deal=deal, four_colour=four_colour, board=sync.board_of(the_game)
+        )
         self.game = the_game
-        self._layout = the_game.layout()        # the game's, fixed: measured against each move
+        self._layout = the_game.layout()  # the game's, fixed: measured against each move
         self._stacks = {p["id"] for p in self.board["piles"] if p["fan"] == "none"}
         self._lock = threading.RLock()
-        self._stop = threading.Event()          # set by stop(): the worker ends soon
+        self._stop = threading.Event()  # set by stop(): the worker ends soon
         self._worker: threading.Thread | None = None
-        self._generation = 0                    # bumped to cancel a worker without waiting
+        self._generation = 0  # bumped to cancel a worker without waiting
         self._solution_from: State | None = None
-        self._offered: list[Move] = []          # the solver's win, else its best line
-        self._wins: dict = {}                   # position -> the rest of a win found from it
-        self._shown: State | None = None     # the position the browser has
+        self._offered: list[Move] = []  # the solver's win, else its best line
+        self._wins: dict = {}  # position -> the rest of a win found from it
+        self._shown: State | None = None  # the position the browser has
         self._states: list[State] = [start]
         self._line: list[Move] = []
-        self._heights: list[float] = []          # board height of each position of the line
-        self._clock: float | None = None         # when the person's first move of this game was made
+        self._heights: list[float] = []  # board height of each position of the line
+        self._clock: float | None = None  # when the person's first move of this game was made
         self._show(0, message="")
         self._coach_start(coach, winnable_only, coach_seconds)
         self.on_msg(self._on_message)
@@ -186,16 +200,20 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         status = self.status
-        return (f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
-                f"{status.get('home', 0)}/{status.get('total', 0)} cards home"
-                f"{', won' if status.get('won') else ''})")
+        return (
+            f"SolitaireWidget({self.game_id!r}, deal={self.deal}: {status.get('moves', 0)} moves, "
+            f"{status.get('home', 0)}/{status.get('total', 0)} cards home"
+            f"{', won' if status.get('won') else ''})"
+        )
 
     def _repr_html_(self) -> str:
         """A still picture of the position, kept beside the live view in a saved notebook:
         a page that does not run the widget (a notebook not yet trusted) shows it instead."""
         svg = base64.b64encode(self._position._repr_svg_().encode()).decode("ascii")
-        return (f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
-                f'alt="{escape(repr(self))}">')
+        return (
+            f'<img src="data:image/svg+xml;base64,{svg}" style="max-width:100%;height:auto" '
+            f'alt="{escape(repr(self))}">'
+        )
 
     def _with_ids(self, words: str, ids: str) -> str:
         """Words for the person, with the move text beside them when pile ids are shown."""
@@ -203,7 +221,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
 
     # ------------------------------------------------------------ syncing
     def _reset(self, start: State, message: str) -> None:
-        self._generation += 1                   # a solver or replay of the old game ends
+        self._generation += 1  # a solver or replay of the old game ends
         self.busy = ""
         self._states, self._line, self._heights = [start], [], []
         self._clock = None
@@ -218,8 +236,11 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
         before, after = self._shown, self._states[index]
         with self.hold_sync():
             for pid in sync.changed_piles(before, after):
-                setattr(self, pile_trait(pid), sync.synced_pile(self.game.visible_pile(after, pid),
-                                                                  pid in self._stacks))
+                setattr(
+                    self,
+                    pile_trait(pid),
+                    sync.synced_pile(self.game.visible_pile(after, pid), pid in self._stacks),
+                )
             self._shown = after
             self.state = after
             self.extras = sync.extras_of(after)
@@ -255,7 +276,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
         new = change["new"]
         if new is self._shown:
             return
-        if new is None:         # a None passes the trait's validation (allow_none): put it back
+        if new is None:  # a None passes the trait's validation (allow_none): put it back
             self.state = change["old"]
             raise InvalidTrait("state must be a State of this widget's game, not None")
         if new.game != self.game:
@@ -269,7 +290,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     def __setattr__(self, name, value):
         """A trait set to a value of the wrong type raises InvalidTrait, in the project's words;
         a bool is no number and a number no bool (traitlets would take 1 for True and back)."""
-        trait = getattr(type(self), name, None)        # a trait is a descriptor of the class
+        trait = getattr(type(self), name, None)  # a trait is a descriptor of the class
         trait = trait if isinstance(trait, traitlets.TraitType) else None
         if trait is not None and not _plain_kind(trait, value):
             raise InvalidTrait(f"{name} must be {trait.info()}, not {shown(value)}")
@@ -283,8 +304,9 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     @traitlets.validate("deal")
     def _valid_deal(self, proposal):
         try:
-            return check_deal_number(proposal["value"], self.game.deal_limits if hasattr(self, "game")
-                                     else DEAL_LIMITS)
+            return check_deal_number(
+                proposal["value"], self.game.deal_limits if hasattr(self, "game") else DEAL_LIMITS
+            )
         except SolwidgetError as err:
             raise InvalidTrait(f"deal: {err}") from None
 
@@ -299,23 +321,32 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     def _valid_solve_seconds(self, proposal):
         seconds = proposal["value"]
         if seconds is not None and not 0 < seconds < math.inf:
-            raise InvalidTrait(f"solve_seconds must be a positive, finite number of seconds or None "
-                               f"(no limit), not {shown(seconds)}")
+            raise InvalidTrait(
+                f"solve_seconds must be a positive, finite number of seconds or None "
+                f"(no limit), not {shown(seconds)}"
+            )
         return seconds
 
     @traitlets.validate("state")
     def _valid_state(self, proposal):
         state = proposal["value"]
         if state is not None and hasattr(self, "game") and state.game != self.game:
-            raise InvalidTrait(f"state must be a State of {self.game.id}, the game this widget plays, "
-                               f"not one of {state.game.id}")
+            raise InvalidTrait(
+                f"state must be a State of {self.game.id}, the game this widget plays, "
+                f"not one of {state.game.id}"
+            )
         return state
 
     # ------------------------------------------------------------ the browser
     # All the browser may set, and the values it may set them to.
     BROWSER_TRAITS: ClassVar[dict[str, tuple]] = {
-        "four_colour": sync.SWITCH, "show_ids": sync.SWITCH, "auto_foundations": sync.SWITCH,
-        "coach": sync.SWITCH, "replay_delay": sync.REPLAY_SPEEDS, "solve_seconds": sync.SOLVE_BUDGETS}
+        "four_colour": sync.SWITCH,
+        "show_ids": sync.SWITCH,
+        "auto_foundations": sync.SWITCH,
+        "coach": sync.SWITCH,
+        "replay_delay": sync.REPLAY_SPEEDS,
+        "solve_seconds": sync.SOLVE_BUDGETS,
+    }
 
     def set_state(self, sync_data) -> None:
         """Trait updates from the browser: only ``BROWSER_TRAITS``, each to one of its values;
@@ -330,7 +361,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
     def _on_message(self, _widget, content, _buffers) -> None:
         try:
             request = sync.check_message(self.game, content, len(self._line))
-        except sync.BadDeal as err:         # the deal box shows these words too
+        except sync.BadDeal as err:  # the deal box shows these words too
             self._refuse(str(err), field="deal")
             return
         except SolwidgetError as err:
@@ -374,7 +405,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
                 self.new_deal(request.get("deal"))
             elif name == "solve":
                 self.solve()
-            elif name == "replay":      # a win plays at the replay bar's speed; a best line waits there
+            elif name == "replay":  # a win plays at the replay bar's speed; a best line waits there
                 self.replay(delay=None)
                 if self.solution:
                     self.send({"type": "play"})

@@ -30,7 +30,9 @@ class WorkerMixin:
         budget, a position on a win that a search of this widget found (Solve's, or an
         earlier hint's) answers at once with that win's next move.
         """
-        from ..solver import Hint, hint as solver_hint
+        from ..solver import Hint
+        from ..solver import hint as solver_hint
+
         self._check_not_solving()
         known = None if budget else self._wins.get(_exactly(self.state))
         if known:
@@ -41,7 +43,7 @@ class WorkerMixin:
             self._say("looking for a hint…", "info")
             try:
                 found = solver_hint(self.state, **budget)
-            except SolwidgetError:          # a bad budget: the widget stays as it was
+            except SolwidgetError:  # a bad budget: the widget stays as it was
                 self._say(*said)
                 raise
             if found is not None and found.winning:
@@ -52,7 +54,7 @@ class WorkerMixin:
                 self._say("no hint: no move helps here", "info")
                 return None
             self._coach_hint(found)
-            if found.lost:          # no move to show: none wins
+            if found.lost:  # no move to show: none wins
                 self.highlight = []
                 self._say(f"hint: {found.verdict}", "info")
                 return found
@@ -78,6 +80,7 @@ class WorkerMixin:
         ``options`` go to ``sw.Solver``; without ``max_states`` or ``max_seconds`` the search
         has ``solve_seconds`` (the toolbar's choice) and no other limit."""
         from ..solver import Solver
+
         if "max_states" not in options and "max_seconds" not in options:
             options.update(max_seconds=self.solve_seconds, max_states=None)
         self.show_solver(Solver(self.state, **options), background=background, steps=steps)
@@ -105,7 +108,7 @@ class WorkerMixin:
                 progress = solver.step(steps)
                 now = time.monotonic()
                 if now - last >= every and not cancelled():
-                    with self._lock:        # one thread at a time changes what is synced
+                    with self._lock:  # one thread at a time changes what is synced
                         self.solver_progress = {**_progress_dict(progress, running=True), **budget}
                     last = now
             if not cancelled() or self._stop.is_set():
@@ -136,7 +139,6 @@ class WorkerMixin:
         """The position stays put while the solver searches it: a move waits for Stop."""
         if self.busy == "solving":
             raise SolwidgetError("the solver is searching this position: wait for its answer, or press Stop")
-
 
     def stop(self) -> None:
         """Stop a running solver or replay, and wait for it."""
@@ -191,9 +193,11 @@ def _exactly(state: State) -> tuple:
 
 def _budget_of(solver) -> dict:
     """The search's budget, for a progress bar: states and seconds (None: no limit)."""
+
     def limit(name):
         value = getattr(solver, name, None)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
     return {"max_states": limit("max_states"), "max_seconds": limit("max_seconds")}
 
 
@@ -211,12 +215,19 @@ def _summary(status: str, moves: int, progress: dict) -> str:
 
 def _progress_dict(progress, running: bool) -> dict:
     """The solver's progress as plain data for the browser."""
+
     def number(name):
         value = getattr(progress, name, None)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     line = getattr(progress, "best_line", None) or []
-    return {"running": running, "expanded": number("expanded"), "frontier": number("frontier"),
-            "depth": number("depth"), "best_score": number("best_score"),
-            "elapsed": number("elapsed"), "rate": number("rate"),
-            "best_line": [str(m) for m in line][:200]}
+    return {
+        "running": running,
+        "expanded": number("expanded"),
+        "frontier": number("frontier"),
+        "depth": number("depth"),
+        "best_score": number("best_score"),
+        "elapsed": number("elapsed"),
+        "rate": number("rate"),
+        "best_line": [str(m) for m in line][:200],
+    }

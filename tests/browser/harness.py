@@ -22,14 +22,16 @@ from pathlib import Path
 import nbformat
 
 TOKEN = "solwidget-browser-tests"
-SERVER_START_TIMEOUT = 90      # seconds; a cold JupyterLab start on a busy 2-core box is slow
-FIRST_LOAD_TIMEOUT = 90_000    # ms; first page load, kernel start and first cell run
-STEP_TIMEOUT = 15_000          # ms; one click, move or kernel call once everything is loaded
+SERVER_START_TIMEOUT = 90  # seconds; a cold JupyterLab start on a busy 2-core box is slow
+FIRST_LOAD_TIMEOUT = 90_000  # ms; first page load, kernel start and first cell run
+STEP_TIMEOUT = 15_000  # ms; one click, move or kernel call once everything is loaded
 
 # Settings that keep pop-ups (news, update checks) away and render every cell of a notebook.
 USER_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
@@ -37,14 +39,17 @@ USER_SETTINGS = {
 # Notebook 7.6 throws this itself while it loads its settings, on every page, with or without
 # solwidget (its keyboard-shortcuts plugin reads a plugin's settings schema before they are
 # there): (message, the script it comes from). Only this exact error is let through.
-UPSTREAM_ERRORS = [("Cannot read properties of undefined (reading 'schema')", "/static/notebook/notebook_core.")]
+UPSTREAM_ERRORS = [
+    ("Cannot read properties of undefined (reading 'schema')", "/static/notebook/notebook_core.")
+]
 
 
 def upstream(error) -> bool:
     """Is this uncaught error one of the front ends' own (UPSTREAM_ERRORS), not ours?"""
     frames = (error.stack or "").split("\n")[1:]
-    return any(error.message == message and frames and script in frames[0]
-               for message, script in UPSTREAM_ERRORS)
+    return any(
+        error.message == message and frames and script in frames[0] for message, script in UPSTREAM_ERRORS
+    )
 
 
 def record_page_errors(page) -> list[str]:
@@ -95,22 +100,35 @@ class JupyterServer:
             path.write_text(json.dumps(values))
         app = "LabApp" if self.kind == "lab" else "JupyterNotebookApp"
         module = "jupyterlab" if self.kind == "lab" else "notebook"
-        env = dict(os.environ,
-                   JUPYTER_CONFIG_DIR=str(self.root / "config"),
-                   JUPYTER_DATA_DIR=str(self.root / "data"),
-                   JUPYTER_RUNTIME_DIR=str(self.root / "runtime"),
-                   IPYTHONDIR=str(self.root / "ipython"))
-        cmd = [sys.executable, "-m", module, "--no-browser",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-               "--ServerApp.allow_root=True", "--ServerApp.terminals_enabled=False",
-               f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={self.notebooks}",
-               f"--{app}.expose_app_in_browser=True",
-               f"--{app}.user_settings_dir={settings}",
-               f"--{app}.workspaces_dir={self.root / 'workspaces'}"]
+        env = dict(
+            os.environ,
+            JUPYTER_CONFIG_DIR=str(self.root / "config"),
+            JUPYTER_DATA_DIR=str(self.root / "data"),
+            JUPYTER_RUNTIME_DIR=str(self.root / "runtime"),
+            IPYTHONDIR=str(self.root / "ipython"),
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            module,
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.allow_root=True",
+            "--ServerApp.terminals_enabled=False",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={self.notebooks}",
+            f"--{app}.expose_app_in_browser=True",
+            f"--{app}.user_settings_dir={settings}",
+            f"--{app}.workspaces_dir={self.root / 'workspaces'}",
+        ]
         if self.kind == "lab":  # no package index or news feed from the test machine
             cmd += ["--LabApp.extension_manager=readonly", "--LabApp.news_url=None"]
         self.log = self.log_path.open("w")
-        self.process = subprocess.Popen(cmd, env=env, cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            cmd, env=env, cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT
+        )
         try:
             self._wait_ready()
         except BaseException:
@@ -128,7 +146,9 @@ class JupyterServer:
                         return
             except OSError:
                 time.sleep(0.25)
-        raise RuntimeError(f"jupyter {self.kind} did not answer in {SERVER_START_TIMEOUT}s:\n{self.log_text()}")
+        raise RuntimeError(
+            f"jupyter {self.kind} did not answer in {SERVER_START_TIMEOUT}s:\n{self.log_text()}"
+        )
 
     def api_url(self, path: str) -> str:
         return f"{self.base}/{path}?token={TOKEN}"
@@ -270,15 +290,22 @@ class Notebook:
 def write_notebook(path: Path, cells: list[str]) -> None:
     notebook = nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(source) for source in cells],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    )
     nbformat.write(notebook, path)
 
 
 _names = itertools.count()
 
 
-def open_notebook(page, server: JupyterServer, cells: list[str], wait_for: str | None = "[data-pile]",
-                  name: str | None = None, run: bool = True) -> Notebook:
+def open_notebook(
+    page,
+    server: JupyterServer,
+    cells: list[str],
+    wait_for: str | None = "[data-pile]",
+    name: str | None = None,
+    run: bool = True,
+) -> Notebook:
     """Write ``cells`` as a new notebook and open it in ``page``; unless ``run`` is false, run every
     cell, check that none failed and wait for ``wait_for`` to show."""
     name = name or f"test-{os.getpid()}-{next(_names)}.ipynb"
@@ -337,7 +364,7 @@ def shows(drawn: dict, expected: dict, stacks: list) -> bool:
         seen = drawn.get(pid)
         if seen is None:
             return False
-        shown = cards[-len(seen):] if pid in stacks and seen else cards
+        shown = cards[-len(seen) :] if pid in stacks and seen else cards
         if seen != shown:
             return False
     return True
@@ -351,6 +378,11 @@ def wait_for_board(nb: Notebook, expected: dict) -> None:
         nb.page.wait_for_function(JS_BOARD_SHOWS, arg=[expected, stacks])
     except Exception as error:  # re-raised with the board that was drawn
         drawn = nb.page.evaluate(JS_DRAWN_BOARD)
-        wrong = {pid: (drawn.get(pid), cards) for pid, cards in expected.items()
-                 if not shows({pid: drawn.get(pid)}, {pid: cards}, stacks)}
-        raise AssertionError(f"board not drawn as the kernel has it (pile: drawn, expected): {wrong}") from error
+        wrong = {
+            pid: (drawn.get(pid), cards)
+            for pid, cards in expected.items()
+            if not shows({pid: drawn.get(pid)}, {pid: cards}, stacks)
+        }
+        raise AssertionError(
+            f"board not drawn as the kernel has it (pile: drawn, expected): {wrong}"
+        ) from error

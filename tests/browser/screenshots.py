@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # tests/chromium.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/chromium.py
 
 from chromium import launch_chromium
 from harness import JupyterServer, open_notebook
@@ -38,14 +38,17 @@ def main(argv: list[str]) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as root, JupyterServer("lab", root) as server, \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as root,
+        JupyterServer("lab", root) as server,
+        sync_playwright() as playwright,
+    ):
         browser = launch_chromium(playwright)
         for game, deal in GAMES.items():
             page = browser.new_page(viewport={"width": 1280, "height": 2000})
             cell = f"import solwidget as sw\nw = sw.SolitaireWidget({game!r}, deal={deal})\nw"
             open_notebook(page, server, [cell], name=f"{game}.ipynb")
-            page.mouse.move(0, 0)                      # no hover effects in the picture
+            page.mouse.move(0, 0)  # no hover effects in the picture
             page.evaluate("() => document.fonts.ready.then(() => true)")
             page.evaluate("() => document.activeElement && document.activeElement.blur()")
             png = small_png(page.locator(".jp-Cell").first.screenshot())

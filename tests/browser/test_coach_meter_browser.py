@@ -12,14 +12,17 @@ from helpers import played_with_a_mistake
 
 pytestmark = pytest.mark.browser
 
-HELPERS_CELL = inspect.getsource(played_with_a_mistake) + '''
+HELPERS_CELL = (
+    inspect.getsource(played_with_a_mistake)
+    + """
 import solwidget as sw
 
 _, LINE = played_with_a_mistake()
 GAME, DEAL, OPTIONS = "reversed_solitaire", 3, {"coach_seconds": 5.0}
 LOSING = sw.review(sw.load_game("reversed_solitaire").deal(3), LINE, max_seconds=5.0,
                    crossroads=False).first_losing.number
-'''
+"""
+)
 
 WIDGET_CELL = """
 w = sw.SolitaireWidget(GAME, deal=DEAL, **OPTIONS)
@@ -89,7 +92,7 @@ def test_no_move_waits_for_the_verdict(shown):
     page.locator('[data-role="position"]').filter(has_text="1 / 1").wait_for()
     assert time.monotonic() - began < 5
     assert shown.value("[str(m) for m in w.history]") == [f"{src} {dst}"]
-    assert shown.value("w.coach_note['judging']") is True       # the new position, in its turn
+    assert shown.value("w.coach_note['judging']") is True  # the new position, in its turn
     verdict_shown(page, "judging")
     shown.run("w.coach = False")
 
@@ -107,7 +110,9 @@ def test_a_lost_deal_shows_why_and_outlines_its_cards(shown):
     page = fresh(shown)
     verdict_shown(page, "lost")
     page.locator('[data-role="why"]').filter(has_text="2♣ can never go home").wait_for()
-    outlined = page.evaluate("() => [...document.querySelectorAll('.sw-coach-card')].map(n => n.dataset.card)")
+    outlined = page.evaluate(
+        "() => [...document.querySelectorAll('.sw-coach-card')].map(n => n.dataset.card)"
+    )
     assert sorted(set(outlined)) == ["2C", "6C"]
     shown.run("w.coach = False")
     page.locator(".sw-coach-card").first.wait_for(state="detached")

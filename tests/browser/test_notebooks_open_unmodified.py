@@ -16,7 +16,7 @@ from harness import FIRST_LOAD_TIMEOUT, JS_KERNEL_READY, JS_NOTEBOOK_READY
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
-SETTLE_MS = 3000       # after the kernel is ready: widgets restored, metadata written
+SETTLE_MS = 3000  # after the kernel is ready: widgets restored, metadata written
 
 JS_DIRTY = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
 

@@ -24,8 +24,12 @@ PICTURE = 'img[src^="data:image/svg+xml;base64,"]'
 def saved_pictures(path: Path) -> int:
     """How many pictures the notebook's saved outputs hold."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    html = ["".join(output.get("data", {}).get("text/html", ""))
-            for cell in cells if cell["cell_type"] == "code" for output in cell["outputs"]]
+    html = [
+        "".join(output.get("data", {}).get("text/html", ""))
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for output in cell["outputs"]
+    ]
     return sum(len(re.findall(r'<img src="data:image/svg\+xml;base64,', text)) for text in html)
 
 
@@ -36,12 +40,14 @@ def test_a_saved_lesson_shows_every_board_before_anything_runs(module_page, jupy
     module_page.goto(jupyter.notebook_url(name), timeout=FIRST_LOAD_TIMEOUT)
     module_page.wait_for_function(JS_NOTEBOOK_READY, arg=name, timeout=FIRST_LOAD_TIMEOUT)
     expected = saved_pictures(NOTEBOOKS / f"{stem}.ipynb")
-    shown = module_page.wait_for_function(     # a front end may draw the cells a few at a time
+    shown = module_page.wait_for_function(  # a front end may draw the cells a few at a time
         """([selector, expected]) => {
             const pictures = [...document.querySelectorAll(selector)];
             const loaded = pictures.filter(img => img.complete && img.naturalWidth > 100);
             return loaded.length >= expected && loaded.length;
-        }""", arg=[f".jp-OutputArea-output {PICTURE}", expected]).json_value()
+        }""",
+        arg=[f".jp-OutputArea-output {PICTURE}", expected],
+    ).json_value()
 
     assert shown == expected
     as_text = module_page.locator(".jp-OutputArea-output", has_text=re.compile(r"^SolitaireWidget\("))

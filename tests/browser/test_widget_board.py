@@ -14,13 +14,16 @@ from helpers import position
 pytestmark = pytest.mark.browser
 
 SEED_GAMES = ("reversed_solitaire", "triple_interchange", "interlock", "mutated")
-MIN_INDEX_PX = 10           # the least font size of a card's corner index
+MIN_INDEX_PX = 10  # the least font size of a card's corner index
 NEAR_WIN = position("freecell", f0="AC-KC", f1="AD-KD", f2="AH-KH", f3="AS-QS", t0="KS")
 
 CELLS = [
     "import json\nimport solwidget as sw\nfrom solwidget.engine.words import reason_words\nseeds = {}",
-    *(f"seeds[{game!r}] = sw.SolitaireWidget({game!r}, deal=3)\nseeds[{game!r}].add_class('wb-{game}')\n"
-      f"seeds[{game!r}]" for game in SEED_GAMES),
+    *(
+        f"seeds[{game!r}] = sw.SolitaireWidget({game!r}, deal=3)\nseeds[{game!r}].add_class('wb-{game}')\n"
+        f"seeds[{game!r}]"
+        for game in SEED_GAMES
+    ),
     "fc = sw.SolitaireWidget('freecell', deal=1)\nfc.add_class('wb-fc')\n"
     "move = next(m for m in fc.state.legal_moves() if m.src.startswith('t') and m.n == 1)\nfc",
     "lock = sw.SolitaireWidget('interlock', deal=7)\nlock.add_class('wb-lock')\nlock",
@@ -77,11 +80,16 @@ def notebook(module_notebook):
 def set_sidebar(nb, open_: bool) -> None:
     """JupyterLab's left sidebar (the file browser) open or closed."""
     if nb.server.kind == "lab":
-        nb.page.evaluate("(open) => open ? window.jupyterapp.shell.activateById('filebrowser')"
-                         " : window.jupyterapp.shell.collapseLeft()", open_)
+        nb.page.evaluate(
+            "(open) => open ? window.jupyterapp.shell.activateById('filebrowser')"
+            " : window.jupyterapp.shell.collapseLeft()",
+            open_,
+        )
 
 
-@pytest.mark.parametrize("how, width", [("layout", 320), ("layout", 480), ("viewport", 800), ("viewport", 1280)])
+@pytest.mark.parametrize(
+    "how, width", [("layout", 320), ("layout", 480), ("viewport", 800), ("viewport", 1280)]
+)
 def test_every_seed_game_fits_the_output_area(notebook, how, width):
     page = notebook.page
     page.set_viewport_size({"width": 1280 if how == "layout" else width, "height": 900})
@@ -89,8 +97,10 @@ def test_every_seed_game_fits_the_output_area(notebook, how, width):
     size = f"'{width}px'" if how == "layout" else "None"
     notebook.run(f"for w in seeds.values(): w.layout.width = {size}")
     if how == "layout":
-        page.wait_for_function(f"() => [...document.querySelectorAll('.sw-root')].slice(0, 4).every("
-                               f"(r) => r.parentElement.getBoundingClientRect().width === {width})")
+        page.wait_for_function(
+            f"() => [...document.querySelectorAll('.sw-root')].slice(0, 4).every("
+            f"(r) => r.parentElement.getBoundingClientRect().width === {width})"
+        )
     page.wait_for_function("""() => [...document.querySelectorAll('.sw-root')].every((r) =>
         r.querySelector('.sw-felt').getBoundingClientRect().right
         <= r.parentElement.getBoundingClientRect().right + 0.5)""")
@@ -134,7 +144,9 @@ def test_a_moved_card_slides_unless_motion_is_reduced(notebook, motion):
     if motion == "reduce":
         assert slides == []
     else:
-        assert [(s["pile"], s["card"]) for s in slides] == [(dst, card), (src, card)], "there, and back on undo"
+        assert [(s["pile"], s["card"]) for s in slides] == [(dst, card), (src, card)], (
+            "there, and back on undo"
+        )
         assert all(s["translate"] not in ("none", "0px", "0px 0px") for s in slides)
 
 
@@ -152,8 +164,9 @@ def test_a_covered_card_is_refused_as_it_is_picked_up(notebook):
 def test_a_face_down_card_is_refused_and_not_named(notebook):
     page = notebook.page
     page.set_viewport_size({"width": 1280, "height": 900})
-    reason, hidden = notebook.value("[triple.game.pickup_refusal(triple.state, 't0', 1, 8),"
-                                    " triple.state.pile('t0')[1]]")
+    reason, hidden = notebook.value(
+        "[triple.game.pickup_refusal(triple.state, 't0', 1, 8), triple.state.pile('t0')[1]]"
+    )
     assert hidden.startswith("[")
     page.locator(".wb-triple [data-pile='t0'] [data-index='1']").click(position={"x": 6, "y": 3})
     assert page.locator(".wb-triple .sw-picked").count() == 0
@@ -169,7 +182,9 @@ def test_a_win_is_celebrated_on_the_board(notebook):
     page.locator(".wb-near").scroll_into_view_if_needed()
     page.locator(".wb-near [data-pile='t0'] [data-card='KS']").dblclick()
     page.locator(".wb-near .sw-felt.sw-celebrate").wait_for()
-    names = page.evaluate("() => document.querySelector('.wb-near .sw-felt').getAnimations({subtree: true})"
-                          ".map((a) => a.animationName).filter(Boolean)")
+    names = page.evaluate(
+        "() => document.querySelector('.wb-near .sw-felt').getAnimations({subtree: true})"
+        ".map((a) => a.animationName).filter(Boolean)"
+    )
     assert {"sw-glow", "sw-cheer"} <= set(names)
     assert notebook.value("near.state.is_won()") is True

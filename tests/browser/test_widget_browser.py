@@ -55,6 +55,7 @@ def _line(state, length):
     return line
 '''
 
+
 def card(page, pile: str, name: str):
     return page.locator(f'[data-pile="{pile}"] [data-card="{name}"]').last
 
@@ -69,7 +70,7 @@ def kernel_position(nb) -> dict:
 
 def drag(page, source, target) -> None:
     """Press on ``source``, move in steps to ``target``'s middle, release: a real mouse drag."""
-    page.locator('[data-role="status"]').scroll_into_view_if_needed()   # the board's bottom edge
+    page.locator('[data-role="status"]').scroll_into_view_if_needed()  # the board's bottom edge
     source.scroll_into_view_if_needed()
     start, end = source.bounding_box(), target.bounding_box()
     viewport = page.viewport_size
@@ -157,8 +158,10 @@ def test_undo_button_restores_the_position(widget):
 def test_replay_draws_each_position_of_the_line(widget):
     line = widget.value("_line(w.state, 4)")
     assert len(line) == 4
-    steps = widget.value(f"[_board(s) for s in __import__('itertools').accumulate({line!r}, "
-                         "lambda s, m: s.play(m), initial=w.state)][1:]")
+    steps = widget.value(
+        f"[_board(s) for s in __import__('itertools').accumulate({line!r}, "
+        "lambda s, m: s.play(m), initial=w.state)][1:]"
+    )
     widget.page.evaluate(f"""() => {{
         window._sw_seen = [];
         const record = () => window._sw_seen.push(({JS_DRAWN_BOARD})());

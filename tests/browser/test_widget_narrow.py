@@ -32,8 +32,11 @@ def _far_move(game_id, low, high):
 CELLS = [
     "import solwidget as sw\nseeds = {}",
     FIND_MOVES,
-    *(f"seeds[{game!r}] = sw.SolitaireWidget({game!r}, deal=3)\nseeds[{game!r}].add_class('wn-{game}')\n"
-      f"seeds[{game!r}]" for game in SEED_GAMES),
+    *(
+        f"seeds[{game!r}] = sw.SolitaireWidget({game!r}, deal=3)\nseeds[{game!r}].add_class('wn-{game}')\n"
+        f"seeds[{game!r}]"
+        for game in SEED_GAMES
+    ),
     "far_deal, far_move = _far_move('interlock', 3, 9)\n"
     "far = sw.SolitaireWidget('interlock', deal=far_deal)\nfar.add_class('wn-far')\nfar",
 ]
@@ -80,6 +83,7 @@ def touch_page(browser, jupyter):
 @pytest.fixture(scope="module")
 def notebook(touch_page, jupyter):
     from harness import open_notebook
+
     nb = open_notebook(touch_page, jupyter, CELLS)
     nb.page.wait_for_function("() => document.querySelectorAll('.sw-root').length === 5")
     return nb
@@ -90,9 +94,12 @@ def set_width(nb, width: int) -> None:
     page = nb.page
     page.set_viewport_size({"width": width, "height": 900})
     if nb.server.kind == "lab":
-        page.evaluate("(open) => open ? window.jupyterapp.shell.activateById('filebrowser')"
-                      " : window.jupyterapp.shell.collapseLeft()", width == 800)
-    page.wait_for_timeout(300)          # the resize observers redraw
+        page.evaluate(
+            "(open) => open ? window.jupyterapp.shell.activateById('filebrowser')"
+            " : window.jupyterapp.shell.collapseLeft()",
+            width == 800,
+        )
+    page.wait_for_timeout(300)  # the resize observers redraw
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -103,7 +110,7 @@ def test_every_pile_and_control_is_within_reach(notebook, width):
     for game, fit in zip(SEED_GAMES, reach):
         assert fit["smallest"] >= MIN_INDEX_PX, fit
         assert fit["piles"] == [] and fit["controls"] == [], fit
-        if fit["scrolls"]:      # only where even the narrowest arrangement, at legible cards, is too wide
+        if fit["scrolls"]:  # only where even the narrowest arrangement, at legible cards, is too wide
             assert fit["arrangement"] == str(arrangements[game]) and fit["unit"] == 40, fit
 
 
@@ -123,11 +130,14 @@ def test_a_card_dragged_to_the_felts_edge_scrolls_it_to_a_far_pile(notebook):
     page.mouse.move(card["x"] + 30, card["y"] + 10, steps=3)
     edge_y = card["y"] + 10
     page.mouse.move(view["x"] + view["width"] - 4, edge_y, steps=5)
-    page.wait_for_function("([root, dst]) => { const felt = document.querySelector(root + ' .sw-felt');"
-                           " const box = document.querySelector(`${root} [data-pile='${dst}']`).getBoundingClientRect();"
-                           " return box.right < felt.getBoundingClientRect().right - 40; }", arg=[".wn-far", dst])
+    page.wait_for_function(
+        "([root, dst]) => { const felt = document.querySelector(root + ' .sw-felt');"
+        " const box = document.querySelector(`${root} [data-pile='${dst}']`).getBoundingClientRect();"
+        " return box.right < felt.getBoundingClientRect().right - 40; }",
+        arg=[".wn-far", dst],
+    )
     assert felt.evaluate("(f) => f.scrollLeft") > 0
-    page.mouse.move(view["x"] + view["width"] / 2, edge_y)     # away from the edge: the felt stops
+    page.mouse.move(view["x"] + view["width"] / 2, edge_y)  # away from the edge: the felt stops
     page.wait_for_timeout(100)
     box = target.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20, steps=2)
@@ -142,11 +152,16 @@ def swipe(page, start: tuple[float, float], end: tuple[float, float], steps: int
     cdp = page.context.new_cdp_session(page)
 
     def touch(kind: str, points: list[tuple[float, float]]) -> None:
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]})
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]}
+        )
 
     touch("touchStart", [start])
     for k in range(1, steps + 1):
-        touch("touchMove", [(start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)])
+        touch(
+            "touchMove",
+            [(start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)],
+        )
         page.wait_for_timeout(16)
     touch("touchEnd", [])
     cdp.detach()
@@ -177,12 +192,14 @@ def test_a_swipe_on_empty_felt_scrolls_it_and_the_page(notebook):
     x, y = page.evaluate(JS_EMPTY_FELT, ".wn-far")
     swipe(page, (x + 100, y), (x - 60, y))
     assert felt.evaluate("(f) => f.scrollLeft") > 50
-    scroller = "(el) => { let n = el; while (n && !(n.scrollHeight > n.clientHeight + 1 && " \
-               "['auto', 'scroll'].includes(getComputedStyle(n).overflowY))) n = n.parentElement; " \
-               "return (n || document.scrollingElement).scrollTop; }"
+    scroller = (
+        "(el) => { let n = el; while (n && !(n.scrollHeight > n.clientHeight + 1 && "
+        "['auto', 'scroll'].includes(getComputedStyle(n).overflowY))) n = n.parentElement; "
+        "return (n || document.scrollingElement).scrollTop; }"
+    )
     before = felt.evaluate(scroller)
     x, y = page.evaluate(JS_EMPTY_FELT, ".wn-far")
-    swipe(page, (x, y), (x, y + 150))       # the finger down: the notebook scrolls back up
+    swipe(page, (x, y), (x, y + 150))  # the finger down: the notebook scrolls back up
     assert felt.evaluate(scroller) < before - 50, "a vertical swipe scrolls the notebook"
 
 
@@ -209,14 +226,18 @@ def test_a_touch_held_still_then_moved_drags_the_card(notebook):
     cdp = page.context.new_cdp_session(page)
 
     def touch(kind: str, points: list[tuple[float, float]]) -> None:
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]})
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y} for x, y in points]}
+        )
 
     start, end = (card["x"] + 8, card["y"] + 8), (box["x"] + box["width"] / 2, box["y"] + 20)
     touch("touchStart", [start])
-    page.wait_for_timeout(600)                      # held still: the card is picked up
+    page.wait_for_timeout(600)  # held still: the card is picked up
     assert page.locator(".wn-far .sw-picked").count() == 1
     for k in range(1, 13):
-        touch("touchMove", [(start[0] + (end[0] - start[0]) * k / 12, start[1] + (end[1] - start[1]) * k / 12)])
+        touch(
+            "touchMove", [(start[0] + (end[0] - start[0]) * k / 12, start[1] + (end[1] - start[1]) * k / 12)]
+        )
         page.wait_for_timeout(16)
     assert page.locator(".wn-far .sw-ghost").count() == 1, "the finger drags the card"
     touch("touchEnd", [])

@@ -98,7 +98,9 @@ def test_the_pile_ids_switch_labels_the_piles(shown):
     page.locator('[data-role="show-ids"]').check()
     page.locator(".sw-root.sw-show-ids").wait_for()
     assert shown.value("w.show_ids") is True
-    label = page.evaluate("""() => getComputedStyle(document.querySelector('[data-pile="t3"]'), '::after').content""")
+    label = page.evaluate(
+        """() => getComputedStyle(document.querySelector('[data-pile="t3"]'), '::after').content"""
+    )
     assert label == '"t3"'
 
 
@@ -131,8 +133,10 @@ def test_the_replay_bar_steps_by_mouse_and_keyboard_and_the_board_keeps_its_heig
 
     page.locator('[data-role="speed"]').select_option("0.2")
     page.locator('[data-step="play"]').click()
-    page.wait_for_function("""() => parseInt(document.querySelector('[data-role="position"]').textContent) >= 4""")
-    page.locator('[data-step="play"]').click()           # pause
+    page.wait_for_function(
+        """() => parseInt(document.querySelector('[data-role="position"]').textContent) >= 4"""
+    )
+    page.locator('[data-step="play"]').click()  # pause
     paused = shown.value("w.moves_made")
     page.wait_for_timeout(500)
     assert shown.value("w.moves_made") == paused < length
@@ -146,7 +150,7 @@ def test_cards_go_home_after_a_move_when_the_switch_is_on(shown, game):
     position_dict, move, home = shown.value(f"_sends_cards_home({game!r})")
     shown.run(f"w.state = w.game.state_from_dict({position_dict!r})")
     page.locator('[data-role="auto-foundations"]').check()
-    for _ in range(50):                     # the switch reaches the kernel as a trait
+    for _ in range(50):  # the switch reaches the kernel as a trait
         if shown.value("w.auto_foundations"):
             break
         page.wait_for_timeout(100)
@@ -164,7 +168,7 @@ def test_cards_go_home_after_a_move_when_the_switch_is_on(shown, game):
 
 # ------------------------------------------------------------------ the solver panel
 def test_the_solver_panel_shows_its_budget_and_blocks_moves_until_stopped(shown):
-    page = new_widget(shown, "interchange", 1)          # a deal the solver does not decide soon
+    page = new_widget(shown, "interchange", 1)  # a deal the solver does not decide soon
     page.locator('[data-action="solve"]').click()
     summary = page.locator('[data-role="solver-summary"]')
     # Solve's budget is the toolbar's choice, 10 s by default, and no state cap beside it.
@@ -189,7 +193,8 @@ def test_the_solver_panel_sums_up_a_win_and_offers_it(shown):
     assert summary.inner_text().startswith(f"won in {moves} moves (")
     assert page.locator('[data-role="solver-line"] li').count() == min(moves, 200)
     assert page.locator('[data-role="solver-line"] li').first.inner_text() == shown.value(
-        "w.solver_progress['line_words'][0]")
+        "w.solver_progress['line_words'][0]"
+    )
     replay = page.locator('[data-action="replay"]')
     assert replay.inner_text() == "Replay the win" and replay.is_visible()
     assert not page.locator(".sw-root.sw-solving").count()

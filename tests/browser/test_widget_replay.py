@@ -40,7 +40,9 @@ def fresh(nb, deal: int = 1) -> None:
 
 def solve(nb) -> None:
     nb.page.locator(".wr [data-action='solve']").click()
-    nb.page.locator(".wr [data-role='solver-summary']").filter(has_text=re.compile(r"^(won|lost|unknown|stopped)")).wait_for(timeout=60_000)
+    nb.page.locator(".wr [data-role='solver-summary']").filter(
+        has_text=re.compile(r"^(won|lost|unknown|stopped)")
+    ).wait_for(timeout=60_000)
 
 
 def test_the_icons_are_drawn_not_font_glyphs(nb):
@@ -66,15 +68,21 @@ def test_after_solve_every_control_of_the_bar_works_and_replay_the_win_follows_t
     assert nb.value("w.replay_delay") == 0.05
     start = time.monotonic()
     page.locator(".wr [data-action='replay']").click()
-    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'true'")
+    page.wait_for_function(
+        "() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'true'"
+    )
     assert not step(page, "play").is_disabled(), "pause is offered during the replay"
-    page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(timeout=30_000)
+    page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(
+        timeout=30_000
+    )
     took = time.monotonic() - start
     assert took < length * 0.05 + 8, f"{length} moves at 'fastest' took {took:.1f} s"
     status = page.locator(".wr [data-role='status']").inner_text()
     assert status.endswith(f"won in {length} moves!"), status
     # The last move is drawn before the replay's end is: the button follows at once.
-    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function(
+        "() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'"
+    )
     for name in ("first", "back", "play"):
         assert not step(page, name).is_disabled(), name
     step(page, "first").click()
@@ -91,7 +99,7 @@ def test_after_solve_every_control_of_the_bar_works_and_replay_the_win_follows_t
     step(page, "play").click()
     page.wait_for_timeout(1500)
     assert 1 <= made(nb) <= 3, "at 'slow', a move a second"
-    step(page, "play").click()          # pause
+    step(page, "play").click()  # pause
     paused = made(nb)
     page.wait_for_timeout(1200)
     assert made(nb) == paused and step(page, "play").get_attribute("aria-pressed") == "false"
@@ -105,10 +113,16 @@ def test_a_replay_played_to_its_end_leaves_no_empty_felt_and_stepping_keeps_the_
     page.locator(".wr [data-role='speed']").select_option("0.05")
     board = page.locator(".wr .sw-board")
     page.locator(".wr [data-action='replay']").click()
-    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'true'")
-    during = board.bounding_box()["height"]          # the line's tallest position, kept
-    page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(timeout=30_000)
-    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function(
+        "() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'true'"
+    )
+    during = board.bounding_box()["height"]  # the line's tallest position, kept
+    page.locator(".wr [data-role='position']").filter(has_text=f"{length} / {length}").wait_for(
+        timeout=30_000
+    )
+    page.wait_for_function(
+        "() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'"
+    )
     ended = board.bounding_box()["height"]
     assert ended < during, "a finished replay fits the felt to the cards"
     bar = page.locator(".wr [data-role='replay-bar']")
@@ -125,7 +139,9 @@ def test_after_stop_play_resumes_the_best_line(nb):
     page.locator(".wt [data-action='solve']").click()
     page.locator(".wt [data-action='stop']").wait_for()
     assert page.locator(".wt [data-role='solver-summary']").inner_text().startswith("searching")
-    assert "of" not in page.locator(".wt [data-role='solver-summary']").inner_text().split("·")[1], "no time limit"
+    assert "of" not in page.locator(".wt [data-role='solver-summary']").inner_text().split("·")[1], (
+        "no time limit"
+    )
     page.wait_for_timeout(500)
     page.locator(".wt [data-action='stop']").click()
     page.locator(".wt [data-role='solver-summary']").filter(has_text=re.compile(r"^stopped")).wait_for()
@@ -134,7 +150,9 @@ def test_after_stop_play_resumes_the_best_line(nb):
     assert not page.locator(".wt [data-step='play']").is_disabled()
     page.locator(".wt [data-role='speed']").select_option("0.05")
     page.locator(".wt [data-step='play']").click()
-    page.wait_for_function("() => Number(document.querySelector('.wt [data-role=position]').textContent.split(' / ')[0]) >= 3")
+    page.wait_for_function(
+        "() => Number(document.querySelector('.wt [data-role=position]').textContent.split(' / ')[0]) >= 3"
+    )
     page.locator(".wt [data-step='play']").click()
 
 
@@ -142,19 +160,27 @@ def test_a_click_on_the_board_during_a_replay_pauses_it_and_says_so(nb):
     page = nb.page
     fresh(nb)
     line = nb.value("[str(m) for m in sw.solve(w.state, max_states=100_000).moves]")
-    nb.run(f"w.replay({line!r}, delay=0.3)")          # a replay the kernel runs
-    page.wait_for_function("() => Number(document.querySelector('.wr [data-role=position]').textContent.split(' / ')[0]) >= 2")
+    nb.run(f"w.replay({line!r}, delay=0.3)")  # a replay the kernel runs
+    page.wait_for_function(
+        "() => Number(document.querySelector('.wr [data-role=position]').textContent.split(' / ')[0]) >= 2"
+    )
     assert step(page, "play").get_attribute("aria-pressed") == "true"
     page.locator(".wr [data-pile='t3']").click(position={"x": 8, "y": 8})
     message = page.locator(".wr [data-role='message']")
     message.filter(has_text="replay paused at move").wait_for()
-    page.wait_for_function("() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function(
+        "() => document.querySelector('.wr [data-step=play]').getAttribute('aria-pressed') === 'false'"
+    )
     at = nb.value("w.moves_made")
     page.wait_for_timeout(800)
-    assert nb.value("[w.moves_made, w.history_length, w.busy]") == [at, len(line), ""], "paused, the line kept"
+    assert nb.value("[w.moves_made, w.history_length, w.busy]") == [at, len(line), ""], (
+        "paused, the line kept"
+    )
     assert page.locator(".wr .sw-picked").count() == 0, "the click picked nothing up"
-    step(page, "play").click()          # goes on, at the bar's speed, in the browser
-    page.wait_for_function(f"() => Number(document.querySelector('.wr [data-role=position]').textContent.split(' / ')[0]) > {at}")
+    step(page, "play").click()  # goes on, at the bar's speed, in the browser
+    page.wait_for_function(
+        f"() => Number(document.querySelector('.wr [data-role=position]').textContent.split(' / ')[0]) > {at}"
+    )
     step(page, "play").click()
 
 
@@ -163,5 +189,7 @@ def test_cards_and_piles_are_read_out_by_their_names(nb):
     fresh(nb)
     label = page.locator(".wr [data-pile='t2'] [data-card]").last.get_attribute("aria-label")
     assert re.fullmatch(r"\w+ of \w+, on the third tableau pile", label), label
-    labels = page.evaluate("() => [...document.querySelectorAll('.wr [aria-label]')].map((e) => e.getAttribute('aria-label'))")
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('.wr [aria-label]')].map((e) => e.getAttribute('aria-label'))"
+    )
     assert not [text for text in labels if re.search(r"\b[ftc]\d+\b", text)]

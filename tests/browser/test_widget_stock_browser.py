@@ -24,8 +24,10 @@ def widget(module_notebook):
 
 
 def test_face_down_cards_are_drawn_as_backs(widget):
-    hidden = widget.value("sum(card.startswith('[') for pid, cards in w.state.to_dict()['piles'].items()"
-                          " if pid.startswith('t') for card in cards)")
+    hidden = widget.value(
+        "sum(card.startswith('[') for pid, cards in w.state.to_dict()['piles'].items()"
+        " if pid.startswith('t') for card in cards)"
+    )
     drawn = widget.page.locator('[data-pile^="t"] [data-card="back"]').count()
     assert hidden > 0
     assert drawn == hidden

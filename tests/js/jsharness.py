@@ -59,7 +59,7 @@ def synced_state(widget) -> dict:
 
 def mount(page, widget, width: int | None = None) -> None:
     page.evaluate("([state, width]) => mount(state, width)", [synced_state(widget), width])
-    page.wait_for_selector(".sw-root[style*=\"--u\"]")
+    page.wait_for_selector('.sw-root[style*="--u"]')
 
 
 def kernel(page, widget, probe: str | None = None) -> list[dict]:
@@ -78,10 +78,13 @@ def kernel(page, widget, probe: str | None = None) -> list[dict]:
     before = page.evaluate("() => window.model.state")
     after = synced_state(widget)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
-    page.evaluate("""([changes, probe]) => {
+    page.evaluate(
+        """([changes, probe]) => {
         window.model.update(changes);           // the redraw is queued as a microtask: probe after it
         if (probe) queueMicrotask(() => { window.probed = eval(`(${probe})`)(); });
-    }""", [changed, probe])
+    }""",
+        [changed, probe],
+    )
     for sent in recorder.messages:
         if sent.get("method") == "custom":
             page.evaluate("(msg) => window.model.receive(msg)", sent["content"])

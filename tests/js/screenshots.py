@@ -24,6 +24,7 @@ OUT = ROOT / "docs" / "screenshots"
 
 def main() -> None:
     from playwright.sync_api import sync_playwright
+
     OUT.mkdir(parents=True, exist_ok=True)
     httpd = start_server()
     try:

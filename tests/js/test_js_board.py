@@ -15,7 +15,7 @@ from solwidget.engine import geometry
 from solwidget.engine.words import reason_words
 from solwidget.widget.measure import playout
 
-MIN_INDEX_PX = 10           # the least font size of a card's corner index
+MIN_INDEX_PX = 10  # the least font size of a card's corner index
 
 JS_CORNER_SIZES = """() => [...document.querySelectorAll('.sw-corner')].map(
     (c) => parseFloat(getComputedStyle(c).fontSize))"""
@@ -36,8 +36,9 @@ JS_EVERY_PILE_REACHABLE = """() => {
 
 
 def unit(page) -> float:
-    return page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root'))"
-                         ".getPropertyValue('--u'))")
+    return page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))"
+    )
 
 
 def placed_as(page, layout: dict, state) -> None:
@@ -55,15 +56,22 @@ def test_a_narrow_output_area_gets_the_narrower_arrangement(page):
     layout = widget.game.layout()
     mount(page, widget, width=900)
     placed_as(page, layout, widget.state)
-    mount(page, widget, width=600)          # 17.1 card widths would make cards of 34 px
+    mount(page, widget, width=600)  # 17.1 card widths would make cards of 34 px
     narrow = geometry.arranged(layout, 1)
     placed_as(page, narrow, widget.state)
     assert unit(page) == (600 - 16) // narrow["width"]
     assert page.evaluate("() => document.querySelector('.sw-felt').scrollWidth") <= 600
 
 
-@pytest.mark.parametrize("game_id, width, index", [("reversed_solitaire", 250, 2), ("triple_interchange", 300, 2),
-                                                    ("mutated", 300, 1), ("interlock", 300, 1)])
+@pytest.mark.parametrize(
+    "game_id, width, index",
+    [
+        ("reversed_solitaire", 250, 2),
+        ("triple_interchange", 300, 2),
+        ("mutated", 300, 1),
+        ("interlock", 300, 1),
+    ],
+)
 def test_the_narrowest_arrangements_are_drawn_as_the_engine_places_them(page, game_id, width, index):
     """Long fans in a wrapped tableau push its second row down, and in Mutated Solitaire's narrow
     board each row's fans push its deck down (the deck's ``span``), alike in both twins."""
@@ -74,8 +82,10 @@ def test_the_narrowest_arrangements_are_drawn_as_the_engine_places_them(page, ga
     assert page.get_attribute(".sw-board", "data-arrangement") == str(index)
     placed_as(page, narrow, state)
     pushed = geometry.place(narrow, state.visible())["piles"]
-    if game_id != "interlock":          # its layers do not wrap: its rows are its own
-        assert any(pushed[p["id"]]["y"] > p["y"] for p in narrow["piles"] if p["fan"] != "none"), "a row was pushed"
+    if game_id != "interlock":  # its layers do not wrap: its rows are its own
+        assert any(pushed[p["id"]]["y"] > p["y"] for p in narrow["piles"] if p["fan"] != "none"), (
+            "a row was pushed"
+        )
 
 
 @pytest.mark.parametrize("game_id", ["reversed_solitaire", "triple_interchange", "interlock", "mutated"])
@@ -94,11 +104,15 @@ def test_the_arrangement_follows_the_width_both_ways(page):
     top = page.locator('[data-pile="f15"]').bounding_box()["y"]
     assert top == pytest.approx(page.locator('[data-pile="f0"]').bounding_box()["y"])
     page.evaluate("() => { document.getElementById('out').style.width = '500px'; }")
-    page.wait_for_function("() => document.querySelector('[data-pile=\"f15\"]').getBoundingClientRect().top"
-                           " > document.querySelector('[data-pile=\"f0\"]').getBoundingClientRect().bottom")
+    page.wait_for_function(
+        "() => document.querySelector('[data-pile=\"f15\"]').getBoundingClientRect().top"
+        " > document.querySelector('[data-pile=\"f0\"]').getBoundingClientRect().bottom"
+    )
     page.evaluate("() => { document.getElementById('out').style.width = '1000px'; }")
-    page.wait_for_function("() => document.querySelector('[data-pile=\"f15\"]').getBoundingClientRect().top"
-                           " === document.querySelector('[data-pile=\"f0\"]').getBoundingClientRect().top")
+    page.wait_for_function(
+        "() => document.querySelector('[data-pile=\"f15\"]').getBoundingClientRect().top"
+        " === document.querySelector('[data-pile=\"f0\"]').getBoundingClientRect().top"
+    )
 
 
 # ------------------------------------------------------------------ slides
@@ -117,7 +131,7 @@ def test_a_moved_card_slides_from_its_old_place_and_back_on_undo(page):
     click_move(page, widget, move)
     kernel(page, widget, probe=JS_SLIDING)
     sliding = page.evaluate("() => window.probed")
-    page.wait_for_function("() => document.getAnimations().length === 0")      # the slide is over
+    page.wait_for_function("() => document.getAnimations().length === 0")  # the slide is over
     new = page.locator(f'[data-pile="{move.dst}"] [data-card="{card}"]').bounding_box()
     assert [(s["pile"], s["card"]) for s in sliding] == [(move.dst, card)]
     dx, dy = (float(v.removesuffix("px")) for v in sliding[0]["start"].split())
@@ -133,7 +147,7 @@ def test_each_step_of_a_replay_slides_its_cards(page):
     widget.replay(line, delay=None)
     mount(page, widget)
     for index, move in enumerate(line, 1):
-        page.wait_for_function("() => document.getAnimations().length === 0")   # the last step's slide is over
+        page.wait_for_function("() => document.getAnimations().length === 0")  # the last step's slide is over
         widget.seek(index)
         kernel(page, widget, probe=JS_SLIDING)
         sliding = page.evaluate("() => window.probed")
@@ -194,16 +208,27 @@ def card(code, pid, index):
     return {"code": code, "pid": pid, "index": index}
 
 
-@pytest.mark.parametrize("departed, arrived, pairs", [
-    # a card that stayed in place is its own match, not a copy's that moved (three decks)
-    ([card("7S", "t0", 4), card("7S", "t3", 2)], [card("7S", "t3", 2), card("7S", "t5", 6)], [[0, 1], [1, 0]]),
-    # a turned stock card: a back left the stock, a face arrived on the waste
-    ([card("back", "stock", 30)], [card("KH", "waste", 0)], [[0, 0]]),
-    # a card turned up where it lies does not slide in from another pile
-    ([card("back", "t1", 3), card("7S", "t1", 4)], [card("9D", "t1", 3), card("7S", "t6", 2)], [[1, 1], [0, 0]]),
-    # nothing left for a card that arrived from nowhere
-    ([], [card("AS", "f0", 0)], []),
-])
+@pytest.mark.parametrize(
+    "departed, arrived, pairs",
+    [
+        # a card that stayed in place is its own match, not a copy's that moved (three decks)
+        (
+            [card("7S", "t0", 4), card("7S", "t3", 2)],
+            [card("7S", "t3", 2), card("7S", "t5", 6)],
+            [[0, 1], [1, 0]],
+        ),
+        # a turned stock card: a back left the stock, a face arrived on the waste
+        ([card("back", "stock", 30)], [card("KH", "waste", 0)], [[0, 0]]),
+        # a card turned up where it lies does not slide in from another pile
+        (
+            [card("back", "t1", 3), card("7S", "t1", 4)],
+            [card("9D", "t1", 3), card("7S", "t6", 2)],
+            [[1, 1], [0, 0]],
+        ),
+        # nothing left for a card that arrived from nowhere
+        ([], [card("AS", "f0", 0)], []),
+    ],
+)
 def test_which_card_slides_from_where(page, departed, arrived, pairs):
     assert page.evaluate(JS_MATCH, [departed, arrived]) == pairs
 
@@ -214,9 +239,18 @@ JS_CHOOSE = """async ([board, pixels]) => {
 }"""
 
 
-@pytest.mark.parametrize("pixels, index, interlock", [
-    (17.1 * 40, 0, 0), (17.1 * 40 - 1, 1, 0), (12.5 * 40 - 1, 1, 1), (10.2 * 40, 1, 1), (10.2 * 40 - 1, 2, 1),
-    (5.6 * 40, 2, 1), (200, 2, 1)])
+@pytest.mark.parametrize(
+    "pixels, index, interlock",
+    [
+        (17.1 * 40, 0, 0),
+        (17.1 * 40 - 1, 1, 0),
+        (12.5 * 40 - 1, 1, 1),
+        (10.2 * 40, 1, 1),
+        (10.2 * 40 - 1, 2, 1),
+        (5.6 * 40, 2, 1),
+        (200, 2, 1),
+    ],
+)
 def test_the_widest_legible_arrangement_is_chosen(page, pixels, index, interlock):
     """Triple Interchange: its own, the foundations folded (10.2 card widths), every row wrapped
     (5.6); past the narrowest, the narrowest. Interlock: its own, else its foundations brought
@@ -239,7 +273,7 @@ def test_a_covered_card_is_not_picked_up_and_the_rules_say_why(page):
     assert page.text_content('[data-role="message"]') == reason_words(widget.state, reason)
     assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
     assert widget.history == []
-    page.click('[data-pile="t19"] [data-card]', position={"x": 6, "y": 6})     # the next action starts
+    page.click('[data-pile="t19"] [data-card]', position={"x": 6, "y": 6})  # the next action starts
     assert page.locator(".sw-picked").count() == 1
     assert page.text_content('[data-role="message"]') == "", "the refusal is put away"
 
@@ -269,8 +303,10 @@ def test_a_win_is_celebrated_on_the_board(page):
     kernel(page, widget)
     assert widget.state.is_won()
     page.wait_for_selector(".sw-felt.sw-celebrate")
-    names = page.evaluate("() => document.querySelector('.sw-felt').getAnimations({subtree: true})"
-                          ".map((a) => a.animationName).filter(Boolean)")
+    names = page.evaluate(
+        "() => document.querySelector('.sw-felt').getAnimations({subtree: true})"
+        ".map((a) => a.animationName).filter(Boolean)"
+    )
     assert {"sw-glow", "sw-cheer"} <= set(names)
 
 
@@ -282,6 +318,9 @@ def test_a_win_is_celebrated_without_motion_under_reduced_motion(page):
         page.dblclick('[data-pile="t0"] [data-card="KS"]')
         kernel(page, widget)
         page.wait_for_selector(".sw-felt.sw-celebrate")
-        assert page.evaluate("() => document.querySelector('.sw-felt').getAnimations({subtree: true}).length") == 0
+        assert (
+            page.evaluate("() => document.querySelector('.sw-felt').getAnimations({subtree: true}).length")
+            == 0
+        )
     finally:
         page.emulate_media(reduced_motion="no-preference")

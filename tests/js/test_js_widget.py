@@ -34,7 +34,7 @@ def card_selector(pid: str, index: int) -> str:
     return f'[data-pile="{pid}"] [data-index="{index}"]'
 
 
-CORNER = {"x": 6, "y": 6}       # a fanned card shows its top-left corner
+CORNER = {"x": 6, "y": 6}  # a fanned card shows its top-left corner
 
 
 def click_card(page, pid: str, index: int, **options) -> None:
@@ -102,7 +102,9 @@ def test_the_board_keeps_the_height_of_the_lines_tallest_position(page):
     widget = sw.SolitaireWidget("freecell", deal=1)
     widget.replay(sw.solve(widget.state, max_states=50_000).moves, delay=None)
     mount(page, widget)
-    unit = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))")
+    unit = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.sw-root')).getPropertyValue('--u'))"
+    )
     height = page.evaluate("() => document.querySelector('.sw-board').getBoundingClientRect().height")
     assert widget.board_min_height > geometry.place(widget.game.layout(), widget.state.visible())["height"]
     assert height == pytest.approx(widget.board_min_height * unit, abs=1)
@@ -139,12 +141,29 @@ def test_cards_carry_aria_labels(page):
     mount(page, widget)
     top = widget.state.pile("t0")[-1]
     label = page.get_attribute(card_selector("t0", len(widget.state.pile("t0")) - 1), "aria-label")
-    names = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-             "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+    names = {
+        "A": "ace",
+        "2": "two",
+        "3": "three",
+        "4": "four",
+        "5": "five",
+        "6": "six",
+        "7": "seven",
+        "8": "eight",
+        "9": "nine",
+        "T": "ten",
+        "J": "jack",
+        "Q": "queen",
+        "K": "king",
+    }
     suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
     assert label == f"{names[top[0]]} of {suits[top[1]]}, on the first tableau pile"
-    assert page.get_attribute('[data-pile="t0"]', "aria-label").startswith("the first tableau pile: 7 cards, top ")
-    labels = page.evaluate("() => [...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))")
+    assert page.get_attribute('[data-pile="t0"]', "aria-label").startswith(
+        "the first tableau pile: 7 cards, top "
+    )
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))"
+    )
     assert not [text for text in labels if re.search(r"\b[ftc]\d+\b", text)], "no pile id is read out"
 
 
@@ -152,12 +171,14 @@ def test_covered_piles_are_shaded_and_backs_hide_their_card(page):
     widget = sw.SolitaireWidget("interlock", deal=2)
     mount(page, widget)
     covered = page.evaluate("() => [...document.querySelectorAll('.sw-covered')].map((p) => p.dataset.pile)")
-    assert sorted(covered) == sorted(f"t{i}" for i in range(19))      # back and middle layers
+    assert sorted(covered) == sorted(f"t{i}" for i in range(19))  # back and middle layers
     widget = sw.SolitaireWidget("triple_interchange", deal=2)
     mount(page, widget)
     backs = page.locator('[data-card="back"]')
-    assert backs.count() == 4 * 9 + 2         # four face-down rows, and the stock's top two
-    assert page.locator('[data-card="back"][aria-label^="a face-down card, on the "]').count() == backs.count()
+    assert backs.count() == 4 * 9 + 2  # four face-down rows, and the stock's top two
+    assert (
+        page.locator('[data-card="back"][aria-label^="a face-down card, on the "]').count() == backs.count()
+    )
 
 
 def test_a_stock_synced_as_a_count_draws_its_top_backs_and_the_count(page):
@@ -166,7 +187,9 @@ def test_a_stock_synced_as_a_count_draws_its_top_backs_and_the_count(page):
     mount(page, widget)
     drawn = page.locator('[data-pile="stock"] [data-card]')
     assert drawn.count() == 2 and page.locator('[data-pile="stock"] [data-card="back"]').count() == 2
-    assert page.text_content('[data-pile="stock"] [data-role="count"]') == str(len(widget.state.pile("stock")))
+    assert page.text_content('[data-pile="stock"] [data-role="count"]') == str(
+        len(widget.state.pile("stock"))
+    )
 
 
 def box(page, selector: str) -> dict:
@@ -183,11 +206,13 @@ def test_a_long_fan_moves_the_row_beneath_it_down_and_back(page):
     page.evaluate("(codes) => window.model.update({pile_r1c1: codes})", long_fan)
     fan_bottom = box(page, f'[data-pile="r1c1"] [data-index="{len(long_fan) - 1}"]')
     moved = box(page, '[data-pile="r2c1"]')["y"]
-    assert moved > fan_bottom["y"] + fan_bottom["height"]               # below the fan, not under it
-    assert box(page, '[data-pile="d2"]')["y"] == moved                 # the whole row moves
-    assert box(page, '[data-pile="r3c1"]')["y"] - row3 == pytest.approx(moved - row2, abs=0.5)   # and the rows below
+    assert moved > fan_bottom["y"] + fan_bottom["height"]  # below the fan, not under it
+    assert box(page, '[data-pile="d2"]')["y"] == moved  # the whole row moves
+    assert box(page, '[data-pile="r3c1"]')["y"] - row3 == pytest.approx(
+        moved - row2, abs=0.5
+    )  # and the rows below
     page.evaluate("(codes) => window.model.update({pile_r1c1: codes})", widget.pile_r1c1)
-    assert box(page, '[data-pile="r2c1"]')["y"] == row2                # and back when it shrinks
+    assert box(page, '[data-pile="r2c1"]')["y"] == row2  # and back when it shrinks
 
 
 def test_right_fans_leave_each_face_up_cards_corner_readable(page):
@@ -210,18 +235,24 @@ def test_covered_cards_show_only_their_corner_index(page):
         getComputedStyle(c.querySelector('.sw-corner')).display,
         [...c.querySelectorAll('.sw-centre, .sw-far')].map((e) => getComputedStyle(e).display)])""")
     assert shown and all(corner != "none" and all(d == "none" for d in rest) for corner, rest in shown)
-    covered = page.evaluate("() => getComputedStyle(document.querySelector('.sw-covered .sw-suit-H, "
-                            ".sw-covered .sw-suit-D')).color")
-    face = page.evaluate("() => getComputedStyle(document.querySelector('.sw-covered .sw-card')).backgroundColor")
+    covered = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.sw-covered .sw-suit-H, "
+        ".sw-covered .sw-suit-D')).color"
+    )
+    face = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.sw-covered .sw-card')).backgroundColor"
+    )
     assert contrast(covered, face) >= 4.5
 
 
 def contrast(one: str, two: str) -> float:
     """WCAG contrast ratio of two CSS rgb() colours."""
+
     def luminance(css):
-        channels = [int(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+        channels = [int(v) / 255 for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
     high, low = sorted((luminance(one), luminance(two)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 
@@ -231,9 +262,11 @@ def test_a_new_width_resizes_the_cards_without_redrawing_them(page):
     mount(page, widget, width=900)
     page.evaluate("() => { window.kept = document.querySelector('[data-pile=\"t0\"] [data-card]'); }")
     wide = box(page, '[data-pile="t0"] [data-card]')["width"]
-    page.evaluate("() => { document.getElementById('out').style.width = '750px'; }")   # the same arrangement
-    page.wait_for_function(f"() => document.querySelector('[data-pile=\"t0\"] [data-card]')"
-                           f".getBoundingClientRect().width < {wide}")
+    page.evaluate("() => { document.getElementById('out').style.width = '750px'; }")  # the same arrangement
+    page.wait_for_function(
+        f"() => document.querySelector('[data-pile=\"t0\"] [data-card]')"
+        f".getBoundingClientRect().width < {wide}"
+    )
     assert page.evaluate("() => window.kept === document.querySelector('[data-pile=\"t0\"] [data-card]')")
 
 
@@ -273,7 +306,7 @@ def test_dark_theme_follows_the_page_where_jupyterlab_sets_none(page):
         assert dark["felt"] == jupyterlab_dark["felt"] != light["felt"]
         assert dark["text"] != light["text"] and dark["button"] != light["button"]
         page.evaluate("() => document.body.setAttribute('data-jp-theme-light', 'true')")
-        assert styles(page) == light            # JupyterLab's theme, where it says one, comes first
+        assert styles(page) == light  # JupyterLab's theme, where it says one, comes first
     finally:
         page.emulate_media(color_scheme="no-override")
 
@@ -285,8 +318,11 @@ def test_the_front_end_draws_with_the_geometry_it_is_sent(page):
     step = box(page, card_selector("t0", 1))["y"] - card["y"]
     assert card["height"] / card["width"] == pytest.approx(geometry.CARD_ASPECT, abs=0.03)
     assert step / card["width"] == pytest.approx(geometry.FAN_STEP["down"]["up"], abs=0.03)
-    other = {**geometry.as_data(), "card_aspect": 1.6,
-             "fan_step": {**geometry.FAN_STEP, "down": {"up": 0.45, "back": 0.2}}}
+    other = {
+        **geometry.as_data(),
+        "card_aspect": 1.6,
+        "fan_step": {**geometry.FAN_STEP, "down": {"up": 0.45, "back": 0.2}},
+    }
     page.evaluate("(board) => window.model.update({board})", {**widget.board, "geometry": other})
     card = box(page, card_selector("t0", 0))
     step = box(page, card_selector("t0", 1))["y"] - card["y"]
@@ -309,8 +345,10 @@ def test_click_a_card_then_a_target(page):
     assert sent(page) == [{"type": "move", "move": str(move)}]
     kernel(page, widget, probe=JS_SLIDING)
     assert widget.history == [move]
-    page.wait_for_function(f"() => document.querySelectorAll('[data-pile=\"{move.src}\"] [data-card]').length"
-                           f" === {src_len - move.n}")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('[data-pile=\"{move.src}\"] [data-card]').length"
+        f" === {src_len - move.n}"
+    )
     assert dom_piles(page)[move.dst] == widget.state.visible()[move.dst]
     assert page.locator(".sw-target").count() == 0
     sliding = page.evaluate("() => window.probed")
@@ -345,7 +383,9 @@ def test_an_illegal_drop_shows_the_reason_and_moves_nothing(page):
     assert sent(page) == [{"type": "move", "move": "t0 f0"}]
     kernel(page, widget)
     reason = reason_words(widget.state, widget.state.explain("t0 f0"))
-    page.wait_for_function(f"() => document.querySelector('[data-role=\"message\"]').textContent === {reason!r}")
+    page.wait_for_function(
+        f"() => document.querySelector('[data-role=\"message\"]').textContent === {reason!r}"
+    )
     assert page.get_attribute('[data-role="message"]', "data-kind") == "error"
     assert dom_piles(page) == before and widget.history == []
 
@@ -376,7 +416,9 @@ def test_click_the_stock_to_deal_and_redeal(page):
     assert sent(page) == [{"type": "move", "move": "waste stock"}]
     kernel(page, widget)
     assert str(widget.history[-1]) == "waste stock"
-    page.wait_for_function("() => document.querySelector('[data-role=\"status\"]').textContent.endsWith('redeals: 1')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=\"status\"]').textContent.endsWith('redeals: 1')"
+    )
 
 
 def test_mutated_decks_build_and_give_any_face_up_card(page):
@@ -396,7 +438,9 @@ def test_mutated_decks_build_and_give_any_face_up_card(page):
     assert sent(page)[-1] == {"type": "move", "move": "d3 build"}
     kernel(page, widget)
     assert str(widget.history[-1]) == "d3 build"
-    page.wait_for_function("() => document.querySelector('[data-pile=\"d3\"] .sw-caption').textContent === 'built'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-pile=\"d3\"] .sw-caption').textContent === 'built'"
+    )
     assert dom_piles(page)["d3"] == widget.state.visible()["d3"]
 
 
@@ -440,8 +484,11 @@ def test_toolbar_buttons_send_actions(page):
     page.click('[data-action="restart"]')
     page.fill('[data-role="deal"]', "42")
     page.click('[data-action="new"]')
-    assert sent(page) == [{"type": "action", "name": "undo"}, {"type": "action", "name": "restart"},
-                          {"type": "action", "name": "new", "deal": "42"}]
+    assert sent(page) == [
+        {"type": "action", "name": "undo"},
+        {"type": "action", "name": "restart"},
+        {"type": "action", "name": "new", "deal": "42"},
+    ]
     kernel(page, widget)
     assert widget.deal == 42
     page.wait_for_function("() => document.querySelector('[data-role=\"deal\"]').value === '42'")
@@ -473,14 +520,24 @@ def test_hint_highlight_and_solver_view(page):
     assert page.locator(f'[data-pile="{move.dst}"].sw-hint-dst').count() == 1
     assert page.locator(f'[data-pile="{move.src}"] .sw-hint-src').count() == move.n
     assert page.is_hidden('[data-role="solver"]')
-    progress = {"running": True, "expanded": 12345, "frontier": 678, "depth": 31, "best_score": 4.5,
-                "elapsed": 1.5, "rate": 9876.0, "best_line": ["t0 c0", "t1 f0"],
-                "max_states": 200_000, "max_seconds": None}
+    progress = {
+        "running": True,
+        "expanded": 12345,
+        "frontier": 678,
+        "depth": 31,
+        "best_score": 4.5,
+        "elapsed": 1.5,
+        "rate": 9876.0,
+        "best_line": ["t0 c0", "t1 f0"],
+        "max_states": 200_000,
+        "max_seconds": None,
+    }
     page.evaluate("(p) => window.model.update({solver_progress: p, busy: 'solving'})", progress)
     text = page.text_content('[data-role="solver"]')
     assert "12,345 of 200,000 states" in text and "1.5 s" in text and "9,876 states/s" in text
     assert page.evaluate("() => document.querySelector('[data-role=\"solver-bar\"]').value") == pytest.approx(
-        12345 / 200_000)
+        12345 / 200_000
+    )
     assert page.locator(".sw-root.sw-solving").count() == 1
     page.click('[data-role="solver"] [data-action="stop"]')
     assert sent(page) == [{"type": "action", "name": "stop"}]
@@ -522,7 +579,9 @@ def test_a_dropdown_lands_on_the_pile_beneath(page):
     assert sent(page) == [{"type": "move", "move": "t27 t17"}]
     kernel(page, widget)
     assert str(widget.history[-1]) == "t27 t17"
-    page.wait_for_function("() => document.querySelector('[data-pile=\"t27\"]').classList.contains('sw-gone')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-pile=\"t27\"]').classList.contains('sw-gone')"
+    )
 
 
 @pytest.mark.parametrize("number", ["123456789012345678", "99999999999999999999"])
@@ -538,13 +597,16 @@ def test_the_deal_box_keeps_long_deal_numbers_exact(page, number):
     page.wait_for_function(f"() => document.querySelector('[data-role=\"deal\"]').value === '{number}'")
 
 
-@pytest.mark.parametrize("typed, reason", [
-    ("100000000000000000000", "out of range: deals are numbered 1 to 99999999999999999999"),
-    ("0", "out of range: deals are numbered 1 to 99999999999999999999"),
-    ("12x", "a deal number is a whole number from 1 to 99999999999999999999"),
-    ("1e5", "a deal number is a whole number from 1 to 99999999999999999999"),
-    ("-3", "a deal number is a whole number from 1 to 99999999999999999999"),
-])
+@pytest.mark.parametrize(
+    "typed, reason",
+    [
+        ("100000000000000000000", "out of range: deals are numbered 1 to 99999999999999999999"),
+        ("0", "out of range: deals are numbered 1 to 99999999999999999999"),
+        ("12x", "a deal number is a whole number from 1 to 99999999999999999999"),
+        ("1e5", "a deal number is a whole number from 1 to 99999999999999999999"),
+        ("-3", "a deal number is a whole number from 1 to 99999999999999999999"),
+    ],
+)
 def test_the_deal_box_shows_why_the_kernel_refuses_its_text(page, typed, reason):
     """The box sends what is typed; the rule for deal numbers is the kernel's alone, and its
     words come back to the box and the message line."""
@@ -556,10 +618,12 @@ def test_the_deal_box_shows_why_the_kernel_refuses_its_text(page, typed, reason)
     assert sent(page) == [{"type": "action", "name": "new", "deal": typed}]
     kernel(page, widget)
     assert widget.deal == 1 and widget.moves_made == 0
-    page.wait_for_function("() => document.querySelector('[data-role=\"deal\"]').getAttribute('aria-invalid') === 'true'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=\"deal\"]').getAttribute('aria-invalid') === 'true'"
+    )
     why = page.evaluate("() => document.querySelector('[data-role=\"deal\"]').validationMessage")
     assert reason in why and why == widget.message
     assert reason in page.text_content('[data-role="message"]')
     assert page.input_value('[data-role="deal"]') == typed
-    page.fill('[data-role="deal"]', "7")          # typing again clears the refusal
+    page.fill('[data-role="deal"]', "7")  # typing again clears the refusal
     assert page.get_attribute('[data-role="deal"]', "aria-invalid") is None

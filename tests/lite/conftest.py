@@ -54,8 +54,22 @@ def docs_server(lite_site, tmp_path_factory):
     import sys
 
     site = tmp_path_factory.mktemp("docs") / "site"
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", str(ROOT / "mkdocs.yml"),
-                    "--site-dir", str(site)], cwd=ROOT, check=True, timeout=600,
-                   env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--quiet",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(site),
+        ],
+        cwd=ROOT,
+        check=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     with StaticServer(site) as server:
         yield server

@@ -28,16 +28,22 @@ from harness import (  # noqa: E402
     record_page_errors,
 )
 
-LOAD_TIMEOUT = 240_000       # ms: Pyodide and every wheel on a cold load of a busy 2-core box
-STEP_TIMEOUT = 30_000        # ms: one click, hint or kernel call once everything is loaded
-MIME = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
-        ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip"}
+LOAD_TIMEOUT = 240_000  # ms: Pyodide and every wheel on a cold load of a busy 2-core box
+STEP_TIMEOUT = 30_000  # ms: one click, hint or kernel call once everything is loaded
+MIME = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+}
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME}
 
-    def log_message(self, *args) -> None:      # quiet: the tests say what went wrong
+    def log_message(self, *args) -> None:  # quiet: the tests say what went wrong
         pass
 
 
@@ -69,9 +75,10 @@ def dead_port() -> int:
 def offline_context(browser, base: str):
     """A browser context that reaches ``base`` only; ``context.refused`` lists the URLs of
     every other request it made (each was refused)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000},
-                                  proxy={"server": f"http://127.0.0.1:{dead_port()}",
-                                         "bypass": "127.0.0.1"})
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 1000},
+        proxy={"server": f"http://127.0.0.1:{dead_port()}", "bypass": "127.0.0.1"},
+    )
     context.refused = []
 
     def fence(route) -> None:

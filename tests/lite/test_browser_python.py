@@ -18,7 +18,7 @@ from solwidget.widget import browser
 
 
 def no_threads(*args, **kwargs):
-    raise RuntimeError("can't start new thread")       # what Pyodide's threading says
+    raise RuntimeError("can't start new thread")  # what Pyodide's threading says
 
 
 @pytest.fixture()
@@ -50,7 +50,7 @@ def test_threads_stay_where_there_are_threads():
 
 @pytest.fixture()
 def bridge(monkeypatch):
-    monkeypatch.setattr(comm, "create_comm", comm.create_comm)     # restored after the test
+    monkeypatch.setattr(comm, "create_comm", comm.create_comm)  # restored after the test
     spec = importlib.util.spec_from_file_location("live_bridge", ROOT / "docs" / "live" / "bridge.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -67,8 +67,11 @@ def test_bridge_opens_a_board_and_plays_what_the_page_sends(bridge):
     move = next(m for m in bridge._current["widget"].legal if m.startswith("t"))
     bridge.sent.clear()
     bridge.receive({"method": "custom", "content": {"type": "move", "move": move}})
-    updates = [d["state"] for kind, c, d in bridge.sent
-               if kind == "comm_msg" and c == board_comm and d["method"] == "update"]
+    updates = [
+        d["state"]
+        for kind, c, d in bridge.sent
+        if kind == "comm_msg" and c == board_comm and d["method"] == "update"
+    ]
     assert any(update.get("moves_made") == 1 for update in updates)
 
 

@@ -10,7 +10,7 @@ import solwidget as sw
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-SEED_GAMES = ["reversed_solitaire", "triple_interchange", "interlock", "mutated"]   # docs/rules.md
+SEED_GAMES = ["reversed_solitaire", "triple_interchange", "interlock", "mutated"]  # docs/rules.md
 DEAL = 1
 
 
@@ -32,13 +32,18 @@ def test_live_board_plays_a_move_of_each_seed_game(offline, docs_server):
     live = page.locator("[data-live-board]")
     for game_id in SEED_GAMES:
         page.select_option("[data-live=game]", game_id)
-        page.wait_for_function("(id) => document.querySelector('[data-live=status]').textContent"
-                               ".startsWith(id + ', deal ')", arg=game_id, timeout=LOAD_TIMEOUT)
+        page.wait_for_function(
+            "(id) => document.querySelector('[data-live=status]').textContent.startsWith(id + ', deal ')",
+            arg=game_id,
+            timeout=LOAD_TIMEOUT,
+        )
         (src, dst), card = a_simple_move(game_id)
         live.locator(f'[data-pile="{src}"] [data-card]').last.click()
         live.locator(f'[data-pile="{dst}"]').click()
-        page.wait_for_function("([dst, card]) => { const cards = document.querySelectorAll("
-                               "`[data-live-board] [data-pile=\"${dst}\"] [data-card]`);"
-                               " return cards.length && cards[cards.length - 1].dataset.card === card; }",
-                               arg=[dst, card])
+        page.wait_for_function(
+            "([dst, card]) => { const cards = document.querySelectorAll("
+            '`[data-live-board] [data-pile="${dst}"] [data-card]`);'
+            " return cards.length && cards[cards.length - 1].dataset.card === card; }",
+            arg=[dst, card],
+        )
         assert "1 move" in live.inner_text(), f"{game_id}: the move was not counted"

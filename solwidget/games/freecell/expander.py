@@ -34,16 +34,16 @@ class CellsExpander(PatienceExpander):
         super().__init__(game, weights, autoplay, compress)
         generator = SearchMoves(game)
         self._plans, self._foundation_facts = generator.plans, generator.foundation_facts
-        self._move, self._one = generator.moves, generator.one      # [src][dst][n], [src][dst]
-        self._moves_from = self.score.moves_from     # score.py's cells_score
-        self._key_of_piles = self.key.of_piles       # CellsKey below
-        self._sources = game.tableau_indices + game.cell_indices          # where autoplay.safe_move looks, in order
+        self._move, self._one = generator.moves, generator.one  # [src][dst][n], [src][dst]
+        self._moves_from = self.score.moves_from  # score.py's cells_score
+        self._key_of_piles = self.key.of_piles  # CellsKey below
+        self._sources = game.tableau_indices + game.cell_indices  # where autoplay.safe_move looks, in order
         self._foundation_set = frozenset(game.foundation_indices)
-        self._held = slice(min(self._sources), max(self._sources) + 1)   # cells and tableau
+        self._held = slice(min(self._sources), max(self._sources) + 1)  # cells and tableau
         assert self._held.stop - self._held.start == len(self._sources)
 
     def make_score(self, game: Game, weights: Weights | None) -> CellsScore:
-        assert isinstance(game, Patience)       # FreeCellProfile gives this expander to Patience games
+        assert isinstance(game, Patience)  # FreeCellProfile gives this expander to Patience games
         return cells_score(game, weights_of(weights))
 
     def make_key(self, game: Patience, compress: bool) -> CellsKey:
@@ -53,7 +53,7 @@ class CellsExpander(PatienceExpander):
         """The search's first position, its piles as bytes (one a card): all the fast path
         does with a pile, it does the same with bytes, and bytes keep their hash, so keys
         and scores hash a pile once; they slice quicker and take less memory too."""
-        assert not state.extra          # no stock: nothing but the piles to a position
+        assert not state.extra  # no stock: nothing but the piles to a position
         # the search's own positions: piles as bytes (the same cards), read by this family only
         return super().start(State(state.game, tuple(map(bytes, state.piles)), state.extra))  # type: ignore[arg-type]
 
@@ -119,13 +119,13 @@ class CellsExpander(PatienceExpander):
         key, key_of_piles = self.key, self._key_of_piles
         settle, foundations, game = self._settle, self._foundation_set, self.game
         piles = state if type(state) is tuple else state.piles
-        safe = self._foundation_facts(piles)[-1]         # SearchMoves' last fact
+        safe = self._foundation_facts(piles)[-1]  # SearchMoves' last fact
         undo = self._undoing(came_by[0]) if len(came_by) == 1 else None
         after = self._moves_from(piles)
         for move, src, dst, n in self._plans(piles, False):
             if move is undo:
                 continue
-            new = list(piles)              # self._child, written out: the hottest loop
+            new = list(piles)  # self._child, written out: the hottest loop
             source = piles[src]
             new[src] = rest = source[:-n]
             new[dst] = grown = piles[dst] + source[-n:]

@@ -18,14 +18,21 @@ from collections.abc import Iterable, Sequence
 from ...engine.moves import Move
 from ...engine.patience import supermove
 
-Wanted = tuple[tuple[tuple[int, int], ...], ...]   # run_of: the (host, n) pairs for the top n <= k cards
+Wanted = tuple[tuple[tuple[int, int], ...], ...]  # run_of: the (host, n) pairs for the top n <= k cards
 
 
 def fits(game) -> bool:
     """The shape ``CellsMoves`` is written for: one deck, free cells, supermoves, no stock,
     no face-down cards, a symmetric tableau whose empty piles take any card."""
-    return (game.decks == 1 and bool(game.cell_indices) and not game.draw and not game.face_down_cards
-            and game.group == "supermove" and game.empty_takes == "any" and game.symmetric_tableau)
+    return (
+        game.decks == 1
+        and bool(game.cell_indices)
+        and not game.draw
+        and not game.face_down_cards
+        and game.group == "supermove"
+        and game.empty_takes == "any"
+        and game.symmetric_tableau
+    )
 
 
 class CellsMoves:
@@ -38,15 +45,22 @@ class CellsMoves:
     def __init__(self, game, runs_kept: int = 200_000, facts_kept: int = 50_000):
         self.game = game
         self.moves, self.hosts, self.counts_to = _tables(game)
-        self.one = [[moves[1] for moves in row] for row in self.moves]       # [src][dst]
-        self.foundation_indices, self.cell_indices, self.tableau_indices = game.foundation_indices, game.cell_indices, game.tableau_indices
+        self.one = [[moves[1] for moves in row] for row in self.moves]  # [src][dst]
+        self.foundation_indices, self.cell_indices, self.tableau_indices = (
+            game.foundation_indices,
+            game.cell_indices,
+            game.tableau_indices,
+        )
         self.founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
-        assert tuple(range(game.foundation_indices[0], game.foundation_indices[-1] + 1)) == game.foundation_indices
+        assert (
+            tuple(range(game.foundation_indices[0], game.foundation_indices[-1] + 1))
+            == game.foundation_indices
+        )
         self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
-        self.runs: dict[Sequence[int], tuple[int, Wanted]] = {}      # pile -> run_of(pile)
+        self.runs: dict[Sequence[int], tuple[int, Wanted]] = {}  # pile -> run_of(pile)
         self.runs_kept = runs_kept
-        self._facts: dict[Sequence[Sequence[int]], tuple] = {}      # foundations -> facts_of(piles)
-        self.facts_kept = facts_kept    # one deck has 14**4 foundations: a search keeps them all
+        self._facts: dict[Sequence[Sequence[int]], tuple] = {}  # foundations -> facts_of(piles)
+        self.facts_kept = facts_kept  # one deck has 14**4 foundations: a search keeps them all
 
     def plans(self, piles, every=True, source=None) -> list:
         """(move, source index, destination index, cards moved) for each legal move, in the
@@ -57,7 +71,7 @@ class CellsMoves:
         one, hosts = self.one, self.hosts
         homes = self.foundation_facts(piles)[1 if every else 0]
         plans = []
-        topped_by, empties = {}, []     # one deck: each card tops one pile at most
+        topped_by, empties = {}, []  # one deck: each card tops one pile at most
         for t in self.tableau_indices:
             pile = piles[t]
             if pile:
@@ -82,7 +96,7 @@ class CellsMoves:
         free = len(free_cells)
         limit, limit_to_empty = supermove(free, len(empties)), supermove(free, max(0, len(empties) - 1))
         to_empty = empties if every else empties[:1]
-        left = 0 if every else 1        # the cards a run to an empty pile leaves at least
+        left = 0 if every else 1  # the cards a run to an empty pile leaves at least
         givers: Iterable[int] = topped_by.values()
         if source is not None:
             givers = [t for t in givers if t == source]
@@ -94,7 +108,7 @@ class CellsMoves:
             if known is None:
                 known = self.run_of(pile, keep=source is None)
             run, wanted = known
-            found = []                  # loops, not comprehensions: each of those is a call
+            found = []  # loops, not comprehensions: each of those is a call
             for host, n in wanted[run if run < limit else limit]:
                 dst = topped_by.get(host)
                 if dst is not None:
@@ -161,7 +175,7 @@ class CellsMoves:
         """(first homes, every home): card -> the foundations that take it next, for the
         first card of a suit only the first empty foundation, or every empty one."""
         by_card, empties = self.game.foundation_wants(piles)
-        first = {card: (homes[0],) for card, homes in by_card.items()}     # one deck: one each
+        first = {card: (homes[0],) for card, homes in by_card.items()}  # one deck: one each
         every = dict(first)
         if empties:
             for card in self.starters:
@@ -176,8 +190,10 @@ def _tables(game):
     - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
     - counts_to[dst][k]: the (dst, n) pairs for n = 1 .. k, a run's moves to an empty pile."""
     ids = game.pile_ids
-    moves = [[[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
-             for a, row in zip(ids, game.one_card_moves)]
+    moves = [
+        [[None, one] + [Move(a, b, n) for n in range(2, 14)] for b, one in zip(ids, row)]
+        for a, row in zip(ids, game.one_card_moves)
+    ]
     hosts: list[list[int]] = [[] for _ in range(64)]
     for top in range(64):
         for card in game.fits_on[top]:

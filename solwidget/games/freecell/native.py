@@ -30,7 +30,7 @@ from ...solver import native_search
 from ...solver.native_search import search_core
 from .expander import CellsExpander, _safe_hosts
 
-KINDS = {"foundation": 0, "cell": 1, "tableau": 2}     # a pile's kind, as kernel.c reads it
+KINDS = {"foundation": 0, "cell": 1, "tableau": 2}  # a pile's kind, as kernel.c reads it
 
 
 @functools.lru_cache(maxsize=8)
@@ -40,18 +40,27 @@ def pack_rules(game) -> bytes:
     when a card goes home safely (safe: by card, the suits that must be home, then to which
     rank); and a supermove's size by free cells and empty piles."""
     kinds = bytearray(len(game.pile_ids))
-    for kind, piles in ((KINDS["foundation"], game.foundation_indices), (KINDS["cell"], game.cell_indices), (KINDS["tableau"], game.tableau_indices)):
+    for kind, piles in (
+        (KINDS["foundation"], game.foundation_indices),
+        (KINDS["cell"], game.cell_indices),
+        (KINDS["tableau"], game.tableau_indices),
+    ):
         for i in piles:
             kinds[i] = kind
-    assert sorted(game.foundation_indices + game.cell_indices + game.tableau_indices) == list(range(len(kinds)))   # moves.fits: no stock
+    assert sorted(game.foundation_indices + game.cell_indices + game.tableau_indices) == list(
+        range(len(kinds))
+    )  # moves.fits: no stock
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     suits, ranks = bytearray(64), bytearray(64)
     for card, hosts in enumerate(_safe_hosts(game)):
         for suit, rank in hosts:
             suits[card] |= 1 << suit
             ranks[card] = rank
-    sizes = bytes(min(supermove(cells, empty), 255)
-                  for cells in range(len(game.cell_indices) + 1) for empty in range(len(game.tableau_indices) + 1))
+    sizes = bytes(
+        min(supermove(cells, empty), 255)
+        for cells in range(len(game.cell_indices) + 1)
+        for empty in range(len(game.tableau_indices) + 1)
+    )
     head = bytes([len(kinds), game.step & 0xFF, game.foundation_start, game.card_count])
     return head + bytes(kinds) + fits + bytes(suits + ranks) + sizes
 
@@ -64,16 +73,19 @@ class NativeSearch(native_search.NativeSearch):
 
     @classmethod
     def accepts(cls, expander, explore) -> bool:
-        return (type(expander) is CellsExpander and expander.autoplay and
-                len(expander.game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"])
+        return (
+            type(expander) is CellsExpander
+            and expander.autoplay
+            and len(expander.game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"]
+        )
 
     pack_rules = staticmethod(pack_rules)
 
     def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
         super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
         game = expander.game
-        self._kinds = pack_rules(game)[4:4 + len(game.pile_ids)]
-        self._moves = expander._move                    # [source][destination][cards]
+        self._kinds = pack_rules(game)[4 : 4 + len(game.pile_ids)]
+        self._moves = expander._move  # [source][destination][cards]
         self._index = game.index_of
 
     def encode(self, piles) -> bytes:

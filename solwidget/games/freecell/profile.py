@@ -13,8 +13,10 @@ from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 
 # The greedy search of the default portfolio (solver/profile.py) first, then an exploring
 # weighted A* that prizes free cells and the cards the foundations want next (docs/solver.md).
-CELLS_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
-                   {"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}})
+CELLS_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {"depth_weight": 0.0, "weights": {"unsorted": 0.5, "cells": 1.0, "empty": 2.0}},
+    {"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}},
+)
 
 
 class FreeCellProfile(Profile):

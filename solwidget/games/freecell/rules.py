@@ -15,10 +15,10 @@ from ...engine.registry import register
 from ...engine.state import State
 from .moves import CellsMoves, fits
 
-ENGINE_RUNS_KEPT = 20_000           # piles whose runs the engine's generator keeps, a game
-ENGINE_FACTS_KEPT = 64              # and foundations whose facts: a line played or replayed
-                                    # keeps them for moves at a time, and a long-lived
-                                    # cache costs the collector more than it saves
+ENGINE_RUNS_KEPT = 20_000  # piles whose runs the engine's generator keeps, a game
+ENGINE_FACTS_KEPT = 64  # and foundations whose facts: a line played or replayed
+# keeps them for moves at a time, and a long-lived
+# cache costs the collector more than it saves
 
 
 class _FreeCellFamily(Patience):
@@ -30,7 +30,7 @@ class _FreeCellFamily(Patience):
 
     def _deal(self, cards):
         columns: list[list[int]] = [[] for _ in self.tableau_indices]
-        for i, card in enumerate(cards):      # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
+        for i, card in enumerate(cards):  # 52 cards round the piles: 7,7,7,7,6,6,6,6 for 8
             columns[i % len(columns)].append(card)
         return self._state(columns)
 
@@ -54,10 +54,12 @@ class ReversedSolitaire(_FreeCellFamily):
     build = Build(-1, "alternate")
     foundation_start = KING
     tagline = "FreeCell reversed: foundations King to Ace, tableau down in alternating colours"
-    summary = ("8 piles dealt face up (4 of 7, 4 of 6), 4 cells, 4 foundations. Foundations build down "
-               "in suit from King to Ace; any King starts an empty one. The tableau builds down in "
-               "alternating colours; an empty pile takes any card. Cards move one at a time, or as a "
-               "run when the free cells and empty piles would allow it card by card.")
+    summary = (
+        "8 piles dealt face up (4 of 7, 4 of 6), 4 cells, 4 foundations. Foundations build down "
+        "in suit from King to Ace; any King starts an empty one. The tableau builds down in "
+        "alternating colours; an empty pile takes any card. Cards move one at a time, or as a "
+        "run when the free cells and empty piles would allow it card by card."
+    )
 
 
 @register
@@ -67,8 +69,10 @@ class InvertedFreeCell(_FreeCellFamily):
     build = Build(+1, "alternate")
     foundation_start = KING
     tagline = "Warfield's original: foundations King to Ace, tableau up in alternating colours"
-    summary = ("Reversed Solitaire as Thomas Warfield made it: foundations down in suit from King, "
-               "the tableau builds up in alternating colours; 4 cells; an empty pile takes any card.")
+    summary = (
+        "Reversed Solitaire as Thomas Warfield made it: foundations down in suit from King, "
+        "the tableau builds up in alternating colours; 4 cells; an empty pile takes any card."
+    )
 
 
 @register
@@ -78,6 +82,8 @@ class FreeCell(_FreeCellFamily):
     build = Build(-1, "alternate")
     foundation_start = ACE
     tagline = "Microsoft FreeCell: 4 cells, foundations Ace to King, Microsoft's deals"
-    summary = ("Microsoft FreeCell: 8 piles dealt face up, 4 cells, foundations up in suit from Ace. "
-               "The tableau builds down in alternating colours; an empty pile takes any card; runs "
-               "move as far as free cells and empty piles allow.")
+    summary = (
+        "Microsoft FreeCell: 8 piles dealt face up, 4 cells, foundations up in suit from Ace. "
+        "The tableau builds down in alternating colours; an empty pile takes any card; runs "
+        "move as far as free cells and empty piles allow."
+    )

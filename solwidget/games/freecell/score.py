@@ -27,7 +27,7 @@ def _face_up_pile_valuer(game: Patience, w: Weights) -> PileValue:
         blockers = depth = 0
         lowest, size = 99, len(pile)
         deepest = size
-        for j, card in enumerate(pile):      # as scan_pile
+        for j, card in enumerate(pile):  # as scan_pile
             n = need[card]
             if n > lowest:
                 blockers += 1
@@ -66,7 +66,7 @@ def cells_score(game: Patience, w: Weights) -> CellsScore:
         nonlocal last_foundations, last_home, last_values
         piles = state.piles
         foundations = piles[founds]
-        if foundations != last_foundations:     # else a sibling's: the search scores siblings in a row
+        if foundations != last_foundations:  # else a sibling's: the search scores siblings in a row
             home = sum(map(len, foundations))
             if home == total:
                 return 0.0
@@ -83,7 +83,7 @@ def cells_score(game: Patience, w: Weights) -> CellsScore:
             else:
                 empty += 1
         filled = sum(map(bool, piles[cells]))
-        value += w_cells * filled * (filled + 1) / 2 - w_empty * empty    # as patience_score adds
+        value += w_cells * filled * (filled + 1) / 2 - w_empty * empty  # as patience_score adds
         return max(value, 0.5)
 
     in_tableau = [False] * (max(T) + 1)
@@ -110,11 +110,11 @@ def cells_score(game: Patience, w: Weights) -> CellsScore:
 
         columns = piles[tableau]
         parts = list(map(by_pile.get, columns))
-        if None in parts:                  # seldom: the parent was scored with these foundations
+        if None in parts:  # seldom: the parent was scored with these foundations
             parts = list(map(value_of, columns))
         part = list(blank)
-        part[tableau] = parts       # type: ignore[assignment]  # no None left: filled in just above
-        core = home + sum(part)            # cards home, and the tableau piles' parts
+        part[tableau] = parts  # type: ignore[assignment]  # no None left: filled in just above
+        core = home + sum(part)  # cards home, and the tableau piles' parts
         filled = sum(map(bool, piles[cells]))
         empty = len(columns) - sum(map(bool, columns))
         get = by_pile.get

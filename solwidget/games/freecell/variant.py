@@ -11,8 +11,11 @@ from .rules import _FreeCellFamily
 VARIATION = Variation(
     _FreeCellFamily,
     changes=("build", "moves", "empty", "foundations", "cells", "piles"),
-    cannot={"draw": "it has no stock", "redeals": "it has no stock",
-            "decks": "its deal and its layout are made for 1 deck"},
+    cannot={
+        "draw": "it has no stock",
+        "redeals": "it has no stock",
+        "decks": "its deal and its layout are made for 1 deck",
+    },
     layout="{piles} piles dealt face up, the cards round them from the first",
     piles=lambda decks: range(2, 14),
 )

@@ -34,7 +34,7 @@ from ...solver.stock import REDEAL, TURN, hosts_in_order
 from . import reductions
 
 ACES = (ACE, 16 | ACE, 32 | ACE, 48 | ACE)
-_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))     # for bytes.translate
+_FACE_UP = bytes(c & ~FACE_DOWN for c in range(256))  # for bytes.translate
 _FACE_DOWN = bytes(c | FACE_DOWN for c in range(128)) + bytes(range(128, 256))
 
 
@@ -53,8 +53,7 @@ class InterchangeFamilyExpander(PatienceExpander):
 
 def fast_path(game, compress=True) -> bool:
     """Does InterchangeExpander give InterchangeFamilyExpander's successors for ``game``?"""
-    return (compress and reductions.applies(game) and reductions.bridges_apply(game)
-            and game.symmetric_tableau)
+    return compress and reductions.applies(game) and reductions.bridges_apply(game) and game.symmetric_tableau
 
 
 # The stock and waste as a turning cycle, a *reserve*: the tuple (order, now, redeals),
@@ -62,6 +61,7 @@ def fast_path(game, compress=True) -> bool:
 # and search), ``now`` cards of it on the waste, ``redeals`` made so far. A plain tuple, not
 # an instance of a class: a bridge makes one for every reserve card it plays, and a tuple
 # is made and read for a fraction of an instance's cost.
+
 
 def _waste_top(reserve):
     """The card on top of the waste (None: none)."""
@@ -78,13 +78,13 @@ def _play(reserve, card):
         on_waste = order.find(card, now) + 1
         if on_waste:
             turns = (TURN,) * (on_waste - now)
-        else:                   # not in the stock: after a redeal
+        else:  # not in the stock: after a redeal
             on_waste = order.index(card) + 1
             lead = (REDEAL,) if now == len(order) else (TURN,) * (len(order) - now) + (REDEAL,)
             turns = lead + (TURN,) * on_waste
             redeals += 1
         now = on_waste
-    return turns, (order[:now - 1] + order[now:], now - 1, redeals)
+    return turns, (order[: now - 1] + order[now:], now - 1, redeals)
 
 
 def _reserve_piles(reserve):
@@ -97,6 +97,7 @@ class _Chain:
     """Reserve cards played one after the other onto one pile (a bridge's chain): the
     turns and plays are worked out only when a bridge asks for them (``reserve``), most
     chains end with none. ``moves``: the turns and plays of the cards played so far."""
+
     __slots__ = ("at", "cards", "moves", "played", "to")
 
     def __init__(self, start: tuple, to: Move):
@@ -108,7 +109,7 @@ class _Chain:
         """The reserve after the chain's cards were played (and ``moves`` theirs)."""
         if self.played < len(self.cards):
             at, moves = self.at, self.moves
-            for card in self.cards[self.played:]:
+            for card in self.cards[self.played :]:
                 turns, at = _play(at, card)
                 moves += turns + (self.to,)
             self.at, self.moves, self.played = at, moves, len(self.cards)
@@ -117,28 +118,32 @@ class _Chain:
 
 class InterchangeExpander(InterchangeFamilyExpander):
     """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
-    pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
-    score: PatienceScore    # heuristics.py's, and keys.py's cycle key (fast_path asks for both)
+
+    pooled_proofs = True  # a portfolio's searches may pool a loss proof (solver/search.py)
+    score: PatienceScore  # heuristics.py's, and keys.py's cycle key (fast_path asks for both)
     key: CycleKey
     dead_ends: DeadEnds
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
         assert fast_path(game, compress) and self.home_bridges is not None and self.first_empty_only
-        moves = game.generator                  # moves.py: the engine's move generator
+        moves = game.generator  # moves.py: the engine's move generator
         self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
-        self._fits_on = hosts_in_order(game)     # by card, its hosts ascending
+        self._fits_on = hosts_in_order(game)  # by card, its hosts ascending
         self._F, self._T = game.foundation_indices, game.tableau_indices
         self._S, self._W = game.stock_index, game.waste_index
         self._founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
         self._tableau = slice(game.tableau_indices[0], game.tableau_indices[-1] + 1)
-        assert tuple(range(game.foundation_indices[0], game.tableau_indices[-1] + 1)) == game.foundation_indices + game.tableau_indices
-        self._safe_founds: tuple[Pile, ...] | None = None   # the last foundations seen
-        self._safe_last: frozenset[int] = frozenset()      # their safe cards
+        assert (
+            tuple(range(game.foundation_indices[0], game.tableau_indices[-1] + 1))
+            == game.foundation_indices + game.tableau_indices
+        )
+        self._safe_founds: tuple[Pile, ...] | None = None  # the last foundations seen
+        self._safe_last: frozenset[int] = frozenset()  # their safe cards
         self._safe_by_founds: dict[tuple[Pile, ...], frozenset[int]] = {}  # foundations -> their safe cards
-        assert self.key.with_two is not None     # the tableau is symmetric (fast_path)
-        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two   # solver/keys.py
+        assert self.key.with_two is not None  # the tableau is symmetric (fast_path)
+        self._key_parts, self._key_with_two = self.key.parts, self.key.with_two  # solver/keys.py
         self._key_of = self.key.of_piles
 
     # ------------------------------------------------------------ positions
@@ -163,7 +168,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
         W = self._W
         top = _waste_top(chain.reserve()) if chain is not None else new[W][-1] if new[W] else None
         safe = self._safe_cards(new) if self.autoplay else ()
-        asked = admit is not None and top not in safe and not any(p and p[-1] in safe for p in new[self._tableau])
+        asked = (
+            admit is not None and top not in safe and not any(p and p[-1] in safe for p in new[self._tableau])
+        )
         if asked and not admit(self._key_of(tuple(new))):
             return None
         if chain is not None:
@@ -221,9 +228,9 @@ class InterchangeExpander(InterchangeFamilyExpander):
         parts = self._key_parts(piles) if admit is not None else None
         after = self.score.moves_from(piles) if admit is not None else None
         runs = self._runs(piles)
-        first_tableau = self._T[0]              # the foundations come before the tableau
+        first_tableau = self._T[0]  # the foundations come before the tableau
         for move, src, dst, n in self._plans(piles, state.extra, False, runs=runs):
-            if dst < first_tableau:             # home
+            if dst < first_tableau:  # home
                 homed = self._homed(state, self._moved(piles, src, dst, 1), admit)
                 if homed is not None:
                     yield ((move,),) + homed
@@ -233,8 +240,11 @@ class InterchangeExpander(InterchangeFamilyExpander):
             if asked is not False:
                 new = list(piles)
                 new[src], new[dst] = rest, grown
-                yield ((move,), State(state.game, tuple(new), state.extra),
-                       after(src, rest, dst, grown, 0) if asked and after is not None else None)
+                yield (
+                    (move,),
+                    State(state.game, tuple(new), state.extra),
+                    after(src, rest, dst, grown, 0) if asked and after is not None else None,
+                )
         stock, waste = piles[self._S], piles[self._W]
         if stock or waste:
             order = bytes(waste) + bytes(reversed(stock)).translate(_FACE_UP)
@@ -256,7 +266,13 @@ class InterchangeExpander(InterchangeFamilyExpander):
             if top in seen or top & 15 == KING:
                 continue
             seen.add(top)
-            firsts = [c for c in ACES if c in in_reserve] if not top else [top + 1] if top + 1 in in_reserve else []
+            firsts = (
+                [c for c in ACES if c in in_reserve]
+                if not top
+                else [top + 1]
+                if top + 1 in in_reserve
+                else []
+            )
             to_f = self._one[self._W][f]
             for first in firsts:
                 chain = _Chain(start, to_f)
@@ -283,7 +299,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         pile that holds cards."""
         parts, safe, admit, after = asking
         piles = state.piles
-        units: dict[int | None, list[tuple[int, int]]] = {}   # head card -> (pile, count) runs it heads
+        units: dict[int | None, list[tuple[int, int]]] = {}  # head card -> (pile, count) runs it heads
         for a, run in runs:
             pile = piles[a]
             for n in range(1, run + 1):
@@ -306,7 +322,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
                     head = last - 1 if last & 15 > 1 else None
                     for a, n in units.get(head, ()):
                         if a != b:
-                            if chain is None:       # made only for a chain that takes a run
+                            if chain is None:  # made only for a chain that takes a run
                                 chain = _Chain(start, to_b)
                             chain.cards = cards
                             rest, grown = _taken(piles[a], n), pile + cards + piles[a][-n:]
@@ -315,9 +331,11 @@ class InterchangeExpander(InterchangeFamilyExpander):
                             if asked is not False:
                                 new = list(piles)
                                 new[a], new[b] = rest, grown
-                                yield (chain.moves + (self._run_move(a, b, n),),
-                                       self._with_reserve(state, new, played),
-                                       after(a, rest, b, grown, len(cards)) if asked else None)
+                                yield (
+                                    chain.moves + (self._run_move(a, b, n),),
+                                    self._with_reserve(state, new, played),
+                                    after(a, rest, b, grown, len(cards)) if asked else None,
+                                )
                     if head is None or head not in in_reserve:
                         break
                     last = head
@@ -408,4 +426,3 @@ def _taken(pile, n) -> tuple:
     if rest and rest[-1] & FACE_DOWN:
         rest = rest[:-1] + (rest[-1] & ~FACE_DOWN,)
     return rest
-

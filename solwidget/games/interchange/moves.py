@@ -40,7 +40,7 @@ class Moves:
         self.empty_takes = [game.empty_pile_takes((), None, card) for card in range(128)]
         self.deal = Move("stock", "waste")
         self.redeal = Move("waste", "stock")
-        self._runs: dict = {}           # (source, destination, count) -> its Move
+        self._runs: dict = {}  # (source, destination, count) -> its Move
 
     def run_move(self, src, dst, n) -> Move:
         """The move of the top ``n`` cards of pile ``src`` to pile ``dst``, made once."""
@@ -64,14 +64,16 @@ class Moves:
         and the waste, and 1."""
         one, T, waste, start = self.one, self.tableau_indices, self.waste, self.start
         if source is not None:
-            runs = [(source, self.run_length(piles[source]))] if source in self.tableau and piles[source] else []
+            runs = (
+                [(source, self.run_length(piles[source]))] if source in self.tableau and piles[source] else []
+            )
         elif runs is None:
             runs = self.runs(piles)
         top = piles[waste][-1] if every and piles[waste] and source in (None, waste) else None
         wants, empty_fs = self.game.foundation_wants(piles)
         if not every:
             empty_fs = empty_fs[:1]
-        for src, _ in runs:                     # to the foundations
+        for src, _ in runs:  # to the foundations
             card = piles[src][-1]
             if not card & FACE_DOWN:
                 for f in empty_fs if card & 15 == start else wants.get(card, ()):
@@ -79,8 +81,8 @@ class Moves:
         if top is not None:
             for f in empty_fs if top & 15 == start else wants.get(top, ()):
                 yield one[waste][f], waste, f, 1
-        takes: dict[int, list[int]] = {}        # card -> the piles it fits on
-        empties: list[int] = []                 # the empty piles
+        takes: dict[int, list[int]] = {}  # card -> the piles it fits on
+        empties: list[int] = []  # the empty piles
         fits_on = self.fits_on
         for dst in T:
             if piles[dst]:
@@ -89,7 +91,7 @@ class Moves:
             elif every or not empties:
                 empties.append(dst)
         empty_takes = self.empty_takes
-        for src, run in runs:                   # on the tableau, by destination then count
+        for src, run in runs:  # on the tableau, by destination then count
             pile = piles[src]
             found = [(dst, n) for n in range(1, run + 1) for dst in takes.get(pile[-n], ()) if dst != src]
             if empties:
@@ -98,7 +100,7 @@ class Moves:
             found.sort()
             for dst, n in found:
                 yield one[src][dst] if n == 1 else self.run_move(src, dst, n), src, dst, n
-        if top is not None:                     # from the waste to the tableau
+        if top is not None:  # from the waste to the tableau
             fitting = takes.get(top, []) + (empties if empty_takes[top] else [])
             for dst in sorted(fitting):
                 yield one[waste][dst], waste, dst, 1
@@ -107,6 +109,7 @@ class Moves:
             if piles[stock]:
                 if source in (None, stock):
                     yield self.deal, stock, waste, 1
-            elif source in (None, waste) and piles[waste] and \
-                    (self.redeals is None or extra[0] < self.redeals):
+            elif (
+                source in (None, waste) and piles[waste] and (self.redeals is None or extra[0] < self.redeals)
+            ):
                 yield self.redeal, waste, stock, 1

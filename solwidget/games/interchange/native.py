@@ -44,18 +44,25 @@ from . import reductions
 from .expander import InterchangeExpander
 
 KERNEL = "interchange"
-TURNS, REDEAL_CODE = 0x8000, 0x4000       # kernel.c's move codes (its header comment)
+TURNS, REDEAL_CODE = 0x8000, 0x4000  # kernel.c's move codes (its header comment)
 
 
 def fits_core(game) -> bool:
     """Does kernel.c hold ``game``'s positions and keys (its layout and bounds)?"""
     F, T = game.foundation_indices, game.tableau_indices
     limits = search_core.limits(KERNEL)
-    return (not game.cell_indices and F == tuple(range(len(F))) and T == tuple(range(len(F), len(F) + len(T)))
-            and (game.stock_index, game.waste_index) == (len(F) + len(T), len(F) + len(T) + 1)
-            and len(game.pile_ids) <= limits["MAX_PILES"] and game.card_count <= limits["MAX_CARDS"]
-            and game.card_count + len(F) + len(T) + 1 <= 255 and len(F) <= 4 * game.decks
-            and game.foundation_start == ACE and game.step == 1)
+    return (
+        not game.cell_indices
+        and tuple(range(len(F))) == F
+        and tuple(range(len(F), len(F) + len(T))) == T
+        and (game.stock_index, game.waste_index) == (len(F) + len(T), len(F) + len(T) + 1)
+        and len(game.pile_ids) <= limits["MAX_PILES"]
+        and game.card_count <= limits["MAX_CARDS"]
+        and game.card_count + len(F) + len(T) + 1 <= 255
+        and len(F) <= 4 * game.decks
+        and game.foundation_start == ACE
+        and game.step == 1
+    )
 
 
 def holds(game, state) -> bool:
@@ -64,8 +71,13 @@ def holds(game, state) -> bool:
     cards now and the longest such run (``longest_run``); kernel.c keeps MAX_PILE cards a
     pile. Its count of redeals made has 32 bits (native_search.REDEALS_HELD)."""
     run = longest_run(game)
-    return (run is not None and state.extra[0] < native_search.REDEALS_HELD
-            and all(len(state.piles[t]) + run <= search_core.limits(KERNEL)["MAX_PILE"] for t in game.tableau_indices))
+    return (
+        run is not None
+        and state.extra[0] < native_search.REDEALS_HELD
+        and all(
+            len(state.piles[t]) + run <= search_core.limits(KERNEL)["MAX_PILE"] for t in game.tableau_indices
+        )
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -76,7 +88,7 @@ def longest_run(game) -> int | None:
     fits_on = game.fits_on
     longest: dict[int, int] = {}
     for first in range(128):
-        todo = [(first, iter(fits_on[first]))]          # a depth-first walk without recursion
+        todo = [(first, iter(fits_on[first]))]  # a depth-first walk without recursion
         walking = {first}
         while todo:
             card, children = todo[-1]
@@ -133,14 +145,14 @@ def decode(game, data: bytes) -> State:
         piles[f] = tuple(range((top & 0x30) | ACE, top + 1)) if top else ()
     for t in game.tableau_indices:
         n = data[at]
-        piles[t] = tuple(data[at + 1:at + 1 + n])
+        piles[t] = tuple(data[at + 1 : at + 1 + n])
         at += 1 + n
     size, now = data[at], data[at + 1]
-    order = data[at + 2:at + 2 + size]
+    order = data[at + 2 : at + 2 + size]
     at += 2 + size
     piles[game.waste_index] = tuple(order[:now])
     piles[game.stock_index] = tuple(c | FACE_DOWN for c in reversed(order[now:]))
-    return State(game, tuple(piles), (int.from_bytes(data[at:at + 4], "little"),))
+    return State(game, tuple(piles), (int.from_bytes(data[at : at + 4], "little"),))
 
 
 class NativeSearch(native_search.NativeSearch):
@@ -156,18 +168,23 @@ class NativeSearch(native_search.NativeSearch):
         """An InterchangeExpander that plays safe moves, with reductions.py's dead-end test
         (kernel.c's is_dead is its twin), a game kernel.c holds (``fits_core``), exploring
         less than every pop."""
-        return (type(expander) is InterchangeExpander and expander.autoplay and
-                type(expander.dead_ends) is reductions.DeadEnds and fits_core(expander.game) and
-                0.0 <= explore < 1.0)
+        return (
+            type(expander) is InterchangeExpander
+            and expander.autoplay
+            and type(expander.dead_ends) is reductions.DeadEnds
+            and fits_core(expander.game)
+            and 0.0 <= explore < 1.0
+        )
 
     pack_rules = staticmethod(pack_rules)
 
-    def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore,
-                 python_dead_ends=False):
+    def __init__(
+        self, expander, weights, depth_weight, table_size, frontier_size, explore, python_dead_ends=False
+    ):
         game = expander.game
         self._game = game
         self._index = game.index_of
-        self._move = expander._run_move                 # (source, destination, cards) -> Move
+        self._move = expander._run_move  # (source, destination, cards) -> Move
         self._python_dead_ends = python_dead_ends
         super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
 

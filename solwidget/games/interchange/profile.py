@@ -12,8 +12,10 @@ from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleI
 # Triple Interchange: two weighted A* searches that count a face-down card six times and a
 # blocker three times (a hidden card is most of the work); the second, deeper, explores a
 # tenth of its pops (docs/solver.md).
-TRIPLE_INTERCHANGE_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
-                                {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}})
+TRIPLE_INTERCHANGE_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
+    {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}},
+)
 
 
 class InterchangeProfile(Profile):

@@ -57,9 +57,17 @@ from .rules import InterchangeFamily
 def _fits(game) -> bool:
     """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
     draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
-    return (isinstance(game, InterchangeFamily) and game.group == "run" and game.empty_takes == "any"
-            and game.draw == 1 and game.redeals is None and game.step == 1 and not game.cell_indices
-            and game.build.direction == -1 and game.build.suits == "same")
+    return (
+        isinstance(game, InterchangeFamily)
+        and game.group == "run"
+        and game.empty_takes == "any"
+        and game.draw == 1
+        and game.redeals is None
+        and game.step == 1
+        and not game.cell_indices
+        and game.build.direction == -1
+        and game.build.suits == "same"
+    )
 
 
 def applies(game) -> bool:
@@ -83,14 +91,14 @@ class DeadEnds:
         # What the test reads of a pile or of the foundations depends on them alone, and a
         # position shares most of them with its parent: kept here, bounded (a pile's entry
         # is about 1 KB: at most 50 MB).
-        self._columns: dict = {}      # pile -> (its card types, run lengths, suffix masks)
-        self._ready: dict = {}        # foundations -> _foundations_ready
+        self._columns: dict = {}  # pile -> (its card types, run lengths, suffix masks)
+        self._ready: dict = {}  # foundations -> _foundations_ready
 
     def is_dead(self, state) -> bool:
         # Sets of card types are bit masks: bit t for type t (suit << 4 | rank), so that a
         # suit is a 16-bit lane and "one rank up" is a shift by one.
         piles = state.piles
-        columns, runs, tops = [], [], []   # tops[k][i]: the types of columns[k][i:]
+        columns, runs, tops = [], [], []  # tops[k][i]: the types of columns[k][i:]
         known = self._columns
         if len(known) > 50_000:
             known.clear()
@@ -102,51 +110,51 @@ class DeadEnds:
             columns.append(read[0])
             runs.append(read[1])
             tops.append(read[2])
-        stock, waste = self.reserve_piles       # the types with a copy in the stock or waste:
+        stock, waste = self.reserve_piles  # the types with a copy in the stock or waste:
         loose = sum(map(_BITS.__getitem__, set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE))))
         ready = self._foundations_ready(piles)
-        tableau = 0                             # every type in the tableau
+        tableau = 0  # every type in the tableau
         for masks in tops:
             tableau |= masks[0]
-        needed = loose | tableau                # every type not home
+        needed = loose | tableau  # every type not home
         if needed & ~_homeable(ready, needed):  # some type cannot go home even with every
-            return True                         # card on top: neither end below changes that
+            return True  # card on top: neither end below changes that
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
-        if 0 in bound:      # a pile may empty: any card may leave for it (rule L), top down:
-            return False    # all do, and every type may go home (just seen)
-        hosts: list[int | None] = [None] * len(columns)    # hosts[k]: see _lowest_leaver (None: not asked)
-        exposed = 0                             # X found for some tableau copy
+        if 0 in bound:  # a pile may empty: any card may leave for it (rule L), top down:
+            return False  # all do, and every type may go home (just seen)
+        hosts: list[int | None] = [None] * len(columns)  # hosts[k]: see _lowest_leaver (None: not asked)
+        exposed = 0  # X found for some tableau copy
         for masks, b in zip(tops, bound):
             exposed |= masks[b - 1]
         while True:
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
-                return False    # bounds only fall and homeable only grows: so it ends
+                return False  # bounds only fall and homeable only grows: so it ends
             available = _available(exposed, loose)
             changed = False
             for k, col in enumerate(columns):
                 b = bound[k]
                 wants = hosts[k]
                 if wants is not None and not (homeable >> col[b - 1] & 1 or available & wants):
-                    continue    # what its cards wait for is still missing: as it was
+                    continue  # what its cards wait for is still missing: as it was
                 lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
                 if lowest < b:
                     if not lowest:
-                        return False    # a pile may empty: as above
+                        return False  # a pile may empty: as above
                     bound[k] = lowest
                     exposed |= tops[k][lowest - 1]
                     changed = True
             if not changed:
                 break
-        if any(b > 1 for b in bound):          # a card that is never on top never goes home
+        if any(b > 1 for b in bound):  # a card that is never on top never goes home
             return True
         return needed & ~homeable != 0
 
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
         one rank below (more copies of that card home than of this one), or an Ace."""
-        founds = piles[self.foundation_indices[0]:self.foundation_indices[-1] + 1]
+        founds = piles[self.foundation_indices[0] : self.foundation_indices[-1] + 1]
         ready = self._ready.get(founds)
         if ready is None:
             if len(self._ready) > 20_000:
@@ -171,8 +179,8 @@ class DeadEnds:
 
 
 ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
-_TYPE = bytes(c & 63 for c in range(256))       # bytes.translate: a card's type, face up
-_BITS = [1 << t for t in range(64)]             # a type's bit
+_TYPE = bytes(c & 63 for c in range(256))  # bytes.translate: a card's type, face up
+_BITS = [1 << t for t in range(64)]  # a type's bit
 RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
 
 
@@ -331,7 +339,7 @@ def home_bridges(game, state):
     reserve = set(cycle(game, piles))
     if not reserve:
         return
-    on_top: dict[int, list[int]] = {}        # a face-up top card -> the piles it tops
+    on_top: dict[int, list[int]] = {}  # a face-up top card -> the piles it tops
     for t in game.tableau_indices:
         if piles[t] and not piles[t][-1] & FACE_DOWN:
             on_top.setdefault(piles[t][-1], []).append(t)
@@ -341,8 +349,12 @@ def home_bridges(game, state):
         if top in seen or top & 15 == KING:
             continue
         seen.add(top)
-        firsts = [c for c in (ACE, 16 | ACE, 32 | ACE, 48 | ACE) if c in reserve] if not top else \
-            [top + 1] if top + 1 in reserve else []
+        firsts = (
+            [c for c in (ACE, 16 | ACE, 32 | ACE, 48 | ACE) if c in reserve]
+            if not top
+            else [top + 1]
+            if top + 1 in reserve
+            else []
+        )
         for first in firsts:
             yield from home_chains(game, state, f, first, reserve, on_top)
-

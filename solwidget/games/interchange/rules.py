@@ -22,7 +22,7 @@ class InterchangeFamily(Patience):
 
     def _prepare_tables(self) -> None:
         super()._prepare_tables()
-        self.generator = Moves(self) if fits(self) else None     # moves.py's, where it holds
+        self.generator = Moves(self) if fits(self) else None  # moves.py's, where it holds
 
     def iter_moves(self, state: State, source: int | None = None) -> Iterator[Move]:
         """Every legal move, or only those from pile index ``source``: moves.py's, in
@@ -50,10 +50,12 @@ def _tagline(decks, piles, empty, passes):
 
 
 def _summary(decks, piles, empty, passes):
-    return (f"{decks} deck{'s' * (decks > 1)}, {4 * decks} foundations: any Ace starts an empty one, "
-            f"then up in suit to King; cards never come back. {piles} piles of {piles} cards, "
-            f"alternately face up and face down; build down in suit, and a run in suit moves as a "
-            f"unit; an empty pile takes {empty}. The stock turns one card at a time, {passes}.")
+    return (
+        f"{decks} deck{'s' * (decks > 1)}, {4 * decks} foundations: any Ace starts an empty one, "
+        f"then up in suit to King; cards never come back. {piles} piles of {piles} cards, "
+        f"alternately face up and face down; build down in suit, and a run in suit moves as a "
+        f"unit; an empty pile takes {empty}. The stock turns one card at a time, {passes}."
+    )
 
 
 @register

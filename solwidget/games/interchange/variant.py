@@ -19,6 +19,6 @@ VARIATION = Variation(
     InterchangeFamily,
     changes=("build", "moves", "empty", "foundations", "cells", "piles", "draw", "redeals", "decks"),
     layout="{piles} piles of {piles} cards, alternately face up and face down from the bottom, the top "
-           "card face up; the rest is the stock, one card turned to the waste",
+    "card face up; the rest is the stock, one card turned to the waste",
     piles=deal_piles,
 )

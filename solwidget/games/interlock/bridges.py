@@ -119,16 +119,23 @@ def applies(game) -> bool:
     covering piles that are gone once empty, as in Interlock proper, and Interlock's
     building: down in alternating colours, Kings alone to empty back piles, foundations up
     from the Ace (the lemmas above use each of these)."""
-    return (isinstance(game, Interlock) and game.draw == 1 and game.redeals is None
-            and game.decks == 1 and game.group == "run" and not game.cell_indices
-            and game.build == Build(-1, "alternate") and game.empty_takes == "king"
-            and game.foundation_start == ACE)
+    return (
+        isinstance(game, Interlock)
+        and game.draw == 1
+        and game.redeals is None
+        and game.decks == 1
+        and game.group == "run"
+        and not game.cell_indices
+        and game.build == Build(-1, "alternate")
+        and game.empty_takes == "king"
+        and game.foundation_start == ACE
+    )
 
 
 def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:
     """head card -> (pile, count) for every run that may leave an uncovered pile."""
     units = {}
-    covers = game._pair             # Interlock's covering piles by index, as can_give reads them
+    covers = game._pair  # Interlock's covering piles by index, as can_give reads them
     for a in game.tableau_indices:
         pile = piles[a]
         if pile:
@@ -165,7 +172,7 @@ def bridges(game: InterlockFamily, state: State) -> Iterator[tuple[tuple[Move, .
     units = _units(game, piles)
     fits_on = hosts_in_order(game)
     ids = game.pile_ids
-    covers, gone = game._pair, game._gone_when_empty    # as Interlock's can_take reads them
+    covers, gone = game._pair, game._gone_when_empty  # as Interlock's can_take reads them
     for b in game.tableau_indices:
         pile = piles[b]
         if not pile and gone[b]:
@@ -247,8 +254,10 @@ def _safe_next(game: Patience, piles) -> tuple:
     """The cards that go home next and safely (see above), by suit: they depend on the
     foundations alone, which a position mostly shares with the one asked before."""
     global _last_safe
-    foundations = piles[game.foundation_indices[0]:game.foundation_indices[-1] + 1]       # Patience numbers them in a run
-    last = _last_safe           # one read: another thread may replace it meanwhile
+    foundations = piles[
+        game.foundation_indices[0] : game.foundation_indices[-1] + 1
+    ]  # Patience numbers them in a run
+    last = _last_safe  # one read: another thread may replace it meanwhile
     if last[0] is game and last[1] == foundations:
         return last[2]
     level = [0, 0, 0, 0]

@@ -93,16 +93,16 @@ from ...engine.patience import Build
 from ...engine.state import Piles
 from .rules import Interlock
 
-TWIN = 0x30      # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
+TWIN = 0x30  # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
-KILLERS = 8      # splits remembered for having proved positions dead, latest first
+KILLERS = 8  # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
-SCOUT = 16       # every SCOUT-th such position tries all the splits ``uses`` suggests
+SCOUT = 16  # every SCOUT-th such position tries all the splits ``uses`` suggests
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
-FACE_UP = ~FACE_DOWN     # card & FACE_UP: the card face up
+FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
@@ -111,9 +111,16 @@ def applies(game) -> bool:
     no cells; and the rules the events above read: the tableau builds down in alternating
     colours (a card's hosts), an empty back pile takes only a King (S), foundations build
     up from the Ace (H)."""
-    return (isinstance(game, Interlock) and game.group == "run" and game.decks == 1
-            and not game.face_down_cards and not game.cell_indices and game.build == Build(-1, "alternate")
-            and game.empty_takes == "king" and game.foundation_start == ACE)
+    return (
+        isinstance(game, Interlock)
+        and game.group == "run"
+        and game.decks == 1
+        and not game.face_down_cards
+        and not game.cell_indices
+        and game.build == Build(-1, "alternate")
+        and game.empty_takes == "king"
+        and game.foundation_start == ACE
+    )
 
 
 class DeadEnds:
@@ -125,8 +132,11 @@ class DeadEnds:
         self.covers = [game.covers.get(i, ()) for i in range(len(game.pile_ids))]
         self.covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
         # below: (t, ((q, q's other covering pile), ...)) for each pile t that covers piles q
-        self.below = tuple((t, tuple((q, self._other_cover(q, t)) for q in self.covered[t]))
-                           for t in self.tableau_indices if self.covered[t])
+        self.below = tuple(
+            (t, tuple((q, self._other_cover(q, t)) for q in self.covered[t]))
+            for t in self.tableau_indices
+            if self.covered[t]
+        )
         self.backs = tuple(t for t in game.tableau_indices if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
         self.reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None)
@@ -139,9 +149,9 @@ class DeadEnds:
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
         self.killers: list[tuple[int, int, int, int]] = []
         self.alive = 0
-        self._entries = {}      # pile -> its rule B entries by the plain hosts (_start)
-        self._opened = {}       # the piles empty -> U, the waiting piles, S (_facts)
-        self.failed = None      # what the last closure that failed found (explain.py reads it)
+        self._entries = {}  # pile -> its rule B entries by the plain hosts (_start)
+        self._opened = {}  # the piles empty -> U, the waiting piles, S (_facts)
+        self.failed = None  # what the last closure that failed found (explain.py reads it)
 
     def is_dead(self, state, every_split: bool = False) -> bool:
         """The plain closure, then some splits (see above); ``every_split`` tries them all,
@@ -155,7 +165,7 @@ class DeadEnds:
         if every_split:
             return any(self._lost_both_ways(piles, *split, start) for split in self._every_split(piles))
         self.alive += 1
-        if self.alive == 1:             # the search's start: its splits, nested
+        if self.alive == 1:  # the search's start: its splits, nested
             return self._dead_under(piles, (), FIRST_DEPTH, start)
         if self.alive <= PLAIN_FIRST:
             return False
@@ -205,8 +215,10 @@ class DeadEnds:
         ``start``: ``_start(piles)``, if known."""
         start = start or self._start(piles)
         virtual = VIRTUALS[len(splits)]
-        return all(self._dead_under(piles, (*splits, (guest, twin, host, other, virtual)), depth, start)
-                   for guest, twin in ((h, g), (g, h)))
+        return all(
+            self._dead_under(piles, (*splits, (guest, twin, host, other, virtual)), depth, start)
+            for guest, twin in ((h, g), (g, h))
+        )
 
     def _dead_under(self, piles, splits, depth, start) -> bool:
         """Does the closure under ``splits`` fail, or else, ``depth`` levels deep, both
@@ -215,8 +227,15 @@ class DeadEnds:
         if not self._closure(piles, self._split_pair(splits), splits, uses, start):
             return True
         split_pairs = {min(guest, guest ^ TWIN) for guest, *_ in splits}
-        return depth > 0 and uses is not None and any(self._lost_both_ways(piles, *split, start, splits, depth - 1)
-                                 for split in self._splits(uses) if split[0] not in split_pairs)
+        return (
+            depth > 0
+            and uses is not None
+            and any(
+                self._lost_both_ways(piles, *split, start, splits, depth - 1)
+                for split in self._splits(uses)
+                if split[0] not in split_pairs
+            )
+        )
 
     def _split_pair(self, splits):
         """``pair`` with each split's guest taking its virtual card for the host."""
@@ -236,7 +255,7 @@ class DeadEnds:
                 top = piles[f][-1]
                 home[top >> 4 & 3] = top & 15
         pile_of = [None] * 64
-        bare = bytearray(64)                              # B: the top cards
+        bare = bytearray(64)  # B: the top cards
         buried: list[int] = []
         known = self._entries
         for t in self.tableau_indices:
@@ -297,10 +316,11 @@ class DeadEnds:
             card, guest = pile[j], pile[j + 1]
             _, h0, h1 = pair[guest]
             for s_guest, _, s_host, _, virtual in splits:
-                if guest == s_guest and card == s_host:                  # on the host
+                if guest == s_guest and card == s_host:  # on the host
                     h0, h1 = (0 if h == virtual else h for h in (h0, h1))
-            entries.append((card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0,
-                            0 if h1 == card else h1))
+            entries.append(
+                (card, guest >> 4 & 3, guest & 15, 0 if h0 == card else h0, 0 if h1 == card else h1)
+            )
         return entries
 
     def _closure(self, piles, pair, splits=(), uses=None, start=None) -> bool:
@@ -313,41 +333,48 @@ class DeadEnds:
         covers, covered = self.covers, self.covered
         home, pile_of, buried, drops, facts = start or self._start(piles)
         home = list(home)
-        for guest, *_ in splits:                   # the guests' entries
+        for guest, *_ in splits:  # the guests' entries
             if pile_of[guest] is not None:
                 pile = piles[pile_of[guest]]
                 j = pile.index(guest)
                 if j:
-                    entry = self._buried(pile[j - 1:j + 1], pair, splits)[0]
+                    entry = self._buried(pile[j - 1 : j + 1], pair, splits)[0]
                     buried = [entry if e[0] == pile[j - 1] else e for e in buried]
         empty, uncovered, available, bare, waiting, slots, reserve = facts
-        empty = bytearray(empty)             # E found
-        uncovered = bytearray(uncovered)     # U found
-        available = bytearray(available)     # A found (card 0 is none: never)
-        bare = bytearray(bare)               # B found
+        empty = bytearray(empty)  # E found
+        uncovered = bytearray(uncovered)  # U found
+        available = bytearray(available)  # A found (card 0 is none: never)
+        bare = bytearray(bare)  # B found
         # waiting: uncovered piles not found to empty yet, in order (replaced, not changed)
         reserve = [pair[c] for c in reserve]
         changed = True
         while changed:
             changed = False
             for _guest, twin, host, other, virtual in splits:
-                if not available[virtual] and available[host] and \
-                        (home[twin >> 4 & 3] >= twin & 15 or available[other]):
+                if (
+                    not available[virtual]
+                    and available[host]
+                    and (home[twin >> 4 & 3] >= twin & 15 or available[other])
+                ):
                     available[virtual] = changed = True
             still = []
-            freed = False       # a pile uncovered in this pass: it lies behind, so it
-            for t in waiting:   # waits for the next (rule E: may the bottom card leave?)
+            freed = False  # a pile uncovered in this pass: it lies behind, so it
+            for t in waiting:  # waits for the next (rule E: may the bottom card leave?)
                 bottom, h0, h1 = pair[piles[t][0]]
                 rank = bottom & 15
-                if not (home[bottom >> 4 & 3] >= rank or available[h0] or available[h1]
-                        or (rank == KING and slots)
-                        or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))):
+                if not (
+                    home[bottom >> 4 & 3] >= rank
+                    or available[h0]
+                    or available[h1]
+                    or (rank == KING and slots)
+                    or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))
+                ):
                     still.append(t)
                     continue
                 empty[t] = changed = True
                 if uses is not None:
                     uses[bottom] |= available[h0] | available[h1] << 1
-                    if t in drops:          # a dropdown uses its host too
+                    if t in drops:  # a dropdown uses its host too
                         tops = [y for y, c in drops[t] if empty[c]]
                         uses[bottom] |= (h0 in tops) | (h1 in tops) << 1
                 slots += self.is_back[t]
@@ -364,7 +391,7 @@ class DeadEnds:
                 still.sort()
             waiting = still
             still_buried = []
-            for entry in buried:             # rule B: may the guest leave the card?
+            for entry in buried:  # rule B: may the guest leave the card?
                 card, suit, rank, h0, h1 = entry
                 if home[suit] >= rank or available[h0] or available[h1] or (rank == KING and slots):
                     bare[card] = changed = True
@@ -375,7 +402,7 @@ class DeadEnds:
                     still_buried.append(entry)
             buried = still_buried
             unplaced = []
-            for entry in reserve:            # rule A for reserve cards
+            for entry in reserve:  # rule A for reserve cards
                 card, h0, h1 = entry
                 if available[h0] or available[h1] or (card & 15 == KING and slots):
                     available[card] = changed = True
@@ -394,7 +421,7 @@ class DeadEnds:
                     changed = True
             if home == ALL_HOME:
                 return True
-        self.failed = (home, pile_of, uncovered, bare, available, empty, slots)   # for explain.py
+        self.failed = (home, pile_of, uncovered, bare, available, empty, slots)  # for explain.py
         return False
 
     def _drop_targets(self, piles) -> dict:
@@ -419,7 +446,9 @@ class DeadEnds:
     def _drops(self, targets, empty, bottom, home, available, splits) -> bool:
         """Might a pile with this bottom card drop down onto one of ``targets`` (rule E)?"""
         for top, other_cover in targets:
-            if empty[other_cover] and all(bottom != guest or top != host or home[twin >> 4 & 3] >= twin & 15
-                                          or available[other] for guest, twin, host, other, _ in splits):
+            if empty[other_cover] and all(
+                bottom != guest or top != host or home[twin >> 4 & 3] >= twin & 15 or available[other]
+                for guest, twin, host, other, _ in splits
+            ):
                 return True
         return False

@@ -55,15 +55,14 @@ class InterlockFamilyExpander(PatienceExpander):
         return make_score(game, weights, covers=game._pair, gone=game._gone_when_empty)
 
     def _settle(self, state):
-        if self.bridge_moves is bridges.bridges:    # safe reserve cards go home too
+        if self.bridge_moves is bridges.bridges:  # safe reserve cards go home too
             return bridges.settle(self.game, state)
         return super()._settle(state)
 
 
 def fast_path(game, compress=True) -> bool:
     """Does InterlockExpander give InterlockFamilyExpander's successors for ``game``?"""
-    return (compress and bridges.applies(game) and not game.face_down_cards
-            and game.empty_takes == "king")
+    return compress and bridges.applies(game) and not game.face_down_cards and game.empty_takes == "king"
 
 
 class InterlockExpander(InterlockFamilyExpander):
@@ -74,7 +73,7 @@ class InterlockExpander(InterlockFamilyExpander):
         assert fast_path(game, compress) and self.bridge_moves is bridges.bridges
         self._plans = game.generator.plans
         self._foundation = [kind == "foundation" for kind in self.kinds]
-        self._pair = game._pair                 # covering piles by index (None: never covered)
+        self._pair = game._pair  # covering piles by index (None: never covered)
         self._covered = [game.covered.get(i, ()) for i in range(len(game.pile_ids))]
 
     def _uncovered(self, piles, t) -> bool:
@@ -95,11 +94,15 @@ class InterlockExpander(InterlockFamilyExpander):
         for move, src, dst, n in self._plans(state.piles, state.extra, every=False):
             yield (move,), self._child(state, src, dst, n), None if foundation[dst] else src
         game = self.game
-        home = self.home_bridges(game, state) if self.home_bridges else waste_plays(game, state, self._foundations)
+        home = (
+            self.home_bridges(game, state)
+            if self.home_bridges
+            else waste_plays(game, state, self._foundations)
+        )
         for moves, child in home:
             yield moves, child, None
         index = game.index_of
-        for moves, child in bridges.bridges(game, state):      # self.bridge_moves (__init__)
+        for moves, child in bridges.bridges(game, state):  # self.bridge_moves (__init__)
             yield moves, child, index[moves[-1].src]
 
     def _moves(self, state):
@@ -114,7 +117,9 @@ class InterlockExpander(InterlockFamilyExpander):
             return False
         if piles[src]:
             return piles[src][-1] in safe
-        return any(piles[q] and piles[q][-1] in safe and self._uncovered(piles, q) for q in self._covered[src])
+        return any(
+            piles[q] and piles[q][-1] in safe and self._uncovered(piles, q) for q in self._covered[src]
+        )
 
     def _settled_moves(self, state):
         """Each move, then the safe moves it allows, settling only where there may be some."""

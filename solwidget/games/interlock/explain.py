@@ -21,7 +21,7 @@ from ...engine.words import card_words
 from ...solver.why import DeadEnd
 from . import deadends
 
-KING_STUCK = "a King with no back pile left to go to"     # over the card, never leaving
+KING_STUCK = "a King with no back pile left to go to"  # over the card, never leaving
 CARD_STUCK = "a card lying on another with nowhere to go"
 COVERED = "a card under piles that never clear"
 
@@ -39,7 +39,7 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     piles = state.piles
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
-    assert test.failed is not None          # a closure that fails says what it found
+    assert test.failed is not None  # a closure that fails says what it found
     home, pile_of, uncovered, _bare, available, empty, slots = test.failed
     stuck = [suit << 4 | home[suit] + 1 for suit in range(4) if home[suit] < KING]
     stuck.sort(key=lambda card: (card & 15, card))
@@ -50,16 +50,20 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     if not uncovered[t]:
         over = _stays_over(test, piles, t, uncovered, empty)
         bottom = piles[over][0]
-        text = (f"{_words(card)} can never go home. It lies in a pile that stays covered: a pile "
-                f"above it, with {_words(bottom)} at its bottom, never empties, because {_words(bottom)} "
-                f"can never leave ({_ways(test, bottom, home, available, slots)}; and it can drop "
-                f"onto no pile below).{also}")
+        text = (
+            f"{_words(card)} can never go home. It lies in a pile that stays covered: a pile "
+            f"above it, with {_words(bottom)} at its bottom, never empties, because {_words(bottom)} "
+            f"can never leave ({_ways(test, bottom, home, available, slots)}; and it can drop "
+            f"onto no pile below).{also}"
+        )
         kind = KING_STUCK if bottom & 15 == KING and not slots else COVERED
         return DeadEnd(kind, text, (card_name(card), card_name(bottom)))
     pile = piles[t]
     guest = pile[pile.index(card) + 1]
-    text = (f"{_words(card)} can never go home: {_words(guest)} lies on it and can never leave "
-            f"({_ways(test, guest, home, available, slots)}).{also}")
+    text = (
+        f"{_words(card)} can never go home: {_words(guest)} lies on it and can never leave "
+        f"({_ways(test, guest, home, available, slots)}).{also}"
+    )
     return DeadEnd(CARD_STUCK, text, (card_name(card), card_name(guest)))
 
 
@@ -76,15 +80,24 @@ def _stays_over(test, piles, t, uncovered, empty) -> int:
 def _ways(test, card: int, home, available, slots) -> str:
     """Why ``card`` never leaves its place: each way out, and why the closure never found it."""
     rank, suit = card & 15, card >> 4 & 3
-    reasons = [f"it goes home only after {_words(suit << 4 | home[suit] + 1)}, which never does"
-               if home[suit] + 1 < rank else "it never goes home"]
+    reasons = [
+        f"it goes home only after {_words(suit << 4 | home[suit] + 1)}, which never does"
+        if home[suit] + 1 < rank
+        else "it never goes home"
+    ]
     if rank == KING:
-        reasons.append("a King moves only to an empty back pile, and no back pile is ever "
-                       "left empty" if not slots else "no back pile it could go to opens for it")
+        reasons.append(
+            "a King moves only to an empty back pile, and no back pile is ever left empty"
+            if not slots
+            else "no back pile it could go to opens for it"
+        )
     else:
         hosts = [h for h in test.hosts[card]]
         gone = [h for h in hosts if not available[h]]
         names = " nor ".join(_words(h) for h in gone)
-        reasons.append(f"neither {names} is ever free to take it" if len(gone) == 2
-                       else f"{names} is never free to take it")
+        reasons.append(
+            f"neither {names} is ever free to take it"
+            if len(gone) == 2
+            else f"{names} is never free to take it"
+        )
     return "; ".join(reasons)

@@ -15,8 +15,10 @@ from __future__ import annotations
 def backs_uncovered(game):
     """A function (tableau piles, their parts in the key) that sorts the parts of the
     uncovered back piles among themselves, for the solver's key (solver/keys.py)."""
-    first = game.tableau_indices[0]           # piles by their place in the tableau, as the key reads them
-    backs = tuple((t - first, *(c - first for c in game.covers[t])) for t in game.tableau_indices if game.layer[t] == 0)
+    first = game.tableau_indices[0]  # piles by their place in the tableau, as the key reads them
+    backs = tuple(
+        (t - first, *(c - first for c in game.covers[t])) for t in game.tableau_indices if game.layer[t] == 0
+    )
     assert all(game._gone_when_empty[c + first] for _, *covers in backs for c in covers)
 
     def sort_uncovered(piles, parts):

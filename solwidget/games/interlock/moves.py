@@ -31,7 +31,7 @@ class InterlockMoves:
     def __init__(self, game):
         self.game = game
         self.tableau_indices = game.tableau_indices
-        self.pair = game._pair                  # covering piles by index (None: never covered)
+        self.pair = game._pair  # covering piles by index (None: never covered)
         self.gone = game._gone_when_empty
         self.fits_on = game.fits_on
         self.run_length = game.run_length
@@ -41,7 +41,9 @@ class InterlockMoves:
         self.waste, self.stock = game.waste_index, game.stock_index
         # the cards that may head a group to an empty back pile (the rule reads only the
         # card), and the piles that may be dropped onto, with the two piles covering each
-        self.empty_heads = frozenset(c for c in deck() if game.empty_pile_takes((), game.tableau_indices[0], c))
+        self.empty_heads = frozenset(
+            c for c in deck() if game.empty_pile_takes((), game.tableau_indices[0], c)
+        )
         self.droppers = [(x, *game.covers[x]) for x in game.tableau_indices if game.covers[x]]
 
     def _uncovered(self, piles, t) -> bool:
@@ -54,18 +56,20 @@ class InterlockMoves:
         to the first empty foundation (the key takes foundations as a set), and the waste
         and the stock give nothing (stock compression and the bridges stand for their moves)."""
         one, uncovered, start = self.one, self._uncovered, self.start
-        tableau = self.tableau_indices if source is None else (source,) if source in self.tableau_indices else ()
+        tableau = (
+            self.tableau_indices if source is None else (source,) if source in self.tableau_indices else ()
+        )
         givers = [t for t in tableau if piles[t] and uncovered(piles, t)]
         waste = self.waste if every and source in (None, self.waste) else None
         if waste is not None and not piles[waste]:
-            waste = None                        # the waste's card, if it gives one
+            waste = None  # the waste's card, if it gives one
         wants, empty = self.game.foundation_wants(piles)
         if not every:
             empty = empty[:1]
         for src in (*givers, waste) if waste is not None else givers:
             card = piles[src][-1]
             if not card & FACE_DOWN:
-                for f in (empty if card & 15 == start else wants.get(card, ())):
+                for f in empty if card & 15 == start else wants.get(card, ()):
                     yield one[src][f], src, f, 1
         takes, empty_takers = self._takers(piles)
         yield from self._tableau_moves(piles, givers, takes, empty_takers)
@@ -112,8 +116,11 @@ class InterlockMoves:
         if piles[self.stock]:
             if source in (None, self.stock):
                 yield game._DEAL, self.stock, self.waste, 1
-        elif source in (None, self.waste) and piles[self.waste] and \
-                (game.redeals is None or extra[0] < game.redeals):
+        elif (
+            source in (None, self.waste)
+            and piles[self.waste]
+            and (game.redeals is None or extra[0] < game.redeals)
+        ):
             yield game._REDEAL, self.waste, self.stock, 1
 
     def dropdowns(self, piles, source=None):
@@ -124,9 +131,13 @@ class InterlockMoves:
         for x, a, b in self.droppers:
             target = piles[x]
             if not target or bool(piles[a]) == bool(piles[b]):
-                continue                        # no covering pile holds cards, or both do
+                continue  # no covering pile holds cards, or both do
             y = a if piles[a] else b
             cards = piles[y]
-            if (source is None or source == y) and self._uncovered(piles, y) \
-                    and cards[0] in fits_on[target[-1]] and run_length(cards) == len(cards):
+            if (
+                (source is None or source == y)
+                and self._uncovered(piles, y)
+                and cards[0] in fits_on[target[-1]]
+                and run_length(cards) == len(cards)
+            ):
                 yield Move(ids[y], ids[x], len(cards)), y, x, len(cards)

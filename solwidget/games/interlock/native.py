@@ -50,15 +50,40 @@ def _mirrored() -> tuple:
     """The Python functions kernel.c writes again (the successors, the safe cards, the
     key, the score), as they are now: a test or a caller that replaces one of them changes
     the Python search, and then kernel.c is not the same search."""
-    from ...solver import expand, heuristics, keys as solver_keys, stock
-    from . import bridges, expander as expander_module, keys, moves
-    return (bridges.bridges, bridges.home_bridges, stock.hosts_in_order, bridges.settle, bridges._safe_card, bridges._safe_next,
-            bridges._units, bridges._chains, stock.cycle, stock.turn_up, stock.play_off, stock.play_bridge,
-            stock.home_chains, stock.play_home, keys.backs_uncovered, expander_module.backs_uncovered,
-            solver_keys.patience_key, solver_keys._cycle_key, heuristics.make_score, heuristics.patience_score,
-            heuristics.scan_pile, heuristics.need_tables, *vars(moves.InterlockMoves).values(),
-            *vars(InterlockExpander).values(), *vars(expander_module.InterlockFamilyExpander).values(),
-            *vars(expand.PatienceExpander).values(), *vars(expand.GenericExpander).values())
+    from ...solver import expand, heuristics, stock
+    from ...solver import keys as solver_keys
+    from . import bridges, keys, moves
+    from . import expander as expander_module
+
+    return (
+        bridges.bridges,
+        bridges.home_bridges,
+        stock.hosts_in_order,
+        bridges.settle,
+        bridges._safe_card,
+        bridges._safe_next,
+        bridges._units,
+        bridges._chains,
+        stock.cycle,
+        stock.turn_up,
+        stock.play_off,
+        stock.play_bridge,
+        stock.home_chains,
+        stock.play_home,
+        keys.backs_uncovered,
+        expander_module.backs_uncovered,
+        solver_keys.patience_key,
+        solver_keys._cycle_key,
+        heuristics.make_score,
+        heuristics.patience_score,
+        heuristics.scan_pile,
+        heuristics.need_tables,
+        *vars(moves.InterlockMoves).values(),
+        *vars(InterlockExpander).values(),
+        *vars(expander_module.InterlockFamilyExpander).values(),
+        *vars(expand.PatienceExpander).values(),
+        *vars(expand.GenericExpander).values(),
+    )
 
 
 def _dead_mirrored() -> tuple:
@@ -92,8 +117,16 @@ def pack_tables(game) -> bytes:
         pair = game._pair[i] if i in game.tableau_indices else None
         covered = game.covered.get(i, ()) if i in game.tableau_indices else ()
         assert len(covered) <= 2 and (pair is None or len(pair) == 2)
-        layout += bytes((kinds[game.pile_kinds[pid]], *(pair or (NONE, NONE)), game._gone_when_empty[i],
-                         int(i in game.tableau_indices and game.layer[i] == 0), *covered, *(NONE,) * (2 - len(covered))))
+        layout += bytes(
+            (
+                kinds[game.pile_kinds[pid]],
+                *(pair or (NONE, NONE)),
+                game._gone_when_empty[i],
+                int(i in game.tableau_indices and game.layer[i] == 0),
+                *covered,
+                *(NONE,) * (2 - len(covered)),
+            )
+        )
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
     heads = bytes(card in game.generator.empty_heads for card in range(64))
     safe = bytes(s for suit in range(4) for s in OTHER_COLOUR[suit]) + bytes(suit ^ 3 for suit in range(4))
@@ -105,8 +138,14 @@ def pack_dead_ends(dead) -> bytes:
     virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST and FIRST_DEPTH."""
     assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2 and deadends.KILLERS <= 16
     pair = bytes(c for card in range(64) for c in dead.pair[card])
-    numbers = (deadends.TWIN, deadends.KILLERS, deadends.KILLER_TRIES, deadends.SCOUT, deadends.PLAIN_FIRST,
-               deadends.FIRST_DEPTH)
+    numbers = (
+        deadends.TWIN,
+        deadends.KILLERS,
+        deadends.KILLER_TRIES,
+        deadends.SCOUT,
+        deadends.PLAIN_FIRST,
+        deadends.FIRST_DEPTH,
+    )
     return pair + bytes(deadends.VIRTUALS) + b"".join(n.to_bytes(4, "little") for n in numbers)
 
 
@@ -122,11 +161,18 @@ class NativeSearch(native_search.NativeSearch):
     def accepts(cls, expander, explore) -> bool:
         """An InterlockExpander that plays safe moves, none of the Python functions the
         kernel writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
-        if type(expander) is not InterlockExpander or not expander.autoplay or not _same(_mirrored(), _MIRRORED):
+        if (
+            type(expander) is not InterlockExpander
+            or not expander.autoplay
+            or not _same(_mirrored(), _MIRRORED)
+        ):
             return False
         game = expander.game
-        return (len(game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"] and not game.cell_indices and
-                game.card_count == 52)
+        return (
+            len(game.pile_ids) <= search_core.limits(cls.kernel)["MAX_PILES"]
+            and not game.cell_indices
+            and game.card_count == 52
+        )
 
     @staticmethod
     def pack_rules(game) -> bytes:
@@ -195,9 +241,9 @@ class NativeSearch(native_search.NativeSearch):
                 piles.append(tuple(range(top & 0x30 | 1, top + 1)) if top else ())
             else:
                 n = data[at]
-                piles.append(tuple(data[at + 1:at + 1 + n]))
+                piles.append(tuple(data[at + 1 : at + 1 + n]))
                 at += 1 + n
-        return tuple(piles), (int.from_bytes(data[at:at + 4], "little"),)
+        return tuple(piles), (int.from_bytes(data[at : at + 4], "little"),)
 
     def encode_moves(self, moves) -> bytes:
         """Moves as kernel.c keeps them, 3 bytes each; a run of turns as (stock, waste, k)."""

@@ -11,7 +11,9 @@ from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
 # Interlock: the work is digging out the cards under the front layers, so one search counts
 # a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
-INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},)
+INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},
+)
 
 
 class InterlockFamilyProfile(Profile):
@@ -22,8 +24,11 @@ class InterlockFamilyProfile(Profile):
     def lemmas(self, game) -> dict[str, bool]:
         """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
         the family; the bridges' and the dead ends' only where ``applies`` says so."""
-        return {"back piles alike": isinstance(game, InterlockFamily),
-                "bridges": bridges.applies(game), "dead ends": deadends.applies(game)}
+        return {
+            "back piles alike": isinstance(game, InterlockFamily),
+            "bridges": bridges.applies(game),
+            "dead ends": deadends.applies(game),
+        }
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander

@@ -36,12 +36,12 @@ def _and(names: list[str]) -> str:
 
 
 class InterlockFamily(Patience):
-    back_piles: int = 9            # the layers hold back_piles, back_piles + 1, back_piles + 2
+    back_piles: int = 9  # the layers hold back_piles, back_piles + 1, back_piles + 2
     build = Build(-1, "alternate")
     group = "run"
-    empty_takes = "king"           # what an emptied back pile takes
-    symmetric_tableau = False      # each pile's place in the layers matters
-    board_columns: int = 11        # width of the board in card columns (PySolFC's)
+    empty_takes = "king"  # what an emptied back pile takes
+    symmetric_tableau = False  # each pile's place in the layers matters
+    board_columns: int = 11  # width of the board in card columns (PySolFC's)
 
     def __init__(self, **options):
         self.tableau_piles = 3 * self.back_piles + 3
@@ -51,8 +51,10 @@ class InterlockFamily(Patience):
         # 2 front), the covering piles, and the piles covered
         layers = [0 if k < n else 1 if k < 2 * n + 1 else 2 for k in range(self.tableau_piles)]
         self.layer = {t: layer for t, layer in zip(self.tableau_indices, layers)}
-        self.covers = {t: tuple(self.tableau_indices[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
-                       for k, (t, layer) in enumerate(zip(self.tableau_indices, layers))}
+        self.covers = {
+            t: tuple(self.tableau_indices[k + n + layer + c] for c in (0, 1)) if layer < 2 else ()
+            for k, (t, layer) in enumerate(zip(self.tableau_indices, layers))
+        }
         self.covered = {i: tuple(j for j, cs in self.covers.items() if i in cs) for i in self.tableau_indices}
         # the hot checks below read the pair of covering piles (None: never covered) by index
         self._pair = [self.covers.get(i) or None for i in range(len(self.pile_ids))]
@@ -77,7 +79,7 @@ class InterlockFamily(Patience):
 
     def can_take(self, piles, i: int) -> bool:
         if not piles[i] and self._gone_when_empty[i]:
-            return False            # an emptied middle or front pile is gone
+            return False  # an emptied middle or front pile is gone
         pair = self._pair[i]
         return pair is None or not (piles[pair[0]] or piles[pair[1]])
 
@@ -88,8 +90,7 @@ class InterlockFamily(Patience):
 
     def _take_refusal(self, piles, i: int) -> str | None:
         if not piles[i] and self.layer[i] != 0:
-            return (f"{self.pile_ids[i]} is empty and gone: an emptied middle or front pile "
-                    "takes no cards")
+            return f"{self.pile_ids[i]} is empty and gone: an emptied middle or front pile takes no cards"
         if self._holding_covers(piles, i):
             return self._covered_words(piles, i)
         return None
@@ -124,33 +125,50 @@ class InterlockFamily(Patience):
         ids = self.pile_ids
         src, dst = ids[y], ids[x]
         if not self.can_give(piles, y):
-            return (f"{src} is itself covered by {_and([ids[c] for c in self._holding_covers(piles, y)])}: "
-                    "only an uncovered pile may drop down")
+            return (
+                f"{src} is itself covered by {_and([ids[c] for c in self._holding_covers(piles, y)])}: "
+                "only an uncovered pile may drop down"
+            )
         if self._dropdown_source(piles, x) != y:
-            return (f"{self._covered_words(piles, x)}: a dropdown onto {dst} needs {src} to be "
-                    f"its only covering pile that still holds cards")
+            return (
+                f"{self._covered_words(piles, x)}: a dropdown onto {dst} needs {src} to be "
+                f"its only covering pile that still holds cards"
+            )
         cards, target = piles[y], piles[x]
         if n != len(cards):
-            return (f"a dropdown moves the whole of {src} ({len(cards)} card{'s' * (len(cards) > 1)}) "
-                    f"onto {dst}: '{src} {dst} {len(cards)}'")
+            return (
+                f"a dropdown moves the whole of {src} ({len(cards)} card{'s' * (len(cards) > 1)}) "
+                f"onto {dst}: '{src} {dst} {len(cards)}'"
+            )
         if target[-1] & FACE_DOWN:
             return f"the top card of {dst} is face down: nothing may drop onto it"
         words = self.build.words()
         if self.group != "yukon":
             for under, over in itertools.pairwise(cards):
                 if not self.build.fits(under, over):
-                    return (f"{src} is not a run {words} ({card_name(over)} on {card_name(under)}): "
-                            "only such a run drops down")
+                    return (
+                        f"{src} is not a run {words} ({card_name(over)} on {card_name(under)}): "
+                        "only such a run drops down"
+                    )
         if not self.build.fits(target[-1], cards[0]):
-            return (f"{card_name(cards[0])} does not fit on {card_name(target[-1])}: a dropdown "
-                    f"builds like any move, {words}")
+            return (
+                f"{card_name(cards[0])} does not fit on {card_name(target[-1])}: a dropdown "
+                f"builds like any move, {words}"
+            )
         return None
 
     def _refusal(self, state: State, move: Move) -> str | None:
         piles = state.piles
         x, y = self.index_of.get(move.dst), self.index_of.get(move.src)
-        if x is not None and y is not None and y in self.covers.get(x, ()) and piles[x] and piles[y] \
-                and move.n <= len(piles[y]) and move.card is None:
+        if (
+            x is not None
+            and y is not None
+            and y in self.covers.get(x, ())
+            and piles[x]
+            and piles[y]
+            and move.n <= len(piles[y])
+            and move.card is None
+        ):
             reason = self._dropdown_refusal(piles, y, x, move.n)
             if reason:
                 return reason
@@ -164,8 +182,9 @@ class InterlockFamily(Patience):
             if self.empty_takes == "none":
                 return f"{self.pile_ids[d]} is an empty back pile: it takes no cards"
             unit = "group" if self.group == "yukon" else "run"
-            return (f"{self.pile_ids[d]} is an empty back pile: it takes only a King "
-                    f"or a {unit} headed by a King")
+            return (
+                f"{self.pile_ids[d]} is an empty back pile: it takes only a King or a {unit} headed by a King"
+            )
         return super()._tableau_refusal(piles, s, d, moving)
 
     # ------------------------------------------------------------- positions
@@ -175,13 +194,16 @@ class InterlockFamily(Patience):
         for i in self.tableau_indices:
             if not piles[i] and self._holding_covers(piles, i):
                 names = _and([ids[c] for c in self._holding_covers(piles, i)])
-                raise InvalidPosition(f"{ids[i]} is empty, yet covered by {names}: a covered pile "
-                                      "gives no cards, so it cannot have been emptied")
+                raise InvalidPosition(
+                    f"{ids[i]} is empty, yet covered by {names}: a covered pile "
+                    "gives no cards, so it cannot have been emptied"
+                )
             down = [c for c in piles[i] if c & FACE_DOWN]
             if down and (self.layer[i] == 2 or len(piles[i]) > 1):
                 raise InvalidPosition(
                     f"{ids[i]} holds face-down card {card_name(down[0])}: only the single card dealt "
-                    "to a back or middle pile lies face down, until it is uncovered")
+                    "to a back or middle pile lies face down, until it is uncovered"
+                )
 
     # ------------------------------------------------------------- layout
     def layout(self) -> Layout:
@@ -198,15 +220,22 @@ class InterlockFamily(Patience):
         first = self.board_columns - 4
         for x, f in enumerate(self.foundation_indices, first):
             piles.append(self._pile_layout(self.pile_ids[f], x * step, 0, "none"))
-        left = (self.board_columns - self.back_piles - 2) / 2     # the front layer's first column
+        left = (self.board_columns - self.back_piles - 2) / 2  # the front layer's first column
         for i in self.tableau_indices:
             layer = self.layer[i]
             column = self.tableau_indices.index(i) - (0, self.back_piles, 2 * self.back_piles + 1)[layer]
             corner = (left + 1 - layer / 2 + column) * step
             entry = self._pile_layout(self.pile_ids[i], corner, tableau_y + layer * row_step, "down")
-            piles.append({**entry, "z": layer, "layer": LAYERS[layer], "gone_when_empty": layer != 0,
-                          "covered_by": [self.pile_ids[c] for c in self.covers[i]],
-                          "empty": entry["empty"] if layer == 0 else ""})
+            piles.append(
+                {
+                    **entry,
+                    "z": layer,
+                    "layer": LAYERS[layer],
+                    "gone_when_empty": layer != 0,
+                    "covered_by": [self.pile_ids[c] for c in self.covers[i]],
+                    "empty": entry["empty"] if layer == 0 else "",
+                }
+            )
         width = self.board_columns * step - PILE_GAP
         height = tableau_y + 2 * row_step + CARD_ASPECT + FAN_ROOM
         # Narrow screens scroll the layers sideways (they cannot wrap: each pile lies over two
@@ -214,8 +243,11 @@ class InterlockFamily(Patience):
         stacks = [pile["id"] for pile in piles if pile["fan"] == "none"]
         places = {pile["id"]: [pile["x"], pile["y"]] for pile in piles}
         places.update({pid: [round(x * step, 3), 0] for x, pid in enumerate(stacks)})
-        narrow: Arrangement = {"width": round(max(x for x, _ in places.values()) + 1, 3), "height": round(height, 3),
-                  "places": places}
+        narrow: Arrangement = {
+            "width": round(max(x for x, _ in places.values()) + 1, 3),
+            "height": round(height, 3),
+            "places": places,
+        }
         return {"width": round(width, 3), "height": round(height, 3), "piles": piles, "narrower": [narrow]}
 
 
@@ -226,12 +258,14 @@ class Interlock(InterlockFamily):
     draw = 1
     redeals = None
     tagline = "Thirty piles in three overlapping layers: free the cards underneath"
-    summary = ("One deck. 30 single cards in three overlapping layers (9 back, 10 middle, 11 front); "
-               "a pile covered by a pile in front of it neither gives nor takes cards. Build down in "
-               "alternating colours; a run moves as a unit. A pile's last covering pile may drop down "
-               "onto it, whole, if it fits. An emptied back pile takes a King or a King-led run; an "
-               "emptied middle or front pile is gone. Foundations up in suit from Ace. The stock "
-               "turns one card at a time, with unlimited redeals.")
+    summary = (
+        "One deck. 30 single cards in three overlapping layers (9 back, 10 middle, 11 front); "
+        "a pile covered by a pile in front of it neither gives nor takes cards. Build down in "
+        "alternating colours; a run moves as a unit. A pile's last covering pile may drop down "
+        "onto it, whole, if it fits. An emptied back pile takes a King or a King-led run; an "
+        "emptied middle or front pile is gone. Foundations up in suit from Ace. The stock "
+        "turns one card at a time, with unlimited redeals."
+    )
 
     def _deal(self, cards):
         columns, rest = self._deal_rows(cards, [True])
@@ -244,20 +278,22 @@ class LoveADuck(InterlockFamily):
     name = "Love a Duck"
     group = "yukon"
     tagline = "Interlock with Yukon moves and every card on the table"
-    summary = ("One deck, no stock. Interlock's three overlapping layers: one card on each back and "
-               "middle pile, three on each front pile; a covered pile neither gives nor takes cards. "
-               "Build down in alternating colours; any face-up group moves if its first card fits. A "
-               "pile's last covering pile may drop down onto it, whole, if its first card fits. An "
-               "emptied back pile takes a King-led group; an emptied middle or front pile is gone. "
-               "Foundations up in suit from Ace.")
+    summary = (
+        "One deck, no stock. Interlock's three overlapping layers: one card on each back and "
+        "middle pile, three on each front pile; a covered pile neither gives nor takes cards. "
+        "Build down in alternating colours; any face-up group moves if its first card fits. A "
+        "pile's last covering pile may drop down onto it, whole, if its first card fits. An "
+        "emptied back pile takes a King-led group; an emptied middle or front pile is gone. "
+        "Foundations up in suit from Ace."
+    )
 
     def _deal(self, cards):
         n = self.back_piles
-        inner = 2 * n + 1                       # back and middle piles: one card each
+        inner = 2 * n + 1  # back and middle piles: one card each
         columns = [[card] for card in cards[:inner]]
         front = self.tableau_piles - inner
-        for k in range(front):                  # three rows over the front piles
-            columns.append(cards[inner + k::front])
+        for k in range(front):  # three rows over the front piles
+            columns.append(cards[inner + k :: front])
         return self._state(columns)
 
 
@@ -272,15 +308,17 @@ class Guardian(InterlockFamily):
     empty_takes = "any"
     face_down_cards = True
     tagline = "Twelve piles in three layers, the hidden ones turned up as they are freed"
-    summary = ("One deck. 12 single cards in three overlapping layers (3 back, 4 middle, 5 front); the "
-               "back and middle cards lie face down and turn up once uncovered; a covered pile neither "
-               "gives nor takes cards. Build down in alternating colours; a run moves as a unit. An "
-               "emptied back pile takes any card or run; an emptied middle or front pile is gone. "
-               "Foundations up in suit from Ace. The stock turns three cards at a time, with "
-               "unlimited redeals.")
+    summary = (
+        "One deck. 12 single cards in three overlapping layers (3 back, 4 middle, 5 front); the "
+        "back and middle cards lie face down and turn up once uncovered; a covered pile neither "
+        "gives nor takes cards. Build down in alternating colours; a run moves as a unit. An "
+        "emptied back pile takes any card or run; an emptied middle or front pile is gone. "
+        "Foundations up in suit from Ace. The stock turns three cards at a time, with "
+        "unlimited redeals."
+    )
 
     def _deal(self, cards):
-        hidden = 2 * self.back_piles + 1        # back and middle piles are dealt face down
-        columns = [[face_down(c) if k < hidden else c] for k, c in enumerate(cards[:self.tableau_piles])]
-        rest = cards[self.tableau_piles:]
+        hidden = 2 * self.back_piles + 1  # back and middle piles are dealt face down
+        columns = [[face_down(c) if k < hidden else c] for k, c in enumerate(cards[: self.tableau_piles])]
+        rest = cards[self.tableau_piles :]
         return self._state(columns, stock=rest[3:], waste=rest[:3])

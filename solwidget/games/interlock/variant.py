@@ -11,9 +11,12 @@ from .rules import InterlockFamily
 VARIATION = Variation(
     InterlockFamily,
     changes=("build", "moves", "empty", "foundations", "draw", "redeals"),
-    cannot={"piles": "its deal cannot be spread over other piles", "cells": "its layout has no room for free cells",
-            "decks": "its deal and its layout are made for 1 deck"},
+    cannot={
+        "piles": "its deal cannot be spread over other piles",
+        "cells": "its layout has no room for free cells",
+        "decks": "its deal and its layout are made for 1 deck",
+    },
     layout="Interlock's three overlapping layers of piles: a covered pile neither gives nor takes cards, a "
-           "pile's last covering pile may drop onto it whole, an emptied middle or front pile is gone "
-           "('empty' is what an emptied back pile takes)",
+    "pile's last covering pile may drop onto it whole, an emptied middle or front pile is gone "
+    "('empty' is what an emptied back pile takes)",
 )

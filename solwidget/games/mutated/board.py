@@ -11,7 +11,7 @@ from ...engine.moves import Move
 from ...engine.patience import Build
 
 ROWS, COLUMNS, DECK_SIZE = 3, 5, 7
-DRAW = -1                       # a deck's mode in draw mode; otherwise its base index
+DRAW = -1  # a deck's mode in draw mode; otherwise its base index
 BUILD = Build(-1, "alternate")  # spaces and built decks build down in alternating colours
 
 FOUNDATION_IDS = tuple(f"f{i}" for i in range(4))
@@ -20,9 +20,9 @@ DECK_IDS = tuple(f"d{r}" for r in range(1, ROWS + 1))
 PILE_IDS = FOUNDATION_IDS + SPACE_IDS + ("r2x",) + DECK_IDS
 
 F = tuple(range(4))
-SPACES = tuple(range(4, 4 + len(SPACE_IDS)))     # r1c1..r3c5
+SPACES = tuple(range(4, 4 + len(SPACE_IDS)))  # r1c1..r3c5
 R2X = 4 + len(SPACE_IDS)
-DECKS = (R2X + 1, R2X + 2, R2X + 3)               # d1, d2, d3
+DECKS = (R2X + 1, R2X + 2, R2X + 3)  # d1, d2, d3
 ALL_SPACES = frozenset(SPACES + (R2X,))
 
 
@@ -41,15 +41,20 @@ PARENTS = {card: tuple(p for p in deck() if BUILD.fits(p, card)) for card in dec
 # Tables for the move generator (moves.py), which runs once per position the solver expands.
 # FITS[under][over]: may ``over`` lie on ``under`` in a run? Never on a face-down card.
 FITS = [[not under & FACE_DOWN and BUILD.fits(under, over) for over in range(128)] for under in range(128)]
-GIVERS = tuple((s, NEIGHBOUR_ROWS[ROW[s]], s - DECKS[0] if s in DECKS else None)
-               for s in SPACES + (R2X,) + DECKS)
+GIVERS = tuple(
+    (s, NEIGHBOUR_ROWS[ROW[s]], s - DECKS[0] if s in DECKS else None) for s in SPACES + (R2X,) + DECKS
+)
 # The moves themselves, made once: MOVES[src][dst][n] counts cards; CARD_MOVES names a card.
 MOVES = [[[Move(a, b, n) for n in range(DECK_SIZE + KING)] for b in PILE_IDS] for a in PILE_IDS]
-CARD_MOVES = {(a, b, card): Move(PILE_IDS[a], PILE_IDS[b], 1, card_name(card))
-              for a in DECKS for b in range(len(PILE_IDS)) for card in deck()}
+CARD_MOVES = {
+    (a, b, card): Move(PILE_IDS[a], PILE_IDS[b], 1, card_name(card))
+    for a in DECKS
+    for b in range(len(PILE_IDS))
+    for card in deck()
+}
 BUILD_MOVES = {d: Move(PILE_IDS[d], "build") for d in DECKS}
 CARD_BY_NAME = {card_name(card): card for card in deck()}
-PARENTS_OF = [PARENTS.get(card, ()) for card in range(64)]    # PARENTS as a list, by card
+PARENTS_OF = [PARENTS.get(card, ()) for card in range(64)]  # PARENTS as a list, by card
 
 
 def run_length(pile: tuple, floor: int = 0) -> int:

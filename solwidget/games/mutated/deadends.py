@@ -66,13 +66,17 @@ SUIT = 0xFFFF
 EVERY_CARD = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
 KINGS = sum(1 << (suit << 4 | KING) for suit in range(4))
 ACES = sum(1 << (suit << 4 | 1) for suit in range(4))
-CLIMB_ORDER = (3, 2, 1)      # rows spread in a pass: the order that needs the fewest passes
+CLIMB_ORDER = (3, 2, 1)  # rows spread in a pass: the order that needs the fewest passes
 # A card's guests, by colour and rank: on a *chain*, a 16-bit field by rank whose colour
 # alternates with the rank, the guests of the card at bit r are at bit r - 1. Chain 0 holds
 # the black cards of even rank and the red ones of odd rank, chain 1 (bits 16 up) the others.
 EVEN = sum(1 << r for r in range(0, 16, 2))
 CHAIN_BLACK, CHAIN_RED = EVEN | (EVEN ^ SUIT) << 16, (EVEN ^ SUIT) | EVEN << 16
-BOTH_CHAINS, BLACK_SUITS, RED_SUITS = 1 | 1 << 16, 1 | 1 << 48, 1 << 16 | 1 << 32   # multipliers that copy fields
+BOTH_CHAINS, BLACK_SUITS, RED_SUITS = (
+    1 | 1 << 16,
+    1 | 1 << 48,
+    1 << 16 | 1 << 32,
+)  # multipliers that copy fields
 ROW_1, ROW_2, ROW_3 = ROW_SLICES
 
 
@@ -112,10 +116,10 @@ def _deck(pile, base) -> tuple:
     stay down while the cards above it have not all moved (and no flip came)."""
     top = len(pile) if base == DRAW else base + 1
     beneath = ((pile[base] & 63, bits(pile[:base])),) if base != DRAW and base else ()
-    down, below = [], bits(c for c in pile[:top - 1] if c & FACE_DOWN)
+    down, below = [], bits(c for c in pile[: top - 1] if c & FACE_DOWN)
     for i in range(top - 2, -1, -1):
         if pile[i] & FACE_DOWN:
-            down.append((bits(pile[i + 1:top]), below))
+            down.append((bits(pile[i + 1 : top]), below))
             below &= ~(1 << (pile[i] & 63))
     return bits(pile), beneath, tuple(down)
 
@@ -125,6 +129,7 @@ class DeadEnds:
     row's spaces and a deck give the closure is kept by their piles (a position shares most of
     them with its parent, the same tuples), and the answer by all of it (the closure reads in
     which row a card lies, not where: many positions of a search give it the same)."""
+
     LIMIT = 100_000
 
     def __init__(self):
@@ -138,13 +143,19 @@ class DeadEnds:
         home = 0
         for f in F:
             pile = piles[f]
-            if pile:                 # ranks 1 to len(pile) of the Ace's suit
+            if pile:  # ranks 1 to len(pile) of the Ace's suit
                 home |= ((2 << len(pile)) - 2) << (pile[0] & 48)
-        rows = (_kept(self.rows, _row, piles[ROW_1], 1), _kept(self.rows, _row, piles[ROW_2] + (piles[R2X],), 2),
-                _kept(self.rows, _row, piles[ROW_3], 3))
+        rows = (
+            _kept(self.rows, _row, piles[ROW_1], 1),
+            _kept(self.rows, _row, piles[ROW_2] + (piles[R2X],), 2),
+            _kept(self.rows, _row, piles[ROW_3], 3),
+        )
         d1, d2, d3 = DECKS
-        decks = (_kept(self.decks, _deck, piles[d1], modes[0]), _kept(self.decks, _deck, piles[d2], modes[1]),
-                 _kept(self.decks, _deck, piles[d3], modes[2]))
+        decks = (
+            _kept(self.decks, _deck, piles[d1], modes[0]),
+            _kept(self.decks, _deck, piles[d2], modes[1]),
+            _kept(self.decks, _deck, piles[d3], modes[2]),
+        )
         parts = home, rows, decks
         answer = self.answers.get(parts)
         if answer is None:
@@ -166,9 +177,11 @@ def _kept(known, maker, *key):
 
 def _facts(home, rows, decks) -> tuple:
     """The position's events and rules, as ``all_home`` takes them."""
-    place, bottoms, empty = [home, 0, 0, 0, 0], [0] * 4, [False] * 4   # row 4, none, spares a test
+    place, bottoms, empty = [home, 0, 0, 0, 0], [0] * 4, [False] * 4  # row 4, none, spares a test
     beneath, face_down, kings_down = [], [], []
-    for row, (cards, bottom, has_empty, under, kings), (deck_cards, deck_under, down) in zip((1, 2, 3), rows, decks):
+    for row, (cards, bottom, has_empty, under, kings), (deck_cards, deck_under, down) in zip(
+        (1, 2, 3), rows, decks
+    ):
         place[row] = cards | deck_cards
         bottoms[row], empty[row] = bottom, has_empty
         beneath += under + deck_under
@@ -249,7 +262,7 @@ def _free(reach, place, moved, beneath, face_down, kings_down, flipped) -> int:
     """The cards that may move, by the events found so far (``flipped``, Flip by row, is
     brought up to date)."""
     home = place[0]
-    free = EVERY_CARD & ~((home & ~moved) >> 1 & home)     # under a card still home
+    free = EVERY_CARD & ~((home & ~moved) >> 1 & home)  # under a card still home
     for head, cards in beneath:
         if not moved >> head & 1:
             free &= ~cards
@@ -262,7 +275,7 @@ def _free(reach, place, moved, beneath, face_down, kings_down, flipped) -> int:
                 flipped[row] = True
         for row, down in face_down:
             if not flipped[row]:
-                for above, cards in down:       # the first card still down keeps those below
+                for above, cards in down:  # the first card still down keeps those below
                     if moved & above != above:
                         free &= ~cards
                         break
@@ -301,6 +314,7 @@ def is_dead(piles, modes) -> bool:
 # found home, no continuation wins. This closure is the coach's alone (explain.py, the
 # judge), so the search and its compiled twin keep theirs; tests/test_coach_why_mutated.py
 # checks each verdict against an exhaustive search of small positions, and along wins of deals.
+
 
 def covering(piles, modes) -> tuple:
     """What Bare reads of P: (the cards it leaves open: a pile's top card and a deck's cards

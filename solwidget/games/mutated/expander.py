@@ -76,16 +76,18 @@ from .score import MutatedScore, mutated_score
 
 ROW1_SPACES = tuple(s for s in SPACES if ROW[s] == 1)
 # HOSTS[card & 63]: the two cards it may be put on (one rank higher, other colour); none for a King
-HOSTS = [tuple(s << 4 | (c & 15) + 1 for s in OTHER_COLOUR[c >> 4 & 3]) if 0 < c & 15 < KING else ()
-         for c in range(64)]
-PARTNER = (3, 2, 1, 0)                             # the other suit of the same colour
+HOSTS = [
+    tuple(s << 4 | (c & 15) + 1 for s in OTHER_COLOUR[c >> 4 & 3]) if 0 < c & 15 < KING else ()
+    for c in range(64)
+]
+PARTNER = (3, 2, 1, 0)  # the other suit of the same colour
 FOUNDATION_SET = frozenset(F)
 INDEX = {pid: i for i, pid in enumerate(PILE_IDS)}
-REST = slice(SPACES[-1] + 1, None)      # r2x and the decks, which keep their places
+REST = slice(SPACES[-1] + 1, None)  # r2x and the decks, which keep their places
 ROW_1, ROW_2, ROW_3 = ROW_SLICES
-SEPARATOR = b"\xff"          # no card: cards are below 128
-MODES_BYTES: dict[tuple[int, ...], bytes] = {}     # deck modes -> bytes, each mode + 1 (DRAW is -1)
-GROUPS_KEPT = 200_000       # sorted groups that key() keeps (about 200 bytes each)
+SEPARATOR = b"\xff"  # no card: cards are below 128
+MODES_BYTES: dict[tuple[int, ...], bytes] = {}  # deck modes -> bytes, each mode + 1 (DRAW is -1)
+GROUPS_KEPT = 200_000  # sorted groups that key() keeps (about 200 bytes each)
 _groups: dict = {}
 
 
@@ -109,8 +111,12 @@ def key(state) -> bytes:
     siblings share all but the groups their move changed."""
     piles, kept = state.piles, _groups.get
     founds, row_1, row_2, row_3 = piles[:4], piles[ROW_1], piles[ROW_2], piles[ROW_3]
-    parts = [kept(founds) or _sorted_group(founds), kept(row_1) or _sorted_group(row_1),
-             kept(row_2) or _sorted_group(row_2), kept(row_3) or _sorted_group(row_3)]
+    parts = [
+        kept(founds) or _sorted_group(founds),
+        kept(row_1) or _sorted_group(row_1),
+        kept(row_2) or _sorted_group(row_2),
+        kept(row_3) or _sorted_group(row_3),
+    ]
     parts += piles[REST]
     modes = MODES_BYTES.get(state.extra)
     if modes is None:
@@ -136,16 +142,18 @@ def is_settled(card: int, level) -> bool:
     rank, suit = card & 15, card >> 4 & 3
     if rank == KING:
         return False
-    return (min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
-            and level[PARTNER[suit]] >= rank - 2)
+    return min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1 and level[PARTNER[suit]] >= rank - 2
 
 
 def goes_home_safely(card: int, level) -> bool:
     """Is ``card`` next on its foundation, with its guests and its predecessor settled?"""
     rank, suit = card & 15, card >> 4 & 3
-    return (rank != KING and level[suit] == rank - 1
-            and min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
-            and level[PARTNER[suit]] >= rank - 2)
+    return (
+        rank != KING
+        and level[suit] == rank - 1
+        and min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 1
+        and level[PARTNER[suit]] >= rank - 2
+    )
 
 
 def buries_its_way_out(deck, is_d1: bool) -> bool:
@@ -156,8 +164,7 @@ def buries_its_way_out(deck, is_d1: bool) -> bool:
     if rank == KING or (is_d1 and rank == ACE):
         return False
     hidden = {c & 63 for c in deck[:-1]}
-    return (all(h in hidden for h in HOSTS[base])
-            and (not is_d1 or base - 1 in hidden))
+    return all(h in hidden for h in HOSTS[base]) and (not is_d1 or base - 1 in hidden)
 
 
 def _turns_up_a_flip(piles, pile) -> bool:
@@ -165,7 +172,7 @@ def _turns_up_a_flip(piles, pile) -> bool:
     return (len(pile) == 2 and pile[0] & FACE_DOWN and pile[0] & 15 == KING) and bool(piles[D1])
 
 
-_SAFE_BY_LEVELS: dict = {}       # at most 14 ** 4 foundation levels
+_SAFE_BY_LEVELS: dict = {}  # at most 14 ** 4 foundation levels
 
 
 def safe_cards(level) -> tuple[int, ...]:
@@ -228,13 +235,13 @@ class MutatedExpander(GenericExpander):
     not skip the move that undoes the last one: here that needs conditions (no King heads
     it, no card was turned up) and saves too little (docs/solver.md)."""
 
-    pooled_proofs = True    # a portfolio's searches may pool a loss proof (solver/search.py)
+    pooled_proofs = True  # a portfolio's searches may pool a loss proof (solver/search.py)
     score: MutatedScore
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights)
         self.autoplay = autoplay
-        self.key = key if autoplay else game.key      # key() takes the search's bytes piles
+        self.key = key if autoplay else game.key  # key() takes the search's bytes piles
         self.dead_ends: DeadEnds | None = DeadEnds() if autoplay else None
 
     def make_score(self, game, weights):
@@ -313,12 +320,12 @@ class MutatedExpander(GenericExpander):
             if admit is None or admit(key(child)):
                 if homeward:
                     yield moves, child, None
-                else:                   # one move, and the foundations as they were
-                    touched = (src, src if dst == BUILD_ACTION else dst)     # a build fills no pile
+                else:  # one move, and the foundations as they were
+                    touched = (src, src if dst == BUILD_ACTION else dst)  # a build fills no pile
                     yield moves, child, score_child(child, touched)
 
 
-SAFE_SOURCES = frozenset(ROW1_SPACES + (D1,))      # piles that give safe moves home
+SAFE_SOURCES = frozenset(ROW1_SPACES + (D1,))  # piles that give safe moves home
 
 
 def _may_go_home(state, child, src, dst, safe) -> bool:

@@ -51,7 +51,7 @@ def reason(state, closure=None) -> tuple | None:
     cards it names, the row r of a CLIMB: the card never gets to row r - 1), or None.
     ``closure``: ``strict_closure`` of the state, if made already."""
     piles, modes = state.piles, state.extra
-    reach, free, bare, moved, left = closure or strict_closure(piles, modes)
+    reach, free, _bare, _moved, _left = closure or strict_closure(piles, modes)
     if reach[0] == EVERY_CARD:
         return None
     missing = [c for c in _cards() if not reach[0] >> c & 1 and (c & 15 == 1 or reach[0] >> (c - 1) & 1)]
@@ -84,29 +84,39 @@ def explain_dead_end(state) -> DeadEnd | None:
     if found is None:
         return None
     kind, card, others, row = found
-    reach, free, bare, moved, left = closure
+    reach, free, bare, _moved, left = closure
     name = _words(card)
     if kind == UNDER:
         head = others[0]
-        text = (f"{name} can never go home: it lies face down under {_words(head)}, which never leaves it "
-                f"({_ways(head, piles, reach, free, bare, left)}).")
+        text = (
+            f"{name} can never go home: it lies face down under {_words(head)}, which never leaves it "
+            f"({_ways(head, piles, reach, free, bare, left)})."
+        )
     elif kind == IN_DECK:
         deck = PILE_IDS[_where(piles, card)[0]]
-        text = (f"{name} can never go home: it lies face down in {deck}, which is never flipped, under "
-                f"cards that never all leave it.")
+        text = (
+            f"{name} can never go home: it lies face down in {deck}, which is never flipped, under "
+            f"cards that never all leave it."
+        )
     elif kind == COVERED:
         guest = others[0]
-        text = (f"{name} can never go home: it goes home only from the top of a pile, and {_words(guest)} "
-                f"lies on it and never leaves it ({_ways(guest, piles, reach, free, bare, left)}).")
+        text = (
+            f"{name} can never go home: it goes home only from the top of a pile, and {_words(guest)} "
+            f"lies on it and never leaves it ({_ways(guest, piles, reach, free, bare, left)})."
+        )
     elif others:
         a, b = others
-        text = (f"{name} can never go home: it never gets nearer than row {row}, since it climbs to row "
-                f"{row - 1} only onto {_words(a)} or {_words(b)} topping a pile there, and neither ever does "
-                f"({_why_not_host(a, row - 1, piles, reach, free, bare, left)}; "
-                f"{_why_not_host(b, row - 1, piles, reach, free, bare, left)}).")
+        text = (
+            f"{name} can never go home: it never gets nearer than row {row}, since it climbs to row "
+            f"{row - 1} only onto {_words(a)} or {_words(b)} topping a pile there, and neither ever does "
+            f"({_why_not_host(a, row - 1, piles, reach, free, bare, left)}; "
+            f"{_why_not_host(b, row - 1, piles, reach, free, bare, left)})."
+        )
     else:
-        text = (f"{name} can never go home: it never gets nearer than row {row}, since a King climbs only "
-                f"into an empty space, and no space of row {row - 1} ever empties.")
+        text = (
+            f"{name} can never go home: it never gets nearer than row {row}, since a King climbs only "
+            f"into an empty space, and no space of row {row - 1} ever empties."
+        )
     return DeadEnd(kind, text, tuple(card_name(c) for c in (card, *others)))
 
 
@@ -136,12 +146,14 @@ def _why_not_host(host: int, row: int, piles, reach, free, bare, left) -> str:
     """Why ``host`` never tops a pile of ``row``, in the closure's terms: a host found there,
     free and bare, would have taken the card."""
     name = _words(host)
-    i, k = _where(piles, host)      # not free: under a head in a space, or deep in a deck
+    i, k = _where(piles, host)  # not free: under a head in a space, or deep in a deck
     if not free >> host & 1:
         if i not in DECKS:
             return f"{name} stays face down under {_words(piles[i][k + 1] & 63)}"
         return f"{name} stays {'face down' if piles[i][k] & FACE_DOWN else 'hidden'} in {PILE_IDS[i]}"
-    under = "" if bare >> host & 1 else f"{name} lies under {_words(piles[i][k + 1] & 63)}, which never leaves it"
+    under = (
+        "" if bare >> host & 1 else f"{name} lies under {_words(piles[i][k + 1] & 63)}, which never leaves it"
+    )
     if not reach[row] >> host & 1:
         return f"{under}, and never gets to row {row}" if under else f"{name} never gets to row {row}"
     return under

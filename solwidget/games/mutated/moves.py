@@ -32,10 +32,10 @@ from .board import (
     run_length,
 )
 
-BUILD_ACTION = -1                   # the destination of "dN build"
+BUILD_ACTION = -1  # the destination of "dN build"
 D1 = DECKS[0]
 FACE_UP_BYTES = [bytes((card & ~FACE_DOWN,)) for card in range(128)]
-FLIP_BYTES = bytes(card ^ FACE_DOWN for card in range(256))       # a face inverted, as a table
+FLIP_BYTES = bytes(card ^ FACE_DOWN for card in range(256))  # a face inverted, as a table
 
 
 def _open_piles(piles, modes, every):
@@ -43,7 +43,7 @@ def _open_piles(piles, modes, every):
     -> pile index) and the empty spaces; the card each foundation wants next (card ->
     foundation) and the empty foundations. Unless ``every``, only the first empty space of
     a row and the first empty foundation: the others give key-equal positions."""
-    tops: tuple[dict[int, int], ...] = ({}, {}, {}, {})      # per row: top card -> its pile
+    tops: tuple[dict[int, int], ...] = ({}, {}, {}, {})  # per row: top card -> its pile
     empty: tuple[list[int], ...] = ([], [], [], [])
     for s in SPACES:
         pile = piles[s]
@@ -51,7 +51,7 @@ def _open_piles(piles, modes, every):
             tops[ROW[s]][pile[-1]] = s
         elif every or not empty[ROW[s]]:
             empty[ROW[s]].append(s)
-    if piles[R2X]:                      # r2x takes cards while it holds some, never once emptied
+    if piles[R2X]:  # r2x takes cards while it holds some, never once emptied
         tops[2][piles[R2X][-1]] = R2X
     for d, base in zip(DECKS, modes):
         if base != DRAW:
@@ -68,7 +68,7 @@ def _open_piles(piles, modes, every):
     return tops, empty, wanted, empty_foundations
 
 
-HEADS_KEPT = 100_000         # piles whose run heads _run_heads keeps
+HEADS_KEPT = 100_000  # piles whose run heads _run_heads keeps
 _heads: dict = {}
 
 
@@ -97,7 +97,7 @@ def plans(piles, modes, every=False):
         if not pile:
             continue
         mode = None if deck_at is None else modes[deck_at]
-        if mode == DRAW:                # any face-up card, alone and by name
+        if mode == DRAW:  # any face-up card, alone and by name
             yield BUILD_MOVES[src], src, BUILD_ACTION, 1, None
             for card in pile:
                 if card & FACE_DOWN:
@@ -179,7 +179,7 @@ def apply(piles, modes, src, dst, n, card):
         moving, left = pile[-n:], pile[:-n]
     else:
         i = pile.index(card)
-        moving, left = pile[i:i + 1], pile[:i] + pile[i + 1:]
+        moving, left = pile[i : i + 1], pile[:i] + pile[i + 1 :]
     new[dst] = piles[dst] + moving
     flip_rows: tuple[int, ...] = ()
     if src in ALL_SPACES:
@@ -189,7 +189,7 @@ def apply(piles, modes, src, dst, n, card):
                 flip_rows = (ROW[src],)
     elif src >= D1 and modes[src - D1] == len(left):
         modes = list(modes)
-        modes[src - D1] = DRAW      # the base has left: the deck is back in draw mode
+        modes[src - D1] = DRAW  # the base has left: the deck is back in draw mode
         modes = tuple(modes)
     new[src] = left
     if dst in ALL_SPACES and moving[0] & 15 == KING:

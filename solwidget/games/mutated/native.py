@@ -36,16 +36,29 @@ import functools
 from ...engine.cards import OTHER_COLOUR
 from ...solver import native_search
 from ...solver.native_search import search_core  # noqa: F401 - the module its tests ask for
-from .board import (BUILD_MOVES, CARD_BY_NAME, CARD_MOVES, DECKS, F, FITS, GIVERS, MOVES, PARENTS_OF, PILE_IDS,
-                    R2X, ROW, SPACES)
+from .board import (
+    BUILD_MOVES,
+    CARD_BY_NAME,
+    CARD_MOVES,
+    DECKS,
+    FITS,
+    GIVERS,
+    MOVES,
+    PARENTS_OF,
+    PILE_IDS,
+    R2X,
+    ROW,
+    SPACES,
+    F,
+)
 from .deadends import DeadEnds
 from .expander import PARTNER, ROW1_SPACES, MutatedExpander
 from .rules import MutatedSolitaire
 from .score import MUTATED_WEIGHTS
 
-_DEAD_END_TEST = (DeadEnds.is_dead, DeadEnds.dead)          # as deadends.py writes it
+_DEAD_END_TEST = (DeadEnds.is_dead, DeadEnds.dead)  # as deadends.py writes it
 
-BUILD_DST, CARD_MOVE = 255, 128        # a move's destination for "dN build"; a named card's flag
+BUILD_DST, CARD_MOVE = 255, 128  # a move's destination for "dN build"; a named card's flag
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,7 +109,7 @@ def decode(data: bytes) -> tuple:
     piles, at = [], 0
     for _ in PILE_IDS:
         n = data[at]
-        piles.append(data[at + 1:at + 1 + n])
+        piles.append(data[at + 1 : at + 1 + n])
         at += 1 + n
     return tuple(piles), tuple(b - 1 for b in data[at:])
 
@@ -142,9 +155,13 @@ class NativeSearch(native_search.NativeSearch):
         """A MutatedExpander that plays safe moves (else it asks the engine for every move,
         which the kernel does not write), of a MutatedSolitaire, with deadends.py's test as
         written."""
-        return (type(expander) is MutatedExpander and expander.autoplay and
-                type(expander.game) is MutatedSolitaire and type(expander.dead_ends) is DeadEnds and
-                (DeadEnds.is_dead, DeadEnds.dead) == _DEAD_END_TEST)
+        return (
+            type(expander) is MutatedExpander
+            and expander.autoplay
+            and type(expander.game) is MutatedSolitaire
+            and type(expander.dead_ends) is DeadEnds
+            and (DeadEnds.is_dead, DeadEnds.dead) == _DEAD_END_TEST
+        )
 
     pack_rules = staticmethod(pack_rules)
 

@@ -13,9 +13,11 @@ from .rules import MutatedSolitaire
 # on face-down deck cards rather than rows and exploring a tenth of its pops, and the greedy
 # one's weights with a small depth weight, exploring half: the positions of rare kinds it
 # reaches are the way off the plateaus where the other two stall.
-MUTATED_PORTFOLIO: tuple[SearchOptions, ...] = ({"depth_weight": 0.5, "weights": {"orphans": 8.0}},
-                     {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
-                     {"depth_weight": 0.2, "explore": 0.5, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}})
+MUTATED_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {"depth_weight": 0.5, "weights": {"orphans": 8.0}},
+    {"depth_weight": 0.0, "explore": 0.1, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
+    {"depth_weight": 0.2, "explore": 0.5, "weights": {"rows": 0.25, "decks": 1.0, "orphans": 8.0}},
+)
 
 
 class MutatedProfile(Profile):
@@ -39,7 +41,7 @@ class MutatedProfile(Profile):
         return settle(state)[1]
 
     def key_bytes(self, game) -> int:
-        return 220          # the expander's key: about 111 bytes, and a set's slots
+        return 220  # the expander's key: about 111 bytes, and a set's slots
 
 
 register_profile(MutatedProfile(), MutatedSolitaire)

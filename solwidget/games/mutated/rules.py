@@ -52,18 +52,24 @@ class MutatedSolitaire(Game):
     id = "mutated"
     name = "Mutated Solitaire"
     tagline = "Klondike in three rows: a card moves only to the row above or below its own"
-    summary = ("4 foundations (row 0) build up in suit from Ace; their top card may come back to row 1. "
-               "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus one extra space "
-               "in row 2 (one card); a 7-card deck per row, alternately face down and up. A card moves only "
-               "to the row directly above or below: only row 1 reaches the foundations. Spaces build down "
-               "in alternating colours, runs move as a unit, an empty space takes only a King or a run "
-               "headed by a King; the extra space, once emptied, is gone. Any face-up card of a deck may "
-               "be taken alone; nothing goes on a deck in draw mode. A King moved into, or turned up in, "
-               "a space of a row flips that row's deck. A deck's build button turns its top card into the "
-               "base of a built pile, which plays like a space of its row until its base leaves.")
+    summary = (
+        "4 foundations (row 0) build up in suit from Ace; their top card may come back to row 1. "
+        "15 spaces in 3 rows of 5, each dealt a face-down and a face-up card, plus one extra space "
+        "in row 2 (one card); a 7-card deck per row, alternately face down and up. A card moves only "
+        "to the row directly above or below: only row 1 reaches the foundations. Spaces build down "
+        "in alternating colours, runs move as a unit, an empty space takes only a King or a run "
+        "headed by a King; the extra space, once emptied, is gone. Any face-up card of a deck may "
+        "be taken alone; nothing goes on a deck in draw mode. A King moved into, or turned up in, "
+        "a space of a row flips that row's deck. A deck's build button turns its top card into the "
+        "base of a built pile, which plays like a space of its row until its base leaves."
+    )
     pile_ids = PILE_IDS
-    pile_kinds: Mapping[str, str] = {**{p: "foundation" for p in FOUNDATION_IDS}, **{p: "space" for p in SPACE_IDS},
-                  "r2x": "space", **{p: "deck" for p in DECK_IDS}}
+    pile_kinds: Mapping[str, str] = {
+        **{p: "foundation" for p in FOUNDATION_IDS},
+        **{p: "space" for p in SPACE_IDS},
+        "r2x": "space",
+        **{p: "deck" for p in DECK_IDS},
+    }
     actions = frozenset({"build"})
 
     # ------------------------------------------------------------ deals
@@ -158,10 +164,12 @@ class MutatedSolitaire(Game):
         mode = state.extra[s - DECKS[0]] if s in DECKS else None
         if mode == DRAW:
             if move.card is None:
-                shown = [c for c in pile if not c & FACE_DOWN]      # never name a face-down card
+                shown = [c for c in pile if not c & FACE_DOWN]  # never name a face-down card
                 example = card_name(shown[-1]) if shown else "QH"
-                return (), (f"a card leaves a deck in draw mode alone and by name: "
-                            f"write it like '{src} {move.dst} {example}'")
+                return (), (
+                    f"a card leaves a deck in draw mode alone and by name: "
+                    f"write it like '{src} {move.dst} {example}'"
+                )
             if move.n != 1:
                 return (), f"a card leaves a deck in draw mode alone: {move.card} cannot take others along"
             card = parse_card(move.card)
@@ -176,18 +184,22 @@ class MutatedSolitaire(Game):
         floor = mode or 0
         if move.n > len(pile) - floor:
             if mode is not None:
-                return (), (f"a deck in built mode hides the cards beneath its base: "
-                            f"{src}'s built pile holds only {len(pile) - floor}")
+                return (), (
+                    f"a deck in built mode hides the cards beneath its base: "
+                    f"{src}'s built pile holds only {len(pile) - floor}"
+                )
             return (), f"{src} holds only {len(pile)} card{'s' * (len(pile) > 1)}"
-        moving = pile[-move.n:]
+        moving = pile[-move.n :]
         if any(c & FACE_DOWN for c in moving):
             return (), "a face-down card cannot be moved"
         if s in F and move.n > 1:
             return (), "a foundation gives back only its top card"
         for under, over in itertools.pairwise(moving):
             if not BUILD.fits(under, over):
-                return (), (f"{card_name(over)} on {card_name(under)} is not a run {BUILD.words()}: "
-                            "only such a run moves as a unit")
+                return (), (
+                    f"{card_name(over)} on {card_name(under)} is not a run {BUILD.words()}: "
+                    "only such a run moves as a unit"
+                )
         return moving, None
 
     def _destination_refusal(self, piles, d: int, moving: tuple) -> str | None:
@@ -210,8 +222,9 @@ class MutatedSolitaire(Game):
         target = piles[d]
         if target:
             if not BUILD.fits(target[-1], head):
-                return (f"{card_name(head)} does not fit on {card_name(target[-1])}: "
-                        f"spaces build {BUILD.words()}")
+                return (
+                    f"{card_name(head)} does not fit on {card_name(target[-1])}: spaces build {BUILD.words()}"
+                )
             return None
         if head & 15 != KING:
             return "an empty space takes only a King or a run headed by a King"
@@ -223,35 +236,46 @@ class MutatedSolitaire(Game):
 
     # ------------------------------------------------------------ positions
     def _extra_to_dict(self, extra: tuple) -> dict:
-        return {"decks": {pid: {"mode": "draw"} if base == DRAW else {"mode": "built", "base": base}
-                          for pid, base in zip(DECK_IDS, extra)}}
+        return {
+            "decks": {
+                pid: {"mode": "draw"} if base == DRAW else {"mode": "built", "base": base}
+                for pid, base in zip(DECK_IDS, extra)
+            }
+        }
 
     def _extra_from_dict(self, d: dict) -> tuple:
         """``"decks"``: {"d1": {"mode": "draw"}, "d2": {"mode": "built", "base": 3}, ...}; a
         deck left out (or the whole key) is in draw mode."""
         decks = d.get("decks", {})
         if not isinstance(decks, dict):
-            raise InvalidPosition("'decks' must be a dict like {'d1': {'mode': 'draw'}, "
-                                  "'d2': {'mode': 'built', 'base': 3}}")
+            raise InvalidPosition(
+                "'decks' must be a dict like {'d1': {'mode': 'draw'}, 'd2': {'mode': 'built', 'base': 3}}"
+            )
         unknown = [k for k in decks if k not in DECK_IDS]
         if unknown:
-            raise InvalidPosition(f"'decks' names unknown decks {', '.join(map(str, unknown))}: "
-                                  f"the decks are {', '.join(DECK_IDS)}")
+            raise InvalidPosition(
+                f"'decks' names unknown decks {', '.join(map(str, unknown))}: "
+                f"the decks are {', '.join(DECK_IDS)}"
+            )
         return tuple(self._mode_from_dict(pid, decks.get(pid, {"mode": "draw"})) for pid in DECK_IDS)
 
     @staticmethod
     def _mode_from_dict(pid: str, entry) -> int:
         if not isinstance(entry, dict) or entry.get("mode") not in ("draw", "built"):
-            raise InvalidPosition(f"deck {pid}: expected {{'mode': 'draw'}} or "
-                                  f"{{'mode': 'built', 'base': INDEX}}, not {shown(entry)}")
+            raise InvalidPosition(
+                f"deck {pid}: expected {{'mode': 'draw'}} or "
+                f"{{'mode': 'built', 'base': INDEX}}, not {shown(entry)}"
+            )
         if entry["mode"] == "draw":
             if set(entry) != {"mode"}:
                 raise InvalidPosition(f"deck {pid} is in draw mode: it has no base ({shown(entry)})")
             return DRAW
         base = entry.get("base")
         if set(entry) != {"mode", "base"} or isinstance(base, bool) or not isinstance(base, int) or base < 0:
-            raise InvalidPosition(f"deck {pid} is in built mode: 'base' must be the index (0 = bottom) "
-                                  f"of its base card in the pile, a whole number >= 0, in {shown(entry)}")
+            raise InvalidPosition(
+                f"deck {pid} is in built mode: 'base' must be the index (0 = bottom) "
+                f"of its base card in the pile, a whole number >= 0, in {shown(entry)}"
+            )
         return base
 
     def _check_position(self, piles, extra) -> None:
@@ -269,15 +293,19 @@ class MutatedSolitaire(Game):
                 raise InvalidPosition(f"{pid}: foundation cards lie face up, not {card_name(card)}")
             wanted_rank = i + 1
             if card & 15 != wanted_rank or (card ^ pile[0]) & 0x30:
-                raise InvalidPosition(f"{pid} is not a legal foundation: it builds up in suit from an Ace, "
-                                      f"so card {i + 1} cannot be {card_name(card)}")
+                raise InvalidPosition(
+                    f"{pid} is not a legal foundation: it builds up in suit from an Ace, "
+                    f"so card {i + 1} cannot be {card_name(card)}"
+                )
 
     @staticmethod
     def _check_run(pid: str, cards: tuple) -> None:
         for under, over in itertools.pairwise(cards):
             if not BUILD.fits(under, over):
-                raise InvalidPosition(f"{pid}: {card_name(over)} cannot lie on {card_name(under)}: "
-                                      f"face-up cards there build {BUILD.words()}")
+                raise InvalidPosition(
+                    f"{pid}: {card_name(over)} cannot lie on {card_name(under)}: "
+                    f"face-up cards there build {BUILD.words()}"
+                )
 
     def _check_space(self, pid: str, pile: tuple, odd: bool) -> None:
         down = sum(1 for c in pile if c & FACE_DOWN)
@@ -292,13 +320,19 @@ class MutatedSolitaire(Game):
     def _check_deck(self, pid: str, pile: tuple, base: int) -> None:
         if base == DRAW:
             if len(pile) > DECK_SIZE:
-                raise InvalidPosition(f"{pid} holds {len(pile)} cards: a deck in draw mode holds at most {DECK_SIZE}")
+                raise InvalidPosition(
+                    f"{pid} holds {len(pile)} cards: a deck in draw mode holds at most {DECK_SIZE}"
+                )
             return
         if base >= len(pile):
-            raise InvalidPosition(f"{pid}'s base index {shown(base)} is beyond its {len(pile)} cards "
-                                  "(a built deck whose base has left is back in draw mode)")
+            raise InvalidPosition(
+                f"{pid}'s base index {shown(base)} is beyond its {len(pile)} cards "
+                "(a built deck whose base has left is back in draw mode)"
+            )
         if base >= DECK_SIZE:
-            raise InvalidPosition(f"{pid}'s base index is {shown(base)}: at most {DECK_SIZE - 1} cards lie beneath a base")
+            raise InvalidPosition(
+                f"{pid}'s base index is {shown(base)}: at most {DECK_SIZE - 1} cards lie beneath a base"
+            )
         built = pile[base:]
         if any(c & FACE_DOWN for c in built):
             raise InvalidPosition(f"{pid}: the base of a built deck and every card on it lie face up")
@@ -310,8 +344,13 @@ class MutatedSolitaire(Game):
         r2x (it never refills) and the decks (each tied to its row) keep their places."""
         piles = state.piles
         rows = tuple(tuple(sorted(piles[s] for s in SPACES if ROW[s] == r)) for r in range(1, ROWS + 1))
-        return (tuple(sorted(piles[f] for f in F)), rows, piles[R2X],
-                tuple(piles[d] for d in DECKS), state.extra)
+        return (
+            tuple(sorted(piles[f] for f in F)),
+            rows,
+            piles[R2X],
+            tuple(piles[d] for d in DECKS),
+            state.extra,
+        )
 
     # ------------------------------------------------------------ display
     def format(self, state: State) -> str:
@@ -337,29 +376,44 @@ class MutatedSolitaire(Game):
     def layout(self) -> Layout:
         """Foundations on top (row 0), then rows 1..3: five spaces fanned down, the row's deck
         fanned right beside them, and r2x to the right of the decks in row 2."""
-        fan_room, deck_room = 1.0, 3.0      # a row grows as its fans grow (geometry.row_shifts)
+        fan_room, deck_room = 1.0, 3.0  # a row grows as its fans grow (geometry.row_shifts)
         step = 1 + PILE_GAP
         row_height = CARD_ASPECT + fan_room
-        rows_y = CARD_ASPECT + ROW_GAP      # row 1's top, below the foundations
+        rows_y = CARD_ASPECT + ROW_GAP  # row 1's top, below the foundations
         deck_x = COLUMNS * step + 0.35
         r2x_x = deck_x + deck_room + 0.35
         piles: list[PileLayout] = []
 
         def add(pid, x, y, fan, empty):
-            piles.append({"id": pid, "kind": self.pile_kinds[pid], "x": round(x, 3), "y": round(y, 3),
-                          "fan": fan, "z": 0, "empty": empty, "covered_by": [], "row": _row_of(pid)})
+            piles.append(
+                {
+                    "id": pid,
+                    "kind": self.pile_kinds[pid],
+                    "x": round(x, 3),
+                    "y": round(y, 3),
+                    "fan": fan,
+                    "z": 0,
+                    "empty": empty,
+                    "covered_by": [],
+                    "row": _row_of(pid),
+                }
+            )
 
         for i, pid in enumerate(FOUNDATION_IDS):
             add(pid, i * step, 0, "none", "A")
         for pid in SPACE_IDS:
             row, col = int(pid[1]), int(pid[3])
             add(pid, (col - 1) * step, rows_y + (row - 1) * row_height, "down", "K")
-        for pid in DECK_IDS:       # a deck spans the row of five it lies beneath on narrow screens
+        for pid in DECK_IDS:  # a deck spans the row of five it lies beneath on narrow screens
             add(pid, deck_x, rows_y + (int(pid[1]) - 1) * row_height, "right", "")
             piles[-1]["span"] = round(COLUMNS * step - PILE_GAP, 3)
         add("r2x", r2x_x, rows_y + row_height, "down", "×")
-        return {"width": round(r2x_x + 1, 3), "height": round(rows_y + ROWS * row_height, 3),
-                "piles": piles, "narrower": [self._narrow_layout(piles)]}
+        return {
+            "width": round(r2x_x + 1, 3),
+            "height": round(rows_y + ROWS * row_height, 3),
+            "piles": piles,
+            "narrower": [self._narrow_layout(piles)],
+        }
 
     @staticmethod
     def _narrow_layout(piles: list[PileLayout]) -> Arrangement:
@@ -367,8 +421,8 @@ class MutatedSolitaire(Game):
         so that the board is as wide as a row of five."""
         step = 1 + PILE_GAP
         rows_y = CARD_ASPECT + ROW_GAP
-        spaces_height = CARD_ASPECT + 1.0           # a row's spaces, with room to fan
-        block = spaces_height + CARD_ASPECT + ROW_GAP + 0.3     # then its deck, and a caption's room
+        spaces_height = CARD_ASPECT + 1.0  # a row's spaces, with room to fan
+        block = spaces_height + CARD_ASPECT + ROW_GAP + 0.3  # then its deck, and a caption's room
         places = {}
         for pile in piles:
             pid, row = pile["id"], pile["row"]
@@ -376,7 +430,10 @@ class MutatedSolitaire(Game):
             if pile["kind"] == "foundation":
                 places[pid] = [pile["x"], 0]
             elif pid in DECK_IDS or pid == "r2x":
-                places[pid] = [(COLUMNS - 1) * step if pid == "r2x" else 0, round(top + spaces_height + 0.3, 3)]
+                places[pid] = [
+                    (COLUMNS - 1) * step if pid == "r2x" else 0,
+                    round(top + spaces_height + 0.3, 3),
+                ]
             else:
                 places[pid] = [pile["x"], round(top, 3)]
         height = rows_y + ROWS * block

@@ -39,7 +39,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
     w_home, w_down, w_block, w_urgent = w["home"], w["down"], w["blockers"], w["urgent"]
     w_rows, w_decks, w_orphans = w["rows"], w["decks"], w["orphans"]
     stacks = tuple((i, ROW[i]) for i in SPACES + (R2X,))
-    stack_row = [0] * len(ROW)                 # by pile: its row if a space or r2x, else 0
+    stack_row = [0] * len(ROW)  # by pile: its row if a space or r2x, else 0
     for i, row in stacks:
         stack_row[i] = row
 
@@ -49,8 +49,9 @@ def mutated_score(game, weights=None) -> MutatedScore:
         if rank == 13:
             return False
         a, b = OTHER_COLOUR[card >> 4 & 3]
-        return ((level[a] > rank or (a << 4 | rank + 1) in beneath)
-                and (level[b] > rank or (b << 4 | rank + 1) in beneath))
+        return (level[a] > rank or (a << 4 | rank + 1) in beneath) and (
+            level[b] > rank or (b << 4 | rank + 1) in beneath
+        )
 
     def stack_orphans(pile, level) -> int:
         """The orphans of a space or built pile: a card lying on its host is carried by it;
@@ -66,7 +67,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
 
     def stack_value(pile, need, row, level):
         down, blockers, depth, urgent, _ = scan_pile(pile, need)
-        urgent_depth = depth + urgent * (row - 1)      # an urgent card still climbs its rows
+        urgent_depth = depth + urgent * (row - 1)  # an urgent card still climbs its rows
         value = w_down * down + w_block * blockers + w_urgent * urgent_depth + w_rows * row * len(pile)
         if w_orphans and row > 1:
             value += w_orphans * (row - 1) * stack_orphans(pile, level)
@@ -76,7 +77,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
     # foundations (which fix every card's urgency and orphans) stay the same. By foundation
     # levels: the need table, and each row's values of the piles seen (a deck's by its mode).
     by_level: dict = {}
-    stored = [0]            # values kept, for the size limit
+    stored = [0]  # values kept, for the size limit
 
     def level_caches(level, piles):
         caches = by_level.get(level)
@@ -91,7 +92,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
         loose = pile if base == DRAW else pile[:base]
         down = sum(1 for c in loose if c & FACE_DOWN)
         value = (w_decks + w_down) * down + w_rows * row * len(loose)
-        if w_orphans and row > 1:     # any face-up card of a deck may be taken: none is buried
+        if w_orphans and row > 1:  # any face-up card of a deck may be taken: none is buried
             value += w_orphans * (row - 1) * sum(1 for c in loose if hosts_gone(c, level))
         if base != DRAW:
             value += stack_value(pile[base:], need, row, level) + w_down * len(loose)
@@ -146,7 +147,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
         is scored at the first call."""
         old, old_modes = parent.piles, parent.extra
         level = foundation_levels(old)
-        known: tuple[float, list] | None = None      # the parent's score and caches, once asked
+        known: tuple[float, list] | None = None  # the parent's score and caches, once asked
 
         def child_score(child, moved) -> float:
             """``moved``: the piles the child's move took cards from and put them on (the
@@ -155,7 +156,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
             if known is None:
                 known = value_of(parent), level_caches(level, old)
             value, caches = known
-            if value <= 0.5:                          # the floor: the parts do not add up to it
+            if value <= 0.5:  # the floor: the parts do not add up to it
                 return value_of(child)
             need, decks = caches[0], caches[4]
             piles = child.piles
@@ -178,7 +179,7 @@ def mutated_score(game, weights=None) -> MutatedScore:
 
         return child_score
 
-    def score(state) -> float:       # value_of: moves_from, kept on score, may not refer to score
-        return value_of(state)       # (a reference cycle, which only the garbage collector frees)
+    def score(state) -> float:  # value_of: moves_from, kept on score, may not refer to score
+        return value_of(state)  # (a reference cycle, which only the garbage collector frees)
 
     return sibling_score(score, moves_from)

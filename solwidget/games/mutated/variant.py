@@ -4,5 +4,6 @@ Its rows, decks and flips are its own code, not the engine's parameters."""
 from ...engine.variation import Variation
 from .rules import MutatedSolitaire
 
-VARIATION = Variation(MutatedSolitaire, changes=(),
-                      otherwise="its rules are its own, not the engine's parameters")
+VARIATION = Variation(
+    MutatedSolitaire, changes=(), otherwise="its rules are its own, not the engine's parameters"
+)
