@@ -401,6 +401,7 @@ FIELD_GOOD = {
     "budget": lambda t: t == "" or (_float(t) is not None and _float(t) > 0),
     "max_states": lambda t: t == "" or (t.isascii() and t.isdigit() and len(t) <= 30 and int(t) >= 1),
     "rules": lambda t: t == "" or _json_object(t),
+    "difficulty": lambda t: t == "" or _json_object(t),
 }
 GOOD_RECORD = [
     "freecell",
@@ -413,6 +414,7 @@ GOOD_RECORD = [
     "",
     "300",
     json.dumps(rules_of(sw.load_game("freecell")), sort_keys=True),
+    "",
 ]
 
 

@@ -418,8 +418,8 @@ def core_arguments():
 def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     needs_native()
     rules = native.NativeSearch.pack_rules(game())
-    with_dead_ends = native.NativeSearch(native_search().x, [1.0] * 9, 0.5, BIG, BIG, 0.0).rules(
-        native_search().x
+    with_dead_ends = native.NativeSearch(native_search().expander, [1.0] * 9, 0.5, BIG, BIG, 0.0).rules(
+        native_search().expander
     )
     assert with_dead_ends[2] == 1, "the dead-end test runs in C"
     twin = len(with_dead_ends) - 24  # TWIN, the first of the six numbers
