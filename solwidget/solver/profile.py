@@ -33,12 +33,11 @@ from ..engine.patience import Patience
 from ..engine.state import State
 from .autoplay import safe_moves as patience_safe_moves
 from .budget import SearchOptions
-from .contract import CompiledSearch, Weights
+from .contract import CompiledSearch, NativeSearchClass, Weights
 from .expand import GenericExpander, PatienceExpander
 from .keys import plain_key_bytes
 
 if TYPE_CHECKING:
-    from .native_search import NativeSearch
     from .why import DeadEnd
 
 # A weighted A* beside a greedy search that prizes free cells, empty piles and ordered
@@ -60,7 +59,7 @@ class Profile:
     alone_after: int | None = None
     #: The family's compiled search: its native.py's ``NativeSearch`` subclass, which names
     #: its kernel and packs its rules (solver/native_search.py), or None (the Python search).
-    native: type[NativeSearch] | None = None
+    native: NativeSearchClass | None = None
 
     def lemmas(self, game: Game) -> dict[str, bool]:
         """Each lemma this profile knows, by name, and whether it holds under ``game``'s
