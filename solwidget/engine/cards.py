@@ -51,7 +51,7 @@ def card_name(card: int) -> str:
     return f"[{name}]" if card & FACE_DOWN else name
 
 
-def seen_codes(cards: tuple, hidden: int = 0) -> list[str]:
+def seen_codes(cards: tuple[int, ...], hidden: int = 0) -> list[str]:
     """A pile's cards as a player sees them: codes, the ``hidden`` lowest cards and every
     face-down one as ``BACK``."""
     return [BACK if i < hidden or c & FACE_DOWN else card_name(c) for i, c in enumerate(cards)]

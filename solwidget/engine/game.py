@@ -84,7 +84,7 @@ class Game:
     def __hash__(self) -> int:
         return hash(self.id)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # Pickled as its class and options (a variant's class, made at run time, pickles
         # as its definition instead: solwidget/variants.py).
         return (_made, (type(self), self.options))
@@ -410,7 +410,7 @@ class Game:
         return state_svg(state, unit, four_colour)
 
 
-def _made(cls: type[Game], options: dict) -> Game:
+def _made(cls: type[Game], options: dict[str, object]) -> Game:
     """A game again from its class and options (unpickling)."""
     return cls(**options)
 

@@ -98,3 +98,18 @@ class CompiledSearch(Search, Protocol):
     """A family's compiled search (``Profile.compiled_search``)."""
 
     def holds(self, state: State) -> bool: ...
+
+
+class NativeSearchClass(Protocol):
+    """A family's class of compiled searches (``Profile.native``: native_search.py's
+    ``NativeSearch`` subclassed), which makes one where its kernel runs the same search."""
+
+    def compiled_search(
+        self,
+        expander: GenericExpander,
+        weights: Weights | None,
+        depth_weight: float,
+        table_size: int,
+        frontier_size: int,
+        explore: float,
+    ) -> CompiledSearch | None: ...

@@ -18,14 +18,15 @@ import functools
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from typing import Protocol
 
 from ..compiled import native_module
+from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.state import Piles, State
 from . import search
-from .contract import Moves
+from .contract import Moves, Node, Weights
 from .expand import GenericExpander
 from .heuristics import DEFAULT_WEIGHTS, weights_of
 from .result import Progress
@@ -92,12 +93,20 @@ class NativeSearch(ABC):
     #: The names of the score's weights (heuristics.weights_of's), in the kernel's order.
     weight_names: tuple[str, ...] = ()
     #: The weights a search's ``weights`` are given over (the family's score's).
-    default_weights: dict = DEFAULT_WEIGHTS
+    default_weights: Weights = DEFAULT_WEIGHTS
 
     expander: GenericExpander
     core: SearchCore
 
-    def __init__(self, expander, weights, depth_weight, table_size, frontier_size, explore):
+    def __init__(
+        self,
+        expander: GenericExpander,
+        weights: Sequence[float],
+        depth_weight: float,
+        table_size: int,
+        frontier_size: int,
+        explore: float,
+    ) -> None:
         self.expander = expander
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(
@@ -111,18 +120,26 @@ class NativeSearch(ABC):
             self.dead_test(expander),
         )
 
-    def rules(self, expander) -> bytes:
+    def rules(self, expander: GenericExpander) -> bytes:
         """The rules the kernel plays by for ``expander``: its game's, packed (a family whose
         expander adds tables of its own, as a dead-end test's, packs them too)."""
         return self.pack_rules(expander.game)
 
-    def dead_test(self, expander):
+    def dead_test(self, expander: GenericExpander) -> Callable[[bytes], bool] | None:
         """A dead-end test search_core calls back in place of the kernel's, a function of a
         packed position, or None (the kernel's own, if it has one)."""
         return None
 
     @classmethod
-    def compiled_search(cls, expander, weights, depth_weight, table_size, frontier_size, explore):
+    def compiled_search(
+        cls,
+        expander: GenericExpander,
+        weights: Weights | None,
+        depth_weight: float,
+        table_size: int,
+        frontier_size: int,
+        explore: float,
+    ) -> NativeSearch | None:
         """A search of this class doing what ``_Search`` would with these arguments, or None
         where it would not be the same search: its kernel is not built here (or runs not:
         solwidget/compiled.py), the kernel does not take ``expander`` and ``explore``
@@ -137,13 +154,13 @@ class NativeSearch(ABC):
 
     @classmethod
     @abstractmethod
-    def accepts(cls, expander, explore: float) -> bool:
+    def accepts(cls, expander: GenericExpander, explore: float) -> bool:
         """Does the kernel run the same search as ``expander`` (its type, its options, its
         game within the kernel's ``search_core.limits``) exploring ``explore`` of its pops?"""
 
     @staticmethod
     @abstractmethod
-    def pack_rules(game) -> bytes:
+    def pack_rules(game: Game) -> bytes:
         """The rules of ``game`` as the kernel reads them (its ``load``)."""
 
     @abstractmethod
@@ -190,12 +207,12 @@ class NativeSearch(ABC):
                 setattr(closure, name, pooled)
         self.core.pool(closure.expanded, closure.generated)
 
-    def position(self, state) -> bytes:
+    def position(self, state: State) -> bytes:
         """The position of ``state`` as the kernel reads it: its piles encoded (a family
         whose positions hold more, as a deck's mode, says so)."""
         return self.encode(state.piles)
 
-    def seed(self, state, node) -> None:
+    def seed(self, state: State, node: Node) -> None:
         """``_Search.seed``: the start, reached by the moves of ``node`` at its depth (the
         engine's moves: a kernel's move may stand for several)."""
         self.core.seed(self.position(state), self.encode_moves(node[1]), node[2])

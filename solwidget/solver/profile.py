@@ -33,7 +33,7 @@ from ..engine.patience import Patience
 from ..engine.state import State
 from .autoplay import safe_moves as patience_safe_moves
 from .budget import SearchOptions
-from .contract import CompiledSearch, Weights
+from .contract import CompiledSearch, NativeSearchClass, Weights
 from .expand import GenericExpander, PatienceExpander
 from .keys import plain_key_bytes
 
@@ -59,7 +59,7 @@ class Profile:
     alone_after: int | None = None
     #: The family's compiled search: its native.py's ``NativeSearch`` subclass, which names
     #: its kernel and packs its rules (solver/native_search.py), or None (the Python search).
-    native: type | None = None
+    native: NativeSearchClass | None = None
 
     def lemmas(self, game: Game) -> dict[str, bool]:
         """Each lemma this profile knows, by name, and whether it holds under ``game``'s

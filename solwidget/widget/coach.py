@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 import traitlets
 
@@ -35,6 +36,9 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.state import State
 from ..solver.profile import profile_for
+
+if TYPE_CHECKING:
+    from ..solver import Hint
 
 COACH_STEP = 300  # expansions between two looks for a newer position
 QUIET = 0.1  # seconds the search leaves the kernel alone after a message or a move
@@ -108,7 +112,8 @@ class CoachMixin(traitlets.HasTraits):
     def _handle_custom_msg(self, content, buffers):
         """A message from the browser: the search steps aside while the kernel answers it."""
         self._coach_quiet_until = time.monotonic() + QUIET
-        super()._handle_custom_msg(content, buffers)
+        # ipywidgets.Widget's method, which follows this mixin in SolitaireWidget's MRO
+        super()._handle_custom_msg(content, buffers)  # type: ignore[misc]
 
     def _coach_wait(self, generation: int) -> None:
         """Sleep a moment (``PAUSE``: a thread of the kernel that waits to read a message gets
@@ -153,13 +158,21 @@ class CoachMixin(traitlets.HasTraits):
             target=self._coach_judge, args=(generation, index, state, before, seconds, line), daemon=True
         ).start()
 
-    def _coach_judge(self, generation, index, state, before, seconds, line) -> None:
+    def _coach_judge(
+        self,
+        generation: int,
+        index: int,
+        state: State,
+        before: State | None,
+        seconds: float,
+        line: tuple[list[State], list[Move]],
+    ) -> None:
         """The background part of ``_coach_moved``: this position, then, if it is lost, the
         one before it (was this the move that lost the game?), and if that one is lost too
         and no losing move is known on this line, the line's verdicts back to its start
         (coach.review's boundary search: a handful of positions)."""
 
-        def cancelled():
+        def cancelled() -> bool:
             self._coach_wait(generation)
             return self._coach_generation != generation
 
@@ -222,7 +235,7 @@ class CoachMixin(traitlets.HasTraits):
             return losing[0]
         return None
 
-    def _coach_hint(self, found) -> None:
+    def _coach_hint(self, found: Hint) -> None:
         """What a hint found, for the coach: its win, or its proof that nothing wins."""
         if found.winning and self.state is not None:
             self._judge.record_line(self.state, found.moves)
@@ -246,7 +259,7 @@ class CoachMixin(traitlets.HasTraits):
         work = self._deal_work
         self.difficulty = {}
 
-        def run():
+        def run() -> None:
             judge = Judge(DEAL_SECONDS)
             state = self.game.deal(number)
             verdict = judge.judge(state)
@@ -263,7 +276,7 @@ class CoachMixin(traitlets.HasTraits):
         threading.Thread(target=run, daemon=True).start()
 
 
-def first_winnable(game, number: int) -> int:
+def first_winnable(game: Game, number: int) -> int:
     """The first deal from ``number`` on that the solver has won (kept: solved once)."""
     judge = Judge(DEAL_SECONDS)
     for tried in range(MAX_SKIPPED):

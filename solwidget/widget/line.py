@@ -10,19 +10,52 @@ Playing, undo, redo, seek, restart, a new deal, autoplay and a replay change the
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from ..engine import words
 from ..engine.checks import flag, real_number, refuse
 from ..engine.errors import SolwidgetError
-from ..engine.geometry import place
+from ..engine.game import Game
+from ..engine.geometry import Layout, place
 from ..engine.moves import Move
 from ..engine.state import State
 
 
 class LineMixin:
     """The line of moves of a SolitaireWidget, and the moves that change it."""
+
+    # What the widget it is mixed into holds (SolitaireWidget).
+    game: Game
+    state: State | None
+    deal: int
+    moves_made: int
+    auto_foundations: bool
+    _layout: Layout
+    _lock: threading.RLock
+    _stop: threading.Event
+    _states: list[State]
+    _line: list[Move]
+    _heights: list[float]
+    _clock: float | None  # when the person's first move of this game was made
+    _offered: list[Move]
+    _solution_from: State | None
+    hold_sync: Callable[[], AbstractContextManager[object]]
+
+    if TYPE_CHECKING:  # and what it does: the widget's methods, and the other mixins'
+
+        @property
+        def _position(self) -> State: ...
+        def _show(self, index: int, message: str = "", kind: str = "", timed: bool = False) -> None: ...
+        def _reset(self, start: State, message: str) -> None: ...
+        def _with_ids(self, words: str, ids: str) -> str: ...
+        def _check_not_solving(self) -> None: ...
+        def _cancel_replay(self) -> None: ...
+        def _start(self, what: str, run: Callable[[Callable[[], bool]], None], background: bool) -> None: ...
+        def _coach_deal(self, number: int | None, current: int) -> int: ...
 
     @property
     def history(self) -> list[Move]:
@@ -43,7 +76,7 @@ class LineMixin:
         whose text ``sync.check_message`` reads)."""
         with self._lock, self.hold_sync():
             self._check_not_solving()
-            before = self.state
+            before = self._position
             new = before.play(move)  # raises, changing nothing, when illegal
             self._cancel_replay()
             self._append(new, move)
@@ -53,7 +86,7 @@ class LineMixin:
                 if home:
                     said += f"; {home} home"
             self._show(self.moves_made, message=self._with_ids(said, str(move)), timed=True)
-            return self.state
+            return self._position
 
     def _append(self, new: State, move: Move) -> None:
         """Put ``move`` (leading to ``new``) after the current position, dropping the redo part;
@@ -95,7 +128,7 @@ class LineMixin:
             self._cancel_replay()
             said = self._move_words(self.moves_made)
             self._show(self.moves_made - 1, message=f"undone: {said}", kind="info")
-            return self.state
+            return self._position
 
     def redo(self) -> State:
         """Play again the move that ``undo`` took back (the toolbar's Redo); returns the position shown.
@@ -110,7 +143,7 @@ class LineMixin:
             self._cancel_replay()
             said = self._move_words(self.moves_made + 1)
             self._show(self.moves_made + 1, message=f"redone: {said}", kind="info")
-            return self.state
+            return self._position
 
     def seek(self, index: int) -> State:
         """Go to the position after ``index`` moves of the current line (the scrubber)."""
@@ -120,13 +153,13 @@ class LineMixin:
             self._check_not_solving()
             self._cancel_replay()
             self._show(index)
-            return self.state
+            return self._position
 
     def restart(self) -> State:
         """Back to the start of this deal, forgetting the moves."""
         with self._lock:
             self._reset(self._states[0], message="restarted")
-            return self.state
+            return self._position
 
     def new_deal(self, number: int | None = None) -> State:
         """Deal ``number`` (the next one when not given)."""
@@ -135,7 +168,7 @@ class LineMixin:
             start = self.game.deal(number)  # raises InvalidDeal before anything changes
             self.deal = number
             self._reset(start, message=f"deal {number}")
-            return self.state
+            return self._position
 
     def autoplay(self) -> list[Move]:
         """Play the provably safe moves to the foundations (the solver's); return them."""
@@ -153,7 +186,9 @@ class LineMixin:
             )
         return played
 
-    def replay(self, moves=None, delay: float | None = 0.4, background: bool = True) -> None:
+    def replay(
+        self, moves: Iterable[Move | str] | None = None, delay: float | None = 0.4, background: bool = True
+    ) -> None:
         """Put ``moves`` after the current position and step through them, ``delay`` seconds
         apart (``delay=None`` only sets up the replay bar). Without ``moves``, replay the
         solver's win (else its best line) from the position it searched (going back to it
@@ -170,7 +205,7 @@ class LineMixin:
                 moves = self._offered
                 self._go_to_solution_start()
             start = self.moves_made
-            states, line = [self.state], []
+            states, line = [self._position], []
             for move in moves:  # check the whole line before changing anything
                 move = self.game.parse_move(move)
                 states.append(states[-1].play(move))
@@ -183,7 +218,7 @@ class LineMixin:
         if delay is None:
             return
 
-        def run(cancelled):
+        def run(cancelled: Callable[[], bool]) -> None:
             for index in range(start + 1, start + len(line) + 1):
                 if self._stop.wait(delay) or cancelled():
                     return

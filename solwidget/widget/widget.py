@@ -34,7 +34,7 @@ from ..engine.state import State
 from . import sync
 from .coach import CoachMixin, check_coach_options, first_winnable
 from .line import LineMixin
-from .worker import WorkerMixin
+from .worker import Exactly, WorkerMixin
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -180,7 +180,7 @@ class SolitaireWidget(LineMixin, WorkerMixin, CoachMixin, anywidget.AnyWidget):
         self._generation = 0  # bumped to cancel a worker without waiting
         self._solution_from: State | None = None
         self._offered: list[Move] = []  # the solver's win, else its best line
-        self._wins: dict = {}  # position -> the rest of a win found from it
+        self._wins: dict[Exactly, list[Move]] = {}  # position -> the rest of a win found from it
         self._shown: State | None = None  # the position the browser has
         self._states: list[State] = [start]
         self._line: list[Move] = []

@@ -11,18 +11,65 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from ..engine import words
 from ..engine.checks import flag, real_number, refuse, whole_number
 from ..engine.errors import SolwidgetError
-from ..engine.state import State
+from ..engine.moves import Move
+from ..engine.state import Extra, Piles, State
 from . import browser
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..solver import Hint, Progress, Solver
+    from ..solver.search import SolverOptions
+
+    class SearchBudget(SolverOptions, total=False):
+        """What ``hint`` and ``solve`` pass on (to ``sw.hint``, ``sw.Solver``): the search's
+        budgets and options."""
+
+        max_states: int | None
+        max_seconds: float | None
+
+
+Exactly = tuple[Piles, Extra]  # a position exactly (``_exactly``)
 
 
 class WorkerMixin:
     """A SolitaireWidget's solver, hints and replay steps, on one worker thread."""
 
-    def hint(self, **budget):
+    # What the widget it is mixed into holds (SolitaireWidget).
+    HINT_SECONDS: float
+    state: State | None
+    busy: str
+    message: str
+    message_kind: str
+    highlight: list[str]
+    solution: list[str]
+    solver_progress: dict[str, object]
+    solve_seconds: float | None
+    _lock: threading.RLock
+    _stop: threading.Event
+    _worker: threading.Thread | None
+    _generation: int
+    _wins: dict[Exactly, list[Move]]  # position -> the rest of a win found from it
+    _offered: list[Move]
+    _solution_from: State | None
+    hold_sync: Callable[[], AbstractContextManager[object]]
+
+    if TYPE_CHECKING:  # and what it does: the widget's methods, and the coach's
+
+        @property
+        def _position(self) -> State: ...
+        def _say(self, text: str, kind: str = "") -> None: ...
+        def _with_ids(self, words: str, ids: str) -> str: ...
+        def _coach_hint(self, found: Hint) -> None: ...
+
+    def hint(self, **budget: Unpack[SearchBudget]) -> Hint | None:
         """Ask the solver for a hint; highlight its move. Returns the Hint, or None.
 
         ``budget`` goes to ``sw.hint`` (max_states, max_seconds); by default the search
@@ -34,20 +81,21 @@ class WorkerMixin:
         from ..solver import hint as solver_hint
 
         self._check_not_solving()
-        known = None if budget else self._wins.get(_exactly(self.state))
+        known = None if budget else self._wins.get(_exactly(self._position))
+        found: Hint | None
         if known:
             found = Hint(known[0], True, list(known))
         else:
             budget.setdefault("max_seconds", self.HINT_SECONDS)
-            said = self.message, self.message_kind
+            shown_before = self.message, self.message_kind
             self._say("looking for a hint…", "info")
             try:
-                found = solver_hint(self.state, **budget)
+                found = solver_hint(self._position, **budget)
             except SolwidgetError:  # a bad budget: the widget stays as it was
-                self._say(*said)
+                self._say(*shown_before)
                 raise
             if found is not None and found.winning:
-                self._remember_win(self.state, found.moves)
+                self._remember_win(self._position, found.moves)
         with self._lock, self.hold_sync():
             if found is None:
                 self.highlight = []
@@ -60,11 +108,11 @@ class WorkerMixin:
                 return found
             self.highlight = [str(found.move)]
             why = "it leads to a win" if found.winning else "the most promising move"
-            said = self._with_ids(words.move_words(self.state, found.move), str(found.move))
+            said = self._with_ids(words.move_words(self._position, found.move), str(found.move))
             self._say(f"hint: {said}: {why}", "info")
         return found
 
-    def _remember_win(self, start: State, moves) -> None:
+    def _remember_win(self, start: State, moves: Iterable[Move]) -> None:
         """Each position of a win, with the rest of the win from it (for ``hint``)."""
         if len(self._wins) > 50_000:
             self._wins.clear()
@@ -74,7 +122,7 @@ class WorkerMixin:
             state = state.play(move)
 
     # ------------------------------------------------------------ the solver
-    def solve(self, background: bool = True, steps: int = 500, **options) -> None:
+    def solve(self, background: bool = True, steps: int = 500, **options: Unpack[SearchBudget]) -> None:
         """Run the solver on the current position, showing its progress; offer the win.
 
         ``options`` go to ``sw.Solver``; without ``max_states`` or ``max_seconds`` the search
@@ -82,10 +130,12 @@ class WorkerMixin:
         from ..solver import Solver
 
         if "max_states" not in options and "max_seconds" not in options:
-            options.update(max_seconds=self.solve_seconds, max_states=None)
-        self.show_solver(Solver(self.state, **options), background=background, steps=steps)
+            options.update({"max_seconds": self.solve_seconds, "max_states": None})
+        self.show_solver(Solver(self._position, **options), background=background, steps=steps)
 
-    def show_solver(self, solver, background: bool = True, steps: int = 500, every: float = 0.2) -> None:
+    def show_solver(
+        self, solver: Solver, background: bool = True, steps: int = 500, every: float = 0.2
+    ) -> None:
         """Show a running search live: its progress and best line, then its result.
 
         The solver is stepped ``steps`` states at a time, in a background thread (or here,
@@ -97,12 +147,12 @@ class WorkerMixin:
         whole_number("steps", steps, 1)
         real_number("every", every, 0.0)
         flag("background", background)
-        start = solver.state if isinstance(getattr(solver, "state", None), State) else self.state
+        start = solver.state if isinstance(getattr(solver, "state", None), State) else self._position
 
         budget = _budget_of(solver)
         self.solver_progress = {**_progress_dict(solver.progress, running=True), **budget}
 
-        def run(cancelled):
+        def run(cancelled: Callable[[], bool]) -> None:
             last = 0.0
             while not solver.done and not cancelled():
                 progress = solver.step(steps)
@@ -116,13 +166,17 @@ class WorkerMixin:
 
         self._start("solving", run, background)
 
-    def _solver_finished(self, solver, start: State) -> None:
+    def _solver_finished(self, solver: Solver, start: State) -> None:
         """One summary of the search that ended: won in N moves, lost (proved), unknown at
         the budget, or stopped; the line it offers (the win, else the best line) in words."""
         progress = {**_progress_dict(solver.progress, running=False), **_budget_of(solver)}
         result = solver.result if solver.done else None
         status = "stopped" if result is None else result.status
-        line = list(result.moves) if status == "won" else list(solver.progress.best_line or [])
+        line = (
+            list(result.moves)
+            if result is not None and status == "won"
+            else list(solver.progress.best_line or [])
+        )
         progress["status"] = status
         progress["summary"] = _summary(status, len(line), progress)
         progress["line_words"] = words.line_words(start, line[:200])
@@ -157,7 +211,7 @@ class WorkerMixin:
             self._generation += 1
             self.busy = ""
 
-    def _start(self, what: str, run, background: bool) -> None:
+    def _start(self, what: str, run: Callable[[Callable[[], bool]], None], background: bool) -> None:
         """Run ``run(cancelled)`` as the one worker; a newer worker cancels older ones."""
         self.stop()
         self._stop.clear()
@@ -167,7 +221,7 @@ class WorkerMixin:
         def cancelled() -> bool:
             return self._stop.is_set() or generation != self._generation
 
-        def guarded():
+        def guarded() -> None:
             try:
                 run(cancelled)
             finally:
@@ -185,23 +239,23 @@ class WorkerMixin:
             guarded()
 
 
-def _exactly(state: State) -> tuple:
+def _exactly(state: State) -> Exactly:
     """A position exactly, as a dict key: not ``state.key()``, which may equate positions
     whose piles sit in other places (and so whose moves have other names)."""
     return state.piles, state.extra
 
 
-def _budget_of(solver) -> dict:
+def _budget_of(solver: Solver) -> dict[str, int | float | None]:
     """The search's budget, for a progress bar: states and seconds (None: no limit)."""
 
-    def limit(name):
+    def limit(name: str) -> int | float | None:
         value = getattr(solver, name, None)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     return {"max_states": limit("max_states"), "max_seconds": limit("max_seconds")}
 
 
-def _summary(status: str, moves: int, progress: dict) -> str:
+def _summary(status: str, moves: int, progress: dict[str, object]) -> str:
     """The one sentence that ends a search: what it found, then what it spent."""
     spent = f"{progress.get('expanded') or 0:,} states in {progress.get('elapsed') or 0:.1f} s"
     if status == "won":
@@ -213,10 +267,10 @@ def _summary(status: str, moves: int, progress: dict) -> str:
     return f"stopped ({spent}); its best line has {moves} moves"
 
 
-def _progress_dict(progress, running: bool) -> dict:
+def _progress_dict(progress: Progress, running: bool) -> dict[str, object]:
     """The solver's progress as plain data for the browser."""
 
-    def number(name):
+    def number(name: str) -> int | float | None:
         value = getattr(progress, name, None)
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 

@@ -247,7 +247,8 @@ class NativeSearch(native_search.NativeSearch):
 
     def encode_moves(self, moves) -> bytes:
         """Moves as kernel.c keeps them, 3 bytes each; a run of turns as (stock, waste, k)."""
-        index, out = self._index, []
+        index = self._index
+        out: list[list[int]] = []  # [source, destination, cards] of each move kept
         for m in moves:
             if m == TURN:
                 if out and out[-1][0] == self._stock and out[-1][2] < 255:
