@@ -29,19 +29,11 @@ from ..engine.checks import flag, shown, whole_number
 from ..extras import require_extra
 from ..solver.budget import check_max_states, check_seconds
 from ..variants import Variant, definition_of, rules_of
-from .files import (
-    FileLock,
-    StudyIdentity,
-    checked_path,
-    done_in_file,
-    format_of,
-    load_study,
-    open_sink,
-    study_of,
-)
+from .files import StudyIdentity, checked_path, done_in_file, format_of, load_study, study_of
 from .ranges import DealRanges, parse_deals
 from .runners import OwnProcesses, progress_bar, runner_for, solve_deal
 from .table import COLUMNS, STATUSES, StudyError, StudyRow, StudyTable, record, wilson_interval
+from .writing import FileLock, open_sink
 
 __all__ = [
     "COLUMNS",
