@@ -25,7 +25,7 @@ from html import escape
 import solwidget as sw
 from solwidget.engine import words
 
-LEGAL, REFUSED = "#f2b705", "#e0403a"      # outline colours of the cards a move takes
+LEGAL, REFUSED = "#f2b705", "#e0403a"  # outline colours of the cards a move takes
 
 
 class Picture:
@@ -39,8 +39,9 @@ class Picture:
 
     def _repr_html_(self) -> str:
         figures = "".join(_figure(svg, caption, " ".join(self.lines)) for svg, caption in self.boards)
-        lines = "".join(f'<div style="font-size:14px;margin-top:2px">{escape(line)}</div>'
-                        for line in self.lines)
+        lines = "".join(
+            f'<div style="font-size:14px;margin-top:2px">{escape(line)}</div>' for line in self.lines
+        )
         return f"<div>{figures}{lines}</div>"
 
     def __repr__(self) -> str:
@@ -69,7 +70,7 @@ def moves(state: sw.State, *texts: str) -> Picture:
     """Several moves tried on one position: one picture, the cards each would move and where
     to outlined (gold if legal, red if refused; gold where a card is in both), and under it
     each move's verdict in words."""
-    marks: dict[str, list[str]] = {REFUSED: [], LEGAL: []}     # the later colour wins
+    marks: dict[str, list[str]] = {REFUSED: [], LEGAL: []}  # the later colour wins
     for text in texts:
         colour = LEGAL if state.explain(text) is None else REFUSED
         marks[colour] += _taken(state, text) + _target(state, text)
@@ -92,14 +93,20 @@ def _figure(svg: str, caption: str, lines: str) -> str:
     width = round(_svg_width(svg))
     alt = escape(": ".join(part for part in (caption, lines) if part))
     source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
-    return (f'<figure style="display:inline-block;vertical-align:top;margin:0 12px 6px 0;max-width:100%">'
-            f'<img src="{source}" width="{width}" style="max-width:100%;height:auto" alt="{alt}">'
-            + (f'<figcaption style="font-size:13px;text-align:center">{escape(caption)}</figcaption>' if caption else "")
-            + "</figure>")
+    return (
+        f'<figure style="display:inline-block;vertical-align:top;margin:0 12px 6px 0;max-width:100%">'
+        f'<img src="{source}" width="{width}" style="max-width:100%;height:auto" alt="{alt}">'
+        + (
+            f'<figcaption style="font-size:13px;text-align:center">{escape(caption)}</figcaption>'
+            if caption
+            else ""
+        )
+        + "</figure>"
+    )
 
 
 def _svg_width(svg: str) -> float:
-    head = svg[:svg.index(">")]
+    head = svg[: svg.index(">")]
     return float(head.split(' width="', 1)[1].split('"', 1)[0])
 
 
@@ -137,8 +144,11 @@ def _placed(before: sw.State, after: sw.State, text: str) -> list[str]:
 
 def _outline(svg: str, marks: dict[str, list[str]]) -> str:
     """The SVG with the cards that each colour's selectors pick outlined in that colour."""
-    rules = "".join(f"{', '.join(selectors)} {{ stroke: {colour}; stroke-width: 4px }}"
-                    for colour, selectors in marks.items() if selectors)
+    rules = "".join(
+        f"{', '.join(selectors)} {{ stroke: {colour}; stroke-width: 4px }}"
+        for colour, selectors in marks.items()
+        if selectors
+    )
     if not rules:
         return svg
     end = svg.index(">") + 1

@@ -192,19 +192,23 @@ def test_the_widget_rules_panel_points_to_the_game_in_the_rulebook(game_id):
 
 
 def test_every_readme_figure_is_a_command_and_its_output():
-    """Each figure of the README sits between markers that name the command which printed it
-    (benchmarks/readme.py runs them again): the command's scripts exist and its output is there."""
+    """Each figure of the README and of docs/studies.md sits between markers that name the
+    command which printed it (benchmarks/readme.py runs them again): the command's scripts
+    exist and its output is there."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import readme
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    figures = readme.FIGURE.findall(text)
-    assert len(figures) >= 4 and text.count("<!-- /figure -->") == len(figures)
-    for _kind, command, body in figures:
-        for part in command.split(" && "):
-            scripts = [word for word in part.split() if word.endswith(".py")]
-            assert scripts and all((ROOT / script).exists() for script in scripts), command
-        assert body.strip() and body.strip() != "```text\n```", f"no output under {command}"
+    for page in readme.PAGES:
+        text = page.read_text(encoding="utf-8")
+        figures = readme.FIGURE.findall(text)
+        assert figures and text.count("<!-- /figure -->") == len(figures), page
+        for _kind, command, body in figures:
+            for part in command.split(" && "):
+                scripts = [word for word in part.split() if word.endswith(".py")]
+                assert scripts and all((ROOT / script).exists() for script in scripts), command
+            assert body.strip() and body.strip() != "```text\n```", (
+                f"no output under {command} in {page.name}"
+            )
 
 
 def test_the_reference_shows_what_the_widget_takes_from_its_mixins():

@@ -14,8 +14,8 @@ from comm.base_comm import BaseComm
 
 import solwidget as sw
 
-SolitaireWidget = sw.SolitaireWidget    # imported now, with ipywidgets: the slow first step
-post = print            # replaced by the worker: post(kind, comm_id, data) to the page
+SolitaireWidget = sw.SolitaireWidget  # imported now, with ipywidgets: the slow first step
+post = print  # replaced by the worker: post(kind, comm_id, data) to the page
 _current = {"widget": None}
 
 
