@@ -498,6 +498,13 @@ def test_the_cli_without_a_time_limit_matches_the_api(straight, tmp_path, capsys
     assert capsys.readouterr().out.startswith(f"freecell, deals 1-6, {MAX_STATES:,} states per deal")
 
 
+def test_wilson_interval_holds_its_rate_even_at_0_and_100_percent():
+    for n in (1, 7, 100, 2000, 9999, 10000):
+        for k in range(n + 1) if n < 100 else (0, 1, n - 1, n):
+            low, high = wilson_interval(k, n)
+            assert 0.0 <= low <= k / n <= high <= 1.0, (k, n, low, high)
+
+
 def test_wilson_interval_matches_published_values():
     assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
     assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)

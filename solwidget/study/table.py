@@ -184,7 +184,8 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 % or 100 % one end is p itself; rounding may put it a hair past p, so it is p.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 # ------------------------------------------------------------------ written down
