@@ -25,7 +25,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 # The hardest deal of each game: open or the longest decided in the game's study
-# (docs/studies/GAME.csv), or named in docs/solver.md and README.md as open or the longest proof.
+# (docs/studies/GAME.parquet), or named in docs/solver.md and README.md as open or the longest proof.
 HARDEST = {
     "freecell": 92,
     "inverted_freecell": 82,

@@ -21,7 +21,6 @@ docs/studies/variants/NAME.parquet`` (deals 1-2000 for Reversed Solitaire's).
 """
 
 import argparse
-
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,15 +39,29 @@ RERUN = "_60s"
 # 1-10,000,000 with four cells (7,431,962 won; Wikipedia, "Baker's Game", Statistics).
 BRYAN = {0: "0.001%", 1: "0.18%", 2: "4.25%", 3: "28.9%", 4: "75.0%"}
 FC_SOLVE = {4: "74.3%"}
-ORDER = ["reversed_solitaire", "triple_interchange", "interlock", "mutated", "freecell", "inverted_freecell",
-         "interchange", "unlimited", "single_interchange", "quadruple_interchange", "love_a_duck", "guardian"]
+ORDER = [
+    "reversed_solitaire",
+    "triple_interchange",
+    "interlock",
+    "mutated",
+    "freecell",
+    "inverted_freecell",
+    "interchange",
+    "unlimited",
+    "single_interchange",
+    "quadruple_interchange",
+    "love_a_duck",
+    "guardian",
+]
 
 
 def studies() -> dict[str, tuple[StudyTable, str]]:
     """Each game's table, its unknown deals settled by the rerun file where there is one, and
     its budget in words."""
-    files = sorted((f for f in STUDIES.glob("*.parquet") if not f.stem.endswith(RERUN)),
-                   key=lambda f: ORDER.index(f.stem) if f.stem in ORDER else len(ORDER))
+    files = sorted(
+        (f for f in STUDIES.glob("*.parquet") if not f.stem.endswith(RERUN)),
+        key=lambda f: ORDER.index(f.stem) if f.stem in ORDER else len(ORDER),
+    )
     tables = {}
     for file in files:
         table = load_study(file)
@@ -68,14 +81,18 @@ def settled(table: StudyTable, rerun: StudyTable) -> tuple[StudyTable, str]:
         raise SystemExit(f"the rerun of {table.game} is of other rules than its study")
     rows = [decided.get(row.deal, row) if row.status == "unknown" else row for row in table]
     unknown = sum(row.status == "unknown" for row in table)
-    return replace(table, rows=rows), (f"{table.budget_text()}; the {unknown} left unknown "
-                                       f"again at {rerun.budget_text()}")
+    return replace(table, rows=rows), (
+        f"{table.budget_text()}; the {unknown} left unknown again at {rerun.budget_text()}"
+    )
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cells", action="store_true",
-                        help="print the table of Baker's Game by its free cells, not the games' table")
+    parser.add_argument(
+        "--cells",
+        action="store_true",
+        help="print the table of Baker's Game by its free cells, not the games' table",
+    )
     args = parser.parse_args(argv)
     settled_tables = studies()
     tables = {game: table for game, (table, _) in settled_tables.items()}
@@ -84,7 +101,9 @@ def main(argv=None) -> None:
     plots.solution_length_plot(tables, path=DOCS / "solution_lengths.png")
     series = cells_series()
     if any(series.values()):
-        plots.win_rate_curve({k: v for k, v in series.items() if v}, "free cells", path=DOCS / "free_cells.png")
+        plots.win_rate_curve(
+            {k: v for k, v in series.items() if v}, "free cells", path=DOCS / "free_cells.png"
+        )
     if args.cells:
         print_cells_table(series["Baker's Game"])
     else:
@@ -97,29 +116,40 @@ def print_games_table(settled_tables: dict[str, tuple[StudyTable, str]]) -> None
     for game, (table, budget) in settled_tables.items():
         c = table.counts()
         rate, low, high = table.win_rate()
-        print(f"| `{game}` | {table.deals[0]:,}-{table.deals[-1]:,} | {budget} | "
-              f"{c['won']:,} | {c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) |")
+        print(
+            f"| `{game}` | {table.deals[0]:,}-{table.deals[-1]:,} | {budget} | "
+            f"{c['won']:,} | {c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) |"
+        )
 
 
 def cells_series() -> dict[str, dict[int, StudyTable]]:
     """Reversed Solitaire and Baker's Game with 0 to 4 free cells (docs/variants.md)."""
     studies = STUDIES / "variants"
-    return {label: {n: load_study(studies / f"{prefix}_{n}_cells.parquet") for n in range(5)
-                    if (studies / f"{prefix}_{n}_cells.parquet").exists()}
-            for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))}
+    return {
+        label: {
+            n: load_study(studies / f"{prefix}_{n}_cells.parquet")
+            for n in range(5)
+            if (studies / f"{prefix}_{n}_cells.parquet").exists()
+        }
+        for label, prefix in (("Reversed Solitaire", "reversed"), ("Baker's Game", "bakers"))
+    }
 
 
 def print_cells_table(tables: dict[int, StudyTable]) -> None:
-    print("| free cells | deals | budget | won | lost | unknown | win rate (95% CI) | Bryan, random deals "
-          "| Freecell Solver, deals 1-10,000,000 |")
+    print(
+        "| free cells | deals | budget | won | lost | unknown | win rate (95% CI) | Bryan, random deals "
+        "| Freecell Solver, deals 1-10,000,000 |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for cells in sorted(tables, reverse=True):
         table = tables[cells]
         c = table.counts()
         rate, low, high = table.win_rate()
-        print(f"| {cells} | {table.deals[0]:,}-{table.deals[-1]:,} | {table.budget_text()} | {c['won']:,} | "
-              f"{c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) | {BRYAN[cells]} | "
-              f"{FC_SOLVE.get(cells, '-')} |")
+        print(
+            f"| {cells} | {table.deals[0]:,}-{table.deals[-1]:,} | {table.budget_text()} | {c['won']:,} | "
+            f"{c['lost']:,} | {c['unknown']:,} | {rate:.2%} ({low:.2%}-{high:.2%}) | {BRYAN[cells]} | "
+            f"{FC_SOLVE.get(cells, '-')} |"
+        )
 
 
 if __name__ == "__main__":
