@@ -126,9 +126,13 @@ def solution_length_plot(tables, ax=None, path=None):
     labelled = [(label, moves) for label, moves in labelled if moves]
     fig, ax = _axes(ax, max(2, len(labelled)))
     if labelled:
+        import matplotlib
+
+        # Matplotlib 3.10 names a box plot's direction ``orientation``; before, ``vert``.
+        newer = tuple(int(part) for part in matplotlib.__version__.split(".")[:2]) >= (3, 10)
         ax.boxplot(
             [moves for _, moves in labelled],
-            vert=False,
+            **({"orientation": "horizontal"} if newer else {"vert": False}),
             whis=(5, 95),
             showfliers=False,
             widths=0.6,
