@@ -544,6 +544,29 @@ def test_a_new_deal_ends_a_running_search():
     assert widget.solver_progress == {} and widget.solution == [] and widget.deal == 5
 
 
+def test_a_new_deal_wins_over_a_search_step_already_taken():
+    """The window that once let a finished step write the old deal's progress: the step
+    is done and waits for the lock while the new deal is dealt."""
+    import threading
+
+    solver_module = pytest.importorskip("solwidget.solver")
+    stepped = threading.Event()
+
+    class Signalling(solver_module.Solver):
+        def step(self, steps):
+            progress = super().step(steps)
+            stepped.set()
+            return progress
+
+    widget = sw.SolitaireWidget("triple_interchange", deal=1)
+    with widget._lock:  # the worker's step ends; its progress must wait for the lock
+        widget.show_solver(Signalling(widget.state, max_states=10**7), every=0.0)
+        assert stepped.wait(30)
+        widget.new_deal(5)
+    widget.wait(30)
+    assert widget.solver_progress == {} and widget.solution == [] and widget.deal == 5
+
+
 def test_show_solver_runs_in_the_background_and_stops():
     solver_module = pytest.importorskip("solwidget.solver")
     widget = sw.SolitaireWidget("triple_interchange", deal=1)

@@ -220,9 +220,11 @@ class LineMixin:
 
         def run(cancelled: Callable[[], bool]) -> None:
             for index in range(start + 1, start + len(line) + 1):
-                if self._stop.wait(delay) or cancelled():
+                if self._stop.wait(delay):
                     return
                 with self._lock:
+                    if cancelled():  # asked under the lock: a move or a new deal may just have come
+                        return
                     self._show(index)
 
         self._start("replaying", run, background)

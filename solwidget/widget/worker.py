@@ -157,12 +157,15 @@ class WorkerMixin:
             while not solver.done and not cancelled():
                 progress = solver.step(steps)
                 now = time.monotonic()
-                if now - last >= every and not cancelled():
+                if now - last >= every:
                     with self._lock:  # one thread at a time changes what is synced
+                        if cancelled():  # asked again under the lock: a new deal may just have come
+                            break
                         self.solver_progress = {**_progress_dict(progress, running=True), **budget}
                     last = now
-            if not cancelled() or self._stop.is_set():
-                self._solver_finished(solver, start)
+            with self._lock:
+                if not cancelled() or self._stop.is_set():  # Stop shows what was found
+                    self._solver_finished(solver, start)
 
         self._start("solving", run, background)
 
