@@ -366,16 +366,21 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert compiled(triple, inexact) is None, inexact
     assert compiled(triple, {}, autoplay=False) is None
     assert compiled(triple, {}, compress=False) is None
-    for game_id in ("interchange", "unlimited", "single_interchange"):
-        game = load(game_id)
+    kings = sw.variant(
+        "triple_interchange", id="native_ti_kings", name="native ti kings", empty="king"
+    ).game()
+    for game in (load("unlimited"), load("single_interchange"), kings):  # the bridges hold
+        expander = profile_for(game).expander(game)
+        assert isinstance(
+            native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
+        )
+    nothing = sw.variant(
+        "triple_interchange", id="native_ti_none", name="native ti none", empty="none"
+    ).game()
+    for game in (load("interchange"), nothing):  # one pass: no bridges; no dead ends either
         expander = profile_for(game).expander(game)
         assert type(expander) is not InterchangeExpander
-        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game_id
-    game = sw.variant("triple_interchange", id="native_ti_kings", name="native ti kings", empty="king").game()
-    assert (
-        native.NativeSearch.compiled_search(profile_for(game).expander(game), None, 0.5, BIG, BIG, 0.0)
-        is None
-    )
+        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game.id
 
 
 @pytest.mark.parametrize(

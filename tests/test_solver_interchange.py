@@ -7,7 +7,7 @@ import pytest
 from helpers import walk
 
 import solwidget as sw
-from solwidget.engine.cards import card_name
+from solwidget.engine.cards import KING, card_name
 from solwidget.games.interchange import reductions as interchange
 from solwidget.games.interchange.expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from solwidget.games.interchange.profile import InterchangeProfile
@@ -21,27 +21,28 @@ GAME = sw.load_game("triple_interchange")
 RANKS = "A23456789TJQK"
 
 
-def _foundations(levels) -> dict:
-    """Twelve foundations, three a suit (C, D, H, S), built up to the ranks given."""
+def foundations(levels) -> dict:
+    """The foundations, a deck's four after another's (C, D, H, S; a list of ranks for each
+    suit, one a deck), built up to the ranks given."""
     piles = {}
     for k, (suit, rank) in enumerate((s, r) for s, ranks in zip("CDHS", levels) for r in ranks):
         piles[f"f{k}"] = [RANKS[r] + suit for r in range(rank)]
     return piles
 
 
-def _position(piles: dict) -> sw.State:
-    full = {pid: [] for pid in GAME.pile_ids}
+def position_of(piles: dict, game=GAME) -> sw.State:
+    full = {pid: [] for pid in game.pile_ids}
     full.update(piles)
-    return GAME.state_from_dict({"game": "triple_interchange", "piles": full})
+    return game.state_from_dict({"game": game.id, "piles": full})
 
 
-def small_position(seed: int, left=(12, 18)) -> sw.State:
+def small_position(seed: int, left=(12, 18), game=GAME) -> sw.State:
     """A random endgame: foundations at random high ranks, ``left`` cards out, one card or
     more on each of most tableau piles (cards under the top face down at random), the
     others in the stock and waste."""
     rnd = random.Random(seed)
     while True:
-        levels = [[13 - min(13, int(rnd.expovariate(0.8))) for _ in range(3)] for _ in range(4)]
+        levels = [[13 - min(13, int(rnd.expovariate(0.8))) for _ in range(game.decks)] for _ in range(4)]
         out = [
             suit << 4 | rank
             for suit in range(4)
@@ -52,8 +53,9 @@ def small_position(seed: int, left=(12, 18)) -> sw.State:
         if left[0] <= len(out) <= left[1]:
             break
     rnd.shuffle(out)
-    piles = _foundations(levels)
-    filled = rnd.randint(6, 9)
+    piles = foundations(levels)
+    piles_out = len(game.tableau_indices)
+    filled = rnd.randint(piles_out * 2 // 3, piles_out)
     columns = [[out.pop()] for _ in range(filled)]
     while len(out) > 3 and rnd.random() < 0.6:
         rnd.choice(columns).insert(0, out.pop())
@@ -65,7 +67,7 @@ def small_position(seed: int, left=(12, 18)) -> sw.State:
     on_waste = rnd.randint(0, len(out))
     piles["waste"] = [card_name(c) for c in out[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in out[on_waste:]]
-    return _position(piles)
+    return position_of(piles, game)
 
 
 def _without_dead_ends(monkeypatch):
@@ -76,25 +78,42 @@ def _without_bridges(monkeypatch):
     monkeypatch.setattr(interchange, "bridges_apply", lambda game: False)
 
 
-def test_the_reductions_apply_to_the_any_card_unlimited_games_only():
-    assert interchange.applies(GAME) and interchange.applies(sw.load_game("quadruple_interchange"))
-    assert not any(
-        interchange.applies(sw.load_game(g))
-        for g in ("interchange", "unlimited", "single_interchange", "interlock", "freecell")
-    )
+def test_the_dead_ends_apply_to_the_family_and_the_bridges_where_the_stock_turns_round():
+    family = ("triple_interchange", "quadruple_interchange", "interchange", "unlimited", "single_interchange")
+    assert all(interchange.applies(sw.load_game(g)) for g in family)
+    assert [g for g in family if interchange.bridges_apply(sw.load_game(g))] == [
+        "triple_interchange",
+        "quadruple_interchange",
+        "unlimited",
+        "single_interchange",
+    ]
+    changed = [
+        {"empty": "none"},
+        {"build": "down in alternating colours"},
+        {"cells": 1},
+        {"moves": "one card"},
+    ]
+    others = [sw.load_game(g) for g in ("interlock", "freecell")]
+    others += [
+        sw.variant("unlimited", id=f"unlimited_{k}", name=f"Unlimited {k}", **change).game()
+        for k, change in enumerate(changed)
+    ]
+    assert not any(interchange.applies(game) or interchange.bridges_apply(game) for game in others)
+    three_card_draw = sw.variant("unlimited", id="unlimited_draw_3", name="Unlimited, draw 3", draw=3).game()
+    assert interchange.applies(three_card_draw) and not interchange.bridges_apply(three_card_draw)
 
 
 # -------------------------------------------------------------------- dead ends
 def _aces_under_twos(**changes) -> sw.State:
     """Clubs home; each other Ace under the 2 of its suit on a pile of its own; the rest
     of spades, hearts and diamonds (3 to King, three of each) in the stock."""
-    piles = _foundations([[13, 13, 13], [0, 0, 0], [0, 0, 0], [0, 0, 0]])
+    piles = foundations([[13, 13, 13], [0, 0, 0], [0, 0, 0], [0, 0, 0]])
     pairs = [("A" + s, "2" + s) for s in "DHS" for _ in range(3)]
     for t, (ace, two) in enumerate(pairs):
         piles[f"t{t}"] = [ace, two]
     piles["stock"] = [f"[{r}{s}]" for s in "DHS" for r in RANKS[2:] for _ in range(3)]
     piles.update(changes)
-    return _position(piles)
+    return position_of(piles)
 
 
 def test_twos_on_their_aces_with_no_pile_to_spare_are_dead(monkeypatch):
@@ -117,7 +136,7 @@ def test_a_dead_deal_is_proved_lost_at_once():
     assert result.status == "lost" and result.progress.expanded <= 1
 
 
-def _line_positions(state, moves):
+def line_positions(state, moves):
     yield state
     for move in moves:
         state = state.play(move)
@@ -129,7 +148,7 @@ def test_no_position_on_a_winning_line_is_dead(number):
     dead_ends = DeadEnds(GAME)
     result = sw.solve(GAME.deal(number), max_states=3000)
     assert result.status == "won", result
-    assert not any(dead_ends.is_dead(s) for s in _line_positions(GAME.deal(number), result.moves))
+    assert not any(dead_ends.is_dead(s) for s in line_positions(GAME.deal(number), result.moves))
 
 
 # Two searches, written out so that the positions below do not change with the portfolio.
@@ -177,18 +196,22 @@ def test_no_position_on_endgame_wins_is_dead():
         result = sw.solve(state, max_states=3000)
         if result.status == "won":
             wins += 1
-            assert not any(dead_ends.is_dead(s) for s in _line_positions(state, result.moves)), seed
+            assert not any(dead_ends.is_dead(s) for s in line_positions(state, result.moves)), seed
     assert wins >= 20
 
 
-def _plain_closure_is_dead(state) -> bool:
+def plain_closure_is_dead(state) -> bool:
     """interchange.py's relaxation applied the plain way, card by card, every rule to every
     card until nothing changes: the reference for DeadEnds.is_dead's quicker closure."""
-    piles = state.piles
-    cols = [[c & 63 for c in piles[t]] for t in GAME.tableau_indices]
-    loose = {c & 63 for c in piles[GAME.stock_index] + piles[GAME.waste_index]}
+    game, piles = state.game, state.piles
+    cols = [[c & 63 for c in piles[t]] for t in game.tableau_indices]
+    loose = {c & 63 for c in piles[game.stock_index] + piles[game.waste_index]}
+
+    def to_empty(t: int) -> bool:  # may a card of type t (and the run it heads) go to an empty pile?
+        return game.empty_takes == "any" or t & 15 == KING
+
     home = [0] * 64
-    for f in GAME.foundation_indices:
+    for f in game.foundation_indices:
         for card in piles[f]:
             home[card & 63] += 1
     ready = {t for t in range(64) if t & 15 == 1 or (1 < t & 15 <= 13 and home[t - 1] > home[t])}
@@ -203,14 +226,16 @@ def _plain_closure_is_dead(state) -> bool:
             if t in homeable and t in exposed | loose and (t + 1) & 15 <= 13:
                 homeable.add(t + 1)
         for t in reversed(range(64)):  # rule A, down each suit
-            if t in loose and (t + 1 in available or any(empty)):
+            if t in loose and (t + 1 in available or (any(empty) and to_empty(t))):
                 available.add(t)
         for k, col in enumerate(cols):
             for i in range(len(col)):
                 top = i  # the run in suit that lies on col[i]
                 while top + 1 < len(col) and col[top + 1] == col[top] - 1 and col[top] & 15 > 1:
                     top += 1
-                somewhere = col[i] + 1 in available or any(e for q, e in enumerate(empty) if q != k)
+                somewhere = col[i] + 1 in available or (
+                    to_empty(col[i]) and any(e for q, e in enumerate(empty) if q != k)
+                )
                 leaves = (all(gone[k][i + 1 :]) and col[i] in homeable) or (
                     all(gone[k][top + 1 :]) and somewhere
                 )
@@ -230,7 +255,7 @@ def test_the_dead_end_closure_is_the_plain_one():
     ]
     dead_ends = DeadEnds(GAME)
     answers = [dead_ends.is_dead(s) for s in positions]
-    assert answers == [_plain_closure_is_dead(s) for s in positions]
+    assert answers == [plain_closure_is_dead(s) for s in positions]
     assert 10 <= sum(answers) <= len(answers) - 10
 
 
@@ -239,7 +264,7 @@ def test_a_top_card_that_may_go_home_only_later_is_asked_again():
     # top, when the QS and KS over them have left; then the Queens go home, and the Kings
     # at the bottom of every other pile (DeadEnds skips a pile until it may change: here
     # only its top card's way home does)
-    piles = _foundations([[11, 11, 11], [11, 11, 11], [3, 3, 3], [11, 11, 13]])
+    piles = foundations([[11, 11, 11], [11, 11, 11], [3, 3, 3], [11, 11, 13]])
     piles.update(
         t0=["QH"] * 3 + ["QD"] * 3 + ["QC"] * 3 + ["5H"],
         t1=["KC", "4H", "QS"],
@@ -252,8 +277,8 @@ def test_a_top_card_that_may_go_home_only_later_is_asked_again():
         t8=["KH"],
         stock=["[KS]", "[KH]", "[5H]", "[5H]"] + [f"[{r}H]" for r in RANKS[5:11] for _ in range(3)],
     )
-    state = _position(piles)
-    assert not DeadEnds(GAME).is_dead(state) and not _plain_closure_is_dead(state)
+    state = position_of(piles)
+    assert not DeadEnds(GAME).is_dead(state) and not plain_closure_is_dead(state)
     assert sw.solve(state, max_states=2000).status == "won"
 
 
@@ -317,9 +342,9 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
     # 8S from the stock goes on 9S only if 7S (t1) follows at once, JH on QH only with TH;
     # 9H, 8H and 7H would take nothing; KH, JH and 8S go to the first empty pile only, each
     # with the card that follows it
-    state = _position(
+    state = position_of(
         {
-            **_foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
+            **foundations([[13] * 3, [13] * 3, [6, 13, 13], [6, 13, 13]]),
             "t0": ["KS", "QS", "JS", "TS", "9S"],
             "t1": ["7S"],
             "t2": ["QH"],
@@ -347,9 +372,9 @@ def test_a_reserve_card_goes_to_the_tableau_only_to_take_a_run():
 
 def test_a_reserve_card_goes_home_only_to_take_a_card_from_a_pile():
     # 7H and 8H go home from the stock only with 9H (t0) after them; QS only with KS
-    state = _position(
+    state = position_of(
         {
-            **_foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
+            **foundations([[13] * 3, [13] * 3, [6, 13, 13], [11, 13, 13]]),
             "t0": ["9H"],
             "t1": ["KH", "QH", "JH", "TH"],
             "stock": ["[7H]", "[KS]", "[8H]", "[QS]"],
@@ -381,7 +406,9 @@ def test_same_answers_with_and_without_bridges(monkeypatch, dead_positions):
 
 
 # -------------------------------------------------------------------- the fast path
-@pytest.mark.parametrize("game_id", ["triple_interchange", "quadruple_interchange"])
+@pytest.mark.parametrize(
+    "game_id", ["triple_interchange", "quadruple_interchange", "unlimited", "single_interchange"]
+)
 @pytest.mark.parametrize("autoplay", [True, False])
 def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
     # The fast path yields what the general Patience expander yields, in the same order,
@@ -395,11 +422,13 @@ def test_fast_interchange_successors_are_the_general_ones(game_id, autoplay):
         InterchangeExpander(game, autoplay=autoplay),
         InterchangeFamilyExpander(generic, autoplay=autoplay),
     )
-    positions = [p for number in (1, 2, 3) for p in walk(general, game.deal(number), 80, 7)]
-    if game_id == "triple_interchange":
-        positions += [p for seed in range(12) for p in walk(general, small_position(seed), 25, 3)]
-        assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
-        assert any(p.extra[0] for p in positions)
+    deals = (
+        (28, 68, 82) if game_id == "single_interchange" else (1, 2, 3)
+    )  # most of its deals are dead at once
+    positions = [p for number in deals for p in walk(general, game.deal(number), 80, 7)]
+    positions += [p for seed in range(12) for p in walk(general, small_position(seed, game=game), 25, 3)]
+    assert any(not p.piles[t] for p in positions for t in game.tableau_indices)
+    assert any(p.extra[0] for p in positions)
     for state in positions:
         assert fast.start(state) == general.start(state)
         assert list(fast.expand(state)) == list(general.expand(state))

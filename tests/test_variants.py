@@ -250,7 +250,7 @@ def test_a_variant_keeps_its_bases_profile_only_where_the_lemmas_hold():
     assert isinstance(profile_for(bakers).expander(bakers), CellsExpander)
     for game_id in (
         "freecell_0_cells",
-        "triple_interchange_kings",
+        "interchange_two_decks",
         "interlock_any_space",
         "interlock_draw_three",
     ):
@@ -258,6 +258,10 @@ def test_a_variant_keeps_its_bases_profile_only_where_the_lemmas_hold():
         base = sw.load_game(VARIANTS[game_id][0])
         assert profile_for(base) is not GENERIC and not profile_for(base).assumes(game, base), game_id
         assert profile_for(game) is GENERIC, game_id
+    # the Interchange family's lemmas hold where an empty pile takes only a King
+    kings = define("triple_interchange_kings").game()
+    assert profile_for(kings) is profile_for(sw.load_game("triple_interchange"))
+    assert profile_for(kings).lemmas(kings) == {"dead ends": True, "bridges": True}
     # Love a Duck relies only on its key's lemma, which holds for any of its variants
     runs = define("love_a_duck_runs").game()
     assert profile_for(runs) is profile_for(sw.load_game("love_a_duck"))
@@ -270,7 +274,9 @@ def test_a_variant_keeps_its_bases_profile_only_where_the_lemmas_hold():
         ("interlock", {"back piles alike", "bridges", "dead ends"}),
         ("triple_interchange", {"dead ends", "bridges"}),
         ("quadruple_interchange", {"dead ends", "bridges"}),
-        ("interchange", set()),
+        ("interchange", {"dead ends"}),
+        ("unlimited", {"dead ends", "bridges"}),
+        ("single_interchange", {"dead ends", "bridges"}),
         ("freecell", {"cells expander"}),
         ("mutated", {"settled cards stay home"}),
     ],

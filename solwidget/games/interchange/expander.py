@@ -117,7 +117,8 @@ class _Chain:
 
 
 class InterchangeExpander(InterchangeFamilyExpander):
-    """InterchangeFamilyExpander's successors for Triple and Quadruple Interchange (see above)."""
+    """InterchangeFamilyExpander's successors for the games with the bridges (fast_path: all but
+    Interchange's one pass)."""
 
     pooled_proofs = True  # a portfolio's searches may pool a loss proof (solver/search.py)
     score: PatienceScore  # heuristics.py's, and keys.py's cycle key (fast_path asks for both)
@@ -131,6 +132,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
         self._plans, self._runs, self._run_move = moves.plans, moves.runs, moves.run_move
         self._one = game.one_card_moves
         self._fits_on = hosts_in_order(game)  # by card, its hosts ascending
+        self._empty_takes = moves.empty_takes  # by card: does an empty pile take it?
         self._F, self._T = game.foundation_indices, game.tableau_indices
         self._S, self._W = game.stock_index, game.waste_index
         self._founds = slice(game.foundation_indices[0], game.foundation_indices[-1] + 1)
@@ -310,7 +312,7 @@ class InterchangeExpander(InterchangeFamilyExpander):
             if pile:
                 starts = [c for c in self._fits_on[pile[-1]] if c in in_reserve]
             elif b == first_empty:
-                starts = sorted(in_reserve)
+                starts = [c for c in sorted(in_reserve) if self._empty_takes[c]]
             else:
                 continue
             to_b = self._one[self._W][b]

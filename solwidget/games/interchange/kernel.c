@@ -57,6 +57,8 @@ typedef struct {
     uint8_t fits_on[128][64];         /* the cards that fit on a card, ascending (stock.hosts_in_order) */
     uint8_t nfits[128];
     uint8_t empty_takes[128];         /* an empty tableau pile takes a run headed by the card */
+    int any_to_empty;                 /* it takes every card (DeadEnds.any_to_empty) */
+    uint64_t room;                    /* the rank-14 bits of the Kings it takes (DeadEnds.room) */
     uint8_t builds[128][128];         /* the build's fits (face-down or not): the unsorted weight's */
     int decks, total;
     double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_reserve, w_unsorted;
@@ -430,19 +432,24 @@ static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
     }
     uint64_t ready = ready_of(R, p), needed = loose | tableau;
     if (needed & ~homeable_of(ready, needed)) return 1;
-    for (int k = 0; k < nt; k++) if (!bound[k]) return 0;     /* a pile may empty */
+    uint64_t room = 0;                                     /* a pile may empty: */
+    for (int k = 0; k < nt; k++)
+        if (!bound[k]) {
+            if (R->any_to_empty) return 0;                     /* any card leaves for it */
+            room = R->room;                                    /* a King may go there */
+        }
     uint64_t exposed = 0, homeable;
-    for (int k = 0; k < nt; k++) exposed |= tops[k][bound[k] - 1];
+    for (int k = 0; k < nt; k++) if (bound[k]) exposed |= tops[k][bound[k] - 1];
     for (;;) {
         homeable = homeable_of(ready, loose | exposed);
         int most = 0;
         for (int k = 0; k < nt; k++) if (bound[k] > most) most = bound[k];
         if (!(needed & ~homeable) && most <= 1) return 0;
-        uint64_t available = available_of(exposed, loose);
+        uint64_t available = available_of(exposed | room, loose);
         int changed = 0;
         for (int k = 0; k < nt; k++) {
             int b = bound[k];
-            if (asked[k] && !((homeable >> col[k][b - 1] & 1) || (available & hosts[k]))) continue;
+            if (!b || (asked[k] && !((homeable >> col[k][b - 1] & 1) || (available & hosts[k])))) continue;
             /* _lowest_leaver */
             int i = b - 1;
             uint64_t h = 0;
@@ -454,9 +461,12 @@ static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
             }
             hosts[k] = h; asked[k] = 1;
             if (b < bound[k]) {
-                if (!b) return 0;
+                if (!b) {                                      /* the pile may empty */
+                    if (R->any_to_empty) return 0;
+                    room = R->room;
+                }
                 bound[k] = b;
-                exposed |= tops[k][b - 1];
+                exposed |= tops[k][b ? b - 1 : 0];
                 changed = 1;
             }
         }
@@ -686,7 +696,7 @@ static int successors(Search *S, Ex *x) {
             for (int i = 0; i < R->nfits[top]; i++)
                 if (R->fits_on[top][i] < 64 && in_reserve[R->fits_on[top][i]]) starts[nstart++] = R->fits_on[top][i];
         } else if (b == first_empty_t) {
-            for (int c = 0; c < 64; c++) if (in_reserve[c]) starts[nstart++] = c;
+            for (int c = 0; c < 64; c++) if (in_reserve[c] && R->empty_takes[c]) starts[nstart++] = c;
         } else continue;
         for (int k = 0; k < nstart; k++) {
             Reserve rc;
@@ -823,6 +833,13 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     }
     if (size != at + 128 + 128 * 128) return "search_core: interchange rules of the wrong size";
     memcpy(R->empty_takes, b + at, 128);
+    R->any_to_empty = 1; R->room = 0;
+    for (int c = 0; c < 64; c++)
+        if ((c & 15) >= 1 && (c & 15) <= 13) {
+            if (!R->empty_takes[c]) R->any_to_empty = 0;
+            else if ((c & 15) == 13) R->room |= 1ull << (c + 1);
+        }
+    if (R->any_to_empty) R->room = 0;
     memcpy(R->builds, b + at + 128, sizeof R->builds);
     R->nf = nf; R->nt = nt; R->F0 = 0; R->T0 = nf; R->S = nf + nt; R->W = nf + nt + 1; R->np = nf + nt + 2;
     R->decks = decks; R->total = total;

@@ -8,8 +8,8 @@ plays by is packed here from the game (``pack_rules``) (which card goes on which
 what an empty pile takes, where each kind of pile lies, how many decks) and from the
 score's weights. It runs only where it is the same search:
 
-- the expander is ``InterchangeExpander`` (expander.fast_path: Triple and Quadruple
-  Interchange and the variants of their shape), plays safe moves, tests dead ends with
+- the expander is ``InterchangeExpander`` (expander.fast_path: every game of the family but
+  Interchange's one pass, and the variants of their shape), plays safe moves, tests dead ends with
   reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin), and the game's piles lie
   as kernel.c reads them (the foundations, the tableau, the stock, the waste; no cells)
   within its bounds (a key of at most 255 bytes), and so does every position the search

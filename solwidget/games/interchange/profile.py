@@ -25,7 +25,8 @@ class InterchangeProfile(Profile):
 
     def lemmas(self, game) -> dict[str, bool]:
         """The dead ends' and the bridges' lemmas (reductions.py): in-suit runs down, any card
-        to an empty pile, a draw-one stock with unlimited redeals, foundations from the Ace."""
+        or a King to an empty pile, foundations from the Ace; for the bridges, a draw-one
+        stock with unlimited redeals too."""
         return {"dead ends": reductions.applies(game), "bridges": reductions.bridges_apply(game)}
 
     def expander(self, game, weights=None, autoplay=True, compress=True):

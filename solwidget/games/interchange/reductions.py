@@ -1,11 +1,16 @@
-"""The solver's reductions for Triple Interchange (and Quadruple): dead ends, positions from
-which no win exists, found without search (below); and stock and waste cards played only in
-bridges, a card put on them at once (the section "reserve plays" further down).
+"""The solver's reductions for the Interchange family: dead ends, positions from which no
+win exists, found without search (below); and stock and waste cards played only in bridges,
+a card put on them at once (the section "reserve plays" further down).
 
-The game (docs/rules.md): several decks, foundations built up in suit from any Ace on
-any empty one, tableau built down in suit, a run in suit moves as a unit, an empty pile
-takes anything, and a draw-one stock with unlimited redeals, so that every stock or waste
-card can be played at any time. Face-down cards only wait for the cards above them to go.
+The games (docs/rules.md): one to four decks, foundations built up in suit from any Ace on
+any empty one (four a deck), tableau built down in suit, a run in suit moves as a unit. An
+empty pile takes anything (Triple, Quadruple Interchange) or only a King or a run headed by
+one (Interchange, Unlimited, Single Interchange). The stock turns one card at a time with
+unlimited redeals, so that every stock or waste card can be played at any time, but in
+Interchange, one pass. The test below takes every stock and waste card as within reach at
+any time, in every game: where that is not so (one pass), it only lets the relaxation find
+more events, so a position it calls dead is still dead. Face-down cards only wait for the
+cards above them to go.
 
 The test is a relaxation, as Interlock's (games/interlock/deadends.py): for a position it works out
 every event that *might* happen in some continuation, using for each kind of event a
@@ -21,17 +26,19 @@ The rules:
   that lay on it there has left p by then (alone or moved along with it).
 - H(c), for c of type (s, r) not home, needs X(c) (for a tableau card) and a foundation at
   r - 1 in suit s when c goes: either one is at r - 1 now (more copies of (s, r - 1) home
-  than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: twelve
-  foundations, twelve Aces), or some copy of (s, r - 1) not home now goes home first:
-  N((s, r - 1)). Stock and waste cards are always within reach (unlimited redeals).
+  than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: four
+  foundations a deck, one for each Ace), or some copy of (s, r - 1) not home now goes home
+  first: N((s, r - 1)). Stock and waste cards are taken as always within reach (above).
 - A(t) needs X(c) for a tableau copy c of t, or a stock or waste copy and a place for it:
-  A of a host type (one rank higher, same suit; none for a King) or some E(q).
+  A of a host type (one rank higher, same suit; none for a King) or some E(q), where an
+  empty pile takes t (any card, or a King).
 - L(c), for c in p, needs H(c), or that c moves as the head of a group, onto a host
-  (A((s, r + 1))) or an empty pile q != p (E(q)). The group is c and the cards above it,
-  so every card above c has left p before, except those still on it in the moving group:
-  they follow c down in suit, so they are among the run that lies on c now (identities
-  counted, face-down or not), and every card above that run has left p before. A card of
-  that run leaves p with c: L(c) gives L of each of them.
+  (A((s, r + 1))) or an empty pile q != p that takes c (E(q); any card, or a King: in the
+  games where an empty pile takes only Kings, no other card leaves for one). The group is c
+  and the cards above it, so every card above c has left p before, except those still on it
+  in the moving group: they follow c down in suit, so they are among the run that lies on c
+  now (identities counted, face-down or not), and every card above that run has left p
+  before. A card of that run leaves p with c: L(c) gives L of each of them.
 - E(p), for a pile p that holds cards, needs L of its bottom card (cards come and go at
   the top only, so the bottom card leaves last).
 Starting from the facts of the position (the cards home, the empty piles, the cards on
@@ -54,30 +61,26 @@ from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge
 from .rules import InterchangeFamily
 
 
-def _fits(game) -> bool:
-    """Triple and Quadruple Interchange: in-suit runs, any card to an empty pile, a
-    draw-one stock with unlimited redeals, foundations from any Ace, up to the King."""
+def applies(game) -> bool:
+    """Does the dead-end test below hold for ``game``? In-suit runs down, one rank a step,
+    moving as a unit; no cells; four foundations a deck, built up from any Ace; an empty
+    pile that takes any card or a King (and a run headed by one); any stock."""
     return (
         isinstance(game, InterchangeFamily)
         and game.group == "run"
-        and game.empty_takes == "any"
-        and game.draw == 1
-        and game.redeals is None
+        and game.empty_takes in ("any", "king")
         and game.step == 1
+        and len(game.foundation_indices) == 4 * game.decks
         and not game.cell_indices
         and game.build.direction == -1
         and game.build.suits == "same"
     )
 
 
-def applies(game) -> bool:
-    """Does the dead-end test below hold for ``game``?"""
-    return _fits(game)
-
-
 def bridges_apply(game) -> bool:
-    """Do the bridges below hold for ``game``?"""
-    return _fits(game)
+    """Do the bridges below hold for ``game``? As the dead ends, with a stock that turns
+    one card at a time, redealt as often as wanted (every reserve card within reach)."""
+    return applies(game) and game.draw == 1 and game.redeals is None
 
 
 class DeadEnds:
@@ -88,6 +91,8 @@ class DeadEnds:
         self.foundation_indices, self.tableau_indices = game.foundation_indices, game.tableau_indices
         assert tuple(range(len(self.foundation_indices))) == self.foundation_indices
         self.reserve_piles = (game.stock_index, game.waste_index)
+        self.any_to_empty = game.empty_takes == "any"
+        self.room = KING_ROOM if game.empty_takes == "king" else 0
         # What the test reads of a pile or of the foundations depends on them alone, and a
         # position shares most of them with its parent: kept here, bounded (a pile's entry
         # is about 1 KB: at most 50 MB).
@@ -121,29 +126,35 @@ class DeadEnds:
             return True  # card on top: neither end below changes that
         # bound[k]: the cards of column k from bound[k] up have been found to leave
         bound = [len(col) for col in columns]
-        if 0 in bound:  # a pile may empty: any card may leave for it (rule L), top down:
-            return False  # all do, and every type may go home (just seen)
+        room = 0  # once a pile may be empty: the Kings' host there (see KING_ROOM)
+        if 0 in bound:  # a pile may empty
+            if self.any_to_empty:  # any card may leave for it (rule L), top down: all do,
+                return False  # and every type may go home (just seen)
+            room = self.room
         hosts: list[int | None] = [None] * len(columns)  # hosts[k]: see _lowest_leaver (None: not asked)
         exposed = 0  # X found for some tableau copy
         for masks, b in zip(tops, bound):
-            exposed |= masks[b - 1]
+            if b:
+                exposed |= masks[b - 1]
         while True:
             homeable = _homeable(ready, loose | exposed)
             if needed & ~homeable == 0 and max(bound) <= 1:
                 return False  # bounds only fall and homeable only grows: so it ends
-            available = _available(exposed, loose)
+            available = _available(exposed | room, loose)
             changed = False
             for k, col in enumerate(columns):
                 b = bound[k]
                 wants = hosts[k]
-                if wants is not None and not (homeable >> col[b - 1] & 1 or available & wants):
-                    continue  # what its cards wait for is still missing: as it was
+                if not b or (wants is not None and not (homeable >> col[b - 1] & 1 or available & wants)):
+                    continue  # gone, or what its cards wait for is still missing: as it was
                 lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
                 if lowest < b:
-                    if not lowest:
-                        return False  # a pile may empty: as above
+                    if not lowest:  # the pile may empty
+                        if self.any_to_empty:
+                            return False  # as above
+                        room = self.room
                     bound[k] = lowest
-                    exposed |= tops[k][lowest - 1]
+                    exposed |= tops[k][lowest - 1 if lowest else 0]
                     changed = True
             if not changed:
                 break
@@ -179,6 +190,10 @@ class DeadEnds:
 
 
 ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
+# An empty pile that takes a King, as the host of rank 14 that a King waits for: with these
+# bits among the available types, rule L lets a King head a run to an empty pile (no other
+# card may go there), and rule A makes a loose King available (its host, one rank up, is).
+KING_ROOM = sum(1 << (suit << 4 | KING + 1) for suit in range(4))
 _TYPE = bytes(c & 63 for c in range(256))  # bytes.translate: a card's type, face up
 _BITS = [1 << t for t in range(64)]  # a type's bit
 RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
@@ -195,8 +210,9 @@ def _homeable(ready: int, present: int) -> int:
 
 def _available(exposed: int, loose: int) -> int:
     """Rule A by type: a copy on top of a pile, or a loose copy with a place to go: a host
-    (one rank up, same suit) that is available (with a pile that may empty, is_dead needs
-    rule A no more)."""
+    (one rank up, same suit) that is available; an empty pile is a King's host (KING_ROOM
+    in ``exposed``) where it takes only Kings; where it takes any card, is_dead needs rule A
+    no more once a pile may empty."""
     available = exposed
     while True:
         grown = available | (loose & (available >> 1))
@@ -224,11 +240,12 @@ def _run_lengths(col) -> list[int]:
 
 def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
     """The new bound of a column whose cards from ``b`` up are found to leave: each card
-    below that might leave (rule L) lowers it; a candidate's run must reach the bound. No
-    pile may be empty (rule L's empty pile: every card leaves, is_dead sees to that).
+    below that might leave (rule L) lowers it; a candidate's run must reach the bound.
     Also the hosts that the cards left below the bound, which might still lead a run away,
     wait for (as a mask of types): until one of them is available, or the top card
-    homeable, the column keeps its bound. A King waits for rank 14, never available."""
+    homeable, the column keeps its bound. A King waits for rank 14: available once a pile
+    may be empty, in a game where an empty pile takes Kings (KING_ROOM); where it takes
+    any card, is_dead has answered by then."""
     i = b - 1
     hosts = 0
     while i >= 0 and i + run[i] >= b - 1:
@@ -266,21 +283,21 @@ def _lowest_leaver(col, run, b, homeable, available) -> tuple[int, int]:
 # keeps its top for (b); a run carrying X has the same head without it and still fits
 # where it goes; the card under X on the tableau cannot go home while X lies on it, and
 # is on top again for (b); an empty pile where X went stays empty, which only adds room
-# (any card may go to an empty pile, and runs move whole whatever the empty piles, so no
-# move's legality depends on their number); the reserve holding one card more changes no
-# other reserve play. So the new line still wins. After (b) no play at t or later is late:
-# the plays moved one place earlier keep the moves that followed them, but for the last,
-# now followed by X's play, and that one was no late-able reserve play before (the move
-# after it put a card on X, not on it, and it came after t); X's play is now followed by
-# the move that puts a card on X. So (length, index of the last late play) drops in
-# every step, and the steps end with a line as claimed. The proof tracks physical cards,
-# so copies of a card change nothing.
+# (what an empty pile takes, any card or a King, and that runs move whole do not depend on
+# how many piles are empty, so no move's legality does); the reserve holding one card more
+# changes no other reserve play. So the new line still wins. After (b) no play at t or
+# later is late: the plays moved one place earlier keep the moves that followed them, but
+# for the last, now followed by X's play, and that one was no late-able reserve play before
+# (the move after it put a card on X, not on it, and it came after t); X's play is now
+# followed by the move that puts a card on X. So (length, index of the last late play)
+# drops in every step, and the steps end with a line as claimed. The proof tracks physical
+# cards, so copies of a card change nothing.
 #
 # Consequence for the search. Chaining the plays that follow each other, every reserve play
 # of a normal line starts a *bridge*: reserve cards X1, ..., Xk, each played on the one
-# before, X1 onto a tableau card or an empty pile, then a run from a pile onto Xk; or X1
-# onto a foundation (an Ace onto an empty one), then a card from the top of a pile home
-# onto Xk, or Xk a King. The expander offers bridges instead of single reserve plays, each
+# before, X1 onto a tableau card or an empty pile that takes it, then a run from a pile
+# onto Xk; or X1 onto a foundation (an Ace onto an empty one), then a card from the top of
+# a pile home onto Xk, or Xk a King. The expander offers bridges instead of single reserve plays, each
 # with its macro moves (turns included). If a position has a win, take a shortest one and
 # put it in normal form: its first move or bridge is a successor from which a win of fewer
 # moves exists, and safe autoplay after it only deletes moves (solver/autoplay.py). By
@@ -320,7 +337,7 @@ def bridges(game, state):
             continue
         else:
             empty_seen = True
-            starts = sorted(reserve)
+            starts = sorted(c for c in reserve if game.empty_pile_takes(piles, b, c))
         for first in starts:
             chain: tuple[int, ...] = (first,)
             while True:

@@ -1,0 +1,163 @@
+"""The Interchange family's dead ends and bridges where an empty pile takes only a King
+(Interchange, Unlimited, Single Interchange; games/interchange/reductions.py), each checked
+against searches without them that end: nothing on a win is dead, what is dead is lost."""
+
+import random
+
+import pytest
+from test_solver_interchange import (
+    RANKS,
+    foundations,
+    line_positions,
+    plain_closure_is_dead,
+    position_of,
+    small_position,
+)
+
+import solwidget as sw
+from solwidget.engine.cards import card_name
+from solwidget.games.interchange import reductions
+from solwidget.games.interchange.reductions import DeadEnds
+
+UNLIMITED, SINGLE, ONE_PASS = (sw.load_game(g) for g in ("unlimited", "single_interchange", "interchange"))
+KING_GAMES = (UNLIMITED, SINGLE, ONE_PASS)
+
+
+def _without_dead_ends(monkeypatch):
+    monkeypatch.setattr(reductions, "applies", lambda game: False)
+    monkeypatch.setattr(reductions, "bridges_apply", lambda game: False)
+
+
+def _king_under_its_ace(empty: str = "king") -> sw.State:
+    """Single Interchange with clubs and diamonds home, spades to the ten, KH, AH, 2H on one
+    pile (2H on top), the rest of hearts and spades in the stock, four empty piles."""
+    game = SINGLE
+    if empty != "king":
+        game = sw.variant("single_interchange", id="single_any", name="Single, any card", empty=empty).game()
+    piles = foundations([[13], [13], [0], [10]])
+    piles.update(t0=["KH", "AH", "2H"], stock=[f"[{r}H]" for r in RANKS[2:12]] + ["[JS]", "[QS]", "[KS]"])
+    return position_of(piles, game)
+
+
+def test_an_empty_pile_that_takes_only_kings_is_no_way_out(monkeypatch):
+    # 2H must leave for AH to go home: onto 3H, which waits in the stock for 4H ... for KH,
+    # under AH; the empty piles take only a King (KS, and the spades on it, may go there).
+    # Where they take any card, 2H goes there.
+    dead, alive = _king_under_its_ace(), _king_under_its_ace(empty="any")
+    assert DeadEnds(dead.game).is_dead(dead) and plain_closure_is_dead(dead)
+    assert not DeadEnds(alive.game).is_dead(alive) and not plain_closure_is_dead(alive)
+    assert sw.solve(alive).status == "won"
+    _without_dead_ends(monkeypatch)
+    result = sw.solve(dead)
+    assert result.status == "lost" and result.progress.expanded > 1
+
+
+def test_a_king_from_the_stock_takes_an_empty_pile_and_frees_the_rest():
+    # the same, but KH in the stock: it goes to an empty pile, QH ... 3H follow, 2H goes on
+    piles = foundations([[13], [13], [0], [13]])
+    piles.update(t0=["AH", "2H"], stock=[f"[{r}H]" for r in RANKS[2:]])
+    state = position_of(piles, SINGLE)
+    assert not DeadEnds(SINGLE).is_dead(state) and not plain_closure_is_dead(state)
+    assert sw.solve(state).status == "won"
+
+
+def tangled_position(game, seed: int) -> sw.State:
+    """A random endgame that is often lost: 16 to 26 cards out above foundations at
+    random ranks, laid face up in random order on every tableau pile (so that a King may
+    bury the cards of its suit), a few in the stock."""
+    rnd = random.Random(seed)
+    piles_out = len(game.tableau_indices)
+    while True:
+        levels = [[13 - rnd.choice((0, 3, 5, 7, 9)) for _ in range(game.decks)] for _ in range(4)]
+        out = [s << 4 | r for s in range(4) for r in range(1, 14) for level in levels[s] if r > level]
+        if 16 <= len(out) <= 26 + piles_out:
+            break
+    rnd.shuffle(out)
+    piles = foundations(levels)
+    columns = [[out.pop()] for _ in range(piles_out)]
+    while out and rnd.random() < 0.9:
+        rnd.choice(columns).insert(0, out.pop())
+    for t, column in enumerate(columns):
+        piles[f"t{t}"] = [card_name(c) for c in column]
+    piles["stock"] = [f"[{card_name(c)}]" for c in out]
+    return position_of(piles, game)
+
+
+def _random_walks(game, deals, steps=60, every=6):
+    """Every ``every``-th position of a walk of random legal moves from each deal."""
+    rng = random.Random(1)
+    for deal in deals:
+        state = game.deal(deal)
+        for step in range(steps):
+            if step % every == 0:
+                yield state
+            moves = game.legal_moves(state)
+            if not moves:
+                break
+            state = state.play(rng.choice(moves))
+
+
+@pytest.mark.parametrize("game", KING_GAMES, ids=lambda g: g.id)
+def test_the_dead_end_closure_is_the_plain_one_where_kings_only_fill_a_pile(game):
+    positions = list(_random_walks(game, range(1, 31)))
+    dead_ends = DeadEnds(game)
+    answers = [dead_ends.is_dead(s) for s in positions]
+    assert answers == [plain_closure_is_dead(s) for s in positions]
+    assert 5 <= sum(answers) <= len(answers) - 5
+
+
+@pytest.mark.parametrize(
+    "game, seeds", [(UNLIMITED, 40), (SINGLE, 40), (ONE_PASS, 12)], ids=["unlimited", "single", "one_pass"]
+)
+def test_no_position_on_a_win_is_dead_and_what_is_dead_is_lost(game, seeds, monkeypatch):
+    """Endgames solved with the reductions and without them, searched to the end: the same
+    answers, none of the positions on a win found dead, and those found dead lost."""
+    dead_ends = DeadEnds(game)
+    states = [tangled_position(game, seed) for seed in range(seeds)]
+    dead = [dead_ends.is_dead(s) for s in states]
+    with_them = [sw.solve(s, max_states=50_000) for s in states]
+    for state, result in zip(states, with_them):
+        if result.status == "won":
+            assert not any(dead_ends.is_dead(s) for s in line_positions(state, result.moves))
+    _without_dead_ends(monkeypatch)
+    without = [sw.solve(s, max_states=50_000).status for s in states]
+    assert [r.status for r in with_them] == without
+    assert all(answer == "lost" for answer, is_dead in zip(without, dead) if is_dead)
+    assert sum(dead) >= 1 and without.count("won") >= 5
+
+
+@pytest.mark.parametrize("deal", [4, 6, 10, 11])
+def test_no_position_on_an_unlimited_win_is_dead(deal):
+    result = sw.solve(UNLIMITED.deal(deal), max_seconds=30)
+    assert result.status == "won"
+    assert not any(DeadEnds(UNLIMITED).is_dead(s) for s in line_positions(UNLIMITED.deal(deal), result.moves))
+
+
+@pytest.mark.parametrize("game", (UNLIMITED, SINGLE), ids=lambda g: g.id)
+def test_bridges_are_legal_lines_and_only_kings_start_one_on_an_empty_pile(game):
+    count = onto_empty = 0
+    for seed in range(40):
+        state = small_position(seed, (8, 14), game)
+        empty = {game.pile_ids[t] for t in game.tableau_indices if not state.piles[t]}
+        for moves, child in reductions.bridges(game, state):
+            reached = state
+            for move in moves:
+                reached = reached.play(move)  # the engine refuses an illegal move
+            assert reached.piles == child.piles, (seed, moves)
+            first = next(m for m in moves if m.src == "waste")
+            if first.dst in empty:
+                onto_empty += 1
+                assert child.piles[game.index_of[first.dst]][0] & 15 == 13, (seed, moves)
+            count += 1
+    assert count >= 20 and onto_empty >= 3
+
+
+def test_a_queen_from_the_stock_waits_for_a_king_not_an_empty_pile():
+    # Where any card fills an empty pile, QH from the stock would go there to take JH; here
+    # only KH may, and QH goes on it: every bridge onto the empty pile starts with KH
+    piles = foundations([[13], [13], [10], [13]])
+    piles.update(t0=["JH"], stock=["[QH]", "[KH]"])
+    state = position_of(piles, SINGLE)
+    t1 = SINGLE.index_of["t1"]  # the first empty pile
+    onto_empty = [child for moves, child in reductions.bridges(SINGLE, state) if child.piles[t1]]
+    assert [[card_name(c) for c in child.piles[t1]] for child in onto_empty] == [["KH", "QH", "JH"]]
