@@ -205,7 +205,12 @@ def plain_closure_is_dead(state) -> bool:
     card until nothing changes: the reference for DeadEnds.is_dead's quicker closure."""
     game, piles = state.game, state.piles
     cols = [[c & 63 for c in piles[t]] for t in game.tableau_indices]
-    loose = {c & 63 for c in piles[game.stock_index] + piles[game.waste_index]}
+    waste = [c & 63 for c in piles[game.waste_index]]
+    if game.redeals is not None and state.extra[0] >= game.redeals:  # rule W
+        loose = {c & 63 for c in piles[game.stock_index]}
+    else:
+        loose, waste = {c & 63 for c in piles[game.stock_index]} | set(waste), []
+    waste_gone = 0  # cards gone from the top of the waste (rule W)
 
     def to_empty(t: int) -> bool:  # may a card of type t (and the run it heads) go to an empty pile?
         return game.empty_takes == "any" or t & 15 == KING
@@ -221,13 +226,19 @@ def plain_closure_is_dead(state) -> bool:
         changed = False
         empty = [all(g) for g in gone]
         exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1 :])}
+        on_waste = set(waste[max(len(waste) - waste_gone - 1, 0) :])  # each on top some time
         homeable, available = set(ready), set(exposed)
         for t in range(64):  # rule H, up each suit
-            if t in homeable and t in exposed | loose and (t + 1) & 15 <= 13:
+            if t in homeable and t in exposed | loose | on_waste and (t + 1) & 15 <= 13:
                 homeable.add(t + 1)
         for t in reversed(range(64)):  # rule A, down each suit
-            if t in loose and (t + 1 in available or (any(empty) and to_empty(t))):
+            if t in loose | on_waste and (t + 1 in available or (any(empty) and to_empty(t))):
                 available.add(t)
+        if waste_gone < len(waste):  # the waste's top card leaves
+            w = waste[len(waste) - waste_gone - 1]
+            if w in homeable or w + 1 in available or (to_empty(w) and any(empty)):
+                waste_gone += 1
+                changed = True
         for k, col in enumerate(cols):
             for i in range(len(col)):
                 top = i  # the run in suit that lies on col[i]
@@ -242,8 +253,10 @@ def plain_closure_is_dead(state) -> bool:
                 if leaves and not all(gone[k][i : top + 1]):
                     gone[k][i : top + 1] = [True] * (top + 1 - i)
                     changed = True
-    never_on_top = any(not all(g[i + 1 :]) for g in gone for i in range(len(g)))
-    needed = loose | {t for col in cols for t in col}
+    never_on_top = (
+        any(not all(g[i + 1 :]) for g in gone for i in range(len(g))) or waste_gone < len(waste) - 1
+    )
+    needed = loose | set(waste) | {t for col in cols for t in col}
     return never_on_top or not needed <= homeable
 
 

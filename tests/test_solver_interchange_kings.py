@@ -64,7 +64,7 @@ def test_a_king_from_the_stock_takes_an_empty_pile_and_frees_the_rest():
 def tangled_position(game, seed: int) -> sw.State:
     """A random endgame that is often lost: 16 to 26 cards out above foundations at
     random ranks, laid face up in random order on every tableau pile (so that a King may
-    bury the cards of its suit), a few in the stock."""
+    bury the cards of its suit), a few in the waste and the stock."""
     rnd = random.Random(seed)
     piles_out = len(game.tableau_indices)
     while True:
@@ -79,7 +79,9 @@ def tangled_position(game, seed: int) -> sw.State:
         rnd.choice(columns).insert(0, out.pop())
     for t, column in enumerate(columns):
         piles[f"t{t}"] = [card_name(c) for c in column]
-    piles["stock"] = [f"[{card_name(c)}]" for c in out]
+    on_waste = rnd.randint(0, len(out))
+    piles["waste"] = [card_name(c) for c in out[:on_waste]]
+    piles["stock"] = [f"[{card_name(c)}]" for c in out[on_waste:]]
     return position_of(piles, game)
 
 
@@ -161,3 +163,30 @@ def test_a_queen_from_the_stock_waits_for_a_king_not_an_empty_pile():
     t1 = SINGLE.index_of["t1"]  # the first empty pile
     onto_empty = [child for moves, child in reductions.bridges(SINGLE, state) if child.piles[t1]]
     assert [[card_name(c) for c in child.piles[t1]] for child in onto_empty] == [["KH", "QH", "JH"]]
+
+
+def test_the_waste_of_the_last_pass_is_a_pile_whose_cards_leave_from_the_top(monkeypatch):
+    """Rule W: with no redeal left, a waste card under cards that can never leave is lost
+    to the game. Positions dead by it alone (dead, yet not once the waste is taken as
+    loose cards) are lost when searched to the end without the reductions."""
+    states = [tangled_position(ONE_PASS, seed) for seed in range(24)]
+    dead = [DeadEnds(ONE_PASS).is_dead(s) for s in states]
+    monkeypatch.setattr(DeadEnds, "_waste_is_a_pile", lambda self, state: False)
+    loose = [DeadEnds(ONE_PASS).is_dead(s) for s in states]
+    assert not any(is_loose and not is_dead for is_dead, is_loose in zip(dead, loose))
+    by_rule_w = [s for s, is_dead, is_loose in zip(states, dead, loose) if is_dead and not is_loose]
+    assert len(by_rule_w) >= 3
+    _without_dead_ends(monkeypatch)
+    assert [sw.solve(s, max_states=50_000).status for s in by_rule_w] == ["lost"] * len(by_rule_w)
+
+
+def test_rule_w_waits_for_the_last_pass():
+    twice = sw.variant(
+        "interchange", id="interchange_two_passes", name="Interchange, two passes", redeals=1
+    ).game()
+    dead_ends = DeadEnds(twice)
+    state = twice.deal(1)
+    assert state.extra == (0,) and not dead_ends._waste_is_a_pile(state)
+    assert dead_ends._waste_is_a_pile(sw.State(twice, state.piles, (1,)))
+    assert DeadEnds(ONE_PASS)._waste_is_a_pile(ONE_PASS.deal(1))
+    assert not DeadEnds(UNLIMITED)._waste_is_a_pile(sw.State(UNLIMITED, UNLIMITED.deal(1).piles, (7,)))

@@ -20,15 +20,17 @@ Events, for a tableau card c of pile p and a card type t (suit and rank):
 - L(c): c leaves p (alone or inside a moving group);
 - X(c): c is on top of some pile (so a card may be put on it or it may go home);
 - H(c): c goes home; N(t): some copy of t that is not home now goes home;
-- E(p): pile p is empty; A(t): some copy of t lies on top of a tableau pile.
+- E(p): pile p is empty; A(t): some copy of t lies on top of a tableau pile;
+- W(w), for a waste card w (rule W, below): w is on top of the waste.
 The rules:
 - X(c) needs L of every card above c in p: whether c is still in p or moved away, every card
   that lay on it there has left p by then (alone or moved along with it).
-- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card) and a foundation at
-  r - 1 in suit s when c goes: either one is at r - 1 now (more copies of (s, r - 1) home
-  than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: four
-  foundations a deck, one for each Ace), or some copy of (s, r - 1) not home now goes home
-  first: N((s, r - 1)). Stock and waste cards are taken as always within reach (above).
+- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card; W(c) for a waste
+  card under rule W, below) and a foundation at r - 1 in suit s when c goes: either one is
+  at r - 1 now (more copies of (s, r - 1) home than of (s, r)), or r = 1 (there is always
+  an empty foundation for a loose Ace: four foundations a deck, one for each Ace), or some
+  copy of (s, r - 1) not home now goes home first: N((s, r - 1)). Other stock and waste
+  cards are taken as always within reach (above).
 - A(t) needs X(c) for a tableau copy c of t, or a stock or waste copy and a place for it:
   A of a host type (one rank higher, same suit; none for a King) or some E(q), where an
   empty pile takes t (any card, or a King).
@@ -41,6 +43,11 @@ The rules:
   before. A card of that run leaves p with c: L(c) gives L of each of them.
 - E(p), for a pile p that holds cards, needs L of its bottom card (cards come and go at
   the top only, so the bottom card leaves last).
+- W(w), once no redeal is left (Interchange's one pass): the waste then only loses cards
+  from its top (a card turned from the stock only lands on it), so W(w) needs L(v), v
+  leaving the waste, of every waste card v above w. L(w) needs H(w), or w onto a host
+  (A((s, r + 1))) or, a King, onto an empty pile (E(q)); and w stands for rule A as a stock
+  card does, once W(w) is found. The stock's cards stay within reach (above).
 Starting from the facts of the position (the cards home, the empty piles, the cards on
 top) the rules are applied until nothing changes. By induction over the moves of any
 continuation, every event that happens in it is among the events found (each needs events
@@ -115,13 +122,16 @@ class DeadEnds:
             columns.append(read[0])
             runs.append(read[1])
             tops.append(read[2])
-        stock, waste = self.reserve_piles  # the types with a copy in the stock or waste:
-        loose = sum(map(_BITS.__getitem__, set((bytes(piles[stock]) + bytes(piles[waste])).translate(_TYPE))))
+        stock, waste = self.reserve_piles
+        if self._waste_is_a_pile(state):  # rule W: the waste's cards in order, the stock's loose
+            piled, loose = bytes(piles[waste]).translate(_TYPE), _types(piles[stock])
+        else:  # the types with a copy in the stock or waste
+            piled, loose = b"", _types(piles[stock] + piles[waste])
         ready = self._foundations_ready(piles)
         tableau = 0  # every type in the tableau
         for masks in tops:
             tableau |= masks[0]
-        needed = loose | tableau  # every type not home
+        needed = loose | tableau | _types(piled)  # every type not home
         if needed & ~_homeable(ready, needed):  # some type cannot go home even with every
             return True  # card on top: neither end below changes that
         # bound[k]: the cards of column k from bound[k] up have been found to leave
@@ -136,12 +146,20 @@ class DeadEnds:
         for masks, b in zip(tops, bound):
             if b:
                 exposed |= masks[b - 1]
+        waste_bound = len(piled)  # the waste's cards from here up are found to leave
+        on_waste = _BITS[piled[-1]] if piled else 0  # W found for some copy
         while True:
-            homeable = _homeable(ready, loose | exposed)
-            if needed & ~homeable == 0 and max(bound) <= 1:
+            homeable = _homeable(ready, loose | exposed | on_waste)
+            if needed & ~homeable == 0 and max(bound) <= 1 and waste_bound <= 1:
                 return False  # bounds only fall and homeable only grows: so it ends
-            available = _available(exposed | room, loose)
+            available = _available(exposed | room, loose | on_waste)
             changed = False
+            while waste_bound and (
+                homeable >> piled[waste_bound - 1] & 1 or available >> piled[waste_bound - 1] + 1 & 1
+            ):
+                waste_bound -= 1  # its top card leaves (rule L), home or onto a host
+                on_waste |= _BITS[piled[waste_bound - 1]] if waste_bound else 0
+                changed = True
             for k, col in enumerate(columns):
                 b = bound[k]
                 wants = hosts[k]
@@ -158,9 +176,14 @@ class DeadEnds:
                     changed = True
             if not changed:
                 break
-        if any(b > 1 for b in bound):  # a card that is never on top never goes home
-            return True
+        if waste_bound > 1 or any(b > 1 for b in bound):  # a card that is never on top never
+            return True  # goes home
         return needed & ~homeable != 0
+
+    def _waste_is_a_pile(self, state) -> bool:
+        """No redeal left: the waste only loses cards from its top (rule W)."""
+        redeals = self.game.redeals
+        return redeals is not None and state.extra[0] >= redeals
 
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
@@ -196,6 +219,13 @@ ACES = sum(1 << (suit << 4 | ACE) for suit in range(4))
 KING_ROOM = sum(1 << (suit << 4 | KING + 1) for suit in range(4))
 _TYPE = bytes(c & 63 for c in range(256))  # bytes.translate: a card's type, face up
 _BITS = [1 << t for t in range(64)]  # a type's bit
+
+
+def _types(cards) -> int:
+    """The mask of the types of ``cards``."""
+    return sum(map(_BITS.__getitem__, set(bytes(cards).translate(_TYPE))))
+
+
 RANKS_MASK = sum(1 << (suit << 4 | rank) for suit in range(4) for rank in range(1, KING + 1))
 
 
