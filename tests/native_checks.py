@@ -1,11 +1,13 @@
-"""Checks the four families' compiled searches share (tests/test_native*.py): a family's test
-file hands them what is its own (its solver maker, its outcome, its native type, its sample).
+"""Checks the four families' compiled searches share (tests/test_kernels.py and
+tests/test_native*.py): a family's test file hands them what is its own (its games, its
+searches, its sample).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -14,8 +16,11 @@ from typing import NamedTuple
 import pytest
 
 import solwidget as sw
+from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
+
+BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 def needs_native(native) -> None:
@@ -31,12 +36,61 @@ def needs_native(native) -> None:
         pytest.skip(message)
 
 
-def make_solver(profile, state, python, **options):
-    """A Solver on ``state``: Python's search if ``python`` (``profile``, the family's Profile
-    class, offering none compiled), else the one native.py picks."""
+def load_variant(game_id, variants: dict):
+    """The game ``game_id``, or where ``variants`` names it ({id: (base, changes)}) that
+    variant of its base game."""
+    if game_id in variants:
+        base, changes = variants[game_id]
+        return sw.variant(base, id=game_id, name=game_id.replace("_", " "), **changes).game()
+    return sw.load_game(game_id)
+
+
+def portfolio(game) -> tuple[dict, ...]:
+    return profile_for(game).portfolio_for(game)
+
+
+def compiled(game, options, table_size=BIG, frontier_size=BIG, **expander_options):
+    """The profile's compiled search for one search of ``options`` (None where the Python
+    search runs), as the solver asks for it; ``expander_options``: autoplay, compress."""
+    profile = profile_for(game)
+    expander = profile.expander(game, options.get("weights"), **expander_options)
+    return profile.compiled_search(
+        expander,
+        options.get("weights"),
+        options.get("depth_weight", 0.5),
+        table_size,
+        frontier_size,
+        options.get("explore", 0.0),
+    )
+
+
+def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
+    """The family's NativeSearch for one search of ``options`` (the portfolio's first by
+    default)."""
+    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
+    assert isinstance(search, profile_for(game).native)
+    return search
+
+
+def walk(game, deal, steps):
+    """(position, the move that led to it) along a seeded random walk through legal moves."""
+    rng = random.Random(f"{game.id} {deal}")
+    state = game.deal(deal)
+    for _ in range(steps):
+        moves = state.legal_moves()
+        if not moves:
+            return
+        move = rng.choice(moves)
+        state = state.play(move)
+        yield state, move
+
+
+def make_solver(state, python, **options):
+    """A Solver on ``state``: Python's search if ``python`` (the game's profile offering none
+    compiled), else the one its profile picks."""
     with pytest.MonkeyPatch.context() as patch:
         if python:
-            patch.setattr(profile, "compiled_search", lambda self, *args: None)
+            patch.setattr(type(profile_for(state.game)), "compiled_search", lambda self, *args: None)
         return sw.Solver(state, **options)
 
 
@@ -48,10 +102,42 @@ def search_types(solver) -> set:
     return {type(search) for search in solver._searches}
 
 
-def solved_both_ways(make_solver, outcome, native_type, state, **options) -> tuple:
-    """The outcomes of the compiled and the Python search on ``state``: ``make_solver(state,
-    python, **options)`` makes each, ``outcome(solver)`` tells what it found. ``native_type``:
-    the search the compiled side must run, or None where the position decides it."""
+class Outcome(NamedTuple):
+    """All a finished solver tells, but the time."""
+
+    status: str
+    reason: str
+    moves: str
+    expanded: int
+    generated: int
+    frontier: int
+    depth: int
+    best_score: float | None
+    best_line: str
+    skipped: list
+    complete: list
+
+
+def outcome(solver) -> Outcome:
+    result, p = solver.result, solver.result.progress
+    return Outcome(
+        result.status,
+        result.reason,
+        words(result.moves),
+        p.expanded,
+        p.generated,
+        p.frontier,
+        p.depth,
+        p.best_score,
+        words(p.best_line),
+        [s.skipped for s in solver._searches],
+        [s.complete for s in solver._searches],
+    )
+
+
+def solved_both_ways(state, native_type, **options) -> tuple[Outcome, Outcome]:
+    """The outcomes of the compiled and the Python search on ``state``. ``native_type``: the
+    search the compiled side must run, or None where the position decides it."""
     runs = []
     for python in (False, True):
         run = make_solver(state, python, **options)
@@ -70,7 +156,7 @@ def progress_seen(solver) -> tuple:
 CHUNKS = (1, 7, 13, 2, 29, 5, 61)  # odd step sizes, to step a solver by
 
 
-def stepped_both_ways(make_solver, outcome, state, max_states) -> tuple:
+def stepped_both_ways(state, max_states) -> tuple:
     """The compiled and the Python search on ``state`` stepped in CHUNKS, in turn: each's
     (progress after every step, outcome)."""
     seen = []
@@ -119,6 +205,27 @@ def run_search(search, state, bursts) -> list[Told]:
         if won is not None or not search.waiting:
             break
     return seen
+
+
+def one_search_both_ways(state, options, table_size, frontier_size, bursts) -> tuple[list, list]:
+    """One search of ``options`` on ``state``, compiled and in Python, with these sizes, run
+    burst by burst: what each tells after each burst."""
+    game = state.game
+    expander = profile_for(game).expander(game, options.get("weights"))
+    explore = options.get("explore", 0.0)
+    in_python = _Search(expander, options.get("depth_weight", 0.5), table_size, frontier_size, explore)
+    in_c = native_search(game, options, table_size, frontier_size)
+    return run_search(in_c, state, bursts), run_search(in_python, state, bursts)
+
+
+def bounded_runs(game) -> tuple[list, list, list]:
+    """The compiled search of deal 1 run 400 expansions twice: unbounded, with a table of 64
+    keys, and with a frontier of 50 positions."""
+    bursts = [400, 400]
+    return tuple(
+        run_search(native_search(game, table_size=table, frontier_size=frontier), game.deal(1), bursts)
+        for table, frontier in ((BIG, BIG), (64, BIG), (BIG, 50))
+    )
 
 
 def refusal(call, *args):

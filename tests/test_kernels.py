@@ -29,7 +29,7 @@ from types import ModuleType
 
 import native_checks as checks
 import pytest
-from native_checks import run_search, words
+from native_checks import BIG, compiled, portfolio, run_search, walk, words
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -41,7 +41,6 @@ from solwidget.solver import native_search
 from solwidget.solver.profile import profile_for
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 @dataclass(frozen=True)
@@ -78,44 +77,13 @@ def needs_native():
     checks.needs_native(native_search)
 
 
-def portfolio(game) -> tuple[dict, ...]:
-    return profile_for(game).portfolio_for(game)
-
-
-def compiled(game, options, table_size=BIG, frontier_size=BIG):
-    """The profile's compiled search for one search of ``options``, as the solver asks for it."""
-    profile = profile_for(game)
-    expander = profile.expander(game, options.get("weights"))
-    return profile.compiled_search(
-        expander,
-        options.get("weights"),
-        options.get("depth_weight", 0.5),
-        table_size,
-        frontier_size,
-        options.get("explore", 0.0),
-    )
-
-
 def native_search_of(family, game, options=None, table_size=BIG, frontier_size=BIG):
-    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
+    search = checks.native_search(game, options, table_size, frontier_size)
     assert isinstance(search, FAMILIES[family].native.NativeSearch)
     return search
 
 
 # ------------------------------------------------------------------ positions
-
-
-def walk(game, deal, steps):
-    """(position, the move that led to it) along a seeded random walk through legal moves."""
-    rng = random.Random(f"{game.id} {deal}")
-    state = game.deal(deal)
-    for _ in range(steps):
-        moves = state.legal_moves()
-        if not moves:
-            return
-        move = rng.choice(moves)
-        state = state.play(move)
-        yield state, move
 
 
 @functools.cache
@@ -221,33 +189,8 @@ def test_scores_are_the_expanders(family, game_id):
 # ------------------------------------------------------------------ whole searches
 
 
-def outcome(solver) -> tuple:
-    """All a finished solver tells, but the time."""
-    result, p = solver.result, solver.result.progress
-    return (
-        result.status,
-        result.reason,
-        words(result.moves),
-        p.expanded,
-        p.generated,
-        p.frontier,
-        p.depth,
-        p.best_score,
-        words(p.best_line),
-        [s.skipped for s in solver._searches],
-        [s.complete for s in solver._searches],
-    )
-
-
-def make_solver(state, python, **options):
-    """A Solver on ``state``: Python's search if ``python``, else the one its profile picks."""
-    return checks.make_solver(type(profile_for(state.game)), state, python, **options)
-
-
 def solved_both_ways(family, state, **options) -> tuple:
-    return checks.solved_both_ways(
-        make_solver, outcome, FAMILIES[family].native.NativeSearch, state, **options
-    )
+    return checks.solved_both_ways(state, FAMILIES[family].native.NativeSearch, **options)
 
 
 @pytest.mark.parametrize("family, game_id", CASES)
@@ -265,7 +208,7 @@ def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(family):
     game = sw.load_game(FAMILIES[family].games[0])
     steps_taken = []
     for deal in FAMILIES[family].deals[:2]:
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
+        in_c, in_python = checks.stepped_both_ways(game.deal(deal), 1200)
         assert in_c == in_python, f"deal {deal}"
         steps_taken.append(len(in_python[0]))
     assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
@@ -282,7 +225,7 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(family):
                 family, game.deal(deal), max_states=1500, table_size=table_size, frontier_size=frontier_size
             )
             assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-1])
+            trimmed += not all(in_c.complete)
     assert trimmed > 0, "some frontier was trimmed"
 
 
