@@ -172,7 +172,8 @@ def stepped_both_ways(state, max_states) -> tuple:
 class Told(NamedTuple):
     """What a search tells after a burst of expansions."""
 
-    expanded: int
+    done: int  # positions the burst popped
+    expanded: int  # expansions counted so far (the solver's budget)
     depth: int
     won_line: str | None
     generated: int
@@ -193,6 +194,7 @@ def run_search(search, state, bursts) -> list[Told]:
         seen.append(
             Told(
                 done,
+                progress.expanded,
                 progress.depth,
                 None if won is None else words(search.line(won)),
                 search.generated,
