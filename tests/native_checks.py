@@ -16,6 +16,7 @@ from typing import NamedTuple
 import pytest
 
 import solwidget as sw
+from solwidget.engine.state import State
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
@@ -85,6 +86,43 @@ def walk(game, deal, steps):
         yield state, move
 
 
+def c_successors(search, position, came_by=(), dead_ends=True) -> tuple[list, list]:
+    """search_core.successors, its moves read back as the engine's (a kernel may pack several
+    in one, as a run of turns), and the keys it asked."""
+    children, asked = search.core.successors(position, search.encode_moves(came_by), dead_ends=dead_ends)
+    return [(search.decode_moves(moves), child, value) for moves, child, value in children], asked
+
+
+def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, list]:
+    """The expander's successors (``scored``) in search_core.successors' terms: (the engine's
+    moves, child position, score), up to and including the first won child (the search stops there),
+    which search_core gives as None; and every key asked of the table, in order, each
+    admitted once, as a fresh transposition table does. Without ``dead_ends``, the
+    expander's dead-end test is not asked."""
+    expander, seen, asked, out = search.expander, set(), [], []
+
+    def admit(key) -> bool:
+        asked.append(key)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    with pytest.MonkeyPatch.context() as patch:
+        if not dead_ends:
+            patch.setattr(expander, "dead_ends", None)
+        for moves, child, value in expander.scored(state, came_by, admit):
+            if type(child) is tuple:
+                child = State(expander.game, child, ())
+            if value is None:
+                value = expander.score(child)
+            won = value == 0.0 and expander.is_won(child)
+            out.append((list(moves), None if won else search.position(child), value))
+            if won:
+                break
+    return out, asked
+
+
 def make_solver(state, python, **options):
     """A Solver on ``state``: Python's search if ``python`` (the game's profile offering none
     compiled), else the one its profile picks."""
@@ -146,6 +184,37 @@ def solved_both_ways(state, native_type, **options) -> tuple[Outcome, Outcome]:
         run.solve()
         runs.append(outcome(run))
     return tuple(runs)
+
+
+def searches(fractional: dict, floored: dict) -> dict:
+    """The options of whole searches a family's kernel is run with besides its portfolio:
+    every weight of the score at work (``fractional``, and ``floored``: so that the score's
+    floor of 0.5 is met), and depth weights of no power of two."""
+    return {
+        "the portfolio": {},
+        "every weight at work": {
+            "portfolio": [
+                {"depth_weight": 0.25, "weights": fractional},
+                {"depth_weight": 0.75, "explore": 0.2, "weights": floored},
+            ]
+        },
+        "depth weights of no power of two": {
+            "portfolio": [
+                {"depth_weight": 1 / 3, "weights": fractional},
+                {"depth_weight": 0.1, "explore": 0.2},
+            ]
+        },
+    }
+
+
+def statuses_alike(game, deals, native_type, **options) -> set[str]:
+    """The statuses of the searches of these deals, each found alike compiled and in Python."""
+    statuses = set()
+    for deal in deals:
+        in_c, in_python = solved_both_ways(game.deal(deal), native_type, **options)
+        assert in_c == in_python, f"{game.id} deal {deal}"
+        statuses.add(in_c.status)
+    return statuses
 
 
 def progress_seen(solver) -> tuple:

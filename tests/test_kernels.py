@@ -29,10 +29,9 @@ from types import ModuleType
 
 import native_checks as checks
 import pytest
-from native_checks import BIG, compiled, portfolio, run_search, walk, words
+from native_checks import BIG, c_successors, compiled, portfolio, python_successors, run_search, walk, words
 
 import solwidget as sw
-from solwidget.engine.state import State
 from solwidget.games.freecell import native as freecell_native
 from solwidget.games.interchange import native as interchange_native
 from solwidget.games.interlock import native as interlock_native
@@ -98,43 +97,6 @@ def positions(game_id, deals=(1, 2, 3), steps=60) -> tuple:
             settled, played = expander.start(state)
             found.append((settled, (move, *played)))
     return tuple(found)
-
-
-def c_successors(search, position, came_by, dead_ends) -> tuple[list, list]:
-    """search_core.successors, its moves read back as the engine's (a kernel may pack several
-    in one, as a run of turns), and the keys it asked."""
-    children, asked = search.core.successors(position, search.encode_moves(came_by), dead_ends=dead_ends)
-    return [(search.decode_moves(moves), child, value) for moves, child, value in children], asked
-
-
-def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, list]:
-    """The expander's successors (``scored``) in search_core.successors' terms: (the engine's
-    moves, child position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and every key asked of the table, in order, each
-    admitted once, as a fresh transposition table does. Without ``dead_ends``, the
-    expander's dead-end test is not asked."""
-    expander, seen, asked, out = search.expander, set(), [], []
-
-    def admit(key) -> bool:
-        asked.append(key)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    with pytest.MonkeyPatch.context() as patch:
-        if not dead_ends:
-            patch.setattr(expander, "dead_ends", None)
-        for moves, child, value in expander.scored(state, came_by, admit):
-            if type(child) is tuple:
-                child = State(expander.game, child, ())
-            if value is None:
-                value = expander.score(child)
-            won = value == 0.0 and expander.is_won(child)
-            out.append((list(moves), None if won else search.position(child), value))
-            if won:
-                break
-    return out, asked
 
 
 # ------------------------------------------------------------------ one expansion

@@ -244,18 +244,9 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
 
 
 SEARCHES = {
-    "the portfolio": {},
+    **checks.searches(FRACTIONAL, FLOORED),
     "one exploring search": {
         "portfolio": [{"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}}]
-    },
-    "every weight at work": {
-        "portfolio": [
-            {"depth_weight": 0.25, "weights": FRACTIONAL},
-            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
-        ]
-    },
-    "depth weights of no power of two": {
-        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
     },
 }
 
@@ -264,14 +255,9 @@ SEARCHES = {
 @pytest.mark.parametrize("search", SEARCHES)
 def test_whole_searches_are_pythons(game_id, search):
     needs_native()
-    game = load(game_id)
-    statuses = set()
-    for deal in range(1, 6):
-        in_c, in_python = solved_both_ways(
-            game.deal(deal), native.NativeSearch, max_states=2500, **SEARCHES[search]
-        )
-        assert in_c == in_python, f"{game_id} deal {deal}"
-        statuses.add(in_c[0])
+    statuses = checks.statuses_alike(
+        load(game_id), range(1, 6), native.NativeSearch, max_states=2500, **SEARCHES[search]
+    )
     assert "won" in statuses
 
 

@@ -32,11 +32,13 @@ import native_checks as checks
 import pytest
 from native_checks import (
     BIG,
+    c_successors,
     compiled,
     make_solver,
     native_search,
     outcome,
     portfolio,
+    python_successors,
     refusal,
     refused,
     run_search,
@@ -116,37 +118,6 @@ def searched_positions(game_id, deal, expansions=400) -> tuple:
     return expander, tuple(entry[2] for entry in search.frontier.entries())
 
 
-def c_successors(search, position) -> tuple[list, int]:
-    """search_core.successors, its move codes read back as the engine's moves, and how many
-    keys it asked about."""
-    children, asked = search.core.successors(position)
-    return [(search.decode_moves(codes), child, value) for codes, child, value in children], len(asked)
-
-
-def python_successors(search, state) -> tuple[list, list]:
-    """InterchangeExpander.scored's successors in search_core.successors' terms: (moves,
-    child position, score), up to and including the first won child (the search
-    stops there), which search_core gives as None; and every key asked, in order. Each key
-    is admitted once, as a fresh transposition table does."""
-    expander, seen, asked, out = search.expander, set(), [], []
-
-    def admit(key) -> bool:
-        asked.append(key)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    for moves, child, value in expander.scored(state, (), admit):
-        if value is None:
-            value = expander.score(child)
-        won = value == 0.0 and expander.is_won(child)
-        out.append((list(moves), None if won else search.encode(child), value))
-        if won:
-            break
-    return out, asked
-
-
 @pytest.mark.parametrize("game_id", GAMES)
 def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
     needs_native()
@@ -164,9 +135,9 @@ def test_successors_and_keys_asked_are_pythons_move_for_move(game_id):
             position = search.encode(state)
             assert native.decode(game, position) == state
             children, asked = c_successors(search, position)
-            expected, keys = python_successors(search, state)
+            expected, keys = python_successors(search, state, ())
             # the same children (their keys admitted in this order) and the same keys refused
-            assert (children, asked) == (expected, len(keys)), f"{game_id}: position {position.hex()}"
+            assert (children, asked) == (expected, keys), f"{game_id}: position {position.hex()}"
             counted["positions"] += 1
             counted["children"] += len(children)
             counted["refused"] += len(keys) - len(set(keys))
@@ -211,32 +182,16 @@ def test_the_python_dead_end_test_asked_from_c_gives_the_same_successors():
 # ------------------------------------------------------------------ whole searches
 
 
-SEARCHES = {
-    "the portfolio": {},
-    "every weight at work": {
-        "portfolio": [
-            {"depth_weight": 0.25, "weights": FRACTIONAL},
-            {"depth_weight": 0.75, "explore": 0.2, "weights": FRACTIONAL},
-        ]
-    },
-    "depth weights of no power of two": {
-        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
-    },
-}
+SEARCHES = checks.searches(FRACTIONAL, FRACTIONAL)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("search", SEARCHES)
 def test_whole_searches_are_pythons(game_id, search):
     needs_native()
-    game = load(game_id)
-    statuses = set()
-    for deal in range(1, 5):
-        in_c, in_python = solved_both_ways(
-            game.deal(deal), native.NativeSearch, max_states=1500, **SEARCHES[search]
-        )
-        assert in_c == in_python, f"{game_id} deal {deal}"
-        statuses.add(in_c[0])
+    statuses = checks.statuses_alike(
+        load(game_id), range(1, 5), native.NativeSearch, max_states=1500, **SEARCHES[search]
+    )
     assert "won" in statuses
 
 

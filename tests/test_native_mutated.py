@@ -230,18 +230,7 @@ def test_positions_come_back_from_their_bytes():
 # ------------------------------------------------------------------ whole searches
 
 
-SEARCHES = {
-    "the portfolio": {},
-    "every weight at work": {
-        "portfolio": [
-            {"depth_weight": 0.25, "weights": FRACTIONAL},
-            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
-        ]
-    },
-    "depth weights of no power of two": {
-        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
-    },
-}
+SEARCHES = checks.searches(FRACTIONAL, FLOORED)
 
 
 @pytest.mark.parametrize(
@@ -261,11 +250,8 @@ def test_whole_searches_are_pythons(search):
         options = {"portfolio": [portfolio()[int(search[-1])]]}
     else:
         options = SEARCHES[search]
-    statuses = set()
-    for deal in (1, 2, 3, 4, DEAD_AT_THE_DEAL):
-        in_c, in_python = solved_both_ways(game().deal(deal), max_states=1500, **options)
-        assert in_c == in_python, f"deal {deal}"
-        statuses.add(in_c.status)
+    deals = (1, 2, 3, 4, DEAD_AT_THE_DEAL)
+    statuses = checks.statuses_alike(game(), deals, native.NativeSearch, max_states=1500, **options)
     assert {"won", "lost"} <= statuses
 
 
