@@ -349,18 +349,38 @@ def assert_counts_refused(core) -> None:
     assert refused(refusal(core.alone, "2"), TypeError, "")
 
 
-def sampled_pure_and_compiled(sample: str, root) -> tuple[dict, dict]:
-    """``sample()`` of the source ``sample`` run under SOLWIDGET_PURE=1 (in a subprocess) and
-    here: (pure, compiled), each checked to have run only its own searches, and the same rows
-    but the searches' kinds."""
+SAMPLE = """
+import json
+import solwidget as sw
+from solwidget.solver import native_search
+
+
+def sample():
+    seen = []
+    for game, deal, states in runs():
+        solver = sw.Solver(game.deal(deal), max_states=states)
+        result, p = solver.solve(), solver.progress
+        seen.append([game.id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
+                     p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
+                     sorted({type(search).__name__ for search in solver._searches})])
+    return {"search_core": native_search.search_core is not None, "seen": seen}
+"""
+
+
+def sampled_pure_and_compiled(runs: str, root) -> tuple[dict, dict]:
+    """The solver's results on what ``runs()`` lists ((game, deal, max_states) each; ``runs``
+    is its source) under SOLWIDGET_PURE=1 (in a subprocess) and here: (pure, compiled), each
+    checked to have run only its own searches, and the same rows but the searches' kinds. A
+    row: the game's id, the deal, the status, the moves, the progress, the searches' kinds."""
+    sample = textwrap.dedent(runs) + SAMPLE
     env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(root)}
-    code = textwrap.dedent(sample) + "\nprint(json.dumps(sample()))\n"
+    code = sample + "\nprint(json.dumps(sample()))\n"
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
     )
     pure = json.loads(done.stdout.strip().splitlines()[-1])
     here = {}
-    exec(textwrap.dedent(sample), here)
+    exec(sample, here)
     mine = json.loads(json.dumps(here["sample"]()))
     assert not pure["search_core"] and mine["search_core"]
     assert {kind for row in pure["seen"] for kind in row[-1]} == {"_Search"}

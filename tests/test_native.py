@@ -418,28 +418,16 @@ def test_rules_packed_wrong_are_refused_clearly(game_id):
 
 # The solver's results on the family's first deals and a lost deal of Baker's Game with three
 # cells (run here, and under SOLWIDGET_PURE=1).
-SAMPLE = """
-    import json
-    import solwidget as sw
-    from solwidget.games.freecell import native
-
-    def sample():
+RUNS = """
+    def runs():
+        games = [sw.load_game(game_id) for game_id in ("freecell", "reversed_solitaire", "inverted_freecell")]
         bakers = sw.variant("freecell", id="native_bakers_three_cells", name="native bakers three cells",
                             build="down in suit", cells=3).game()
-        seen = []
-        deals = [(sw.load_game(game_id), deal) for game_id in ("freecell", "reversed_solitaire",
-                                                               "inverted_freecell") for deal in (1, 2, 3)]
-        for game, deal in deals + [(bakers, 4)]:
-            solver = sw.Solver(game.deal(deal), max_states=3000)
-            result, p = solver.solve(), solver.progress
-            seen.append([game.id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
-                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
-                         sorted({type(search).__name__ for search in solver._searches})])
-        return {"search_core": native.search_core is not None, "seen": seen}
+        return [(game, deal, 3000) for game in games for deal in (1, 2, 3)] + [(bakers, 4, 3000)]
 """
 
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
+    _, mine = checks.sampled_pure_and_compiled(RUNS, ROOT)
     assert {row[2] for row in mine["seen"]} == {"won", "lost", "unknown"}

@@ -472,26 +472,15 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
 
 # The solver's results on the family's first deals and a lost deal (run here, and under
 # SOLWIDGET_PURE=1).
-SAMPLE = """
-    import json
-    import solwidget as sw
-    from solwidget.games.interchange import native
-
-    def sample():
-        seen = []
+RUNS = """
+    def runs():
         deals = [("triple_interchange", 1), ("triple_interchange", 2), ("triple_interchange", 54),
                  ("quadruple_interchange", 1)]
-        for game_id, deal in deals:
-            solver = sw.Solver(sw.load_game(game_id).deal(deal), max_states=1500)
-            result, p = solver.solve(), solver.progress
-            seen.append([game_id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
-                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
-                         sorted({type(search).__name__ for search in solver._searches})])
-        return {"search_core": native.search_core is not None, "seen": seen}
+        return [(sw.load_game(game_id), deal, 1500) for game_id, deal in deals]
 """
 
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
+    _, mine = checks.sampled_pure_and_compiled(RUNS, ROOT)
     assert {row[2] for row in mine["seen"]} >= {"won", "lost"}

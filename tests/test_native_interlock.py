@@ -455,24 +455,15 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
 
 # ------------------------------------------------------------------ SOLWIDGET_PURE=1
 
-SAMPLE = """
-    import json
-    import solwidget as sw
-    from solwidget.games.interlock import deadends, native
-
-    def sample():
-        seen = []
+# The solver's results on the first deals and a lost deal (run here, and under
+# SOLWIDGET_PURE=1).
+RUNS = """
+    def runs():
         game = sw.load_game("interlock")
-        for deal in (1, 2, 3, 4, 845):
-            solver = sw.Solver(game.deal(deal), max_states=3000)
-            result, p = solver.solve(), solver.progress
-            seen.append([deal, result.status, " ".join(map(str, result.moves)), p.expanded, p.generated,
-                         p.frontier, p.best_score, " ".join(map(str, p.best_line)),
-                         sorted({type(search).__name__ for search in solver._searches})])
-        return {"search_core": native.search_core is not None, "seen": seen}
+        return [(game, deal, 3000) for deal in (1, 2, 3, 4, 845)]
 """
 
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    checks.sampled_pure_and_compiled(SAMPLE, ROOT)
+    checks.sampled_pure_and_compiled(RUNS, ROOT)
