@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import xml.etree.ElementTree as ET
-from collections import Counter
+from collections import Counter, deque
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, face_down, face_up, parse_card
@@ -63,6 +63,22 @@ def position(
 def moves(state: sw.State) -> set[str]:
     """The legal moves as text, for comparing with a literal set."""
     return {str(m) for m in state.legal_moves()}
+
+
+def every_position(state, cap: int):
+    """Every position reachable from ``state`` by the engine's legal moves (a set), or None
+    where there are more than ``cap``."""
+    seen, todo = {state}, deque([state])
+    while todo:
+        at = todo.popleft()
+        for move in at.legal_moves():
+            after = at.play(move)
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+                if len(seen) > cap:
+                    return None
+    return seen
 
 
 def walk(expander, state, steps, stride):
