@@ -13,6 +13,11 @@ empty. The position goes through ``state_from_dict``, so it is checked like any 
 from __future__ import annotations
 
 import functools
+import json
+import os
+import subprocess
+import sys
+import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter, deque
 
@@ -63,6 +68,25 @@ def position(
 def moves(state: sw.State) -> set[str]:
     """The legal moves as text, for comparing with a literal set."""
     return {str(m) for m in state.legal_moves()}
+
+
+def printed_json(code: str, path, pure: bool = False):
+    """What the Python ``code`` (dedented) prints last, read as JSON: run by this Python in a
+    subprocess from ``path`` (its folder and its PYTHONPATH), under SOLWIDGET_PURE=1 if
+    ``pure``."""
+    env = {k: v for k, v in os.environ.items() if k != "SOLWIDGET_PURE"}
+    env["PYTHONPATH"] = str(path)
+    if pure:
+        env["SOLWIDGET_PURE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=path,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def every_position(state, cap: int):

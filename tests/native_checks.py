@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
 import textwrap
 from typing import NamedTuple
 
 import pytest
+from helpers import printed_json
 
 import solwidget as sw
 from solwidget.engine.state import State
@@ -373,12 +372,7 @@ def sampled_pure_and_compiled(runs: str, root) -> tuple[dict, dict]:
     checked to have run only its own searches, and the same rows but the searches' kinds. A
     row: the game's id, the deal, the status, the moves, the progress, the searches' kinds."""
     sample = textwrap.dedent(runs) + SAMPLE
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(root)}
-    code = sample + "\nprint(json.dumps(sample()))\n"
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
-    )
-    pure = json.loads(done.stdout.strip().splitlines()[-1])
+    pure = printed_json(sample + "\nprint(json.dumps(sample()))\n", root, pure=True)
     here = {}
     exec(sample, here)
     mine = json.loads(json.dumps(here["sample"]()))
