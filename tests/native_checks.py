@@ -92,12 +92,12 @@ def c_successors(search, position, came_by=(), dead_ends=True) -> tuple[list, li
     return [(search.decode_moves(moves), child, value) for moves, child, value in children], asked
 
 
-def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, list]:
+def python_successors(search, state, came_by, dead_ends=True, encoded=False) -> tuple[list, list]:
     """The expander's successors (``scored``) in search_core.successors' terms: (the engine's
-    moves, child position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and every key asked of the table, in order, each
-    admitted once, as a fresh transposition table does. Without ``dead_ends``, the
-    expander's dead-end test is not asked."""
+    moves, or ``encoded`` the kernel's, child position, score), up to and including the
+    first won child (the search stops there), which search_core gives as None; and every key
+    asked of the table, in order, each admitted once, as a fresh transposition table does.
+    Without ``dead_ends``, the expander's dead-end test is not asked."""
     expander, seen, asked, out = search.expander, set(), [], []
 
     def admit(key) -> bool:
@@ -116,7 +116,8 @@ def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, lis
             if value is None:
                 value = expander.score(child)
             won = value == 0.0 and expander.is_won(child)
-            out.append((list(moves), None if won else search.position(child), value))
+            moves = search.encode_moves(moves) if encoded else list(moves)
+            out.append((moves, None if won else search.position(child), value))
             if won:
                 break
     return out, asked

@@ -136,32 +136,12 @@ def tops_swapped(game, piles, rng) -> tuple:
 
 
 def python_successors(search, state, came_by) -> tuple[list, int]:
-    """CellsExpander.scored's successors in search_core.successors' terms: (moves, child
-    position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and how many children were refused for a key seen
+    """CellsExpander.scored's successors in search_core.successors' terms, its moves as the
+    kernel's (checks.python_successors), and how many children were refused for a key seen
     before: search_core.successors admits each key once, as a fresh transposition table
     does (two moves may reach one position, once both have sent their cards home)."""
-    expander, seen, out = search.expander, set(), []
-    refused = 0
-
-    def admit(key) -> bool:
-        nonlocal refused
-        if key in seen:
-            refused += 1
-            return False
-        seen.add(key)
-        return True
-
-    for moves, child, value in expander.scored(state, came_by, admit):
-        if type(child) is tuple:
-            child = State(expander.game, child, ())
-        if value is None:
-            value = expander.score(child)
-        won = value == 0.0 and expander.is_won(child)
-        out.append((search.encode_moves(moves), None if won else search.encode(child.piles), value))
-        if won:
-            break
-    return out, refused
+    out, asked = checks.python_successors(search, state, came_by, encoded=True)
+    return out, len(asked) - len(set(asked))
 
 
 def undone_by_first(game, successors) -> tuple:

@@ -1,24 +1,17 @@
 """The Interchange family's kernel (games/interchange/kernel.c) against the Python search:
-what tests/test_kernels.py, which every kernel gets, leaves to the family.
+what tests/test_kernels.py, which every kernel gets, leaves to the family, on the games of
+the fast path and on variants of their shape.
 
-kernel.c is a second writing of solver/search.py's ``_Search`` with
-``InterchangeExpander``'s successors, keys, scores and dead ends, and native.py runs it in
-their place only where it is the very same search. Nothing but these tests holds the two
-writings together, so they compare them at every level, on the games of the fast path and
-on variants of their shape:
-
-- one expansion, on positions taken from real searches: the same moves, child positions
-  and scores, in the same order, and as many keys asked of the table (the children's,
-  each admitted, and those refused as seen);
-  the same key for every position; the same dead-end verdicts (the C test, and the Python
-  one asked from C);
-- whole searches: the same expansions, positions generated, frontier, best line and
-  result, for the portfolio's searches (pooled proofs of loss included, before and after
-  POOL_AFTER), run a step at a time, and with tables and frontiers so small that they
-  evict and trim;
-- where native.py hands over to C and where it keeps the Python search;
-- rules packed wrong and malformed positions: a clear error, and the search still usable
-  after it;
+- one expansion, on positions taken from real searches: the same moves, child positions,
+  scores and keys asked, with bridges and cards settled home among them; the same key for
+  every position; the same dead-end verdicts (the C test, and the Python one asked from C);
+- whole searches with every weight at work and depth weights of no power of two; pooled
+  proofs of loss, before and after POOL_AFTER, C and Python searches in one pool, going
+  alone (with a table of one key too);
+- where native.py hands over to C and where it keeps the Python search (piles longer and
+  redeals more than search_core keeps);
+- Interchange's rules and positions packed wrong, KeyPools misused: a clear error, and the
+  search still usable after it;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 

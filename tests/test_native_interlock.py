@@ -1,20 +1,17 @@
 """Interlock's kernel (games/interlock/kernel.c) against the Python search: what
 tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-kernel.c is a second writing of solver/search.py's ``_Search`` with ``InterlockExpander``'s
-successors, keys and scores, and native.py runs it in their place only where it is the very
-same search. Nothing but these tests holds the two writings together, so they compare them
-at every level:
-
-- one expansion, on positions taken from real searches of several deals: the same moves
-  (turns and redeals too), child positions, keys and scores, in the same order, the same
-  admit sequence, the list ended by a won child;
-- whole searches: the same expansions, positions generated, frontier, best line and result,
-  at the portfolio's search and others, run a step at a time, and with tables and
-  frontiers so small that they evict and trim;
-- where native.py hands over to C and where it keeps the Python search;
-- rules packed wrong and malformed positions: a clear error, and the search still usable
-  after it;
+- one expansion, on the positions real searches of several deals expand: the same moves
+  (turns and redeals too), child positions, keys and scores, the same keys refused as seen,
+  the list ended by a won child; keys of positions whose back piles are shuffled;
+- the dead-end test in C, verdict for verdict with DeadEnds (plainly and by splits, with
+  the memory of the positions asked before), and on deals dead at their start;
+- whole searches with every weight at work and depth weights of no power of two, a lost
+  deal proved lost alike, one search at any table and frontier size;
+- where native.py hands over to C (a variant restating Interlock's rules too) and where it
+  keeps the Python search (a replaced Python function, redeals beyond 32 bits);
+- Interlock's rules and positions packed wrong: a clear error, and the search still usable
+  after it; an error of a dead-end test called back;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 

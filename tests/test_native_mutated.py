@@ -1,21 +1,20 @@
 """Mutated Solitaire's kernel (games/mutated/kernel.c) against the Python search: what
 tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-kernel.c is a second writing of solver/search.py's ``_Search`` with ``MutatedExpander``'s
-successors, keys, scores and pooled proofs, and native.py runs it in their place only where
-it is the very same search. Nothing but these tests holds the two writings together, so they
-compare them at every level:
-
 - one expansion, on positions taken from real searches of several deals (the frontiers of
   Python searches) and along winning lines: the same moves, child positions, keys and
   scores, in the same order, and the same keys asked of ``admit``, in the same order;
-- whole searches: the same expansions, positions generated, frontier, best line and result,
-  for each search of the portfolio alone and for the portfolio with its pooled proofs (lost
-  deals proved lost the same way, with the same expansions and skips), run a step at a time,
-  and with tables and frontiers so small that they evict and trim;
-- where native.py hands over to C (exact weights, autoplay) and where it keeps Python;
-- rules packed wrong and malformed positions: a clear error, and the search still usable
-  after it;
+  positions read back from their bytes;
+- the dead-end test in C, verdict for verdict with DeadEnds, on positions real searches
+  expand and on positions near them;
+- whole searches: each search of the portfolio alone, every weight at work, depth weights
+  of no power of two, pooled proofs (lost deals proved lost the same way, with the same
+  expansions and skips, C and Python searches in one portfolio, a search pooled late),
+  going alone, one search at any table and frontier size;
+- where native.py hands over to C (exact weights, autoplay, the dead-end test its own) and
+  where it keeps Python;
+- Mutated's rules, positions and moves packed wrong: a clear error, and the search still
+  usable after it; an error of a dead-end test called back;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -117,32 +116,6 @@ def positions(options_index=1, deals=(1, 2, 3, 88, DEAD_AT_THE_DEAL), expansions
 # ------------------------------------------------------------------ one expansion
 
 
-def python_successors(search, state, came_by) -> tuple[list, list]:
-    """MutatedExpander.scored's successors in search_core.successors' terms: (moves, child
-    position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and the keys asked of ``admit``, in order (each key
-    admitted once, as a fresh transposition table would)."""
-    expander, seen, asked, out = search.expander, set(), [], []
-
-    def admit(key) -> bool:
-        asked.append(key)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    for moves, child, value in expander.scored(state, came_by, admit):
-        if value is None:
-            value = expander.score(child)
-        won = value == 0.0 and expander.is_won(child)
-        out.append(
-            (native.encode_moves(moves), None if won else native.encode(child.piles, child.extra), value)
-        )
-        if won:
-            break
-    return out, asked
-
-
 @pytest.mark.parametrize("options_index", [0, 1])
 def test_successors_are_pythons_move_for_move(options_index):
     needs_native()
@@ -153,7 +126,7 @@ def test_successors_are_pythons_move_for_move(options_index):
         assert search.core.key(encoded) == search.key(state)
         assert search.core.score(encoded) == search.expander.score(state)
         in_c, asked_c = search.core.successors(encoded, native.encode_moves(came_by))
-        in_python, asked_python = python_successors(search, state, came_by)
+        in_python, asked_python = checks.python_successors(search, state, came_by, encoded=True)
         assert in_c == in_python, game().format(state)
         assert asked_c == asked_python, game().format(state)
         counted["children"] += len(in_c)
