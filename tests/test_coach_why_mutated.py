@@ -5,7 +5,7 @@ the engine's rules alone; and the closure itself: no position it finds dead reac
 import random
 
 from helpers import every_position
-from test_solver_mutated import GAME, scatter, small_position
+from test_solver_mutated import GAME, along_wins, scatter, small_position
 
 import solwidget as sw
 from solwidget.coach import LOST, Judge
@@ -177,13 +177,7 @@ def test_the_judge_answers_a_position_a_lemma_decides_without_a_search():
 def test_no_position_on_a_winning_line_is_dead_for_the_coach():
     """Full deals: the searches' wins replay, so no position along them may be found dead."""
     seen = 0
-    for number in (*range(1, 16), 39, 40, 42):
-        result = sw.solve(GAME.deal(number), max_states=15_000)
-        if result.status != "won":
-            continue
-        state = GAME.deal(number)
-        for move in result.moves:
-            assert not is_dead_strict(state), (number, str(move))
-            state = state.play(move)
-            seen += 1
+    for number, move, state in along_wins():
+        assert not is_dead_strict(state), (number, str(move))
+        seen += 1
     assert seen > 1000
