@@ -16,6 +16,7 @@ from helpers import printed_json
 
 import solwidget as sw
 from solwidget.engine.state import State
+from solwidget.solver.native_search import search_core
 from solwidget.solver.profile import profile_for
 from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
@@ -328,6 +329,33 @@ def assert_refused(calls, cases: dict) -> None:
     for case, (bad, kind, words) in cases.items():
         for call, args in calls(bad):
             assert refused(refusal(call, *args), kind, words), f"{call.__name__}: {case}"
+
+
+def assert_positions_refused(core, cases: dict) -> None:
+    """Each call of ``core`` that reads a position (seed, successors, key, score, dead)
+    refuses each position of ``cases`` ({case: (position, kind, words)})."""
+    assert_refused(
+        lambda bad: (
+            (core.seed, (bad, b"")),
+            (core.successors, (bad, b"")),
+            (core.key, (bad,)),
+            (core.score, (bad,)),
+            (core.dead, (bad,)),
+        ),
+        cases,
+    )
+
+
+def assert_moves_refused(core, position, cases: dict) -> None:
+    """``core.seed`` and ``core.successors`` at ``position`` refuse each of ``cases``
+    ({case: (moves, kind, words)})."""
+    assert_refused(lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), cases)
+
+
+def assert_pools_refused(core) -> None:
+    """``core.pool`` takes two KeyPools or two Nones, nothing else."""
+    for pools in ((search_core.KeyPool(), None), (set(), None), (set(), set())):
+        assert refused(refusal(core.pool, *pools), TypeError, "two KeyPools or two Nones"), pools
 
 
 def assert_no_such_node(core) -> None:

@@ -326,21 +326,11 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable(family):
     )
     search = native_search_of(family, game)
     core, position = search.core, search.position(search.expander.start(game.deal(1))[0])
-    checks.assert_refused(
-        lambda bad: (
-            (core.seed, (bad, b"")),
-            (core.successors, (bad, b"")),
-            (core.key, (bad,)),
-            (core.score, (bad,)),
-            (core.dead, (bad,)),
-        ),
-        bad_positions(search, game),
-    )
-    checks.assert_refused(
-        lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), bad_moves(family)
-    )
+    checks.assert_positions_refused(core, bad_positions(search, game))
+    checks.assert_moves_refused(core, position, bad_moves(family))
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
+    checks.assert_pools_refused(core)
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game.deal(1), bursts) == run_search(
         native_search_of(family, game), game.deal(1), bursts

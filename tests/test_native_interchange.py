@@ -434,19 +434,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     )
     search = native_search(game)
     core, position = search.core, search.encode(search.expander.start(game.deal(1))[0])
-    checks.assert_refused(
-        lambda bad: (
-            (core.seed, (bad, b"", 0)),
-            (core.successors, (bad,)),
-            (core.key, (bad,)),
-            (core.dead, (bad,)),
-        ),
-        bad_positions(game, search),
-    )
-    assert refused(
-        refusal(core.pool, native.search_core.KeyPool(), None), TypeError, "two KeyPools or two Nones"
-    )
-    assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
+    checks.assert_positions_refused(core, bad_positions(game, search))
     keys = native.search_core.KeyPool()
     assert refused(refusal(keys.add, "key"), TypeError, "a key is bytes")
     assert refused(refusal(keys.add, bytes(65536)), ValueError, "a key longer than it keeps")

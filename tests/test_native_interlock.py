@@ -403,10 +403,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "a foundation of no rank": (b"\x0e" + position[1:], ValueError, "malformed position"),
         "a card twice": (position[:5] + position[7:8] + position[6:], ValueError, "malformed position"),
     }
-    checks.assert_refused(
-        lambda bad: ((core.seed, (bad, b"")), (core.successors, (bad, b"")), (core.key, (bad,))),
-        bad_positions,
-    )
+    checks.assert_positions_refused(core, bad_positions)
     bursts = [1, 30, 300]
     assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
 
