@@ -21,6 +21,8 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter, deque
 
+import pytest
+
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, face_down, face_up, parse_card
 from solwidget.engine.svg import PAD
@@ -87,6 +89,20 @@ def printed_json(code: str, path, pure: bool = False):
         check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def loopback_cluster(workers: int):
+    """A Dask cluster of ``workers`` processes, a thread each, on loopback TCP (the test is
+    skipped where distributed is not installed)."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=":0",
+    )
 
 
 def every_position(state, cap: int):
