@@ -13,8 +13,15 @@ empty. The position goes through ``state_from_dict``, so it is checked like any 
 from __future__ import annotations
 
 import functools
+import json
+import os
+import subprocess
+import sys
+import textwrap
 import xml.etree.ElementTree as ET
-from collections import Counter
+from collections import Counter, deque
+
+import pytest
 
 import solwidget as sw
 from solwidget.engine.cards import card_name, deck, face_down, face_up, parse_card
@@ -63,6 +70,55 @@ def position(
 def moves(state: sw.State) -> set[str]:
     """The legal moves as text, for comparing with a literal set."""
     return {str(m) for m in state.legal_moves()}
+
+
+def printed_json(code: str, path, pure: bool = False):
+    """What the Python ``code`` (dedented) prints last, read as JSON: run by this Python in a
+    subprocess from ``path`` (its folder and its PYTHONPATH), under SOLWIDGET_PURE=1 if
+    ``pure``."""
+    env = {k: v for k, v in os.environ.items() if k != "SOLWIDGET_PURE"}
+    env["PYTHONPATH"] = str(path)
+    if pure:
+        env["SOLWIDGET_PURE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=path,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def loopback_cluster(workers: int):
+    """A Dask cluster of ``workers`` processes, a thread each, on loopback TCP (the test is
+    skipped where distributed is not installed)."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=":0",
+    )
+
+
+def every_position(state, cap: int):
+    """Every position reachable from ``state`` by the engine's legal moves (a set), or None
+    where there are more than ``cap``."""
+    seen, todo = {state}, deque([state])
+    while todo:
+        at = todo.popleft()
+        for move in at.legal_moves():
+            after = at.play(move)
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+                if len(seen) > cap:
+                    return None
+    return seen
 
 
 def walk(expander, state, steps, stride):

@@ -3,8 +3,8 @@ of small positions (every position reachable, by the engine's rules alone), and 
 summary where no lemma decides."""
 
 import random
-from collections import deque
 
+from helpers import every_position
 from test_solver_interlock import GAME
 
 import solwidget as sw
@@ -48,20 +48,6 @@ def endgame(seed: int, left=(4, 8)) -> sw.State:
     return GAME.state_from_dict({"game": "interlock", "piles": piles})
 
 
-def every_position(state, cap=REACHABLE_CAP):
-    seen, todo = {state}, deque([state])
-    while todo:
-        at = todo.popleft()
-        for move in at.legal_moves():
-            after = at.play(move)
-            if after not in seen:
-                seen.add(after)
-                todo.append(after)
-                if len(seen) > cap:
-                    return None
-    return seen
-
-
 def home(state, card: str) -> bool:
     return any(card in state.pile(f) for f in state.game.pile_ids if f.startswith("f"))
 
@@ -86,7 +72,7 @@ def test_every_interlock_explanation_holds_in_every_reachable_position():
         why = interlock_explain.explain_dead_end(GAME, start)
         if why is None:
             continue
-        positions = every_position(start)
+        positions = every_position(start, REACHABLE_CAP)
         if positions is None:
             continue
         card, other = why.cards

@@ -3,9 +3,9 @@
 the engine's rules alone; and the closure itself: no position it finds dead reaches a win."""
 
 import random
-from collections import deque
 
-from test_solver_mutated import GAME, small_position
+from helpers import every_position
+from test_solver_mutated import GAME, along_wins, scatter, small_position
 
 import solwidget as sw
 from solwidget.coach import LOST, Judge
@@ -37,20 +37,7 @@ def held_position(rng) -> sw.State:
     piles["r2c1"] = ["KS", "QD"]
     piles["d3"] = ["[KC]", "[KD]", "KH", x if rng.random() < 0.5 else f"[{x}]", "QH"]
     spaces = [pid for pid in GAME.pile_ids if pid[0] == "r" and pid not in ("r2x", "r2c1")]
-    while loose:
-        where = rng.choice(spaces + ["r2x", "d1", "d2"])
-        card = loose.pop()
-        pile = piles[where]
-        if where[0] == "d" and len(pile) < 7:
-            pile.append(card if rng.random() < 0.5 else f"[{card}]")
-        elif where == "r2x" and not pile:
-            pile.append(card)
-        elif where[0] == "r" and where != "r2x" and len(pile) < 2:
-            if pile:
-                pile[0] = f"[{pile[0]}]"
-            pile.append(card)
-        else:
-            loose.append(card)
+    scatter(piles, loose, rng, spaces + ["r2x", "d1", "d2"])
     return GAME.state_from_dict(
         {"game": "mutated", "piles": piles, "decks": {"d3": {"mode": "built", "base": 4}}}
     )
@@ -72,35 +59,8 @@ def buried_position(rng) -> sw.State:
     x = loose.pop()
     piles["d3"] = ["[KS]", "[KC]", "[KH]", "[KD]", f"[{x}]", "QH"]
     spaces = [pid for pid in GAME.pile_ids if pid[0] == "r" and pid != "r2x"]
-    while loose:
-        where = rng.choice(spaces + ["r2x", "d1", "d2"])
-        card = loose.pop()
-        pile = piles[where]
-        if where[0] == "d" and len(pile) < 7:
-            pile.append(card if rng.random() < 0.5 else f"[{card}]")
-        elif where == "r2x" and not pile:
-            pile.append(card)
-        elif where[0] == "r" and where != "r2x" and len(pile) < 2:
-            if pile:
-                pile[0] = f"[{pile[0]}]"
-            pile.append(card)
-        else:
-            loose.append(card)
+    scatter(piles, loose, rng, spaces + ["r2x", "d1", "d2"])
     return GAME.state_from_dict({"game": "mutated", "piles": piles})
-
-
-def every_position(state, cap=REACHABLE_CAP):
-    seen, todo = {state}, deque([state])
-    while todo:
-        at = todo.popleft()
-        for move in at.legal_moves():
-            after = at.play(move)
-            if after not in seen:
-                seen.add(after)
-                todo.append(after)
-                if len(seen) > cap:
-                    return None
-    return seen
 
 
 def place(state, card):
@@ -176,7 +136,7 @@ def test_every_mutated_explanation_holds_in_every_reachable_position():
         found = explain.reason(start)
         if found is None:
             continue
-        positions = every_position(start)
+        positions = every_position(start, REACHABLE_CAP)
         if positions is None:
             continue
         assert not any(s.is_won() for s in positions), GAME.format(start)
@@ -217,13 +177,7 @@ def test_the_judge_answers_a_position_a_lemma_decides_without_a_search():
 def test_no_position_on_a_winning_line_is_dead_for_the_coach():
     """Full deals: the searches' wins replay, so no position along them may be found dead."""
     seen = 0
-    for number in (*range(1, 16), 39, 40, 42):
-        result = sw.solve(GAME.deal(number), max_states=15_000)
-        if result.status != "won":
-            continue
-        state = GAME.deal(number)
-        for move in result.moves:
-            assert not is_dead_strict(state), (number, str(move))
-            state = state.play(move)
-            seen += 1
+    for number, move, state in along_wins():
+        assert not is_dead_strict(state), (number, str(move))
+        seen += 1
     assert seen > 1000

@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import printed_json
 
 import solwidget as sw
 from solwidget.compiled import MANIFEST, compiled_modules, describe
@@ -55,19 +53,7 @@ SAMPLE = """
 
 
 def run_sample(pure: bool) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != "SOLWIDGET_PURE"}
-    if pure:
-        env["SOLWIDGET_PURE"] = "1"
-    env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SAMPLE)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return printed_json(SAMPLE, ROOT, pure)
 
 
 def needs_compiled_modules():
@@ -119,17 +105,7 @@ def test_a_module_whose_source_changed_runs_from_its_source(tmp_path):
                           "expand": expand.__file__, "warnings": [str(w.message) for w in caught],
                           "won": sw.solve(sw.load_game("freecell").deal(1), max_states=3000).status}))
     """
-    env = {k: v for k, v in os.environ.items() if k != "SOLWIDGET_PURE"}
-    env["PYTHONPATH"] = str(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=True,
-    )
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = printed_json(code, tmp_path)
     assert seen["search"] == str(edited) and seen["edited"] is True
     assert not seen["expand"].endswith(".py"), "the other modules still run compiled"
     assert any("solwidget.solver.search" in w and "dev.py setup" in w for w in seen["warnings"])

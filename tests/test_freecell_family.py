@@ -141,37 +141,11 @@ def test_supermove_to_an_empty_pile_does_not_count_that_pile(game_id):
 
 @pytest.mark.parametrize("game_id", DOWN_GAMES)
 def test_supermove_with_no_free_cell_and_no_empty_pile_moves_one_card(game_id):
-    s = position(
-        game_id,
-        t0="8H",
-        t1="9C 8D 7S",
-        t2="KC",
-        t3="KH",
-        t4="QC",
-        t5="QD",
-        t6="JS",
-        c0="KS",
-        c1="KD",
-        c2="QS",
-        c3="QH",
-        rest="t7",
+    full = dict(  # every cell and pile but t0 holding a card
+        t1="9C 8D 7S", t2="KC", t3="KH", t4="QC", t5="QD", t6="JS", c0="KS", c1="KD", c2="QS", c3="QH"
     )
-    legal(s, "t1 t0")  # 7S on 8H, one card
-    s2 = position(
-        game_id,
-        t0="9S",
-        t1="9C 8D 7S",
-        t2="KC",
-        t3="KH",
-        t4="QC",
-        t5="QD",
-        t6="JS",
-        c0="KS",
-        c1="KD",
-        c2="QS",
-        c3="QH",
-        rest="t7",
-    )
+    legal(position(game_id, t0="8H", rest="t7", **full), "t1 t0")  # 7S on 8H, one card
+    s2 = position(game_id, t0="9S", rest="t7", **full)
     refused(s2, "t1 t0 2", "2 cards cannot move together", "0 free cells", "at most 1")
 
 

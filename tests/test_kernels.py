@@ -29,10 +29,9 @@ from types import ModuleType
 
 import native_checks as checks
 import pytest
-from native_checks import run_search, words
+from native_checks import BIG, c_successors, compiled, portfolio, python_successors, run_search, walk, words
 
 import solwidget as sw
-from solwidget.engine.state import State
 from solwidget.games.freecell import native as freecell_native
 from solwidget.games.interchange import native as interchange_native
 from solwidget.games.interlock import native as interlock_native
@@ -41,7 +40,6 @@ from solwidget.solver import native_search
 from solwidget.solver.profile import profile_for
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 @dataclass(frozen=True)
@@ -82,44 +80,13 @@ def needs_native():
     checks.needs_native(native_search)
 
 
-def portfolio(game) -> tuple[dict, ...]:
-    return profile_for(game).portfolio_for(game)
-
-
-def compiled(game, options, table_size=BIG, frontier_size=BIG):
-    """The profile's compiled search for one search of ``options``, as the solver asks for it."""
-    profile = profile_for(game)
-    expander = profile.expander(game, options.get("weights"))
-    return profile.compiled_search(
-        expander,
-        options.get("weights"),
-        options.get("depth_weight", 0.5),
-        table_size,
-        frontier_size,
-        options.get("explore", 0.0),
-    )
-
-
 def native_search_of(family, game, options=None, table_size=BIG, frontier_size=BIG):
-    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
+    search = checks.native_search(game, options, table_size, frontier_size)
     assert isinstance(search, FAMILIES[family].native.NativeSearch)
     return search
 
 
 # ------------------------------------------------------------------ positions
-
-
-def walk(game, deal, steps):
-    """(position, the move that led to it) along a seeded random walk through legal moves."""
-    rng = random.Random(f"{game.id} {deal}")
-    state = game.deal(deal)
-    for _ in range(steps):
-        moves = state.legal_moves()
-        if not moves:
-            return
-        move = rng.choice(moves)
-        state = state.play(move)
-        yield state, move
 
 
 # Deals whose random walks meet live positions, where deals 1-3 are dead from the start
@@ -139,43 +106,6 @@ def positions(game_id, steps=60) -> tuple:
             settled, played = expander.start(state)
             found.append((settled, (move, *played)))
     return tuple(found)
-
-
-def c_successors(search, position, came_by, dead_ends) -> tuple[list, list]:
-    """search_core.successors, its moves read back as the engine's (a kernel may pack several
-    in one, as a run of turns), and the keys it asked."""
-    children, asked = search.core.successors(position, search.encode_moves(came_by), dead_ends=dead_ends)
-    return [(search.decode_moves(moves), child, value) for moves, child, value in children], asked
-
-
-def python_successors(search, state, came_by, dead_ends=True) -> tuple[list, list]:
-    """The expander's successors (``scored``) in search_core.successors' terms: (the engine's
-    moves, child position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and every key asked of the table, in order, each
-    admitted once, as a fresh transposition table does. Without ``dead_ends``, the
-    expander's dead-end test is not asked."""
-    expander, seen, asked, out = search.expander, set(), [], []
-
-    def admit(key) -> bool:
-        asked.append(key)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    with pytest.MonkeyPatch.context() as patch:
-        if not dead_ends:
-            patch.setattr(expander, "dead_ends", None)
-        for moves, child, value in expander.scored(state, came_by, admit):
-            if type(child) is tuple:
-                child = State(expander.game, child, ())
-            if value is None:
-                value = expander.score(child)
-            won = value == 0.0 and expander.is_won(child)
-            out.append((list(moves), None if won else search.position(child), value))
-            if won:
-                break
-    return out, asked
 
 
 # ------------------------------------------------------------------ one expansion
@@ -230,33 +160,8 @@ def test_scores_are_the_expanders(family, game_id):
 # ------------------------------------------------------------------ whole searches
 
 
-def outcome(solver) -> tuple:
-    """All a finished solver tells, but the time."""
-    result, p = solver.result, solver.result.progress
-    return (
-        result.status,
-        result.reason,
-        words(result.moves),
-        p.expanded,
-        p.generated,
-        p.frontier,
-        p.depth,
-        p.best_score,
-        words(p.best_line),
-        [s.skipped for s in solver._searches],
-        [s.complete for s in solver._searches],
-    )
-
-
-def make_solver(state, python, **options):
-    """A Solver on ``state``: Python's search if ``python``, else the one its profile picks."""
-    return checks.make_solver(type(profile_for(state.game)), state, python, **options)
-
-
 def solved_both_ways(family, state, **options) -> tuple:
-    return checks.solved_both_ways(
-        make_solver, outcome, FAMILIES[family].native.NativeSearch, state, **options
-    )
+    return checks.solved_both_ways(state, FAMILIES[family].native.NativeSearch, **options)
 
 
 @pytest.mark.parametrize("family, game_id", CASES)
@@ -274,7 +179,7 @@ def test_stepped_in_odd_chunks_the_searches_agree_step_by_step(family):
     game = sw.load_game(FAMILIES[family].games[0])
     steps_taken = []
     for deal in FAMILIES[family].deals[:2]:
-        in_c, in_python = checks.stepped_both_ways(make_solver, outcome, game.deal(deal), 1200)
+        in_c, in_python = checks.stepped_both_ways(game.deal(deal), 1200)
         assert in_c == in_python, f"deal {deal}"
         steps_taken.append(len(in_python[0]))
     assert max(steps_taken) > 2 * len(checks.CHUNKS), "the chunk sizes came round"
@@ -291,7 +196,7 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(family):
                 family, game.deal(deal), max_states=1500, table_size=table_size, frontier_size=frontier_size
             )
             assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-1])
+            trimmed += not all(in_c.complete)
     assert trimmed > 0, "some frontier was trimmed"
 
 
@@ -430,21 +335,11 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable(family):
     )
     search = native_search_of(family, game)
     core, position = search.core, search.position(search.expander.start(game.deal(1))[0])
-    checks.assert_refused(
-        lambda bad: (
-            (core.seed, (bad, b"")),
-            (core.successors, (bad, b"")),
-            (core.key, (bad,)),
-            (core.score, (bad,)),
-            (core.dead, (bad,)),
-        ),
-        bad_positions(search, game),
-    )
-    checks.assert_refused(
-        lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), bad_moves(family)
-    )
+    checks.assert_positions_refused(core, bad_positions(search, game))
+    checks.assert_moves_refused(core, position, bad_moves(family))
     checks.assert_no_such_node(core)
     checks.assert_counts_refused(core)
+    checks.assert_pools_refused(core)
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game.deal(1), bursts) == run_search(
         native_search_of(family, game), game.deal(1), bursts

@@ -29,7 +29,16 @@ from pathlib import Path
 
 import native_checks as checks
 import pytest
-from native_checks import run_search, search_types, words
+from native_checks import (
+    BIG,
+    compiled,
+    native_search,
+    portfolio,
+    search_types,
+    solved_both_ways,
+    walk,
+    words,
+)
 
 import solwidget as sw
 from solwidget.engine.moves import Move
@@ -37,7 +46,6 @@ from solwidget.engine.state import State
 from solwidget.games.freecell import native
 from solwidget.games.freecell.expander import CellsExpander
 from solwidget.games.freecell.moves import fits
-from solwidget.games.freecell.profile import FreeCellProfile
 from solwidget.solver.profile import profile_for
 from solwidget.solver.search import _Search
 
@@ -65,7 +73,6 @@ FRACTIONAL = {
     "empty": 1.5,
 }
 FLOORED = {**FRACTIONAL, "home": 0.25, "empty": 6.0}
-BIG = 10**6  # table and frontier sizes that neither evict nor trim
 
 
 def needs_native():
@@ -74,49 +81,10 @@ def needs_native():
 
 @functools.cache
 def load(game_id):
-    if game_id in VARIANTS:
-        base, changes = VARIANTS[game_id]
-        return sw.variant(base, id=game_id, name=game_id.replace("_", " "), **changes).game()
-    return sw.load_game(game_id)
-
-
-def portfolio(game) -> tuple[dict, ...]:
-    return profile_for(game).portfolio_for(game)
-
-
-def compiled(game, options, table_size=BIG, frontier_size=BIG, autoplay=True):
-    """The family's compiled search for one search of ``options``, as the solver asks for it."""
-    expander = profile_for(game).expander(game, options.get("weights"), autoplay)
-    return native.NativeSearch.compiled_search(
-        expander,
-        options.get("weights"),
-        options.get("depth_weight", 0.5),
-        table_size,
-        frontier_size,
-        options.get("explore", 0.0),
-    )
-
-
-def native_search(game, options=None, table_size=BIG, frontier_size=BIG):
-    search = compiled(game, portfolio(game)[0] if options is None else options, table_size, frontier_size)
-    assert isinstance(search, native.NativeSearch)
-    return search
+    return checks.load_variant(game_id, VARIANTS)
 
 
 # ------------------------------------------------------------------ positions
-
-
-def walk(game, deal, steps):
-    """(position, the move that led to it) along a seeded random walk through legal moves."""
-    rng = random.Random(f"{game.id} {deal}")
-    state = game.deal(deal)
-    for _ in range(steps):
-        moves = state.legal_moves()
-        if not moves:
-            return
-        move = rng.choice(moves)
-        state = state.play(move)
-        yield state, move
 
 
 @functools.cache
@@ -168,32 +136,12 @@ def tops_swapped(game, piles, rng) -> tuple:
 
 
 def python_successors(search, state, came_by) -> tuple[list, int]:
-    """CellsExpander.scored's successors in search_core.successors' terms: (moves, child
-    position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and how many children were refused for a key seen
+    """CellsExpander.scored's successors in search_core.successors' terms, its moves as the
+    kernel's (checks.python_successors), and how many children were refused for a key seen
     before: search_core.successors admits each key once, as a fresh transposition table
     does (two moves may reach one position, once both have sent their cards home)."""
-    expander, seen, out = search.expander, set(), []
-    refused = 0
-
-    def admit(key) -> bool:
-        nonlocal refused
-        if key in seen:
-            refused += 1
-            return False
-        seen.add(key)
-        return True
-
-    for moves, child, value in expander.scored(state, came_by, admit):
-        if type(child) is tuple:
-            child = State(expander.game, child, ())
-        if value is None:
-            value = expander.score(child)
-        won = value == 0.0 and expander.is_won(child)
-        out.append((search.encode_moves(moves), None if won else search.encode(child.piles), value))
-        if won:
-            break
-    return out, refused
+    out, asked = checks.python_successors(search, state, came_by, encoded=True)
+    return out, len(asked) - len(set(asked))
 
 
 def undone_by_first(game, successors) -> tuple:
@@ -275,46 +223,10 @@ def test_keys_are_equal_exactly_when_pythons_are(game_id):
 # ------------------------------------------------------------------ whole searches
 
 
-def outcome(solver) -> tuple:
-    """All a finished solver tells, but the time."""
-    result, p = solver.result, solver.result.progress
-    return (
-        result.status,
-        result.reason,
-        words(result.moves),
-        p.expanded,
-        p.generated,
-        p.frontier,
-        p.depth,
-        p.best_score,
-        words(p.best_line),
-        [s.complete for s in solver._searches],
-    )
-
-
-def make_solver(state, python, **options):
-    """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    return checks.make_solver(FreeCellProfile, state, python, **options)
-
-
-def solved_both_ways(state, **options) -> tuple:
-    """The outcomes of the compiled and the Python search on ``state``."""
-    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
-
-
 SEARCHES = {
-    "the portfolio": {},
+    **checks.searches(FRACTIONAL, FLOORED),
     "one exploring search": {
         "portfolio": [{"depth_weight": 0.5, "explore": 0.3, "weights": {"urgent": 2.0, "cells": 1.0}}]
-    },
-    "every weight at work": {
-        "portfolio": [
-            {"depth_weight": 0.25, "weights": FRACTIONAL},
-            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
-        ]
-    },
-    "depth weights of no power of two": {
-        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
     },
 }
 
@@ -323,12 +235,9 @@ SEARCHES = {
 @pytest.mark.parametrize("search", SEARCHES)
 def test_whole_searches_are_pythons(game_id, search):
     needs_native()
-    game = load(game_id)
-    statuses = set()
-    for deal in range(1, 6):
-        in_c, in_python = solved_both_ways(game.deal(deal), max_states=2500, **SEARCHES[search])
-        assert in_c == in_python, f"{game_id} deal {deal}"
-        statuses.add(in_c[0])
+    statuses = checks.statuses_alike(
+        load(game_id), range(1, 6), native.NativeSearch, max_states=2500, **SEARCHES[search]
+    )
     assert "won" in statuses
 
 
@@ -340,10 +249,14 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(game_id):
     for deal in (1, 2, 3):
         for table_size, frontier_size in ((1, BIG), (40, BIG), (BIG, 300), (150, 200)):
             in_c, in_python = solved_both_ways(
-                game.deal(deal), max_states=2500, table_size=table_size, frontier_size=frontier_size
+                game.deal(deal),
+                native.NativeSearch,
+                max_states=2500,
+                table_size=table_size,
+                frontier_size=frontier_size,
             )
             assert in_c == in_python, f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}"
-            trimmed += not all(in_c[-1])
+            trimmed += not all(in_c.complete)
     assert trimmed > 0, "some frontier was trimmed"
 
 
@@ -362,9 +275,9 @@ def test_a_frontier_of_no_positions_is_trimmed_alike():
     # and at the end of a turn the one holding most keeps half while they hold more than one
     needs_native()
     state = single_successor_position(load("freecell"))
-    in_c, in_python = solved_both_ways(state, max_states=500, frontier_size=1)
+    in_c, in_python = solved_both_ways(state, native.NativeSearch, max_states=500, frontier_size=1)
     assert in_c == in_python
-    assert not all(in_c[-1]), "a frontier was trimmed"
+    assert not all(in_c.complete), "a frontier was trimmed"
 
 
 @pytest.mark.parametrize("explore", [0.0, 0.3])
@@ -378,21 +291,17 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
         game = load(game_id)
         options = {**portfolio(game)[1], "explore": explore}
         for deal in (1, 2):
-            expander = profile_for(game).expander(game, options["weights"])
-            in_python = _Search(expander, options["depth_weight"], table_size, frontier_size, explore)
-            in_c = native_search(game, options, table_size, frontier_size)
-            state = game.deal(deal)
-            assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
+            in_c, in_python = checks.one_search_both_ways(
+                game.deal(deal), options, table_size, frontier_size, bursts
+            )
+            assert in_c == in_python, (
                 f"{game_id} deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}"
             )
 
 
 def test_the_small_sizes_above_change_the_compiled_search():
     needs_native()
-    game, bursts = load("freecell"), [400, 400]
-    unbounded = run_search(native_search(game), game.deal(1), bursts)
-    evicting = run_search(native_search(game, table_size=64), game.deal(1), bursts)
-    trimming = run_search(native_search(game, frontier_size=50), game.deal(1), bursts)
+    unbounded, evicting, trimming = checks.bounded_runs(load("freecell"))
     assert evicting[-1].waiting > unbounded[-1].waiting, "positions of evicted keys are admitted again"
     assert unbounded[-1].complete and not trimming[-1].complete, "a trimmed search is no longer complete"
 
@@ -429,7 +338,7 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
 
 @pytest.mark.parametrize("options", [{"weights": {"cells": 0.1}}, {"autoplay": False}])
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
-    run = make_solver(load("freecell").deal(1), False, max_states=20_000, **options)
+    run = checks.make_solver(load("freecell").deal(1), False, max_states=20_000, **options)
     assert search_types(run) == {_Search}
     assert run.solve().status == "won"
 
@@ -489,28 +398,16 @@ def test_rules_packed_wrong_are_refused_clearly(game_id):
 
 # The solver's results on the family's first deals and a lost deal of Baker's Game with three
 # cells (run here, and under SOLWIDGET_PURE=1).
-SAMPLE = """
-    import json
-    import solwidget as sw
-    from solwidget.games.freecell import native
-
-    def sample():
+RUNS = """
+    def runs():
+        games = [sw.load_game(game_id) for game_id in ("freecell", "reversed_solitaire", "inverted_freecell")]
         bakers = sw.variant("freecell", id="native_bakers_three_cells", name="native bakers three cells",
                             build="down in suit", cells=3).game()
-        seen = []
-        deals = [(sw.load_game(game_id), deal) for game_id in ("freecell", "reversed_solitaire",
-                                                               "inverted_freecell") for deal in (1, 2, 3)]
-        for game, deal in deals + [(bakers, 4)]:
-            solver = sw.Solver(game.deal(deal), max_states=3000)
-            result, p = solver.solve(), solver.progress
-            seen.append([game.id, deal, result.status, " ".join(map(str, result.moves)), p.expanded,
-                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
-                         sorted({type(search).__name__ for search in solver._searches})])
-        return {"search_core": native.search_core is not None, "seen": seen}
+        return [(game, deal, 3000) for game in games for deal in (1, 2, 3)] + [(bakers, 4, 3000)]
 """
 
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
+    _, mine = checks.sampled_pure_and_compiled(RUNS, ROOT)
     assert {row[2] for row in mine["seen"]} == {"won", "lost", "unknown"}

@@ -1,21 +1,20 @@
 """Mutated Solitaire's kernel (games/mutated/kernel.c) against the Python search: what
 tests/test_kernels.py, which every kernel gets, leaves to the family.
 
-kernel.c is a second writing of solver/search.py's ``_Search`` with ``MutatedExpander``'s
-successors, keys, scores and pooled proofs, and native.py runs it in their place only where
-it is the very same search. Nothing but these tests holds the two writings together, so they
-compare them at every level:
-
 - one expansion, on positions taken from real searches of several deals (the frontiers of
   Python searches) and along winning lines: the same moves, child positions, keys and
   scores, in the same order, and the same keys asked of ``admit``, in the same order;
-- whole searches: the same expansions, positions generated, frontier, best line and result,
-  for each search of the portfolio alone and for the portfolio with its pooled proofs (lost
-  deals proved lost the same way, with the same expansions and skips), run a step at a time,
-  and with tables and frontiers so small that they evict and trim;
-- where native.py hands over to C (exact weights, autoplay) and where it keeps Python;
-- rules packed wrong and malformed positions: a clear error, and the search still usable
-  after it;
+  positions read back from their bytes;
+- the dead-end test in C, verdict for verdict with DeadEnds, on positions real searches
+  expand and on positions near them;
+- whole searches: each search of the portfolio alone, every weight at work, depth weights
+  of no power of two, pooled proofs (lost deals proved lost the same way, with the same
+  expansions and skips, C and Python searches in one portfolio, a search pooled late),
+  going alone, one search at any table and frontier size;
+- where native.py hands over to C (exact weights, autoplay, the dead-end test its own) and
+  where it keeps Python;
+- Mutated's rules, positions and moves packed wrong: a clear error, and the search still
+  usable after it; an error of a dead-end test called back;
 - SOLWIDGET_PURE=1: no C, and the solver's results are the same.
 """
 
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import native_checks as checks
 import pytest
-from native_checks import refusal, refused, run_search, search_types, words
+from native_checks import BIG, outcome, run_search, search_types, words
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN
@@ -43,7 +42,6 @@ from solwidget.solver.result import Progress
 from solwidget.solver.search import _Search
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG = 10**6  # table and frontier sizes that neither evict nor trim
 # Every weight of the score at work, fractional (yet exact: multiples of 1/1024); and with
 # home cards cheap and orphans dear, so that the floor of 0.5 is met.
 FRACTIONAL = {
@@ -70,26 +68,19 @@ def game():
 
 
 def portfolio() -> tuple[dict, ...]:
-    return profile_for(game()).portfolio_for(game())
+    return checks.portfolio(game())
 
 
-def compiled(options, table_size=BIG, frontier_size=BIG, autoplay=True):
-    """The family's compiled search for one search of ``options``, as the solver asks for it."""
-    expander = profile_for(game()).expander(game(), options.get("weights"), autoplay)
-    return native.NativeSearch.compiled_search(
-        expander,
-        options.get("weights"),
-        options.get("depth_weight", 0.5),
-        table_size,
-        frontier_size,
-        options.get("explore", 0.0),
-    )
+def compiled(options, **expander_options):
+    return checks.compiled(game(), options, **expander_options)
 
 
-def native_search(options=None, table_size=BIG, frontier_size=BIG):
-    search = compiled(portfolio()[0] if options is None else options, table_size, frontier_size)
-    assert isinstance(search, native.NativeSearch)
-    return search
+def native_search(options=None):
+    return checks.native_search(game(), options)
+
+
+def solved_both_ways(state, **options) -> tuple:
+    return checks.solved_both_ways(state, native.NativeSearch, **options)
 
 
 # ------------------------------------------------------------------ positions
@@ -125,32 +116,6 @@ def positions(options_index=1, deals=(1, 2, 3, 88, DEAD_AT_THE_DEAL), expansions
 # ------------------------------------------------------------------ one expansion
 
 
-def python_successors(search, state, came_by) -> tuple[list, list]:
-    """MutatedExpander.scored's successors in search_core.successors' terms: (moves, child
-    position, score), up to and including the first won child (the search stops there),
-    which search_core gives as None; and the keys asked of ``admit``, in order (each key
-    admitted once, as a fresh transposition table would)."""
-    expander, seen, asked, out = search.expander, set(), [], []
-
-    def admit(key) -> bool:
-        asked.append(key)
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    for moves, child, value in expander.scored(state, came_by, admit):
-        if value is None:
-            value = expander.score(child)
-        won = value == 0.0 and expander.is_won(child)
-        out.append(
-            (native.encode_moves(moves), None if won else native.encode(child.piles, child.extra), value)
-        )
-        if won:
-            break
-    return out, asked
-
-
 @pytest.mark.parametrize("options_index", [0, 1])
 def test_successors_are_pythons_move_for_move(options_index):
     needs_native()
@@ -161,7 +126,7 @@ def test_successors_are_pythons_move_for_move(options_index):
         assert search.core.key(encoded) == search.key(state)
         assert search.core.score(encoded) == search.expander.score(state)
         in_c, asked_c = search.core.successors(encoded, native.encode_moves(came_by))
-        in_python, asked_python = python_successors(search, state, came_by)
+        in_python, asked_python = checks.python_successors(search, state, came_by, encoded=True)
         assert in_c == in_python, game().format(state)
         assert asked_c == asked_python, game().format(state)
         counted["children"] += len(in_c)
@@ -238,45 +203,7 @@ def test_positions_come_back_from_their_bytes():
 # ------------------------------------------------------------------ whole searches
 
 
-def outcome(solver) -> tuple:
-    """All a finished solver tells, but the time."""
-    result, p = solver.result, solver.result.progress
-    return (
-        result.status,
-        result.reason,
-        words(result.moves),
-        p.expanded,
-        p.generated,
-        p.frontier,
-        p.depth,
-        p.best_score,
-        words(p.best_line),
-        [(s.complete, s.skipped) for s in solver._searches],
-    )
-
-
-def make_solver(state, python, **options):
-    """A Solver on ``state``: Python's search if ``python``, else the one native.py picks."""
-    return checks.make_solver(MutatedProfile, state, python, **options)
-
-
-def solved_both_ways(state, **options) -> tuple:
-    """The outcomes of the compiled and the Python search on ``state``."""
-    return checks.solved_both_ways(make_solver, outcome, native.NativeSearch, state, **options)
-
-
-SEARCHES = {
-    "the portfolio": {},
-    "every weight at work": {
-        "portfolio": [
-            {"depth_weight": 0.25, "weights": FRACTIONAL},
-            {"depth_weight": 0.75, "explore": 0.2, "weights": FLOORED},
-        ]
-    },
-    "depth weights of no power of two": {
-        "portfolio": [{"depth_weight": 1 / 3, "weights": FRACTIONAL}, {"depth_weight": 0.1, "explore": 0.2}]
-    },
-}
+SEARCHES = checks.searches(FRACTIONAL, FLOORED)
 
 
 @pytest.mark.parametrize(
@@ -296,11 +223,8 @@ def test_whole_searches_are_pythons(search):
         options = {"portfolio": [portfolio()[int(search[-1])]]}
     else:
         options = SEARCHES[search]
-    statuses = set()
-    for deal in (1, 2, 3, 4, DEAD_AT_THE_DEAL):
-        in_c, in_python = solved_both_ways(game().deal(deal), max_states=1500, **options)
-        assert in_c == in_python, f"deal {deal}"
-        statuses.add(in_c[0])
+    deals = (1, 2, 3, 4, DEAD_AT_THE_DEAL)
+    statuses = checks.statuses_alike(game(), deals, native.NativeSearch, max_states=1500, **options)
     assert {"won", "lost"} <= statuses
 
 
@@ -310,8 +234,8 @@ def test_pooled_proofs_prove_the_same_deals_lost_the_same_way():
     for deal in LOST:
         in_c, in_python = solved_both_ways(game().deal(deal), max_states=12_000)
         assert in_c == in_python, f"deal {deal}"
-        assert in_c[0] == "lost", f"deal {deal}"
-        skipped += sum(s for _, s in in_c[-1])
+        assert in_c.status == "lost", f"deal {deal}"
+        skipped += sum(in_c.skipped)
     assert skipped > 0, "some search left positions to the others (POOL_AFTER)"
 
 
@@ -321,10 +245,10 @@ def test_going_alone_is_pythons(monkeypatch):
     monkeypatch.setattr(search_module, "POOL_AFTER", 300)
     monkeypatch.setattr(profile_for(game()), "alone_after", 2000)
     twins = search_module.default_portfolio(game())[:1] * 2
-    for portfolio in (twins, None):
-        in_c, in_python = solved_both_ways(game().deal(154), max_states=20_000, portfolio=portfolio)
+    for searches in (twins, None):
+        in_c, in_python = solved_both_ways(game().deal(154), max_states=20_000, portfolio=searches)
         assert in_c == in_python
-        assert in_c[0] == "lost" and in_c[3] > 2000
+        assert in_c.status == "lost" and in_c.expanded > 2000
 
 
 def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
@@ -348,7 +272,7 @@ def test_a_portfolio_of_c_and_python_searches_pools_one_proof():
             assert search_types(run) == {_Search, native.NativeSearch}
         run.solve()
         runs.append(outcome(run))
-    assert runs[0] == runs[1] and runs[0][0] == "lost"
+    assert runs[0] == runs[1] and runs[0].status == "lost"
 
 
 def test_a_search_pooled_late_notes_the_keys_python_notes():
@@ -400,21 +324,17 @@ def test_one_search_is_pythons_at_any_table_and_frontier_size(table_size, fronti
     bursts = [1, 2, 50, 3, 200, 11, 300]
     options = {**portfolio()[2], "explore": explore}
     for deal in (1, 3):
-        expander = profile_for(game()).expander(game(), options["weights"])
-        in_python = _Search(expander, options["depth_weight"], table_size, frontier_size, explore)
-        in_c = native_search(options, table_size, frontier_size)
-        state = game().deal(deal)
-        assert run_search(in_c, state, bursts) == run_search(in_python, state, bursts), (
+        in_c, in_python = checks.one_search_both_ways(
+            game().deal(deal), options, table_size, frontier_size, bursts
+        )
+        assert in_c == in_python, (
             f"deal {deal}, table {table_size}, frontier {frontier_size}, explore {explore}"
         )
 
 
 def test_the_small_sizes_above_change_the_compiled_search():
     needs_native()
-    bursts = [400, 400]
-    unbounded = run_search(native_search(), game().deal(1), bursts)
-    evicting = run_search(native_search(table_size=64), game().deal(1), bursts)
-    trimming = run_search(native_search(frontier_size=50), game().deal(1), bursts)
+    unbounded, evicting, trimming = checks.bounded_runs(game())
     assert evicting[-1] != unbounded[-1], "positions of evicted keys are admitted again"
     assert unbounded[-1].complete and not trimming[-1].complete, "a trimmed search is no longer complete"
 
@@ -424,8 +344,6 @@ def test_the_small_sizes_above_change_the_compiled_search():
 
 def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     needs_native()
-    for options in portfolio():
-        assert isinstance(compiled(options), native.NativeSearch)
     exact_sums = {"weights": {"orphans": 3 / 1024, "home": 2.0**19}, "depth_weight": 1 / 3}
     assert isinstance(compiled(exact_sums), native.NativeSearch)
     for inexact in (
@@ -457,7 +375,7 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     "options", [{"weights": {"rows": 0.1}}, {"weights": {"orphans": 1 / 3}}, {"autoplay": False}]
 )
 def test_where_c_cannot_run_the_same_search_python_runs_it(options):
-    run = make_solver(game().deal(1), False, max_states=1000, **options)
+    run = checks.make_solver(game().deal(1), False, max_states=1000, **options)
     assert search_types(run) == {_Search}
     assert run.solve().status in ("won", "unknown") and run.progress.expanded > 0
 
@@ -502,14 +420,13 @@ def bad_constructions() -> dict:
         "a parent of 64": (1, rules_with({parents + 10: 64}), ValueError, "parents are cards below 64"),
         "a suit of 4": (1, rules_with({colours: 4}), ValueError, "colours are suits 0 to 3"),
         "two decks of cards": (1, rules_with({1: 104}), ValueError, "one deck of 52 cards"),
-        "six weights": (2, (1.0,) * 6, ValueError, "search_core: 7 weights, not 6"),
         "a dead test that is no function": (7, 3, TypeError, "dead must be callable or None"),
     }
 
 
 def bad_positions(search) -> dict:
-    """Malformed positions (a deal's piles, encoded, then spoilt): (position, the error,
-    words of its message)."""
+    """Positions of malformed piles or modes (a deal's piles, encoded, then spoilt):
+    (position, the error, words of its message)."""
     state = game().deal(1)
     piles, modes = [bytes(pile) for pile in state.piles], state.extra
     good = native.encode(piles, modes)
@@ -527,9 +444,6 @@ def bad_positions(search) -> dict:
     assert native.search_core is None or search.core.key(home(b"\x01\x02", b"\x11")), "a good one"
     malformed = "search_core: a malformed position"
     return {
-        "one byte short": (good[:-1], ValueError, malformed),
-        "one byte more": (good + b"\x00", ValueError, malformed),
-        "no bytes": (b"", ValueError, malformed),
         "a card of 128": (changed({5: piles[5][:-1] + b"\x80"}), ValueError, malformed),
         "a face-down card home": (changed({0: b"\x41"}), ValueError, malformed),
         "a pile of 40 cards": (changed({5: bytes(range(1, 41))}), ValueError, malformed),
@@ -544,18 +458,12 @@ def bad_positions(search) -> dict:
         "a foundation of a Two": (home(b"\x02"), ValueError, malformed),
         "a foundation out of order": (home(b"\x11\x13"), ValueError, malformed),
         "a foundation of two suits": (home(b"\x01\x12"), ValueError, malformed),
-        "a bytearray": (bytearray(good), TypeError, "a position is bytes"),
-        "text": (good.hex(), TypeError, "a position is bytes"),
     }
 
 
 BAD_MOVES = {
-    "two bytes": (b"\x08\x04", ValueError, "search_core: moves are bytes, 3 a move"),
-    "four bytes": (bytes(4), ValueError, "search_core: moves are bytes, 3 a move"),
-    "64 moves": (bytes(3 * 64), ValueError, "search_core: moves are bytes, 3 a move"),
     "pile 23": (b"\x17\x00\x01", ValueError, "search_core: a move names no pile"),
     "a build from pile 23": (b"\x17\xff\x01", ValueError, "search_core: a move names no pile"),
-    "text": ("f0 r1c1", TypeError, "moves are bytes"),
 }
 
 
@@ -565,22 +473,8 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     search = native_search()
     start = search.expander.start(game().deal(1))[0]
     core, position = search.core, native.encode(start.piles, start.extra)
-    checks.assert_refused(
-        lambda bad: (
-            (core.seed, (bad, b"")),
-            (core.successors, (bad, b"")),
-            (core.key, (bad,)),
-            (core.score, (bad,)),
-        ),
-        bad_positions(search),
-    )
-    checks.assert_refused(
-        lambda bad: ((core.seed, (position, bad)), (core.successors, (position, bad))), BAD_MOVES
-    )
-    checks.assert_no_such_node(core)
-    checks.assert_counts_refused(core)
-    assert refused(refusal(core.pool, set(), None), TypeError, "two KeyPools or two Nones")
-    assert refused(refusal(core.pool, set(), set()), TypeError, "two KeyPools or two Nones")
+    checks.assert_positions_refused(core, bad_positions(search))
+    checks.assert_moves_refused(core, position, BAD_MOVES)
     bursts = [1, 30, 300, 1000]
     assert run_search(search, game().deal(1), bursts) == run_search(native_search(), game().deal(1), bursts)
 
@@ -611,25 +505,14 @@ def test_an_error_in_a_dead_end_test_called_back_comes_through_and_the_search_go
 
 # The solver's results on the first deals, a deal lost at the deal and a lost deal proved
 # with pooled searches (run here, and under SOLWIDGET_PURE=1).
-SAMPLE = """
-    import json
-    import solwidget as sw
-    from solwidget.games.mutated import native
-
-    def sample():
-        seen = []
+RUNS = """
+    def runs():
         game = sw.load_game("mutated")
-        for deal in (1, 2, 3, 160, 340):
-            solver = sw.Solver(game.deal(deal), max_states=10_000 if deal == 340 else 2500)
-            result, p = solver.solve(), solver.progress
-            seen.append([deal, result.status, " ".join(map(str, result.moves)), p.expanded,
-                         p.generated, p.frontier, p.best_score, " ".join(map(str, p.best_line)),
-                         sorted({type(search).__name__ for search in solver._searches})])
-        return {"search_core": native.search_core is not None, "seen": seen}
+        return [(game, deal, 10_000 if deal == 340 else 2500) for deal in (1, 2, 3, 160, 340)]
 """
 
 
 def test_under_solwidget_pure_python_searches_and_finds_the_same():
     needs_native()
-    _, mine = checks.sampled_pure_and_compiled(SAMPLE, ROOT)
-    assert {row[1] for row in mine["seen"]} == {"won", "lost"}
+    _, mine = checks.sampled_pure_and_compiled(RUNS, ROOT)
+    assert {row[2] for row in mine["seen"]} == {"won", "lost"}

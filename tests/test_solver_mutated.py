@@ -263,8 +263,16 @@ def small_position(rng, locked: bool):
     loose = [RANKS[r] + s for s in SUITS for r in range(13 - away[s], 13) if RANKS[r] + s not in placed]
     rng.shuffle(loose)
     spaces = [pid for pid in GAME.pile_ids if pid[0] == "r" and pid != "r2x"]
+    scatter(piles, loose, rng, spaces + ["r2x", "d1", "d2", "d3", "d1", "d2", "d3"])
+    return GAME.state_from_dict({"game": "mutated", "piles": piles})
+
+
+def scatter(piles: dict, loose: list, rng, places: list) -> None:
+    """Lay the ``loose`` cards (the last first) on piles drawn at random from ``places``: a
+    deck takes up to 7, face up or down at random; r2x one; a space two, the lower one
+    turned face down. A card whose pile is full is drawn again."""
     while loose:
-        where = rng.choice(spaces + ["r2x", "d1", "d2", "d3", "d1", "d2", "d3"])
+        where = rng.choice(places)
         card = loose.pop()
         pile = piles[where]
         if where[0] == "d" and len(pile) < 7:
@@ -277,7 +285,6 @@ def small_position(rng, locked: bool):
             pile.append(card)
         else:
             loose.append(card)
-    return GAME.state_from_dict({"game": "mutated", "piles": piles})
 
 
 def test_autoplay_and_skipped_moves_agree_with_the_plain_search_on_small_positions():
@@ -432,16 +439,23 @@ def test_no_position_on_a_winning_line_is_dead(monkeypatch):
     (a deck's face-down card that the cards above it never uncover)."""
     monkeypatch.setattr(DeadEnds, "is_dead", lambda self, state: False)
     seen = 0
+    for number, move, state in along_wins():
+        assert not is_dead(*parts(state)), (number, str(move))
+        seen += 1
+    assert seen > 1400
+
+
+def along_wins():
+    """(deal, the move next played, the position) along the wins the solver finds of deals
+    1-15, 39, 40 and 42 (deals that are won, and whose lines are long)."""
     for number in (*range(1, 16), 39, 40, 42):
         result = sw.solve(GAME.deal(number), max_states=15_000)
         if result.status != "won":
             continue
         state = GAME.deal(number)
         for move in result.moves:
-            assert not is_dead(*parts(state)), (number, str(move))
+            yield number, move, state
             state = state.play(move)
-            seen += 1
-    assert seen > 1400
 
 
 def test_positions_a_search_finds_dead_are_lost_without_the_test(monkeypatch):

@@ -8,15 +8,11 @@ runs, not all), on the compiled search and on the Python search, and through the
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
 import threading
 from pathlib import Path
 
 import pytest
+from helpers import printed_json
 
 import solwidget as sw
 from solwidget.solver.profile import profile_for
@@ -197,16 +193,7 @@ print(json.dumps({"compiled": native.search_core is not None, "alone": outcome(a
 def test_threads_share_a_solver_in_pure_python():
     """Under SOLWIDGET_PURE=1 every module runs from its Python file (the frontier's heap
     among them, which two threads at once used to break)."""
-    env = {**os.environ, "SOLWIDGET_PURE": "1", "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(PURE_SCRIPT)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        check=True,
-    )
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = printed_json(PURE_SCRIPT, ROOT, pure=True)
     assert not seen["compiled"] and seen["alone"][0] == "unknown" and seen["alone"][2] == 2000
     for errors, found in seen["runs"]:
         assert errors == [] and found == seen["alone"]

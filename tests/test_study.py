@@ -15,6 +15,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
+from helpers import loopback_cluster
 
 import solwidget as sw
 from solwidget.cli import main
@@ -170,15 +171,7 @@ def test_any_executor_gives_the_same_table(straight):
 
 def test_a_dask_cluster_gives_the_same_table_as_local_processes(straight):
     """A real scheduler on loopback TCP and two worker processes (each with a nanny)."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=":0",
-    ) as cluster:
+    with loopback_cluster(2) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         table = study(
             GAME,

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 
 import pytest
-from helpers import position
+from helpers import loopback_cluster, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -583,19 +583,11 @@ def test_a_variant_pickles_into_a_fresh_interpreter():
 
 # ------------------------------------------------------------------ studied
 def test_a_study_on_a_dask_cluster_equals_the_local_one():
-    distributed = pytest.importorskip("distributed")
     bakers = define("bakers_game")
     local = sw.study(bakers, "1-4", budget=None, max_states=2000, progress=False, workers=1)
     # process workers start from a fresh interpreter: they know only the catalogue, and
     # rebuild the variant from the definition sent with each deal
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=":0",
-    ) as cluster:
+    with loopback_cluster(1) as cluster:
         remote = sw.study(
             bakers, "1-4", budget=None, max_states=2000, scheduler=cluster.scheduler_address, progress=False
         )

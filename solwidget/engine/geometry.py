@@ -111,6 +111,21 @@ BOTTOM_MARGIN = 0.2  # between the lowest card and the board's bottom edge
 HEIGHT_STEPS = 4  # the board's height is a whole number of quarter card widths
 
 
+def pile_layout(pid: str, kind: str, x: float, y: float, fan: str, empty: str) -> PileLayout:
+    """A pile of a layout on layer 0, covered by no other pile: its corner rounded to
+    thousandths of a card width."""
+    return {
+        "id": pid,
+        "kind": kind,
+        "x": round(x, 3),
+        "y": round(y, 3),
+        "fan": fan,
+        "z": 0,
+        "empty": empty,
+        "covered_by": [],
+    }
+
+
 def as_data() -> dict[str, object]:
     """The constants the front end draws with, as JSON data (sent once, with the layout)."""
     fan_step = {fan: dict(steps) for fan, steps in FAN_STEP.items()}

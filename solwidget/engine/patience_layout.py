@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import ACE
-from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP, Layout, PileLayout
+from .geometry import CARD_ASPECT, FAN_ROOM, PILE_GAP, ROW_GAP, Layout, PileLayout, pile_layout
 
 
 class PatienceLayout:
@@ -123,13 +123,4 @@ class PatienceLayout:
             "tableau": {"any": "", "king": "K", "none": "×"}[self.empty_takes],
             "stock": "↻" if self.redeals != 0 else "",
         }.get(kind, "")
-        return {
-            "id": pid,
-            "kind": kind,
-            "x": round(x, 3),
-            "y": round(y, 3),
-            "fan": fan,
-            "z": 0,
-            "empty": empty,
-            "covered_by": [],
-        }
+        return pile_layout(pid, kind, x, y, fan, empty)

@@ -55,4 +55,32 @@ typedef struct Kernel {
     const KernelLimit *limits;      /* ends with {NULL, 0} */
 } Kernel;
 
+/* ------------------------------------------------------------------ what kernels share */
+
+/* Is ``c`` the byte of a card below ``limit`` (64: face up; 128: face down too, bit 6), of a
+ * rank from Ace (1) to King (13) in its low four bits? A kernel's ``read`` and ``load`` check
+ * cards by it before they use them. */
+static inline int kernel_is_card(int c, int limit) {
+    return c >= 0 && c < limit && (c & 15) >= 1 && (c & 15) <= 13;
+}
+
+/* The 12 bytes of a colour table, as the families' pack_rules pack it (by suit the two suits
+ * of the other colour, then by suit the other suit of its colour), read into ``other`` and
+ * ``same``: 0, or -1 where a byte names no suit (0 to 3). */
+static inline int kernel_colours(const uint8_t *b, uint8_t other[4][2], uint8_t same[4]) {
+    for (int s = 0; s < 4; s++) {
+        if (b[2 * s] > 3 || b[2 * s + 1] > 3 || b[8 + s] > 3) return -1;
+        other[s][0] = b[2 * s]; other[s][1] = b[2 * s + 1]; same[s] = b[8 + s];
+    }
+    return 0;
+}
+
+/* The end of an expansion (a kernel's ``expand``, its children pushed): the won child's node
+ * where it pushed one (``won`` >= 0), else EXPANDED with the frontier trimmed as _Search
+ * trims it after each expansion (loop_trim), or FAILED (out of memory). */
+static inline int64_t kernel_expanded(Loop *L, int64_t won) {
+    if (won >= 0) return won;
+    return loop_trim(L) ? FAILED : EXPANDED;
+}
+
 #endif

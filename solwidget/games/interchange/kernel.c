@@ -797,10 +797,8 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
         int bad = children(S, &x, e.node, node.depth);
         if (bad == -3) L->error = "search_core: a position beyond this core's bounds";
         if (bad) return FAILED;
-        if (x.won >= 0) return x.won;
     }
-    if (loop_trim(L)) return FAILED;
-    return EXPANDED;
+    return kernel_expanded(L, x.won);
 }
 
 /* ------------------------------------------------------------------ the kernel's table */
@@ -825,7 +823,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
         if (n > 63 || at + (size_t)n > size) return "search_core: fits_on's items are fewer than 64 cards";
         for (int i = 0; i < n; i++) {
             int card = b[at + i];
-            if (card >= 64 || (card & 15) < 1 || (card & 15) > 13) return "search_core: fits_on holds face-up cards";
+            if (!kernel_is_card(card, 64)) return "search_core: fits_on holds face-up cards";
             R->fits_on[under][R->nfits[under]++] = (uint8_t)card;
             R->fits[under][card] = 1;
         }
@@ -858,13 +856,13 @@ static int read_position(const void *context, const uint8_t *b, size_t n, uint8_
     size_t at = (size_t)R->nf;
     if (n > (size_t)R->slot || n < at) return -1;
     for (int f = 0; f < R->nf; f++)
-        if (b[f] >= 64 || (b[f] && ((b[f] & 15) < 1 || (b[f] & 15) > 13))) return -1;
+        if (b[f] && !kernel_is_card(b[f], 64)) return -1;
     for (int t = 0; t < R->nt; t++) {                /* check before decode reads it */
         if (at >= n) return -1;
         int size = b[at++];
         if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++)
-            if (b[at + j] >= 128 || ((b[at + j] & 15) < 1 || (b[at + j] & 15) > 13)) return -1;
+            if (!kernel_is_card(b[at + j], 128)) return -1;
         at += size;
     }
     if (at + 2 > n) return -1;
@@ -872,7 +870,7 @@ static int read_position(const void *context, const uint8_t *b, size_t n, uint8_
     at += 2;
     if (now > olen || at + olen + 4 != n) return -1;
     for (int j = 0; j < olen; j++)
-        if (b[at + j] >= 64 || (b[at + j] & 15) < 1 || (b[at + j] & 15) > 13) return -1;
+        if (!kernel_is_card(b[at + j], 64)) return -1;
     int cards = olen + (int)(at - R->nf - R->nt - 2);  /* the game's cards, no more: */
     for (int f = 0; f < R->nf; f++) cards += b[f] & 15;    /* so the key fits in 255 bytes */
     if (cards != R->total) return -1;

@@ -992,9 +992,7 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
     if (!dead) expand_children(S, &x);
     if (x.error == -3) L->error = "search_core: more moves from one position than it holds";
     if (x.error) return FAILED;
-    if (x.won >= 0) return x.won;
-    if (loop_trim(L)) return FAILED;
-    return EXPANDED;
+    return kernel_expanded(L, x.won);
 }
 
 /* ------------------------------------------------------------------ the kernel's table */
@@ -1084,15 +1082,10 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
             }
         R->head[c] = hd[c] != 0;
     }
-    for (int s = 0; s < 4; s++) {
-        if (sf[2 * s] > 3 || sf[2 * s + 1] > 3 || sf[8 + s] > 3) return "search_core: malformed fits or safe tables";
-        R->other[s][0] = sf[2 * s]; R->other[s][1] = sf[2 * s + 1]; R->same[s] = sf[8 + s];
-    }
+    if (kernel_colours(sf, R->other, R->same)) return "search_core: malformed fits or safe tables";
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_buried = w[3]; R->w_down = w[4];
     R->w_empty = w[5]; R->w_covered = w[6]; R->w_reserve = w[7]; R->w_unsorted = w[8];
     if (total < 1 || total > 52) return "search_core: one deck";
-    R->total = total;
-    R->slot = R->np + total + 4;
     R->total = total;
     R->slot = R->np + total + 4;
     for (int i = 0; i < np; i++) R->dead.is_back[i] = L[7 * i] == 2 && L[7 * i + 4];
@@ -1114,7 +1107,7 @@ static int read_position(const void *context, const uint8_t *b, size_t n, uint8_
         if (at >= n) return -1;
         if (i >= R->F0 && i < R->F0 + R->nf) {
             int top = b[at++];
-            if (top >= 64 || (top && ((top & 15) < 1 || (top & 15) > 13))) return -1;
+            if (top && !kernel_is_card(top, 64)) return -1;
             for (int r = 1; top && r <= (top & 15); r++) {
                 if (seen[(top & 0x30) | r]) return -1;
                 seen[(top & 0x30) | r] = 1;
@@ -1125,9 +1118,7 @@ static int read_position(const void *context, const uint8_t *b, size_t n, uint8_
         int size = b[at++];
         if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++)
-            if (b[at + j] >= 128 || !(b[at + j] & 15) || (b[at + j] & 15) > 13 ||
-                    (i != R->stock && b[at + j] >= 64) || seen[b[at + j] & 63])
-                return -1;
+            if (!kernel_is_card(b[at + j], i == R->stock ? 128 : 64) || seen[b[at + j] & 63]) return -1;
             else seen[b[at + j] & 63] = 1;
         cards += size;
         at += size;

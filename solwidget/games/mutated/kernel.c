@@ -759,9 +759,7 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
             if (push_child(L, R, e.node, played, nm, node.depth + nm, &q, value, &won)) goto memory;
         }
     }
-    if (won >= 0) return won;
-    if (loop_trim(L)) goto memory;
-    return EXPANDED;
+    return kernel_expanded(L, won);
 memory:
     return FAILED;
 }
@@ -829,10 +827,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
             if (h >= 64) return "search_core: parents are cards below 64";
             R->parents[card][R->nparents[card]++] = (uint8_t)h;
         }
-    for (int s = 0; s < 4; s++) {
-        if (co[2 * s] > 3 || co[2 * s + 1] > 3 || co[8 + s] > 3) return "search_core: colours are suits 0 to 3";
-        R->other[s][0] = co[2 * s]; R->other[s][1] = co[2 * s + 1]; R->partner[s] = co[8 + s];
-    }
+    if (kernel_colours(co, R->other, R->partner)) return "search_core: colours are suits 0 to 3";
     R->w_home = w[0]; R->w_block = w[1]; R->w_urgent = w[2]; R->w_down = w[3];
     R->w_rows = w[4]; R->w_decks = w[5]; R->w_orphans = w[6];
     if (total != 52) return "search_core: one deck of 52 cards";

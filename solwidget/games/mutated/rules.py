@@ -22,7 +22,7 @@ from ...engine.cards import ACE, FACE_DOWN, KING, RANKS, SUITS, card_name, face_
 from ...engine.checks import shown
 from ...engine.errors import InvalidPosition
 from ...engine.game import Game
-from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout
+from ...engine.geometry import CARD_ASPECT, PILE_GAP, ROW_GAP, Arrangement, Layout, PileLayout, pile_layout
 from ...engine.moves import Move
 from ...engine.registry import register
 from ...engine.state import Pile, State
@@ -385,19 +385,7 @@ class MutatedSolitaire(Game):
         piles: list[PileLayout] = []
 
         def add(pid, x, y, fan, empty):
-            piles.append(
-                {
-                    "id": pid,
-                    "kind": self.pile_kinds[pid],
-                    "x": round(x, 3),
-                    "y": round(y, 3),
-                    "fan": fan,
-                    "z": 0,
-                    "empty": empty,
-                    "covered_by": [],
-                    "row": _row_of(pid),
-                }
-            )
+            piles.append({**pile_layout(pid, self.pile_kinds[pid], x, y, fan, empty), "row": _row_of(pid)})
 
         for i, pid in enumerate(FOUNDATION_IDS):
             add(pid, i * step, 0, "none", "A")
