@@ -21,13 +21,13 @@ FINGERPRINTS = {
     "inverted_freecell": "dae4b8b6178a",
     "freecell": "80f5a947af06",
     "triple_interchange": "b5ab5f318075",
-    "interchange": "bc5dcbeb2f72",
-    "unlimited": "a1cfad78f7c8",
-    "single_interchange": "c73c88f09aa3",
+    "interchange": "a7933b31df4a",
+    "unlimited": "7a925c31df09",
+    "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "4363cdf1f406",
     "interlock": "fa4bdbf32306",
     "love_a_duck": "013e367c4be1",
-    "guardian": "f3d32631326d",
+    "guardian": "26bbba933126",
     "mutated": "b3be764ae8eb",
 }
 

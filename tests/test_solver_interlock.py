@@ -18,40 +18,43 @@ from solwidget.solver.stock import is_turn
 GAME = sw.load_game("interlock")
 
 
-def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),) * 4) -> sw.State:
+def small_position(seed: int, left=(10, 16), runs: float = 0.0, levels=((0, 13),) * 4, game=GAME) -> sw.State:
     """A random Interlock endgame: each suit home up to a random rank (within ``levels``,
     a range of ranks a suit: clubs, diamonds, hearts, spades), ``left`` cards still
     out, one card on each pile of a random set where no covering pile lies over an empty
     pile, the other cards (two at least) in the stock and waste. With ``runs`` > 0, each
-    pile then grows into a run, one more card with that chance each time."""
+    pile then grows into a run, one more card with that chance each time. In a game with
+    face-down cards (Guardian), a covered pile's cards lie face down."""
     rnd = random.Random(seed)
     while True:
         home = [rnd.randint(*among) for among in levels]
         rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
         filled = set()
-        for t in reversed(GAME.tableau_indices):  # front first: a pile under a filled pile is filled
-            if any(c in filled for c in GAME.covers[t]) or rnd.random() < 0.3:
+        for t in reversed(game.tableau_indices):  # front first: a pile under a filled pile is filled
+            if any(c in filled for c in game.covers[t]) or rnd.random() < 0.3:
                 filled.add(t)
         if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest) - 2:
             break
     rnd.shuffle(rest)
     columns = {t: [rest.pop()] for t in sorted(filled)}
-    for column in columns.values():
-        while runs and len(rest) > 2 and rnd.random() < runs:
-            guests = sorted(c for c in rest if c in GAME.fits_on[column[-1]])
+    for t, column in columns.items():
+        hidden = game.face_down_cards and any(c in columns for c in game.covers[t])
+        while runs and not hidden and len(rest) > 2 and rnd.random() < runs:  # hidden: one card
+            guests = sorted(c for c in rest if c in game.fits_on[column[-1]])
             if not guests:
                 break
             column.append(rnd.choice(guests))
             rest.remove(column[-1])
-    piles = {pid: [] for pid in GAME.pile_ids}
+    piles = {pid: [] for pid in game.pile_ids}
     for t, column in columns.items():
-        piles[GAME.pile_ids[t]] = [card_name(c) for c in column]
+        hidden = game.face_down_cards and any(c in columns for c in game.covers[t])
+        piles[game.pile_ids[t]] = [f"[{card_name(c)}]" if hidden else card_name(c) for c in column]
     on_waste = rnd.randint(0, len(rest))
     piles["waste"] = [card_name(c) for c in rest[:on_waste]]
     piles["stock"] = [f"[{card_name(c)}]" for c in rest[on_waste:]]
-    for f, suit in zip(GAME.foundation_indices, range(4)):
-        piles[GAME.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
-    return GAME.state_from_dict({"game": "interlock", "piles": piles})
+    for f, suit in zip(game.foundation_indices, range(4)):
+        piles[game.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
+    return game.state_from_dict({"game": game.id, "piles": piles})
 
 
 def _position(piles: dict) -> sw.State:

@@ -303,13 +303,15 @@ def test_where_the_profile_is_kept_its_fast_successors_are_the_engines():
 
 
 def test_a_lemma_broken_by_the_change_would_have_called_a_won_position_lost():
-    # Interlock's dead-end test lets only a King onto an empty back pile. Here the 3C on the
-    # 2C can go nowhere else, so under Interlock's rules the position is lost; with any card
-    # to an empty pile it is won, and the solver, on the generic path, finds the win.
+    # Interlock's dead-end test, made for Interlock, lets only a King onto an empty back
+    # pile. Here the 3C on the 2C can go nowhere else, so under Interlock's rules the
+    # position is lost; with any card to an empty pile it is won, and the solver finds the
+    # win. The test made for the variant reads what its empty piles take.
     game = define("interlock_any_space").game()
     home = {"f0": "AC", "f1": "AD-KD", "f2": "AH-KH", "f3": "AS-KS"}
     state = position("interlock_any_space", t0="2C 3C", **home)
-    assert DeadEnds(game).is_dead(state)  # the lemma, outside its rules: wrong
+    assert DeadEnds(sw.load_game("interlock")).is_dead(state)  # Interlock's, outside its rules: wrong
+    assert not DeadEnds(game).is_dead(state)
     result = sw.solve(state, max_states=10_000)
     assert result.status == "won"
     for move in result.moves:

@@ -1,4 +1,5 @@
-"""Dead ends in Interlock: positions from which no win exists, found without search.
+"""Dead ends in Interlock (and Guardian): positions from which no win exists, found without
+search.
 
 The test is a relaxation: it works out, for a position, every event that *might* happen
 in some continuation, using for each kind of event a condition that every real occurrence
@@ -8,7 +9,8 @@ of it needs, made of events that must have happened before. Events are
 - U(p): every covering pile of p is empty (p is uncovered);
 - A(x): card x lies on top of an uncovered pile (so a run may be put on it), or is a
   card of the reserve (stock and waste) that might get there;
-- S(p): an empty uncovered back pile other than p exists (a King from p might go there);
+- S(p): an empty uncovered back pile other than p exists (a King from p might go there;
+  in Guardian, where an empty back pile takes any card, any card from p);
 - B(c): tableau card c is bare: nothing lies on it (now, or after some move).
 The rules (the facts behind them come from docs/rules.md and rules.py):
 - E(p) for an empty pile and H(c) for a card home hold from the start. Covering piles
@@ -21,16 +23,17 @@ The rules (the facts behind them come from docs/rules.md and rules.py):
 - B(c) holds from the start for a top card. For a card c with card g lying on it now, B(c)
   needs g to leave c first, and g leaves c only as the head of the unit that moves (a
   dropdown carries c along with g): home (H(g)), onto a host of g other than c (A of that
-  host), or, for a King, onto an empty back pile (S; c's pile holds cards).
+  host), or, for a King (any card in Guardian), onto an empty back pile (S; c's pile holds
+  cards).
 - A(x), for a card x of pile q, needs U(q), by the same argument, and B(x). For a reserve card x,
   A(x) needs A(y) for a host y of x (a card one rank higher of the other colour), or,
-  for a King, S: a reserve card reaches the tableau only onto such a card or an empty
+  for a King (any card in Guardian), S: a reserve card reaches the tableau only onto such a card or an empty
   back pile, both on uncovered piles.
 - E(p), for a pile p that holds cards, needs U(p) and a way out for its bottom card b.
-  Every pile is a run (building, dropdowns and Kings on empty back piles keep it one) and
-  cards come and go only at the top, so b stays p's bottom card until p empties, and it
-  leaves last: home (H(b)), as the head of a run moved onto a host y (A(y)), a King onto
-  an empty back pile (S(p)), or by a dropdown of p onto a pile q it covers, onto q's top
+  Every pile is a run (building, dropdowns and runs moved onto empty back piles keep it
+  one) and cards come and go only at the top, so b stays p's bottom card until p empties,
+  and it leaves last: home (H(b)), as the head of a run moved onto a host y (A(y)), a King
+  (any card in Guardian) onto an empty back pile (S(p)), or by a dropdown of p onto a pile q it covers, onto q's top
   card, which must be a host of b, with q's other covering pile empty (E). While p holds
   cards, q can only take a dropdown from p itself (its other covering pile would need p
   empty first), so q's top card then is still its top card now.
@@ -38,6 +41,10 @@ Starting from the facts of the position, the rules are applied until nothing cha
 induction over the moves of any continuation, every event that happens in it is among the
 events found (each needs events that happened earlier, found by then). A win sends every
 card home; so if some H(c) is not found, no win exists: the position is *dead*.
+Guardian's stock turns three cards at a time, so not every reserve card can be played at
+any time, and a covered pile's card lies face down until the pile is uncovered, so that
+no dropdown ever lands on it: the rules above let both happen, which only finds more
+events, and a position they call dead is still dead. They read face-down cards face up.
 
 Twins sharing a host (a *split*). The closure lets any number of cards use a host at once;
 a host holds one at a time. Twins g and g', the two cards of one rank and colour (7D and
@@ -58,7 +65,8 @@ and H(g) or A(y') are; a g' lying on y now leaves it for y' or home only.
 Splits nest: every continuation that keeps (i) also keeps one of the two cases of any
 other pair of twins, so case (i) is dead when the closures under (i) and each of those
 cases fail (each guest with a virtual card of its own); a position is dead when every
-leaf of such a tree of cases is.
+leaf of such a tree of cases is. Where an empty back pile takes any card (Guardian), a
+guest may also leave its host for one: the argument fails, and no split is tried.
 
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or every leaf of a tree of splits, fails. Tried are the twins that the plain
@@ -91,7 +99,7 @@ from operator import not_
 from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.patience import Build
 from ...engine.state import Piles
-from .rules import Interlock
+from .rules import Guardian, Interlock
 
 TWIN = 0x30  # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
@@ -106,19 +114,20 @@ FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
-    """Interlock: every pile dealt a run (one card each; Love a Duck's front piles are not
-    runs), runs only (a Yukon group breaks the bottom card rule), one deck, face-up cards,
-    no cells; and the rules the events above read: the tableau builds down in alternating
-    colours (a card's hosts), an empty back pile takes only a King (S), foundations build
-    up from the Ace (H)."""
+    """Interlock and Guardian: every pile dealt a run (one card each; Love a Duck's front
+    piles are not runs), runs only (a Yukon group breaks the bottom card rule), one deck, no
+    cells; and the rules the events above read: the tableau builds down in alternating
+    colours (a card's hosts), an empty back pile takes a King (S), or any card (Guardian),
+    foundations build up from the Ace (H). Face-down cards (Guardian's) lie only in covered
+    piles, which give and take no cards, and turn up as their pile is uncovered: the
+    relaxation reads them face up."""
     return (
-        isinstance(game, Interlock)
+        isinstance(game, (Interlock, Guardian))
         and game.group == "run"
         and game.decks == 1
-        and not game.face_down_cards
         and not game.cell_indices
         and game.build == Build(-1, "alternate")
-        and game.empty_takes == "king"
+        and game.empty_takes in ("king", "any")
         and game.foundation_start == ACE
     )
 
@@ -140,6 +149,8 @@ class DeadEnds:
         self.backs = tuple(t for t in game.tableau_indices if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
         self.reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None)
+        self.any_to_empty = game.empty_takes == "any"  # S lets any card go, not just a King
+        self.face_down = game.face_down_cards
         # hosts[card]: the cards a run headed by ``card`` may be put on (none for a King)
         self.hosts: list[tuple[int, ...]] = [()] * 64
         for suit in range(4):
@@ -157,11 +168,13 @@ class DeadEnds:
         """The plain closure, then some splits (see above); ``every_split`` tries them all,
         for the tests. Which splits are tried depends on the positions asked before, so
         the answer may too, but "dead" is always proved."""
-        piles = state.piles
+        piles = self.face_up(state.piles)
         uses = bytearray(64)
         start = self._start(piles)
         if not self._closure(piles, self.pair, (), uses, start):
             return True
+        if self.any_to_empty:  # no splits: a guest may leave its host for an empty back pile
+            return False
         if every_split:
             return any(self._lost_both_ways(piles, *split, start) for split in self._every_split(piles))
         self.alive += 1
@@ -181,6 +194,15 @@ class DeadEnds:
                 del self.killers[KILLERS:]
                 return True
         return False
+
+    def face_up(self, piles: Piles) -> Piles:
+        """``piles`` with every card face up, as the relaxation reads them (``applies``)."""
+        if not self.face_down:
+            return piles
+        return tuple(
+            pile if not any(c & FACE_DOWN for c in pile) else tuple(c & FACE_UP for c in pile)
+            for pile in piles
+        )
 
     def _splits(self, uses: bytearray) -> Iterator[tuple[int, int, int, int]]:
         """(guest, twin, host, other host) for each pair of twins that the plain closure let
@@ -330,7 +352,7 @@ class DeadEnds:
         names the virtual card as the guest's host in the host's place. ``uses`` records,
         for each card that moves by rules E, B or A, which of its hosts were available
         then, or, by rule E, lay on a pile it might drop onto. ``start``: ``_start(piles)``, if known."""
-        covers, covered = self.covers, self.covered
+        covers, covered, anything = self.covers, self.covered, self.any_to_empty
         home, pile_of, buried, drops, facts = start or self._start(piles)
         home = list(home)
         for guest, *_ in splits:  # the guests' entries
@@ -366,7 +388,7 @@ class DeadEnds:
                     home[bottom >> 4 & 3] >= rank
                     or available[h0]
                     or available[h1]
-                    or (rank == KING and slots)
+                    or (slots and (anything or rank == KING))
                     or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))
                 ):
                     still.append(t)
@@ -393,7 +415,12 @@ class DeadEnds:
             still_buried = []
             for entry in buried:  # rule B: may the guest leave the card?
                 card, suit, rank, h0, h1 = entry
-                if home[suit] >= rank or available[h0] or available[h1] or (rank == KING and slots):
+                if (
+                    home[suit] >= rank
+                    or available[h0]
+                    or available[h1]
+                    or (slots and (anything or rank == KING))
+                ):
                     bare[card] = changed = True
                     if uses is not None:
                         uses[suit << 4 | rank] |= available[h0] | available[h1] << 1
@@ -404,7 +431,7 @@ class DeadEnds:
             unplaced = []
             for entry in reserve:  # rule A for reserve cards
                 card, h0, h1 = entry
-                if available[h0] or available[h1] or (card & 15 == KING and slots):
+                if available[h0] or available[h1] or (slots and (anything or card & 15 == KING)):
                     available[card] = changed = True
                     if uses is not None:
                         uses[card] |= available[h0] | available[h1] << 1

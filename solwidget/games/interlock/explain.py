@@ -36,7 +36,7 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     if not deadends.applies(game):
         return None
     test = deadends.DeadEnds(game)
-    piles = state.piles
+    piles = test.face_up(state.piles)
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
     assert test.failed is not None  # a closure that fails says what it found
@@ -100,4 +100,6 @@ def _ways(test, card: int, home, available, slots) -> str:
             if len(gone) == 2
             else f"{names} is never free to take it"
         )
+        if test.any_to_empty:
+            reasons.append("no back pile is ever left empty for it")
     return "; ".join(reasons)
