@@ -9,10 +9,10 @@ from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 from .native import NativeSearch
 from .rules import Interchange, QuadrupleInterchange, SingleInterchange, TripleInterchange, Unlimited
 
-# Triple Interchange: two weighted A* searches that count a face-down card six times and a
-# blocker three times (a hidden card is most of the work); the second, deeper, explores a
-# tenth of its pops (docs/solver.md).
-TRIPLE_INTERCHANGE_PORTFOLIO: tuple[SearchOptions, ...] = (
+# The games with the bridges: two weighted A* searches that count a face-down card six times
+# and a blocker three times (a hidden card is most of the work); the second, deeper,
+# explores a tenth of its pops (docs/solver.md).
+BRIDGED_PORTFOLIO: tuple[SearchOptions, ...] = (
     {"depth_weight": 0.5, "weights": {"down": 6.0, "blockers": 3.0}},
     {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}},
 )
@@ -29,13 +29,16 @@ class InterchangeProfile(Profile):
         stock with unlimited redeals too."""
         return {"dead ends": reductions.applies(game), "bridges": reductions.bridges_apply(game)}
 
+    def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
+        """BRIDGED_PORTFOLIO where the bridges hold (all but Interchange's one pass)."""
+        return BRIDGED_PORTFOLIO if reductions.bridges_apply(game) else super().portfolio_for(game)
+
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander
         return cls(game, weights, autoplay, compress)
 
 
 class TripleInterchangeProfile(InterchangeProfile):
-    portfolio = TRIPLE_INTERCHANGE_PORTFOLIO
     # The pair decides most deals within 30,000 expansions; a deal still open past them is
     # mostly one to prove lost, which one search proves sooner than two that keep their own
     # tables (docs/solver.md, "Pooled proofs").
