@@ -6,7 +6,7 @@
         minutes searched, the positions expanded, the status, the child's peak resident memory
         (the kernel's VmHWM), the bound docs/solver.md states (search.MEMORY_BOUND) and whether
         the peak is within it
-    .venv/bin/python benchmarks/bench_memory.py --minutes 1 --games unlimited triple_interchange --jobs 2
+    .venv/bin/python benchmarks/bench_memory.py --minutes 1 --games guardian triple_interchange --jobs 2
         two games, a minute each, two children at a time
 
 A child process a solve, so that each peak is that solve's alone: the interpreter, the games

@@ -26,8 +26,8 @@ FINGERPRINTS = {
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
-    "love_a_duck": "013e367c4be1",
-    "guardian": "26bbba933126",
+    "love_a_duck": "172be1b10684",
+    "guardian": "1f9127f47c14",
     "mutated": "b3be764ae8eb",
 }
 

@@ -23,7 +23,7 @@ QUICK_DEALS = {
     "triple_interchange": [2, 5],
     "unlimited": [4],
     "interlock": [1, 2],
-    "love_a_duck": [8],
+    "love_a_duck": [1],
     "quadruple_interchange": [7],
     "mutated": [2],
 }

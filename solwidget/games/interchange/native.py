@@ -9,12 +9,14 @@ what an empty pile takes, where each kind of pile lies, how many decks) and from
 score's weights. It runs only where it is the same search:
 
 - the expander is ``InterchangeExpander`` (expander.fast_path: every game of the family but
-  Interchange's one pass, and the variants of their shape), plays safe moves, tests dead ends with
-  reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin), and the game's piles lie
-  as kernel.c reads them (the foundations, the tableau, the stock, the waste; no cells)
-  within its bounds (a key of at most 255 bytes), and so does every position the search
-  reaches from the one it starts at (``holds``: a tableau pile of at most MAX_PILE cards,
-  fewer than native_search.REDEALS_HELD redeals made);
+  Interchange's one pass, and the variants of their shape), plays safe moves, tests dead
+  ends with reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin; DeadEnds' rule W,
+  for a waste with no redeal left, never applies where redeals are unlimited, and is not
+  written there), and the game's piles lie as kernel.c reads them (the foundations, the
+  tableau, the stock, the waste; no cells) within its bounds (a key of at most 255 bytes),
+  and so does every position the search reaches from the one it starts at (``holds``: a
+  tableau pile of at most MAX_PILE cards, fewer than native_search.REDEALS_HELD redeals
+  made);
 - every weight the score reads (not ``cells`` nor ``covered``: no free cells, no pile
   covers another) is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last

@@ -9,7 +9,7 @@ from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
 from .native import NativeSearch
 from .rules import Guardian, Interlock, InterlockFamily, LoveADuck
 
-# Interlock: the work is digging out the cards under the front layers, so one search counts
+# The family: the work is digging out the cards under the front layers, so one search counts
 # a card in a covered pile as much as a card not yet home, and explores (docs/solver.md).
 INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = (
     {"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},
@@ -20,6 +20,7 @@ class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
 
     native = NativeSearch
+    portfolio = INTERLOCK_PORTFOLIO
 
     def lemmas(self, game) -> dict[str, bool]:
         """The key's lemma (keys.py: uncovered back piles play alike) holds in every game of
@@ -39,9 +40,4 @@ class InterlockFamilyProfile(Profile):
         return explain.explain_dead_end(state.game, state)
 
 
-class InterlockProfile(InterlockFamilyProfile):
-    portfolio = INTERLOCK_PORTFOLIO
-
-
-register_profile(InterlockFamilyProfile(), LoveADuck, Guardian)
-register_profile(InterlockProfile(), Interlock)
+register_profile(InterlockFamilyProfile(), Interlock, LoveADuck, Guardian)
