@@ -63,7 +63,12 @@ class Family:
 FAMILIES = {
     family.name: family
     for family in (
-        Family(freecell_native, ("freecell", "reversed_solitaire", "inverted_freecell"), bytes_keys=False),
+        Family(
+            freecell_native,
+            ("freecell", "reversed_solitaire", "inverted_freecell"),
+            bytes_keys=False,
+            deals=(10, 21, 1),  # FreeCell's first deals are won too soon to be stepped long
+        ),
         Family(mutated_native, ("mutated",)),
         Family(interlock_native, ("interlock",), dead_ends_in_probes=False, deals=(4, 8, 1)),
         Family(

@@ -17,9 +17,9 @@ DEALS = range(1, 6)
 MAX_STATES = 1500
 
 FINGERPRINTS = {
-    "reversed_solitaire": "6689a28f44c0",
-    "inverted_freecell": "dae4b8b6178a",
-    "freecell": "80f5a947af06",
+    "reversed_solitaire": "6500bc9b04f2",
+    "inverted_freecell": "8f0ad018674d",
+    "freecell": "e0c8f7be20f3",
     "triple_interchange": "b5ab5f318075",
     "interchange": "a7933b31df4a",
     "unlimited": "693a35182a82",
@@ -36,14 +36,14 @@ DEEP = {
     ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
     ("interlock", 845): "a1cf88837233",
-    ("freecell", 11982): "b1ffe9795003",
+    ("freecell", 11982): "c2b69e0f46f1",
 }
 DEEP_STATES = 12000
 
 # The reductions switched off: the engine"s own moves and keys.
 PLAIN_OPTIONS = {"autoplay": False, "compress_stock": False}
 PLAIN = {
-    "reversed_solitaire": "822ec89a9582",
+    "reversed_solitaire": "2cb927472492",
     "triple_interchange": "36caadbb46e0",
     "interlock": "3b06b0620785",
     "mutated": "7a053941305c",

@@ -114,7 +114,10 @@ def drop_detours(
             for segment in _rewrites(first, moves[j], moves[i + 1 : j], thorough):
                 if _replay(game, states[i], segment, states[j + 1]):
                     moves = moves[:i] + segment + moves[j + 1 :]
-                    states = states[: i + 1] + _positions(game, states[i], segment)[1:-1] + states[j + 1 :]
+                    # the stretch's positions after each rewritten move (its last is the
+                    # old states[j + 1]), then those after move j: so an empty stretch
+                    # (a move and its undoing dropped) leaves one position, not two
+                    states = states[: i + 1] + _positions(game, states[i], segment)[1:] + states[j + 2 :]
                     changed = True
                     break
             else:

@@ -106,7 +106,7 @@ class CellsMoves:
             pile = piles[src]
             known = runs.get(pile)
             if known is None:
-                known = self.run_of(pile, keep=source is None)
+                known = self.run_of(pile)
             run, wanted = known
             found = []  # loops, not comprehensions: each of those is a call
             for host, n in wanted[run if run < limit else limit]:
@@ -140,13 +140,13 @@ class CellsMoves:
                     plans.append((one[src][c], src, c, 1))
         return plans
 
-    def run_of(self, pile, keep=True) -> tuple:
+    def run_of(self, pile) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their
         order goes (the engine's run_length), and wanted[k], the (host, n) pairs for the top
-        n <= k of them: the run of n cards may go on host. Kept by pile if ``keep`` (a pile's
-        hash is kept too when it is bytes): the moves of a whole position are asked again
-        for its children, which share all but two of its piles; the moves of one pile (a
-        move checked before it is played) seldom are."""
+        n <= k of them: the run of n cards may go on host. Kept by pile (a pile's hash is kept
+        too when it is bytes): the moves of a whole position are asked again for its
+        children, which share all but two of its piles, and a line checked move by move (a
+        win shortened, then replayed) asks of the same piles again and again."""
         hosts = self.hosts
         run = self.game.run_length(pile)
         wanted: list[tuple[tuple[int, int], ...]] = [()]
@@ -155,10 +155,9 @@ class CellsMoves:
         # Tuples all through: the garbage collector stops tracking tuples of plain values,
         # so this cache, long-lived and large, costs its passes nothing.
         known = (run, tuple(wanted))
-        if keep:
-            if len(self.runs) >= self.runs_kept:
-                self.runs.clear()
-            self.runs[pile] = known
+        if len(self.runs) >= self.runs_kept:
+            self.runs.clear()
+        self.runs[pile] = known
         return known
 
     def foundation_facts(self, piles) -> tuple:
