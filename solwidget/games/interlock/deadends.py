@@ -25,18 +25,18 @@ The rules (the facts behind them come from docs/rules.md and rules.py):
   dropdown carries c along with g): home (H(g)), onto a host of g other than c (A of that
   host), or, for a King (any card in Guardian), onto an empty back pile (S; c's pile holds
   cards).
-- A(x), for a card x of pile q, needs U(q), by the same argument, and B(x). For a reserve card x,
-  A(x) needs A(y) for a host y of x (a card one rank higher of the other colour), or,
-  for a King (any card in Guardian), S: a reserve card reaches the tableau only onto such a card or an empty
-  back pile, both on uncovered piles.
+- A(x), for a card x of pile q, needs U(q), by the same argument, and B(x). For a reserve
+  card x, A(x) needs A(y) for a host y of x (a card one rank higher of the other colour),
+  or, for a King (any card in Guardian), S: a reserve card reaches the tableau only onto
+  such a card or an empty back pile, both on uncovered piles.
 - E(p), for a pile p that holds cards, needs U(p) and a way out for its bottom card b.
   Every pile is a run (building, dropdowns and runs moved onto empty back piles keep it
   one) and cards come and go only at the top, so b stays p's bottom card until p empties,
   and it leaves last: home (H(b)), as the head of a run moved onto a host y (A(y)), a King
-  (any card in Guardian) onto an empty back pile (S(p)), or by a dropdown of p onto a pile q it covers, onto q's top
-  card, which must be a host of b, with q's other covering pile empty (E). While p holds
-  cards, q can only take a dropdown from p itself (its other covering pile would need p
-  empty first), so q's top card then is still its top card now.
+  (any card in Guardian) onto an empty back pile (S(p)), or by a dropdown of p onto a pile
+  q it covers, onto q's top card, which must be a host of b, with q's other covering pile
+  empty (E). While p holds cards, q can only take a dropdown from p itself (its other
+  covering pile would need p empty first), so q's top card then is still its top card now.
 Starting from the facts of the position, the rules are applied until nothing changes. By
 induction over the moves of any continuation, every event that happens in it is among the
 events found (each needs events that happened earlier, found by then). A win sends every
