@@ -29,16 +29,16 @@ from concurrent.futures import ThreadPoolExecutor
 HARDEST = {
     "freecell": 92,
     "inverted_freecell": 82,
-    "reversed_solitaire": 165,
+    "reversed_solitaire": 9877,
     "interlock": 132,
     "mutated": 213,  # proved lost after 1.6 million expansions
-    "interchange": 98,
-    "single_interchange": 89,
+    "interchange": 16,
+    "single_interchange": 1034,
     "triple_interchange": 312,  # open after 21 million expansions
     "quadruple_interchange": 11,
-    "unlimited": 1,
-    "guardian": 93,
-    "love_a_duck": 28,
+    "unlimited": 339,
+    "guardian": 2,  # open after 200,000 expansions
+    "love_a_duck": 13,
 }
 
 CHILD = """
