@@ -13,6 +13,7 @@ import tracemalloc
 import pytest
 
 import solwidget as sw
+from solwidget.solver import search
 from solwidget.solver.native_search import NativeSearch
 
 # Games whose search is the Python one even where the C searches are built, each with a deal
@@ -138,3 +139,30 @@ def test_the_nodes_in_c_stay_bounded_as_expansions_grow(game_id):
     assert solver.result.progress.expanded > 60_000
     assert most < 40_000, most
     assert max(s.core.node_bytes for s in solver._searches) < 100_000
+
+
+def test_the_frontiers_hold_half_once_the_process_memory_passes_the_limit(monkeypatch):
+    # Positions that cost more than default_frontier_size reckons show in the process's
+    # resident memory: past the limit, the frontiers' room is cut to half of what they hold,
+    # and cut again only once the memory has grown by CUT_GROWTH more.
+    resident = [search.RESIDENT_LIMIT - 1]
+    monkeypatch.setattr(search, "resident_bytes", lambda: resident[0])
+    solver = sw.Solver(sw.load_game("guardian").deal(2), max_states=None)
+    solver.step(5000)
+    room = solver._frontier_size
+    assert room == search.default_frontier_size(solver.game)  # under the limit: as reckoned
+    resident[0] = search.RESIDENT_LIMIT + 1
+    solver.step(5000)
+    cut = solver._frontier_size
+    assert cut < room and sum(s.waiting for s in solver._searches) < room
+    assert not any(s.complete for s in solver._searches)  # trimmed: it proves no loss now
+    solver.step(5000)
+    assert solver._frontier_size == cut  # the memory has not grown: no further cut
+    resident[0] += search.CUT_GROWTH + 1
+    solver.step(5000)
+    assert solver._frontier_size < cut
+
+
+def test_the_resident_memory_is_read_where_the_system_tells_it():
+    resident = search.resident_bytes()  # this process's: tens of MB at least, on Linux
+    assert resident is None or 10_000_000 < resident < 100_000_000_000

@@ -58,8 +58,13 @@ frontiers share their room: at the end of each turn, while they hold more than
 ``frontier_size`` in all, the one holding most keeps its better half
 (``Solver._share_frontiers``), so that one search may use what the others leave. A pooled
 proof keeps the keys generated (the expanded ones among them), ``table_size`` at most
-(0.5 GB): past that it is given up. So a search stays under ``MEMORY_BOUND`` whatever its
-budget (docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
+(0.5 GB): past that it is given up. Where waiting positions cost more than the frontier's
+size reckons (a Python search of a game whose positions own long stock and waste tuples),
+the process's resident memory is read every few turns, and past ``RESIDENT_LIMIT`` (2 GB)
+the frontiers' room is cut to half of what they hold, once more each time the memory has
+grown by ``CUT_GROWTH`` since (``Solver._heed_resident``; trimming only ends the search's
+power to prove a loss, above). So a search stays under ``MEMORY_BOUND`` whatever its budget
+(docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
 
 Long because the proofs above are each one argument over both halves of this module: the
 searches' tables and the pooled closure (``_Search``, ``_Closure``), and the solver that
@@ -71,6 +76,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import threading
 import time
 from collections.abc import Hashable, Iterable, Iterator
@@ -105,6 +111,21 @@ from .shorten import shorten
 TABLE_BYTES = 500_000_000  # transposition tables, all searches together
 FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 MEMORY_BOUND = 2_500_000_000  # a whole solve, whatever its budget (benchmarks/bench_memory.py)
+# The frontiers' room is cut when the process's resident memory passes RESIDENT_LIMIT, and
+# again each time it has grown by CUT_GROWTH since; it is read every RESIDENT_EVERY turns.
+RESIDENT_LIMIT = MEMORY_BOUND * 4 // 5
+CUT_GROWTH = 100_000_000
+RESIDENT_EVERY = 16
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory now, where the system tells it (Linux's /proc), else None."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def default_table_size(game: Game) -> int:
@@ -463,6 +484,7 @@ class Solver:
         for search in self._searches[1:]:
             search.expander.share(self._searches[0].expander)
         self._turn, self._slice_left = 0, OPENING
+        self._resident_at_cut, self._turns_to_read = 0, RESIDENT_EVERY
         self._closure: _Closure | None = None
         start, played = self._searches[0].expander.start(state)
         root: Node = (None, tuple(played), len(played))
@@ -614,9 +636,24 @@ class Solver:
         the room the others leave, up to all of it: past that, it trims its own frontier
         after an expansion."""
         searches = self._running
+        self._heed_resident(sum(s.waiting for s in searches))
         while sum(s.waiting for s in searches) > self._frontier_size:
             largest = max(searches, key=lambda s: s.waiting)
             largest.trim(largest.waiting // 2)
+
+    def _heed_resident(self, waiting: int) -> None:
+        """Waiting positions may cost more than ``default_frontier_size`` reckons (a Python
+        search of a game whose positions own long stock and waste tuples and long lines of
+        turns). The process's resident memory tells: past RESIDENT_LIMIT, and each time it
+        has grown by CUT_GROWTH since, the frontiers may hold half of what they hold now."""
+        self._turns_to_read -= 1
+        if self._turns_to_read > 0:
+            return
+        self._turns_to_read = RESIDENT_EVERY
+        resident = resident_bytes()
+        if resident is not None and resident > max(RESIDENT_LIMIT, self._resident_at_cut + CUT_GROWTH):
+            self._frontier_size = max(1, min(self._frontier_size, waiting // 2))
+            self._resident_at_cut = resident
 
     def _out_of_budget(self, began: float) -> bool:
         p = self._progress
