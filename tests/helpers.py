@@ -223,9 +223,9 @@ def long_fan_positions() -> dict[str, sw.State]:
 
 
 def played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
-    """Reversed Solitaire deal ``number``: ``follow`` moves of a found win, then ``wander``
-    random legal moves; (the deal, the line). Self-contained, so that a browser test can send
-    its source to a kernel."""
+    """Reversed Solitaire deal ``number``: ``follow`` moves of a found win, then up to
+    ``wander`` random legal moves, none into a position with no move left; (the deal, the
+    line). Self-contained, so that a browser test can send its source to a kernel."""
     import random
 
     import solwidget as sw
@@ -236,8 +236,11 @@ def played_with_a_mistake(number=3, follow=10, wander=12, seed=1):
     for move in line:
         state = state.play(move)
     rnd = random.Random(seed)
-    for _ in range(wander):
-        move = rnd.choice(state.legal_moves())
+    for _ in range(wander):  # never into a position with no move left: hints have one to give
+        moves = [move for move in state.legal_moves() if state.play(move).legal_moves()]
+        if not moves:
+            break
+        move = rnd.choice(moves)
         line.append(move)
         state = state.play(move)
     return start, line
