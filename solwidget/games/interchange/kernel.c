@@ -831,13 +831,13 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     }
     if (size != at + 128 + 128 * 128) return "search_core: interchange rules of the wrong size";
     memcpy(R->empty_takes, b + at, 128);
-    R->any_to_empty = 1; R->room = 0;
+    R->any_to_empty = 1; R->room = 0;                  /* DeadEnds.any_to_empty and .room */
     for (int c = 0; c < 64; c++)
-        if ((c & 15) >= 1 && (c & 15) <= 13) {
+        if (kernel_is_card(c, 64)) {
             if (!R->empty_takes[c]) R->any_to_empty = 0;
             else if ((c & 15) == 13) R->room |= 1ull << (c + 1);
         }
-    if (R->any_to_empty) R->room = 0;
+    if (R->any_to_empty) R->room = 0;                    /* it then answers before reading room */
     memcpy(R->builds, b + at + 128, sizeof R->builds);
     R->nf = nf; R->nt = nt; R->F0 = 0; R->T0 = nf; R->S = nf + nt; R->W = nf + nt + 1; R->np = nf + nt + 2;
     R->decks = decks; R->total = total;
