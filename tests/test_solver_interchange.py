@@ -202,15 +202,18 @@ def test_no_position_on_endgame_wins_is_dead():
 
 def plain_closure_is_dead(state) -> bool:
     """interchange.py's relaxation applied the plain way, card by card, every rule to every
-    card until nothing changes: the reference for DeadEnds.is_dead's quicker closure."""
+    card until nothing changes (under rule S, level after level): the reference for
+    DeadEnds.is_dead's quicker closure."""
     game, piles = state.game, state.piles
     cols = [[c & 63 for c in piles[t]] for t in game.tableau_indices]
-    waste = [c & 63 for c in piles[game.waste_index]]
-    if game.redeals is not None and state.extra[0] >= game.redeals:  # rule W
-        loose = {c & 63 for c in piles[game.stock_index]}
+    waste, stock = [c & 63 for c in piles[game.waste_index]], [c & 63 for c in piles[game.stock_index]]
+    if game.redeals is not None and state.extra[0] >= game.redeals:  # rule S
+        pile, loose = waste + stock[::-1], set()  # the order the cards will lie in
+        levels = [*range(len(waste), len(pile), game.draw), len(pile)]
     else:
-        loose, waste = {c & 63 for c in piles[game.stock_index]} | set(waste), []
-    waste_gone = 0  # cards gone from the top of the waste (rule W)
+        pile, loose, levels = [], set(waste) | set(stock), [0]
+    left = [False] * len(pile)  # the pile's cards found to leave
+    seen_on_top: set[int] = set()  # the types of pile cards found on top at some level
 
     def to_empty(t: int) -> bool:  # may a card of type t (and the run it heads) go to an empty pile?
         return game.empty_takes == "any" or t & 15 == KING
@@ -221,42 +224,47 @@ def plain_closure_is_dead(state) -> bool:
             home[card & 63] += 1
     ready = {t for t in range(64) if t & 15 == 1 or (1 < t & 15 <= 13 and home[t - 1] > home[t])}
     gone = [[False] * len(col) for col in cols]
-    changed = True
-    while changed:
-        changed = False
-        empty = [all(g) for g in gone]
-        exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1 :])}
-        on_waste = set(waste[max(len(waste) - waste_gone - 1, 0) :])  # each on top some time
-        homeable, available = set(ready), set(exposed)
-        for t in range(64):  # rule H, up each suit
-            if t in homeable and t in exposed | loose | on_waste and (t + 1) & 15 <= 13:
-                homeable.add(t + 1)
-        for t in reversed(range(64)):  # rule A, down each suit
-            if t in loose | on_waste and (t + 1 in available or (any(empty) and to_empty(t))):
-                available.add(t)
-        if waste_gone < len(waste):  # the waste's top card leaves
-            w = waste[len(waste) - waste_gone - 1]
-            if w in homeable or w + 1 in available or (to_empty(w) and any(empty)):
-                waste_gone += 1
-                changed = True
-        for k, col in enumerate(cols):
-            for i in range(len(col)):
-                top = i  # the run in suit that lies on col[i]
-                while top + 1 < len(col) and col[top + 1] == col[top] - 1 and col[top] & 15 > 1:
-                    top += 1
-                somewhere = col[i] + 1 in available or (
-                    to_empty(col[i]) and any(e for q, e in enumerate(empty) if q != k)
-                )
-                leaves = (all(gone[k][i + 1 :]) and col[i] in homeable) or (
-                    all(gone[k][top + 1 :]) and somewhere
-                )
-                if leaves and not all(gone[k][i : top + 1]):
-                    gone[k][i : top + 1] = [True] * (top + 1 - i)
+    for level in levels:
+        changed = True
+        while changed:
+            changed = False
+            empty = [all(g) for g in gone]
+            exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1 :])}
+            top = next((i for i in reversed(range(level)) if not left[i]), None)
+            if top is not None:
+                seen_on_top.add(pile[top])
+            homeable, available = set(ready), set(exposed)
+            for t in range(64):  # rule H, up each suit
+                if t in homeable and t in exposed | loose | seen_on_top and (t + 1) & 15 <= 13:
+                    homeable.add(t + 1)
+            for t in reversed(range(64)):  # rule A, down each suit
+                if t in loose | seen_on_top and (t + 1 in available or (any(empty) and to_empty(t))):
+                    available.add(t)
+            if top is not None:  # the pile's top card leaves
+                w = pile[top]
+                if w in homeable or w + 1 in available or (to_empty(w) and any(empty)):
+                    left[top] = True
                     changed = True
-    never_on_top = (
-        any(not all(g[i + 1 :]) for g in gone for i in range(len(g))) or waste_gone < len(waste) - 1
-    )
-    needed = loose | set(waste) | {t for col in cols for t in col}
+            for k, col in enumerate(cols):
+                for i in range(len(col)):
+                    run_top = i  # the run in suit that lies on col[i]
+                    while (
+                        run_top + 1 < len(col)
+                        and col[run_top + 1] == col[run_top] - 1
+                        and col[run_top] & 15 > 1
+                    ):
+                        run_top += 1
+                    somewhere = col[i] + 1 in available or (
+                        to_empty(col[i]) and any(e for q, e in enumerate(empty) if q != k)
+                    )
+                    leaves = (all(gone[k][i + 1 :]) and col[i] in homeable) or (
+                        all(gone[k][run_top + 1 :]) and somewhere
+                    )
+                    if leaves and not all(gone[k][i : run_top + 1]):
+                        gone[k][i : run_top + 1] = [True] * (run_top + 1 - i)
+                        changed = True
+    never_on_top = any(not all(g[i + 1 :]) for g in gone for i in range(len(g))) or not all(left)
+    needed = loose | set(pile) | {t for col in cols for t in col}
     return never_on_top or not needed <= homeable
 
 

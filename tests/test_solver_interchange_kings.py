@@ -165,22 +165,92 @@ def test_a_queen_from_the_stock_waits_for_a_king_not_an_empty_pile():
     assert [[card_name(c) for c in child.piles[t1]] for child in onto_empty] == [["KH", "QH", "JH"]]
 
 
-def test_the_waste_of_the_last_pass_is_a_pile_whose_cards_leave_from_the_top(monkeypatch):
-    """Rule W: with no redeal left, a waste card under cards that can never leave is lost
-    to the game. Positions dead by it alone (dead, yet not once the waste is taken as
-    loose cards) are lost when searched to the end without the reductions."""
-    states = [tangled_position(ONE_PASS, seed) for seed in range(24)]
-    dead = [DeadEnds(ONE_PASS).is_dead(s) for s in states]
-    monkeypatch.setattr(DeadEnds, "_waste_is_a_pile", lambda self, state: False)
-    loose = [DeadEnds(ONE_PASS).is_dead(s) for s in states]
-    assert not any(is_loose and not is_dead for is_dead, is_loose in zip(dead, loose))
-    by_rule_w = [s for s, is_dead, is_loose in zip(states, dead, loose) if is_dead and not is_loose]
-    assert len(by_rule_w) >= 3
+def _turned_onto_its_host() -> dict:
+    """One pass: JD, turned second, lands on the waste above QD, the one card it could go
+    on; TD waits for JD to free 7D (its foundation wants 7D). The stock turns QC, JD, QS,
+    9C, 8C, KC, KD; the Kings it gives take empty piles too late to help."""
+    piles = foundations([[7, 13], [6, 13], [13, 13], [11, 12]])
+    piles.update(
+        t0=["KS"],
+        t1=["7D", "TD"],
+        t2=["KS"],
+        stock=["[KD]", "[KC]", "[8C]", "[9C]", "[QS]", "[JD]", "[QC]"],
+        waste=["9D", "TC", "8D", "QD", "JC"],
+    )
+    return piles
+
+
+def test_a_card_turned_onto_the_waste_may_bury_the_card_it_waits_for(monkeypatch):
+    dead = position_of(_turned_onto_its_host(), ONE_PASS)
+    alive = position_of(_turned_onto_its_host(), UNLIMITED)  # every reserve card within reach
+    assert DeadEnds(ONE_PASS).is_dead(dead) and plain_closure_is_dead(dead)
+    assert not DeadEnds(UNLIMITED).is_dead(alive) and not plain_closure_is_dead(alive)
     _without_dead_ends(monkeypatch)
-    assert [sw.solve(s, max_states=50_000).status for s in by_rule_w] == ["lost"] * len(by_rule_w)
+    result = sw.solve(dead)
+    assert result.status == "lost" and result.progress.expanded > 1
+    assert sw.solve(alive).status == "won"
 
 
-def test_rule_w_waits_for_the_last_pass():
+def stocked_position(game, seed: int) -> sw.State:
+    """A random endgame with most of its 18 to 30 cards out in the stock and waste, the
+    rest face up on four tableau piles: the order the stock turns in matters."""
+    rnd = random.Random(seed)
+    while True:
+        levels = [[13 - rnd.choice((0, 2, 3, 5, 7)) for _ in range(game.decks)] for _ in range(4)]
+        out = [s << 4 | r for s in range(4) for r in range(1, 14) for level in levels[s] if r > level]
+        if 18 <= len(out) <= 30:
+            break
+    rnd.shuffle(out)
+    piles = foundations(levels)
+    in_reserve = rnd.randint(len(out) // 2, 4 * len(out) // 5)
+    columns: list[list[int]] = [[] for _ in range(4)]
+    for card in out[in_reserve:]:
+        rnd.choice(columns).append(card)
+    for t, column in enumerate(columns):
+        piles[f"t{t}"] = [card_name(c) for c in column]
+    on_waste = rnd.randint(0, in_reserve // 2)
+    piles["waste"] = [card_name(c) for c in out[:on_waste]]
+    piles["stock"] = [f"[{card_name(c)}]" for c in out[on_waste:in_reserve]]
+    return position_of(piles, game)
+
+
+def _played_on(states, seed: int):
+    """Each state, and after a few random legal moves (turns bury cards on the waste)."""
+    rnd = random.Random(seed)
+    for state in states:
+        yield state
+        for _ in range(3):
+            after = state
+            for _ in range(rnd.randint(1, 14)):
+                moves = ONE_PASS.legal_moves(after)
+                if not moves:
+                    break
+                after = after.play(rnd.choice(moves))
+            yield after
+
+
+def test_rule_s_finds_only_lost_positions_and_nothing_on_a_win(monkeypatch):
+    """Rule S: with no redeal left, the waste and stock are one pile read level by level.
+    Positions it alone finds dead (alive when the reserve is read as loose cards) are lost
+    when searched to the end without the reductions; no position on a win is dead."""
+    states = list(_played_on([stocked_position(ONE_PASS, seed) for seed in range(60)], seed=7))
+    dead_ends = DeadEnds(ONE_PASS)
+    dead = [dead_ends.is_dead(s) for s in states]
+    monkeypatch.setattr(DeadEnds, "_waste_is_a_pile", lambda self, state: False)
+    loose = [dead_ends.is_dead(s) for s in states]
+    monkeypatch.undo()
+    assert not any(is_loose and not is_dead for is_dead, is_loose in zip(dead, loose))
+    by_rule_s = [s for s, is_dead, is_loose in zip(states, dead, loose) if is_dead and not is_loose]
+    assert len(by_rule_s) >= 5
+    wins = [(s, sw.solve(s, max_states=50_000)) for s, is_dead in zip(states[::4], dead[::4]) if not is_dead]
+    wins = [(s, r) for s, r in wins if r.status == "won"]
+    assert len(wins) >= 20
+    assert not any(dead_ends.is_dead(p) for s, r in wins for p in line_positions(s, r.moves))
+    _without_dead_ends(monkeypatch)
+    assert [sw.solve(s, max_states=300_000).status for s in by_rule_s] == ["lost"] * len(by_rule_s)
+
+
+def test_rule_s_waits_for_the_last_pass():
     twice = sw.variant(
         "interchange", id="interchange_two_passes", name="Interchange, two passes", redeals=1
     ).game()

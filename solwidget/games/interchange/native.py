@@ -10,8 +10,8 @@ score's weights. It runs only where it is the same search:
 
 - the expander is ``InterchangeExpander`` (expander.fast_path: every game of the family but
   Interchange's one pass, and the variants of their shape), plays safe moves, tests dead
-  ends with reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin; DeadEnds' rule W,
-  for a waste with no redeal left, never applies where redeals are unlimited, and is not
+  ends with reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin; DeadEnds' rule S,
+  for a reserve with no redeal left, never applies where redeals are unlimited, and is not
   written there), and the game's piles lie as kernel.c reads them (the foundations, the
   tableau, the stock, the waste; no cells) within its bounds (a key of at most 255 bytes),
   and so does every position the search reaches from the one it starts at (``holds``: a

@@ -17,6 +17,11 @@ BRIDGED_PORTFOLIO: tuple[SearchOptions, ...] = (
     {"depth_weight": 1.0, "explore": 0.1, "weights": {"down": 6.0, "blockers": 3.0}},
 )
 
+# Interchange's one pass: its deals are mostly lost, and a loss is proved only when a search
+# has expanded every reachable position. Its expander pools no proofs, so each search of a
+# pair would walk them all: one search alone proves a loss in half the time.
+ONE_PASS_PORTFOLIO: tuple[SearchOptions, ...] = BRIDGED_PORTFOLIO[:1]
+
 
 class InterchangeProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
@@ -30,8 +35,11 @@ class InterchangeProfile(Profile):
         return {"dead ends": reductions.applies(game), "bridges": reductions.bridges_apply(game)}
 
     def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
-        """BRIDGED_PORTFOLIO where the bridges hold (all but Interchange's one pass)."""
-        return BRIDGED_PORTFOLIO if reductions.bridges_apply(game) else super().portfolio_for(game)
+        """BRIDGED_PORTFOLIO where the bridges hold (all but Interchange's one pass),
+        ONE_PASS_PORTFOLIO with one pass and no redeal."""
+        if reductions.bridges_apply(game):
+            return BRIDGED_PORTFOLIO
+        return ONE_PASS_PORTFOLIO if game.redeals == 0 else super().portfolio_for(game)
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterchangeExpander if fast_path(game, compress) else InterchangeFamilyExpander

@@ -8,9 +8,10 @@ empty pile takes anything (Triple, Quadruple Interchange) or only a King or a ru
 one (Interchange, Unlimited, Single Interchange). The stock turns one card at a time with
 unlimited redeals, so that every stock or waste card can be played at any time, but in
 Interchange, one pass. The test below takes every stock and waste card as within reach at
-any time, in every game: where that is not so (one pass), it only lets the relaxation find
-more events, so a position it calls dead is still dead. Face-down cards only wait for the
-cards above them to go.
+any time while a redeal is left (with none left, rule S below reads the order they come
+in): taking more within reach than the rules allow only lets the relaxation find more
+events, so a position it calls dead is still dead. Face-down cards only wait for the cards
+above them to go.
 
 The test is a relaxation, as Interlock's (games/interlock/deadends.py): for a position it works out
 every event that *might* happen in some continuation, using for each kind of event a
@@ -21,12 +22,12 @@ Events, for a tableau card c of pile p and a card type t (suit and rank):
 - X(c): c is on top of some pile (so a card may be put on it or it may go home);
 - H(c): c goes home; N(t): some copy of t that is not home now goes home;
 - E(p): pile p is empty; A(t): some copy of t lies on top of a tableau pile;
-- W(w), for a waste card w (rule W, below): w is on top of the waste.
+- W(w), for a stock or waste card w (rule S, below): w is on top of the waste.
 The rules:
 - X(c) needs L of every card above c in p: whether c is still in p or moved away, every card
   that lay on it there has left p by then (alone or moved along with it).
-- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card; W(c) for a waste
-  card under rule W, below) and a foundation at r - 1 in suit s when c goes: either one is
+- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card; W(c) for a stock or
+  waste card under rule S, below) and a foundation at r - 1 in suit s when c goes: either one is
   at r - 1 now (more copies of (s, r - 1) home than of (s, r)), or r = 1 (there is always
   an empty foundation for a loose Ace: four foundations a deck, one for each Ace), or some
   copy of (s, r - 1) not home now goes home first: N((s, r - 1)). Other stock and waste
@@ -43,16 +44,28 @@ The rules:
   before. A card of that run leaves p with c: L(c) gives L of each of them.
 - E(p), for a pile p that holds cards, needs L of its bottom card (cards come and go at
   the top only, so the bottom card leaves last).
-- W(w), once no redeal is left (Interchange's one pass): the waste then only loses cards
-  from its top (a card turned from the stock only lands on it), so W(w) needs L(v), v
-  leaving the waste, of every waste card v above w. L(w) needs H(w), or w onto a host
-  (A((s, r + 1))) or, a King, onto an empty pile (E(q)); and w stands for rule A as a stock
-  card does, once W(w) is found. The stock's cards stay within reach (above).
+- Rule S, once no redeal is left (Interchange's one pass). The waste and the stock are then
+  one pile in the order the cards will lie: the waste bottom to top, then the stock in the
+  order it turns (its top first). Cards leave it from its top only, and a turn only lays a
+  card on it. Each event is also read at a *level*: how many of the pile's cards are turned
+  when it happens (from the waste's alone up to all; a turn of d cards goes d levels at a
+  time). Levels only rise, so every event before one at level k is at level k or below. The
+  events at level k or below are found by the rules above with the stock's cards out of
+  reach, and these: W(w), for w among the cards turned at level k, needs L(v), v leaving the
+  pile, of every card v above w among them (the cards turned since w lie on it until they
+  leave); a card turned at level k is on top then, so W of the last card turned is found.
+  L(w) at level k needs W(w) at level k, and a foundation for w (as H needs) or a host
+  (A((s, r + 1))) or, for a King, an empty pile (E(q)), found at level k or below; once
+  W(w) is found, w stands for rule A as a loose card does.
+  The events found at level k are kept at level k + 1. A card turned only later is not within
+  reach: so W(w) for a waste card waits for every card turned on it to leave again.
+
 Starting from the facts of the position (the cards home, the empty piles, the cards on
-top) the rules are applied until nothing changes. By induction over the moves of any
-continuation, every event that happens in it is among the events found (each needs events
-that happened earlier, found by then). A win sends every card home; so if some card's H is
-not found, no win exists: the position is *dead*.
+top) the rules are applied until nothing changes (under rule S, level after level). By
+induction over the moves of any continuation, every event that happens in it is among the
+events found (each needs events that happened earlier, found by then; under rule S, found
+at its own level or below, since earlier events have no higher levels). A win sends every
+card home; so if some card's H is not found, no win exists: the position is *dead*.
 
 The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
 (solver/search.py): every position on a winning line has a win, so none of them is dead, and the
@@ -123,10 +136,12 @@ class DeadEnds:
             runs.append(read[1])
             tops.append(read[2])
         stock, waste = self.reserve_piles
-        if self._waste_is_a_pile(state):  # rule W: the waste's cards in order, the stock's loose
-            piled, loose = bytes(piles[waste]).translate(_TYPE), _types(piles[stock])
-        else:  # the types with a copy in the stock or waste
-            piled, loose = b"", _types(piles[stock] + piles[waste])
+        if self._waste_is_a_pile(state):  # rule S: the reserve is a pile, turned a level at a time
+            piled = bytes(piles[waste] + piles[stock][::-1]).translate(_TYPE)
+            levels = self._levels(len(piles[waste]), len(piled))
+            loose = 0
+        else:  # every stock and waste card within reach: loose
+            piled, levels, loose = b"", (0,), _types(piles[stock] + piles[waste])
         ready = self._foundations_ready(piles)
         tableau = 0  # every type in the tableau
         for masks in tops:
@@ -146,44 +161,68 @@ class DeadEnds:
         for masks, b in zip(tops, bound):
             if b:
                 exposed |= masks[b - 1]
-        waste_bound = len(piled)  # the waste's cards from here up are found to leave
-        on_waste = _BITS[piled[-1]] if piled else 0  # W found for some copy
-        while True:
-            homeable = _homeable(ready, loose | exposed | on_waste)
-            if needed & ~homeable == 0 and max(bound) <= 1 and waste_bound <= 1:
-                return False  # bounds only fall and homeable only grows: so it ends
-            available = _available(exposed | room, loose | on_waste)
-            changed = False
-            while waste_bound and (
-                homeable >> piled[waste_bound - 1] & 1 or available >> piled[waste_bound - 1] + 1 & 1
-            ):
-                waste_bound -= 1  # its top card leaves (rule L), home or onto a host
-                on_waste |= _BITS[piled[waste_bound - 1]] if waste_bound else 0
-                changed = True
-            for k, col in enumerate(columns):
-                b = bound[k]
-                wants = hosts[k]
-                if not b or (wants is not None and not (homeable >> col[b - 1] & 1 or available & wants)):
-                    continue  # gone, or what its cards wait for is still missing: as it was
-                lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
-                if lowest < b:
-                    if not lowest:  # the pile may empty
-                        if self.any_to_empty:
-                            return False  # as above
-                        room = self.room
-                    bound[k] = lowest
-                    exposed |= tops[k][lowest - 1 if lowest else 0]
+        standing = bytearray()  # the pile's cards not found to leave, bottom to top
+        on_waste = 0  # W found for some copy
+        turned, last = 0, levels[-1]
+        homeable = available = 0
+        read_by = None  # the masks the piles were last read with
+        for level in levels:  # rule S: the pile's cards up to ``level`` are turned
+            standing += piled[turned:level]
+            turned = level
+            if standing:
+                on_waste |= _BITS[standing[-1]]
+            # first by the masks as they are: they only grow, so a card they let leave leaves
+            while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
+                standing.pop()
+                on_waste |= _BITS[standing[-1]] if standing else 0
+            if not (standing or level == last):  # nothing waits: the masks are brought up to
+                continue  # date when a card does
+            while True:
+                homeable = _homeable(ready, loose | exposed | on_waste)
+                if needed & ~homeable == 0 and max(bound) <= 1:
+                    return False  # bounds only fall, homeable only grows, and the pile's
+                    # tops leave home as they come: so it ends
+                available = _available(available | exposed | room, loose | on_waste)  # grows
+                changed = False
+                while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
+                    standing.pop()  # its top card leaves (rule L), home or onto a host
+                    on_waste |= _BITS[standing[-1]] if standing else 0
                     changed = True
-            if not changed:
-                break
-        if waste_bound > 1 or any(b > 1 for b in bound):  # a card that is never on top never
+                if not (standing or level == last):  # nothing waits: the piles' events
+                    break  # matter only to a card that waits, and are found as well later
+                if (homeable, available) != read_by:  # else the piles would find nothing new
+                    read_by = homeable, available
+                    for k, col in enumerate(columns):
+                        b = bound[k]
+                        wants = hosts[k]
+                        if not b or (
+                            wants is not None and not (homeable >> col[b - 1] & 1 or available & wants)
+                        ):
+                            continue  # gone, or what its cards wait for is still missing: as it was
+                        lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
+                        if lowest < b:
+                            if not lowest:  # the pile may empty
+                                if self.any_to_empty:
+                                    return False  # as above
+                                room = self.room
+                            bound[k] = lowest
+                            exposed |= tops[k][lowest - 1 if lowest else 0]
+                            changed = True
+                if not changed:
+                    break
+        if standing or any(b > 1 for b in bound):  # a card that never leaves its pile never
             return True  # goes home
         return needed & ~homeable != 0
 
     def _waste_is_a_pile(self, state) -> bool:
-        """No redeal left: the waste only loses cards from its top (rule W)."""
+        """No redeal left: the waste only loses cards from its top (rule S)."""
         redeals = self.game.redeals
         return redeals is not None and state.extra[0] >= redeals
+
+    def _levels(self, on_waste: int, cards: int) -> list[int]:
+        """Rule S's levels: how many of the pile's cards are turned (the waste's, then the
+        stock's a turn at a time), from none of the stock's to all."""
+        return [*range(on_waste, cards, self.game.draw), cards]
 
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
