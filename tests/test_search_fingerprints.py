@@ -21,7 +21,7 @@ FINGERPRINTS = {
     "inverted_freecell": "8f0ad018674d",
     "freecell": "e0c8f7be20f3",
     "triple_interchange": "b5ab5f318075",
-    "interchange": "a7933b31df4a",
+    "interchange": "5b932eb712e6",
     "unlimited": "693a35182a82",
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
