@@ -255,7 +255,7 @@ def test_a_win_says_how_many_moves_it_took_and_how_long():
 
 
 def test_moves_wait_while_the_solver_searches():
-    widget = sw.SolitaireWidget("interchange", deal=1)  # not decided in seconds
+    widget = sw.SolitaireWidget("interchange", deal=49)  # not decided in seconds
     widget.play("stock waste")
     widget.solve(max_states=10**7)
     before = widget.state

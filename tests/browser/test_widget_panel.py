@@ -168,7 +168,7 @@ def test_cards_go_home_after_a_move_when_the_switch_is_on(shown, game):
 
 # ------------------------------------------------------------------ the solver panel
 def test_the_solver_panel_shows_its_budget_and_blocks_moves_until_stopped(shown):
-    page = new_widget(shown, "interchange", 16)  # a deal the solver does not decide soon
+    page = new_widget(shown, "interchange", 49)  # a deal the solver does not decide soon
     page.locator('[data-action="solve"]').click()
     summary = page.locator('[data-role="solver-summary"]')
     # Solve's budget is the toolbar's choice, 10 s by default, and no state cap beside it.
