@@ -172,9 +172,7 @@ class DeadEnds:
             if standing:
                 on_waste |= _BITS[standing[-1]]
             # first by the masks as they are: they only grow, so a card they let leave leaves
-            while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
-                standing.pop()
-                on_waste |= _BITS[standing[-1]] if standing else 0
+            on_waste |= _pile_leaves(standing, homeable, available)
             if not (standing or level == last):  # nothing waits: the masks are brought up to
                 continue  # date when a card does
             while True:
@@ -183,31 +181,22 @@ class DeadEnds:
                     return False  # bounds only fall, homeable only grows, and the pile's
                     # tops leave home as they come: so it ends
                 available = _available(available | exposed | room, loose | on_waste)  # grows
-                changed = False
-                while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
-                    standing.pop()  # its top card leaves (rule L), home or onto a host
-                    on_waste |= _BITS[standing[-1]] if standing else 0
-                    changed = True
+                waiting = len(standing)
+                on_waste |= _pile_leaves(standing, homeable, available)
+                changed = len(standing) < waiting
                 if not (standing or level == last):  # nothing waits: the piles' events
                     break  # matter only to a card that waits, and are found as well later
                 if (homeable, available) != read_by:  # else the piles would find nothing new
                     read_by = homeable, available
-                    for k, col in enumerate(columns):
-                        b = bound[k]
-                        wants = hosts[k]
-                        if not b or (
-                            wants is not None and not (homeable >> col[b - 1] & 1 or available & wants)
-                        ):
-                            continue  # gone, or what its cards wait for is still missing: as it was
-                        lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
-                        if lowest < b:
-                            if not lowest:  # the pile may empty
-                                if self.any_to_empty:
-                                    return False  # as above
-                                room = self.room
-                            bound[k] = lowest
-                            exposed |= tops[k][lowest - 1 if lowest else 0]
-                            changed = True
+                    lowered, newly_on_top, emptied = _sweep(
+                        columns, runs, tops, bound, hosts, homeable, available
+                    )
+                    if emptied:  # a pile may empty
+                        if self.any_to_empty:
+                            return False  # as above
+                        room = self.room
+                    exposed |= newly_on_top
+                    changed |= lowered
                 if not changed:
                     break
         if standing or any(b > 1 for b in bound):  # a card that never leaves its pile never
@@ -288,6 +277,37 @@ def _available(exposed: int, loose: int) -> int:
         if grown == available:
             return available
         available = grown
+
+
+def _pile_leaves(standing: bytearray, homeable: int, available: int) -> int:
+    """Rule L for rule S's pile: its top cards leave (taken off ``standing``) while they may,
+    home or onto a host. Returns the types found on top on the way (W), as a mask."""
+    on_top = 0
+    while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
+        standing.pop()
+        if standing:
+            on_top |= _BITS[standing[-1]]
+    return on_top
+
+
+def _sweep(columns, runs, tops, bound, hosts, homeable: int, available: int) -> tuple[bool, int, bool]:
+    """Rule L for the tableau, one pass over the piles: each pile's bound lowered to the
+    lowest card found to leave (``bound`` and ``hosts`` updated in place, see
+    _lowest_leaver). Returns whether a bound fell, the types found on top (X), and whether
+    a pile may now empty."""
+    lowered, on_top, emptied = False, 0, False
+    for k, col in enumerate(columns):
+        b = bound[k]
+        wants = hosts[k]
+        if not b or (wants is not None and not (homeable >> col[b - 1] & 1 or available & wants)):
+            continue  # gone, or what its cards wait for is still missing: as it was
+        lowest, hosts[k] = _lowest_leaver(col, runs[k], b, homeable, available)
+        if lowest < b:
+            bound[k] = lowest
+            on_top |= tops[k][lowest - 1 if lowest else 0]
+            lowered = True
+            emptied = emptied or not lowest
+    return lowered, on_top, emptied
 
 
 def _suffix_masks(col) -> list[int]:
