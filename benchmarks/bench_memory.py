@@ -32,7 +32,7 @@ HARDEST = {
     "reversed_solitaire": 9877,
     "interlock": 132,
     "mutated": 213,  # proved lost after 1.6 million expansions
-    "interchange": 49,  # open after 60 s
+    "interchange": 49,  # open after 20 s
     "single_interchange": 1034,
     "triple_interchange": 312,  # open after 21 million expansions
     "quadruple_interchange": 11,
