@@ -166,6 +166,7 @@ class DeadEnds:
         turned, last = 0, levels[-1]
         homeable = available = 0
         read_by = None  # the masks the piles were last read with
+        masks_of = None  # what homeable and available were last worked out from
         for level in levels:  # rule S: the pile's cards up to ``level`` are turned
             standing += piled[turned:level]
             turned = level
@@ -175,7 +176,10 @@ class DeadEnds:
             on_waste |= _pile_leaves(standing, homeable, available)
             if not (standing or level == last):  # nothing waits: the masks are brought up to
                 continue  # date when a card does
+            if (exposed | on_waste, room) == masks_of and (homeable, available) == read_by:
+                continue  # nothing new since the piles were read: the top card still waits
             while True:
+                masks_of = exposed | on_waste, room
                 homeable = _homeable(ready, loose | exposed | on_waste)
                 if needed & ~homeable == 0 and max(bound) <= 1:
                     return False  # bounds only fall, homeable only grows, and the pile's
