@@ -21,7 +21,7 @@ FINGERPRINTS = {
     "inverted_freecell": "8f0ad018674d",
     "freecell": "e0c8f7be20f3",
     "triple_interchange": "b5ab5f318075",
-    "interchange": "5b932eb712e6",
+    "interchange": "2ddeafd96537",  # deals 1-5 lost at the deal, as Single Interchange's
     "unlimited": "693a35182a82",
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
@@ -31,12 +31,14 @@ FINGERPRINTS = {
     "mutated": "b3be764ae8eb",
 }
 
-# Deep searches: pooled loss proofs past their first 8,000 expansions, and proofs of loss.
+# Deep searches: pooled loss proofs past their first 8,000 expansions, proofs of loss, and
+# Interchange's one pass, whose first deals are lost at the deal.
 DEEP = {
     ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
     ("interlock", 845): "a1cf88837233",
     ("freecell", 11982): "c2b69e0f46f1",
+    ("interchange", 49): "97db37cbf0eb",
 }
 DEEP_STATES = 12000
 

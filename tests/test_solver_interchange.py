@@ -213,7 +213,7 @@ def plain_closure_is_dead(state) -> bool:
     else:
         pile, loose, levels = [], set(waste) | set(stock), [0]
     left = [False] * len(pile)  # the pile's cards found to leave
-    seen_on_top: set[int] = set()  # the types of pile cards found on top at some level
+    gone_types: set[int] = set()  # their types: a pile card counts for rules H and A once gone
 
     def to_empty(t: int) -> bool:  # may a card of type t (and the run it heads) go to an empty pile?
         return game.empty_takes == "any" or t & 15 == KING
@@ -231,19 +231,18 @@ def plain_closure_is_dead(state) -> bool:
             empty = [all(g) for g in gone]
             exposed = {col[i] for col, g in zip(cols, gone) for i in range(len(col)) if all(g[i + 1 :])}
             top = next((i for i in reversed(range(level)) if not left[i]), None)
-            if top is not None:
-                seen_on_top.add(pile[top])
             homeable, available = set(ready), set(exposed)
             for t in range(64):  # rule H, up each suit
-                if t in homeable and t in exposed | loose | seen_on_top and (t + 1) & 15 <= 13:
+                if t in homeable and t in exposed | loose | gone_types and (t + 1) & 15 <= 13:
                     homeable.add(t + 1)
             for t in reversed(range(64)):  # rule A, down each suit
-                if t in loose | seen_on_top and (t + 1 in available or (any(empty) and to_empty(t))):
+                if t in loose | gone_types and (t + 1 in available or (any(empty) and to_empty(t))):
                     available.add(t)
             if top is not None:  # the pile's top card leaves
                 w = pile[top]
                 if w in homeable or w + 1 in available or (to_empty(w) and any(empty)):
                     left[top] = True
+                    gone_types.add(w)
                     changed = True
             for k, col in enumerate(cols):
                 for i in range(len(col)):

@@ -26,12 +26,13 @@ Events, for a tableau card c of pile p and a card type t (suit and rank):
 The rules:
 - X(c) needs L of every card above c in p: whether c is still in p or moved away, every card
   that lay on it there has left p by then (alone or moved along with it).
-- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card; W(c) for a stock or
-  waste card under rule S, below) and a foundation at r - 1 in suit s when c goes: either one is
-  at r - 1 now (more copies of (s, r - 1) home than of (s, r)), or r = 1 (there is always
-  an empty foundation for a loose Ace: four foundations a deck, one for each Ace), or some
-  copy of (s, r - 1) not home now goes home first: N((s, r - 1)). Other stock and waste
-  cards are taken as always within reach (above).
+- H(c), for c of type (s, r) not home, needs X(c) (for a tableau card; under rule S, below,
+  L(c) for a stock or waste card, which goes home by leaving the pile) and a foundation
+  at r - 1 in suit s when c goes: either one is at r - 1 now (more copies of (s, r - 1)
+  home than of (s, r)), or r = 1 (there is always an empty foundation for a loose Ace: four
+  foundations a deck, one for each Ace), or some copy of (s, r - 1) not home now goes home
+  first: N((s, r - 1)). Other stock and waste cards are taken as always within reach
+  (above).
 - A(t) needs X(c) for a tableau copy c of t, or a stock or waste copy and a place for it:
   A of a host type (one rank higher, same suit; none for a King) or some E(q), where an
   empty pile takes t (any card, or a King).
@@ -55,8 +56,9 @@ The rules:
   pile, of every card v above w among them (the cards turned since w lie on it until they
   leave); a card turned at level k is on top then, so W of the last card turned is found.
   L(w) at level k needs W(w) at level k, and a foundation for w (as H needs) or a host
-  (A((s, r + 1))) or, for a King, an empty pile (E(q)), found at level k or below; once
-  W(w) is found, w stands for rule A as a loose card does.
+  (A((s, r + 1))) or, for a King, an empty pile (E(q)), found at level k or below. Only
+  once L(w) is found does w count for rules H and A, as a loose card does: it goes home or
+  onto a tableau pile only by leaving the pile.
   The events found at level k are kept at level k + 1. A card turned only later is not within
   reach: so W(w) for a waste card waits for every card turned on it to leave again.
 
@@ -162,7 +164,7 @@ class DeadEnds:
             if b:
                 exposed |= masks[b - 1]
         standing = bytearray()  # the pile's cards not found to leave, bottom to top
-        on_waste = 0  # W found for some copy
+        left = 0  # the types of the pile's cards found to leave it (L)
         turned, last = 0, levels[-1]
         homeable = available = 0
         read_by = None  # the masks the piles were last read with
@@ -170,23 +172,21 @@ class DeadEnds:
         for level in levels:  # rule S: the pile's cards up to ``level`` are turned
             standing += piled[turned:level]
             turned = level
-            if standing:
-                on_waste |= _BITS[standing[-1]]
             # first by the masks as they are: they only grow, so a card they let leave leaves
-            on_waste |= _pile_leaves(standing, homeable, available)
+            left |= _pile_leaves(standing, homeable, available)
             if not (standing or level == last):  # nothing waits: the masks are brought up to
                 continue  # date when a card does
-            if (exposed | on_waste, room) == masks_of and (homeable, available) == read_by:
+            if (exposed | left, room) == masks_of and (homeable, available) == read_by:
                 continue  # nothing new since the piles were read: the top card still waits
             while True:
-                masks_of = exposed | on_waste, room
-                homeable = _homeable(ready, loose | exposed | on_waste)
+                masks_of = exposed | left, room
+                homeable = _homeable(ready, loose | exposed | left)
                 if needed & ~homeable == 0 and max(bound) <= 1:
                     return False  # bounds only fall, homeable only grows, and the pile's
                     # tops leave home as they come: so it ends
-                available = _available(available | exposed | room, loose | on_waste)  # grows
+                available = _available(available | exposed | room, loose | left)  # grows
                 waiting = len(standing)
-                on_waste |= _pile_leaves(standing, homeable, available)
+                left |= _pile_leaves(standing, homeable, available)
                 changed = len(standing) < waiting
                 if not (standing or level == last):  # nothing waits: the piles' events
                     break  # matter only to a card that waits, and are found as well later
@@ -212,10 +212,10 @@ class DeadEnds:
         redeals = self.game.redeals
         return redeals is not None and state.extra[0] >= redeals
 
-    def _levels(self, on_waste: int, cards: int) -> list[int]:
+    def _levels(self, in_waste: int, cards: int) -> list[int]:
         """Rule S's levels: how many of the pile's cards are turned (the waste's, then the
         stock's a turn at a time), from none of the stock's to all."""
-        return [*range(on_waste, cards, self.game.draw), cards]
+        return [*range(in_waste, cards, self.game.draw), cards]
 
     def _foundations_ready(self, piles) -> int:
         """The types that may go home now, or once an Ace is: a foundation of the suit sits
@@ -285,13 +285,11 @@ def _available(exposed: int, loose: int) -> int:
 
 def _pile_leaves(standing: bytearray, homeable: int, available: int) -> int:
     """Rule L for rule S's pile: its top cards leave (taken off ``standing``) while they may,
-    home or onto a host. Returns the types found on top on the way (W), as a mask."""
-    on_top = 0
+    home or onto a host. Returns the types of the cards that left, as a mask."""
+    gone = 0
     while standing and (homeable >> standing[-1] & 1 or available >> standing[-1] + 1 & 1):
-        standing.pop()
-        if standing:
-            on_top |= _BITS[standing[-1]]
-    return on_top
+        gone |= _BITS[standing.pop()]
+    return gone
 
 
 def _sweep(columns, runs, tops, bound, hosts, homeable: int, available: int) -> tuple[bool, int, bool]:
