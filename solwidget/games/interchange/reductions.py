@@ -143,7 +143,7 @@ class DeadEnds:
             levels = self._levels(len(piles[waste]), len(piled))
             loose = 0
         else:  # every stock and waste card within reach: loose
-            piled, levels, loose = b"", (0,), _types(piles[stock] + piles[waste])
+            piled, levels, loose = b"", [0], _types(piles[stock] + piles[waste])
         ready = self._foundations_ready(piles)
         tableau = 0  # every type in the tableau
         for masks in tops:
