@@ -442,7 +442,7 @@ def test_recorder_counts_what_the_comm_carries():
 
 # ------------------------------------------------------------------ the solver's part
 # Deals whose hint shows a move, where deal 5 is proved lost (a lost position's hint shows none)
-HINTED_DEALS = {"interchange": 1, "unlimited": 1, "single_interchange": 28}
+HINTED_DEALS = {"interchange": 49, "unlimited": 1, "single_interchange": 28}
 
 
 def test_hint_highlights_a_legal_move_in_every_game(widget):
