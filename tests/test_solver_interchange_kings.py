@@ -117,15 +117,14 @@ def test_no_position_on_a_win_is_dead_and_what_is_dead_is_lost(game, seeds, monk
     dead_ends = DeadEnds(game)
     states = [tangled_position(game, seed) for seed in range(seeds)]
     dead = [dead_ends.is_dead(s) for s in states]
-    with_them = [sw.solve(s, max_states=50_000) for s in states]
-    for state, result in zip(states, with_them):
-        if result.status == "won":
-            assert not any(dead_ends.is_dead(s) for s in line_positions(state, result.moves))
+    with_them = [sw.solve(s, max_states=50_000).status for s in states]
     _without_dead_ends(monkeypatch)
-    without = [sw.solve(s, max_states=50_000).status for s in states]
-    assert [r.status for r in with_them] == without
-    assert all(answer == "lost" for answer, is_dead in zip(without, dead) if is_dead)
-    assert sum(dead) >= 1 and without.count("won") >= 5
+    without = [sw.solve(s, max_states=50_000) for s in states]
+    assert with_them == [r.status for r in without]
+    assert all(r.status == "lost" for r, is_dead in zip(without, dead) if is_dead)
+    wins = [(s, r.moves) for s, r in zip(states, without) if r.status == "won"]  # found without the test
+    assert sum(dead) >= 1 and len(wins) >= 5
+    assert not any(dead_ends.is_dead(p) for s, moves in wins for p in line_positions(s, moves))
 
 
 @pytest.mark.parametrize("deal", [4, 6, 10, 11])
@@ -242,12 +241,12 @@ def test_rule_s_finds_only_lost_positions_and_nothing_on_a_win(monkeypatch):
     assert not any(is_loose and not is_dead for is_dead, is_loose in zip(dead, loose))
     by_rule_s = [s for s, is_dead, is_loose in zip(states, dead, loose) if is_dead and not is_loose]
     assert len(by_rule_s) >= 5
-    wins = [(s, sw.solve(s, max_states=50_000)) for s, is_dead in zip(states[::4], dead[::4]) if not is_dead]
-    wins = [(s, r) for s, r in wins if r.status == "won"]
-    assert len(wins) >= 20
-    assert not any(dead_ends.is_dead(p) for s, r in wins for p in line_positions(s, r.moves))
     _without_dead_ends(monkeypatch)
     assert [sw.solve(s, max_states=300_000).status for s in by_rule_s] == ["lost"] * len(by_rule_s)
+    found = [(s, sw.solve(s, max_states=50_000)) for s in states[::4]]  # wins found without the test
+    wins = [(s, r.moves) for s, r in found if r.status == "won"]
+    assert len(wins) >= 20
+    assert not any(dead_ends.is_dead(p) for s, moves in wins for p in line_positions(s, moves))
 
 
 def test_rule_s_waits_for_the_last_pass():

@@ -450,8 +450,7 @@ def test_hint_highlights_a_legal_move_in_every_game(widget):
     if widget.game.id in HINTED_DEALS:
         widget.new_deal(HINTED_DEALS[widget.game.id])
     found = widget.hint(max_states=150, max_seconds=1)
-    assert not found.lost
-    assert found is not None and widget.highlight == [str(found.move)]
+    assert found is not None and not found.lost and widget.highlight == [str(found.move)]
     assert found.move in widget.state.legal_moves()
     assert synced(widget)["highlight"] == [str(found.move)]
 
