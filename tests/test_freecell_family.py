@@ -9,6 +9,7 @@ from helpers import moves, position
 import solwidget as sw
 from solwidget.engine.cards import ACE, FACE_DOWN
 from solwidget.engine.errors import InvalidOption
+from solwidget.engine.moves import Move
 from solwidget.engine.patience import Build, Patience
 from solwidget.games.freecell.moves import fits
 
@@ -359,3 +360,22 @@ def test_the_engines_moves_are_patiences_general_ones_in_the_same_order(game_id)
             "run to an empty pile",
             "whole pile to an empty pile",
         }
+
+
+@pytest.mark.parametrize("game_id", FAMILY + sorted(GENERATOR_VARIANTS))
+def test_a_move_is_legal_exactly_when_it_is_one_of_the_legal_moves(game_id):
+    # is_legal answers for one move (the generator's ``allows`` where the game has the shape):
+    # asked of every pile to every pile, with every count and a card named, it says yes
+    # exactly to the moves that Patience.iter_moves lists.
+    game = _family_game(game_id)
+    ids = game.pile_ids
+    said = {True: 0, False: 0}
+    for state in _family_positions(game, 150):
+        legal = set(Patience.iter_moves(game, state))
+        asked = [Move(a, b, n) for a in ids for b in ids for n in range(0, 15)]
+        asked += [Move(move.src, move.dst, move.n, "AS") for move in legal]
+        for move in asked:
+            answer = game.is_legal(state, move)
+            assert answer == (move in legal), (str(state), move)
+            said[answer] += 1
+    assert said[True] > 150 and said[False] > 150

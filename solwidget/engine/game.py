@@ -212,9 +212,14 @@ class Game:
         """The legal moves that take cards from pile ``src`` (games may find them quicker)."""
         return (move for move in self.iter_moves(state) if move.src == src)
 
+    def is_legal(self, state: State, move: Move) -> bool:
+        """Do the rules allow ``move``, a Move already parsed (``parse_move``), in ``state``?
+        It is one of the legal moves (games may answer quicker, from the same rules)."""
+        return move in self.iter_moves_from(state, move.src)
+
     def _reason(self, state: State, move: Move) -> str | None:
         """``explain`` for a move already parsed."""
-        if move in self.iter_moves_from(state, move.src):
+        if self.is_legal(state, move):
             return None
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 

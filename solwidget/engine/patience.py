@@ -168,16 +168,18 @@ class Patience(PatienceRefusals, PatienceLayout, Game):
         return None
 
     # ------------------------------------------------------------ moves
+    def goes_home(self, foundation: Pile, card: int) -> bool:
+        """Does ``card`` go on this foundation next: the next rank of its suit, or the
+        first rank on an empty foundation?"""
+        if foundation:
+            top = foundation[-1]
+            return (top ^ card) & 0x30 == 0 and (card & 15) - (top & 15) == self.step
+        return card & 15 == self.foundation_start
+
     def foundations_for(self, piles: PileList, card: int) -> Iterator[int]:
         """The foundations where ``card`` may go."""
-        start = self.foundation_start
         for f in self.foundation_indices:
-            pile = piles[f]
-            if pile:
-                top = pile[-1]
-                if (top ^ card) & 0x30 == 0 and (card & 15) - (top & 15) == self.step:
-                    yield f
-            elif card & 15 == start:
+            if self.goes_home(piles[f], card):
                 yield f
 
     def foundation_wants(self, piles: PileList) -> tuple[dict[int, list[int]], list[int]]:

@@ -730,4 +730,5 @@ def solve(
         ('won', True)
     """
     check_call(state, max_states, max_seconds, options, "solve")
-    return Solver(state, max_states=max_states, max_seconds=max_seconds, **options).solve()
+    with collector_paused():  # setting up too; the solver is gone when the collector resumes
+        return Solver(state, max_states=max_states, max_seconds=max_seconds, **options).solve()

@@ -25,7 +25,7 @@ MAX_PASSES = 4
 
 
 def _legal(game: Game, state: State, move: Move) -> bool:
-    return move in game.iter_moves_from(state, move.src)
+    return game.is_legal(state, move)
 
 
 def _positions(game: Game, start: State, moves: Iterable[Move]) -> list[State]:
@@ -79,6 +79,18 @@ def _rewrites(first: Move, later: Move, between: list[Move], thorough: bool) -> 
             yield between + [through]
 
 
+def _next_touches(moves: list[Move]) -> list[int | None]:
+    """For each move, the index of the next move from or to the pile it put cards on (None
+    if none does): one pass from the end, keeping the last index seen of each pile."""
+    touches: list[int | None] = [None] * len(moves)
+    seen: dict[str, int] = {}
+    for k in range(len(moves) - 1, -1, -1):
+        move = moves[k]
+        touches[k] = seen.get(move.dst)
+        seen[move.src] = seen[move.dst] = k
+    return touches
+
+
 def drop_detours(
     game: Game, start: State, moves: list[Move], thorough: bool = False, states: list[State] | None = None
 ) -> list[Move]:
@@ -91,16 +103,10 @@ def drop_detours(
     while changed and passes < MAX_PASSES:
         changed, passes = False, passes + 1
         i = 0
+        touches = _next_touches(moves)
         while i < len(moves):
             first = moves[i]
-            j = next(
-                (
-                    k
-                    for k in range(i + 1, len(moves))
-                    if moves[k].src == first.dst or moves[k].dst == first.dst
-                ),
-                None,
-            )
+            j = touches[i]
             if (
                 j is None
                 or moves[j].src != first.dst
@@ -118,6 +124,7 @@ def drop_detours(
                     # old states[j + 1]), then those after move j: so an empty stretch
                     # (a move and its undoing dropped) leaves one position, not two
                     states = states[: i + 1] + _positions(game, states[i], segment)[1:] + states[j + 2 :]
+                    touches = _next_touches(moves)
                     changed = True
                     break
             else:

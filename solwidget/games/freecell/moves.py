@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from ...engine.moves import Move
 from ...engine.patience import supermove
 
+FOUNDATION, CELL, TABLEAU = 0, 1, 2
+_KINDS = {"foundation": FOUNDATION, "cell": CELL, "tableau": TABLEAU}
 Wanted = tuple[tuple[tuple[int, int], ...], ...]  # run_of: the (host, n) pairs for the top n <= k cards
 
 
@@ -57,6 +59,8 @@ class CellsMoves:
             == game.foundation_indices
         )
         self.starters = [suit << 4 | game.foundation_start for suit in range(4)]
+        self.kinds = [_KINDS[game.pile_kinds[pid]] for pid in game.pile_ids]
+        self.fits_on = game.fits_on
         self.runs: dict[Sequence[int], tuple[int, Wanted]] = {}  # pile -> run_of(pile)
         self.runs_kept = runs_kept
         self._facts: dict[Sequence[Sequence[int]], tuple] = {}  # foundations -> facts_of(piles)
@@ -139,6 +143,36 @@ class CellsMoves:
                 for c in to_cells:
                     plans.append((one[src][c], src, c, 1))
         return plans
+
+    def allows(self, piles, src: int, dst: int, n: int) -> bool:
+        """Is (``src``, ``dst``, ``n``) one of ``plans(piles)``'s moves? ``plans``' question
+        for one move, read from the same tables, for a line checked move by move (a win
+        replayed, or shortened): the top ``n`` cards of a tableau pile go on a card they
+        fit, within the supermove's limit (the limit to an empty pile when it is empty), a
+        card from a free cell on a card it fits or to an empty pile, a top card home or
+        to a free cell. tests/test_freecell_family.py compares the two on every move."""
+        pile, kind = piles[src], self.kinds
+        if not pile or n < 1 or kind[src] == FOUNDATION:
+            return False
+        card, target, to = pile[-1], piles[dst], kind[dst]
+        if to == FOUNDATION:
+            return n == 1 and self.game.goes_home(target, card)
+        if to == CELL:
+            return n == 1 and kind[src] == TABLEAU and not target
+        if kind[src] == CELL:
+            return n == 1 and (not target or card in self.fits_on[target[-1]])
+        free = empties = 0  # loops, not sums of generators: each of those is a call
+        for c in self.cell_indices:
+            if not piles[c]:
+                free += 1
+        for t in self.tableau_indices:
+            if not piles[t]:
+                empties += 1
+        known = self.runs.get(pile)
+        run = (known or self.run_of(pile))[0]
+        if target:
+            return n <= min(run, supermove(free, empties)) and pile[-n] in self.fits_on[target[-1]]
+        return n <= min(run, supermove(free, empties - 1), len(pile))
 
     def run_of(self, pile) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their

@@ -46,6 +46,18 @@ class _FreeCellFamily(Patience):
             return super().iter_moves(state, source)
         return (plan[0] for plan in self.generator.plans(state.piles, True, source))
 
+    def is_legal(self, state: State, move: Move) -> bool:
+        """moves.py's generator, asked of the one move (``CellsMoves.allows``)."""
+        if self.generator is None:
+            return super().is_legal(state, move)
+        src, dst = self.index_of.get(move.src), self.index_of.get(move.dst)
+        return (
+            src is not None
+            and dst is not None
+            and move.card is None
+            and self.generator.allows(state.piles, src, dst, move.n)
+        )
+
 
 @register
 class ReversedSolitaire(_FreeCellFamily):
