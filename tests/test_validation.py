@@ -5,6 +5,7 @@ same rules and words wherever a value comes in (the API, a study, the command li
 from __future__ import annotations
 
 import json
+import random
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -287,6 +288,30 @@ def test_a_move_object_plays_as_its_text_does():
     assert state.play(sw.Move("d1", "r2x", 1, "3s")) == state.play("d1 r2x 3s")
     assert state.play(sw.Move("d1", "r2x", 1, "3♠")) == state.play("d1 r2x 3S")
     assert state.explain(sw.Move("d1", "r2x", 1, "3s")) is None
+
+
+@pytest.mark.parametrize("game_id", sw.games())
+def test_a_line_is_proved_move_by_move_and_refused_at_its_first_illegal_move(game_id):
+    # positions_along (a won line's proof) plays each move as State.play does, and stops at
+    # the first move the rules forbid there, with the words State.play would give.
+    game, rng = sw.load_game(game_id), random.Random(game_id)
+    state, line = game.deal(3), []
+    for _ in range(40):
+        legal = state.legal_moves()
+        if not legal:
+            break
+        line.append(rng.choice(legal))
+        state = state.play(line[-1])
+    positions = game.positions_along(game.deal(3), line)
+    assert len(positions) == len(line) + 1 and positions[-1] == state
+    assert all(a.play(move) == b for a, move, b in zip(positions, line, positions[1:]))
+    cut = len(line) // 2
+    illegal = next(
+        m for m in (sw.Move(a, b) for a in game.pile_ids for b in game.pile_ids) if positions[cut].explain(m)
+    )
+    with pytest.raises(sw.IllegalMove) as refused:
+        game.positions_along(game.deal(3), [*line[:cut], illegal, *line[cut:]])
+    assert refused.value.move == illegal and refused.value.reason == positions[cut].explain(illegal)
 
 
 def test_a_face_down_card_is_refused_in_the_same_words_wherever_it_lies():

@@ -10,7 +10,7 @@ so that the rules are written once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from .cards import BACK, FACE_DOWN, card_name, deck, face_up, parse_card, seen_codes
@@ -221,6 +221,10 @@ class Game:
         """``explain`` for a move already parsed."""
         if self.is_legal(state, move):
             return None
+        return self._why_illegal(state, move)
+
+    def _why_illegal(self, state: State, move: Move) -> str:
+        """The rule that forbids ``move``, which is illegal here, in words."""
         return self._refusal(state, move) or f"{move} is not a legal move in this position"
 
     def play(self, state: State, move: Move | str) -> State:
@@ -235,6 +239,21 @@ class Game:
         if reason is not None:
             raise IllegalMove(move, reason)
         return self.apply_legal(state, move)
+
+    def positions_along(self, state: State, moves: Iterable[Move]) -> list[State]:
+        """``state`` and the position after each of ``moves`` (Moves, as the solver's lines
+        hold them), each move checked by the rules where it is played: a line's proof.
+
+        Raises:
+            IllegalMove: at the first move the rules forbid where it comes.
+        """
+        positions = [state]
+        for move in moves:
+            if not self.is_legal(state, move):
+                raise IllegalMove(move, self._why_illegal(state, move))
+            state = self.apply_legal(state, move)
+            positions.append(state)
+        return positions
 
     def is_won(self, state: State) -> bool:
         """True when every card of the game is on the foundations (``state.is_won()``)."""

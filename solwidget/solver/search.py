@@ -666,12 +666,14 @@ class Solver:
         return False
 
     def _finish_won(self, moves: list[Move]) -> None:
+        # The proof: the line replayed through the rules, every move checked where it is
+        # played; a shorter line is proved again.
+        positions = self.game.positions_along(self.state, moves)
         if self.shorten_wins:
-            moves = shorten(self.state, moves)
-        final = self.state
-        for move in moves:  # the proof: replay through the rules
-            final = final.play(move)
-        if not final.is_won():
+            shorter = shorten(self.state, moves, positions)
+            if shorter != moves:
+                moves, positions = shorter, self.game.positions_along(self.state, shorter)
+        if not positions[-1].is_won():
             raise AssertionError(f"solver bug: the line found does not win {self.game.id}")
         self._progress.best_score = 0.0
         self._progress.best_line = moves

@@ -132,9 +132,10 @@ def drop_detours(
     return moves
 
 
-def shorten(start: State, moves: list[Move]) -> list[Move]:
-    """A line from ``start`` that reaches the same final position, usually shorter."""
+def shorten(start: State, moves: list[Move], states: list[State] | None = None) -> list[Move]:
+    """A line from ``start`` that reaches the same final position, usually shorter.
+    ``states``, if given, are the positions along ``moves`` (``Game.positions_along``)."""
     game = start.game
-    states = _positions(game, start, moves)
+    states = states or _positions(game, start, moves)
     kept = drop_loops(game, start, list(moves), states)
     return drop_detours(game, start, kept, states=states if len(kept) == len(moves) else None)
