@@ -372,10 +372,12 @@ def test_a_move_is_legal_exactly_when_it_is_one_of_the_legal_moves(game_id):
     said = {True: 0, False: 0}
     for state in _family_positions(game, 150):
         legal = set(Patience.iter_moves(game, state))
-        asked = [Move(a, b, n) for a in ids for b in ids for n in range(0, 15)]
+        asked = [Move(a, b, n) for a in ids for b in ids for n in range(1, 15)]
         asked += [Move(move.src, move.dst, move.n, "AS") for move in legal]
         for move in asked:
             answer = game.is_legal(state, move)
             assert answer == (move in legal), (str(state), move)
             said[answer] += 1
     assert said[True] > 150 and said[False] > 150
+    with pytest.raises(sw.InvalidMoveText, match="whole number >= 1"):
+        game.is_legal(state, Move(ids[0], ids[1], 0))

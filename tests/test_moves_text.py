@@ -103,3 +103,19 @@ def test_play_and_explain_take_text_or_moves():
 def test_move_values_with_bad_pile_ids_are_refused(move):
     with pytest.raises(sw.InvalidMoveText, match="freecell has no pile"):
         sw.load_game("freecell").parse_move(move)
+
+
+def test_a_move_parsed_before_is_checked_as_strictly_again():
+    # parse_move remembers the Moves it returned (a line replayed parses the same moves
+    # again and again); a Move equal to one of them but not in its one form is still
+    # refused or made normal, as the first time.
+    game = sw.load_game("mutated")
+    good = game.parse_move(sw.Move("d1", "r2x", 1, "3S"))
+    assert game.parse_move(good) is good
+    for bad in (sw.Move("d1", "r2x", True, "3S"), sw.Move("d1", "r2x", 1.0, "3S")):
+        assert bad == good
+        with pytest.raises(sw.InvalidMoveText, match="whole number >= 1"):
+            game.parse_move(bad)
+    assert game.parse_move(sw.Move("d1", "r2x", 1, "3s")) == good
+    with pytest.raises(sw.InvalidMoveText):
+        game.parse_move(sw.Move("d1", ["r2x"], 1, "3S"))

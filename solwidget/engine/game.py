@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .geometry import Layout
 
 STOCK_ACTIONS = {("stock", "waste"), ("waste", "stock")}
+PARSED_KEPT = 4096  # Moves parse_move remembers, a game: FreeCell's all fit
 
 
 class Game:
@@ -77,6 +78,7 @@ class Game:
             i for i, pid in enumerate(self.pile_ids) if self.pile_kinds[pid] == "foundation"
         )
         self.card_count = 52 * self.decks
+        self._parsed: set[Move] = set()  # the Moves parse_move returned: each in its one form
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.id == other.id and self.options == other.options
@@ -212,14 +214,23 @@ class Game:
         """The legal moves that take cards from pile ``src`` (games may find them quicker)."""
         return (move for move in self.iter_moves(state) if move.src == src)
 
-    def is_legal(self, state: State, move: Move) -> bool:
-        """Do the rules allow ``move``, a Move already parsed (``parse_move``), in ``state``?
-        It is one of the legal moves (games may answer quicker, from the same rules)."""
+    def is_legal(self, state: State, move: Move | str) -> bool:
+        """Do the rules allow ``move`` (a Move or move text) in ``state``? ``explain`` without
+        the words, for a line checked move by move (a solver's, say).
+
+        Raises:
+            InvalidMoveText: ``move`` is text that does not parse, or names no pile of the game.
+        """
+        return self._allows(state, self.parse_move(move))
+
+    def _allows(self, state: State, move: Move) -> bool:
+        """``is_legal`` for a move already parsed: it is one of the legal moves (a game may
+        answer quicker, from the same rules)."""
         return move in self.iter_moves_from(state, move.src)
 
     def _reason(self, state: State, move: Move) -> str | None:
         """``explain`` for a move already parsed."""
-        if self.is_legal(state, move):
+        if self._allows(state, move):
             return None
         return self._why_illegal(state, move)
 
@@ -240,16 +251,18 @@ class Game:
             raise IllegalMove(move, reason)
         return self.apply_legal(state, move)
 
-    def positions_along(self, state: State, moves: Iterable[Move]) -> list[State]:
-        """``state`` and the position after each of ``moves`` (Moves, as the solver's lines
-        hold them), each move checked by the rules where it is played: a line's proof.
+    def positions_along(self, state: State, moves: Iterable[Move | str]) -> list[State]:
+        """``state`` and the position after each of ``moves`` (Moves or move text), each move
+        checked by the rules where it is played, as ``state.play`` checks it: a line's proof.
 
         Raises:
+            InvalidMoveText: a move is text that does not parse, or names no pile of the game.
             IllegalMove: at the first move the rules forbid where it comes.
         """
         positions = [state]
-        for move in moves:
-            if not self.is_legal(state, move):
+        for given in moves:
+            move = self.parse_move(given)
+            if not self._allows(state, move):
                 raise IllegalMove(move, self._why_illegal(state, move))
             state = self.apply_legal(state, move)
             positions.append(state)
@@ -287,6 +300,12 @@ class Game:
     def parse_move(self, text: Move | str) -> Move:
         """Read move text (or check a Move): ``"t3 f0"``, ``"t3 t5 4"``, ``"stock waste"``.
         Both go through one normaliser, so a Move plays exactly as its text does."""
+        if text.__class__ is Move and text.n.__class__ is int:  # not True for 1, nor 1.0
+            try:
+                if text in self._parsed:
+                    return text  # a Move returned before, in its one form: a line replayed
+            except TypeError:  # a field that does not hash: refused below, in words
+                pass
         move = parse_move_text(text)
         for pid in (move.src, move.dst):
             if not isinstance(pid, str) or (pid not in self.index_of and pid not in self.actions):
@@ -295,6 +314,9 @@ class Game:
             raise InvalidMoveText(
                 f"malformed move {shown(text)}: the number of cards must be from 1 to {self.card_count}"
             )
+        if len(self._parsed) >= PARSED_KEPT:
+            self._parsed.clear()
+        self._parsed.add(move)
         return move
 
     # ------------------------------------------------------------ positions

@@ -46,10 +46,10 @@ class _FreeCellFamily(Patience):
             return super().iter_moves(state, source)
         return (plan[0] for plan in self.generator.plans(state.piles, True, source))
 
-    def is_legal(self, state: State, move: Move) -> bool:
+    def _allows(self, state: State, move: Move) -> bool:
         """moves.py's generator, asked of the one move (``CellsMoves.allows``)."""
         if self.generator is None:
-            return super().is_legal(state, move)
+            return super()._allows(state, move)
         src, dst = self.index_of.get(move.src), self.index_of.get(move.dst)
         return (
             src is not None
