@@ -148,3 +148,19 @@ def test_our_bakers_game_verdicts_are_fc_solves():
         assert ours.status == theirs, f"Baker's Game deal {deal}: ours {ours.status}, fc-solve {theirs}"
         seen[theirs] += 1
     assert seen["won"] >= 15 and seen["lost"] >= 5, seen
+
+
+@pytest.mark.parametrize("deal", [1, 617, 11982, 24000, 31999])
+def test_our_freecell_deals_below_32000_are_microsofts_as_fc_solve_deals_them(deal):
+    # fc-solve's own tool deals Microsoft's deals; ours are PySolFC's numbering, which is
+    # Microsoft's below 32000 and the Mersenne Twister's from there (docs/rules.md).
+    game = sw.load_game("freecell")
+    theirs = subprocess.run(
+        ["make-microsoft-freecell-board", "-t", str(deal)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert board_text(game.deal(deal)) == "".join(
+        line.strip() + "\n" for line in theirs.splitlines() if line.strip()
+    )
