@@ -71,8 +71,6 @@ def parse_move_text(text: object) -> Move:
 def _normal(move: Move, given: object) -> Move:
     """``move`` with its fields checked and its card named face up in the one spelling."""
     src, dst, count, card = move
-    if card is None and type(count) is int and count >= 1 and type(move) is Move:
-        return move  # normal already: a Move of the solver's, say
     if not is_whole(count) or operator.index(count) < 1:
         raise InvalidMoveText(
             f"malformed move {shown(given)}: the number of cards must be a whole number >= 1, "

@@ -24,10 +24,6 @@ from ..engine.state import State
 MAX_PASSES = 4
 
 
-def _legal(game: Game, state: State, move: Move) -> bool:
-    return game.is_legal(state, move)
-
-
 def _positions(game: Game, start: State, moves: Iterable[Move]) -> list[State]:
     states = [start]
     for move in moves:
@@ -63,7 +59,7 @@ def drop_loops(game: Game, start: State, moves: list[Move], states: list[State] 
 
 def _replay(game: Game, state: State, segment: list[Move], target: State) -> bool:
     for move in segment:
-        if not _legal(game, state, move):
+        if not game.is_legal(state, move):
             return False
         state = game.apply_legal(state, move)
     return state == target

@@ -168,8 +168,7 @@ class CellsMoves:
         for t in self.tableau_indices:
             if not piles[t]:
                 empties += 1
-        known = self.runs.get(pile)
-        run = (known or self.run_of(pile))[0]
+        run = self.game.run_length(pile)
         if target:
             return n <= min(run, supermove(free, empties)) and pile[-n] in self.fits_on[target[-1]]
         return n <= min(run, supermove(free, empties - 1), len(pile))
