@@ -394,6 +394,38 @@ def test_rules_packed_wrong_are_refused_clearly(game_id):
     native.search_core.Search("freecell", native.pack_rules(game), weights, 0.5, 0.0, BIG, BIG)
 
 
+def bad_positions(good: bytes) -> dict:
+    """Deal 1's position, packed (``good``), then spoilt: (position, the error, words of its
+    message)."""
+    first = good.index(7)  # the first tableau pile's length (deal 1: 7 cards)
+    malformed = "search_core: a malformed position"
+
+    def spoilt(at: int, card: int) -> bytes:
+        position = bytearray(good)
+        position[at] = card
+        return bytes(position)
+
+    return {
+        "a card twice": (spoilt(first + 1, good[first + 2]), ValueError, malformed),
+        "a bottom card twice": (spoilt(first + 1, good[first + 9]), ValueError, malformed),
+        "a card of 0": (spoilt(first + 1, 0), ValueError, malformed),
+        "a card of 64": (spoilt(first + 1, 64), ValueError, malformed),
+        "cut short": (good[:-1], ValueError, malformed),
+        "a byte more": (good + bytes([1]), ValueError, malformed),
+    }
+
+
+def test_positions_packed_wrong_are_refused_clearly():
+    """The kernel reads the cards of one deck, each once: its keys order the piles by their
+    bottom cards, told apart by that."""
+    needs_native()
+    search = native_search(load("freecell"))
+    good = search.position(load("freecell").deal(1))
+    assert good[good.index(7) + 9] not in good[good.index(7) + 1 : good.index(7) + 8]  # another pile's
+    checks.assert_positions_refused(search.core, bad_positions(good))
+    assert search.core.key(good)
+
+
 # ------------------------------------------------------------------ SOLWIDGET_PURE=1
 
 # The solver's results on the family's first deals and a lost deal of Baker's Game with three

@@ -31,7 +31,9 @@
 #define MAXPLANS 4096
 #define MAXFOUND 2048
 #define MAXSETTLE 64
-#define KEYBUF (MAXP + MAXH + 8)   /* a key, and the zeros its hash reads past its end */
+#define CHUNK 16         /* copy_cards's unit */
+#define ROW (MAXH + CHUNK)   /* a pile's room in a Pos */
+#define KEYBUF (MAXP + MAXH + CHUNK + 8)   /* a key, copy_cards's overrun, the zeros its hash reads */
 
 /* ------------------------------------------------------------------ the rules' tables */
 
@@ -52,8 +54,16 @@ typedef struct {
 
 typedef struct {
     uint8_t len[MAXP];
-    uint8_t c[MAXP][MAXH];
+    uint8_t c[MAXP][ROW];
 } Pos;
+
+/* ``n`` cards copied CHUNK bytes at a time, reading and writing up to CHUNK - 1 bytes past
+ * either end: a pile's cards (at most the 52 of a deck: R->slot bounds a position read) are
+ * short, and a copy of a length known only here would cost more than the cards. Each
+ * buffer it is given has that room: ROW, KEYBUF and encode's slots. */
+static inline void copy_cards(uint8_t *to, const uint8_t *from, int n) {
+    for (int j = 0; j < n; j += CHUNK) memcpy(to + j, from + j, CHUNK);
+}
 
 /* What the foundations of a position imply (SearchMoves.facts_of). */
 typedef struct {
@@ -76,15 +86,18 @@ static void decode(const Rules *R, const uint8_t *b, Pos *p) {
     }
 }
 
+/* ``p`` encoded in ``b``, a slot of R->slot bytes: its length. A pile's cards are copied
+ * by copy_cards where its overrun stays in the slot, the rest by memcpy. */
 static int encode(const Rules *R, const Pos *p, uint8_t *b) {
-    uint8_t *start = b;
+    uint8_t *start = b, *room = b + R->slot - (CHUNK - 1);
     for (int i = 0; i < R->np; i++) {
         int n = p->len[i];
         if (R->kind[i] == 0) {
             *b++ = n ? p->c[i][n - 1] : 0;
         } else {
             *b++ = (uint8_t)n;
-            memcpy(b, p->c[i], n);
+            if (b + n <= room) copy_cards(b, p->c[i], n);
+            else memcpy(b, p->c[i], n);
             b += n;
         }
     }
@@ -98,7 +111,7 @@ static inline void move_cards(const Rules *R, Pos *p, int src, int dst, int n) {
         p->c[dst][0] = p->c[src][s];
         p->len[dst] = 1;
     } else {
-        memcpy(p->c[dst] + p->len[dst], p->c[src] + s, n);
+        copy_cards(p->c[dst] + p->len[dst], p->c[src] + s, n);
         p->len[dst] += n;
     }
     p->len[src] = s;
@@ -181,23 +194,25 @@ static double score(const Rules *R, const Pos *p, const Facts *f) {
     return value > 0.5 ? value : 0.5;
 }
 
+/* The key: the tableau piles, the empty ones first (their bytes alike, a length of 0), the
+ * others by bottom card, then the cells' cards, sorted. The cards of a position are those
+ * of one deck, each once (read_position), so the bottoms are told apart, and sorted as the
+ * bits of a word (cards are below 64) read from the lowest up. */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     int order[MAXP], n = 0;
+    int8_t pile_of[64];
+    uint64_t bottoms = 0;
     uint8_t *start = k;
-    for (int t = R->T0; t < R->T0 + R->nt; t++) {        /* insertion sort: a few piles */
-        int j = n++;
-        int kt = p->len[t] ? p->c[t][0] : 0;
-        while (j > 0) {
-            int u = order[j - 1], ku = p->len[u] ? p->c[u][0] : 0;
-            if (ku <= kt) break;
-            order[j] = u; j--;
-        }
-        order[j] = t;
+    for (int t = R->T0; t < R->T0 + R->nt; t++) {
+        if (!p->len[t]) { order[n++] = t; continue; }
+        bottoms |= (uint64_t)1 << p->c[t][0];
+        pile_of[p->c[t][0]] = (int8_t)t;
     }
+    for (; bottoms; bottoms &= bottoms - 1) order[n++] = pile_of[__builtin_ctzll(bottoms)];
     for (int i = 0; i < n; i++) {
         int t = order[i], m = p->len[t];
         *k++ = (uint8_t)m;
-        memcpy(k, p->c[t], m);
+        copy_cards(k, p->c[t], m);
         k += m;
     }
     uint8_t cells[MAXP];
@@ -460,18 +475,24 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
 
 static size_t slot_bytes(const void *context) { return (size_t)((const Rules *)context)->slot; }
 
-/* A position as native.py packs it is the slot's encoding: checked, then copied. */
+/* A position as native.py packs it is the slot's encoding: checked, then copied. The cards
+ * of the cells and tableau are cards of one deck, each once (key_of orders the piles by
+ * their bottom cards, told apart by that). */
 static int read_position(const void *context, const uint8_t *b, size_t n, uint8_t *slot) {
     const Rules *R = context;
     size_t at = 0;
+    uint64_t seen = 0;
     if (n > (size_t)R->slot) return -1;
     for (int i = 0; i < R->np; i++) {
         if (at >= n) return -1;
         int size = R->kind[i] == 0 ? 0 : b[at++];
         if (R->kind[i] == 0 && b[at++] >= 64) return -1;
         if (size > MAXH || (R->kind[i] == 1 && size > 1) || at + size > n) return -1;
-        for (int j = 0; j < size; j++)
-            if (b[at + j] >= 64) return -1;
+        for (int j = 0; j < size; j++) {
+            int card = b[at + j];
+            if (!card || card >= 64 || seen >> card & 1) return -1;
+            seen |= (uint64_t)1 << card;
+        }
         at += size;
     }
     if (at != n) return -1;
