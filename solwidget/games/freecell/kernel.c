@@ -160,21 +160,36 @@ static void facts_of(const Rules *R, const Pos *p, Facts *f) {
     }
 }
 
-static double pile_value(const Rules *R, const uint8_t *pile, int size, const int8_t *need) {
-    int blockers = 0, depth = 0, lowest = 99, deepest = size;
-    for (int j = 0; j < size; j++) {
-        int n = need[pile[j]];
-        if (n > lowest) blockers++;
-        else { lowest = n; deepest = j; }
-        if (n == 1) depth += size - 1 - j;
-    }
-    double value = R->w_block * blockers + R->w_urgent * depth + R->w_buried * (size - 1 - deepest);
-    if (R->w_unsorted != 0.0) {
-        int run = size - 1;
-        while (run > 0 && R->fits[pile[run - 1]][pile[run]]) run--;
-        value += R->w_unsorted * run;
-    }
+/* score.py's pile_value read a card at a time, bottom up: what the cards 0..j of a pile
+ * count so far. A child's tableau pile is its parent's with top cards taken off (a prefix,
+ * whose tally the parent's expansion kept) or with cards put on (the tally carried on over
+ * them), so that a child's score reads only the cards moved. */
+typedef struct { int blockers, lowest, deepest, urgent, urgent_at, sorted_from; } Tally;
+
+static const Tally NO_CARDS = {0, 99, 0, 0, 0, 0};
+
+static inline void tally_card(const Rules *R, Tally *t, const uint8_t *pile, int j, const int8_t *need) {
+    int n = need[pile[j]];
+    if (n > t->lowest) t->blockers++;                 /* above a card needed sooner */
+    else { t->lowest = n; t->deepest = j; }
+    if (n == 1) { t->urgent++; t->urgent_at += j; }   /* needed next */
+    if (!j || !R->fits[pile[j - 1]][pile[j]]) t->sorted_from = j;
+}
+
+/* The value of a pile of ``size`` cards, tallied: its blockers, how deep its urgent cards and
+ * its lowest need lie (the urgent cards' depths summed: size - 1 - j each), and the cards
+ * under its top's ordered run. */
+static inline double tally_value(const Rules *R, const Tally *t, int size) {
+    int depth = t->urgent * (size - 1) - t->urgent_at;
+    double value = R->w_block * t->blockers + R->w_urgent * depth + R->w_buried * (size - 1 - t->deepest);
+    if (R->w_unsorted != 0.0) value += R->w_unsorted * t->sorted_from;
     return value;
+}
+
+static double pile_value(const Rules *R, const uint8_t *pile, int size, const int8_t *need) {
+    Tally t = NO_CARDS;
+    for (int j = 0; j < size; j++) tally_card(R, &t, pile, j, need);
+    return tally_value(R, &t, size);
 }
 
 static double room(const Rules *R, int filled, int empty) {
@@ -368,9 +383,16 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
         undo_src = m[1]; undo_dst = m[0]; undo_n = m[2];
     }
     double part[MAXP] = {0}, core = R->w_home * (R->total - f.cards_home);
-    int filled = 0, empty = 0;
-    for (int t = R->T0; t < R->T0 + R->nt; t++) {
-        if (p.len[t]) { part[t] = pile_value(R, p.c[t], p.len[t], f.need); core += part[t]; }
+    Tally after[MAXH];                /* after[at[t] + j]: pile t's cards 0..j (52 cards in all) */
+    int at[MAXP], filled = 0, empty = 0;
+    for (int t = R->T0, cards = 0; t < R->T0 + R->nt; t++) {
+        Tally tally = NO_CARDS;
+        at[t] = cards;
+        for (int j = 0; j < p.len[t]; j++) {
+            tally_card(R, &tally, p.c[t], j, f.need);
+            after[cards++] = tally;
+        }
+        if (p.len[t]) { part[t] = tally_value(R, &tally, p.len[t]); core += part[t]; }
         else empty++;
     }
     for (int c = R->C0; c < R->C0 + R->nc; c++) filled += p.len[c] > 0;
@@ -407,11 +429,14 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
             double value = core - part[src] - part[dst];
             int cells = filled, empties = empty;
             if (R->kind[src] == 2) {
-                value += rest ? pile_value(R, p.c[src], rest, f.need) : 0.0;
+                value += rest ? tally_value(R, &after[at[src] + rest - 1], rest) : 0.0;
                 if (!rest) empties++;
             } else cells--;
             if (R->kind[dst] == 2) {
-                value += pile_value(R, p.c[dst], p.len[dst], f.need);
+                int size = p.len[dst], old = size - n;
+                Tally tally = old ? after[at[dst] + old - 1] : NO_CARDS;
+                for (int j = old; j < size; j++) tally_card(R, &tally, p.c[dst], j, f.need);
+                value += tally_value(R, &tally, size);
                 if (was_empty) empties--;
             } else cells++;
             value += room(R, cells, empties);

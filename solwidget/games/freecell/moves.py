@@ -46,8 +46,7 @@ class CellsMoves:
 
     def __init__(self, game, runs_kept: int = 200_000, facts_kept: int = 50_000):
         self.game = game
-        self.moves, self.hosts, self.counts_to = _tables(game)
-        self.one = [[moves[1] for moves in row] for row in self.moves]  # [src][dst]
+        self.moves, self.one, self.hosts, self.counts_to = _tables(game)
         self.foundation_indices, self.cell_indices, self.tableau_indices = (
             game.foundation_indices,
             game.cell_indices,
@@ -218,7 +217,7 @@ class CellsMoves:
 @functools.lru_cache(maxsize=8)
 def _tables(game):
     """CellsMoves' tables, built once a game (the engine and each search make one):
-    - moves[src][dst][n]: every Move (a run has 13 cards at most);
+    - moves[src][dst][n]: every Move (a run has 13 cards at most), and one[src][dst] its n = 1;
     - hosts[card]: the cards ``card`` may be built on (``fits_on`` read the other way);
     - counts_to[dst][k]: the (dst, n) pairs for n = 1 .. k, a run's moves to an empty pile."""
     ids = game.pile_ids
@@ -231,4 +230,5 @@ def _tables(game):
         for card in game.fits_on[top]:
             hosts[card].append(top)
     counts_to = [[tuple((dst, n) for n in range(1, k + 1)) for k in range(14)] for dst in range(len(ids))]
-    return moves, hosts, counts_to
+    one = [[moves[1] for moves in row] for row in moves]
+    return moves, one, hosts, counts_to
