@@ -245,11 +245,6 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
 /* The moves of CellsMoves.plans(piles, every=False), in its order. */
 typedef struct { uint8_t src, dst, n; } Plan;
 
-static int cmp_pair(const void *a, const void *b) {
-    const uint8_t *x = a, *y = b;
-    return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
-}
-
 /* At most MAXPLANS moves, else -1 (no game of one deck comes near). After the runs' moves
  * come at most MAXP * (MAXP + 1) from the cells and MAXP to a free cell. */
 static int plans_of(const Rules *R, const Pos *p, const Facts *f, Plan *out) {
@@ -278,24 +273,27 @@ static int plans_of(const Rules *R, const Pos *p, const Facts *f, Plan *out) {
         const uint8_t *pile = p->c[src];
         int run = 1;
         while (run < size && R->fits[pile[size - run - 1]][pile[size - run]]) run++;
-        uint8_t found[MAXFOUND][2];
+        uint16_t found[MAXFOUND];                   /* destination << 8 | cards */
         int nf = 0, upto = run < limit ? run : limit;
         for (int n = 1; n <= upto; n++) {
             int card = pile[size - n];
             if (nf + R->nhosts[card] + MAXH > MAXFOUND) return -1;
             for (int h = 0; h < R->nhosts[card]; h++) {
                 int dst = topped_by[R->hosts[card][h]];
-                if (dst >= 0) { found[nf][0] = (uint8_t)dst; found[nf][1] = (uint8_t)n; nf++; }
+                if (dst >= 0) found[nf++] = (uint16_t)(dst << 8 | n);
             }
         }
         if (ne) {
             int most = run < limit_to_empty ? run : limit_to_empty;
             if (size - 1 < most) most = size - 1;
-            for (int n = 1; n <= most; n++) { found[nf][0] = (uint8_t)empties[0]; found[nf][1] = (uint8_t)n; nf++; }
+            for (int n = 1; n <= most; n++) found[nf++] = (uint16_t)(empties[0] << 8 | n);
         }
-        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        for (int i = 1; i < nf; i++)                    /* insertion sort: a few moves */
+            for (int j = i; j > 0 && found[j - 1] > found[j]; j--) {
+                uint16_t x = found[j]; found[j] = found[j - 1]; found[j - 1] = x;
+            }
         if (np + nf + MAXP * (MAXP + 3) > MAXPLANS) return -1;   /* room for the moves below */
-        for (int i = 0; i < nf; i++) out[np++] = (Plan){(uint8_t)src, found[i][0], found[i][1]};
+        for (int i = 0; i < nf; i++) out[np++] = (Plan){(uint8_t)src, (uint8_t)(found[i] >> 8), (uint8_t)found[i]};
     }
     for (int h = 0; h < nh; h++) {
         int c = held[h], card = p->c[c][0];
