@@ -69,3 +69,20 @@ def test_a_shortened_wandering_line_replays_to_the_same_position(game_id):
         short = shorten(start, moves)
         assert len(short) <= len(moves)
         assert replayed(start, short) == replayed(start, moves)
+
+
+def test_a_win_is_shortened_as_the_games_profile_says_unless_the_caller_says():
+    """FreeCell's family spares the shortener's time (its profile's ``shorten_wins``); any
+    game's wins are shortened when the caller asks, and not when the caller says not."""
+    freecell = sw.load_game("freecell").deal(8)
+    as_found = sw.solve(freecell, max_states=20_000)
+    shortened = sw.solve(freecell, max_states=20_000, shorten_wins=True)
+    assert as_found.status == shortened.status == "won"
+    assert len(shortened.moves) < len(as_found.moves)
+    assert shortened.moves == shorten(freecell, as_found.moves)
+    assert replayed(freecell, shortened.moves).is_won()
+    mutated = sw.load_game("mutated").deal(2)
+    as_found = sw.solve(mutated, max_states=20_000, shorten_wins=False)
+    by_default = sw.solve(mutated, max_states=20_000)
+    assert len(by_default.moves) < len(as_found.moves)
+    assert by_default.moves == shorten(mutated, as_found.moves)

@@ -87,6 +87,7 @@ HOSTILE_OPTIONS = [
         "portfolio[0]['depth_weight'] must be a finite number from 0 to 1e+06",
     ),
     ({"weights": {"home": 1e308}}, "weights['home'] must be a finite number from 0 to 1e+06"),
+    ({"shorten_wins": 1}, "shorten_wins must be True, False or None (the game's default)"),
     (
         {"portfolio": [{"weights": {"buried": 2e6}, "explore": 0.3}]},
         "portfolio[0]['weights']['buried'] must be a finite number from 0 to 1e+06",

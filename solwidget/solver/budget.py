@@ -70,7 +70,7 @@ class CheckedOptions(TypedDict):
     portfolio: list[SearchOptions] | None
     autoplay: bool
     compress_stock: bool
-    shorten_wins: bool
+    shorten_wins: bool | None
     table_size: int | None
     frontier_size: int | None
 
@@ -196,10 +196,17 @@ def check_solver_options(
         "portfolio": searches,
         "autoplay": flag("autoplay", autoplay),
         "compress_stock": flag("compress_stock", compress_stock),
-        "shorten_wins": flag("shorten_wins", shorten_wins),
+        "shorten_wins": check_shorten_wins(shorten_wins),
         "table_size": check_memory(table_size, "table_size"),
         "frontier_size": check_memory(frontier_size, "frontier_size"),
     }
+
+
+def check_shorten_wins(value: object) -> bool | None:
+    """True, False, or None for the game's profile's default (Profile.shorten_wins)."""
+    if value is not None and not isinstance(value, bool):
+        raise refuse("shorten_wins", "True, False or None (the game's default)", value)
+    return value
 
 
 def check_steps(value: object, name: str = "n") -> int:
@@ -213,7 +220,7 @@ SOLVER_DEFAULTS = {
     "portfolio": None,
     "autoplay": True,
     "compress_stock": True,
-    "shorten_wins": True,
+    "shorten_wins": None,
     "table_size": None,
     "frontier_size": None,
 }

@@ -57,6 +57,9 @@ class Profile:
     #: After this many expansions in all, the first search of a pooled portfolio goes on
     #: alone (search.py's ``Solver._go_alone``); None: the searches take turns to the end.
     alone_after: int | None = None
+    #: Whether a win is shortened (solver/shorten.py) when the caller does not say: a family
+    #: whose searches find lines the shortener barely shortens may spare its time.
+    shorten_wins: bool = True
     #: The family's compiled search: its native.py's ``NativeSearch`` subclass, which names
     #: its kernel and packs its rules (solver/native_search.py), or None (the Python search).
     native: NativeSearchClass | None = None

@@ -164,7 +164,7 @@ class SolverOptions(TypedDict, total=False):
     portfolio: Iterable[SearchOptions] | None
     autoplay: bool
     compress_stock: bool
-    shorten_wins: bool
+    shorten_wins: bool | None
     table_size: int | None
     frontier_size: int | None
 
@@ -416,7 +416,8 @@ class Solver:
     (a list of ``{"depth_weight": w, "weights": {...}, "explore": share}``, one search each; giving
     ``depth_weight`` or ``weights`` instead runs that single search; weights from 0 to a
     million), ``autoplay`` (safe foundation moves) and ``compress_stock`` (turns folded into
-    waste plays): both sound, off only to cross-check them; ``shorten_wins``, ``table_size``
+    waste plays): both sound, off only to cross-check them; ``shorten_wins`` (shorten a win:
+    by default as the game's profile says, ``Profile.shorten_wins``), ``table_size``
     and ``frontier_size`` (memory: keys and waiting positions, 1 to 2**32 each, by default
     what the game's positions fit in about 1.5 GB; solver/budget.py).
     """
@@ -432,7 +433,7 @@ class Solver:
         portfolio: Iterable[SearchOptions] | None = None,
         autoplay: bool = True,
         compress_stock: bool = True,
-        shorten_wins: bool = True,
+        shorten_wins: bool | None = None,
         table_size: int | None = None,
         frontier_size: int | None = None,
         **unknown: object,
@@ -464,7 +465,7 @@ class Solver:
         self.game = state.game
         self.max_states = max_states
         self.max_seconds = max_seconds
-        self.shorten_wins = shorten_wins
+        self.shorten_wins = profile_for(self.game).shorten_wins if shorten_wins is None else shorten_wins
         self._lock = threading.RLock()  # one thread at a time steps the search
         self._progress = Progress()  # the search's own, updated as it runs
         self._result: SolveResult | None = None
