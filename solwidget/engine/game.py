@@ -260,11 +260,12 @@ class Game:
             IllegalMove: at the first move the rules forbid where it comes.
         """
         positions = [state]
+        parse, allows, apply = self.parse_move, self._allows, self.apply_legal  # looked up once
         for given in moves:
-            move = self.parse_move(given)
-            if not self._allows(state, move):
+            move = parse(given)
+            if not allows(state, move):
                 raise IllegalMove(move, self._why_illegal(state, move))
-            state = self.apply_legal(state, move)
+            state = apply(state, move)
             positions.append(state)
         return positions
 

@@ -73,14 +73,18 @@ typedef struct {
     int home_pile[4], first_empty, cards_home;
 } Facts;
 
+/* The slot ``b`` (R->slot bytes) decoded: a pile's cards are copied by copy_cards where what
+ * it reads past them is still in the slot, the rest by memcpy. */
 static void decode(const Rules *R, const uint8_t *b, Pos *p) {
+    const uint8_t *room = b + R->slot - (CHUNK - 1);
     for (int i = 0; i < R->np; i++) {
         if (R->kind[i] == 0) {
             p->len[i] = *b ? 1 : 0;
             p->c[i][0] = *b++;
         } else {
             int n = p->len[i] = *b++;
-            memcpy(p->c[i], b, n);
+            if (b + n <= room) copy_cards(p->c[i], b, n);
+            else memcpy(p->c[i], b, n);
             b += n;
         }
     }
