@@ -32,7 +32,7 @@
 #define MAXFOUND 2048
 #define MAXSETTLE 64
 #define CHUNK 16         /* copy_cards's unit */
-#define ROW (MAXH + CHUNK)   /* a pile's room in a Pos */
+#define ROW (MAXH + CHUNK)   /* a pile's room in a Pos, copy_cards's overrun included */
 #define KEYBUF (MAXP + MAXH + CHUNK + 8)   /* a key, copy_cards's overrun, the zeros its hash reads */
 
 /* ------------------------------------------------------------------ the rules' tables */
@@ -58,9 +58,10 @@ typedef struct {
 } Pos;
 
 /* ``n`` cards copied CHUNK bytes at a time, reading and writing up to CHUNK - 1 bytes past
- * either end: a pile's cards (at most the 52 of a deck: R->slot bounds a position read) are
- * short, and a copy of a length known only here would cost more than the cards. Each
- * buffer it is given has that room: ROW, KEYBUF and encode's slots. */
+ * either end. A pile holds a few cards (52 at most: R->slot bounds a position read), and
+ * memcpy of a length known only when it runs goes through the processor's string copy,
+ * slow to start for so few. Each buffer it is given has that room: ROW, KEYBUF and the
+ * slots (decode and encode check). */
 static inline void copy_cards(uint8_t *to, const uint8_t *from, int n) {
     for (int j = 0; j < n; j += CHUNK) memcpy(to + j, from + j, CHUNK);
 }
