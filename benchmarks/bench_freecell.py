@@ -30,7 +30,8 @@ Ours runs in this process, deal after deal (wall-clock seconds per deal, no inte
 start-up), over the whole range in a run of its own, as fc-solve's range solver runs. With
 ``--python-search`` it runs the deals again with the Python search in place of the family's
 search in C (the FreeCell kernel, games/freecell/kernel.c), to show what the C search gains and that both
-make the same searches. After the table come the positions each searched a deal (our
+make the same searches. After the table come the deals each did not win (ours with its
+verdict: "lost" is a proof), then the positions each searched a deal (our
 expansions, fc-solve's states checked) and the time a position: what of the gap is the
 search, and what the cost of a position; then the ratios of the totals.
 """
@@ -171,14 +172,14 @@ def parse_range_output(out: str, n: int) -> Run:
     )
 
 
-def run_ours(state, max_states, max_seconds, python_search=False) -> tuple[bool, float, int, int]:
-    """One deal solved here: (won, seconds, moves, positions expanded), with the family's
-    search in C where it runs, or with ``python_search`` the Python search instead."""
+def run_ours(state, max_states, max_seconds, python_search=False) -> tuple[bool, float, int, int, str]:
+    """One deal solved here: (won, seconds, moves, positions expanded, status), with the
+    family's search in C where it runs, or with ``python_search`` the Python search instead."""
     with without_compiled_search(state.game) if python_search else contextlib.nullcontext():
         began = time.perf_counter()
         result = sw.solve(state, max_states=max_states, max_seconds=max_seconds)
         seconds = time.perf_counter() - began
-    return result.status == "won", seconds, len(result.moves), result.progress.expanded
+    return result.status == "won", seconds, len(result.moves), result.progress.expanded, result.status
 
 
 @contextlib.contextmanager
@@ -195,6 +196,13 @@ def without_compiled_search(game):
 def as_run(name: str, rows: list[tuple]) -> Run:
     solved, seconds, moves, *positions = (list(column) for column in zip(*rows))
     return Run(name, solved, seconds, moves, sum(seconds), positions[0] if positions else None)
+
+
+def not_won(ours: list[tuple], theirs: Run) -> str:
+    """The deals either solver did not win, ours with our verdict ("lost" is a proof)."""
+    mine = [f"{number} ({row[4]})" for number, row in enumerate(ours, 1) if not row[0]]
+    fc = [str(number) for number, solved in enumerate(theirs.solved, 1) if not solved]
+    return f"deals not won: ours {', '.join(mine) or 'none'}; fc-solve {', '.join(fc) or 'none'}"
 
 
 def print_table(n: int, runs: list[Run]) -> None:
@@ -274,7 +282,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         per_deal = [run_fc_solve(state, Path(tmp), timeout=max(60.0, args.max_seconds)) for state in deals]
     if not args.quiet:
-        for number, (a, ta, ma, _), (b, tb, mb, _), tc in zip(
+        for number, (a, ta, ma, *_), (b, tb, mb, _), tc in zip(
             range(1, args.n + 1), ours, per_deal, one_process.seconds
         ):
             print(
@@ -287,6 +295,7 @@ def main(argv=None) -> int:
     print(f"solwidget {describe()}")
     python_runs = [as_run("solwidget, Python search", python)] if python else []
     print_table(args.n, [ours_run, *python_runs, one_process, per_deal_run])
+    print(not_won(ours, one_process))
     print(f"(fc-solve in one process: {process_wall:.3f} s from starting its process to its exit)")
     other = [
         d for d, a, b in zip(range(1, args.n + 1), one_process.positions, per_deal_run.positions) if a != b
