@@ -170,7 +170,7 @@ class CellsMoves:
         run = self.game.run_length(pile)
         if target:
             return n <= min(run, supermove(free, empties)) and pile[-n] in self.fits_on[target[-1]]
-        return n <= min(run, supermove(free, empties - 1), len(pile))
+        return n <= min(run, supermove(free, empties - 1))  # a run is never longer than its pile
 
     def run_of(self, pile) -> tuple:
         """(run, wanted): how many top cards of ``pile`` may move together as far as their
