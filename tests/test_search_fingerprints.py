@@ -17,8 +17,8 @@ DEALS = range(1, 6)
 MAX_STATES = 1500
 
 FINGERPRINTS = {
-    "reversed_solitaire": "6500bc9b04f2",
-    "inverted_freecell": "8f0ad018674d",
+    "reversed_solitaire": "bdab97fa2914",
+    "inverted_freecell": "000bd038865a",
     "freecell": "e0c8f7be20f3",
     "triple_interchange": "b5ab5f318075",
     "interchange": "2ddeafd96537",  # deals 1-5 lost at the deal, as Single Interchange's
@@ -37,7 +37,7 @@ DEEP = {
     ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
     ("interlock", 845): "a1cf88837233",
-    ("freecell", 11982): "c2b69e0f46f1",
+    ("freecell", 11982): "9cbed8ceadc6",
     ("interchange", 49): "97db37cbf0eb",
 }
 DEEP_STATES = 12000
@@ -45,7 +45,7 @@ DEEP_STATES = 12000
 # The reductions switched off: the engine"s own moves and keys.
 PLAIN_OPTIONS = {"autoplay": False, "compress_stock": False}
 PLAIN = {
-    "reversed_solitaire": "2cb927472492",
+    "reversed_solitaire": "935b14edef40",
     "triple_interchange": "36caadbb46e0",
     "interlock": "3b06b0620785",
     "mutated": "7a053941305c",

@@ -14,6 +14,7 @@ from solwidget.games.interchange.profile import InterchangeProfile
 from solwidget.games.interchange.reductions import DeadEnds
 from solwidget.solver import search
 from solwidget.solver.expand import GenericExpander, PatienceExpander
+from solwidget.solver.profile import profile_for
 from solwidget.solver.search import Solver
 from solwidget.solver.stock import is_turn
 
@@ -327,7 +328,7 @@ def test_pooled_loss_proofs_agree_with_a_single_search(monkeypatch):
         pooled = sw.solve(state, max_states=3000)
         alone = sw.solve(state, max_states=3000, depth_weight=0.5)
         assert pooled.status == alone.status == "lost"
-        shared += pooled.progress.expanded > search.OPENING  # both searches took turns
+        shared += pooled.progress.expanded > profile_for(GAME).opening  # both searches took turns
     assert shared >= 3
 
 

@@ -57,6 +57,9 @@ class Profile:
     #: After this many expansions in all, the first search of a pooled portfolio goes on
     #: alone (search.py's ``Solver._go_alone``); None: the searches take turns to the end.
     alone_after: int | None = None
+    #: The first search's first turn, in expansions (search.py's ``Solver``; later turns are
+    #: SLICE long): most deals are won by the first search alone, within about this many.
+    opening: int = 150
     #: Whether a win is shortened (solver/shorten.py) when the caller does not say: a family
     #: whose searches find lines the shortener barely shortens may spare its time.
     shorten_wins: bool = True

@@ -145,7 +145,6 @@ def default_frontier_size(game: Game) -> int:
 # (docs/solver.md, "Pooled proofs").
 POOL_AFTER = 8000
 SLICE = 64  # expansions per turn of each search
-OPENING = 150  # the first search's first turn: most deals are won in it
 
 
 def default_portfolio(game: Game) -> tuple[SearchOptions, ...]:
@@ -484,7 +483,7 @@ class Solver:
         self._alone_after: int | None = None  # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
             search.expander.share(self._searches[0].expander)
-        self._turn, self._slice_left = 0, OPENING
+        self._turn, self._slice_left = 0, profile_for(self.game).opening
         self._resident_at_cut, self._turns_to_read = 0, RESIDENT_EVERY
         self._closure: _Closure | None = None
         start, played = self._searches[0].expander.start(state)
