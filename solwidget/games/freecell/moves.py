@@ -158,7 +158,7 @@ class CellsMoves:
             return n == 1 and self.game.goes_home(target, card)
         if to == CELL:
             return n == 1 and kind[src] == TABLEAU and not target
-        if kind[src] == CELL:
+        if kind[src] == CELL or n == 1:  # one card is a run, and a supermove carries one at least
             return n == 1 and (not target or card in self.fits_on[target[-1]])
         free = empties = 0  # loops, not sums of generators: each of those is a call
         for c in self.cell_indices:
