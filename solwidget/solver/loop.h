@@ -107,10 +107,17 @@ void loop_pool_give(void *p, size_t bytes);
 #define pool_take loop_pool_take
 #define pool_give loop_pool_give
 
-/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling. */
-static inline int grow(void **p, size_t *cap, size_t need, size_t unit) {
+/* The first room of the arrays that most searches fill past it: a search's nodes, moves,
+ * slots, heap and keys. A buffer this large comes back from the pool of the searches before
+ * (search_core.c keeps those of 64 KB and more), where doubling from a few hundred bytes
+ * would copy what the array holds at every doubling. */
+#define FIRST_ROOM ((size_t)64 << 10)
+
+/* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling from
+ * ``first`` bytes. */
+static inline int grow_from(void **p, size_t *cap, size_t need, size_t unit, size_t first) {
     if (need <= *cap) return 0;
-    size_t bytes = *cap ? *cap * unit : 256;
+    size_t bytes = *cap ? *cap * unit : first;
     while (bytes < need * unit) bytes *= 2;
     void *q = pool_take(&bytes);
     if (!q) return -1;
@@ -120,12 +127,16 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t unit) {
     return 0;
 }
 
+static inline int grow(void **p, size_t *cap, size_t need, size_t unit) {
+    return grow_from(p, cap, need, unit, 256);
+}
+
 #define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
 
 typedef struct { uint8_t *data; size_t size, cap; } Bytes;
 
 static inline int bytes_reserve(Bytes *b, size_t more) {
-    return grow((void **)&b->data, &b->cap, b->size + more, 1);
+    return grow_from((void **)&b->data, &b->cap, b->size + more, 1, FIRST_ROOM);
 }
 
 /* A set of keys: open addressing on a 64-bit hash, the keys in an arena (length first, in
@@ -157,7 +168,7 @@ static inline void keyset_free(KeySet *s) {
 }
 
 static inline int keyset_grow(KeySet *s) {
-    size_t cap = s->cap ? s->cap * 2 : 1024, bytes = cap * sizeof(KeySlot);
+    size_t cap = s->cap ? s->cap * 2 : FIRST_ROOM / sizeof(KeySlot), bytes = cap * sizeof(KeySlot);
     KeySlot *slots = pool_take(&bytes);
     if (!slots) return -1;
     memset(slots, 0, cap * sizeof *slots);
@@ -292,7 +303,7 @@ static inline void loop_init(Loop *L, double depth_weight, double explore, long 
 static inline int64_t loop_new_node(Loop *L, uint32_t parent, const void *moves, int nm, uint32_t depth) {
     size_t bytes = L->move_bytes * (size_t)nm;
     if (L->nnodes >= NONE32) return -1;
-    if (grow((void **)&L->nodes, &L->cnodes, L->nnodes + 1, sizeof(Node))) return -1;
+    if (grow_from((void **)&L->nodes, &L->cnodes, L->nnodes + 1, sizeof(Node), FIRST_ROOM)) return -1;
     if (bytes_reserve(&L->moves, bytes) || L->moves.size + bytes > NONE32) return -1;
     Node *n = &L->nodes[L->nnodes];
     n->parent = parent; n->moves = (uint32_t)L->moves.size; n->nmoves = (uint32_t)nm;
@@ -307,7 +318,7 @@ static inline uint8_t *loop_store(Loop *L, uint32_t node) {
     uint32_t slot;
     if (L->nfree) slot = L->free_slots[--L->nfree];
     else {
-        if (grow((void **)&L->slots, &L->cslots, (L->nslots + 1) * L->slot_bytes, 1)) return NULL;
+        if (grow_from((void **)&L->slots, &L->cslots, (L->nslots + 1) * L->slot_bytes, 1, FIRST_ROOM)) return NULL;
         slot = (uint32_t)L->nslots++;
     }
     L->nodes[node].slot = slot;
@@ -329,7 +340,7 @@ static inline int loop_release_slot(Loop *L, uint32_t node) {
 }
 
 static inline int heap_push(Loop *L, Entry e) {
-    if (grow((void **)&L->heap, &L->cheap, L->nheap + 1, sizeof(Entry))) return -1;
+    if (grow_from((void **)&L->heap, &L->cheap, L->nheap + 1, sizeof(Entry), FIRST_ROOM)) return -1;
     size_t i = L->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
