@@ -185,6 +185,21 @@ def test_stepping_in_small_steps_agrees_with_solving_at_once():
     assert seen == sorted(seen) and seen[0] <= 7
 
 
+@pytest.mark.parametrize("game_id, number", [("freecell", 21), ("mutated", 1)])
+def test_the_first_search_opens_alone_for_its_profiles_turn(game_id, number):
+    """The first search runs alone for its profile's opening turn (300 expansions for the
+    FreeCell family, 150 by default); the next expansion is the second search's."""
+    state = sw.load_game(game_id).deal(number)
+    opening = profile_for(state.game).opening
+    solver = sw.Solver(state)
+    solver.step(opening)
+    first, second = solver._searches[:2]
+    assert solver.progress.expanded == opening and not solver.done
+    assert first.generated > 0 and second.generated == 0
+    solver.step(1)
+    assert second.generated > 0
+
+
 def test_progress_while_stepping():
     solver = sw.Solver(sw.load_game("reversed_solitaire").deal(2))
     progress = solver.step(20)
