@@ -55,9 +55,16 @@ def straight(tmp_path_factory):
 
 
 def worker_pids(pid):
-    """The child processes of ``pid`` (Linux /proc)."""
-    tasks = f"/proc/{pid}/task"
-    return {int(c) for t in os.listdir(tasks) for c in open(f"{tasks}/{t}/children").read().split()}
+    """The child processes of ``pid`` (Linux /proc), by its threads: a thread that ends
+    between the listing and the reading has none left."""
+    tasks, pids = f"/proc/{pid}/task", set()
+    for task in os.listdir(tasks):
+        with (
+            contextlib.suppress(FileNotFoundError, ProcessLookupError),
+            open(f"{tasks}/{task}/children") as f,
+        ):
+            pids.update(int(c) for c in f.read().split())
+    return pids
 
 
 def workers_end(pids, within=10.0):
