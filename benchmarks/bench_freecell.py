@@ -200,7 +200,7 @@ def as_run(name: str, rows: list[tuple]) -> Run:
 
 def not_won(ours: list[tuple], theirs: Run) -> str:
     """The deals either solver did not win, ours with our verdict ("lost" is a proof)."""
-    mine = [f"{number} ({row[4]})" for number, row in enumerate(ours, 1) if not row[0]]
+    mine = [f"{number} ({status})" for number, (won, *_, status) in enumerate(ours, 1) if not won]
     fc = [str(number) for number, solved in enumerate(theirs.solved, 1) if not solved]
     return f"deals not won: ours {', '.join(mine) or 'none'}; fc-solve {', '.join(fc) or 'none'}"
 

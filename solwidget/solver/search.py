@@ -462,9 +462,10 @@ class Solver:
                 )
         self.state = state
         self.game = state.game
+        profile = profile_for(self.game)
         self.max_states = max_states
         self.max_seconds = max_seconds
-        self.shorten_wins = profile_for(self.game).shorten_wins if shorten_wins is None else shorten_wins
+        self.shorten_wins = profile.shorten_wins if shorten_wins is None else shorten_wins
         self._lock = threading.RLock()  # one thread at a time steps the search
         self._progress = Progress()  # the search's own, updated as it runs
         self._result: SolveResult | None = None
@@ -483,7 +484,7 @@ class Solver:
         self._alone_after: int | None = None  # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
             search.expander.share(self._searches[0].expander)
-        self._turn, self._slice_left = 0, profile_for(self.game).opening
+        self._turn, self._slice_left = 0, profile.opening
         self._resident_at_cut, self._turns_to_read = 0, RESIDENT_EVERY
         self._closure: _Closure | None = None
         start, played = self._searches[0].expander.start(state)
@@ -500,7 +501,7 @@ class Solver:
             self._closure = _Closure(self._searches[0].key(start), table_size)
             for search in self._searches:
                 search.pool(self._closure)
-            self._alone_after = profile_for(self.game).alone_after
+            self._alone_after = profile.alone_after
             if self._alone_after is not None:
                 self._searches[0].hold()
 
