@@ -276,12 +276,17 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
     ):
         assert compiled(g, inexact) is None, inexact
     assert compiled(g, {}, autoplay=False) is None
-    assert compiled(g, {}, compress=False) is None  # InterlockFamilyExpander
-    for other in ("love_a_duck", "guardian"):
-        og = sw.load_game(other)
-        expander = profile_for(og).expander(og)
-        assert type(expander) is not InterlockExpander
-        assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, other
+    assert compiled(g, {}, compress=False) is None  # InterlockFamilyExpander, with a stock
+    guardian = sw.load_game("guardian")  # a stock by threes and face-down cards
+    expander = profile_for(guardian).expander(guardian)
+    assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
+    duck = sw.load_game("love_a_duck")  # no stock: the general successors, in C
+    expander = profile_for(duck).expander(duck)
+    assert type(expander) is not InterlockExpander
+    assert isinstance(
+        native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
+    )
+    assert compiled(duck, {}, autoplay=False) is None
 
 
 def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
@@ -311,9 +316,34 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
 
 
 @functools.cache
-def variant(**changes):
-    variant_id = "native_interlock_" + "_".join(map(str, changes.values())).replace(" ", "_")
-    return sw.variant("interlock", id=variant_id, name=variant_id.replace("_", " "), **changes).game()
+def variant(base="interlock", **changes):
+    variant_id = f"native_{base}_" + "_".join(map(str, changes.values())).replace(" ", "_")
+    return sw.variant(base, id=variant_id, name=variant_id.replace("_", " "), **changes).game()
+
+
+def test_love_a_duck_is_searched_in_c_as_in_python_won_and_lost():
+    # no stock: the kernel's general successors (autoplay's safe moves, the plain key,
+    # Yukon groups); deal 713 is lost in a few hundred positions, deals 1-2 are won
+    needs_native()
+    duck = sw.load_game("love_a_duck")
+    statuses = set()
+    for deal in (1, 2, 713):
+        in_c, in_python = solved_both_ways(duck.deal(deal), max_states=30_000)
+        assert in_c == in_python
+        statuses.add(in_c.status)
+    assert statuses == {"won", "lost"}
+
+
+def test_a_love_a_duck_variant_with_runs_is_searched_in_c_and_one_in_suit_is_not():
+    needs_native()
+    runs = variant("love_a_duck", moves="runs")
+    assert runs.group == "run"
+    assert isinstance(compiled(runs, portfolio(runs)[0]), native.NativeSearch)
+    for deal in (1, 5):
+        in_c, in_python = solved_both_ways(runs.deal(deal), max_states=2000)
+        assert in_c == in_python
+    in_suit = variant("love_a_duck", build="down in suit")
+    assert compiled(in_suit, portfolio(in_suit)[0]) is None
 
 
 def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the_same():
@@ -376,15 +406,28 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     size = "interlock rules of the wrong size for their piles"
     constructions = {
         "rules a byte short": (1, rules[:-1], ValueError, size),
-        "a pile of no kind": (1, rules[:3] + b"\x07" + rules[4:], ValueError, "malformed layout"),
+        "a pile of no kind": (1, rules[:4] + b"\x07" + rules[5:], ValueError, "malformed layout"),
         "a card on five": (
             1,
-            rules[: 3 + 7 * rules[0]] + b"\x01" * 64 + rules[3 + 7 * rules[0] + 64 :],
+            rules[: 4 + 7 * rules[0]] + b"\x01" * 64 + rules[4 + 7 * rules[0] + 64 :],
             ValueError,
             "malformed fits",
         ),
         "the dead-end test neither on nor off": (1, rules[:2] + b"\x02" + rules[3:], ValueError, "on or off"),
         "the dead-end tables left out": (1, rules[:2] + b"\x01" + rules[3:], ValueError, size),
+        "successors of no known kind": (1, rules[:3] + b"\x04" + rules[4:], ValueError, "known kind"),
+        "the general successors with a stock": (
+            1,
+            rules[:3] + b"\x01" + rules[4:],
+            ValueError,
+            "malformed layout",
+        ),
+        "the general successors with a dead-end test": (
+            1,
+            with_dead_ends[:3] + bytes([with_dead_ends[3] | 1]) + with_dead_ends[4:],
+            ValueError,
+            "malformed layout",
+        ),
         "a twin of 64": (
             1,
             with_dead_ends[:twin] + b"\x40" + with_dead_ends[twin + 1 :],

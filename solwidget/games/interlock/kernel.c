@@ -20,6 +20,14 @@
  * one card turned at a time with unlimited redeals, runs only, no free cells, no face-down
  * tableau cards.
  *
+ * A game of the family with no stock (Love a Duck) is searched by InterlockFamilyExpander,
+ * the general successors: no bridges, the safe moves of solver/autoplay.py (a card goes home
+ * once both cards of the other colour one rank lower are home) and patience_key's plain key
+ * (the tableau piles in order, none sorted). The rules say so (``plain``), and whether a
+ * group is a run or every face-up card (``yukon``: Love a Duck's groups); the moves, the
+ * score and the dropdowns are the ones above. native.py runs it only without a dead-end
+ * test, face-down cards or a stock.
+ *
  * The dead-end test (deadends.py's DeadEnds.is_dead) is written again here too, asked of
  * every position expanded as PatienceExpander.expand asks it, with DeadEnds' own tables
  * and constants (search_core calls a test of another kind back in Python instead).
@@ -69,7 +77,9 @@ typedef struct {
 } DeadState;
 
 typedef struct {
-    int np, F0, nf, T0, nt, stock, waste, total;
+    int np, F0, nf, T0, nt, stock, waste, total;   /* no stock: stock and waste are -1 */
+    int plain;                        /* the general successors: autoplay's safe moves, the plain key */
+    int yukon;                        /* a group is every face-up card, not a run */
     int8_t pair[MAXP][2];             /* the two piles covering a pile; -1: never covered */
     uint8_t gone[MAXP];               /* takes no card once empty (middle and front piles) */
     uint8_t covered[MAXP][2], ncovered[MAXP];   /* the piles a pile covers, in order */
@@ -170,7 +180,7 @@ static inline int uncovered(const Rules *R, const Pos *p, int t) {
 static inline int top_of(const Pos *p, int t) { return p->c[t][p->len[t] - 1]; }
 
 static int run_length(const Rules *R, const uint8_t *pile, int size) {
-    if (!size) return 0;
+    if (!size || R->yukon) return size;     /* a tableau card here is face up (read_position) */
     int n = 1;
     while (n < size && R->fits[pile[size - n - 1]][pile[size - n]]) n++;
     return n;
@@ -178,6 +188,7 @@ static int run_length(const Rules *R, const uint8_t *pile, int size) {
 
 /* stock.cycle: the reserve's cards in turning order, from the waste's bottom, face up. */
 static int cycle_of(const Rules *R, const Pos *p, uint8_t *out) {
+    if (R->stock < 0) return 0;
     int w = p->len[R->waste], s = p->len[R->stock];
     memcpy(out, p->c[R->waste], w);
     for (int i = 0; i < s; i++) out[w + i] = p->c[R->stock][s - 1 - i] & 63;
@@ -247,7 +258,7 @@ static int safe_card(const Rules *R, const Pos *p, const Facts *f, int *card, in
     if (!f->nsafe) return 0;
     for (int t = R->T0; t < R->T0 + R->nt; t++)
         if (p->len[t] && f->safe[top_of(p, t)] && uncovered(R, p, t)) { *card = top_of(p, t); *src = t; return 1; }
-    int w = p->len[R->waste];
+    int w = R->waste < 0 ? 0 : p->len[R->waste];
     if (w && f->safe[p->c[R->waste][w - 1]]) { *card = p->c[R->waste][w - 1]; *src = -1; return 1; }
     uint8_t order[MAXH];
     int size = cycle_of(R, p, order);
@@ -261,9 +272,30 @@ static inline int home_of(const Facts *f, int card) {
     return (card & 15) == 1 ? f->first_empty : f->fpile[card >> 4 & 3];
 }
 
+/* autoplay.settle with autoplay.is_safe (the ``plain`` rules): the first uncovered tableau
+ * top, in pile order, that goes home next and onto which no card not home could be built
+ * (both suits of the other colour home to one rank below it), until none is left. */
+static void settle_plain(const Rules *R, Pos *p, Moves *mv, Facts *f) {
+    for (;;) {
+        int src = -1;
+        for (int t = R->T0; t < R->T0 + R->nt && src < 0; t++) {
+            if (!p->len[t]) continue;
+            int c = top_of(p, t), s = c >> 4 & 3, r = c & 15;
+            if (r != f->level[s] + 1 || !uncovered(R, p, t)) continue;
+            if (r == 1 || (f->level[R->other[s][0]] >= r - 1 && f->level[R->other[s][1]] >= r - 1)) src = t;
+        }
+        if (src < 0) return;
+        int dst = home_of(f, top_of(p, src));
+        move_cards(p, src, dst, 1);
+        mv_add(mv, src, dst, 1);
+        facts_of(R, p, f);
+    }
+}
+
 /* bridges.settle: the safe cards home, from a pile that may give them or the reserve.
  * ``f`` holds the position's facts, before and after. */
 static void settle(const Rules *R, Pos *p, Moves *mv, Facts *f) {
+    if (R->plain) { settle_plain(R, p, mv, f); return; }
     for (;;) {
         int card, src;
         if (!safe_card(R, p, f, &card, &src)) return;
@@ -297,7 +329,8 @@ static int cmp_part(const Pos *p, int a, int b) {
 }
 
 /* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
- * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted. */
+ * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
+ * the ``plain`` rules, patience_key's plain key: the tableau piles in order, joined by 0xff. */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
@@ -320,7 +353,7 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         const uint8_t *b = R->back[i];
         if (!(p->len[b[1]] || p->len[b[2]])) free_[nfree++] = b[0];
     }
-    if (nfree > 1) {
+    if (nfree > 1 && !R->plain) {
         for (int i = 0; i < nfree; i++) {
             int j = i, t = free_[i];
             while (j > 0 && cmp_part(p, sorted[j - 1], t) > 0) { sorted[j] = sorted[j - 1]; j--; }
@@ -334,6 +367,7 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         k += p->len[u];
         *k++ = 0xff;
     }
+    if (R->plain) k--;                            /* joined: no 0xff after the last pile */
     memset(k, 0, 8);
     return (int)(k - start);
 }
@@ -371,7 +405,7 @@ static double score(const Rules *R, const Pos *p, const Facts *f) {
         if (!uncovered(R, p, t)) covered += n;
         value += pile_value(R, p->c[t], n, f->need);
     }
-    int reserve = p->len[R->stock] + p->len[R->waste];
+    int reserve = R->stock < 0 ? 0 : p->len[R->stock] + p->len[R->waste];
     value += R->w_covered * covered - R->w_reserve * reserve - R->w_empty * empty;
     return value > 0.5 ? value : 0.5;
 }
@@ -816,7 +850,7 @@ static void expand_children(Search *S, Ctx *x) {
     Facts f;
     facts_of(R, p, &f);
     int card, src;
-    x->settled = !safe_card(R, p, &f, &card, &src);
+    x->settled = !R->plain && !safe_card(R, p, &f, &card, &src);   /* plain: settle every child */
     int T0 = R->T0, T1 = R->T0 + R->nt;
     int givers[MAXP], ng = 0;
     for (int t = T0; t < T1; t++)
@@ -1024,22 +1058,26 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
     return NULL;
 }
 
-/* The rules, as native.py's pack_rules packs them: 3 bytes (the piles, the cards, whether the
- * dead-end test runs here); layout, 7 bytes a pile (its kind: 0 foundation, 2 tableau,
- * 3 stock, 4 waste, each kind in one run; its two covering piles; gone once empty; a back
- * pile; the two piles it covers; 0xff for none); fits, 64 x 64 bytes; heads, 64 bytes; safe,
- * 12 bytes (by suit: the two suits of the other colour, then the other suit of its colour);
- * then, with the dead-end test, its tables (load_dead). The weights: the 9 of native.py's
- * NativeSearch.weight_names. */
+/* The rules, as native.py's pack_rules packs them: 4 bytes (the piles, the cards, whether the
+ * dead-end test runs here, the kind of successors: bit 0 ``plain``, bit 1 ``yukon``); layout,
+ * 7 bytes a pile (its kind: 0 foundation, 2 tableau, 3 stock, 4 waste, each kind in one run,
+ * one stock and one waste or, with ``plain``, neither; its two covering piles; gone once
+ * empty; a back pile; the two piles it covers; 0xff for none); fits, 64 x 64 bytes; heads,
+ * 64 bytes; safe, 12 bytes (by suit: the two suits of the other colour, then the other suit
+ * of its colour); then, with the dead-end test, its tables (load_dead). The weights: the 9 of
+ * native.py's NativeSearch.weight_names. */
 static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
     Search *S = context;
     Rules *R = &S->R;
-    if (size < 3) return "search_core: interlock rules of 3 bytes at least";
-    int np = b[0], total = b[1], dead_on = b[2];
-    if (np < 1 || np > MAXP || dead_on > 1) return "search_core: 1 to 40 piles, the dead-end test on or off";
-    if (size != 3 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
+    if (size < 4) return "search_core: interlock rules of 4 bytes at least";
+    int np = b[0], total = b[1], dead_on = b[2], kind = b[3];
+    if (np < 1 || np > MAXP || dead_on > 1 || kind > 3)
+        return "search_core: 1 to 40 piles, the dead-end test on or off, a known kind of successors";
+    if (size != 4 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
         return "search_core: interlock rules of the wrong size for their piles";
-    const uint8_t *L = b + 3, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
+    R->plain = kind & 1;
+    R->yukon = kind >> 1 & 1;
+    const uint8_t *L = b + 4, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
     int first[5] = {-1, -1, -1, -1, -1}, count[5] = {0};
     for (int i = 0; i < np; i++) {
         int k = L[7 * i];
@@ -1050,7 +1088,9 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
             if (j != 3 && j != 4 && L[7 * i + j] != 0xff && L[7 * i + j] >= np) return "search_core: a malformed layout";
         if ((L[7 * i + 1] == 0xff) != (L[7 * i + 2] == 0xff)) return "search_core: a malformed layout";
     }
-    if (!count[0] || !count[2] || count[3] != 1 || count[4] != 1) return "search_core: a malformed layout";
+    int reserve = R->plain ? 0 : 1;
+    if (!count[0] || !count[2] || count[3] != reserve || count[4] != reserve) return "search_core: a malformed layout";
+    if (R->plain && dead_on) return "search_core: no dead-end test with the general successors";
     R->np = np;
     R->F0 = first[0]; R->nf = count[0]; R->T0 = first[2]; R->nt = count[2];
     R->stock = first[3]; R->waste = first[4];

@@ -16,6 +16,11 @@ only where it is the same search:
   cards, Kings alone to empty back piles) with safe moves played, at most the kernel's
   MAX_PILES piles, and a start with fewer than native_search.REDEALS_HELD redeals made
   (``holds``: the kernel counts them in 32 bits);
+- or, for a game with no stock (Love a Duck), the general InterlockFamilyExpander with
+  safe moves played (``_general``): then the kernel plays autoplay.py's safe moves and
+  keys.py's plain key, the groups are runs or Yukon groups as the game says, and there is
+  no dead-end test, no face-down card, no cell and one deck, with foundations up from the
+  Ace and the tableau down in alternating colours (the safe moves' rule reads them);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
@@ -34,14 +39,15 @@ from __future__ import annotations
 
 import functools
 
-from ...engine.cards import OTHER_COLOUR
+from ...engine.cards import ACE, OTHER_COLOUR
 from ...engine.moves import Move
+from ...engine.patience import Build
 from ...engine.state import State
 from ...solver import native_search
 from ...solver.native_search import search_core
 from ...solver.stock import REDEAL, TURN
 from . import deadends
-from .expander import InterlockExpander
+from .expander import InterlockExpander, InterlockFamilyExpander
 
 NONE = 0xFF
 
@@ -50,7 +56,7 @@ def _mirrored() -> tuple:
     """The Python functions kernel.c writes again (the successors, the safe cards, the
     key, the score), as they are now: a test or a caller that replaces one of them changes
     the Python search, and then kernel.c is not the same search."""
-    from ...solver import expand, heuristics, stock
+    from ...solver import autoplay, expand, heuristics, stock
     from ...solver import keys as solver_keys
     from . import bridges, keys, moves
     from . import expander as expander_module
@@ -70,6 +76,13 @@ def _mirrored() -> tuple:
         stock.play_bridge,
         stock.home_chains,
         stock.play_home,
+        autoplay.settle,
+        autoplay.safe_move,
+        autoplay.is_safe,
+        autoplay._wanted,
+        autoplay._sources,
+        autoplay._home_tops,
+        autoplay._copies_home,
         keys.backs_uncovered,
         expander_module.backs_uncovered,
         solver_keys.patience_key,
@@ -100,8 +113,31 @@ def _same(now, then) -> bool:
 
 
 def _header(game, dead_in_c: bool) -> bytes:
-    """pack_rules' first bytes: the piles, the cards, whether the dead-end test runs in C."""
-    return bytes([len(game.pile_ids), game.card_count, int(dead_in_c)])
+    """pack_rules' first bytes: the piles, the cards, whether the dead-end test runs in C,
+    and the kind of successors: bit 0 the general ones (a game with no stock: ``_general``),
+    bit 1 Yukon groups."""
+    kind = int(game.stock_index is None) | int(game.group == "yukon") << 1
+    return bytes([len(game.pile_ids), game.card_count, int(dead_in_c), kind])
+
+
+def _general(expander) -> bool:
+    """Is ``expander`` the general InterlockFamilyExpander of a game the kernel searches as
+    it does (the module docstring): no stock, no dead-end test, the plain key and the safe
+    moves of autoplay.py, by rules those read?"""
+    game = expander.game
+    return (
+        type(expander) is InterlockFamilyExpander
+        and game.stock_index is None
+        and game.waste_index is None
+        and expander.dead_ends is None
+        and expander.bridge_moves is None
+        and expander.plain
+        and not expander.first_empty_only
+        and not game.face_down_cards
+        and game.group in ("run", "yukon")
+        and game.build == Build(-1, "alternate")
+        and game.foundation_start == ACE
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -159,10 +195,11 @@ class NativeSearch(native_search.NativeSearch):
 
     @classmethod
     def accepts(cls, expander, explore) -> bool:
-        """An InterlockExpander that plays safe moves, none of the Python functions the
-        kernel writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
+        """An InterlockExpander, or the general expander of a game without a stock
+        (``_general``), that plays safe moves, none of the Python functions the kernel
+        writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
         if (
-            type(expander) is not InterlockExpander
+            not (type(expander) is InterlockExpander or _general(expander))
             or not expander.autoplay
             or not _same(_mirrored(), _MIRRORED)
         ):
@@ -215,7 +252,7 @@ class NativeSearch(native_search.NativeSearch):
 
     def holds(self, state) -> bool:
         """kernel.c counts the redeals made in 32 bits (a pile holds one deck at most)."""
-        return state.extra[0] < native_search.REDEALS_HELD
+        return self._stock is None or state.extra[0] < native_search.REDEALS_HELD
 
     def encode(self, state) -> bytes:
         """A position as kernel.c keeps it: a foundation as its top card, any other pile
@@ -228,7 +265,7 @@ class NativeSearch(native_search.NativeSearch):
             else:
                 out.append(len(pile))
                 out += bytes(pile)
-        out += state.extra[0].to_bytes(4, "little")
+        out += (state.extra[0] if self._stock is not None else 0).to_bytes(4, "little")
         return bytes(out)
 
     def decode(self, data) -> tuple:
@@ -243,6 +280,8 @@ class NativeSearch(native_search.NativeSearch):
                 n = data[at]
                 piles.append(tuple(data[at + 1 : at + 1 + n]))
                 at += 1 + n
+        if self._stock is None:  # no stock: no redeals, and State.extra is empty
+            return tuple(piles), ()
         return tuple(piles), (int.from_bytes(data[at : at + 4], "little"),)
 
     def encode_moves(self, moves) -> bytes:
