@@ -26,7 +26,7 @@ FINGERPRINTS = {
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
-    "love_a_duck": "172be1b10684",
+    "love_a_duck": "9612fa2e9942",
     "guardian": "1f9127f47c14",
     "mutated": "b3be764ae8eb",
 }
@@ -47,7 +47,7 @@ PLAIN_OPTIONS = {"autoplay": False, "compress_stock": False}
 PLAIN = {
     "reversed_solitaire": "935b14edef40",
     "triple_interchange": "36caadbb46e0",
-    "interlock": "3b06b0620785",
+    "interlock": "89f27786970b",
     "mutated": "7a053941305c",
 }
 PLAIN_STATES = 400

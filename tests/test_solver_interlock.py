@@ -589,3 +589,66 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
             if moves[0].src in GAME.index_of
         )
     assert len(positions) > 900 and dropdowns > 100, dropdowns
+
+
+DUCK = sw.load_game("love_a_duck")
+
+
+def duck_position(seed: int, left=(9, 13)) -> sw.State:
+    """A random Love a Duck endgame (no stock: every card out lies on a pile): each suit
+    home up to a random rank, the other cards on a random set of piles where no covering
+    pile lies over an empty pile; a covered pile holds one card (it took none since it was
+    dealt), an uncovered one any number, in any order (Yukon groups need none)."""
+    rnd = random.Random(seed)
+    while True:
+        home = [rnd.randint(0, 13) for _ in range(4)]
+        rest = [c for c in deck() if c & 15 > home[c >> 4 & 3]]
+        filled = set()
+        for t in reversed(DUCK.tableau_indices):  # front first: a pile under a filled pile is filled
+            if any(c in filled for c in DUCK.covers[t]) or rnd.random() < 0.3:
+                filled.add(t)
+        if left[0] <= len(rest) <= left[1] and len(filled) <= len(rest):
+            break
+    rnd.shuffle(rest)
+    columns = {t: [rest.pop()] for t in sorted(filled)}
+    uncovered = [t for t in columns if not any(c in columns for c in DUCK.covers[t])]
+    for card in rest:
+        columns[rnd.choice(uncovered)].append(card)
+    piles = {pid: [] for pid in DUCK.pile_ids}
+    for t, column in columns.items():
+        piles[DUCK.pile_ids[t]] = [card_name(c) for c in column]
+    for f, suit in zip(DUCK.foundation_indices, range(4)):
+        piles[DUCK.pile_ids[f]] = [card_name(suit << 4 | r) for r in range(1, home[suit] + 1)]
+    return DUCK.state_from_dict({"game": DUCK.id, "piles": piles})
+
+
+def test_love_a_duck_s_key_sorts_the_uncovered_back_piles():
+    # t0 and t8 are uncovered (t9, t10, t17 and t18 empty), t3 and t4 are not (t13 holds 8C);
+    # with no stock, the cards not home lie under KD QS on t0
+    rest = ["KS", "QH", "JH", "TH", "8H", "7H", "6H", "KC", "QC", "JC", "TC", "9C"]
+    piles = {"t0": [*rest, "KD", "QS"], "t8": ["9H"], "t3": ["KH"], "t4": ["5H"], "t13": ["8C"]}
+
+    def state(piles):
+        full = {pid: [] for pid in DUCK.pile_ids}
+        full.update(_home_to(C=7, D=12, H=4, S=11))
+        full.update(piles)
+        return DUCK.state_from_dict({"game": DUCK.id, "piles": full})
+
+    key = InterlockFamilyExpander(DUCK).key
+    swapped = state({**piles, "t0": piles["t8"], "t8": piles["t0"]})
+    covered = state({**piles, "t3": piles["t4"], "t4": piles["t3"]})
+    assert key(swapped) == key(state(piles)) != key(covered)
+
+
+def test_love_a_duck_same_answers_with_and_without_sorted_back_piles(monkeypatch):
+    """Exhaustive searches of small endgames: sorting the uncovered back piles in the plain
+    key changes no answer, and merges positions in some loss proofs."""
+    starts = [duck_position(seed) for seed in range(40)]
+    results = [sw.solve(state, max_states=20_000) for state in starts]
+    monkeypatch.setattr(interlock_expander, "backs_uncovered", lambda game: None)
+    plain = [sw.solve(state, max_states=20_000) for state in starts]
+    assert [r.status for r in results] == [r.status for r in plain]
+    assert "unknown" not in [r.status for r in results]
+    assert {r.status for r in results} == {"won", "lost"}
+    merged = [r.progress.expanded < p.progress.expanded for r, p in zip(results, plain) if r.status == "lost"]
+    assert sum(merged) >= 3, merged

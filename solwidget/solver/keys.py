@@ -54,7 +54,7 @@ def patience_key(
 ) -> KeyOf:
     """A function state -> bytes, equivalent to ``game.key`` but for the stock rule above.
     ``canonical_tableau(tableau piles, their parts in the key)``, from a family, reorders
-    the parts of piles that play alike (draw-one cycles with unlimited redeals only)."""
+    the parts of piles that play alike."""
     F, C, T = game.foundation_indices, game.cell_indices, game.tableau_indices
     symmetric = game.symmetric_tableau
     draw_cycle = game.draw == 1 and game.redeals is None and compress
@@ -72,6 +72,8 @@ def patience_key(
         tableau = [bytes(piles[t]) for t in T]
         if symmetric:
             tableau.sort()
+        elif canonical_tableau is not None:
+            canonical_tableau([piles[t] for t in T], tableau)
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
         if reserve is not None:
             parts.append(bytes(piles[reserve[0]]) + _SEP + bytes(piles[reserve[1]]))

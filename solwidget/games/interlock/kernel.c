@@ -23,7 +23,7 @@
  * A game of the family with no stock (Love a Duck) is searched by InterlockFamilyExpander,
  * the general successors: no bridges, the safe moves of solver/autoplay.py (a card goes home
  * once both cards of the other colour one rank lower are home) and patience_key's plain key
- * (the tableau piles in order, none sorted). The rules say so (``plain``), and whether a
+ * (the tableau piles joined, the uncovered back piles sorted). The rules say so (``plain``), and whether a
  * group is a run or every face-up card (``yukon``: Love a Duck's groups); the moves, the
  * score and the dropdowns are the ones above. native.py runs it only without a dead-end
  * test, face-down cards or a stock.
@@ -320,17 +320,20 @@ static int may_expose(const Rules *R, const Pos *p, int src, const Facts *f) {
 
 /* ------------------------------------------------------------------ key and score */
 
-/* bytes(pile) + b"\xff" against another's, as Python compares bytes. */
-static int cmp_part(const Pos *p, int a, int b) {
+/* bytes(pile) + b"\xff" against another's, as Python compares bytes; with ``plain``,
+ * bytes(pile) alone (the plain key's parts). */
+static int cmp_part(const Pos *p, int a, int b, int plain) {
     int la = p->len[a], lb = p->len[b], n = la < lb ? la : lb;
     for (int j = 0; j < n; j++)
         if (p->c[a][j] != p->c[b][j]) return p->c[a][j] - p->c[b][j];
-    return la == lb ? 0 : la < lb ? 1 : -1;         /* the shorter one's 0xff is the larger */
+    if (la == lb) return 0;
+    return (la < lb) == plain ? -1 : 1;     /* a prefix is the smaller, unless its 0xff follows */
 }
 
 /* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
  * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
- * the ``plain`` rules, patience_key's plain key: the tableau piles in order, joined by 0xff. */
+ * the ``plain`` rules, patience_key's plain key: the tableau piles joined by 0xff, the
+ * uncovered back piles sorted as their bytes alone. */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
@@ -353,10 +356,10 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         const uint8_t *b = R->back[i];
         if (!(p->len[b[1]] || p->len[b[2]])) free_[nfree++] = b[0];
     }
-    if (nfree > 1 && !R->plain) {
+    if (nfree > 1) {
         for (int i = 0; i < nfree; i++) {
             int j = i, t = free_[i];
-            while (j > 0 && cmp_part(p, sorted[j - 1], t) > 0) { sorted[j] = sorted[j - 1]; j--; }
+            while (j > 0 && cmp_part(p, sorted[j - 1], t, R->plain) > 0) { sorted[j] = sorted[j - 1]; j--; }
             sorted[j] = t;
         }
         for (int i = 0; i < nfree; i++) from[free_[i]] = sorted[i];

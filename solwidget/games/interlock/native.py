@@ -18,9 +18,10 @@ only where it is the same search:
   (``holds``: the kernel counts them in 32 bits);
 - or, for a game with no stock (Love a Duck), the general InterlockFamilyExpander with
   safe moves played (``_general``): then the kernel plays autoplay.py's safe moves and
-  keys.py's plain key, the groups are runs or Yukon groups as the game says, and there is
-  no dead-end test, no face-down card, no cell and one deck, with foundations up from the
-  Ace and the tableau down in alternating colours (the safe moves' rule reads them);
+  keys.py's plain key (the uncovered back piles sorted), its groups are runs or Yukon
+  groups as the game says, and there is no dead-end test, no face-down card, no cell and
+  one deck, with foundations up from the Ace and the tableau down in alternating colours
+  (the safe moves' rule reads them);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
