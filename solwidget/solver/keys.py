@@ -73,7 +73,7 @@ def patience_key(
         if symmetric:
             tableau.sort()
         elif canonical_tableau is not None:
-            canonical_tableau([piles[t] for t in T], tableau)
+            canonical_tableau(tuple(piles[t] for t in T), tableau)
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
         if reserve is not None:
             parts.append(bytes(piles[reserve[0]]) + _SEP + bytes(piles[reserve[1]]))
