@@ -70,7 +70,12 @@ FAMILIES = {
             deals=(10, 21, 1),  # FreeCell's first deals are won too soon to be stepped long
         ),
         Family(mutated_native, ("mutated",)),
-        Family(interlock_native, ("interlock", "love_a_duck"), dead_ends_in_probes=False, deals=(4, 8, 1)),
+        Family(
+            interlock_native,
+            ("interlock", "love_a_duck", "guardian"),
+            dead_ends_in_probes=False,
+            deals=(4, 8, 1),
+        ),
         Family(
             interchange_native,
             ("triple_interchange", "quadruple_interchange", "unlimited", "single_interchange"),

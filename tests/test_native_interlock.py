@@ -69,10 +69,10 @@ def native_search():
 
 
 @functools.cache
-def searched_positions(deal, expansions=300) -> tuple:
+def searched_positions(deal, expansions=300, game_id="interlock") -> tuple:
     """The positions a Python search of the portfolio expands on this deal, in order, each
     with the moves that led to it."""
-    g = game()
+    g = sw.load_game(game_id)
     options = portfolio(g)[0]
     expander = profile_for(g).expander(g, options["weights"])
     search = _Search(expander, options["depth_weight"], BIG, BIG, options["explore"])
@@ -182,19 +182,21 @@ def test_keys_are_the_python_keys_on_shuffled_positions():
 # ------------------------------------------------------------------ dead ends
 
 
-def dead_verdicts(deal) -> tuple[int, int, int]:
+def dead_verdicts(deal, game_id="interlock") -> tuple[int, int, int]:
     """The C test's verdicts against DeadEnds.is_dead's on the positions a search of the deal
     asks about, in its order (the test remembers what it was asked: how many positions it
     left alive, the killer splits, so the splits' verdicts depend on the sequence and both
     sides see the same one): (positions, dead, dead by splits only)."""
-    search = native_search()
-    python = deadends.DeadEnds(game())
-    positions = [state for state, _ in searched_positions(deal, 2500)]
+    g = sw.load_game(game_id)
+    search = checks.native_search(g)
+    python = deadends.DeadEnds(g)
+    positions = [state for state, _ in searched_positions(deal, 2500, game_id)]
     verdicts = [search.core.dead(search.encode(state)) for state in positions]
     assert verdicts == [python.is_dead(state) for state in positions], deal
-    plain = deadends.DeadEnds(game())
+    plain = deadends.DeadEnds(g)
     by_splits = sum(
-        dead and plain._closure(state.piles, plain.pair) for state, dead in zip(positions, verdicts)
+        dead and plain._closure(plain.face_up(state.piles), plain.pair)
+        for state, dead in zip(positions, verdicts)
     )
     return len(positions), sum(verdicts), by_splits
 
@@ -211,6 +213,15 @@ def test_the_dead_end_test_finds_dead_ends_plainly_and_by_splits():
     found = [dead_verdicts(deal) for deal in (8, 11, 12)]
     assert sum(dead for _, dead, _ in found) > 20
     assert sum(split for _, _, split in found) > 0
+
+
+def test_guardian_s_dead_end_test_is_pythons_verdict_for_verdict():
+    # an empty back pile takes any card (no splits), face-down cards read face up
+    needs_native()
+    found = [dead_verdicts(deal, "guardian") for deal in (2, 5, 13)]
+    assert all(positions > 100 for positions, _, _ in found)
+    assert sum(dead for _, dead, _ in found) > 20
+    assert sum(split for _, _, split in found) == 0
 
 
 def test_a_deal_proved_dead_at_its_start_is_so_in_c():
@@ -277,16 +288,16 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert compiled(g, inexact) is None, inexact
     assert compiled(g, {}, autoplay=False) is None
     assert compiled(g, {}, compress=False) is None  # InterlockFamilyExpander, with a stock
-    guardian = sw.load_game("guardian")  # a stock by threes and face-down cards
-    expander = profile_for(guardian).expander(guardian)
-    assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None
-    duck = sw.load_game("love_a_duck")  # no stock: the general successors, in C
-    expander = profile_for(duck).expander(duck)
-    assert type(expander) is not InterlockExpander
-    assert isinstance(
-        native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
-    )
-    assert compiled(duck, {}, autoplay=False) is None
+    for other in ("love_a_duck", "guardian"):  # the general successors, in C
+        og = sw.load_game(other)
+        expander = profile_for(og).expander(og)
+        assert type(expander) is not InterlockExpander
+        assert isinstance(
+            native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
+        )
+        assert compiled(og, {}, autoplay=False) is None
+    guardian = sw.load_game("guardian")
+    assert compiled(guardian, {}, compress=False) is None  # its turns as moves of their own
 
 
 def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
@@ -344,6 +355,31 @@ def test_a_love_a_duck_variant_with_runs_is_searched_in_c_and_one_in_suit_is_not
         assert in_c == in_python
     in_suit = variant("love_a_duck", build="down in suit")
     assert compiled(in_suit, portfolio(in_suit)[0]) is None
+
+
+def test_guardian_is_searched_in_c_as_in_python_won_and_lost():
+    # a stock by threes walked, face-down cards turned up, any card to an empty back pile,
+    # the dead-end test without splits; deals 632 and 448 are won, 240 and 4 lost
+    needs_native()
+    guardian = sw.load_game("guardian")
+    statuses = []
+    for deal in (632, 448, 240, 4):
+        in_c, in_python = solved_both_ways(guardian.deal(deal), max_states=30_000)
+        assert in_c == in_python
+        statuses.append(in_c.status)
+    assert statuses == ["won", "won", "lost", "lost"]
+
+
+def test_guardian_variants_are_searched_in_c_only_where_the_kernel_walks_their_stock():
+    needs_native()
+    same = variant("guardian", draw=3, redeals="unlimited", empty="king")
+    assert isinstance(compiled(same, portfolio(same)[0]), native.NativeSearch)
+    for deal in (2, 5):
+        in_c, in_python = solved_both_ways(same.deal(deal), max_states=2000)
+        assert in_c == in_python
+    for changes in ({"draw": 1}, {"redeals": 2}):  # a cycle of one card a turn; a redeal count
+        other = variant("guardian", **changes)
+        assert compiled(other, portfolio(other)[0]) is None, changes
 
 
 def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the_same():
@@ -406,25 +442,26 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
     size = "interlock rules of the wrong size for their piles"
     constructions = {
         "rules a byte short": (1, rules[:-1], ValueError, size),
-        "a pile of no kind": (1, rules[:4] + b"\x07" + rules[5:], ValueError, "malformed layout"),
+        "a pile of no kind": (1, rules[:5] + b"\x07" + rules[6:], ValueError, "malformed layout"),
         "a card on five": (
             1,
-            rules[: 4 + 7 * rules[0]] + b"\x01" * 64 + rules[4 + 7 * rules[0] + 64 :],
+            rules[: 5 + 7 * rules[0]] + b"\x01" * 64 + rules[5 + 7 * rules[0] + 64 :],
             ValueError,
             "malformed fits",
         ),
         "the dead-end test neither on nor off": (1, rules[:2] + b"\x02" + rules[3:], ValueError, "on or off"),
         "the dead-end tables left out": (1, rules[:2] + b"\x01" + rules[3:], ValueError, size),
-        "successors of no known kind": (1, rules[:3] + b"\x04" + rules[4:], ValueError, "known kind"),
-        "the general successors with a stock": (
+        "successors of no known kind": (1, rules[:3] + b"\x10" + rules[4:], ValueError, "known kind"),
+        "bridges that draw three": (1, rules[:4] + b"\x03" + rules[5:], ValueError, "draw one card"),
+        "the general successors drawing one": (
             1,
-            rules[:3] + b"\x01" + rules[4:],
+            rules[:3] + bytes([rules[3] | 1]) + rules[4:],
             ValueError,
-            "malformed layout",
+            "draw one card",
         ),
-        "the general successors with a dead-end test": (
+        "the general successors with no stock to draw from": (
             1,
-            with_dead_ends[:3] + bytes([with_dead_ends[3] | 1]) + with_dead_ends[4:],
+            rules[:3] + bytes([rules[3] | 1, 0]) + rules[5:],
             ValueError,
             "malformed layout",
         ),

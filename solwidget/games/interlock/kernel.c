@@ -20,13 +20,18 @@
  * one card turned at a time with unlimited redeals, runs only, no free cells, no face-down
  * tableau cards.
  *
- * A game of the family with no stock (Love a Duck) is searched by InterlockFamilyExpander,
- * the general successors: no bridges, the safe moves of solver/autoplay.py (a card goes home
- * once both cards of the other colour one rank lower are home) and patience_key's plain key
- * (the tableau piles joined, the uncovered back piles sorted). The rules say so (``plain``), and whether a
- * group is a run or every face-up card (``yukon``: Love a Duck's groups); the moves, the
- * score and the dropdowns are the ones above. native.py runs it only without a dead-end
- * test, face-down cards or a stock.
+ * The other games of the family (Love a Duck, Guardian) are searched by
+ * InterlockFamilyExpander, the general successors (``plain``): no bridges, the safe moves of
+ * solver/autoplay.py (a tableau card goes home once both cards of the other colour one rank
+ * lower are home), patience_key's plain key (the tableau piles joined, the uncovered back
+ * piles sorted, then the stock and the waste as they lie), the waste's card played as any
+ * card, and a stock of ``draw`` cards a turn walked as stock.py's _walk walks it through the
+ * engine (unlimited redeals), each card it turns up played where it fits. The rules also say
+ * whether a group is a run or every face-up card (``yukon``: Love a Duck), whether an empty
+ * back pile takes any card (``anything``: Guardian; the dead-end test then lets any card go
+ * to one and tries no split) and whether covered piles hold face-down cards (``face_down``:
+ * Guardian's, turned up as patience.py's and rules.py's ``reveal`` turns them, and read face
+ * up by the dead-end test).
  *
  * The dead-end test (deadends.py's DeadEnds.is_dead) is written again here too, asked of
  * every position expanded as PatienceExpander.expand asks it, with DeadEnds' own tables
@@ -66,6 +71,7 @@ typedef struct {
     uint8_t is_back[MAXP];
     uint8_t virtuals[3];
     int twin, killers, killer_tries, scout, plain_first, first_depth;
+    int anything;                     /* an empty back pile takes any card: S lets any card go, no splits */
 } DeadRules;
 
 typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
@@ -80,6 +86,8 @@ typedef struct {
     int np, F0, nf, T0, nt, stock, waste, total;   /* no stock: stock and waste are -1 */
     int plain;                        /* the general successors: autoplay's safe moves, the plain key */
     int yukon;                        /* a group is every face-up card, not a run */
+    int face_down;                    /* covered piles hold face-down cards, turned up once uncovered */
+    int draw;                         /* cards a turn of the stock (the general successors' walk) */
     int8_t pair[MAXP][2];             /* the two piles covering a pile; -1: never covered */
     uint8_t gone[MAXP];               /* takes no card once empty (middle and front piles) */
     uint8_t covered[MAXP][2], ncovered[MAXP];   /* the piles a pile covers, in order */
@@ -252,6 +260,19 @@ static inline void move_cards(Pos *p, int src, int dst, int n) {
     p->len[src] = (uint8_t)s;
 }
 
+/* rules.py's reveal, after cards left tableau pile ``src``: the face-down top card of
+ * ``src`` and, if it is empty now, of each pile it uncovered, turned up where uncovered. */
+static void reveal(const Rules *R, Pos *p, int src) {
+    if (!R->face_down) return;
+    int piles[3] = {src}, n = 1;
+    if (!p->len[src])
+        for (int k = 0; k < R->ncovered[src]; k++) piles[n++] = R->covered[src][k];
+    for (int i = 0; i < n; i++) {
+        int t = piles[i], size = p->len[t];
+        if (size && p->c[t][size - 1] & 64 && uncovered(R, p, t)) p->c[t][size - 1] &= 63;
+    }
+}
+
 /* bridges._safe_card: (card, pile) of a card that goes home next and safely, pile -1 for
  * the reserve; 0 if none. */
 static int safe_card(const Rules *R, const Pos *p, const Facts *f, int *card, int *src) {
@@ -281,12 +302,13 @@ static void settle_plain(const Rules *R, Pos *p, Moves *mv, Facts *f) {
         for (int t = R->T0; t < R->T0 + R->nt && src < 0; t++) {
             if (!p->len[t]) continue;
             int c = top_of(p, t), s = c >> 4 & 3, r = c & 15;
-            if (r != f->level[s] + 1 || !uncovered(R, p, t)) continue;
+            if (c & 64 || r != f->level[s] + 1 || !uncovered(R, p, t)) continue;
             if (r == 1 || (f->level[R->other[s][0]] >= r - 1 && f->level[R->other[s][1]] >= r - 1)) src = t;
         }
         if (src < 0) return;
         int dst = home_of(f, top_of(p, src));
         move_cards(p, src, dst, 1);
+        reveal(R, p, src);
         mv_add(mv, src, dst, 1);
         facts_of(R, p, f);
     }
@@ -333,7 +355,8 @@ static int cmp_part(const Pos *p, int a, int b, int plain) {
 /* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
  * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
  * the ``plain`` rules, patience_key's plain key: the tableau piles joined by 0xff, the
- * uncovered back piles sorted as their bytes alone. */
+ * uncovered back piles sorted as their bytes alone, then 0xfe, the stock, 0xff and the
+ * waste, where there is a stock (its redeals are unlimited: not in the key). */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
@@ -370,7 +393,17 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         k += p->len[u];
         *k++ = 0xff;
     }
-    if (R->plain) k--;                            /* joined: no 0xff after the last pile */
+    if (R->plain) {
+        k--;                                          /* joined: no 0xff after the last pile */
+        if (R->stock >= 0) {                          /* then the stock and the waste as they lie */
+            *k++ = 0xfe;
+            memcpy(k, p->c[R->stock], p->len[R->stock]);
+            k += p->len[R->stock];
+            *k++ = 0xff;
+            memcpy(k, p->c[R->waste], p->len[R->waste]);
+            k += p->len[R->waste];
+        }
+    }
     memset(k, 0, 8);
     return (int)(k - start);
 }
@@ -492,6 +525,7 @@ static void start_of(const Rules *R, const Pos *p, Start *st) {
     }
     for (int i = 0; i < st->nwaiting; i++) st->available[top_of(p, st->waiting[i])] = 1;
     st->nreserve = 0;
+    if (R->stock < 0) return;
     for (int i = 0; i < p->len[R->stock]; i++) st->reserve[st->nreserve++] = p->c[R->stock][i] & 63;
     for (int i = 0; i < p->len[R->waste]; i++) st->reserve[st->nreserve++] = p->c[R->waste][i] & 63;
 }
@@ -556,7 +590,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         for (int w = 0; w < nw; w++) {
             int t = waiting[w], bottom = pair[p->c[t][0]][0], h0 = pair[p->c[t][0]][1], h1 = pair[p->c[t][0]][2];
             int rank = bottom & 15;
-            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || (rank == KING && slots)
+            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || ((rank == KING || D->anything) && slots)
                   || (st->ndrops[t] && drops_ok(st, t, empty, bottom, home, available, splits, ns)))) {
                 still[nstill++] = (uint8_t)t;
                 continue;
@@ -591,7 +625,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         int ns_b = 0;
         for (int k = 0; k < nb; k++) {                   /* rule B */
             Buried e = buried[k];
-            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1] || (e.rank == KING && slots)) {
+            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1] || ((e.rank == KING || D->anything) && slots)) {
                 bare[e.card] = changed = 1;
                 if (uses) uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
                 available[e.card] = uncovered[st->pile_of[e.card]];
@@ -602,7 +636,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         int nu = 0;
         for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
             int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
-            if (available[h0] || available[h1] || ((card & 15) == KING && slots)) {
+            if (available[h0] || available[h1] || (((card & 15) == KING || D->anything) && slots)) {
                 available[card] = changed = 1;
                 if (uses) uses[card] |= available[h0] | available[h1] << 1;
             } else unplaced[nu++] = (uint8_t)card;
@@ -686,8 +720,16 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
     const DeadRules *D = &R->dead;
     Start st;
     uint8_t uses[64] = {0};
+    Pos up;
+    if (R->face_down) {                                   /* DeadEnds.face_up */
+        up = *p;
+        for (int t = R->T0; t < R->T0 + R->nt; t++)
+            for (int j = 0; j < up.len[t]; j++) up.c[t][j] &= 63;
+        p = &up;
+    }
     start_of(R, p, &st);
     if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st)) return 1;
+    if (D->anything) return 0;                            /* no splits (deadends.py) */
     DS->alive++;
     if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
     if (DS->alive <= D->plain_first) return 0;
@@ -778,6 +820,7 @@ static int offer_move(Search *S, Ctx *x, int src, int dst, int n, int to_foundat
     Moves mv;
     mv.n = mv.count = mv.over = 0;
     move_cards(&q, src, dst, n);
+    if (src >= S->R.T0 && src < S->R.T0 + S->R.nt) reveal(&S->R, &q, src);
     mv_add(&mv, src, dst, n);
     return offer(S, x, &q, &mv, to_foundation ? -1 : src);
 }
@@ -843,6 +886,71 @@ static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, i
     return offer(S, x, &q, &mv, a);
 }
 
+/* Turn ``R->draw`` cards of the stock onto the waste, or turn the waste over once the stock is
+ * empty (patience.py's apply_legal), recording the move. */
+static void turn_or_redeal(const Rules *R, Pos *p, Moves *mv) {
+    int st = R->stock, w = R->waste, s = p->len[st];
+    if (s) {
+        int k = s < R->draw ? s : R->draw;
+        for (int j = 0; j < k; j++) p->c[w][p->len[w]++] = p->c[st][s - 1 - j] & 63;
+        p->len[st] = (uint8_t)(s - k);
+        if (mv->n && mv->m[mv->n - 1].src == st && mv->m[mv->n - 1].n < 255) {
+            mv->m[mv->n - 1].n++;
+            mv->count++;
+        } else mv_turns(R, mv, 1);
+    } else {
+        int n = p->len[w];
+        for (int j = 0; j < n; j++) p->c[st][j] = p->c[w][n - 1 - j] | 64;
+        p->len[st] = (uint8_t)n;
+        p->len[w] = 0;
+        redeal(R, p, mv);
+    }
+}
+
+/* stock.waste_plays with stock._walk, for the general successors: turn through the stock
+ * (and redeal) until the stock and waste are back as they were, and after each turn that
+ * leaves a card on the waste, play it to each place PatienceExpander._targets gives it:
+ * its foundation (an Ace the first empty one), then each uncovered tableau pile it fits
+ * (an empty one that is not gone, where the card may head a group there). */
+static void walk_plays(Search *S, Ctx *x, const Facts *f) {
+    const Rules *R = &S->R;
+    const Pos *p = x->p;
+    int st = R->stock, w = R->waste, steps = p->len[st] + p->len[w] + 2;
+    int8_t want[64];                               /* the foundation each card goes on next */
+    memset(want, -1, sizeof want);
+    for (int i = R->F0; i < R->F0 + R->nf; i++)
+        if (p->len[i] && (top_of(p, i) & 15) != KING) want[top_of(p, i) + 1] = (int8_t)i;
+    Pos q = *p;
+    Moves turns;
+    turns.n = turns.count = turns.over = 0;
+    for (int i = 0; i < steps; i++) {
+        int turned = q.len[st] != 0;
+        if (!turned && !q.len[w]) return;
+        turn_or_redeal(R, &q, &turns);
+        if (q.len[st] == p->len[st] && q.len[w] == p->len[w] && !memcmp(q.c[st], p->c[st], q.len[st])
+                && !memcmp(q.c[w], p->c[w], q.len[w]))
+            return;                                /* back where it started */
+        if (!turned || !q.len[w]) continue;
+        int c = top_of(&q, w);
+        int home = (c & 15) == 1 ? f->first_empty : want[c];
+        for (int t = R->T0 - 1; t < R->T0 + R->nt; t++) {   /* T0 - 1: its foundation first */
+            int dst = t;
+            if (t < R->T0) {
+                if (home < 0) continue;
+                dst = home;
+            } else {
+                int fits = q.len[t] ? R->fits[top_of(&q, t)][c] != 0 : R->head[c] && !R->gone[t];
+                if (!fits || !uncovered(R, &q, t)) continue;
+            }
+            Pos child = q;
+            Moves mv = turns;
+            move_cards(&child, w, dst, 1);
+            mv_add(&mv, w, dst, 1);
+            if (offer(S, x, &child, &mv, -1)) return;
+        }
+    }
+}
+
 /* InterlockExpander._settled_moves (through _sourced), in its order: moves.plans(every=False)
  * (tableau tops home, runs between uncovered piles by source, destination and count,
  * dropdowns), then bridges.home_bridges, then bridges.bridges; each successor offered as
@@ -862,8 +970,11 @@ static void expand_children(Search *S, Ctx *x) {
     memset(want, -1, sizeof want);
     for (int i = R->F0; i < R->F0 + R->nf; i++)
         if (p->len[i] && (top_of(p, i) & 15) != KING) want[top_of(p, i) + 1] = (int8_t)i;
-    for (int g = 0; g < ng; g++) {
-        int s = givers[g], c = top_of(p, s);
+    int waste = R->plain && R->stock >= 0 && p->len[R->waste] ? R->waste : -1;   /* plays as a pile */
+    for (int g = 0; g <= ng; g++) {
+        int s = g < ng ? givers[g] : waste;
+        if (s < 0) break;
+        int c = top_of(p, s);
         int dst = (c & 15) == 1 ? f.first_empty : want[c];
         if (dst >= 0 && offer_move(S, x, s, dst, 1, 1)) return;
     }
@@ -900,12 +1011,23 @@ static void expand_children(Search *S, Ctx *x) {
         for (int i = 0; i < nf; i++)
             if (offer_move(S, x, s, found[i][0], found[i][1], 0)) return;
     }
+    if (waste >= 0) {                              /* the waste's card to the tableau */
+        int c = top_of(p, waste);
+        for (int t = T0; t < T1; t++) {
+            int fits = p->len[t] ? R->fits[top_of(p, t)][c] != 0 : R->head[c] && !R->gone[t];
+            if (fits && uncovered(R, p, t) && offer_move(S, x, waste, t, 1, 0)) return;
+        }
+    }
     for (int d = 0; d < R->ndrop; d++) {           /* moves.dropdowns */
         int t = R->drop[d][0], a = R->drop[d][1], b = R->drop[d][2];
         if (!p->len[t] || !p->len[a] == !p->len[b]) continue;
-        int y = p->len[a] ? a : b, n = p->len[y];
-        if (uncovered(R, p, y) && R->fits[top_of(p, t)][p->c[y][0]] && run_length(R, p->c[y], n) == n)
+        int y = p->len[a] ? a : b, n = p->len[y], under = top_of(p, t);
+        if (uncovered(R, p, y) && under < 64 && R->fits[under][p->c[y][0]] && run_length(R, p->c[y], n) == n)
             if (offer_move(S, x, y, t, n, 0)) return;
+    }
+    if (R->plain) {
+        if (R->stock >= 0) walk_plays(S, x, &f);
+        return;
     }
     uint8_t order[MAXH], inres[64];
     int size = cycle_of(R, p, order);
@@ -1061,26 +1183,33 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
     return NULL;
 }
 
-/* The rules, as native.py's pack_rules packs them: 4 bytes (the piles, the cards, whether the
- * dead-end test runs here, the kind of successors: bit 0 ``plain``, bit 1 ``yukon``); layout,
- * 7 bytes a pile (its kind: 0 foundation, 2 tableau, 3 stock, 4 waste, each kind in one run,
- * one stock and one waste or, with ``plain``, neither; its two covering piles; gone once
- * empty; a back pile; the two piles it covers; 0xff for none); fits, 64 x 64 bytes; heads,
- * 64 bytes; safe, 12 bytes (by suit: the two suits of the other colour, then the other suit
- * of its colour); then, with the dead-end test, its tables (load_dead). The weights: the 9 of
- * native.py's NativeSearch.weight_names. */
+/* The rules, as native.py's pack_rules packs them: 5 bytes (the piles, the cards, whether the
+ * dead-end test runs here, the kind of successors: bit 0 ``plain``, bit 1 ``yukon``, bit 2
+ * ``anything``, bit 3 ``face_down``; the cards a turn of the stock draws, 0 for no stock);
+ * layout, 7 bytes a pile (its kind: 0 foundation, 2 tableau, 3 stock, 4 waste, each kind in
+ * one run, one stock and one waste, or with ``plain`` and no draw, neither; its two covering
+ * piles; gone once empty; a back pile; the two piles it covers; 0xff for none); fits, 64 x
+ * 64 bytes; heads, 64 bytes; safe, 12 bytes (by suit: the two suits of the other colour,
+ * then the other suit of its colour); then, with the dead-end test, its tables (load_dead).
+ * Bridges draw one card a turn, the general successors' walk two or more. The weights: the
+ * 9 of native.py's NativeSearch.weight_names. */
 static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
     Search *S = context;
     Rules *R = &S->R;
-    if (size < 4) return "search_core: interlock rules of 4 bytes at least";
-    int np = b[0], total = b[1], dead_on = b[2], kind = b[3];
-    if (np < 1 || np > MAXP || dead_on > 1 || kind > 3)
+    if (size < 5) return "search_core: interlock rules of 5 bytes at least";
+    int np = b[0], total = b[1], dead_on = b[2], kind = b[3], draw = b[4];
+    if (np < 1 || np > MAXP || dead_on > 1 || kind > 15)
         return "search_core: 1 to 40 piles, the dead-end test on or off, a known kind of successors";
-    if (size != 4 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
+    if (size != 5 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
         return "search_core: interlock rules of the wrong size for their piles";
     R->plain = kind & 1;
     R->yukon = kind >> 1 & 1;
-    const uint8_t *L = b + 4, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
+    R->dead.anything = kind >> 2 & 1;
+    R->face_down = kind >> 3 & 1;
+    R->draw = draw;
+    if (R->plain ? draw == 1 || draw > 52 : draw != 1 || R->face_down)
+        return "search_core: bridges draw one card a turn, the general successors none or two or more";
+    const uint8_t *L = b + 5, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
     int first[5] = {-1, -1, -1, -1, -1}, count[5] = {0};
     for (int i = 0; i < np; i++) {
         int k = L[7 * i];
@@ -1091,9 +1220,8 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
             if (j != 3 && j != 4 && L[7 * i + j] != 0xff && L[7 * i + j] >= np) return "search_core: a malformed layout";
         if ((L[7 * i + 1] == 0xff) != (L[7 * i + 2] == 0xff)) return "search_core: a malformed layout";
     }
-    int reserve = R->plain ? 0 : 1;
+    int reserve = draw ? 1 : 0;
     if (!count[0] || !count[2] || count[3] != reserve || count[4] != reserve) return "search_core: a malformed layout";
-    if (R->plain && dead_on) return "search_core: no dead-end test with the general successors";
     R->np = np;
     R->F0 = first[0]; R->nf = count[0]; R->T0 = first[2]; R->nt = count[2];
     R->stock = first[3]; R->waste = first[4];
@@ -1161,7 +1289,9 @@ static int read_position(const void *context, const uint8_t *b, size_t n, uint8_
         int size = b[at++];
         if (size > MAXH || at + size > n) return -1;
         for (int j = 0; j < size; j++)
-            if (!kernel_is_card(b[at + j], i == R->stock ? 128 : 64) || seen[b[at + j] & 63]) return -1;
+            if (!kernel_is_card(b[at + j], i == R->stock || (R->face_down && i >= R->T0 && i < R->T0 + R->nt) ? 128 : 64)
+                    || seen[b[at + j] & 63])
+                return -1;
             else seen[b[at + j] & 63] = 1;
         cards += size;
         at += size;

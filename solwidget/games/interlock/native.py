@@ -16,12 +16,13 @@ only where it is the same search:
   cards, Kings alone to empty back piles) with safe moves played, at most the kernel's
   MAX_PILES piles, and a start with fewer than native_search.REDEALS_HELD redeals made
   (``holds``: the kernel counts them in 32 bits);
-- or, for a game with no stock (Love a Duck), the general InterlockFamilyExpander with
-  safe moves played (``_general``): then the kernel plays autoplay.py's safe moves and
-  keys.py's plain key (the uncovered back piles sorted), its groups are runs or Yukon
-  groups as the game says, and there is no dead-end test, no face-down card, no cell and
-  one deck, with foundations up from the Ace and the tableau down in alternating colours
-  (the safe moves' rule reads them);
+- or, for the other games of the family (Love a Duck, Guardian), the general
+  InterlockFamilyExpander with safe moves played (``_general``): the kernel then plays
+  autoplay.py's safe moves, keys.py's plain key (the uncovered back piles sorted) and
+  stock.py's walk of a stock that draws two cards or more with unlimited redeals (or no
+  stock), with runs or Yukon groups as the game says (not Yukon groups over face-down
+  cards), no cell and one deck, foundations up from the Ace and the tableau down in
+  alternating colours (the safe moves' rule reads them);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
@@ -48,7 +49,7 @@ from ...solver import native_search
 from ...solver.native_search import search_core
 from ...solver.stock import REDEAL, TURN
 from . import deadends
-from .expander import InterlockExpander, InterlockFamilyExpander
+from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
 
 NONE = 0xFF
 
@@ -77,6 +78,10 @@ def _mirrored() -> tuple:
         stock.play_bridge,
         stock.home_chains,
         stock.play_home,
+        stock.waste_plays,
+        stock.reachable_tops,
+        stock._walk,
+        *vars(stock._Wanted).values(),
         autoplay.settle,
         autoplay.safe_move,
         autoplay.is_safe,
@@ -115,27 +120,37 @@ def _same(now, then) -> bool:
 
 def _header(game, dead_in_c: bool) -> bytes:
     """pack_rules' first bytes: the piles, the cards, whether the dead-end test runs in C,
-    and the kind of successors: bit 0 the general ones (a game with no stock: ``_general``),
-    bit 1 Yukon groups."""
-    kind = int(game.stock_index is None) | int(game.group == "yukon") << 1
-    return bytes([len(game.pile_ids), game.card_count, int(dead_in_c), kind])
+    the kind of successors (bit 0 the general ones, ``_general``; bit 1 Yukon groups; bit 2
+    an empty back pile takes any card, as DeadEnds.any_to_empty reads it; bit 3 face-down
+    cards) and the cards a turn of the stock draws (0: no stock)."""
+    kind = (
+        int(not fast_path(game))
+        | int(game.group == "yukon") << 1
+        | int(game.empty_takes == "any") << 2
+        | int(bool(game.face_down_cards)) << 3
+    )
+    return bytes([len(game.pile_ids), game.card_count, int(dead_in_c), kind, game.draw])
 
 
 def _general(expander) -> bool:
     """Is ``expander`` the general InterlockFamilyExpander of a game the kernel searches as
-    it does (the module docstring): no stock, no dead-end test, the plain key and the safe
-    moves of autoplay.py, by rules those read?"""
+    it does (the module docstring): the plain key, the safe moves of autoplay.py and a
+    stock walked two cards a turn or more with unlimited redeals (or none), by rules those
+    read?"""
     game = expander.game
+    stock = game.stock_index is not None and game.waste_index is not None
     return (
         type(expander) is InterlockFamilyExpander
-        and game.stock_index is None
-        and game.waste_index is None
-        and expander.dead_ends is None
+        and not fast_path(game)
+        and (
+            (game.draw == 0 and not stock)
+            or (stock and game.draw >= 2 and game.redeals is None and expander.compress)
+        )
         and expander.bridge_moves is None
         and expander.plain
         and not expander.first_empty_only
-        and not game.face_down_cards
         and game.group in ("run", "yukon")
+        and not (game.group == "yukon" and game.face_down_cards)
         and game.build == Build(-1, "alternate")
         and game.foundation_start == ACE
     )
