@@ -78,7 +78,7 @@ FAMILIES = {
         ),
         Family(
             interchange_native,
-            ("triple_interchange", "quadruple_interchange", "unlimited", "single_interchange"),
+            ("triple_interchange", "quadruple_interchange", "unlimited", "single_interchange", "interchange"),
             deals=(2, 252, 1),
         ),
     )
@@ -101,7 +101,7 @@ def native_search_of(family, game, options=None, table_size=BIG, frontier_size=B
 
 # Deals whose random walks meet live positions, where deals 1-3 are dead from the start
 # (most Single Interchange deals are: a dead position has no successors to compare).
-WALKS = {"single_interchange": (28, 68, 82)}
+WALKS = {"single_interchange": (28, 68, 82), "interchange": (49, 71, 74)}
 
 
 @functools.cache

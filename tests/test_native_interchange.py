@@ -56,6 +56,13 @@ VARIANTS = {
     "native_ti_four_decks": ("triple_interchange", {"decks": 4, "piles": 9}),
 }
 GAMES = FAMILY + tuple(VARIANTS)
+# Interchange's one pass and a variant with two redeals: the general successors, in C too
+# (kernel.c's ``limit``); and one that turns three cards, which stays in Python.
+VARIANTS |= {
+    "native_two_redeals": ("interchange", {"redeals": 2}),
+    "native_one_pass_draw_three": ("interchange", {"draw": 3}),
+}
+ONE_PASS = ("interchange", "native_two_redeals")
 # Every weight the score reads at work, fractional (yet exact: multiples of 1/1024).
 FRACTIONAL = {
     "home": 6.5,
@@ -172,6 +179,46 @@ def test_the_python_dead_end_test_asked_from_c_gives_the_same_successors():
             assert asking.core.successors(position) == search.core.successors(position)
 
 
+@pytest.mark.parametrize("game_id", ONE_PASS)
+def test_the_general_successors_keys_and_dead_ends_are_pythons(game_id):
+    # no bridges: the waste's card as any card, its plays after turns (and after a redeal,
+    # while one is left), the plain key; rule S's dead ends once no redeal is left (deals
+    # 49, 71 and 74 are open at the deal; most deals are lost there)
+    needs_native()
+    game = load(game_id)
+    search = native_search(game)
+    counted = {"positions": 0, "children": 0, "turned": 0, "redealt": 0, "dead": 0}
+    for deal in (49, 71, 74):
+        expander, states = searched_positions(game_id, deal)
+        for state in states[:150]:
+            position = search.encode(state)
+            assert search.core.key(position) == expander.key(state)
+            verdict = expander.dead_ends.is_dead(state)
+            assert search.core.dead(position) == verdict, f"{game_id}: position {position.hex()}"
+            children, asked = c_successors(search, position)
+            assert (children, asked) == python_successors(search, state, ()), f"{game_id}: {position.hex()}"
+            counted["positions"] += 1
+            counted["children"] += len(children)
+            counted["turned"] += sum(moves[0].src == "stock" for moves, _, _ in children)
+            counted["redealt"] += sum(any(m.dst == "stock" for m in moves) for moves, _, _ in children)
+            counted["dead"] += verdict
+    if game_id == "interchange":
+        del counted["redealt"]  # none left
+    assert all(counted.values()), counted
+
+
+@pytest.mark.parametrize("game_id", ONE_PASS)
+def test_one_pass_searches_are_pythons_lost_and_open(game_id):
+    needs_native()
+    game = load(game_id)
+    statuses = []
+    for deal in (1, 5, 49, 71, 74):  # 1 (5 with two redeals) lost at the deal, the others open
+        in_c, in_python = solved_both_ways(game.deal(deal), native.NativeSearch, max_states=3000)
+        assert in_c == in_python
+        statuses.append(in_c.status)
+    assert "lost" in statuses and "unknown" in statuses
+
+
 # ------------------------------------------------------------------ whole searches
 
 
@@ -285,10 +332,18 @@ def test_the_compiled_search_runs_only_where_it_is_the_same_search():
         assert isinstance(
             native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
         )
+    for game_id in ONE_PASS:  # no bridges: the general successors, in C
+        game = load(game_id)
+        expander = profile_for(game).expander(game)
+        assert type(expander) is not InterchangeExpander
+        assert isinstance(
+            native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0), native.NativeSearch
+        )
+        assert compiled(game, {}, compress=False) is None, game_id  # its turns as moves
     nothing = sw.variant(
         "triple_interchange", id="native_ti_none", name="native ti none", empty="none"
     ).game()
-    for game in (load("interchange"), nothing):  # one pass: no bridges; no dead ends either
+    for game in (nothing, load("native_one_pass_draw_three")):  # no dead ends; three a turn
         expander = profile_for(game).expander(game)
         assert type(expander) is not InterchangeExpander
         assert native.NativeSearch.compiled_search(expander, None, 0.5, BIG, BIG, 0.0) is None, game.id
@@ -379,14 +434,14 @@ def rules_with(
     rules = bytearray(native.pack_rules(game))
     for at, value in (head or {}).items():
         rules[at] = value
-    hosts, at = [], 4
+    hosts, at = [], 5
     for _card in range(128):
         hosts.append(bytes(rules[at : at + 1 + rules[at]]))
         at += 1 + rules[at]
     for card, cards in (fits_on or {}).items():
         hosts[card] = bytes([len(cards)]) + cards
     rest = bytes(rules[at:])
-    packed = bytes(rules[:4]) + b"".join(hosts) + rest
+    packed = bytes(rules[:5]) + b"".join(hosts) + rest
     return packed[: len(packed) - cut]
 
 
@@ -410,8 +465,9 @@ def bad_constructions(game) -> dict:
             "fewer than 64 cards",
         ),
         "builds one short": (1, rules_with(game, cut=1), ValueError, size),
-        "cut in the hosts": (1, native.pack_rules(game)[:40], ValueError, "cut short"),
+        "cut in the hosts": (1, native.pack_rules(game)[:41], ValueError, "cut short"),  # between two cards
         "a key too long": (1, rules_with(game, {3: 250}), ValueError, "255 bytes"),
+        "a plain key too long": (1, rules_with(load("interchange"), {3: 238}), ValueError, "255 bytes"),
     }
 
 

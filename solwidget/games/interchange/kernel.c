@@ -27,6 +27,18 @@
  * joined by 0xff, 0xfe, the cells' part (none: empty), 0xfe, then each tableau pile's
  * cards and 0xff, these sorted as bytes; the stock and waste left out.
  *
+ * Interchange's one pass (and the variants that limit the redeals) has no bridges: its
+ * search is InterchangeFamilyExpander's, the general successors (``limit``, the redeals
+ * allowed, 0 or more; the bridged games have -1, unlimited): moves.py's plans(every=True)
+ * with PatienceExpander._moves' key-equal duplicates skipped (a card to the first empty
+ * foundation, a run to the first empty pile and never a whole pile there), the waste's card
+ * played as any card, then stock.py's waste plays (_draw_one: each card turning can bring
+ * up, played where PatienceExpander._targets lets it go, after a redeal while one is left),
+ * each child settled (autoplay.py: the same safe moves as the bridged games'), and
+ * patience_key's plain key (the foundations' and the sorted tableau's parts, the tableau's
+ * joined, then the stock, the waste and the redeals made). Its dead-end test adds rule S
+ * (reductions.py) once no redeal is left.
+ *
  * A node's moves are 16-bit codes: TURNS | k for k turns of the stock, REDEAL, or
  * (source << 9) | (destination << 4) | cards for a move between piles; native.py maps
  * them back to the engine's Move objects (line()).
@@ -63,6 +75,7 @@ typedef struct {
     int decks, total;
     double w_home, w_block, w_urgent, w_buried, w_down, w_empty, w_reserve, w_unsorted;
     int slot;                         /* bytes of an encoded position, at most */
+    int limit;                        /* -1: the bridged successors; else the general ones, these redeals allowed */
 } Rules;
 
 /* The piles but the stock and waste: a foundation as c[f][0], its top (len 0 or 1). */
@@ -230,7 +243,44 @@ static int tableau_part_two(const Rules *R, const Pos *p, const int *before, int
     return packed(R, p, order, k);
 }
 
-static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
+/* patience_key's plain key (the general successors): the head, the tableau piles sorted as
+ * their bytes alone (a prefix first) and joined by 0xff, then 0xfe, the stock as it lies
+ * (the reserve's cards past the waste, from the bottom, face down), 0xff, the waste, 0xfe
+ * and the redeals made (one byte: bytes(State.extra)). */
+static int plain_key(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *k) {
+    uint8_t *start = k;
+    k += head_of(R, p, k);
+    int order[MAXP];
+    for (int i = 0; i < R->nt; i++) {
+        int t = R->T0 + i, j = i;
+        while (j > 0) {
+            int u = order[j - 1], lu = p->len[u], lt = p->len[t], m = lu < lt ? lu : lt, c = 0;
+            for (int x = 0; x < m && !c; x++) c = p->c[u][x] - p->c[t][x];
+            if (c < 0 || (!c && lu <= lt)) break;
+            order[j] = u;
+            j--;
+        }
+        order[j] = t;
+    }
+    for (int i = 0; i < R->nt; i++) {
+        if (i) *k++ = 0xff;
+        memcpy(k, p->c[order[i]], p->len[order[i]]);
+        k += p->len[order[i]];
+    }
+    *k++ = 0xfe;
+    for (int i = rv->olen - 1; i >= rv->now; i--) *k++ = rv->order[i] | FACE_DOWN;
+    *k++ = 0xff;
+    memcpy(k, rv->order, rv->now);
+    k += rv->now;
+    *k++ = 0xfe;
+    *k++ = (uint8_t)rv->redeals;
+    memset(k, 0, 8);
+    return (int)(k - start);
+}
+
+/* _cycle_key's bytes (the bridged successors), else the plain key. */
+static int key_of(const Rules *R, const Pos *p, const Reserve *rv, uint8_t *k) {
+    if (R->limit >= 0) return plain_key(R, p, rv, k);
     int n = head_of(R, p, k);
     return n + tableau_part(R, p, k + n);
 }
@@ -476,6 +526,114 @@ static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
     return (needed & ~homeable) != 0;
 }
 
+/* _sweep: rule L for the tableau, one pass over the piles, each bound lowered to the lowest
+ * card found to leave (``bound``, ``asked`` and ``hosts`` updated). Its answers: whether a
+ * bound fell, the types found on top (added to *on_top) and whether a pile may now empty. */
+static int sweep(int nt, uint8_t (*col)[MAXH], uint8_t (*run)[MAXH], uint64_t (*tops)[MAXH + 1], int *bound,
+                 int *asked, uint64_t *hosts, uint64_t homeable, uint64_t available, uint64_t *on_top,
+                 int *emptied) {
+    int lowered = 0;
+    for (int k = 0; k < nt; k++) {
+        int b = bound[k];
+        if (!b || (asked[k] && !((homeable >> col[k][b - 1] & 1) || (available & hosts[k])))) continue;
+        int i = b - 1;                                   /* _lowest_leaver */
+        uint64_t h = 0;
+        while (i >= 0 && i + run[k][i] >= b - 1) {
+            int c = col[k][i];
+            if ((i == b - 1 && (homeable >> c & 1)) || (available >> (c + 1) & 1)) { b = i; h = 0; }
+            else h |= 2ull << c;
+            i--;
+        }
+        hosts[k] = h; asked[k] = 1;
+        if (b < bound[k]) {
+            bound[k] = b;
+            *on_top |= tops[k][b ? b - 1 : 0];
+            lowered = 1;
+            *emptied |= !b;
+        }
+    }
+    return lowered;
+}
+
+/* _pile_leaves: rule S's pile's top cards that may leave, home or onto a host, taken off
+ * ``standing`` (``*n`` cards); the mask of their types. */
+static uint64_t pile_leaves(const uint8_t *standing, int *n, uint64_t homeable, uint64_t available) {
+    uint64_t gone = 0;
+    while (*n && ((homeable >> standing[*n - 1] & 1) || (available >> (standing[*n - 1] + 1) & 1)))
+        gone |= 1ull << standing[--*n];
+    return gone;
+}
+
+/* reductions.DeadEnds.is_dead once no redeal is left (rule S): the stock and waste are one
+ * pile, turned a level at a time (one card a turn: a level a card), whose cards leave from
+ * its top only; the same relaxation otherwise, step for step as reductions.py takes it. */
+static int is_dead_piled(const Rules *R, const Pos *p, const Reserve *rv) {
+    uint8_t col[MAXP][MAXH], run[MAXP][MAXH], piled[MAXR + 1], standing[MAXR + 1];
+    uint64_t tops[MAXP][MAXH + 1], hosts[MAXP];
+    int bound[MAXP], asked[MAXP], nt = R->nt;
+    uint64_t tableau = 0, in_pile = 0;
+    for (int k = 0; k < nt; k++) {
+        int t = R->T0 + k, n = p->len[t];
+        for (int i = 0; i < n; i++) col[k][i] = p->c[t][i] & 63;
+        tops[k][n] = 0;
+        if (n) run[k][n - 1] = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            tops[k][i] = tops[k][i + 1] | 1ull << col[k][i];
+            if (i < n - 1) run[k][i] = (col[k][i + 1] == col[k][i] - 1 && (col[k][i] & 15) > 1) ? run[k][i + 1] + 1 : 0;
+        }
+        tableau |= tops[k][0];
+        bound[k] = n;
+        asked[k] = 0;
+    }
+    for (int i = 0; i < rv->olen; i++) { piled[i] = rv->order[i] & 63; in_pile |= 1ull << piled[i]; }
+    uint64_t ready = ready_of(R, p), needed = tableau | in_pile;
+    if (needed & ~homeable_of(ready, needed)) return 1;
+    uint64_t room = 0;
+    for (int k = 0; k < nt; k++)
+        if (!bound[k]) {
+            if (R->any_to_empty) return 0;
+            room = R->room;
+        }
+    uint64_t exposed = 0, left = 0, homeable = 0, available = 0, read_h = 0, read_a = 0, masks_x = 0, masks_room = 0;
+    for (int k = 0; k < nt; k++) if (bound[k]) exposed |= tops[k][bound[k] - 1];
+    int ns = 0, turned = 0, last = rv->olen, read = 0, masked = 0;
+    for (int level = rv->now; level <= last; level++) {       /* _levels, one card a turn */
+        while (turned < level) standing[ns++] = piled[turned++];
+        left |= pile_leaves(standing, &ns, homeable, available);
+        if (!(ns || level == last)) continue;
+        if (masked && (exposed | left) == masks_x && room == masks_room && read && homeable == read_h
+                && available == read_a)
+            continue;
+        for (;;) {
+            masked = 1; masks_x = exposed | left; masks_room = room;
+            homeable = homeable_of(ready, exposed | left);
+            int most = 0;
+            for (int k = 0; k < nt; k++) if (bound[k] > most) most = bound[k];
+            if (!(needed & ~homeable) && most <= 1) return 0;
+            available = available_of(available | exposed | room, left);
+            int waiting = ns;
+            left |= pile_leaves(standing, &ns, homeable, available);
+            int changed = ns < waiting;
+            if (!(ns || level == last)) break;
+            if (!read || homeable != read_h || available != read_a) {
+                read = 1; read_h = homeable; read_a = available;
+                uint64_t on_top = 0;
+                int emptied = 0;
+                changed |= sweep(nt, col, run, tops, bound, asked, hosts, homeable, available, &on_top, &emptied);
+                if (emptied) {
+                    if (R->any_to_empty) return 0;
+                    room = R->room;
+                }
+                exposed |= on_top;
+            }
+            if (!changed) break;
+        }
+    }
+    if (ns) return 1;
+    for (int k = 0; k < nt; k++) if (bound[k] > 1) return 1;
+    return (needed & ~homeable) != 0;
+}
+
 /* ------------------------------------------------------------------ the successors */
 
 /* One expansion: the parent (its piles changed in place for a child and put back), and
@@ -509,7 +667,7 @@ static int settled_child(Search *S, Ex *x, const Pos *q0, const Reserve *r0, con
     int bad = settle(R, &q, &r, codes, &nc);
     if (bad) return bad;
     uint8_t key[KEYBUF];
-    int ok = loop_admit(S->L, key, key_of(R, &q, key));
+    int ok = loop_admit(S->L, key, key_of(R, &q, &r, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, &q, &r, codes, nc, score(R, &q, &r));
 }
@@ -523,7 +681,7 @@ static int homed_child(Search *S, Ex *x, const Pos *q, const Reserve *rq, const 
         if (q->len[t] && is_safe(safe, q->c[t][q->len[t] - 1])) asked = 0;
     if (!asked) return settled_child(S, x, q, rq, codes, nc);
     uint8_t key[KEYBUF];
-    int ok = loop_admit(S->L, key, key_of(R, q, key));
+    int ok = loop_admit(S->L, key, key_of(R, q, rq, key));
     if (ok <= 0) return ok < 0 ? -2 : 0;
     return push_scored(S, x, q, rq, codes, nc, score(R, q, rq));
 }
@@ -734,7 +892,156 @@ static int successors(Search *S, Ex *x) {
     return 0;
 }
 
+/* The reserve after the card at ``i`` of its order, turned to the top of the waste, leaves
+ * it: ``now`` cards then lie on the waste. */
+static void without(Reserve *r, int i) {
+    memmove(r->order + i, r->order + i + 1, r->olen - i - 1);
+    r->olen--;
+    r->now = i;
+}
+
+/* PatienceExpander._targets of a card off the waste, in its order: its foundations (an Ace
+ * the first empty one), then each tableau pile it fits, the first empty one where an empty
+ * pile takes it. */
+static int targets(const Rules *R, const Pos *p, int card, int first_f, int first_t, uint8_t *out) {
+    int n = 0;
+    for (int f = R->F0; f < R->F0 + R->nf; f++)
+        if ((card & 15) == 1 ? f == first_f : p->len[f] && p->c[f][0] == card - 1) out[n++] = (uint8_t)f;
+    for (int t = R->T0; t < R->T0 + R->nt; t++)
+        if (p->len[t] ? R->fits[p->c[t][p->len[t] - 1]][card] : t == first_t && R->empty_takes[card])
+            out[n++] = (uint8_t)t;
+    return n;
+}
+
+/* The card off the waste of reserve ``r`` (its ``now`` cards on the waste, the top one
+ * taken) played to each of ``places``, after ``codes``: each child settled and asked. */
+static int waste_children(Search *S, Ex *x, const Reserve *r, int card, const uint8_t *places, int n,
+                          uint16_t *codes, int nc) {
+    const Rules *R = &S->R;
+    Pos q;
+    for (int i = 0; i < n; i++) {
+        int dst = places[i];
+        copy_pos(R, &q, &x->p);
+        if (dst < R->T0) { q.c[dst][0] = (uint8_t)card; q.len[dst] = 1; }
+        else {
+            if (q.len[dst] >= MAXH) return -3;
+            q.c[dst][q.len[dst]++] = (uint8_t)card;
+        }
+        codes[nc] = PLAY(R->W, dst, 1);
+        int bad = settled_child(S, x, &q, r, codes, nc + 1);
+        if (bad || x->won >= 0) return bad;
+    }
+    return 0;
+}
+
+/* InterchangeFamilyExpander._settled_moves, the general successors (``limit`` >= 0), in
+ * its order: moves.py's plans(every=True) less PatienceExpander._moves' duplicates (tableau
+ * tops home, the waste's card home, runs between tableau piles by source, destination and
+ * count, the waste's card to the tableau), then stock.py's waste_plays (_draw_one); each
+ * child settled, then asked. 0, or as successors. */
+static int general_successors(Search *S, Ex *x) {
+    const Rules *R = &S->R;
+    Pos *p = &x->p;
+    const Reserve *rv = &x->rv;
+    int first_f = -1, first_t = -1, bad;
+    for (int f = R->F0; f < R->F0 + R->nf; f++) if (!p->len[f]) { first_f = f; break; }
+    for (int t = R->T0; t < R->T0 + R->nt; t++) if (!p->len[t]) { first_t = t; break; }
+    uint16_t codes[MAXCODES];
+    uint8_t places[MAXP];
+    Pos q;
+    Reserve r;
+    int top = rv->now ? rv->order[rv->now - 1] : -1;
+    for (int t = R->T0; t <= R->T0 + R->nt; t++) {          /* home: the tableau, then the waste */
+        int waste = t == R->T0 + R->nt;
+        if (waste ? top < 0 : !p->len[t]) continue;
+        int card = waste ? top : p->c[t][p->len[t] - 1];
+        if (card & FACE_DOWN) continue;
+        for (int f = R->F0; f < R->F0 + R->nf; f++) {
+            if ((card & 15) == 1 ? f != first_f : !(p->len[f] && p->c[f][0] == card - 1)) continue;
+            copy_pos(R, &q, p);
+            copy_reserve(&r, rv);
+            q.c[f][0] = (uint8_t)card; q.len[f] = 1;
+            if (waste) without(&r, r.now - 1);
+            else take(&q, t, 1);
+            codes[0] = PLAY(waste ? R->W : t, f, 1);
+            if ((bad = settled_child(S, x, &q, &r, codes, 1)) || x->won >= 0) return bad;
+        }
+    }
+    uint8_t takes[128][MAXP], ntakes[128];           /* runs on the tableau */
+    memset(ntakes, 0, sizeof ntakes);
+    for (int d = R->T0; d < R->T0 + R->nt; d++) {
+        if (!p->len[d]) continue;
+        int under = p->c[d][p->len[d] - 1];
+        for (int i = 0; i < R->nfits[under]; i++) { int c = R->fits_on[under][i]; takes[c][ntakes[c]++] = (uint8_t)d; }
+    }
+    for (int src = R->T0; src < R->T0 + R->nt; src++) {
+        int size = p->len[src], run = run_length(R, p, src);
+        if (!size) continue;
+        uint8_t found[MAXP * MAXH][2];
+        int nf = 0;
+        for (int n = 1; n <= run; n++) {
+            int card = p->c[src][size - n];
+            for (int i = 0; i < ntakes[card]; i++)
+                if (takes[card][i] != src) { found[nf][0] = takes[card][i]; found[nf][1] = (uint8_t)n; nf++; }
+        }
+        if (first_t >= 0) {
+            int most = run < size - 1 ? run : size - 1;
+            for (int n = 1; n <= most; n++)
+                if (R->empty_takes[p->c[src][size - n]]) { found[nf][0] = (uint8_t)first_t; found[nf][1] = (uint8_t)n; nf++; }
+        }
+        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        for (int i = 0; i < nf; i++) {
+            int dst = found[i][0], n = found[i][1];
+            if (p->len[dst] + n > MAXH) return -3;
+            copy_pos(R, &q, p);
+            memcpy(q.c[dst] + q.len[dst], q.c[src] + size - n, n);
+            q.len[dst] += (uint8_t)n;
+            take(&q, src, n);
+            codes[0] = PLAY(src, dst, n);
+            if ((bad = settled_child(S, x, &q, rv, codes, 1)) || x->won >= 0) return bad;
+        }
+    }
+    if (top >= 0) {                                  /* the waste's card to the tableau */
+        copy_reserve(&r, rv);
+        without(&r, r.now - 1);
+        int n = 0;
+        for (int t = R->T0; t < R->T0 + R->nt; t++)
+            if (p->len[t] ? R->fits[p->c[t][p->len[t] - 1]][top] : t == first_t && R->empty_takes[top])
+                places[n++] = (uint8_t)t;
+        if ((bad = waste_children(S, x, &r, top, places, n, codes, 0)) || x->won >= 0) return bad;
+    }
+    for (int on = rv->now + 1; on <= rv->olen; on++) {   /* _draw_one: turned up, then played */
+        int card = rv->order[on - 1], n = targets(R, p, card, first_f, first_t, places);
+        if (!n) continue;
+        copy_reserve(&r, rv);
+        without(&r, on - 1);
+        codes[0] = (uint16_t)(TURNS | (on - rv->now));
+        if ((bad = waste_children(S, x, &r, card, places, n, codes, 1)) || x->won >= 0) return bad;
+    }
+    if (rv->redeals >= (uint32_t)R->limit) return 0;
+    int lead = 0;                                    /* a redeal, the stock turned through first */
+    if (rv->now != rv->olen) codes[lead++] = (uint16_t)(TURNS | (rv->olen - rv->now));
+    codes[lead++] = REDEAL;
+    for (int on = 1; on < rv->now; on++) {
+        int card = rv->order[on - 1], n = targets(R, p, card, first_f, first_t, places);
+        if (!n) continue;
+        copy_reserve(&r, rv);
+        r.redeals++;
+        without(&r, on - 1);
+        codes[lead] = (uint16_t)(TURNS | on);
+        if ((bad = waste_children(S, x, &r, card, places, n, codes, lead + 1)) || x->won >= 0) return bad;
+    }
+    return 0;
+}
+
 static int is_dead(const Rules *R, const Pos *p, const Reserve *rv);
+
+/* DeadEnds.is_dead: rule S once no redeal is left (_waste_is_a_pile), else every reserve
+ * card within reach. */
+static int dead_test(const Rules *R, const Pos *p, const Reserve *rv) {
+    if (R->limit >= 0 && rv->redeals >= (uint32_t)R->limit) return is_dead_piled(R, p, rv);
+    return is_dead(R, p, rv);
+}
 
 /* reductions.DeadEnds.is_dead of the popped position (``slot``, still readable): here, or
  * the test called back in its place (the loop's dead_hook), or none in a probe that skips
@@ -746,7 +1053,7 @@ static int dead_end(Search *S, Ex *x, const uint8_t *slot) {
         int dead = L->dead_hook(L->hook_arg, slot);
         return dead < 0 ? -2 : dead;
     }
-    return is_dead(&S->R, &x->p, &x->rv);
+    return dead_test(&S->R, &x->p, &x->rv);
 }
 
 /* InterchangeExpander.scored on a live position: its children pushed. 0, or as successors. */
@@ -763,14 +1070,14 @@ static int children(Search *S, Ex *x, uint32_t node, uint32_t depth) {
         x->core += x->part[t];
         x->empty += !x->p.len[t];
     }
-    return successors(S, x);
+    return R->limit >= 0 ? general_successors(S, x) : successors(S, x);
 }
 
 /* The loop's KeyOf (pooled proofs): the key of an encoded position. */
 static int key_of_slot(void *S, const uint8_t *slot, uint8_t *key) {
     Pos p; Reserve rv;
     decode(&((Search *)S)->R, slot, &p, &rv);
-    return key_of(&((Search *)S)->R, &p, key);
+    return key_of(&((Search *)S)->R, &p, &rv, key);
 }
 
 /* _Search.expand_next with InterchangeExpander.scored: the won node, EXPANDED if none,
@@ -803,20 +1110,23 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
 
 /* ------------------------------------------------------------------ the kernel's table */
 
-/* The rules, as native.py's pack_rules packs them: 4 bytes (foundations, tableau piles,
- * decks, cards; the piles are the foundations, then the tableau, then the stock and the
- * waste); by card, 128 of them, the cards that fit on it, their count first, in the order
+/* The rules, as native.py's pack_rules packs them: 5 bytes (foundations, tableau piles,
+ * decks, cards, and the successors: 255 the bridged ones, else the general ones with that
+ * many redeals allowed; the piles are the foundations, then the tableau, then the stock and
+ * the waste); by card, 128 of them, the cards that fit on it, their count first, in the order
  * InterchangeExpander takes them; empty_takes, 128 bytes; builds, 128 x 128 bytes (the
  * build's fits, read by the unsorted weight). The weights: the 8 of heuristics.py (home,
  * blockers, urgent, buried, down, empty, reserve, unsorted). */
 static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
     Rules *R = &((Search *)context)->R;
-    if (size < 4) return "search_core: interchange rules of 4 bytes at least";
+    if (size < 5) return "search_core: interchange rules of 5 bytes at least";
     int nf = b[0], nt = b[1], decks = b[2], total = b[3];
+    R->limit = b[4] == 255 ? -1 : b[4];
     if (nf < 1 || nt < 1 || nf + nt + 2 > MAXP) return "search_core: 1 to 30 foundations and tableau piles";
     if (decks < 1 || total < 1 || total > MAXR || total + nf + nt + 1 > 255 || nf > 4 * decks)
         return "search_core: a key must fit in 255 bytes";
-    size_t at = 4;
+    if (R->limit >= 0 && total + nf + nt + 4 > 255) return "search_core: a key must fit in 255 bytes";
+    size_t at = 5;
     for (int under = 0; under < 128; under++) {
         if (at >= size) return "search_core: interchange rules cut short";
         int n = b[at++];
@@ -901,7 +1211,7 @@ static int dead_position(void *context, const uint8_t *slot) {
     const Rules *R = &((const Search *)context)->R;
     Pos p; Reserve rv;
     decode(R, slot, &p, &rv);
-    return is_dead(R, &p, &rv);
+    return dead_test(R, &p, &rv);
 }
 
 static const KernelLimit limits[] = {{"MAX_PILES", MAXP}, {"MAX_PILE", MAXH}, {"MAX_CARDS", MAXR}, {NULL, 0}};

@@ -9,14 +9,16 @@ what an empty pile takes, where each kind of pile lies, how many decks) and from
 score's weights. It runs only where it is the same search:
 
 - the expander is ``InterchangeExpander`` (expander.fast_path: every game of the family but
-  Interchange's one pass, and the variants of their shape), plays safe moves, tests dead
-  ends with reductions.py's ``DeadEnds`` (kernel.c's is_dead is its twin; DeadEnds' rule S,
-  for a reserve with no redeal left, never applies where redeals are unlimited, and is not
-  written there), and the game's piles lie as kernel.c reads them (the foundations, the
-  tableau, the stock, the waste; no cells) within its bounds (a key of at most 255 bytes),
-  and so does every position the search reaches from the one it starts at (``holds``: a
-  tableau pile of at most MAX_PILE cards, fewer than native_search.REDEALS_HELD redeals
-  made);
+  Interchange's one pass, and the variants of their shape), or, for Interchange's one pass
+  and the variants that limit the redeals, the general ``InterchangeFamilyExpander``
+  (``_general``: one card a turn, the tableau piles alike, kernel.c's general successors),
+  plays safe moves, tests dead ends with reductions.py's ``DeadEnds`` (kernel.c's is_dead
+  and is_dead_piled are its twins, the second rule S's, once no redeal is left), and the
+  game's piles lie as kernel.c reads them (the foundations, the tableau, the stock, the
+  waste; no cells) within its bounds (a key of at most 255 bytes), and so does every
+  position the search reaches from the one it starts at (``holds``: a tableau pile of at
+  most MAX_PILE cards, fewer than native_search.REDEALS_HELD redeals made, and fewer than
+  256 where the plain key writes them);
 - every weight the score reads (not ``cells`` nor ``covered``: no free cells, no pile
   covers another) is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
@@ -43,7 +45,7 @@ from ...solver import native_search
 from ...solver.native_search import search_core
 from ...solver.stock import REDEAL, TURN, hosts_in_order
 from . import reductions
-from .expander import InterchangeExpander
+from .expander import InterchangeExpander, InterchangeFamilyExpander, fast_path
 
 KERNEL = "interchange"
 TURNS, REDEAL_CODE = 0x8000, 0x4000  # kernel.c's move codes (its header comment)
@@ -110,10 +112,15 @@ def longest_run(game) -> int | None:
 @functools.lru_cache(maxsize=8)
 def pack_rules(game) -> bytes:
     """What kernel.c plays by, packed from ``game`` (its ``load``): the foundations, tableau
-    piles, decks and cards; the cards that go on each card, their count first (in the order
+    piles, decks and cards, and the successors (the redeals allowed, for the general ones;
+    255 for the bridged ones); the cards that go on each card, their count first (in the order
     InterchangeExpander takes them: ascending, stock.hosts_in_order), the cards an empty
     tableau pile takes, and the build's fits as the unsorted weight reads them (face-down cards too)."""
-    head = bytes([len(game.foundation_indices), len(game.tableau_indices), game.decks, game.card_count])
+    general = not fast_path(game)  # the redeals allowed (_general), or 255: the bridged successors
+    limit = game.redeals if general else 255
+    head = bytes(
+        [len(game.foundation_indices), len(game.tableau_indices), game.decks, game.card_count, limit]
+    )
     fits_on = b"".join(bytes([len(hosts), *hosts]) for hosts in hosts_in_order(game))
     empty_takes = bytes(bool(game.generator.empty_takes[card]) for card in range(128))
     fits = game.build.fits
@@ -157,6 +164,24 @@ def decode(game, data: bytes) -> State:
     return State(game, tuple(piles), (int.from_bytes(data[at : at + 4], "little"),))
 
 
+def _general(expander) -> bool:
+    """Is ``expander`` the general InterchangeFamilyExpander of a game kernel.c searches as
+    it does: one card a turn with the redeals limited (fewer than 255), its turns folded
+    into the plays they serve, the tableau piles alike (a run to the first empty pile) and
+    the plain key? kernel.c's general successors are that expander's."""
+    game = expander.game
+    return (
+        type(expander) is InterchangeFamilyExpander
+        and not fast_path(game)
+        and expander.compress
+        and expander.bridge_moves is None
+        and expander.first_empty_only
+        and game.draw == 1
+        and game.redeals is not None
+        and game.redeals < 255
+    )
+
+
 class NativeSearch(native_search.NativeSearch):
     """search.py's ``_Search`` for an InterchangeExpander, run by kernel.c: the same
     expansions. ``python_dead_ends``: ask the expander's own dead-end test (reductions.py)
@@ -167,11 +192,12 @@ class NativeSearch(native_search.NativeSearch):
 
     @classmethod
     def accepts(cls, expander, explore) -> bool:
-        """An InterchangeExpander that plays safe moves, with reductions.py's dead-end test
-        (kernel.c's is_dead is its twin), a game kernel.c holds (``fits_core``), exploring
-        less than every pop."""
+        """An InterchangeExpander, or the general expander of a game whose redeals are
+        limited (``_general``), that plays safe moves, with reductions.py's dead-end test
+        (kernel.c's is_dead and is_dead_piled are its twins), a game kernel.c holds
+        (``fits_core``), exploring less than every pop."""
         return (
-            type(expander) is InterchangeExpander
+            (type(expander) is InterchangeExpander or _general(expander))
             and expander.autoplay
             and type(expander.dead_ends) is reductions.DeadEnds
             and fits_core(expander.game)
@@ -186,7 +212,7 @@ class NativeSearch(native_search.NativeSearch):
         game = expander.game
         self._game = game
         self._index = game.index_of
-        self._move = expander._run_move  # (source, destination, cards) -> Move
+        self._move = game.generator.run_move  # (source, destination, cards) -> Move
         self._python_dead_ends = python_dead_ends
         super().__init__(expander, weights, depth_weight, table_size, frontier_size, explore)
 
@@ -198,7 +224,9 @@ class NativeSearch(native_search.NativeSearch):
         return lambda data: is_dead(decode(game, data))
 
     def holds(self, state) -> bool:
-        return holds(self._game, state)
+        """``holds``; and, with the redeals limited, a count of them that the plain key
+        writes in one byte."""
+        return holds(self._game, state) and (self._game.redeals is None or state.extra[0] < 256)
 
     def encode(self, state) -> bytes:
         """A position as kernel.c keeps it (a State: the redeals made are in it too)."""
