@@ -8,6 +8,9 @@
         the peak is within it
     .venv/bin/python benchmarks/bench_memory.py --minutes 1 --games guardian triple_interchange --jobs 2
         two games, a minute each, two children at a time
+    .venv/bin/python benchmarks/bench_memory.py --minutes 10 --games guardian --python-search
+        the same search in Python (as without a compiler), whose positions cost more than the
+        frontier's size reckons: the solver's reading of its resident memory holds it
 
 A child process a solve, so that each peak is that solve's alone: the interpreter, the games
 and the search, nothing left over from another. A peak within the bound after a short run says
@@ -45,7 +48,10 @@ CHILD = """
 import json, sys, time
 import solwidget as sw
 from solwidget.solver import search
+from solwidget.solver.profile import profile_for
 game, deal, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+if sys.argv[4] == "python":  # the profile offers no compiled search: search.py's runs
+    profile_for(sw.load_game(game)).compiled_search = lambda *options: None
 began = time.perf_counter()
 result = sw.solve(sw.load_game(game).deal(deal), max_states=None, max_seconds=seconds)
 peak = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmHWM"))
@@ -54,10 +60,12 @@ print(json.dumps({"status": result.status, "expanded": result.progress.expanded,
 """
 
 
-def measure(game: str, deal: int, minutes: float) -> dict:
-    """One solve in a child process: its status, positions expanded, minutes and peak RSS."""
+def measure(game: str, deal: int, minutes: float, python_search: bool = False) -> dict:
+    """One solve in a child process (the search in Python with ``python_search``): its
+    status, positions expanded, minutes and peak RSS."""
+    search = "python" if python_search else "compiled"
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, game, str(deal), str(60 * minutes)],
+        [sys.executable, "-c", CHILD, game, str(deal), str(60 * minutes), search],
         capture_output=True,
         text=True,
         check=False,
@@ -82,9 +90,14 @@ def main(argv=None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0, help="the budget of each solve")
     parser.add_argument("--games", nargs="+", default=list(HARDEST), choices=list(HARDEST))
     parser.add_argument("--jobs", type=int, default=1, help="children at a time (at most the cores)")
+    parser.add_argument(
+        "--python-search", action="store_true", help="the search in Python, not the family's in C"
+    )
     args = parser.parse_args(argv)
     if args.minutes <= 0 or args.jobs < 1:
         parser.error("--minutes must be above 0 and --jobs at least 1")
+    if args.python_search:
+        print("the searches in Python, as without a compiler (--python-search)")
     print(
         f"{'game':22s} {'deal':>5s} {'minutes':>7s} {'expanded':>11s} {'status':8s} "
         f"{'peak RSS':>11s} {'bound':>9s}",
@@ -93,7 +106,7 @@ def main(argv=None) -> int:
     began = time.perf_counter()
     over = 0
     with ThreadPoolExecutor(args.jobs) as pool:
-        for r in pool.map(lambda g: measure(g, HARDEST[g], args.minutes), args.games):
+        for r in pool.map(lambda g: measure(g, HARDEST[g], args.minutes, args.python_search), args.games):
             print(row(r), flush=True)
             over += "error" in r or r["peak"] > r["bound"]
     print(
