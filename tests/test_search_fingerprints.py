@@ -26,7 +26,7 @@ FINGERPRINTS = {
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
-    "love_a_duck": "9612fa2e9942",
+    "love_a_duck": "5da36c3b34ba",
     "guardian": "1f9127f47c14",
     "mutated": "b3be764ae8eb",
 }

@@ -13,6 +13,7 @@ from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.games.interlock.expander import InterlockExpander, InterlockFamilyExpander, fast_path
 from solwidget.solver import autoplay, stock
 from solwidget.solver.expand import PatienceExpander
+from solwidget.solver.profile import profile_for
 from solwidget.solver.stock import is_turn
 
 GAME = sw.load_game("interlock")
@@ -643,6 +644,7 @@ def test_love_a_duck_s_key_sorts_the_uncovered_back_piles():
 def test_love_a_duck_same_answers_with_and_without_sorted_back_piles(monkeypatch):
     """Exhaustive searches of small endgames: sorting the uncovered back piles in the plain
     key changes no answer, and merges positions in some loss proofs."""
+    _duck_without_dead_ends(monkeypatch)
     starts = [duck_position(seed) for seed in range(40)]
     results = [sw.solve(state, max_states=20_000) for state in starts]
     monkeypatch.setattr(interlock_expander, "backs_uncovered", lambda game: None)
@@ -652,3 +654,54 @@ def test_love_a_duck_same_answers_with_and_without_sorted_back_piles(monkeypatch
     assert {r.status for r in results} == {"won", "lost"}
     merged = [r.progress.expanded < p.progress.expanded for r, p in zip(results, plain) if r.status == "lost"]
     assert sum(merged) >= 3, merged
+
+
+def _duck_without_dead_ends(monkeypatch):
+    monkeypatch.setattr(deadends, "applies", lambda game: False)
+
+
+def test_love_a_duck_gets_the_dead_ends():
+    assert deadends.applies(DUCK)
+    assert profile_for(DUCK).lemmas(DUCK)["dead ends"]
+
+
+# Love a Duck endgames whose searches end within 20,000 expansions without the dead-end test.
+DUCK_SEEDS = range(200)
+
+
+def test_love_a_duck_endgames_found_dead_are_lost_without_the_test(monkeypatch):
+    # Yukon groups: the relaxation reads only that cards leave a pile from its top, a card
+    # leaving the one under it as the head of the group that moves (or home), and where a
+    # group's head may go; dead by the plain closure or by a split, each such endgame is
+    # lost when searched to its end without the test
+    dead_ends = DeadEnds(DUCK)
+    starts = [duck_position(seed, (9, 16)) for seed in DUCK_SEEDS]
+    dead = [state for state in starts if dead_ends.is_dead(state, every_split=True)]
+    _duck_without_dead_ends(monkeypatch)
+    answers = [sw.solve(state, max_states=20_000).status for state in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 30, answers
+
+
+def test_no_position_of_a_love_a_duck_winning_line_is_dead(monkeypatch):
+    # the wins found without the test, checked position by position under every split and
+    # under splits nested two deep (the search's start)
+    dead_ends = DeadEnds(DUCK)
+    starts = [DUCK.deal(n) for n in (1, 2, 3, 5)] + [duck_position(seed, (9, 16)) for seed in DUCK_SEEDS]
+    _duck_without_dead_ends(monkeypatch)
+    won = 0
+    for start in starts:
+        result = sw.solve(start, max_states=20_000)
+        if result.status != "won":
+            continue
+        won += 1
+        state = start
+        for move in (*result.moves, None):
+            piles = state.piles
+            assert not dead_ends.is_dead(state, every_split=True), (DUCK.to_dict(start), move)
+            assert not dead_ends._dead_under(piles, (), 2, dead_ends._start(piles)), (
+                DUCK.to_dict(start),
+                move,
+            )
+            if move is not None:
+                state = state.play(move)
+    assert won >= 60, won

@@ -99,7 +99,7 @@ from operator import not_
 from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.patience import Build
 from ...engine.state import Piles
-from .rules import Guardian, Interlock
+from .rules import Guardian, Interlock, LoveADuck
 
 TWIN = 0x30  # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
@@ -114,16 +114,26 @@ FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
 def applies(game) -> bool:
-    """Interlock and Guardian: every pile dealt a run (one card each; Love a Duck's front
-    piles are not runs), runs only (a Yukon group breaks the bottom card rule), one deck, no
-    cells; and the rules the events above read: the tableau builds down in alternating
-    colours (a card's hosts), an empty back pile takes a King (S), or any card (Guardian),
-    foundations build up from the Ace (H). Face-down cards (Guardian's) lie only in covered
-    piles, which give and take no cards, and turn up as their pile is uncovered: the
-    relaxation reads them face up."""
+    """The family's games (Interlock, Love a Duck, Guardian): runs or Yukon groups (below),
+    one deck, no cells; and the rules the events above read: the tableau builds down in
+    alternating colours (a card's hosts), an empty back pile takes a King (S), or any card
+    (Guardian), foundations build up from the Ace (H). Face-down cards (Guardian's) lie only
+    in covered piles, which give and take no cards, and turn up as their pile is uncovered:
+    the relaxation reads them face up.
+
+    Yukon groups (Love a Duck: any face-up cards move together if the first fits) and piles
+    dealt out of order (Love a Duck's front piles) change nothing the rules above use: a
+    group is still the cards of a pile from its first card up, which must fit where it
+    goes (a host, or an empty back pile for a King; a dropdown's joining card the top card
+    it lands on), so cards still leave a pile from its top, a card still leaves the card
+    under it only as the first card of a group (or home, or carried along with it), and the
+    bottom card of a pile still leaves it last, as the first card of the last group. Where
+    the rules say "run" above, a Yukon group reads the same. Neither is a pile ever asked
+    to be a run: a pile dealt out of order only keeps cards longer than the relaxation
+    lets them stay."""
     return (
-        isinstance(game, (Interlock, Guardian))
-        and game.group == "run"
+        isinstance(game, (Interlock, Guardian, LoveADuck))
+        and game.group in ("run", "yukon")
         and game.decks == 1
         and not game.cell_indices
         and game.build == Build(-1, "alternate")
