@@ -23,8 +23,9 @@ def _without_dead_ends(monkeypatch):
     monkeypatch.setattr(deadends, "applies", lambda game: False)
 
 
-def test_the_dead_ends_apply_to_guardian_and_not_to_love_a_duck():
-    assert deadends.applies(GAME) and not deadends.applies(sw.load_game("love_a_duck"))
+def test_the_dead_ends_apply_to_guardian_and_not_where_it_builds_in_suit():
+    in_suit = sw.variant("guardian", id="guardian_in_suit", name="Guardian in suit", build="down in suit")
+    assert deadends.applies(GAME) and not deadends.applies(in_suit.game())
     assert profile_for(GAME).lemmas(GAME)["dead ends"]
     piles = GAME.deal(1).piles
     hidden = [card for t in GAME.tableau_indices for card in piles[t] if card & FACE_DOWN]
