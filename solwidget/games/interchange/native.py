@@ -116,8 +116,9 @@ def pack_rules(game) -> bytes:
     255 for the bridged ones); the cards that go on each card, their count first (in the order
     InterchangeExpander takes them: ascending, stock.hosts_in_order), the cards an empty
     tableau pile takes, and the build's fits as the unsorted weight reads them (face-down cards too)."""
-    general = not fast_path(game)  # the redeals allowed (_general), or 255: the bridged successors
-    limit = game.redeals if general else 255
+    # the bridged successors (255), or the redeals allowed (a game NativeSearch accepts:
+    # fewer than 255, _general)
+    limit = 255 if fast_path(game) else game.redeals
     head = bytes(
         [len(game.foundation_indices), len(game.tableau_indices), game.decks, game.card_count, limit]
     )
@@ -183,9 +184,10 @@ def _general(expander) -> bool:
 
 
 class NativeSearch(native_search.NativeSearch):
-    """search.py's ``_Search`` for an InterchangeExpander, run by kernel.c: the same
-    expansions. ``python_dead_ends``: ask the expander's own dead-end test (reductions.py)
-    from C, for the tests; else kernel.c's."""
+    """search.py's ``_Search`` for an InterchangeExpander, or the general expander of
+    Interchange's one pass (``_general``), run by kernel.c: the same expansions.
+    ``python_dead_ends``: ask the expander's own dead-end test (reductions.py) from C, for
+    the tests; else kernel.c's."""
 
     kernel = KERNEL
     weight_names = ("home", "blockers", "urgent", "buried", "down", "empty", "reserve", "unsorted")

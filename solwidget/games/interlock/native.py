@@ -202,8 +202,8 @@ def pack_dead_ends(dead) -> bytes:
 
 
 class NativeSearch(native_search.NativeSearch):
-    """search.py's ``_Search`` for an InterlockExpander, run by kernel.c: the same
-    expansions."""
+    """search.py's ``_Search`` for an InterlockExpander, or the family's general expander
+    (``_general``), run by kernel.c: the same expansions."""
 
     kernel = "interlock"
     # "cells" counts no cell here (no free cells)
@@ -211,8 +211,8 @@ class NativeSearch(native_search.NativeSearch):
 
     @classmethod
     def accepts(cls, expander, explore) -> bool:
-        """An InterlockExpander, or the general expander of a game without a stock
-        (``_general``), that plays safe moves, none of the Python functions the kernel
+        """An InterlockExpander, or the general expander of Love a Duck, Guardian and the
+        like (``_general``), that plays safe moves, none of the Python functions the kernel
         writes again replaced, a game of one deck, no cells and at most MAX_PILES."""
         if (
             not (type(expander) is InterlockExpander or _general(expander))
