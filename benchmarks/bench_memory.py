@@ -35,13 +35,13 @@ HARDEST = {
     "reversed_solitaire": 9877,
     "interlock": 132,
     "mutated": 213,  # proved lost after 1.6 million expansions
-    "interchange": 49,  # open after 20 s
+    "interchange": 49,  # open after 8.6 million expansions (30 s)
     "single_interchange": 1034,
     "triple_interchange": 312,  # open after 21 million expansions
     "quadruple_interchange": 11,
     "unlimited": 339,
-    "guardian": 2,  # open after 200,000 expansions
-    "love_a_duck": 13,
+    "guardian": 2,  # open: its search drops positions to bound its memory, then ends
+    "love_a_duck": 22,  # open after 3.4 million expansions (20 s)
 }
 
 CHILD = """
