@@ -725,6 +725,36 @@ static int run_length(const Rules *R, const Pos *p, int t) {
     return n;
 }
 
+/* moves.py's ``takes``: by card, the tableau piles holding cards whose top it fits, ascending. */
+static void takers(const Rules *R, const Pos *p, uint8_t (*takes)[MAXP], uint8_t *ntakes) {
+    memset(ntakes, 0, 128);
+    for (int d = R->T0; d < R->T0 + R->nt; d++) {
+        if (!p->len[d]) continue;
+        int top = p->c[d][p->len[d] - 1];
+        for (int i = 0; i < R->nfits[top]; i++) { int c = R->fits_on[top][i]; takes[c][ntakes[c]++] = (uint8_t)d; }
+    }
+}
+
+/* moves.py's runs from pile ``src`` (its top ``run`` cards in sequence) to the tableau, as
+ * (destination, count) by destination then count: onto the piles they fit, and to the
+ * first empty pile ``first_t`` where it takes them, never the whole pile. Their number. */
+static int runs_from(const Rules *R, const Pos *p, int src, int run, int first_t, uint8_t (*takes)[MAXP],
+                     const uint8_t *ntakes, uint8_t (*found)[2]) {
+    int size = p->len[src], nf = 0;
+    for (int n = 1; n <= run; n++) {
+        int card = p->c[src][size - n];
+        for (int i = 0; i < ntakes[card]; i++)
+            if (takes[card][i] != src) { found[nf][0] = takes[card][i]; found[nf][1] = (uint8_t)n; nf++; }
+    }
+    if (first_t >= 0) {
+        int most = run < size - 1 ? run : size - 1;
+        for (int n = 1; n <= most; n++)
+            if (R->empty_takes[p->c[src][size - n]]) { found[nf][0] = (uint8_t)first_t; found[nf][1] = (uint8_t)n; nf++; }
+    }
+    if (nf > 1) qsort(found, nf, 2, cmp_pair);
+    return nf;
+}
+
 /* The moves of moves.py's plans(every=False), then the home bridges and the bridges, as
  * InterchangeExpander._successors gives them. 0, -2 the loop failed (L->error, or out of memory),
  * -3 beyond this core's bounds; x->won >= 0 once a child wins. */
@@ -757,28 +787,12 @@ static int successors(Search *S, Ex *x) {
     }
     /* on the tableau, by destination then count */
     uint8_t takes[128][MAXP], ntakes[128];
-    memset(ntakes, 0, sizeof ntakes);
-    for (int d = R->T0; d < R->T0 + R->nt; d++) {
-        if (!p->len[d]) continue;
-        int top = p->c[d][p->len[d] - 1];
-        for (int i = 0; i < R->nfits[top]; i++) { int c = R->fits_on[top][i]; takes[c][ntakes[c]++] = (uint8_t)d; }
-    }
+    takers(R, p, takes, ntakes);
     for (int src = R->T0; src < R->T0 + R->nt; src++) {
-        int size = p->len[src], run = runs[src];
+        int size = p->len[src];
         if (!size) continue;
         uint8_t found[MAXP * MAXH][2];
-        int nf = 0;
-        for (int n = 1; n <= run; n++) {
-            int card = p->c[src][size - n];
-            for (int i = 0; i < ntakes[card]; i++)
-                if (takes[card][i] != src) { found[nf][0] = takes[card][i]; found[nf][1] = (uint8_t)n; nf++; }
-        }
-        if (first_empty_t >= 0) {
-            int most = run < size - 1 ? run : size - 1;
-            for (int n = 1; n <= most; n++)
-                if (R->empty_takes[p->c[src][size - n]]) { found[nf][0] = (uint8_t)first_empty_t; found[nf][1] = (uint8_t)n; nf++; }
-        }
-        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        int nf = runs_from(R, p, src, runs[src], first_empty_t, takes, ntakes, found);
         for (int i = 0; i < nf; i++) {
             int dst = found[i][0], n = found[i][1], was = p->len[dst];
             if (was + n > MAXH) return -3;
@@ -968,28 +982,12 @@ static int general_successors(Search *S, Ex *x) {
         }
     }
     uint8_t takes[128][MAXP], ntakes[128];           /* runs on the tableau */
-    memset(ntakes, 0, sizeof ntakes);
-    for (int d = R->T0; d < R->T0 + R->nt; d++) {
-        if (!p->len[d]) continue;
-        int under = p->c[d][p->len[d] - 1];
-        for (int i = 0; i < R->nfits[under]; i++) { int c = R->fits_on[under][i]; takes[c][ntakes[c]++] = (uint8_t)d; }
-    }
+    takers(R, p, takes, ntakes);
     for (int src = R->T0; src < R->T0 + R->nt; src++) {
-        int size = p->len[src], run = run_length(R, p, src);
+        int size = p->len[src];
         if (!size) continue;
         uint8_t found[MAXP * MAXH][2];
-        int nf = 0;
-        for (int n = 1; n <= run; n++) {
-            int card = p->c[src][size - n];
-            for (int i = 0; i < ntakes[card]; i++)
-                if (takes[card][i] != src) { found[nf][0] = takes[card][i]; found[nf][1] = (uint8_t)n; nf++; }
-        }
-        if (first_t >= 0) {
-            int most = run < size - 1 ? run : size - 1;
-            for (int n = 1; n <= most; n++)
-                if (R->empty_takes[p->c[src][size - n]]) { found[nf][0] = (uint8_t)first_t; found[nf][1] = (uint8_t)n; nf++; }
-        }
-        if (nf > 1) qsort(found, nf, 2, cmp_pair);
+        int nf = runs_from(R, p, src, run_length(R, p, src), first_t, takes, ntakes, found);
         for (int i = 0; i < nf; i++) {
             int dst = found[i][0], n = found[i][1];
             if (p->len[dst] + n > MAXH) return -3;
