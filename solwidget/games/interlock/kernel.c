@@ -910,16 +910,13 @@ static void turn_or_redeal(const Rules *R, Pos *p, Moves *mv) {
 /* stock.waste_plays with stock._walk, for the general successors: turn through the stock
  * (and redeal) until the stock and waste are back as they were, and after each turn that
  * leaves a card on the waste, play it to each place PatienceExpander._targets gives it:
- * its foundation (an Ace the first empty one), then each uncovered tableau pile it fits
- * (an empty one that is not gone, where the card may head a group there). */
-static void walk_plays(Search *S, Ctx *x, const Facts *f) {
+ * its foundation (an Ace the first empty one; ``want``: by card, the foundation it goes on
+ * next), then each uncovered tableau pile it fits (an empty one that is not gone, where the
+ * card may head a group there). */
+static void walk_plays(Search *S, Ctx *x, const Facts *f, const int8_t *want) {
     const Rules *R = &S->R;
     const Pos *p = x->p;
     int st = R->stock, w = R->waste, steps = p->len[st] + p->len[w] + 2;
-    int8_t want[64];                               /* the foundation each card goes on next */
-    memset(want, -1, sizeof want);
-    for (int i = R->F0; i < R->F0 + R->nf; i++)
-        if (p->len[i] && (top_of(p, i) & 15) != KING) want[top_of(p, i) + 1] = (int8_t)i;
     Pos q = *p;
     Moves turns;
     turns.n = turns.count = turns.over = 0;
@@ -1026,7 +1023,7 @@ static void expand_children(Search *S, Ctx *x) {
             if (offer_move(S, x, y, t, n, 0)) return;
     }
     if (R->plain) {
-        if (R->stock >= 0) walk_plays(S, x, &f);
+        if (R->stock >= 0) walk_plays(S, x, &f, want);
         return;
     }
     uint8_t order[MAXH], inres[64];
