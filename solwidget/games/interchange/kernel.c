@@ -461,77 +461,12 @@ static uint64_t ready_of(const Rules *R, const Pos *p) {
     return ready;
 }
 
-static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
-    uint8_t col[MAXP][MAXH], run[MAXP][MAXH];
-    uint64_t tops[MAXP][MAXH + 1], hosts[MAXP];
-    int bound[MAXP], asked[MAXP], nt = R->nt;
-    uint64_t loose = 0, tableau = 0;
-    for (int i = 0; i < rv->olen; i++) loose |= 1ull << (rv->order[i] & 63);
-    for (int k = 0; k < nt; k++) {
-        int t = R->T0 + k, n = p->len[t];
-        for (int i = 0; i < n; i++) col[k][i] = p->c[t][i] & 63;
-        tops[k][n] = 0;
-        if (n) run[k][n - 1] = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            tops[k][i] = tops[k][i + 1] | 1ull << col[k][i];
-            if (i < n - 1) run[k][i] = (col[k][i + 1] == col[k][i] - 1 && (col[k][i] & 15) > 1) ? run[k][i + 1] + 1 : 0;
-        }
-        tableau |= tops[k][0];
-        bound[k] = n;
-        asked[k] = 0;
-    }
-    uint64_t ready = ready_of(R, p), needed = loose | tableau;
-    if (needed & ~homeable_of(ready, needed)) return 1;
-    uint64_t room = 0;                                     /* a pile may empty: */
-    for (int k = 0; k < nt; k++)
-        if (!bound[k]) {
-            if (R->any_to_empty) return 0;                     /* any card leaves for it */
-            room = R->room;                                    /* a King may go there */
-        }
-    uint64_t exposed = 0, homeable;
-    for (int k = 0; k < nt; k++) if (bound[k]) exposed |= tops[k][bound[k] - 1];
-    for (;;) {
-        homeable = homeable_of(ready, loose | exposed);
-        int most = 0;
-        for (int k = 0; k < nt; k++) if (bound[k] > most) most = bound[k];
-        if (!(needed & ~homeable) && most <= 1) return 0;
-        uint64_t available = available_of(exposed | room, loose);
-        int changed = 0;
-        for (int k = 0; k < nt; k++) {
-            int b = bound[k];
-            if (!b || (asked[k] && !((homeable >> col[k][b - 1] & 1) || (available & hosts[k])))) continue;
-            /* _lowest_leaver */
-            int i = b - 1;
-            uint64_t h = 0;
-            while (i >= 0 && i + run[k][i] >= b - 1) {
-                int c = col[k][i];
-                if ((i == b - 1 && (homeable >> c & 1)) || (available >> (c + 1) & 1)) { b = i; h = 0; }
-                else h |= 2ull << c;
-                i--;
-            }
-            hosts[k] = h; asked[k] = 1;
-            if (b < bound[k]) {
-                if (!b) {                                      /* the pile may empty */
-                    if (R->any_to_empty) return 0;
-                    room = R->room;
-                }
-                bound[k] = b;
-                exposed |= tops[k][b ? b - 1 : 0];
-                changed = 1;
-            }
-        }
-        if (!changed) break;
-    }
-    for (int k = 0; k < nt; k++) if (bound[k] > 1) return 1;
-    return (needed & ~homeable) != 0;
-}
-
 /* _sweep: rule L for the tableau, one pass over the piles, each bound lowered to the lowest
  * card found to leave (``bound``, ``asked`` and ``hosts`` updated). Its answers: whether a
  * bound fell, the types found on top (added to *on_top) and whether a pile may now empty. */
-static int sweep(int nt, uint8_t (*col)[MAXH], uint8_t (*run)[MAXH], uint64_t (*tops)[MAXH + 1], int *bound,
-                 int *asked, uint64_t *hosts, uint64_t homeable, uint64_t available, uint64_t *on_top,
-                 int *emptied) {
+static inline int sweep(int nt, uint8_t (*col)[MAXH], uint8_t (*run)[MAXH], uint64_t (*tops)[MAXH + 1],
+                        int *bound, int *asked, uint64_t *hosts, uint64_t homeable, uint64_t available,
+                        uint64_t *on_top, int *emptied) {
     int lowered = 0;
     for (int k = 0; k < nt; k++) {
         int b = bound[k];
@@ -555,6 +490,64 @@ static int sweep(int nt, uint8_t (*col)[MAXH], uint8_t (*run)[MAXH], uint64_t (*
     return lowered;
 }
 
+/* The tables both dead-end tests read of the tableau: each pile's card types (``col``), the
+ * run below each card (``run``: the cards on it in sequence), the types at or above each
+ * card (``tops``), the bounds (every card still to leave) and none asked yet. The types of
+ * the tableau's cards; *empty: whether a pile is empty. */
+static inline uint64_t tableau_tables(const Rules *R, const Pos *p, uint8_t (*col)[MAXH], uint8_t (*run)[MAXH],
+                                      uint64_t (*tops)[MAXH + 1], int *bound, int *asked, int *empty) {
+    uint64_t tableau = 0;
+    *empty = 0;
+    for (int k = 0; k < R->nt; k++) {
+        int t = R->T0 + k, n = p->len[t];
+        for (int i = 0; i < n; i++) col[k][i] = p->c[t][i] & 63;
+        tops[k][n] = 0;
+        if (n) run[k][n - 1] = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            tops[k][i] = tops[k][i + 1] | 1ull << col[k][i];
+            if (i < n - 1) run[k][i] = (col[k][i + 1] == col[k][i] - 1 && (col[k][i] & 15) > 1) ? run[k][i + 1] + 1 : 0;
+        }
+        tableau |= tops[k][0];
+        bound[k] = n;
+        asked[k] = 0;
+        *empty |= !n;
+    }
+    return tableau;
+}
+
+static int is_dead(const Rules *R, const Pos *p, const Reserve *rv) {
+    uint8_t col[MAXP][MAXH], run[MAXP][MAXH];
+    uint64_t tops[MAXP][MAXH + 1], hosts[MAXP];
+    int bound[MAXP], asked[MAXP], nt = R->nt, empty;
+    uint64_t loose = 0, tableau = tableau_tables(R, p, col, run, tops, bound, asked, &empty);
+    for (int i = 0; i < rv->olen; i++) loose |= 1ull << (rv->order[i] & 63);
+    uint64_t ready = ready_of(R, p), needed = loose | tableau;
+    if (needed & ~homeable_of(ready, needed)) return 1;
+    uint64_t room = 0;                                     /* a pile may empty: */
+    if (empty) {
+        if (R->any_to_empty) return 0;                     /* any card leaves for it */
+        room = R->room;                                    /* a King may go there */
+    }
+    uint64_t exposed = 0, homeable;
+    for (int k = 0; k < nt; k++) if (bound[k]) exposed |= tops[k][bound[k] - 1];
+    for (;;) {
+        homeable = homeable_of(ready, loose | exposed);
+        int most = 0;
+        for (int k = 0; k < nt; k++) if (bound[k] > most) most = bound[k];
+        if (!(needed & ~homeable) && most <= 1) return 0;
+        uint64_t available = available_of(exposed | room, loose), on_top = 0;
+        int emptied = 0;
+        if (!sweep(nt, col, run, tops, bound, asked, hosts, homeable, available, &on_top, &emptied)) break;
+        if (emptied) {                                     /* a pile may empty */
+            if (R->any_to_empty) return 0;
+            room = R->room;
+        }
+        exposed |= on_top;
+    }
+    for (int k = 0; k < nt; k++) if (bound[k] > 1) return 1;
+    return (needed & ~homeable) != 0;
+}
+
 /* _pile_leaves: rule S's pile's top cards that may leave, home or onto a host, taken off
  * ``standing`` (``*n`` cards); the mask of their types. */
 static uint64_t pile_leaves(const uint8_t *standing, int *n, uint64_t homeable, uint64_t available) {
@@ -570,30 +563,16 @@ static uint64_t pile_leaves(const uint8_t *standing, int *n, uint64_t homeable, 
 static int is_dead_piled(const Rules *R, const Pos *p, const Reserve *rv) {
     uint8_t col[MAXP][MAXH], run[MAXP][MAXH], piled[MAXR + 1], standing[MAXR + 1];
     uint64_t tops[MAXP][MAXH + 1], hosts[MAXP];
-    int bound[MAXP], asked[MAXP], nt = R->nt;
-    uint64_t tableau = 0, in_pile = 0;
-    for (int k = 0; k < nt; k++) {
-        int t = R->T0 + k, n = p->len[t];
-        for (int i = 0; i < n; i++) col[k][i] = p->c[t][i] & 63;
-        tops[k][n] = 0;
-        if (n) run[k][n - 1] = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            tops[k][i] = tops[k][i + 1] | 1ull << col[k][i];
-            if (i < n - 1) run[k][i] = (col[k][i + 1] == col[k][i] - 1 && (col[k][i] & 15) > 1) ? run[k][i + 1] + 1 : 0;
-        }
-        tableau |= tops[k][0];
-        bound[k] = n;
-        asked[k] = 0;
-    }
+    int bound[MAXP], asked[MAXP], nt = R->nt, empty;
+    uint64_t in_pile = 0, tableau = tableau_tables(R, p, col, run, tops, bound, asked, &empty);
     for (int i = 0; i < rv->olen; i++) { piled[i] = rv->order[i] & 63; in_pile |= 1ull << piled[i]; }
     uint64_t ready = ready_of(R, p), needed = tableau | in_pile;
     if (needed & ~homeable_of(ready, needed)) return 1;
     uint64_t room = 0;
-    for (int k = 0; k < nt; k++)
-        if (!bound[k]) {
-            if (R->any_to_empty) return 0;
-            room = R->room;
-        }
+    if (empty) {
+        if (R->any_to_empty) return 0;
+        room = R->room;
+    }
     uint64_t exposed = 0, left = 0, homeable = 0, available = 0, read_h = 0, read_a = 0, masks_x = 0, masks_room = 0;
     for (int k = 0; k < nt; k++) if (bound[k]) exposed |= tops[k][bound[k] - 1];
     int ns = 0, turned = 0, last = rv->olen, read = 0, masked = 0;
@@ -1031,8 +1010,6 @@ static int general_successors(Search *S, Ex *x) {
     }
     return 0;
 }
-
-static int is_dead(const Rules *R, const Pos *p, const Reserve *rv);
 
 /* DeadEnds.is_dead: rule S once no redeal is left (_waste_is_a_pile), else every reserve
  * card within reach. */

@@ -886,6 +886,14 @@ static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, i
     return offer(S, x, &q, &mv, a);
 }
 
+/* PatienceExpander._targets on the tableau, for a card off the waste: does uncovered
+ * tableau pile ``t`` take card ``c`` (onto its top card, or, empty and not gone, as the
+ * head of a group there)? */
+static int takes_card(const Rules *R, const Pos *p, int t, int c) {
+    int fits = p->len[t] ? R->fits[top_of(p, t)][c] != 0 : R->head[c] && !R->gone[t];
+    return fits && uncovered(R, p, t);
+}
+
 /* Turn ``R->draw`` cards of the stock onto the waste, or turn the waste over once the stock is
  * empty (patience.py's apply_legal), recording the move. */
 static void turn_or_redeal(const Rules *R, Pos *p, Moves *mv) {
@@ -935,10 +943,7 @@ static void walk_plays(Search *S, Ctx *x, const Facts *f, const int8_t *want) {
             if (t < R->T0) {
                 if (home < 0) continue;
                 dst = home;
-            } else {
-                int fits = q.len[t] ? R->fits[top_of(&q, t)][c] != 0 : R->head[c] && !R->gone[t];
-                if (!fits || !uncovered(R, &q, t)) continue;
-            }
+            } else if (!takes_card(R, &q, t, c)) continue;
             Pos child = q;
             Moves mv = turns;
             move_cards(&child, w, dst, 1);
@@ -1010,10 +1015,8 @@ static void expand_children(Search *S, Ctx *x) {
     }
     if (waste >= 0) {                              /* the waste's card to the tableau */
         int c = top_of(p, waste);
-        for (int t = T0; t < T1; t++) {
-            int fits = p->len[t] ? R->fits[top_of(p, t)][c] != 0 : R->head[c] && !R->gone[t];
-            if (fits && uncovered(R, p, t) && offer_move(S, x, waste, t, 1, 0)) return;
-        }
+        for (int t = T0; t < T1; t++)
+            if (takes_card(R, p, t, c) && offer_move(S, x, waste, t, 1, 0)) return;
     }
     for (int d = 0; d < R->ndrop; d++) {           /* moves.dropdowns */
         int t = R->drop[d][0], a = R->drop[d][1], b = R->drop[d][2];
