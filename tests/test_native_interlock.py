@@ -224,6 +224,20 @@ def test_guardian_s_dead_end_test_is_pythons_verdict_for_verdict():
     assert sum(split for _, _, split in found) == 0
 
 
+def test_love_a_duck_s_dead_end_test_is_pythons_verdict_for_verdict():
+    # Kings of its front piles that need the same empty back pile: the King split at work
+    needs_native()
+    found = [dead_verdicts(deal, "love_a_duck") for deal in (14, 34)]
+    assert sum(split for _, _, split in found) > 100
+    test = deadends.DeadEnds(sw.load_game("love_a_duck"))
+    by_kings = 0
+    for state, _ in searched_positions(34, 2500, "love_a_duck"):
+        piles, uses = test.face_up(state.piles), bytearray(64)
+        start = test._start(piles)
+        by_kings += test._closure(piles, test.pair, (), uses, start) and test._kings_lost(piles, uses, start)
+    assert by_kings > 100
+
+
 def test_a_deal_proved_dead_at_its_start_is_so_in_c():
     needs_native()
     for deal in (13, 24, 26, 30):  # lost at the first expansion (nested splits or plain)

@@ -281,6 +281,36 @@ def test_a_king_over_its_own_ace_with_no_back_pile_to_go_to_is_dead(monkeypatch)
     assert sw.solve(alive).status == "won"
 
 
+def _two_kings(**backs) -> sw.State:
+    """Only spades and clubs are out, which no card fits on (the red suits are home). KS and
+    KC (front) each cover their own Ace (AS, AC); the spades go on only once 2C is home (it
+    covers 2S), the clubs only once 3S is (it covers 3C). The back piles hold black cards of
+    both suits, but t4 and those given in ``backs``, which are empty."""
+    piles = {"t0": ["4S"], "t1": ["2S"], "t2": ["4C"], "t3": ["3C"], "t5": ["5S"], "t6": ["5C"]}
+    piles |= {"t7": ["6S"], "t8": ["6C"], "t9": ["AS"], "t10": ["2C"], "t12": ["3S"], "t18": ["AC"]}
+    piles |= {"t19": ["KS"], "t29": ["KC"]}
+    reserve = [rank + suit for rank in "789TJQ" for suit in "SC"]
+    for t in backs:
+        reserve += piles.pop(t)
+    stock = [f"[{card}]" for card in reserve]
+    return _position({**piles, "stock": stock, **_home_to(C=0, D=13, H=13, S=0)})
+
+
+def test_two_kings_with_one_empty_back_pile_are_dead_by_the_king_split(monkeypatch):
+    # the plain closure sends KS and KC both to t4; whichever goes first, the other finds no
+    # second empty back pile (each back pile waits for both suits to go on), and the first
+    # goes home only after the other's Ace: lost. With t7 empty too, both Kings go.
+    dead, alive = _two_kings(), _two_kings(t7=True)
+    test = DeadEnds(GAME)
+    piles = test.face_up(dead.piles)
+    start = test._start(piles)
+    assert test._closure(piles, test.pair, (), None, start)  # the plain closure: alive
+    assert test.is_dead(dead) and not test.is_dead(alive)
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(dead).status == "lost"
+    assert sw.solve(alive).status == "won"
+
+
 def test_deals_dead_at_the_start_are_proved_lost_at_once():
     for number in (13, 26, 30, 34, 43):
         result = sw.solve(GAME.deal(number), max_states=10)

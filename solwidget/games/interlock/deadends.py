@@ -68,6 +68,31 @@ cases fail (each guest with a virtual card of its own); a position is dead when 
 leaf of such a tree of cases is. Where an empty back pile takes any card (Guardian), a
 guest may also leave its host for one: the argument fails, and no split is tried.
 
+Kings sharing an empty back pile (the *King split*). The closure lets any number of Kings
+use one empty back pile at once (S counts the back piles found empty and uncovered, and asks
+for one); a back pile holds one King at a time. Where only a King (or a group headed by one)
+may go to an empty back pile, every continuation either sends no King there, or has a first
+King k that goes to one. In the second case, when another King k' goes to an empty back pile
+q' later, k went before to an empty back pile q. Either k still lies in q, which is then not
+q', or k has left it; a King leaves only as the head of a group, whose head fits no card, so
+home (H(k)) or to another empty back pile q'', not q. So two distinct back piles were empty
+and uncovered by then (q and q', or q and q''), or H(k) happened. Hence every continuation
+keeps one of
+  (none)  no King ever goes to an empty back pile;
+  (k)     S holds for King k as before, and for any other King only once two back piles
+          were found empty and uncovered, or H(k);
+for some King k not home. The closure under a case uses the same rules with S for Kings so
+restricted; by the same induction it finds every event of every continuation that keeps
+the case, and if no case's closure finds every card home, the position is dead. The split
+is tried only where the plain closure sent a King to an empty back pile after another while
+it had found only one back pile empty and uncovered and the first King not home
+(``note_king``): otherwise the closure of the first King's case (or of case (none), if it sent
+none) takes every step the plain closure took, and finds every card home too. Where
+Kings rarely share (Interlock, whose searches seldom find a King that needs the back pile
+another holds), the split costs closures and proves nothing; so the search tries it on every
+SCOUT-th such position until it first proves one dead, and on every one from then on.
+Guardian, where an empty back pile takes any card, gets no King split.
+
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or every leaf of a tree of splits, fails. Tried are the twins that the plain
 closure lets move while the same single host was available to both (or, for a pile that
@@ -81,7 +106,8 @@ might drop down, lay under it); a split costs two closures.
   as they would without splits: of the splits suggested, the KILLER_TRIES that last proved
   a position dead, and all of them at every SCOUT-th position (which finds new ones).
 What the closures miss is time: they may let a card take a guest and also go home early,
-though the guest must leave it first. Why no stronger test is made: docs/solver.md, "Twins" and "Decisions".
+though the guest must leave it first. Why no stronger test is made: docs/solver.md,
+"Twins" and "Decisions".
 
 The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
 (solver/search.py): every position on a winning line has a win, so none of them is dead,
@@ -89,6 +115,9 @@ and the argument there that some won position is reached uses only those.
 tests/test_solver_interlock.py checks that no position on the solver's winning lines is
 dead (under every split too) and that positions found dead, by the plain closure or by a
 split, are lost when searched without that test.
+
+Long because the proofs above (the rules, the twins' split and the Kings') are each one
+argument over the closure that applies them: in one module, each sits beside its code.
 """
 
 from __future__ import annotations
@@ -110,6 +139,10 @@ PLAIN_FIRST = 100  # positions left alive by the plain closure before any split 
 FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
+KINGS = tuple(suit << 4 | KING for suit in range(4))
+NO_KING = -1  # the King split's case (none): no King ever goes to an empty back pile
+S_FIRST = 4  # uses[king]: the first King the plain closure sent to an empty back pile
+S_SHARED = 8  # uses[king]: a later King it sent there while the first might hold the only one
 FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
@@ -142,6 +175,26 @@ def applies(game) -> bool:
     )
 
 
+def note_king(uses: bytearray, king: int, first: int, slots: int, home: list[int]) -> int:
+    """Note in ``uses`` a King that the plain closure sends to an empty back pile (S_FIRST,
+    or S_SHARED while ``slots`` < 2 and the ``first`` King sent is not home); the first King
+    sent, then (``first``: NO_KING before any)."""
+    if first == NO_KING:
+        uses[king] |= S_FIRST
+        return king
+    if slots < 2 and home[first >> 4] < KING:
+        uses[king] |= S_SHARED
+    return first
+
+
+def king_slot(king: int, slots: int, home: list[int], first: int | None) -> bool:
+    """Rule S for ``king``, once ``slots`` back piles were found empty and uncovered (at
+    least one), under the King split's case ``first`` (None: no split; see above)."""
+    if first is None:
+        return True
+    return first != NO_KING and (king == first or slots >= 2 or home[first >> 4] == KING)
+
+
 class DeadEnds:
     """``is_dead(state)``: does the relaxation above leave some card unable to go home?"""
 
@@ -170,6 +223,8 @@ class DeadEnds:
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
         self.killers: list[tuple[int, int, int, int]] = []
         self.alive = 0
+        self.sharing = 0  # positions where Kings might share an empty back pile (_kings_lost)
+        self.kings_proved = False  # has the King split proved a position dead?
         self._entries = {}  # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}  # the piles empty -> U, the waiting piles, S (_facts)
         self.failed = None  # what the last closure that failed found (explain.py reads it)
@@ -185,6 +240,8 @@ class DeadEnds:
             return True
         if self.any_to_empty:  # no splits: a guest may leave its host for an empty back pile
             return False
+        if self._kings_lost(piles, uses, start, every_split):
+            return True
         if every_split:
             return any(self._lost_both_ways(piles, *split, start) for split in self._every_split(piles))
         self.alive += 1
@@ -240,6 +297,23 @@ class DeadEnds:
                     for host, other in ((h0, h1), (h1, h0)):
                         if home[host >> 4 & 3] <= rank:
                             yield card, card ^ TWIN, host, other
+
+    def _kings_lost(self, piles, uses: bytearray, start, always: bool = True) -> bool:
+        """Is the position dead under every case of the King split (see above)? ``uses``: the
+        plain closure's, which says which Kings it sent to an empty back pile. Unless
+        ``always``, the split is tried on every SCOUT-th position where Kings might share a
+        back pile until it first proves one dead, and on every such position from then on."""
+        if not any(uses[king] & S_SHARED for king in KINGS):
+            return False
+        self.sharing += 1
+        if not (always or self.kings_proved or (self.sharing - 1) % SCOUT == 0):
+            return False
+        home = start[0]
+        first = next(king for king in KINGS if uses[king] & S_FIRST)
+        cases = [first, *(king for king in KINGS if king != first and home[king >> 4] < KING), NO_KING]
+        lost = not any(self._closure(piles, self.pair, (), None, start, case) for case in cases)
+        self.kings_proved |= lost
+        return lost
 
     def _lost_both_ways(self, piles, g, h, host, other, start=None, splits=(), depth=0) -> bool:
         """Is the position dead under both cases of the split, g first on ``host``, then h
@@ -355,13 +429,16 @@ class DeadEnds:
             )
         return entries
 
-    def _closure(self, piles, pair, splits=(), uses=None, start=None) -> bool:
+    def _closure(self, piles, pair, splits=(), uses=None, start=None, first=None) -> bool:
         """Apply the rules until nothing changes; True if every card is found to go home.
         ``splits``, each (guest, twin, host, other host, virtual card): the guest goes on the
         host only once its twin is home or the other host was available; ``pair`` then
         names the virtual card as the guest's host in the host's place. ``uses`` records,
         for each card that moves by rules E, B or A, which of its hosts were available
-        then, or, by rule E, lay on a pile it might drop onto. ``start``: ``_start(piles)``, if known."""
+        then, or, by rule E, lay on a pile it might drop onto, and for a King that rule S
+        sends to an empty back pile, ``note_king``'s bits. ``first``: the King split's case (a
+        King, or NO_KING), or None.
+        ``start``: ``_start(piles)``, if known."""
         covers, covered, anything = self.covers, self.covered, self.any_to_empty
         home, pile_of, buried, drops, facts = start or self._start(piles)
         home = list(home)
@@ -379,6 +456,7 @@ class DeadEnds:
         bare = bytearray(bare)  # B found
         # waiting: uncovered piles not found to empty yet, in order (replaced, not changed)
         reserve = [pair[c] for c in reserve]
+        sent = NO_KING  # the first King rule S sent to an empty back pile (note_king)
         changed = True
         while changed:
             changed = False
@@ -398,7 +476,7 @@ class DeadEnds:
                     home[bottom >> 4 & 3] >= rank
                     or available[h0]
                     or available[h1]
-                    or (slots and (anything or rank == KING))
+                    or (slots and (anything or (rank == KING and king_slot(bottom, slots, home, first))))
                     or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))
                 ):
                     still.append(t)
@@ -406,6 +484,8 @@ class DeadEnds:
                 empty[t] = changed = True
                 if uses is not None:
                     uses[bottom] |= available[h0] | available[h1] << 1
+                    if rank == KING and home[bottom >> 4 & 3] < KING:
+                        sent = note_king(uses, bottom, sent, slots, home)
                     if t in drops:  # a dropdown uses its host too
                         tops = [y for y, c in drops[t] if empty[c]]
                         uses[bottom] |= (h0 in tops) | (h1 in tops) << 1
@@ -429,11 +509,16 @@ class DeadEnds:
                     home[suit] >= rank
                     or available[h0]
                     or available[h1]
-                    or (slots and (anything or rank == KING))
+                    or (
+                        slots
+                        and (anything or (rank == KING and king_slot(suit << 4 | rank, slots, home, first)))
+                    )
                 ):
                     bare[card] = changed = True
                     if uses is not None:
                         uses[suit << 4 | rank] |= available[h0] | available[h1] << 1
+                        if rank == KING and home[suit] < KING:
+                            sent = note_king(uses, suit << 4 | rank, sent, slots, home)
                     available[card] = uncovered[pile_of[card]]
                 else:
                     still_buried.append(entry)
@@ -441,10 +526,16 @@ class DeadEnds:
             unplaced = []
             for entry in reserve:  # rule A for reserve cards
                 card, h0, h1 = entry
-                if available[h0] or available[h1] or (slots and (anything or card & 15 == KING)):
+                if (
+                    available[h0]
+                    or available[h1]
+                    or (slots and (anything or (card & 15 == KING and king_slot(card, slots, home, first))))
+                ):
                     available[card] = changed = True
                     if uses is not None:
                         uses[card] |= available[h0] | available[h1] << 1
+                        if card & 15 == KING:
+                            sent = note_king(uses, card, sent, slots, home)
                 else:
                     unplaced.append(entry)
             reserve = unplaced

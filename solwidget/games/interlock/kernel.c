@@ -80,6 +80,8 @@ typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
 typedef struct {
     long long alive;                  /* positions the plain closure left alive */
     Split killers[16]; int nkillers;  /* splits that proved positions dead, latest first */
+    long long sharing;                /* positions where Kings might share a back pile */
+    int kings_proved;                 /* has the King split proved a position dead? */
 } DeadState;
 
 typedef struct {
@@ -546,9 +548,32 @@ static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, co
     return 0;
 }
 
+#define PLAIN (-2)      /* closure's ``first`` without the King split */
+#define NO_KING (-1)    /* deadends.NO_KING: the King split's case where no King takes a back pile */
+#define S_FIRST 4       /* deadends.S_FIRST: uses[king], the first King sent to an empty back pile */
+#define S_SHARED 8      /* deadends.S_SHARED: uses[king], a later one sent while the first might hold the only one */
+
+/* deadends.note_king: a King that the plain closure's rule S sends to an empty back pile,
+ * noted in ``uses``; the first King sent (NO_KING before any). */
+static inline int note_king(uint8_t *uses, int king, int first, int slots, const int *home) {
+    if (first == NO_KING) { uses[king] |= S_FIRST; return king; }
+    if (slots < 2 && home[first >> 4] < KING) uses[king] |= S_SHARED;
+    return first;
+}
+
+/* deadends.king_slot, and rule S's other half: may ``card`` go to an empty back pile, once
+ * ``slots`` back piles were found empty and uncovered, under the King split's case ``first``? */
+static inline int to_slot(const DeadRules *D, int card, int slots, const int *home, int first) {
+    if (!slots) return 0;
+    if (D->anything) return 1;
+    if ((card & 15) != KING) return 0;
+    if (first == PLAIN) return 1;
+    return first != NO_KING && (card == first || slots >= 2 || home[first >> 4] == KING);
+}
+
 /* DeadEnds._closure: 1 if every card is found to go home. */
 static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const Split *splits, int ns,
-                   uint8_t *uses, const Start *st) {
+                   uint8_t *uses, const Start *st, int first) {
     const DeadRules *D = &R->dead;
     int home[4];
     memcpy(home, st->home, sizeof home);
@@ -577,7 +602,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
     uint8_t reserve[MAXH], unplaced[MAXH];
     int nr = st->nreserve;
     memcpy(reserve, st->reserve, nr);
-    int changed = 1;
+    int changed = 1, sent = NO_KING;                    /* the first King rule S sent (note_king) */
     while (changed) {
         changed = 0;
         for (int i = 0; i < ns; i++) {
@@ -590,7 +615,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         for (int w = 0; w < nw; w++) {
             int t = waiting[w], bottom = pair[p->c[t][0]][0], h0 = pair[p->c[t][0]][1], h1 = pair[p->c[t][0]][2];
             int rank = bottom & 15;
-            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || ((rank == KING || D->anything) && slots)
+            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || to_slot(D, bottom, slots, home, first)
                   || (st->ndrops[t] && drops_ok(st, t, empty, bottom, home, available, splits, ns)))) {
                 still[nstill++] = (uint8_t)t;
                 continue;
@@ -598,6 +623,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             empty[t] = changed = 1;
             if (uses) {
                 uses[bottom] |= available[h0] | available[h1] << 1;
+                if (rank == KING && home[bottom >> 4 & 3] < KING) sent = note_king(uses, bottom, sent, slots, home);
                 for (int k = 0; k < st->ndrops[t]; k++)     /* a dropdown uses its host too */
                     if (empty[st->drops[t][k][1]]) {
                         int y = st->drops[t][k][0];
@@ -625,9 +651,13 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         int ns_b = 0;
         for (int k = 0; k < nb; k++) {                   /* rule B */
             Buried e = buried[k];
-            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1] || ((e.rank == KING || D->anything) && slots)) {
+            if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1]
+                    || to_slot(D, e.suit << 4 | e.rank, slots, home, first)) {
                 bare[e.card] = changed = 1;
-                if (uses) uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
+                if (uses) {
+                    uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
+                    if (e.rank == KING && home[e.suit] < KING) sent = note_king(uses, e.suit << 4 | e.rank, sent, slots, home);
+                }
                 available[e.card] = uncovered[st->pile_of[e.card]];
             } else still_buried[ns_b++] = e;
         }
@@ -636,9 +666,12 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         int nu = 0;
         for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
             int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
-            if (available[h0] || available[h1] || (((card & 15) == KING || D->anything) && slots)) {
+            if (available[h0] || available[h1] || to_slot(D, card, slots, home, first)) {
                 available[card] = changed = 1;
-                if (uses) uses[card] |= available[h0] | available[h1] << 1;
+                if (uses) {
+                    uses[card] |= available[h0] | available[h1] << 1;
+                    if ((card & 15) == KING) sent = note_king(uses, card, sent, slots, home);
+                }
             } else unplaced[nu++] = (uint8_t)card;
         }
         memcpy(reserve, unplaced, nu);
@@ -696,7 +729,7 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
     for (int i = 0; i < ns; i++)
         for (int j = 0; j < 3; j++)
             if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
-    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st)) return 1;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, PLAIN)) return 1;
     if (depth <= 0) return 0;
     Split found[64];
     int n = splits_of(R, uses, found);
@@ -709,6 +742,26 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
         if (!kept && lost_both_ways(R, p, &found[k], splits, ns, depth - 1, st)) return 1;
     }
     return 0;
+}
+
+/* DeadEnds._kings_lost: dead under every case of the King split (``uses``: the plain closure's). */
+static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t *uses, const Start *st) {
+    const uint8_t (*pair)[3] = (const uint8_t (*)[3])R->dead.pair;
+    int shared = 0, first = NO_KING;
+    for (int s = 0; s < 4; s++) {
+        shared |= uses[s << 4 | KING] & S_SHARED;
+        if (uses[s << 4 | KING] & S_FIRST) first = s << 4 | KING;
+    }
+    if (!shared) return 0;
+    DS->sharing++;
+    if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
+    if (closure(R, p, pair, NULL, 0, NULL, st, first)) return 0;     /* the cases, as _kings_lost */
+    for (int s = 0; s < 4; s++)
+        if ((s << 4 | KING) != first && st->home[s] < KING && closure(R, p, pair, NULL, 0, NULL, st, s << 4 | KING))
+            return 0;
+    if (closure(R, p, pair, NULL, 0, NULL, st, NO_KING)) return 0;
+    DS->kings_proved = 1;
+    return 1;
 }
 
 static int same_split(const Split *a, const Split *b) {
@@ -728,8 +781,9 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
         p = &up;
     }
     start_of(R, p, &st);
-    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st)) return 1;
+    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, PLAIN)) return 1;
     if (D->anything) return 0;                            /* no splits (deadends.py) */
+    if (kings_lost(R, DS, p, uses, &st)) return 1;
     DS->alive++;
     if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
     if (DS->alive <= D->plain_first) return 0;
