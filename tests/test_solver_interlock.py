@@ -712,6 +712,42 @@ def test_love_a_duck_endgames_found_dead_are_lost_without_the_test(monkeypatch):
     assert answers == ["lost"] * len(dead) and len(dead) >= 30, answers
 
 
+def _duck_game(seed: int):
+    """The positions of a random game of Love a Duck (deal ``seed + 1``, then legal moves,
+    mostly home where one goes home), up to the first the plain closure calls dead."""
+    rnd, test = random.Random(seed), DeadEnds(DUCK)
+    state = DUCK.deal(seed + 1)
+    for _ in range(400):
+        piles = test.face_up(state.piles)
+        if not test._closure(piles, test.pair):
+            return
+        yield state
+        moves = list(DUCK.iter_moves(state))
+        if not moves:
+            return
+        home = [move for move in moves if move.dst.startswith("f")]
+        state = DUCK.apply_legal(state, rnd.choice(home if home and rnd.random() < 0.8 else moves))
+
+
+def test_love_a_duck_positions_dead_by_the_king_split_are_lost_without_the_test(monkeypatch):
+    # the first position of each random game that only the King split calls dead (two of
+    # its front piles' Kings would need one empty back pile), searched to its end without
+    # the test
+    test = DeadEnds(DUCK)
+    found = []
+    for seed in range(700):
+        for state in _duck_game(seed):
+            piles, uses = test.face_up(state.piles), bytearray(64)
+            start = test._start(piles)
+            test._closure(piles, test.pair, (), uses, start)
+            if test._kings_lost(piles, uses, start):
+                found.append(state)
+                break
+    _duck_without_dead_ends(monkeypatch)
+    answers = [sw.solve(state, max_states=100_000).status for state in found]
+    assert answers == ["lost"] * len(found) and len(found) >= 5, answers
+
+
 def test_no_position_of_a_love_a_duck_winning_line_is_dead(monkeypatch):
     # the wins found without the test, checked position by position under every split and
     # under splits nested two deep (the search's start)
