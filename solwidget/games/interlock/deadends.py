@@ -41,10 +41,28 @@ Starting from the facts of the position, the rules are applied until nothing cha
 induction over the moves of any continuation, every event that happens in it is among the
 events found (each needs events that happened earlier, found by then). A win sends every
 card home; so if some H(c) is not found, no win exists: the position is *dead*.
-Guardian's stock turns three cards at a time, so not every reserve card can be played at
-any time, and a covered pile's card lies face down until the pile is uncovered, so that
-no dropdown ever lands on it: the rules above let both happen, which only finds more
-events, and a position they call dead is still dead. They read face-down cards face up.
+A covered pile's card (Guardian's) lies face down until the pile is uncovered, so that no
+dropdown ever lands on it: the rules above let that happen, which only finds more events,
+and a position they call dead is still dead. They read face-down cards face up.
+
+A stock that turns d > 1 cards at a time (Guardian's three) shows a reserve card only at
+some moments, and the rules above then ask one event more of a reserve card x: T(x), x
+comes to the top of the waste; both A(x) and H(x) need it (x leaves the reserve only from
+there). Number the reserve's cards in turning order (the *cycle*: the waste from its
+bottom, then the stock from its top; a redeal keeps the order) and let w be the waste's
+count, so that its top is card w - 1. A turn moves the top d cards on (or to the last
+card), a play from the waste removes the top, whose place the card under it takes, and a
+redeal, once the stock is empty, starts a pass from before card 0. So, within a pass, a
+play shifts the top and every later card back by one alike, and a card z beyond the top
+comes up by a turn in the current pass only if z - (w - 1) is a multiple of d, and in a
+later pass only if z - r + 1 is, r being the cards before z removed by that pass's start;
+or z comes up as the last card, once every card after it has left. A card x comes to the
+top by a turn (z = x) or when the card over it is played; following those plays up, the
+cards x + 1 ... z have all left the reserve by then, z having come up by a turn or as the
+last card. So T(x) needs, for some j >= 0 with the j cards after x found to leave (A or
+H): z = x + j is the last card once they leave, or z >= w - 1 with z - (w - 1) a
+multiple of d, or z - r + 1 a multiple of d for some r at most the cards before x found
+to leave plus j - 1 (``shown``). For d = 1 it always holds and is not asked.
 
 Twins sharing a host (a *split*). The closure lets any number of cards use a host at once;
 a host holds one at a time. Twins g and g', the two cards of one rank and colour (7D and
@@ -147,6 +165,32 @@ S_SHARED = 8  # uses[king]: a later King it sent there while the first might hol
 FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
+def shown(draw: int, on_waste: int, left, up: bytearray) -> bool:
+    """Rule T (see above): mark in ``up`` each card of the reserve's cycle that might come to
+    the top of the waste, ``on_waste`` cards lying on it and ``draw`` turned at a time, once
+    the cards marked in ``left`` might leave the reserve; True if any mark is new."""
+    n = len(left)
+    after = [0] * n  # after[x]: the run of cards right after x that might leave
+    for x in range(n - 2, -1, -1):
+        after[x] = after[x + 1] + 1 if left[x + 1] else 0
+    new = False
+    before = 0  # the cards before x that might leave
+    for x in range(n):
+        if not up[x] and (x + after[x] == n - 1 or _comes_up(x, after[x], before, draw, on_waste)):
+            up[x] = new = True
+        before += left[x]
+    return new
+
+
+def _comes_up(x: int, run: int, before: int, draw: int, on_waste: int) -> bool:
+    """Might card x of the cycle come up by a turn, itself or a card z = x + j (the ``run``
+    of cards after x that might leave covering x + 1 ... z), in this pass or a later one?"""
+    low = max(0, on_waste - 1 - x)  # this pass: z at or beyond the waste's top
+    if any((x + j - on_waste + 1) % draw == 0 for j in range(low, min(run, low + draw - 1) + 1)):
+        return True
+    return any((x + j + 1) % draw <= before + max(j - 1, 0) for j in range(min(run, draw) + 1))
+
+
 def applies(game) -> bool:
     """The family's games (Interlock, Love a Duck, Guardian): runs or Yukon groups (below),
     one deck, no cells; and the rules the events above read: the tableau builds down in
@@ -213,6 +257,7 @@ class DeadEnds:
         self.backs = tuple(t for t in game.tableau_indices if game.layer[t] == 0)
         self.is_back = [int(game.layer.get(i, 1) == 0) for i in range(len(game.pile_ids))]
         self.reserve_piles = tuple(i for i in (game.stock_index, game.waste_index) if i is not None)
+        self.draw = game.draw if game.stock_index is not None else 0  # rule T for draw > 1
         self.any_to_empty = game.empty_takes == "any"  # S lets any card go, not just a King
         self.face_down = game.face_down_cards
         # hosts[card]: the cards a run headed by ``card`` may be put on (none for a King)
@@ -382,8 +427,9 @@ class DeadEnds:
 
     def _facts(self, piles, bare) -> tuple:
         """The facts every closure starts from (the same for a split): E, U, A, B (``bare``,
-        the top cards), the uncovered piles that hold cards (rule E's waiting), S, and the
-        reserve's cards. U, the waiting piles and S depend on E alone, kept by it."""
+        the top cards), the uncovered piles that hold cards (rule E's waiting), S, the
+        reserve's cards, and rule T's cycle (``_cycle``). U, the waiting piles and S depend
+        on E alone, kept by it."""
         empty = bytes(map(not_, piles))
         opened = self._opened.get(empty)
         if opened is None:
@@ -395,7 +441,20 @@ class DeadEnds:
         for t in waiting:
             available[piles[t][-1]] = 1
         reserve = tuple(map(FACE_UP.__and__, sum((piles[i] for i in self.reserve_piles), ())))
-        return empty, uncovered, bytes(available), bare, waiting, slots, reserve
+        return empty, uncovered, bytes(available), bare, waiting, slots, reserve, self._cycle(piles)
+
+    def _cycle(self, piles) -> tuple | None:
+        """Rule T's facts: the reserve's cards in turning order, face up, the waste's count,
+        and each card's place in the cycle (-1: none); None where every reserve card may come
+        up at any time (draw 1)."""
+        if self.draw <= 1:
+            return None
+        stock, waste = piles[self.game.stock_index], piles[self.game.waste_index]
+        cycle = tuple(card & FACE_UP for card in waste + stock[::-1])
+        at = [-1] * 64
+        for x, card in enumerate(cycle):
+            at[card] = x
+        return cycle, len(waste), at
 
     def _opening(self, empty) -> tuple:
         """(U, the uncovered piles that hold cards in order, S's count of uncovered empty
@@ -450,7 +509,7 @@ class DeadEnds:
                 if j:
                     entry = self._buried(pile[j - 1 : j + 1], pair, splits)[0]
                     buried = [entry if e[0] == pile[j - 1] else e for e in buried]
-        empty, uncovered, available, bare, waiting, slots, reserve = facts
+        empty, uncovered, available, bare, waiting, slots, reserve, turns = facts
         empty = bytearray(empty)  # E found
         uncovered = bytearray(uncovered)  # U found
         available = bytearray(available)  # A found (card 0 is none: never)
@@ -458,9 +517,17 @@ class DeadEnds:
         # waiting: uncovered piles not found to empty yet, in order (replaced, not changed)
         reserve = [pair[c] for c in reserve]
         sent = NO_KING  # the first King rule S sent to an empty back pile (note_king)
+        cycle, on_waste, at = turns or ((), 0, None)
+        up = bytearray(len(cycle))  # T found, by place in the cycle
+        left = bytearray(len(cycle))  # A or H found, by place in the cycle
         changed = True
         while changed:
             changed = False
+            if cycle:  # rule T
+                for x, card in enumerate(cycle):
+                    left[x] = available[card] or home[card >> 4 & 3] >= card & 15
+                if shown(self.draw, on_waste, left, up):
+                    changed = True
             for _guest, twin, host, other, virtual in splits:
                 if (
                     not available[virtual]
@@ -527,7 +594,7 @@ class DeadEnds:
             unplaced = []
             for entry in reserve:  # rule A for reserve cards
                 card, h0, h1 = entry
-                if (
+                if (at is None or up[at[card]]) and (
                     available[h0]
                     or available[h1]
                     or (slots and (anything or (card & 15 == KING and king_slot(card, slots, home, first))))
@@ -546,11 +613,13 @@ class DeadEnds:
                     t = pile_of[card]
                     if t is not None and not (uncovered[t] and bare[card]):
                         break
+                    if t is None and at is not None and at[card] >= 0 and not up[at[card]]:
+                        break  # a reserve card, not yet found to come up (rule T)
                     home[suit] += 1
                     changed = True
             if home == ALL_HOME:
                 return True
-        self.failed = (home, pile_of, uncovered, bare, available, empty, slots)  # for explain.py
+        self.failed = (home, pile_of, uncovered, bare, available, empty, slots, cycle, up)  # explain.py
         return False
 
     def _drop_targets(self, piles) -> dict:

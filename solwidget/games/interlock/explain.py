@@ -1,8 +1,11 @@
 """Interlock's dead ends in card words: which card can never go home, and why.
 
 When the plain closure of deadends.py fails at a position, some suit stops short of its
-King: the closure never finds its next card c going home. c lies on the tableau (a reserve
-card goes home as soon as its suit below it has), so by the closure's rule H either
+King: the closure never finds its next card c going home. If c lies in the reserve, the
+stock turns more than one card at a time (else c goes home as soon as its suit below it
+has), and c never comes to the top of the waste: by rule T, too few cards before it leave
+the reserve, and not the cards just after it (the first of them that never leaves is
+named). Otherwise c lies on the tableau, and by the closure's rule H either
 - c's pile is never uncovered: a covering pile of it never empties (followed up to one that
   is uncovered), because its bottom card never finds a way out (home, onto a host, a King
   onto an empty back pile, a dropdown); or
@@ -24,6 +27,8 @@ from . import deadends
 KING_STUCK = "a King with no back pile left to go to"  # over the card, never leaving
 CARD_STUCK = "a card lying on another with nowhere to go"
 COVERED = "a card under piles that never clear"
+NEVER_UP = "a card the stock's turns never bring up"
+COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _words(card: int) -> str:
@@ -40,13 +45,15 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
     assert test.failed is not None  # a closure that fails says what it found
-    home, pile_of, uncovered, _bare, available, empty, slots = test.failed
+    home, pile_of, uncovered, _bare, available, empty, slots, cycle, _up = test.failed
     stuck = [suit << 4 | home[suit] + 1 for suit in range(4) if home[suit] < KING]
     stuck.sort(key=lambda card: (card & 15, card))
     card = stuck[0]
     t = pile_of[card]
     shut_out = ", ".join(_words(c) for c in stuck[1:])
     also = f" The same holds for {shut_out}." if shut_out else ""
+    if t is None:
+        return _never_up(test, card, cycle, home, available, also)
     if not uncovered[t]:
         over = _stays_over(test, piles, t, uncovered, empty)
         bottom = piles[over][0]
@@ -65,6 +72,27 @@ def explain_dead_end(game, state) -> DeadEnd | None:
         f"({_ways(test, guest, home, available, slots)}).{also}"
     )
     return DeadEnd(CARD_STUCK, text, (card_name(card), card_name(guest)))
+
+
+def _never_up(test, card: int, cycle, home, available, also: str) -> DeadEnd:
+    """Rule T's reason: the reserve ``card`` never comes up, since too few cards before it
+    and not the cards after it leave the reserve (the first after it that never leaves)."""
+    left = [available[c] or home[c >> 4 & 3] >= c & 15 for c in cycle]
+    x = cycle.index(card)
+    before = sum(left[:x])
+    blocker = next(c for c, gone in zip(cycle[x + 1 :], left[x + 1 :]) if not gone)
+    earlier = (
+        "no card before it ever leaves"
+        if not before
+        else f"only {COUNTS.get(before, before)} card{'s' * (before > 1)} before it ever leave{'s' * (before == 1)}"
+    )
+    text = (
+        f"{_words(card)} can never go home. It lies in the stock, which turns "
+        f"{COUNTS.get(test.draw, test.draw)} cards at a time, and never comes to the top: that "
+        f"needs cards beside it to leave the stock first, and {earlier}, nor does "
+        f"{_words(blocker)}, after it.{also}"
+    )
+    return DeadEnd(NEVER_UP, text, (card_name(card), card_name(blocker)))
 
 
 def _stays_over(test, piles, t, uncovered, empty) -> int:

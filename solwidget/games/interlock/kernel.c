@@ -468,6 +468,8 @@ typedef struct {
     uint8_t empty[MAXP], uncovered[MAXP], available[64], bare[64];
     uint8_t waiting[MAXP]; int nwaiting, slots;
     uint8_t reserve[MAXH]; int nreserve;
+    uint8_t cycle[MAXH]; int ncycle, on_waste;   /* rule T (draw > 1): the cycle, the waste's count */
+    int8_t at[64];                                /* each card's place in the cycle; -1: none */
 } Start;
 
 static int buried_entry(const uint8_t (*pair)[3], const Split *splits, int ns, int card, int guest, Buried *e) {
@@ -526,10 +528,42 @@ static void start_of(const Rules *R, const Pos *p, Start *st) {
         }
     }
     for (int i = 0; i < st->nwaiting; i++) st->available[top_of(p, st->waiting[i])] = 1;
-    st->nreserve = 0;
+    st->nreserve = st->ncycle = 0;
     if (R->stock < 0) return;
     for (int i = 0; i < p->len[R->stock]; i++) st->reserve[st->nreserve++] = p->c[R->stock][i] & 63;
     for (int i = 0; i < p->len[R->waste]; i++) st->reserve[st->nreserve++] = p->c[R->waste][i] & 63;
+    if (R->draw <= 1) return;                             /* _cycle */
+    memset(st->at, -1, sizeof st->at);
+    st->on_waste = p->len[R->waste];
+    for (int i = 0; i < p->len[R->waste]; i++) st->cycle[st->ncycle++] = p->c[R->waste][i] & 63;
+    for (int i = p->len[R->stock] - 1; i >= 0; i--) st->cycle[st->ncycle++] = p->c[R->stock][i] & 63;
+    for (int x = 0; x < st->ncycle; x++) st->at[st->cycle[x]] = (int8_t)x;
+}
+
+/* deadends._comes_up: might card x of the cycle come up by a turn, itself or a card x + j
+ * (the ``run`` of cards after x that might leave covering the cards between), in this pass
+ * or a later one? */
+static int comes_up(int x, int run, int before, int draw, int on_waste) {
+    int low = on_waste - 1 - x > 0 ? on_waste - 1 - x : 0;
+    for (int j = low; j <= run && j <= low + draw - 1; j++)
+        if ((x + j - on_waste + 1) % draw == 0) return 1;
+    for (int j = 0; j <= run && j <= draw; j++)
+        if ((x + j + 1) % draw <= before + (j > 1 ? j - 1 : 0)) return 1;
+    return 0;
+}
+
+/* deadends.shown: rule T, marking in ``up`` each card of the cycle that might come to the
+ * top of the waste once the cards marked in ``left`` might leave the reserve; 1 if any is new. */
+static int shown(int draw, int on_waste, const uint8_t *left, uint8_t *up, int n) {
+    int after[MAXH], fresh = 0, before = 0;
+    after[n - 1] = 0;
+    for (int x = n - 2; x >= 0; x--) after[x] = left[x + 1] ? after[x + 1] + 1 : 0;
+    for (int x = 0; x < n; x++) {
+        if (!up[x] && (x + after[x] == n - 1 || comes_up(x, after[x], before, draw, on_waste)))
+            up[x] = fresh = 1;
+        before += left[x];
+    }
+    return fresh;
 }
 
 static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, const int *home,
@@ -603,8 +637,16 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
     int nr = st->nreserve;
     memcpy(reserve, st->reserve, nr);
     int changed = 1, sent = NO_KING;                    /* the first King rule S sent (note_king) */
+    uint8_t up[MAXH] = {0}, left[MAXH];                 /* T found; A or H found: by place in the cycle */
     while (changed) {
         changed = 0;
+        if (st->ncycle) {                                /* rule T */
+            for (int x = 0; x < st->ncycle; x++) {
+                int c = st->cycle[x];
+                left[x] = available[c] || home[c >> 4 & 3] >= (c & 15);
+            }
+            if (shown(R->draw, st->on_waste, left, up, st->ncycle)) changed = 1;
+        }
         for (int i = 0; i < ns; i++) {
             const Split *s = &splits[i];
             if (!available[s->virtual_] && available[s->host] &&
@@ -666,7 +708,8 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         int nu = 0;
         for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
             int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
-            if (available[h0] || available[h1] || to_slot(D, card, slots, home, first)) {
+            if ((!st->ncycle || up[st->at[card]])
+                    && (available[h0] || available[h1] || to_slot(D, card, slots, home, first))) {
                 available[card] = changed = 1;
                 if (uses) {
                     uses[card] |= available[h0] | available[h1] << 1;
@@ -681,6 +724,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             while (home[s] < KING) {
                 int card = s << 4 | (home[s] + 1), t = st->pile_of[card];
                 if (t >= 0 && !(uncovered[t] && bare[card])) break;
+                if (t < 0 && st->ncycle && st->at[card] >= 0 && !up[st->at[card]]) break;   /* rule T */
                 home[s]++;
                 changed = 1;
             }
