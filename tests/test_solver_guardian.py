@@ -8,7 +8,7 @@ from test_solver_interlock import small_position
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN
-from solwidget.games.interlock import deadends
+from solwidget.games.interlock import deadends, explain
 from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.solver.profile import profile_for
 
@@ -88,3 +88,115 @@ def test_an_empty_back_pile_takes_any_card_so_the_five_may_leave_for_it(monkeypa
     assert sw.solve(alive).status == "won"
     _without_dead_ends(monkeypatch)
     assert sw.solve(dead).status == "lost"
+
+
+# ------------------------------------------------------------------ rule T: the stock by threes
+
+
+def _tops(n: int, on_waste: int, draw: int, leaving: set[int]) -> set[int]:
+    """Every card of a reserve of n cards (by place in turning order, ``on_waste`` of them on
+    the waste) that comes to the top of the waste in some play of the stock alone: turns of
+    ``draw`` cards, redeals once the stock is empty, and the top played away where it is one
+    of ``leaving``. Every state of the reserve is walked."""
+    tops: set[int] = set()
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    todo = [(tuple(range(n)), on_waste)]
+    while todo:
+        cards, on = todo.pop()
+        if (cards, on) in seen:
+            continue
+        seen.add((cards, on))
+        if on:
+            tops.add(cards[on - 1])
+            if cards[on - 1] in leaving:
+                todo.append((cards[: on - 1] + cards[on:], on - 1))
+        todo.append((cards, min(on + draw, len(cards))) if on < len(cards) else (cards, 0))
+    return tops
+
+
+@pytest.mark.parametrize("draw", [2, 3, 4])
+def test_rule_t_marks_every_card_the_stock_can_bring_up(draw):
+    # every reserve of up to 7 cards, every count on the waste, every set of cards that may
+    # leave it: each card that comes up (and is not among those, which the closure found
+    # come up before they leave) is marked; and the rule does leave cards unmarked
+    unmarked = 0
+    for n in range(1, 8):
+        for on_waste in range(n + 1):
+            for bits in range(1 << n):
+                leaving = {x for x in range(n) if bits >> x & 1}
+                up = bytearray(n)
+                deadends.shown(draw, on_waste, [x in leaving for x in range(n)], up)
+                missed = _tops(n, on_waste, draw, leaving) - leaving - {x for x in range(n) if up[x]}
+                assert not missed, (n, on_waste, sorted(leaving), sorted(missed))
+                unmarked += n - len(leaving) - sum(up[x] for x in range(n) if x not in leaving)
+    assert unmarked > 400
+
+
+def _under_five(game) -> sw.State:
+    """Hearts home to 4H, every other suit home; 8H, 9H and TH alone on the back piles
+    (uncovered, so none is empty); the stock, in turning order: 5H 7H 6H JH QH KH. Turned
+    three at a time it shows 6H and KH, neither of which can go anywhere."""
+    piles = {pid: [] for pid in game.pile_ids}
+    for f, suit in zip(game.foundation_indices, "CDHS"):
+        piles[game.pile_ids[f]] = [rank + suit for rank in ("A234" if suit == "H" else "A23456789TJQK")]
+    piles.update(t0=["TH"], t1=["9H"], t2=["8H"])
+    piles["stock"] = [f"[{card}]" for card in reversed(("5H", "7H", "6H", "JH", "QH", "KH"))]
+    return game.state_from_dict({"game": game.id, "piles": piles})
+
+
+def test_a_card_the_turns_never_bring_up_is_dead_and_lost(monkeypatch):
+    dead = _under_five(GAME)
+    one_at_a_time = sw.variant("guardian", id="guardian_draw_one", name="Guardian by ones", draw=1).game()
+    assert DeadEnds(GAME).is_dead(dead) and not DeadEnds(one_at_a_time).is_dead(_under_five(one_at_a_time))
+    assert sw.solve(_under_five(one_at_a_time)).status == "won"
+    why = sw.solve(dead).why
+    assert why.lemma.kind == explain.NEVER_UP and why.cards == ["5H", "7H"]
+    assert why.text.startswith("No line wins from here: 5♥ can never go home. It lies in the stock")
+    _without_dead_ends(monkeypatch)
+    assert sw.solve(dead).status == "lost"
+
+
+@pytest.mark.parametrize("left, runs", [((10, 16), 0.0), ((12, 20), 0.6), ((16, 24), 0.5)])
+def test_endgames_dead_only_by_rule_t_are_lost_without_the_test(left, runs, monkeypatch):
+    by_threes, by_ones = DeadEnds(GAME), DeadEnds(GAME)
+    by_ones.draw = 1  # every reserve card comes up at any time: rule T asks nothing
+    dead = [s for s in _endgames(left, runs, range(120)) if by_threes.is_dead(s) and not by_ones.is_dead(s)]
+    _without_dead_ends(monkeypatch)
+    answers = [sw.solve(s, max_states=20_000).status for s in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 5, answers
+
+
+def _every_layout(state, cap: int) -> list | None:
+    """Every position reachable from ``state``, one for each layout of the cards (the count
+    of redeals aside, which grows for ever), or None where there are more than ``cap``."""
+    seen = {state.piles: state}
+    todo = [state]
+    while todo:
+        at = todo.pop()
+        for move in at.legal_moves():
+            after = at.play(move)
+            if after.piles not in seen:
+                seen[after.piles] = after
+                todo.append(after)
+                if len(seen) > cap:
+                    return None
+    return list(seen.values())
+
+
+def test_each_card_the_turns_never_bring_up_never_goes_home_nor_leaves_the_one_named():
+    # the coach's sentence for rule T, checked in every position reachable from endgames
+    checked = 0
+    for seed in range(300):
+        start = small_position(seed, (6, 10), 0.0, game=GAME)
+        why = explain.explain_dead_end(GAME, start)
+        if why is None or why.kind != explain.NEVER_UP:
+            continue
+        card, blocker = why.cards
+        layouts = _every_layout(start, 20_000)
+        if layouts is None:
+            continue
+        for state in layouts:
+            reserve = [name.strip("[]") for name in state.pile("stock") + state.pile("waste")]
+            assert card in reserve and blocker in reserve, (seed, why.text)
+        checked += 1
+    assert checked >= 5, checked
