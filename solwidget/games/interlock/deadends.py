@@ -520,14 +520,15 @@ class DeadEnds:
         cycle, on_waste, at = turns or ((), 0, None)
         up = bytearray(len(cycle))  # T found, by place in the cycle
         left = bytearray(len(cycle))  # A or H found, by place in the cycle
+        gone = 0  # the cards in ``left``
+        shown_at = -1  # their count when ``shown`` last ran
         changed = True
         while changed:
             changed = False
-            if cycle:  # rule T
-                for x, card in enumerate(cycle):
-                    left[x] = available[card] or home[card >> 4 & 3] >= card & 15
+            if cycle and gone != shown_at:  # rule T, where a card has left since
                 if shown(self.draw, on_waste, left, up):
                     changed = True
+                shown_at = gone
             for _guest, twin, host, other, virtual in splits:
                 if (
                     not available[virtual]
@@ -600,6 +601,9 @@ class DeadEnds:
                     or (slots and (anything or (card & 15 == KING and king_slot(card, slots, home, first))))
                 ):
                     available[card] = changed = True
+                    if at is not None:
+                        left[at[card]] = 1
+                        gone += 1
                     if uses is not None:
                         uses[card] |= available[h0] | available[h1] << 1
                         if card & 15 == KING:
@@ -613,8 +617,12 @@ class DeadEnds:
                     t = pile_of[card]
                     if t is not None and not (uncovered[t] and bare[card]):
                         break
-                    if t is None and at is not None and at[card] >= 0 and not up[at[card]]:
-                        break  # a reserve card, not yet found to come up (rule T)
+                    if t is None and at is not None and at[card] >= 0:  # a reserve card: rule T
+                        if not up[at[card]]:
+                            break
+                        if not left[at[card]]:
+                            left[at[card]] = 1
+                            gone += 1
                     home[suit] += 1
                     changed = True
             if home == ALL_HOME:

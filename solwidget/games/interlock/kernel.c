@@ -637,15 +637,13 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
     int nr = st->nreserve;
     memcpy(reserve, st->reserve, nr);
     int changed = 1, sent = NO_KING;                    /* the first King rule S sent (note_king) */
-    uint8_t up[MAXH] = {0}, left[MAXH];                 /* T found; A or H found: by place in the cycle */
+    uint8_t up[MAXH] = {0}, left[MAXH] = {0};           /* T found; A or H found: by place in the cycle */
+    int nleft = 0, shown_at = -1;                       /* cards in ``left``; their count when ``shown`` ran */
     while (changed) {
         changed = 0;
-        if (st->ncycle) {                                /* rule T */
-            for (int x = 0; x < st->ncycle; x++) {
-                int c = st->cycle[x];
-                left[x] = available[c] || home[c >> 4 & 3] >= (c & 15);
-            }
+        if (st->ncycle && nleft != shown_at) {           /* rule T, where a card has left since */
             if (shown(R->draw, st->on_waste, left, up, st->ncycle)) changed = 1;
+            shown_at = nleft;
         }
         for (int i = 0; i < ns; i++) {
             const Split *s = &splits[i];
@@ -711,6 +709,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             if ((!st->ncycle || up[st->at[card]])
                     && (available[h0] || available[h1] || to_slot(D, card, slots, home, first))) {
                 available[card] = changed = 1;
+                if (st->ncycle) { left[st->at[card]] = 1; nleft++; }
                 if (uses) {
                     uses[card] |= available[h0] | available[h1] << 1;
                     if ((card & 15) == KING) sent = note_king(uses, card, sent, slots, home);
@@ -724,7 +723,11 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             while (home[s] < KING) {
                 int card = s << 4 | (home[s] + 1), t = st->pile_of[card];
                 if (t >= 0 && !(uncovered[t] && bare[card])) break;
-                if (t < 0 && st->ncycle && st->at[card] >= 0 && !up[st->at[card]]) break;   /* rule T */
+                if (t < 0 && st->ncycle && st->at[card] >= 0) {          /* a reserve card: rule T */
+                    int x = st->at[card];
+                    if (!up[x]) break;
+                    if (!left[x]) { left[x] = 1; nleft++; }
+                }
                 home[s]++;
                 changed = 1;
             }
