@@ -133,9 +133,9 @@ def test_rule_t_marks_every_card_the_stock_can_bring_up(draw):
 
 
 def _under_five(game) -> sw.State:
-    """Hearts home to 4H, every other suit home; 8H, 9H and TH alone on the back piles
-    (uncovered, so none is empty); the stock, in turning order: 5H 7H 6H JH QH KH. Turned
-    three at a time it shows 6H and KH, neither of which can go anywhere."""
+    """Hearts home to 4H, every other suit home; 8H, 9H and TH alone on the back piles,
+    uncovered (no back pile is empty to take a card); the stock, in turning order: 5H 7H 6H
+    JH QH KH. Turned three at a time it shows 6H and KH, neither of which can go anywhere."""
     piles = {pid: [] for pid in game.pile_ids}
     for f, suit in zip(game.foundation_indices, "CDHS"):
         piles[game.pile_ids[f]] = [rank + suit for rank in ("A234" if suit == "H" else "A23456789TJQK")]
