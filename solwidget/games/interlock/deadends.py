@@ -147,6 +147,7 @@ from operator import not_
 from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ...engine.patience import Build
 from ...engine.state import Piles
+from ...solver import stock
 from .rules import Guardian, Interlock, LoveADuck
 
 TWIN = 0x30  # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
@@ -444,17 +445,16 @@ class DeadEnds:
         return empty, uncovered, bytes(available), bare, waiting, slots, reserve, self._cycle(piles)
 
     def _cycle(self, piles) -> tuple | None:
-        """Rule T's facts: the reserve's cards in turning order, face up, the waste's count,
-        and each card's place in the cycle (-1: none); None where every reserve card may come
-        up at any time (draw 1)."""
+        """Rule T's facts: the reserve's cards in turning order (``stock.cycle``), the waste's
+        count, and each card's place in the cycle (-1: none); None where every reserve card
+        may come up at any time (draw 1)."""
         if self.draw <= 1:
             return None
-        stock, waste = piles[self.game.stock_index], piles[self.game.waste_index]
-        cycle = tuple(card & FACE_UP for card in waste + stock[::-1])
+        cycle = stock.cycle(self.game, piles)
         at = [-1] * 64
         for x, card in enumerate(cycle):
             at[card] = x
-        return cycle, len(waste), at
+        return cycle, len(piles[self.game.waste_index]), at
 
     def _opening(self, empty) -> tuple:
         """(U, the uncovered piles that hold cards in order, S's count of uncovered empty
@@ -627,7 +627,7 @@ class DeadEnds:
                     changed = True
             if home == ALL_HOME:
                 return True
-        self.failed = (home, pile_of, uncovered, bare, available, empty, slots, cycle, up)  # explain.py
+        self.failed = (home, pile_of, uncovered, bare, available, empty, slots, cycle, left)  # explain.py
         return False
 
     def _drop_targets(self, piles) -> dict:

@@ -45,7 +45,7 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     if test._closure(piles, test.pair, (), None, test._start(piles)):
         return None
     assert test.failed is not None  # a closure that fails says what it found
-    home, pile_of, uncovered, _bare, available, empty, slots, cycle, _up = test.failed
+    home, pile_of, uncovered, _bare, available, empty, slots, cycle, left = test.failed
     stuck = [suit << 4 | home[suit] + 1 for suit in range(4) if home[suit] < KING]
     stuck.sort(key=lambda card: (card & 15, card))
     card = stuck[0]
@@ -53,7 +53,7 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     shut_out = ", ".join(_words(c) for c in stuck[1:])
     also = f" The same holds for {shut_out}." if shut_out else ""
     if t is None:
-        return _never_up(test, card, cycle, home, available, also)
+        return _never_up(test, card, cycle, left, also)
     if not uncovered[t]:
         over = _stays_over(test, piles, t, uncovered, empty)
         bottom = piles[over][0]
@@ -74,10 +74,10 @@ def explain_dead_end(game, state) -> DeadEnd | None:
     return DeadEnd(CARD_STUCK, text, (card_name(card), card_name(guest)))
 
 
-def _never_up(test, card: int, cycle, home, available, also: str) -> DeadEnd:
+def _never_up(test, card: int, cycle, left, also: str) -> DeadEnd:
     """Rule T's reason: the reserve ``card`` never comes up, since too few cards before it
-    and not the cards after it leave the reserve (the first after it that never leaves)."""
-    left = [available[c] or home[c >> 4 & 3] >= c & 15 for c in cycle]
+    (by ``left``, the cards of the ``cycle`` found leaving the reserve) and not the cards
+    after it leave the reserve (the first after it that never leaves)."""
     x = cycle.index(card)
     before = sum(left[:x])
     blocker = next(c for c, gone in zip(cycle[x + 1 :], left[x + 1 :]) if not gone)

@@ -535,8 +535,7 @@ static void start_of(const Rules *R, const Pos *p, Start *st) {
     if (R->draw <= 1) return;                             /* _cycle */
     memset(st->at, -1, sizeof st->at);
     st->on_waste = p->len[R->waste];
-    for (int i = 0; i < p->len[R->waste]; i++) st->cycle[st->ncycle++] = p->c[R->waste][i] & 63;
-    for (int i = p->len[R->stock] - 1; i >= 0; i--) st->cycle[st->ncycle++] = p->c[R->stock][i] & 63;
+    st->ncycle = cycle_of(R, p, st->cycle);
     for (int x = 0; x < st->ncycle; x++) st->at[st->cycle[x]] = (int8_t)x;
 }
 
