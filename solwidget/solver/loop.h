@@ -11,7 +11,8 @@
  *   push, so that ties go to the newest position as in Frontier's heapq; with ``explore`` a
  *   draw of the same Mersenne Twister as Python's random.Random(0) picks the same kinds
  *   (frontier.py: the rounded priority and the depth) and entries as Frontier does;
- * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each;
+ * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each, and
+ *   ``loop_admit_turned`` its ``_admit_turned`` (turn dominance);
  * - a priority is ``value + depth_weight * depth`` rounded as Python rounds it
  *   (``loop_priority``), for any depth weight;
  * - a trim keeps the best ``frontier_size / 2`` entries as ``Frontier.keep`` does;
@@ -515,14 +516,6 @@ static inline int note_key(Bytes *asked, const uint8_t *k, int n) {
     return 0;
 }
 
-/* _Search.admit (and _admit_pooled): is the key new to this search (it is recorded)? 1, 0,
- * or -1 (out of memory, or ``error`` says why). The key's buffer is zero for 8 bytes past its
- * end (hash_bytes reads them).
- *
- * _admit_pooled adds every key asked to the closure's generated keys. With ``pooled_all``
- * (every key the tables hold is among them already: checked when the search joins) only a
- * key new to the tables is added there: a key they refuse was added when it was admitted,
- * and a set only grows, so the set is the same, a look-up a child fewer. */
 /* Do the tables hold the key? */
 static inline int loop_holds(const Loop *L, const uint8_t *k, int n, uint64_t h) {
     return keyset_has(&L->table, k, n, h) || (L->old_table.size && keyset_has(&L->old_table, k, n, h));
@@ -547,6 +540,14 @@ static inline int loop_record(Loop *L, const uint8_t *k, int n, uint64_t h) {
     return 1;
 }
 
+/* _Search.admit (and _admit_pooled): is the key new to this search (it is recorded)? 1, 0,
+ * or -1 (out of memory, or ``error`` says why). The key's buffer is zero for 8 bytes past its
+ * end (hash_bytes reads them).
+ *
+ * _admit_pooled adds every key asked to the closure's generated keys. With ``pooled_all``
+ * (every key the tables hold is among them already: checked when the search joins) only a
+ * key new to the tables is added there: a key they refuse was added when it was admitted,
+ * and a set only grows, so the set is the same, a look-up a child fewer. */
 static inline int loop_admit_hashed(Loop *L, const uint8_t *k, int n, uint64_t h) {
     if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }
     if (L->asked && note_key(L->asked, k, n)) return -1;
@@ -578,15 +579,18 @@ static inline int loop_admit_turned(Loop *L, uint8_t *k, int n, int turns) {
         k[n - 1] = ANY_COUNT;
         added = loop_record(L, k, n, hash_bytes(k, n));
     } else {
-        for (int earlier = w - turns; earlier > 0; earlier -= turns) {
+        k[n - 1] = ANY_COUNT;
+        uint64_t cycle = hash_bytes(k, n);
+        int seen = loop_holds(L, k, n, cycle);       /* some position of this base taken */
+        for (int earlier = w - turns; seen && earlier > 0; earlier -= turns) {
             k[n - 1] = (uint8_t)earlier;
             if (loop_holds(L, k, n, hash_bytes(k, n))) { k[n - 1] = (uint8_t)w; return 0; }
         }
         k[n - 1] = (uint8_t)w;
         added = loop_record(L, k, n, hash_bytes(k, n));
-        if (added == 1) {
+        if (added == 1 && !seen) {
             k[n - 1] = ANY_COUNT;
-            if (loop_record(L, k, n, hash_bytes(k, n)) < 0) added = -1;
+            if (loop_record(L, k, n, cycle) < 0) added = -1;
         }
     }
     k[n - 1] = (uint8_t)w;

@@ -309,20 +309,25 @@ class _Search:
         multiples of ``turns`` below n and n itself, and these reach each other; a count w
         off the cycle is reached only from w - turns, w - 2 * turns, ... (those above 0).
         The tables hold the key of each position taken off the cycle, and for every position
-        taken the key with ``ANY`` in place of its count, which stands for the cycle."""
+        taken the key with ``ANY`` in place of its count, which stands for the cycle; so
+        where that key is not held, neither is an earlier count (unless evicted), and they
+        are not looked for."""
         self.generated += 1
         counted = cast(bytes, key)  # keys.py's bytes
         n, w, turns, base = counted[-2], counted[-1], self.turns, counted[:-1]
         if w % turns == 0 or w == n:
             return self._record(base + ANY)
-        table, old = self.table, self.old_table
-        for earlier in range(w - turns, 0, -turns):
-            before = base + bytes((earlier,))
-            if before in table or before in old:
-                return False
+        table, old, cycle = self.table, self.old_table, base + ANY
+        seen = cycle in table or cycle in old  # some position of this base taken
+        if seen:
+            for earlier in range(w - turns, 0, -turns):
+                before = base + bytes((earlier,))
+                if before in table or before in old:
+                    return False
         if not self._record(key):
             return False
-        self._record(base + ANY)
+        if not seen:
+            self._record(cycle)
         return True
 
     def _admit_pooled(self, key: Hashable) -> bool:
