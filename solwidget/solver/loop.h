@@ -11,8 +11,7 @@
  *   push, so that ties go to the newest position as in Frontier's heapq; with ``explore`` a
  *   draw of the same Mersenne Twister as Python's random.Random(0) picks the same kinds
  *   (frontier.py: the rounded priority and the depth) and entries as Frontier does;
- * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each, and
- *   ``loop_admit_turned`` its ``_admit_turned`` (turn dominance);
+ * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each;
  * - a priority is ``value + depth_weight * depth`` rounded as Python rounds it
  *   (``loop_priority``), for any depth weight;
  * - a trim keeps the best ``frontier_size / 2`` entries as ``Frontier.keep`` does;
@@ -516,30 +515,6 @@ static inline int note_key(Bytes *asked, const uint8_t *k, int n) {
     return 0;
 }
 
-/* Do the tables hold the key? */
-static inline int loop_holds(const Loop *L, const uint8_t *k, int n, uint64_t h) {
-    return keyset_has(&L->table, k, n, h) || (L->old_table.size && keyset_has(&L->old_table, k, n, h));
-}
-
-#define ANY_COUNT 0xff   /* search.py's ANY: in place of the waste's count, the turning cycle */
-
-/* _Search._record: the key put in the tables. 1, 0 (they hold it already) or -1 (out of
- * memory). The newer table first, where most keys seen again are: the same answer as
- * search.py's order, since the two tables never share a key (a key enters the newer one only
- * when the older one lacks it, and the newer one starts empty). */
-static inline int loop_record(Loop *L, const uint8_t *k, int n, uint64_t h) {
-    if (loop_holds(L, k, n, h)) return 0;
-    size_t size = L->table.size;
-    int added = keyset_add(&L->table, k, n, h);
-    if (added <= 0) return added;
-    if (size + 1 >= L->table_half) {                 /* evict the older generation */
-        keyset_free(&L->old_table);
-        L->old_table = L->table;
-        memset(&L->table, 0, sizeof L->table);
-    }
-    return 1;
-}
-
 /* _Search.admit (and _admit_pooled): is the key new to this search (it is recorded)? 1, 0,
  * or -1 (out of memory, or ``error`` says why). The key's buffer is zero for 8 bytes past its
  * end (hash_bytes reads them).
@@ -550,12 +525,27 @@ static inline int loop_record(Loop *L, const uint8_t *k, int n, uint64_t h) {
  * and a set only grows, so the set is the same, a look-up a child fewer. */
 static inline int loop_admit_hashed(Loop *L, const uint8_t *k, int n, uint64_t h) {
     if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }
-    if (L->asked && note_key(L->asked, k, n)) return -1;
-    if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) return -1;
+    if (L->asked && note_key(L->asked, k, n)) goto memory;
+    if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
     L->generated++;
-    int added = loop_record(L, k, n, h);
-    if (added == 1 && L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) return -1;
-    return added;
+    /* The newer table first, where most keys seen again are: the same answer as search.py's
+     * order, since the two tables never share a key (a key enters the newer one only when
+     * the older one lacks it, and the newer one starts empty). */
+    if (keyset_has(&L->table, k, n, h)) return 0;
+    if (L->old_table.size && keyset_has(&L->old_table, k, n, h)) return 0;
+    size_t size = L->table.size;
+    int added = keyset_add(&L->table, k, n, h);
+    if (added < 0) goto memory;
+    if (added == 0) return 0;
+    if (L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
+    if (size + 1 >= L->table_half) {                 /* evict the older generation */
+        keyset_free(&L->old_table);
+        L->old_table = L->table;
+        memset(&L->table, 0, sizeof L->table);
+    }
+    return 1;
+memory:
+    return -1;
 }
 
 /* loop_admit with the key's hash made beforehand (hash_bytes(k, n)): a family that makes an
@@ -563,38 +553,6 @@ static inline int loop_admit_hashed(Loop *L, const uint8_t *k, int n, uint64_t h
  * asks them in the order the Python expander asks them. */
 static inline int loop_admit(Loop *L, const uint8_t *k, int n) {
     return loop_admit_hashed(L, k, n, hash_bytes(k, n));
-}
-
-/* _Search._admit_turned: loop_admit for a stock turned ``turns`` cards at a time with
- * unlimited redeals, whose key ends with the reserve's size and the waste's count (the
- * argument is search.py's); 0 also where a position taken reaches this one by turns alone.
- * Its last byte is changed meanwhile and put back. A probe and a pooled search admit as
- * loop_admit does, as search.py's do. */
-static inline int loop_admit_turned(Loop *L, uint8_t *k, int n, int turns) {
-    if (L->asked || L->generated_keys) return loop_admit(L, k, n);
-    if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }
-    L->generated++;
-    int size = k[n - 2], w = k[n - 1], added = 0;
-    if (w % turns == 0 || w == size) {               /* on the cycle: any position of it */
-        k[n - 1] = ANY_COUNT;
-        added = loop_record(L, k, n, hash_bytes(k, n));
-    } else {
-        k[n - 1] = ANY_COUNT;
-        uint64_t cycle = hash_bytes(k, n);
-        int seen = loop_holds(L, k, n, cycle);       /* some position of this base taken */
-        for (int earlier = w - turns; seen && earlier > 0; earlier -= turns) {
-            k[n - 1] = (uint8_t)earlier;
-            if (loop_holds(L, k, n, hash_bytes(k, n))) { k[n - 1] = (uint8_t)w; return 0; }
-        }
-        k[n - 1] = (uint8_t)w;
-        added = loop_record(L, k, n, hash_bytes(k, n));
-        if (added == 1 && !seen) {
-            k[n - 1] = ANY_COUNT;
-            if (loop_record(L, k, n, cycle) < 0) added = -1;
-        }
-    }
-    k[n - 1] = (uint8_t)w;
-    return added;
 }
 
 static inline void prefetch_slot(const KeySet *t, uint64_t h) {

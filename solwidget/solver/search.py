@@ -17,20 +17,15 @@ same order (``Profile.compiled_search``; docs/solver.md, "Compiled").
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
 serve; each family proves its own reductions and dead ends next to them, in
-solwidget/games/<family>/): from a position that can be won, some successor can be won in
-fewer plays (moves that are not turns of the stock). A search skips a position only when its
-key is in that search's transposition table (``admit``), when it is the position before the
-last move, undone (expanded already: CellsExpander), or when a position the search took
-reaches it by turns alone (``_admit_turned``), and so can be won in as few plays. Every key
-enters the table together with a position taken (pushed on the frontier, or found dead), so
-at any time each key in the table stands for a position expanded, still waiting or dead.
-Evicting keys keeps this true (it only makes the search redo work). So when one search's
-frontier runs empty, no position it took can be won: else take one won in the fewest plays;
-some successor is won in fewer, and it was taken, or is key-equal to one taken, or is
-reached by turns alone from one taken, which is then won in fewer plays than the fewest. The
-start was taken, so it cannot be won. A frontier is never silently cut: if it must be
-trimmed to bound memory, that search records it and can no longer answer "lost", only "won"
-or "unknown".
+solwidget/games/<family>/), and a search skips a
+position only when its key is in that search's transposition table (``admit``), or when it
+is the position before the last move, undone (expanded already: CellsExpander). Every key
+enters the table together with a position pushed on the frontier, so at any time each key
+in the table belongs to a position expanded or still waiting. Evicting keys keeps this true
+(it only makes the search redo work), so when one search's frontier runs empty its
+expanded positions are closed under successors: every reachable position was expanded,
+none won. A frontier is never silently cut: if it must be trimmed to bound memory, that
+search records it and can no longer answer "lost", only "won" or "unknown".
 
 Pooled proofs (expanders with ``pooled_proofs``). The searches of a portfolio share one
 successor function and one key (they differ only in how they order their frontiers), so they
@@ -149,7 +144,6 @@ def default_frontier_size(game: Game) -> int:
 # that the short searches, where most wins are found, run exactly as without pooling
 # (docs/solver.md, "Pooled proofs").
 POOL_AFTER = 8000
-ANY = b"\xff"  # _admit_turned: in place of the waste's count, the stock's turning cycle
 SLICE = 64  # expansions per turn of each search
 
 
@@ -238,7 +232,6 @@ class _Search:
     ) -> None:
         self.expander = expander
         self.key = expander.key
-        self.turns = expander.turns  # > 0: turn dominance (_admit_turned)
         self.score = expander.score
         self.depth_weight = depth_weight
         self.table_size = table_size // 2
@@ -283,10 +276,6 @@ class _Search:
         """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
         it need not build what is seen)."""
         self.generated += 1
-        return self._record(key)
-
-    def _record(self, key: Hashable) -> bool:
-        """Put ``key`` in the tables; False if they hold it already."""
         old = self.old_table
         if old and key in old:
             return False
@@ -297,37 +286,6 @@ class _Search:
             return False
         if size + 1 >= self.table_size:  # evict the older generation (see above)
             self.old_table, self.table = table, set()
-        return True
-
-    def _admit_turned(self, key: Hashable) -> bool:
-        """``admit`` for a stock turned ``self.turns`` cards at a time with unlimited redeals,
-        whose key ends with the reserve's size n and the waste's count w (keys.py): False also
-        where a position taken reaches this one by turns alone (the module docstring).
-
-        A turn takes the waste's count w to min(w + turns, n), and a redeal (the stock
-        empty, w = n) takes it to 0. So every count reaches the counts of the cycle, the
-        multiples of ``turns`` below n and n itself, and these reach each other; a count w
-        off the cycle is reached only from w - turns, w - 2 * turns, ... (those above 0).
-        The tables hold the key of each position taken off the cycle, and for every position
-        taken the key with ``ANY`` in place of its count, which stands for the cycle; so
-        where that key is not held, neither is an earlier count (unless evicted), and they
-        are not looked for."""
-        self.generated += 1
-        counted = cast(bytes, key)  # keys.py's bytes
-        n, w, turns, base = counted[-2], counted[-1], self.turns, counted[:-1]
-        if w % turns == 0 or w == n:
-            return self._record(base + ANY)
-        table, old, cycle = self.table, self.old_table, base + ANY
-        seen = cycle in table or cycle in old  # some position of this base taken
-        if seen:
-            for earlier in range(w - turns, 0, -turns):
-                before = base + bytes((earlier,))
-                if before in table or before in old:
-                    return False
-        if not self._record(key):
-            return False
-        if not seen:
-            self._record(cycle)
         return True
 
     def _admit_pooled(self, key: Hashable) -> bool:
@@ -389,10 +347,7 @@ class _Search:
         score, is_won, push = self.score, self.expander.is_won, self.frontier.push
         depth_weight, best = self.depth_weight, self.best_score
         order = self.order
-        if self.closure is not None:
-            admit = self._admit_pooled
-        else:
-            admit = self._admit_turned if self.turns else self.admit
+        admit = self.admit if self.closure is None else self._admit_pooled
         for moves, child, value in self.expander.scored(state, node[1], admit):
             child_node: Node = (node, moves, depth + len(moves))
             if value is None:
