@@ -396,6 +396,18 @@ def test_guardian_variants_are_searched_in_c_only_where_the_kernel_walks_their_s
         assert compiled(other, portfolio(other)[0]) is None, changes
 
 
+@pytest.mark.parametrize("draw", [2, 4, 5])
+def test_turn_dominance_is_pythons_at_every_draw_and_through_evictions(draw):
+    # the counts taken kept beside a key for draws of up to four (search.MOST_TURNS), none
+    # kept at five; tables of 500 keys evict a generation every 250 positions or so
+    needs_native()
+    game = variant("guardian", draw=draw)
+    assert isinstance(compiled(game, portfolio(game)[0]), native.NativeSearch)
+    for deal in (2, 5):
+        in_c, in_python = solved_both_ways(game.deal(deal), max_states=3000, table_size=500)
+        assert in_c == in_python
+
+
 def test_a_variant_with_interlocks_rules_takes_the_compiled_search_and_finds_the_same():
     # a variant restating Interlock's rules gets its profile and fast path, so the C search;
     # one that builds down in suit does not (bridges.applies), and keeps the Python search

@@ -27,7 +27,7 @@ FINGERPRINTS = {
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
     "love_a_duck": "5da36c3b34ba",
-    "guardian": "06374cdfeac7",
+    "guardian": "23aab37f1d15",
     "mutated": "b3be764ae8eb",
 }
 

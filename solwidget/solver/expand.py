@@ -30,13 +30,14 @@ from ..engine.state import Pile, Piles, State
 from .autoplay import settle
 from .contract import Admit, Bridges, DeadEnds, KeyOf, Moves, Scored, ScoreOf, Successor, Weights
 from .heuristics import make_score
-from .keys import engine_key_is_plain, patience_key
+from .keys import engine_key_is_plain, patience_key, turns_of
 from .stock import is_turn, waste_plays
 
 
 class GenericExpander:
     sound = True  # every reduction here keeps some win whenever one exists
     autoplay = False  # expanders that know safe moves home turn it on, with _settle
+    turns = 0  # > 0: the cards a turn of a stock whose key ends as keys.turns_of says
 
     def __init__(
         self, game: Game, weights: Weights | None = None, autoplay: bool = True, compress: bool = True
@@ -96,6 +97,7 @@ class PatienceExpander(GenericExpander):
         self.plain = engine_key_is_plain(game)
         if self.plain:
             self.key = self.make_key(game, compress)
+            self.turns = turns_of(game, compress)  # make_key keeps patience_key's stock
         self.compress = bool(game.draw) and compress
         # A family's bridges: reserve cards go to the tableau only in bridges, and home only
         # in home bridges (each family proves its own)
@@ -121,7 +123,8 @@ class PatienceExpander(GenericExpander):
     def make_key(self, game: Patience, compress: bool) -> KeyOf:
         """The key of positions for the transposition table (keys.py); a family may sort
         piles that play alike, or make keys faster. Positions with equal keys must play
-        alike under the engine's rules."""
+        alike under the engine's rules, and where ``turns_of`` says, the key ends with the
+        stock as patience_key's does (the search reads it)."""
         return patience_key(game, compress)
 
     def _settle(self, state: State) -> tuple[State, list[Move]]:

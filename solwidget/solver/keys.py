@@ -11,6 +11,12 @@ copy of a card or another gives the same key). And those cards are the ones not 
 other piles (every card lies somewhere, and the key holds the others), so the stock and
 waste are left out of the key altogether. Any other game uses ``game.key`` as it is.
 
+A stock turned several cards at a time with unlimited redeals keeps its place in the key,
+in a layout the search reads (``turns_of``): the cards in turning order (stock.cycle), then
+how many there are and how many lie on the waste, in the last two bytes. So the bytes before
+the last are the same for every turning position of a position, and the search can skip a
+position that one it has taken reaches by turns alone (search.py, ``_admit_turned``).
+
 A family may also sort piles that play alike (``canonical_tableau``: Interlock's uncovered
 back piles, games/interlock/keys.py).
 """
@@ -24,6 +30,7 @@ from ..engine.game import Game
 from ..engine.patience import Patience
 from ..engine.state import Pile, Piles, State
 from .contract import KeyOf
+from .stock import cycle
 
 CanonicalTableau = Callable[[Piles, list[bytes]], None]  # a family's order of piles that play alike
 KeyParts = tuple[bytes, list[bytes]]  # CycleKey.parts: the head, the packed piles
@@ -44,6 +51,13 @@ PACKED_KEPT = 100_000  # piles whose bytes _cycle_key keeps (about 200 bytes eac
 HEADS_KEPT = 20_000  # foundations and cells whose part it keeps (a few hundred bytes each)
 
 
+def turns_of(game: Patience, compress: bool = True) -> int:
+    """The cards a turn of the stock, where patience_key keeps the turning position in its
+    last byte (above): a stock that turns several with unlimited redeals; else 0."""
+    several = game.draw > 1 and game.redeals is None and game.stock_index is not None
+    return game.draw if several and compress else 0
+
+
 def engine_key_is_plain(game: Game) -> bool:
     """Is ``game.key`` Patience's own (so that packing it here keeps its meaning)?"""
     return isinstance(game, Patience) and type(game).key is Patience.key
@@ -61,6 +75,8 @@ def patience_key(
     stock, waste = game.stock_index, game.waste_index
     reserve = (stock, waste) if stock is not None and waste is not None else None
     limited = game.redeals is not None and reserve is not None
+    turned = turns_of(game, compress) > 0 and reserve is not None
+    waste_at = reserve[1] if reserve is not None else -1
 
     if draw_cycle:
         return _cycle_key(game, symmetric, canonical_tableau)
@@ -75,7 +91,10 @@ def patience_key(
         elif canonical_tableau is not None:
             canonical_tableau(tuple(piles[t] for t in T), tableau)
         parts = [_SEP.join(founds), _SEP.join(cells), _SEP.join(tableau)]
-        if reserve is not None:
+        if turned:
+            order = cycle(game, piles)
+            parts.append(bytes(order) + bytes((len(order), len(piles[waste_at]))))
+        elif reserve is not None:
             parts.append(bytes(piles[reserve[0]]) + _SEP + bytes(piles[reserve[1]]))
             if limited:
                 parts.append(bytes(state.extra))

@@ -11,7 +11,8 @@
  *   push, so that ties go to the newest position as in Frontier's heapq; with ``explore`` a
  *   draw of the same Mersenne Twister as Python's random.Random(0) picks the same kinds
  *   (frontier.py: the rounded priority and the depth) and entries as Frontier does;
- * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each;
+ * - ``loop_admit`` is ``_Search.admit``: two generations of ``table_half`` keys each, and
+ *   ``loop_admit_turned`` its ``_admit_turned`` (turn dominance);
  * - a priority is ``value + depth_weight * depth`` rounded as Python rounds it
  *   (``loop_priority``), for any depth weight;
  * - a trim keeps the best ``frontier_size / 2`` entries as ``Frontier.keep`` does;
@@ -144,7 +145,7 @@ static inline int bytes_reserve(Bytes *b, size_t more) {
  * the arena together: one cache line a look-up, where two arrays cost two misses a key
  * seen again. */
 #define KEY_MAX 0xFFFF
-typedef struct { uint64_t hash; uint32_t at, unused; } KeySlot;
+typedef struct { uint64_t hash; uint32_t at, value; } KeySlot;   /* value: loop_admit_turned's */
 typedef struct { KeySlot *slots; size_t cap, size; Bytes arena; } KeySet;
 
 /* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
@@ -190,15 +191,16 @@ static inline int keyset_at(const KeySet *s, size_t j, const uint8_t *k, int n, 
     return key_length(there) == n && !memcmp(there + 2, k, n);
 }
 
-static inline int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
-    if (!s->size) return 0;
+/* The key's slot, or NULL. */
+static inline KeySlot *keyset_find(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
+    if (!s->size) return NULL;
     for (size_t j = h & (s->cap - 1); s->slots[j].hash; j = (j + 1) & (s->cap - 1))
-        if (keyset_at(s, j, k, n, h)) return 1;
-    return 0;
+        if (keyset_at(s, j, k, n, h)) return &s->slots[j];
+    return NULL;
 }
 
-/* Adds the key; 1 if it was new, 0 if there, -1 out of memory. */
-static inline int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
+/* Adds the key with ``value``; 1 if it was new, 0 if there, -1 out of memory. */
+static inline int keyset_put(KeySet *s, const uint8_t *k, int n, uint64_t h, uint32_t value) {
     if ((s->size + 1) * 2 > s->cap && keyset_grow(s)) return -1;
     size_t j = h & (s->cap - 1);
     for (; s->slots[j].hash; j = (j + 1) & (s->cap - 1))
@@ -206,12 +208,21 @@ static inline int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
     if (bytes_reserve(&s->arena, (size_t)n + 2) || s->arena.size + n + 2 > NONE32) return -1;
     s->slots[j].hash = h;
     s->slots[j].at = (uint32_t)s->arena.size;
+    s->slots[j].value = value;
     s->arena.data[s->arena.size] = (uint8_t)(n >> 8);
     s->arena.data[s->arena.size + 1] = (uint8_t)n;
     memcpy(s->arena.data + s->arena.size + 2, k, n);
     s->arena.size += (size_t)n + 2;
     s->size++;
     return 1;
+}
+
+static inline int keyset_add(KeySet *s, const uint8_t *k, int n, uint64_t h) {
+    return keyset_put(s, k, n, h, 0);
+}
+
+static inline int keyset_has(const KeySet *s, const uint8_t *k, int n, uint64_t h) {
+    return keyset_find(s, k, n, h) != NULL;
 }
 
 /* A search node: how it was reached (search.py's (parent, moves, depth)). */
@@ -515,6 +526,33 @@ static inline int note_key(Bytes *asked, const uint8_t *k, int n) {
     return 0;
 }
 
+/* Do the tables hold the key? */
+static inline int loop_holds(const Loop *L, const uint8_t *k, int n, uint64_t h) {
+    return keyset_has(&L->table, k, n, h) || (L->old_table.size && keyset_has(&L->old_table, k, n, h));
+}
+
+#define ANY_COUNT 0xff   /* search.py's ANY: in place of the waste's count, any count */
+
+/* A key neither table holds put in the newer one with ``value``: 1, or -1 (out of memory). */
+static inline int loop_insert(Loop *L, const uint8_t *k, int n, uint64_t h, uint32_t value) {
+    size_t size = L->table.size;
+    if (keyset_put(&L->table, k, n, h, value) < 0) return -1;
+    if (size + 1 >= L->table_half) {                 /* evict the older generation */
+        keyset_free(&L->old_table);
+        L->old_table = L->table;
+        memset(&L->table, 0, sizeof L->table);
+    }
+    return 1;
+}
+
+/* _Search._record: the key put in the tables. 1, 0 (they hold it already) or -1 (out of
+ * memory). The newer table first, where most keys seen again are: the same answer as
+ * search.py's order, since the two tables never share a key (a key enters the newer one only
+ * when the older one lacks it, and the newer one starts empty). */
+static inline int loop_record(Loop *L, const uint8_t *k, int n, uint64_t h) {
+    return loop_holds(L, k, n, h) ? 0 : loop_insert(L, k, n, h, 0);
+}
+
 /* _Search.admit (and _admit_pooled): is the key new to this search (it is recorded)? 1, 0,
  * or -1 (out of memory, or ``error`` says why). The key's buffer is zero for 8 bytes past its
  * end (hash_bytes reads them).
@@ -525,27 +563,12 @@ static inline int note_key(Bytes *asked, const uint8_t *k, int n) {
  * and a set only grows, so the set is the same, a look-up a child fewer. */
 static inline int loop_admit_hashed(Loop *L, const uint8_t *k, int n, uint64_t h) {
     if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }
-    if (L->asked && note_key(L->asked, k, n)) goto memory;
-    if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
+    if (L->asked && note_key(L->asked, k, n)) return -1;
+    if (L->generated_keys && !L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) return -1;
     L->generated++;
-    /* The newer table first, where most keys seen again are: the same answer as search.py's
-     * order, since the two tables never share a key (a key enters the newer one only when
-     * the older one lacks it, and the newer one starts empty). */
-    if (keyset_has(&L->table, k, n, h)) return 0;
-    if (L->old_table.size && keyset_has(&L->old_table, k, n, h)) return 0;
-    size_t size = L->table.size;
-    int added = keyset_add(&L->table, k, n, h);
-    if (added < 0) goto memory;
-    if (added == 0) return 0;
-    if (L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) goto memory;
-    if (size + 1 >= L->table_half) {                 /* evict the older generation */
-        keyset_free(&L->old_table);
-        L->old_table = L->table;
-        memset(&L->table, 0, sizeof L->table);
-    }
-    return 1;
-memory:
-    return -1;
+    int added = loop_record(L, k, n, h);
+    if (added == 1 && L->pooled_all && keyset_add(L->generated_keys, k, n, h) < 0) return -1;
+    return added;
 }
 
 /* loop_admit with the key's hash made beforehand (hash_bytes(k, n)): a family that makes an
@@ -553,6 +576,41 @@ memory:
  * asks them in the order the Python expander asks them. */
 static inline int loop_admit(Loop *L, const uint8_t *k, int n) {
     return loop_admit_hashed(L, k, n, hash_bytes(k, n));
+}
+
+/* search.py's counts_taken: the counts of a position taken, once count ``w`` of ``n`` is
+ * taken too, or NO_COUNTS where a count taken reaches ``w`` by turns (the argument is there). */
+#define NO_COUNTS 0xFFFFFFFFu
+static inline uint32_t counts_taken(uint32_t taken, int n, int w, int turns) {
+    if (w % turns == 0 || w == n) return taken ? NO_COUNTS : 1;      /* on the cycle */
+    int shift = 8 * (w % turns);
+    uint32_t least = taken >> shift & 0xFF;
+    if (least && least <= (uint32_t)w) return NO_COUNTS;
+    return (taken & ~(0xFFu << shift)) | (uint32_t)w << shift | 1;
+}
+
+/* _Search._admit_turned: loop_admit for a stock turned ``turns`` cards at a time (at most
+ * MOST_TURNS) with unlimited redeals, whose key ends with the reserve's size and the waste's
+ * count; 0 also where a position taken reaches this one by turns alone. The tables hold one
+ * key for all the counts of a position, ANY_COUNT in place of its count, and the counts
+ * taken as its slot's value. The key's last byte is changed meanwhile and put back. A probe
+ * and a pooled search admit as loop_admit does, as search.py's do. */
+#define MOST_TURNS 4
+static inline int loop_admit_turned(Loop *L, uint8_t *k, int n, int turns) {
+    if (L->asked || L->generated_keys) return loop_admit(L, k, n);
+    if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }
+    L->generated++;
+    int size = k[n - 2], w = k[n - 1];
+    k[n - 1] = ANY_COUNT;
+    uint64_t h = hash_bytes(k, n);
+    KeySlot *slot = keyset_find(&L->table, k, n, h);
+    if (!slot && L->old_table.size) slot = keyset_find(&L->old_table, k, n, h);
+    uint32_t now = counts_taken(slot ? slot->value : 0, size, w, turns);
+    int added = now != NO_COUNTS;
+    if (added && slot) slot->value = now;            /* where it is: the tables never share a key */
+    else if (added) added = loop_insert(L, k, n, h, now);
+    k[n - 1] = (uint8_t)w;
+    return added;
 }
 
 static inline void prefetch_slot(const KeySet *t, uint64_t h) {

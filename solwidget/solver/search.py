@@ -17,15 +17,20 @@ same order (``Profile.compiled_search``; docs/solver.md, "Compiled").
 Why "lost" is a proof. The successor function loses no win (expand.py: legal moves only,
 safe foundation moves, key-equal duplicates skipped, stock turns folded into the plays they
 serve; each family proves its own reductions and dead ends next to them, in
-solwidget/games/<family>/), and a search skips a
-position only when its key is in that search's transposition table (``admit``), or when it
-is the position before the last move, undone (expanded already: CellsExpander). Every key
-enters the table together with a position pushed on the frontier, so at any time each key
-in the table belongs to a position expanded or still waiting. Evicting keys keeps this true
-(it only makes the search redo work), so when one search's frontier runs empty its
-expanded positions are closed under successors: every reachable position was expanded,
-none won. A frontier is never silently cut: if it must be trimmed to bound memory, that
-search records it and can no longer answer "lost", only "won" or "unknown".
+solwidget/games/<family>/): from a position that can be won, some successor can be won in
+fewer plays (moves that are not turns of the stock). A search skips a position only when its
+key is in that search's transposition table (``admit``), when it is the position before the
+last move, undone (expanded already: CellsExpander), or when a position the search took
+reaches it by turns alone (``_admit_turned``), and so can be won in as few plays. Every key
+enters the table together with a position taken (pushed on the frontier, or found dead), so
+at any time each key in the table stands for a position expanded, still waiting or dead.
+Evicting keys keeps this true (it only makes the search redo work). So when one search's
+frontier runs empty, no position it took can be won: else take one won in the fewest plays;
+some successor is won in fewer, and it was taken, or is key-equal to one taken, or is
+reached by turns alone from one taken, which is then won in fewer plays than the fewest. The
+start was taken, so it cannot be won. A frontier is never silently cut: if it must be
+trimmed to bound memory, that search records it and can no longer answer "lost", only "won"
+or "unknown".
 
 Pooled proofs (expanders with ``pooled_proofs``). The searches of a portfolio share one
 successor function and one key (they differ only in how they order their frontiers), so they
@@ -144,6 +149,8 @@ def default_frontier_size(game: Game) -> int:
 # that the short searches, where most wins are found, run exactly as without pooling
 # (docs/solver.md, "Pooled proofs").
 POOL_AFTER = 8000
+ANY = b"\xff"  # _admit_turned: in place of the waste's count, any count
+MOST_TURNS = 4  # turn dominance for stocks turned up to this many cards at a time
 SLICE = 64  # expansions per turn of each search
 
 
@@ -219,6 +226,24 @@ class _Closure:
         return len(self.expanded) == len(self.generated)
 
 
+def counts_taken(taken: int, n: int, w: int, turns: int) -> int | None:
+    """Turn dominance's record of the waste's counts taken of one position (``_admit_turned``)
+    once count ``w`` of ``n`` is taken too, or None where a count taken reaches ``w`` by turns.
+
+    Bit 0 says that some count was taken: every count reaches the cycle, so then no count of
+    the cycle is needed. Byte r (1 <= r < ``turns``) holds the least count taken off the
+    cycle that leaves r over when divided by ``turns`` (0: none), which reaches every greater
+    count off the cycle with the same remainder, and nothing else does. ``turns`` is at most
+    ``MOST_TURNS``, so a record fits the 32 bits the search in C keeps beside a key."""
+    if w % turns == 0 or w == n:  # on the cycle
+        return None if taken else 1
+    shift = 8 * (w % turns)
+    least = taken >> shift & 0xFF
+    if least and least <= w:
+        return None
+    return taken & ~(0xFF << shift) | w << shift | 1
+
+
 class _Search:
     """One best-first search: its frontier, its transposition table, its best position."""
 
@@ -232,13 +257,16 @@ class _Search:
     ) -> None:
         self.expander = expander
         self.key = expander.key
+        # > 0: turn dominance (_admit_turned)
+        self.turns = expander.turns if expander.turns <= MOST_TURNS else 0
         self.score = expander.score
         self.depth_weight = depth_weight
         self.table_size = table_size // 2
         self.frontier_size = frontier_size
         self.frontier = Frontier(explore)
-        self.table: set[Hashable] = set()
-        self.old_table: set[Hashable] = set()
+        # each key taken, with its counts taken where turn dominance asks (else 0)
+        self.table: dict[Hashable, int] = {}
+        self.old_table: dict[Hashable, int] = {}
         self.order = 0
         self.generated = 0  # successors produced, duplicates included
         self.complete = True  # False once frontier positions were dropped
@@ -268,7 +296,7 @@ class _Search:
         self.closure = None
 
     def seed(self, state: State, node: Node) -> None:
-        self.table.add(self.key(state))
+        self.table[self.key(state)] = 0
         self.order -= 1
         self.frontier.push((self.score(state) + self.depth_weight * node[2], self.order, state, node))
 
@@ -276,17 +304,48 @@ class _Search:
         """Is ``key`` new to this search? It is recorded as seen (the expander asks, so that
         it need not build what is seen)."""
         self.generated += 1
+        return self._record(key)
+
+    def _record(self, key: Hashable, value: int = 0) -> bool:
+        """Put ``key`` in the tables with ``value``; False if they hold it already."""
         old = self.old_table
         if old and key in old:
             return False
         table = self.table
         size = len(table)
-        table.add(key)  # one hash of the key: it is costly
+        table.setdefault(key, value)  # one hash of the key: it is costly
         if len(table) == size:
             return False
         if size + 1 >= self.table_size:  # evict the older generation (see above)
-            self.old_table, self.table = table, set()
+            self.old_table, self.table = table, {}
         return True
+
+    def _admit_turned(self, key: Hashable) -> bool:
+        """``admit`` for a stock turned ``self.turns`` cards at a time with unlimited redeals,
+        whose key ends with the reserve's size n and the waste's count w (keys.py): False also
+        where a position taken reaches this one by turns alone (the module docstring).
+
+        A turn takes the waste's count w to min(w + turns, n), and a redeal (the stock
+        empty, w = n) takes it to 0. So every count reaches the counts of the cycle, the
+        multiples of ``turns`` below n and n itself, and these reach each other; a count w
+        off the cycle is reached only from w - turns, w - 2 * turns, ... (those above 0).
+        So the tables hold one entry for all the counts of a position: its key with ``ANY``
+        in place of the count, and as its value the counts taken (``counts_taken``)."""
+        self.generated += 1
+        counted = cast(bytes, key)  # keys.py's bytes
+        n, w, base = counted[-2], counted[-1], counted[:-1] + ANY
+        table = self.table
+        taken = table.get(base)
+        if taken is None:
+            table = self.old_table
+            taken = table.get(base)
+        now = counts_taken(taken or 0, n, w, self.turns)
+        if now is None:
+            return False
+        if taken is not None:
+            table[base] = now  # where it is: the tables never share a key
+            return True
+        return self._record(base, now)
 
     def _admit_pooled(self, key: Hashable) -> bool:
         """``admit``, after noting ``key`` as generated for the pooled proof."""
@@ -325,7 +384,7 @@ class _Search:
     def release(self) -> None:
         """Give back the frontier's and the tables' memory: the search is over."""
         self.frontier.clear()
-        self.table, self.old_table = set(), set()
+        self.table, self.old_table = {}, {}
         self.held = None
 
     def expand_next(self, progress: Progress) -> Node | None:
@@ -347,7 +406,10 @@ class _Search:
         score, is_won, push = self.score, self.expander.is_won, self.frontier.push
         depth_weight, best = self.depth_weight, self.best_score
         order = self.order
-        admit = self.admit if self.closure is None else self._admit_pooled
+        if self.closure is not None:
+            admit = self._admit_pooled
+        else:
+            admit = self._admit_turned if self.turns else self.admit
         for moves, child, value in self.expander.scored(state, node[1], admit):
             child_node: Node = (node, moves, depth + len(moves))
             if value is None:

@@ -357,8 +357,9 @@ static int cmp_part(const Pos *p, int a, int b, int plain) {
 /* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
  * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
  * the ``plain`` rules, patience_key's plain key: the tableau piles joined by 0xff, the
- * uncovered back piles sorted as their bytes alone, then 0xfe, the stock, 0xff and the
- * waste, where there is a stock (its redeals are unlimited: not in the key). */
+ * uncovered back piles sorted as their bytes alone, then 0xfe, the reserve's cards in turning
+ * order, their count and the waste's (keys.py's layout for a stock turned several cards at a
+ * time), where there is a stock (its redeals are unlimited: not in the key). */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
@@ -397,13 +398,12 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     }
     if (R->plain) {
         k--;                                          /* joined: no 0xff after the last pile */
-        if (R->stock >= 0) {                          /* then the stock and the waste as they lie */
+        if (R->stock >= 0) {       /* then the turning order, its size and the waste's count */
             *k++ = 0xfe;
-            memcpy(k, p->c[R->stock], p->len[R->stock]);
-            k += p->len[R->stock];
-            *k++ = 0xff;
-            memcpy(k, p->c[R->waste], p->len[R->waste]);
-            k += p->len[R->waste];
+            int size = cycle_of(R, p, k);
+            k += size;
+            *k++ = (uint8_t)size;
+            *k++ = p->len[R->waste];
         }
     }
     memset(k, 0, 8);
@@ -904,7 +904,9 @@ static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
     if (src < 0 || !x->settled || may_expose(R, q, src, &f)) settle(R, q, mv, &f);
     if (mv->over) { x->error = -3; return 1; }
     uint8_t key[KEYBUF];
-    int ok = loop_admit(S->L, key, key_of(R, q, key));
+    int n = key_of(R, q, key);
+    int turned = R->plain && R->draw > 1 && R->draw <= MOST_TURNS;
+    int ok = turned ? loop_admit_turned(S->L, key, n, R->draw) : loop_admit(S->L, key, n);
     if (ok < 0) { x->error = -1; return 1; }
     if (!ok) return 0;
     if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
