@@ -2,6 +2,8 @@
 the positions it reaches by turns of the stock alone. Checked against the engine's own turns
 on every small reserve, and by searching endgames to their end with and without it."""
 
+import itertools
+
 import pytest
 from test_solver_interlock import small_position
 
@@ -75,6 +77,22 @@ def test_a_count_is_refused_exactly_where_a_count_taken_reaches_it_by_turns(draw
                 assert taken == (len(second.piles[game.waste_index]) not in reached), (n, first, second)
                 refused += not taken
     assert refused > 150  # of 384 pairs: those a count taken reaches
+
+
+@pytest.mark.parametrize("draw", sorted(BY_DRAW))
+def test_every_count_taken_counts_whatever_the_order_they_come_in(draw):
+    # three counts of one position, in every order: each is refused exactly where a count
+    # taken before it reaches it (one refused adds nothing: one taken reaches all it reaches)
+    game = BY_DRAW[draw]
+    for n in (4, 7, 9):
+        states = [_with_reserve(game, n, w) for w in range(n + 1)]
+        reached = [_counts_reached(state) for state in states]
+        keys = [_fresh_search(game).key(state) for state in states]
+        for order in itertools.product(range(n + 1), repeat=3):
+            s, taken = _fresh_search(game), set()
+            for w in order:
+                assert s._admit_turned(keys[w]) == (w not in taken), (n, order)
+                taken |= reached[w]
 
 
 def test_the_key_keeps_the_stock_and_waste_one_for_one():
