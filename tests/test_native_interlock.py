@@ -342,7 +342,7 @@ def test_a_replaced_python_function_keeps_the_python_search(monkeypatch):
 
 @functools.cache
 def variant(base="interlock", **changes):
-    variant_id = f"native_{base}_" + "_".join(map(str, changes.values())).replace(" ", "_")
+    variant_id = f"native_{base}_" + "_".join(f"{k}_{v}" for k, v in changes.items()).replace(" ", "_")
     return sw.variant(base, id=variant_id, name=variant_id.replace("_", " "), **changes).game()
 
 

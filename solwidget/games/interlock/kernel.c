@@ -280,7 +280,7 @@ static void reveal(const Rules *R, Pos *p, int src) {
 static int safe_card(const Rules *R, const Pos *p, const Facts *f, int *card, int *src) {
     if (!f->nsafe) return 0;
     for (int t = R->T0; t < R->T0 + R->nt; t++)
-        if (p->len[t] && f->safe[top_of(p, t)] && uncovered(R, p, t)) { *card = top_of(p, t); *src = t; return 1; }
+        if (p->len[t] && uncovered(R, p, t) && f->safe[top_of(p, t)]) { *card = top_of(p, t); *src = t; return 1; }
     int w = R->waste < 0 ? 0 : p->len[R->waste];
     if (w && f->safe[p->c[R->waste][w - 1]]) { *card = p->c[R->waste][w - 1]; *src = -1; return 1; }
     uint8_t order[MAXH];
@@ -337,7 +337,7 @@ static int may_expose(const Rules *R, const Pos *p, int src, const Facts *f) {
     if (p->len[src]) return f->safe[top_of(p, src)];
     for (int k = 0; k < R->ncovered[src]; k++) {
         int q = R->covered[src][k];
-        if (p->len[q] && f->safe[top_of(p, q)] && uncovered(R, p, q)) return 1;
+        if (p->len[q] && uncovered(R, p, q) && f->safe[top_of(p, q)]) return 1;   /* else maybe face down */
     }
     return 0;
 }
@@ -990,10 +990,11 @@ static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, i
 
 /* PatienceExpander._targets on the tableau, for a card off the waste: does uncovered
  * tableau pile ``t`` take card ``c`` (onto its top card, or, empty and not gone, as the
- * head of a group there)? */
+ * head of a group there)? Uncovered first: a covered pile's top may be face down, a byte
+ * past the rows of ``fits``. */
 static int takes_card(const Rules *R, const Pos *p, int t, int c) {
-    int fits = p->len[t] ? R->fits[top_of(p, t)][c] != 0 : R->head[c] && !R->gone[t];
-    return fits && uncovered(R, p, t);
+    if (!uncovered(R, p, t)) return 0;
+    return p->len[t] ? R->fits[top_of(p, t)][c] != 0 : R->head[c] && !R->gone[t];
 }
 
 /* Turn ``R->draw`` cards of the stock onto the waste, or turn the waste over once the stock is
