@@ -595,7 +595,7 @@ static inline uint32_t counts_taken(uint32_t taken, int n, int w, int turns) {
  * key for all the counts of a position, ANY_COUNT in place of its count, and the counts
  * taken as its slot's value. The key's last byte is changed meanwhile and put back. A probe
  * and a pooled search admit as loop_admit does, as search.py's do. */
-#define MOST_TURNS 4
+#define MOST_TURNS 4   /* search.py's MOST_TURNS (tests/test_native_interlock.py runs a draw of 5) */
 static inline int loop_admit_turned(Loop *L, uint8_t *k, int n, int turns) {
     if (L->asked || L->generated_keys) return loop_admit(L, k, n);
     if (n > KEY_MAX) { L->error = "search_core: a key longer than it keeps"; return -1; }

@@ -90,6 +90,7 @@ typedef struct {
     int yukon;                        /* a group is every face-up card, not a run */
     int face_down;                    /* covered piles hold face-down cards, turned up once uncovered */
     int draw;                         /* cards a turn of the stock (the general successors' walk) */
+    int turns;                        /* the draw where the search keeps turn dominance, else 0 */
     int8_t pair[MAXP][2];             /* the two piles covering a pile; -1: never covered */
     uint8_t gone[MAXP];               /* takes no card once empty (middle and front piles) */
     uint8_t covered[MAXP][2], ncovered[MAXP];   /* the piles a pile covers, in order */
@@ -905,8 +906,7 @@ static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
     if (mv->over) { x->error = -3; return 1; }
     uint8_t key[KEYBUF];
     int n = key_of(R, q, key);
-    int turned = R->plain && R->draw > 1 && R->draw <= MOST_TURNS;
-    int ok = turned ? loop_admit_turned(S->L, key, n, R->draw) : loop_admit(S->L, key, n);
+    int ok = R->turns ? loop_admit_turned(S->L, key, n, R->turns) : loop_admit(S->L, key, n);
     if (ok < 0) { x->error = -1; return 1; }
     if (!ok) return 0;
     if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
@@ -1310,6 +1310,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     R->dead.anything = kind >> 2 & 1;
     R->face_down = kind >> 3 & 1;
     R->draw = draw;
+    R->turns = R->plain && draw > 1 && draw <= MOST_TURNS ? draw : 0;   /* keys.turns_of, search.py */
     if (R->plain ? draw == 1 || draw > 52 : draw != 1 || R->face_down)
         return "search_core: bridges draw one card a turn, the general successors none or two or more";
     const uint8_t *L = b + 5, *ft = L + 7 * np, *hd = ft + 64 * 64, *sf = hd + 64, *dt = sf + 12;
