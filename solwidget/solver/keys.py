@@ -196,7 +196,7 @@ def _cycle_key(game: Patience, symmetric: bool, backs: CanonicalTableau | None =
 
 
 def plain_key_bytes(game: Game) -> int:
-    """About how much memory one key of the generic path takes (with its share of a set),
+    """About how much memory one key of the generic path takes (with its share of a table),
     for sizing the transposition table."""
     if not engine_key_is_plain(game):
         return 400 + 8 * game.card_count  # the game's own key keeps its piles alive

@@ -127,7 +127,7 @@ class Profile:
 
     def key_bytes(self, game: Game) -> int:
         """About how much memory one key of the transposition table takes, with its share
-        of a set, for sizing the table."""
+        of the table (a dict in the Python search), for sizing it."""
         return plain_key_bytes(game)
 
 
