@@ -27,7 +27,7 @@ FINGERPRINTS = {
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
     "love_a_duck": "5da36c3b34ba",
-    "guardian": "23aab37f1d15",
+    "guardian": "a65ab75b8081",
     "mutated": "b3be764ae8eb",
 }
 

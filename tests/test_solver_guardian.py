@@ -13,6 +13,7 @@ from solwidget.games.interlock.deadends import DeadEnds
 from solwidget.solver.profile import profile_for
 
 GAME = sw.load_game("guardian")
+HOST_SEEDS = 300  # endgames drawn for the host split's test
 
 
 def _endgames(left, runs, seeds) -> list:
@@ -45,6 +46,7 @@ def test_endgames_found_dead_are_lost_without_the_test(left, runs, monkeypatch):
 
 @pytest.mark.parametrize("left, runs", [((10, 16), 0.0), ((12, 20), 0.6), ((16, 24), 0.5)])
 def test_no_position_of_a_winning_line_is_dead(left, runs):
+    # under every host split too
     dead_ends, won = DeadEnds(GAME), 0
     for start in _endgames(left, runs, range(40)):
         result = sw.solve(start, max_states=20_000)
@@ -52,9 +54,59 @@ def test_no_position_of_a_winning_line_is_dead(left, runs):
             won += 1
             state = start
             for move in result.moves:
-                assert not dead_ends.is_dead(state), (GAME.to_dict(start), move)
+                assert not dead_ends.is_dead(state, every_split=True), (GAME.to_dict(start), move)
                 state = state.play(move)
     assert won >= 10
+
+
+def _dead_only_by_a_host_split(states) -> list:
+    """The states that the plain closure leaves alive and some host split proves dead."""
+    test = DeadEnds(GAME)
+    return [
+        state
+        for state in states
+        if test._closure(test.face_up(state.piles), test.pair) and test.is_dead(state, every_split=True)
+    ]
+
+
+@pytest.mark.parametrize("left, runs", [((10, 16), 0.0), ((12, 20), 0.6), ((16, 24), 0.5)])
+def test_endgames_dead_only_by_a_host_split_are_lost_without_the_test(left, runs, monkeypatch):
+    # a host that would go home while its guest still lies on it (deadends.py, "host split")
+    dead = _dead_only_by_a_host_split(_endgames(left, runs, range(HOST_SEEDS)))
+    _without_dead_ends(monkeypatch)
+    answers = [sw.solve(s, max_states=20_000).status for s in dead]
+    assert answers == ["lost"] * len(dead) and len(dead) >= 5, answers
+
+
+def test_the_host_splits_left_out_prove_nothing():
+    # a guest that might leave its host when the plain closure sent the host home (LEFT_FREE):
+    # the closure under (leaves) finds what the plain closure found, so the split is not tried
+    test, skipped = DeadEnds(GAME), 0
+    for state in _endgames((12, 20), 0.6, range(HOST_SEEDS)):
+        piles, uses = test.face_up(state.piles), bytearray(64)
+        start = test._start(piles)
+        if not test._closure(piles, test.pair, (), uses, start):
+            continue
+        tried = set(test._host_splits(uses))
+        for guest in range(64):
+            moved = uses[guest] & 3
+            if moved in (1, 2) and uses[guest] & deadends.LEFT_FREE << moved - 1:
+                host, other = test.pair[guest][moved], test.pair[guest][3 - moved]
+                assert (guest, host, other) not in tried
+                assert test._closure(piles, test.pair, (), None, start, held=(guest, host, other))
+                skipped += 1
+    assert skipped > 100, skipped
+
+
+def test_a_host_split_proves_deals_lost_at_the_deal():
+    # the search's start tries every host split the plain closure suggests: deal 118, whose
+    # proof took 635,363 expansions without them, is lost at the deal, as are 130 and 194
+    test = DeadEnds(GAME)
+    for number in (118, 130, 194):
+        deal = GAME.deal(number)
+        assert test._closure(test.face_up(deal.piles), test.pair)
+        result = sw.solve(deal, max_states=1000)
+        assert (result.status, result.progress.expanded) == ("lost", 1), number
 
 
 @pytest.mark.parametrize("number", [11, 16, 21])

@@ -84,7 +84,28 @@ Splits nest: every continuation that keeps (i) also keeps one of the two cases o
 other pair of twins, so case (i) is dead when the closures under (i) and each of those
 cases fail (each guest with a virtual card of its own); a position is dead when every
 leaf of such a tree of cases is. Where an empty back pile takes any card (Guardian), a
-guest may also leave its host for one: the argument fails, and no split is tried.
+guest may also leave its host for one: the argument fails, and no twins' split is tried.
+
+A host going home under its guest (a *host split*). The closure lets a card y take a guest g
+and still go home by rule H, as if y stayed bare: it reads B(y) only of the cards lying on y
+now. For a card g and a host y of g, every continuation either
+  (never)  never puts g on y (from now on), or
+  (leaves) puts g on y at some time, and then y goes home only after H(g), A(y') (y' being
+           g's other host) or, where an empty back pile takes any card, S:
+once y is home it takes no card, so g was put on y before y went home, and y goes home
+from the top of a pile, so g had left it by then; g leaves y only as the head of the unit
+that moves (a dropdown carries y along with g): home, onto its other host, or onto an empty
+back pile, which takes g only where it takes any card (g has a host: no King). The closure
+under (never) is a split's, g's host y standing for a card never found available (twin
+NEVER_HOME, other host none); under (leaves) rule H asks that of y as well. Each finds
+every event of every continuation that keeps its case, by the induction above; if neither
+finds every card home, the position is dead. Tried where an empty back pile takes any card
+(Guardian, where no twins' split is), on the pairs the plain closure let move while y alone
+of g's hosts was available (``_host_splits``), unless, when it found H(y), it had found
+H(g), A(y') or S too (LEFT_FREE): then the closure under (leaves) takes every step the
+plain closure took, and finds every card home too. Elsewhere it finds next to nothing: of
+positions drawn from the searches of Love a Duck's deal 824 and Interlock's deal 351 that
+the test leaves alive, trying every host, it proves none dead.
 
 Kings sharing an empty back pile (the *King split*). The closure lets any number of Kings
 use one empty back pile at once (S counts the back piles found empty and uncovered, and asks
@@ -115,18 +136,19 @@ Guardian, where an empty back pile takes any card, gets no King split.
 Which splits are tried changes only the cost: a position is called dead only when the
 plain closure, or every leaf of a tree of splits, fails. Tried are the twins that the plain
 closure lets move while the same single host was available to both (or, for a pile that
-might drop down, lay under it); a split costs two closures.
+might drop down, lay under it), or, where an empty back pile takes any card, the host
+splits it suggests (above); a split costs two closures.
 - The search's start (the first position left alive) gets splits nested FIRST_DEPTH deep,
   each level on the splits its own closure suggests: that proves many deals lost at the
   deal itself, cheaply; a level more would mostly prove, at several times the cost, what
-  the search proves soon anyway.
+  the search proves soon anyway. Host splits are tried there one level deep, all of them.
 - Later positions get single splits, none nested (that costs more than it saves), and only
   once PLAIN_FIRST positions were left alive, so that short searches, most wins, explore
   as they would without splits: of the splits suggested, the KILLER_TRIES that last proved
   a position dead, and all of them at every SCOUT-th position (which finds new ones).
 What the closures miss is time: they may let a card take a guest and also go home early,
-though the guest must leave it first. Why no stronger test is made: docs/solver.md,
-"Twins" and "Decisions".
+though the guest must leave it first (the host split catches this for one guest and host at
+a time). Why no stronger test is made: docs/solver.md, "Twins" and "Decisions".
 
 The search does not expand a dead position (solver/expand.py). That keeps "lost" a proof
 (solver/search.py): every position on a winning line has a win, so none of them is dead,
@@ -135,8 +157,8 @@ tests/test_solver_interlock.py checks that no position on the solver's winning l
 dead (under every split too) and that positions found dead, by the plain closure or by a
 split, are lost when searched without that test.
 
-Long because the proofs above (the rules, the twins' split and the Kings') are each one
-argument over the closure that applies them: in one module, each sits beside its code.
+Long because the proofs above (the rules, the twins', the host and the King splits) are each
+one argument over the closure that applies them: in one module, each sits beside its code.
 """
 
 from __future__ import annotations
@@ -152,6 +174,7 @@ from .rules import Guardian, Interlock, LoveADuck
 
 TWIN = 0x30  # card ^ TWIN: its twin, of the same rank and colour (clubs-spades, diamonds-hearts)
 VIRTUALS = (15, 31, 47)  # no cards: each stands for "the host, once free" in a split (see above), nested
+NEVER_HOME = 15  # no card (rank 15): a host split's twin, never home, so its virtual card never free
 KILLERS = 8  # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16  # every SCOUT-th such position tries all the splits ``uses`` suggests
@@ -163,6 +186,7 @@ KINGS = tuple(suit << 4 | KING for suit in range(4))
 NO_KING = -1  # the King split's case (none): no King ever goes to an empty back pile
 S_FIRST = 4  # uses[king]: the first King the plain closure sent to an empty back pile
 S_SHARED = 8  # uses[king]: a later King it sent there while the first might hold the only one
+LEFT_FREE = 16  # uses[card] << host's place (0, 1): the card might leave that host when it went home
 FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
 
@@ -281,12 +305,20 @@ class DeadEnds:
         for the tests. Which splits are tried depends on the positions asked before, so
         the answer may too, but "dead" is always proved."""
         piles = self.face_up(state.piles)
-        uses = bytearray(64)
         start = self._start(piles)
+        if self.any_to_empty:  # host splits, only at the search's start: no ``uses`` after it
+            uses = bytearray(64) if every_split or not self.alive else None
+            if not self._closure(piles, self.pair, (), uses, start):
+                return True
+            if every_split:
+                return any(self._host_lost(piles, *split, start) for split in self._every_host_split(piles))
+            self.alive += 1
+            return uses is not None and any(
+                self._host_lost(piles, *split, start) for split in self._host_splits(uses)
+            )
+        uses = bytearray(64)
         if not self._closure(piles, self.pair, (), uses, start):
             return True
-        if self.any_to_empty:  # no splits: a guest may leave its host for an empty back pile
-            return False
         if self._kings_lost(piles, uses, start, every_split):
             return True
         if every_split:
@@ -330,12 +362,45 @@ class DeadEnds:
                 else:
                     yield card, card ^ TWIN, h1, h0
 
-    def _every_split(self, piles: Piles) -> Iterator[tuple[int, int, int, int]]:
-        """Every (guest, twin, host, other host) with the twins and the host not home."""
+    def _host_splits(self, uses: bytearray) -> Iterator[tuple[int, int, int]]:
+        """(guest, host, other host): a host split (see above) for each card that the plain
+        closure let move while one of its hosts alone was available, that host, unless the
+        card might leave it when it went home (LEFT_FREE)."""
+        for card in range(64):
+            moved = uses[card] & 3
+            if moved in (1, 2) and not uses[card] & LEFT_FREE << moved - 1:
+                _, h0, h1 = self.pair[card]
+                yield (card, h0, h1) if moved == 1 else (card, h1, h0)
+
+    def _every_host_split(self, piles: Piles) -> Iterator[tuple[int, int, int]]:
+        """Every (guest, host, other host) with the guest and the host not home."""
+        home = self._home(piles)
+        for card in range(64):
+            if 0 < card & 15 < KING and home[card >> 4] < card & 15:
+                _, h0, h1 = self.pair[card]
+                for host, other in ((h0, h1), (h1, h0)):
+                    if home[host >> 4] < host & 15:
+                        yield card, host, other
+
+    def _host_lost(self, piles, guest: int, host: int, other: int, start) -> bool:
+        """Is the position dead under both cases of the host split of ``guest`` and ``host``
+        (``other``: the guest's other host)?"""
+        if not self._closure(piles, self.pair, (), None, start, held=(guest, host, other)):
+            never = (guest, NEVER_HOME, host, 0, VIRTUALS[0])  # its virtual card never free
+            return not self._closure(piles, self._split_pair((never,)), (never,), None, start)
+        return False
+
+    def _home(self, piles: Piles) -> list[int]:
+        """The rank home in each suit."""
         home = [0, 0, 0, 0]
         for f in self.game.foundation_indices:
             if piles[f]:
                 home[piles[f][-1] >> 4 & 3] = piles[f][-1] & 15
+        return home
+
+    def _every_split(self, piles: Piles) -> Iterator[tuple[int, int, int, int]]:
+        """Every (guest, twin, host, other host) with the twins and the host not home."""
+        home = self._home(piles)
         for rank in range(1, KING):
             for suit in (0, 1):
                 card = suit << 4 | rank
@@ -402,11 +467,7 @@ class DeadEnds:
         each card's pile, the buried cards' entries (``_buried``, by the plain hosts), and
         rule E's dropdowns. The entries are kept by pile: a position shares most of its
         piles with its parent (the same tuples)."""
-        home = [0, 0, 0, 0]
-        for f in self.game.foundation_indices:
-            if piles[f]:
-                top = piles[f][-1]
-                home[top >> 4 & 3] = top & 15
+        home = self._home(piles)
         pile_of = [None] * 64
         bare = bytearray(64)  # B: the top cards
         buried: list[int] = []
@@ -489,15 +550,18 @@ class DeadEnds:
             )
         return entries
 
-    def _closure(self, piles, pair, splits=(), uses=None, start=None, first=None) -> bool:
+    def _closure(self, piles, pair, splits=(), uses=None, start=None, first=None, held=None) -> bool:
         """Apply the rules until nothing changes; True if every card is found to go home.
         ``splits``, each (guest, twin, host, other host, virtual card): the guest goes on the
         host only once its twin is home or the other host was available; ``pair`` then
         names the virtual card as the guest's host in the host's place. ``uses`` records,
         for each card that moves by rules E, B or A, which of its hosts were available
-        then, or, by rule E, lay on a pile it might drop onto, and for a King that rule S
-        sends to an empty back pile, ``note_king``'s bits. ``first``: the King split's case (a
-        King, or NO_KING), or None.
+        then, or, by rule E, lay on a pile it might drop onto, for a King that rule S
+        sends to an empty back pile, ``note_king``'s bits, and where an empty back pile takes
+        any card, LEFT_FREE's (``_host_splits``). ``first``: the King split's case (a
+        King, or NO_KING), or None. ``held``: a host split's case (leaves), (guest, host, other
+        host): the host goes home only once the guest is home, or its other host available,
+        or (where an empty back pile takes any card) an empty back pile.
         ``start``: ``_start(piles)``, if known."""
         covers, covered, anything = self.covers, self.covered, self.any_to_empty
         home, pile_of, buried, drops, facts = start or self._start(piles)
@@ -518,6 +582,7 @@ class DeadEnds:
         reserve = [pair[c] for c in reserve]
         sent = NO_KING  # the first King rule S sent to an empty back pile (note_king)
         cycle, on_waste, at = turns or ((), 0, None)
+        held_guest, held_host, held_other = held or (0, None, 0)  # a host split's case (leaves)
         up = bytearray(len(cycle))  # T found, by place in the cycle
         left = bytearray(len(cycle))  # A or H found, by place in the cycle
         gone = 0  # the cards in ``left``
@@ -617,6 +682,12 @@ class DeadEnds:
                     t = pile_of[card]
                     if t is not None and not (uncovered[t] and bare[card]):
                         break
+                    if card == held_host and not (
+                        home[held_guest >> 4] >= held_guest & 15
+                        or available[held_other]
+                        or (anything and slots)
+                    ):
+                        break
                     if t is None and at is not None and at[card] >= 0:  # a reserve card: rule T
                         if not up[at[card]]:
                             break
@@ -625,10 +696,21 @@ class DeadEnds:
                             gone += 1
                     home[suit] += 1
                     changed = True
+                    if uses is not None and anything and card & 15 > 1:
+                        self._note_left(uses, card, home, available, slots)
             if home == ALL_HOME:
                 return True
         self.failed = (home, pile_of, uncovered, bare, available, empty, slots, cycle, left)  # explain.py
         return False
+
+    def _note_left(self, uses, host, home, available, slots) -> None:
+        """``host`` found home: mark LEFT_FREE for each guest of it that might leave it by
+        then (home, its other host available, or an empty back pile: ``_host_splits``)."""
+        rank = (host & 15) - 1
+        for suit in OTHER_COLOUR[host >> 4]:
+            guest = suit << 4 | rank
+            if home[suit] >= rank or available[host ^ TWIN] or slots:
+                uses[guest] |= LEFT_FREE << self.pair[guest].index(host) - 1
 
     def _drop_targets(self, piles) -> dict:
         """pile t -> [(y, c)]: for each pile that t covers whose top card y now is a host of

@@ -13,8 +13,9 @@ named). Otherwise c lies on the tableau, and by the closure's rule H either
   one of its two hosts, a King onto an empty back pile) are never found.
 These are the closure's own facts at its fixed point (``DeadEnds.failed``), so each
 sentence is true of every continuation (deadends.py's induction): the tests check each
-against an exhaustive search of small positions. A position that only a split of twins
-proves dead is left to the proof's summary (solver/why.py).
+against an exhaustive search of small positions. A position that only a split (of twins,
+of Kings, or of a guest and its host) proves dead is left to the proof's summary
+(solver/why.py).
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@
  * engine (unlimited redeals), each card it turns up played where it fits. The rules also say
  * whether a group is a run or every face-up card (``yukon``: Love a Duck), whether an empty
  * back pile takes any card (``anything``: Guardian; the dead-end test then lets any card go
- * to one and tries no split) and whether covered piles hold face-down cards (``face_down``:
+ * to one and tries host splits at the search's start, no other split) and whether covered
+ * piles hold face-down cards (``face_down``:
  * Guardian's, turned up as patience.py's and rules.py's ``reveal`` turns them, and read face
  * up by the dead-end test).
  *
@@ -71,7 +72,8 @@ typedef struct {
     uint8_t is_back[MAXP];
     uint8_t virtuals[3];
     int twin, killers, killer_tries, scout, plain_first, first_depth;
-    int anything;                     /* an empty back pile takes any card: S lets any card go, no splits */
+    int never_home;                   /* a host split's case (never): its twin, no card, so never home */
+    int anything;                     /* an empty back pile takes any card: S lets any card go, host splits */
 } DeadRules;
 
 typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
@@ -586,6 +588,7 @@ static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, co
 #define NO_KING (-1)    /* deadends.NO_KING: the King split's case where no King takes a back pile */
 #define S_FIRST 4       /* deadends.S_FIRST: uses[king], the first King sent to an empty back pile */
 #define S_SHARED 8      /* deadends.S_SHARED: uses[king], a later one sent while the first might hold the only one */
+#define LEFT_FREE 16    /* deadends.LEFT_FREE: uses[card] << host's place, the card might leave that host when it went home */
 
 /* deadends.note_king: a King that the plain closure's rule S sends to an empty back pile,
  * noted in ``uses``; the first King sent (NO_KING before any). */
@@ -605,9 +608,20 @@ static inline int to_slot(const DeadRules *D, int card, int slots, const int *ho
     return first != NO_KING && (card == first || slots >= 2 || home[first >> 4] == KING);
 }
 
-/* DeadEnds._closure: 1 if every card is found to go home. */
+/* DeadEnds._note_left: ``host`` found home; LEFT_FREE for each guest that might leave it by then. */
+static void note_left(const Rules *R, uint8_t *uses, int host, const int *home, const uint8_t *available, int slots) {
+    int rank = (host & 15) - 1;
+    for (int i = 0; i < 2; i++) {
+        int suit = R->other[host >> 4][i], guest = suit << 4 | rank;
+        if (home[suit] >= rank || available[host ^ R->dead.twin] || slots)
+            uses[guest] |= LEFT_FREE << (R->dead.pair[guest][1] == host ? 0 : 1);
+    }
+}
+
+/* DeadEnds._closure: 1 if every card is found to go home. ``held``: a host split's case
+ * (leaves), or NULL. */
 static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const Split *splits, int ns,
-                   uint8_t *uses, const Start *st, int first) {
+                   uint8_t *uses, const Start *st, int first, const Split *held) {
     const DeadRules *D = &R->dead;
     int home[4];
     memcpy(home, st->home, sizeof home);
@@ -723,6 +737,9 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             while (home[s] < KING) {
                 int card = s << 4 | (home[s] + 1), t = st->pile_of[card];
                 if (t >= 0 && !(uncovered[t] && bare[card])) break;
+                if (held && card == held->host && !(home[held->guest >> 4 & 3] >= (held->guest & 15)
+                                                    || available[held->other] || (D->anything && slots)))
+                    break;
                 if (t < 0 && st->ncycle && st->at[card] >= 0) {          /* a reserve card: rule T */
                     int x = st->at[card];
                     if (!up[x]) break;
@@ -730,6 +747,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
                 }
                 home[s]++;
                 changed = 1;
+                if (uses && D->anything && (card & 15) > 1) note_left(R, uses, card, home, available, slots);
             }
             all &= home[s] == KING;
         }
@@ -776,7 +794,7 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
     for (int i = 0; i < ns; i++)
         for (int j = 0; j < 3; j++)
             if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
-    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, PLAIN)) return 1;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, PLAIN, NULL)) return 1;
     if (depth <= 0) return 0;
     Split found[64];
     int n = splits_of(R, uses, found);
@@ -802,13 +820,30 @@ static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t
     if (!shared) return 0;
     DS->sharing++;
     if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
-    if (closure(R, p, pair, NULL, 0, NULL, st, first)) return 0;     /* the cases, as _kings_lost */
+    if (closure(R, p, pair, NULL, 0, NULL, st, first, NULL)) return 0;     /* the cases, as _kings_lost */
     for (int s = 0; s < 4; s++)
-        if ((s << 4 | KING) != first && st->home[s] < KING && closure(R, p, pair, NULL, 0, NULL, st, s << 4 | KING))
+        if ((s << 4 | KING) != first && st->home[s] < KING && closure(R, p, pair, NULL, 0, NULL, st, s << 4 | KING, NULL))
             return 0;
-    if (closure(R, p, pair, NULL, 0, NULL, st, NO_KING)) return 0;
+    if (closure(R, p, pair, NULL, 0, NULL, st, NO_KING, NULL)) return 0;
     DS->kings_proved = 1;
     return 1;
+}
+
+/* DeadEnds._host_lost for each of DeadEnds._host_splits: dead under both cases of the host
+ * split of some card that moved while one of its hosts alone was available, that host,
+ * unless the card might leave it when it went home (LEFT_FREE); cards in order. */
+static int hosts_lost(const Rules *R, const Pos *p, const uint8_t *uses, const Start *st) {
+    const DeadRules *D = &R->dead;
+    for (int card = 0; card < 64; card++) {
+        int u = uses[card] & 3, h0 = D->pair[card][1], h1 = D->pair[card][2];
+        if ((u != 1 && u != 2) || uses[card] & LEFT_FREE << (u - 1)) continue;
+        Split held = {(uint8_t)card, 0, (uint8_t)(u == 1 ? h0 : h1), (uint8_t)(u == 1 ? h1 : h0), 0};
+        Split never = {held.guest, (uint8_t)D->never_home, held.host, 0, D->virtuals[0]};  /* its virtual never free */
+        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, NULL, st, PLAIN, &held)
+                && dead_under(R, p, &never, 1, 0, st))
+            return 1;
+    }
+    return 0;
 }
 
 static int same_split(const Split *a, const Split *b) {
@@ -828,8 +863,12 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
         p = &up;
     }
     start_of(R, p, &st);
-    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, PLAIN)) return 1;
-    if (D->anything) return 0;                            /* no splits (deadends.py) */
+    if (D->anything) {                    /* host splits, only at the search's start: no ``uses`` after it */
+        uint8_t *noted = DS->alive ? NULL : uses;
+        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, noted, &st, PLAIN, NULL)) return 1;
+        return !DS->alive++ && hosts_lost(R, p, uses, &st);
+    }
+    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, PLAIN, NULL)) return 1;
     if (kings_lost(R, DS, p, uses, &st)) return 1;
     DS->alive++;
     if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
@@ -1264,24 +1303,24 @@ static uint32_t le32(const uint8_t *b) {
 }
 
 /* The dead-end tables (deadends.py's DeadEnds): pair, 64 x 3 bytes; virtuals, 3 bytes; then
- * twin, killers, killer_tries, scout, plain_first and first_depth, 4 bytes each. */
-#define DEAD_BYTES (192 + 3 + 6 * 4)
+ * twin, killers, killer_tries, scout, plain_first, first_depth and never_home, 4 bytes each. */
+#define DEAD_BYTES (192 + 3 + 7 * 4)
 
 static const char *load_dead(DeadRules *D, const uint8_t *b) {
     memcpy(D->pair, b, 192);
     memcpy(D->virtuals, b + 192, 3);
     const uint8_t *n = b + 195;
     uint32_t twin = le32(n), killers = le32(n + 4), tries = le32(n + 8), scout = le32(n + 12),
-             plain = le32(n + 16), first = le32(n + 20);
+             plain = le32(n + 16), first = le32(n + 20), never = le32(n + 24);
     if (twin > 63 || killers < 1 || killers > 16 || tries > 64 || scout < 1 || scout > 1u << 30 ||
-            plain > 1u << 30 || first > 2)
+            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15)
         return "search_core: malformed dead-end tables";
     for (int i = 0; i < 192; i++)
         if (D->pair[i / 3][i % 3] >= 64) return "search_core: malformed dead-end tables";
     for (int i = 0; i < 3; i++)
         if (D->virtuals[i] >= 64) return "search_core: malformed dead-end tables";
     D->twin = (int)twin; D->killers = (int)killers; D->killer_tries = (int)tries; D->scout = (int)scout;
-    D->plain_first = (int)plain; D->first_depth = (int)first;
+    D->plain_first = (int)plain; D->first_depth = (int)first; D->never_home = (int)never;
     D->on = 1;
     return NULL;
 }

@@ -187,7 +187,8 @@ def pack_tables(game) -> bytes:
 
 def pack_dead_ends(dead) -> bytes:
     """DeadEnds' own tables and constants, for the dead-end test in C: the pairs, the
-    virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST and FIRST_DEPTH."""
+    virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST, FIRST_DEPTH and
+    NEVER_HOME."""
     assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2 and deadends.KILLERS <= 16
     pair = bytes(c for card in range(64) for c in dead.pair[card])
     numbers = (
@@ -197,6 +198,7 @@ def pack_dead_ends(dead) -> bytes:
         deadends.SCOUT,
         deadends.PLAIN_FIRST,
         deadends.FIRST_DEPTH,
+        deadends.NEVER_HOME,
     )
     return pair + bytes(deadends.VIRTUALS) + b"".join(n.to_bytes(4, "little") for n in numbers)
 
