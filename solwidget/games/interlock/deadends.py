@@ -141,11 +141,13 @@ splits it suggests (above); a split costs two closures.
 - The search's start (the first position left alive) gets splits nested FIRST_DEPTH deep,
   each level on the splits its own closure suggests: that proves many deals lost at the
   deal itself, cheaply; a level more would mostly prove, at several times the cost, what
-  the search proves soon anyway. Host splits are tried there one level deep, all of them.
-- Later positions get single splits, none nested (that costs more than it saves), and only
-  once PLAIN_FIRST positions were left alive, so that short searches, most wins, explore
-  as they would without splits: of the splits suggested, the KILLER_TRIES that last proved
-  a position dead, and all of them at every SCOUT-th position (which finds new ones).
+  the search proves soon anyway. Host splits are tried there, all of them, none nested.
+- Later positions get single splits of twins, none nested (that costs more than it saves),
+  and only once PLAIN_FIRST positions were left alive, so that short searches, most wins,
+  explore as they would without splits: of the splits suggested, the KILLER_TRIES that
+  last proved a position dead, and all of them at every SCOUT-th position (which finds new
+  ones). Host splits so tried cost more closures than the positions they prove dead save
+  (docs/solver.md), so later positions get none.
 What the closures miss is time: they may let a card take a guest and also go home early,
 though the guest must leave it first (the host split catches this for one guest and host at
 a time). Why no stronger test is made: docs/solver.md, "Twins" and "Decisions".
