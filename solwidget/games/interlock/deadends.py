@@ -309,7 +309,7 @@ class DeadEnds:
         piles = self.face_up(state.piles)
         start = self._start(piles)
         if self.any_to_empty:  # host splits, only at the search's start: no ``uses`` after it
-            uses = bytearray(64) if every_split or not self.alive else None
+            uses = None if self.alive else bytearray(64)
             if not self._closure(piles, self.pair, (), uses, start):
                 return True
             if every_split:

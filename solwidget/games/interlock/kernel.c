@@ -864,9 +864,11 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
     }
     start_of(R, p, &st);
     if (D->anything) {                    /* host splits, only at the search's start: no ``uses`` after it */
-        uint8_t *noted = DS->alive ? NULL : uses;
-        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, noted, &st, PLAIN, NULL)) return 1;
-        return !DS->alive++ && hosts_lost(R, p, uses, &st);
+        int at_start = !DS->alive;
+        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, at_start ? uses : NULL, &st, PLAIN, NULL))
+            return 1;
+        DS->alive++;
+        return at_start && hosts_lost(R, p, uses, &st);
     }
     if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, PLAIN, NULL)) return 1;
     if (kings_lost(R, DS, p, uses, &st)) return 1;
