@@ -465,7 +465,7 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         native_search().expander
     )
     assert with_dead_ends[2] == 1, "the dead-end test runs in C"
-    twin = len(with_dead_ends) - 24  # TWIN, the first of the six numbers
+    twin = len(with_dead_ends) - 8 * 4  # TWIN, the first of the eight numbers; KING_DEPTH the last
     size = "interlock rules of the wrong size for their piles"
     constructions = {
         "rules a byte short": (1, rules[:-1], ValueError, size),
@@ -495,6 +495,12 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         "a twin of 64": (
             1,
             with_dead_ends[:twin] + b"\x40" + with_dead_ends[twin + 1 :],
+            ValueError,
+            "malformed dead-end tables",
+        ),
+        "Kings named five deep": (
+            1,
+            with_dead_ends[:-4] + (5).to_bytes(4, "little"),
             ValueError,
             "malformed dead-end tables",
         ),

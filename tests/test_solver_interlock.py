@@ -748,6 +748,28 @@ def test_love_a_duck_positions_dead_by_the_king_split_are_lost_without_the_test(
     assert answers == ["lost"] * len(found) and len(found) >= 5, answers
 
 
+def test_love_a_duck_positions_dead_only_by_the_order_of_two_kings_are_lost(monkeypatch):
+    # the first position of each random game that the King split calls dead only when its
+    # cases name the order of two Kings (KING_DEPTH 2), not of one: three Kings, two back
+    # piles; searched to its end without the test
+    test = DeadEnds(DUCK)
+    found = []
+    for seed in range(2000):
+        for state in _duck_game(seed):
+            piles, uses = test.face_up(state.piles), bytearray(64)
+            start = test._start(piles)
+            test._closure(piles, test.pair, (), uses, start)
+            if test._kings_lost(piles, uses, start):
+                with monkeypatch.context() as one_king:
+                    one_king.setattr(deadends, "KING_DEPTH", 1)
+                    if not test._kings_lost(piles, uses, start):
+                        found.append(state)
+                        break
+    _duck_without_dead_ends(monkeypatch)
+    answers = [sw.solve(state, max_states=1_000_000).status for state in found]
+    assert answers == ["lost"] * len(found) and len(found) >= 5, answers
+
+
 def test_no_position_of_a_love_a_duck_winning_line_is_dead(monkeypatch):
     # the wins found without the test, checked position by position under every split and
     # under splits nested two deep (the search's start)

@@ -110,23 +110,29 @@ the test leaves alive, trying every host, it proves none dead.
 Kings sharing an empty back pile (the *King split*). The closure lets any number of Kings
 use one empty back pile at once (S counts the back piles found empty and uncovered, and asks
 for one); a back pile holds one King at a time. Where only a King (or a group headed by one)
-may go to an empty back pile, every continuation either sends no King there, or has a first
-King k that goes to one. In the second case, when another King k' goes to an empty back pile
-q' later, k went before to an empty back pile q. Either k still lies in q, which is then not
-q', or k has left it; a King leaves only as the head of a group, whose head fits no card, so
-home (H(k)) or to another empty back pile q'', not q. So two distinct back piles were empty
-and uncovered by then (q and q', or q and q''), or H(k) happened. Hence every continuation
-keeps one of
-  (none)  no King ever goes to an empty back pile;
-  (k)     S holds for King k as before, and for any other King only once two back piles
-          were found empty and uncovered, or H(k);
-for some King k not home. The closure under a case uses the same rules with S for Kings so
-restricted; by the same induction it finds every event of every continuation that keeps
-the case, and if no case's closure finds every card home, the position is dead. The split
-is tried only where the plain closure sent a King to an empty back pile after another while
-it had found only one back pile empty and uncovered and the first King not home
-(``note_king``): otherwise the closure of the first King's case (or of case (none), if it sent
-none) takes every step the plain closure took, and finds every card home too. In
+may go to an empty back pile, a King that goes to one stays there until it goes home: it
+leaves only as the head of a group, whose head fits no card, so home or to another empty
+back pile; and that last move carries the whole of one uncovered back pile to another, so a
+winning continuation without it exists (uncovered back piles cover nothing and play alike:
+the two trade names from then on). In such a continuation take the Kings in the order in
+which they first go to an empty back pile, k1, k2, ... When ki goes to one, each kj before
+it lies in a back pile of its own or is home, and each of those back piles was empty and
+uncovered when kj went there; so by then at least 1 + (the kj, j < i, not home) back piles
+were empty and uncovered. Hence every such continuation keeps one of the cases
+  (k1 ... kn, closed)  for n < KING_DEPTH: these Kings go, in this order, and no other;
+  (k1 ... kD, open)    for D = KING_DEPTH: these go first, in this order, others may follow;
+under which S holds for the i-th King of the order only once 1 + (the Kings before it in
+the order, not home) back piles were found empty and uncovered, for a King an open case does
+not name only once 1 + (the Kings it names, not home) were, and for no King a closed case
+does not name. The closure under a case uses the same rules with S for Kings so restricted;
+by the same induction it finds every event of every continuation that keeps the case (it
+finds H of a King no later than it happens, so the count it asks is never more than the
+continuation had), and if no case's closure finds every card home, the position is dead. The
+orders name only Kings that the plain closure sent to an empty back pile: no continuation
+sends another. The split is tried only where the plain closure sent a King while it had
+found no more back piles empty and uncovered than the Kings it had sent before, not home
+(``note_king``): otherwise the case that names the Kings in the plain closure's own order
+takes every step the plain closure took, and finds every card home too. In
 Interlock's hardest proofs the split is asked often but proves nothing (a second back pile
 empties later, in every case: none of 400 live positions of deal 351's search), so it would
 only cost closures; so the search tries it on every SCOUT-th such position until it first
@@ -185,9 +191,10 @@ FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's 
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
 ALL_HOME = [KING] * 4
 KINGS = tuple(suit << 4 | KING for suit in range(4))
-NO_KING = -1  # the King split's case (none): no King ever goes to an empty back pile
+KING_DEPTH = 2  # the King split's cases name the order of at most this many Kings
 S_FIRST = 4  # uses[king]: the first King the plain closure sent to an empty back pile
-S_SHARED = 8  # uses[king]: a later King it sent there while the first might hold the only one
+S_SHARED = 8  # uses[king]: a King it sent there while the Kings before might hold every one found
+S_SENT = 64  # uses[king]: a King it sent there
 LEFT_FREE = 16  # uses[card] << host's place (0, 1): the card might leave that host when it went home
 FACE_UP = ~FACE_DOWN  # card & FACE_UP: the card face up
 
@@ -247,24 +254,29 @@ def applies(game) -> bool:
     )
 
 
-def note_king(uses: bytearray, king: int, first: int, slots: int, home: list[int]) -> int:
-    """Note in ``uses`` a King that the plain closure sends to an empty back pile (S_FIRST,
-    or S_SHARED while ``slots`` < 2 and the ``first`` King sent is not home); the first King
-    sent, then (``first``: NO_KING before any)."""
-    if first == NO_KING:
-        uses[king] |= S_FIRST
-        return king
-    if slots < 2 and home[first >> 4] < KING:
+def note_king(uses: bytearray, king: int, sent: tuple, slots: int, home: list[int]) -> tuple:
+    """Note in ``uses`` a King that the plain closure sends to an empty back pile (S_SENT;
+    S_FIRST for the first; S_SHARED where ``slots`` is not more than the Kings ``sent``
+    before it that are not home); the Kings sent, then."""
+    uses[king] |= S_SENT if sent else S_SENT | S_FIRST
+    if slots < 1 + sum(home[k >> 4] < KING for k in sent):
         uses[king] |= S_SHARED
-    return first
+    return (*sent, king)
 
 
-def king_slot(king: int, slots: int, home: list[int], first: int | None) -> bool:
+def king_slot(king: int, slots: int, home: list[int], case: tuple | None) -> bool:
     """Rule S for ``king``, once ``slots`` back piles were found empty and uncovered (at
-    least one), under the King split's case ``first`` (None: no split; see above)."""
-    if first is None:
+    least one), under the King split's ``case`` (order, closed), or None: no split (see
+    above)."""
+    if case is None:
         return True
-    return first != NO_KING and (king == first or slots >= 2 or home[first >> 4] == KING)
+    order, closed = case
+    waiting = 0  # the Kings before it in the order, not home
+    for k in order:
+        if k == king:
+            return slots >= 1 + waiting
+        waiting += home[k >> 4] < KING
+    return not closed and slots >= 1 + waiting
 
 
 class DeadEnds:
@@ -422,12 +434,22 @@ class DeadEnds:
         self.sharing += 1
         if not (always or self.kings_proved or (self.sharing - 1) % SCOUT == 0):
             return False
-        home = start[0]
-        first = next(king for king in KINGS if uses[king] & S_FIRST)
-        cases = [first, *(king for king in KINGS if king != first and home[king >> 4] < KING), NO_KING]
-        lost = not any(self._closure(piles, self.pair, (), None, start, case) for case in cases)
+        sent = [king for king in KINGS if uses[king] & S_FIRST]
+        sent += [king for king in KINGS if uses[king] & (S_SENT | S_FIRST) == S_SENT]
+        lost = not self._some_case_alive(piles, start, (), sent)
         self.kings_proved |= lost
         return lost
+
+    def _some_case_alive(self, piles, start, order: tuple, sent: list[int]) -> bool:
+        """Does the closure under the King split's case ``order`` (closed below KING_DEPTH
+        Kings), or under one of the orders that extend it by Kings of ``sent`` (the Kings the
+        plain closure sent; no other goes), find every card home?"""
+        closed = len(order) < KING_DEPTH
+        if self._closure(piles, self.pair, (), None, start, (order, closed)):
+            return True
+        return closed and any(
+            self._some_case_alive(piles, start, (*order, king), sent) for king in sent if king not in order
+        )
 
     def _lost_both_ways(self, piles, g, h, host, other, start=None, splits=(), depth=0) -> bool:
         """Is the position dead under both cases of the split, g first on ``host``, then h
@@ -552,7 +574,7 @@ class DeadEnds:
             )
         return entries
 
-    def _closure(self, piles, pair, splits=(), uses=None, start=None, first=None, held=None) -> bool:
+    def _closure(self, piles, pair, splits=(), uses=None, start=None, case=None, held=None) -> bool:
         """Apply the rules until nothing changes; True if every card is found to go home.
         ``splits``, each (guest, twin, host, other host, virtual card): the guest goes on the
         host only once its twin is home or the other host was available; ``pair`` then
@@ -560,9 +582,10 @@ class DeadEnds:
         for each card that moves by rules E, B or A, which of its hosts were available
         then, or, by rule E, lay on a pile it might drop onto, for a King that rule S
         sends to an empty back pile, ``note_king``'s bits, and where an empty back pile takes
-        any card, LEFT_FREE's (``_host_splits``). ``first``: the King split's case (a
-        King, or NO_KING), or None. ``held``: a host split's case (leaves), (guest, host, other
-        host): the host goes home only once the guest is home, or its other host available,
+        any card, LEFT_FREE's (``_host_splits``). ``case``: the King split's case, (order,
+        closed) as ``king_slot`` reads it, or None. ``held``: a host split's case (leaves),
+        (guest, host, other host): the host goes home only once the guest is home, or its
+        other host available,
         or (where an empty back pile takes any card) an empty back pile.
         ``start``: ``_start(piles)``, if known."""
         covers, covered, anything = self.covers, self.covered, self.any_to_empty
@@ -582,7 +605,7 @@ class DeadEnds:
         bare = bytearray(bare)  # B found
         # waiting: uncovered piles not found to empty yet, in order (replaced, not changed)
         reserve = [pair[c] for c in reserve]
-        sent = NO_KING  # the first King rule S sent to an empty back pile (note_king)
+        sent = ()  # the Kings rule S sent to an empty back pile, in order (note_king)
         cycle, on_waste, at = turns or ((), 0, None)
         held_guest, held_host, held_other = held or (0, None, 0)  # a host split's case (leaves)
         up = bytearray(len(cycle))  # T found, by place in the cycle
@@ -612,7 +635,7 @@ class DeadEnds:
                     home[bottom >> 4 & 3] >= rank
                     or available[h0]
                     or available[h1]
-                    or (slots and (anything or (rank == KING and king_slot(bottom, slots, home, first))))
+                    or (slots and (anything or (rank == KING and king_slot(bottom, slots, home, case))))
                     or (t in drops and self._drops(drops[t], empty, bottom, home, available, splits))
                 ):
                     still.append(t)
@@ -647,7 +670,7 @@ class DeadEnds:
                     or available[h1]
                     or (
                         slots
-                        and (anything or (rank == KING and king_slot(suit << 4 | rank, slots, home, first)))
+                        and (anything or (rank == KING and king_slot(suit << 4 | rank, slots, home, case)))
                     )
                 ):
                     bare[card] = changed = True
@@ -665,7 +688,7 @@ class DeadEnds:
                 if (at is None or up[at[card]]) and (
                     available[h0]
                     or available[h1]
-                    or (slots and (anything or (card & 15 == KING and king_slot(card, slots, home, first))))
+                    or (slots and (anything or (card & 15 == KING and king_slot(card, slots, home, case))))
                 ):
                     available[card] = changed = True
                     if at is not None:

@@ -71,7 +71,7 @@ typedef struct {
     uint8_t pair[64][3];
     uint8_t is_back[MAXP];
     uint8_t virtuals[3];
-    int twin, killers, killer_tries, scout, plain_first, first_depth;
+    int twin, killers, killer_tries, scout, plain_first, first_depth, king_depth;
     int never_home;                   /* a host split's case (never): its twin, no card, so never home */
     int anything;                     /* an empty back pile takes any card: S lets any card go, host splits */
 } DeadRules;
@@ -584,28 +584,39 @@ static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, co
     return 0;
 }
 
-#define PLAIN (-2)      /* closure's ``first`` without the King split */
-#define NO_KING (-1)    /* deadends.NO_KING: the King split's case where no King takes a back pile */
 #define S_FIRST 4       /* deadends.S_FIRST: uses[king], the first King sent to an empty back pile */
-#define S_SHARED 8      /* deadends.S_SHARED: uses[king], a later one sent while the first might hold the only one */
+#define S_SHARED 8      /* deadends.S_SHARED: uses[king], one sent while the Kings before might hold every one found */
+#define S_SENT 64       /* deadends.S_SENT: uses[king], sent to an empty back pile */
 #define LEFT_FREE 16    /* deadends.LEFT_FREE: uses[card] << host's place, the card might leave that host when it went home */
 
+/* A case of the King split (deadends.king_slot's): the order in which Kings first go to empty
+ * back piles; ``closed``: no other King goes to one. */
+typedef struct { uint8_t order[4]; int n, closed; } KingCase;
+
 /* deadends.note_king: a King that the plain closure's rule S sends to an empty back pile,
- * noted in ``uses``; the first King sent (NO_KING before any). */
-static inline int note_king(uint8_t *uses, int king, int first, int slots, const int *home) {
-    if (first == NO_KING) { uses[king] |= S_FIRST; return king; }
-    if (slots < 2 && home[first >> 4] < KING) uses[king] |= S_SHARED;
-    return first;
+ * noted in ``uses``, and added to the ``nsent`` Kings ``sent`` before it. */
+static inline void note_king(uint8_t *uses, int king, uint8_t *sent, int *nsent, int slots, const int *home) {
+    int waiting = 0;
+    for (int i = 0; i < *nsent; i++) waiting += home[sent[i] >> 4] < KING;
+    uses[king] |= *nsent ? S_SENT : S_SENT | S_FIRST;
+    if (slots < 1 + waiting) uses[king] |= S_SHARED;
+    sent[(*nsent)++] = (uint8_t)king;
 }
 
 /* deadends.king_slot, and rule S's other half: may ``card`` go to an empty back pile, once
- * ``slots`` back piles were found empty and uncovered, under the King split's case ``first``? */
-static inline int to_slot(const DeadRules *D, int card, int slots, const int *home, int first) {
+ * ``slots`` back piles were found empty and uncovered, under the King split's case ``kc``
+ * (NULL: none)? */
+static inline int to_slot(const DeadRules *D, int card, int slots, const int *home, const KingCase *kc) {
     if (!slots) return 0;
     if (D->anything) return 1;
     if ((card & 15) != KING) return 0;
-    if (first == PLAIN) return 1;
-    return first != NO_KING && (card == first || slots >= 2 || home[first >> 4] == KING);
+    if (!kc) return 1;
+    int waiting = 0;
+    for (int i = 0; i < kc->n; i++) {
+        if (kc->order[i] == card) return slots >= 1 + waiting;
+        waiting += home[kc->order[i] >> 4] < KING;
+    }
+    return !kc->closed && slots >= 1 + waiting;
 }
 
 /* DeadEnds._note_left: ``host`` found home; LEFT_FREE for each guest that might leave it by then. */
@@ -618,10 +629,10 @@ static void note_left(const Rules *R, uint8_t *uses, int host, const int *home, 
     }
 }
 
-/* DeadEnds._closure: 1 if every card is found to go home. ``held``: a host split's case
- * (leaves), or NULL. */
+/* DeadEnds._closure: 1 if every card is found to go home. ``kc``: the King split's case, or
+ * NULL; ``held``: a host split's case (leaves), or NULL. */
 static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const Split *splits, int ns,
-                   uint8_t *uses, const Start *st, int first, const Split *held) {
+                   uint8_t *uses, const Start *st, const KingCase *kc, const Split *held) {
     const DeadRules *D = &R->dead;
     int home[4];
     memcpy(home, st->home, sizeof home);
@@ -650,7 +661,8 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
     uint8_t reserve[MAXH], unplaced[MAXH];
     int nr = st->nreserve;
     memcpy(reserve, st->reserve, nr);
-    int changed = 1, sent = NO_KING;                    /* the first King rule S sent (note_king) */
+    int changed = 1, nsent = 0;
+    uint8_t sent[4];                                    /* the Kings rule S sent, in order (note_king) */
     uint8_t up[MAXH] = {0}, left[MAXH] = {0};           /* T found; A or H found: by place in the cycle */
     int nleft = 0, shown_at = -1;                       /* cards in ``left``; their count when ``shown`` ran */
     while (changed) {
@@ -669,7 +681,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         for (int w = 0; w < nw; w++) {
             int t = waiting[w], bottom = pair[p->c[t][0]][0], h0 = pair[p->c[t][0]][1], h1 = pair[p->c[t][0]][2];
             int rank = bottom & 15;
-            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || to_slot(D, bottom, slots, home, first)
+            if (!(home[bottom >> 4 & 3] >= rank || available[h0] || available[h1] || to_slot(D, bottom, slots, home, kc)
                   || (st->ndrops[t] && drops_ok(st, t, empty, bottom, home, available, splits, ns)))) {
                 still[nstill++] = (uint8_t)t;
                 continue;
@@ -677,7 +689,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             empty[t] = changed = 1;
             if (uses) {
                 uses[bottom] |= available[h0] | available[h1] << 1;
-                if (rank == KING && home[bottom >> 4 & 3] < KING) sent = note_king(uses, bottom, sent, slots, home);
+                if (rank == KING && home[bottom >> 4 & 3] < KING) note_king(uses, bottom, sent, &nsent, slots, home);
                 for (int k = 0; k < st->ndrops[t]; k++)     /* a dropdown uses its host too */
                     if (empty[st->drops[t][k][1]]) {
                         int y = st->drops[t][k][0];
@@ -706,11 +718,11 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         for (int k = 0; k < nb; k++) {                   /* rule B */
             Buried e = buried[k];
             if (home[e.suit] >= e.rank || available[e.h0] || available[e.h1]
-                    || to_slot(D, e.suit << 4 | e.rank, slots, home, first)) {
+                    || to_slot(D, e.suit << 4 | e.rank, slots, home, kc)) {
                 bare[e.card] = changed = 1;
                 if (uses) {
                     uses[e.suit << 4 | e.rank] |= available[e.h0] | available[e.h1] << 1;
-                    if (e.rank == KING && home[e.suit] < KING) sent = note_king(uses, e.suit << 4 | e.rank, sent, slots, home);
+                    if (e.rank == KING && home[e.suit] < KING) note_king(uses, e.suit << 4 | e.rank, sent, &nsent, slots, home);
                 }
                 available[e.card] = uncovered[st->pile_of[e.card]];
             } else still_buried[ns_b++] = e;
@@ -721,12 +733,12 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
         for (int k = 0; k < nr; k++) {                   /* rule A for reserve cards */
             int card = reserve[k], h0 = pair[card][1], h1 = pair[card][2];
             if ((!st->ncycle || up[st->at[card]])
-                    && (available[h0] || available[h1] || to_slot(D, card, slots, home, first))) {
+                    && (available[h0] || available[h1] || to_slot(D, card, slots, home, kc))) {
                 available[card] = changed = 1;
                 if (st->ncycle) { left[st->at[card]] = 1; nleft++; }
                 if (uses) {
                     uses[card] |= available[h0] | available[h1] << 1;
-                    if ((card & 15) == KING) sent = note_king(uses, card, sent, slots, home);
+                    if ((card & 15) == KING) note_king(uses, card, sent, &nsent, slots, home);
                 }
             } else unplaced[nu++] = (uint8_t)card;
         }
@@ -794,7 +806,7 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
     for (int i = 0; i < ns; i++)
         for (int j = 0; j < 3; j++)
             if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
-    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, PLAIN, NULL)) return 1;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, NULL, NULL)) return 1;
     if (depth <= 0) return 0;
     Split found[64];
     int n = splits_of(R, uses, found);
@@ -809,22 +821,42 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
     return 0;
 }
 
+/* DeadEnds._some_case_alive: is the case ``kc`` of the King split alive, or one of the orders
+ * that extend it by the Kings of ``sent`` (``n``) it lacks? Cases of king_depth Kings are open
+ * (other Kings may follow), shorter ones closed. */
+static int some_case_alive(const Rules *R, const Pos *p, const Start *st, KingCase *kc, const uint8_t *sent, int n) {
+    const uint8_t (*pair)[3] = (const uint8_t (*)[3])R->dead.pair;
+    if (closure(R, p, pair, NULL, 0, NULL, st, kc, NULL)) return 1;
+    if (!kc->closed) return 0;
+    for (int i = 0; i < n; i++) {
+        int in = 0;
+        for (int j = 0; j < kc->n; j++) in |= kc->order[j] == sent[i];
+        if (in) continue;
+        kc->order[kc->n++] = sent[i];
+        kc->closed = kc->n < R->dead.king_depth;
+        int alive = some_case_alive(R, p, st, kc, sent, n);
+        kc->n--;
+        kc->closed = 1;
+        if (alive) return 1;
+    }
+    return 0;
+}
+
 /* DeadEnds._kings_lost: dead under every case of the King split (``uses``: the plain closure's). */
 static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t *uses, const Start *st) {
-    const uint8_t (*pair)[3] = (const uint8_t (*)[3])R->dead.pair;
-    int shared = 0, first = NO_KING;
+    int shared = 0, n = 0;
+    uint8_t sent[4];
     for (int s = 0; s < 4; s++) {
         shared |= uses[s << 4 | KING] & S_SHARED;
-        if (uses[s << 4 | KING] & S_FIRST) first = s << 4 | KING;
+        if (uses[s << 4 | KING] & S_FIRST) sent[n++] = (uint8_t)(s << 4 | KING);
     }
     if (!shared) return 0;
     DS->sharing++;
     if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
-    if (closure(R, p, pair, NULL, 0, NULL, st, first, NULL)) return 0;     /* the cases, as _kings_lost */
     for (int s = 0; s < 4; s++)
-        if ((s << 4 | KING) != first && st->home[s] < KING && closure(R, p, pair, NULL, 0, NULL, st, s << 4 | KING, NULL))
-            return 0;
-    if (closure(R, p, pair, NULL, 0, NULL, st, NO_KING, NULL)) return 0;
+        if ((uses[s << 4 | KING] & (S_SENT | S_FIRST)) == S_SENT) sent[n++] = (uint8_t)(s << 4 | KING);
+    KingCase kc = {{0}, 0, R->dead.king_depth > 0};
+    if (some_case_alive(R, p, st, &kc, sent, n)) return 0;
     DS->kings_proved = 1;
     return 1;
 }
@@ -839,7 +871,7 @@ static int hosts_lost(const Rules *R, const Pos *p, const uint8_t *uses, const S
         if ((u != 1 && u != 2) || uses[card] & LEFT_FREE << (u - 1)) continue;
         Split held = {(uint8_t)card, 0, (uint8_t)(u == 1 ? h0 : h1), (uint8_t)(u == 1 ? h1 : h0), 0};
         Split never = {held.guest, (uint8_t)D->never_home, held.host, 0, D->virtuals[0]};  /* its virtual never free */
-        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, NULL, st, PLAIN, &held)
+        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, NULL, st, NULL, &held)
                 && dead_under(R, p, &never, 1, 0, st))
             return 1;
     }
@@ -865,12 +897,12 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
     start_of(R, p, &st);
     if (D->anything) {                    /* host splits, only at the search's start: no ``uses`` after it */
         int at_start = !DS->alive;
-        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, at_start ? uses : NULL, &st, PLAIN, NULL))
+        if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, at_start ? uses : NULL, &st, NULL, NULL))
             return 1;
         DS->alive++;
         return at_start && hosts_lost(R, p, uses, &st);
     }
-    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, PLAIN, NULL)) return 1;
+    if (!closure(R, p, (const uint8_t (*)[3])D->pair, NULL, 0, uses, &st, NULL, NULL)) return 1;
     if (kings_lost(R, DS, p, uses, &st)) return 1;
     DS->alive++;
     if (DS->alive == 1) return dead_under(R, p, NULL, 0, D->first_depth, &st);
@@ -1305,17 +1337,19 @@ static uint32_t le32(const uint8_t *b) {
 }
 
 /* The dead-end tables (deadends.py's DeadEnds): pair, 64 x 3 bytes; virtuals, 3 bytes; then
- * twin, killers, killer_tries, scout, plain_first, first_depth and never_home, 4 bytes each. */
-#define DEAD_BYTES (192 + 3 + 7 * 4)
+ * twin, killers, killer_tries, scout, plain_first, first_depth, never_home and king_depth, 4
+ * bytes each. */
+#define DEAD_BYTES (192 + 3 + 8 * 4)
 
 static const char *load_dead(DeadRules *D, const uint8_t *b) {
     memcpy(D->pair, b, 192);
     memcpy(D->virtuals, b + 192, 3);
     const uint8_t *n = b + 195;
     uint32_t twin = le32(n), killers = le32(n + 4), tries = le32(n + 8), scout = le32(n + 12),
-             plain = le32(n + 16), first = le32(n + 20), never = le32(n + 24);
+             plain = le32(n + 16), first = le32(n + 20), never = le32(n + 24),
+             kings = le32(n + 28);
     if (twin > 63 || killers < 1 || killers > 16 || tries > 64 || scout < 1 || scout > 1u << 30 ||
-            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15)
+            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15 || kings > 4)
         return "search_core: malformed dead-end tables";
     for (int i = 0; i < 192; i++)
         if (D->pair[i / 3][i % 3] >= 64) return "search_core: malformed dead-end tables";
@@ -1323,6 +1357,7 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
         if (D->virtuals[i] >= 64) return "search_core: malformed dead-end tables";
     D->twin = (int)twin; D->killers = (int)killers; D->killer_tries = (int)tries; D->scout = (int)scout;
     D->plain_first = (int)plain; D->first_depth = (int)first; D->never_home = (int)never;
+    D->king_depth = (int)kings;
     D->on = 1;
     return NULL;
 }
