@@ -729,20 +729,27 @@ def _duck_game(seed: int):
         state = DUCK.apply_legal(state, rnd.choice(home if home and rnd.random() < 0.8 else moves))
 
 
-def test_love_a_duck_positions_dead_by_the_king_split_are_lost_without_the_test(monkeypatch):
-    # the first position of each random game that only the King split calls dead (two of
-    # its front piles' Kings would need one empty back pile), searched to its end without
-    # the test
+def _first_dead_by(games: int, dead) -> list:
+    """The first position of each of ``games`` random games of Love a Duck that
+    ``dead(test, piles, uses, start)`` calls dead, ``uses`` the plain closure's."""
     test = DeadEnds(DUCK)
     found = []
-    for seed in range(700):
+    for seed in range(games):
         for state in _duck_game(seed):
             piles, uses = test.face_up(state.piles), bytearray(64)
             start = test._start(piles)
             test._closure(piles, test.pair, (), uses, start)
-            if test._kings_lost(piles, uses, start):
+            if dead(test, piles, uses, start):
                 found.append(state)
                 break
+    return found
+
+
+def test_love_a_duck_positions_dead_by_the_king_split_are_lost_without_the_test(monkeypatch):
+    # the first position of each random game that only the King split calls dead (its front
+    # piles' Kings would need more empty back piles than there are), searched to its end
+    # without the test
+    found = _first_dead_by(700, lambda test, *position: test._kings_lost(*position))
     _duck_without_dead_ends(monkeypatch)
     answers = [sw.solve(state, max_states=100_000).status for state in found]
     assert answers == ["lost"] * len(found) and len(found) >= 5, answers
@@ -752,19 +759,15 @@ def test_love_a_duck_positions_dead_only_by_the_order_of_two_kings_are_lost(monk
     # the first position of each random game that the King split calls dead only when its
     # cases name the order of two Kings (KING_DEPTH 2), not of one: three Kings, two back
     # piles; searched to its end without the test
-    test = DeadEnds(DUCK)
-    found = []
-    for seed in range(2000):
-        for state in _duck_game(seed):
-            piles, uses = test.face_up(state.piles), bytearray(64)
-            start = test._start(piles)
-            test._closure(piles, test.pair, (), uses, start)
-            if test._kings_lost(piles, uses, start):
-                with monkeypatch.context() as one_king:
-                    one_king.setattr(deadends, "KING_DEPTH", 1)
-                    if not test._kings_lost(piles, uses, start):
-                        found.append(state)
-                        break
+
+    def only_by_two(test, *position):
+        if not test._kings_lost(*position):
+            return False
+        with monkeypatch.context() as one_king:
+            one_king.setattr(deadends, "KING_DEPTH", 1)
+            return not test._kings_lost(*position)
+
+    found = _first_dead_by(2000, only_by_two)
     _duck_without_dead_ends(monkeypatch)
     answers = [sw.solve(state, max_states=1_000_000).status for state in found]
     assert answers == ["lost"] * len(found) and len(found) >= 5, answers
