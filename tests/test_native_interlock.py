@@ -504,6 +504,12 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
             ValueError,
             "malformed dead-end tables",
         ),
+        "Kings named none deep": (
+            1,
+            with_dead_ends[:-4] + (0).to_bytes(4, "little"),
+            ValueError,
+            "malformed dead-end tables",
+        ),
         "dead not callable": (7, 3, TypeError, "dead must be"),
     }
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)

@@ -855,7 +855,7 @@ static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t
     if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
     for (int s = 0; s < 4; s++)
         if ((uses[s << 4 | KING] & (S_SENT | S_FIRST)) == S_SENT) sent[n++] = (uint8_t)(s << 4 | KING);
-    KingCase kc = {{0}, 0, R->dead.king_depth > 0};
+    KingCase kc = {{0}, 0, 1};                          /* no King named: closed, as king_depth >= 1 */
     if (some_case_alive(R, p, st, &kc, sent, n)) return 0;
     DS->kings_proved = 1;
     return 1;
@@ -1349,7 +1349,7 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
              plain = le32(n + 16), first = le32(n + 20), never = le32(n + 24),
              kings = le32(n + 28);
     if (twin > 63 || killers < 1 || killers > 16 || tries > 64 || scout < 1 || scout > 1u << 30 ||
-            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15 || kings > 4)
+            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15 || kings < 1 || kings > 4)
         return "search_core: malformed dead-end tables";
     for (int i = 0; i < 192; i++)
         if (D->pair[i / 3][i % 3] >= 64) return "search_core: malformed dead-end tables";
