@@ -286,6 +286,16 @@ class Notebook:
         """The value of the JSON-able Python ``expression``, evaluated in the kernel."""
         return json.loads(self.run(f"import json as _json; print(_json.dumps({expression}))"))
 
+    def reaches(self, expression: str, expected) -> None:
+        """Wait until the kernel's ``expression`` equals ``expected``: a change made in the
+        page reaches the kernel asynchronously (ipywidgets holds a model's update back while
+        an earlier one is still unanswered), so code run just after may not see it yet."""
+        deadline = time.monotonic() + STEP_TIMEOUT / 1000
+        while (seen := self.value(expression)) != expected:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{expression} is {seen!r}, never {expected!r}")
+            self.page.wait_for_timeout(50)
+
 
 def write_notebook(path: Path, cells: list[str]) -> None:
     notebook = nbformat.v4.new_notebook(

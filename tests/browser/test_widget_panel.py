@@ -97,7 +97,7 @@ def test_the_pile_ids_switch_labels_the_piles(shown):
     page = new_widget(shown)
     page.locator('[data-role="show-ids"]').check()
     page.locator(".sw-root.sw-show-ids").wait_for()
-    assert shown.value("w.show_ids") is True
+    shown.reaches("w.show_ids", True)
     label = page.evaluate(
         """() => getComputedStyle(document.querySelector('[data-pile="t3"]'), '::after').content"""
     )

@@ -60,12 +60,12 @@ def test_after_solve_every_control_of_the_bar_works_and_replay_the_win_follows_t
     page = nb.page
     fresh(nb)
     page.locator(".wr [data-role='budget']").select_option("1")
-    assert nb.value("w.solve_seconds") == 1.0
+    nb.reaches("w.solve_seconds", 1.0)
     solve(nb)
     length = nb.value("len(w.solution)")
     assert length > 20
     page.locator(".wr [data-role='speed']").select_option("0.05")
-    assert nb.value("w.replay_delay") == 0.05
+    nb.reaches("w.replay_delay", 0.05)
     start = time.monotonic()
     page.locator(".wr [data-action='replay']").click()
     page.wait_for_function(
@@ -135,7 +135,7 @@ def test_a_replay_played_to_its_end_leaves_no_empty_felt_and_stepping_keeps_the_
 def test_after_stop_play_resumes_the_best_line(nb):
     page = nb.page
     page.locator(".wt [data-role='budget']").select_option("")
-    assert nb.value("t.solve_seconds") is None
+    nb.reaches("t.solve_seconds", None)
     page.locator(".wt [data-action='solve']").click()
     page.locator(".wt [data-action='stop']").wait_for()
     assert page.locator(".wt [data-role='solver-summary']").inner_text().startswith("searching")
