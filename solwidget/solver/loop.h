@@ -613,12 +613,16 @@ static inline int loop_admit_turned(Loop *L, uint8_t *k, int n, int turns) {
     return added;
 }
 
-static inline void prefetch_slot(const KeySet *t, uint64_t h) {
+/* The fetches ahead are inlined always: GCC finds a function whose only effect is a prefetch
+ * free of effects, and drops the calls to it that it has not inlined by then. */
+#define PREFETCHING static inline __attribute__((always_inline)) void
+
+PREFETCHING prefetch_slot(const KeySet *t, uint64_t h) {
     if (t->cap) __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
 }
 
 /* The key in the first slot a hash looks at, when its hash is that one (a key seen before). */
-static inline void prefetch_key(const KeySet *t, uint64_t h) {
+PREFETCHING prefetch_key(const KeySet *t, uint64_t h) {
     if (!t->cap) return;
     const KeySlot *slot = &t->slots[h & (t->cap - 1)];
     if (slot->hash == h) __builtin_prefetch(t->arena.data + slot->at);
@@ -626,14 +630,14 @@ static inline void prefetch_key(const KeySet *t, uint64_t h) {
 
 /* The first slot of a key of hash ``h`` in both tables and in a pooled proof's generated keys,
  * fetched ahead of loop_admit_hashed. */
-static inline void loop_prefetch(const Loop *L, uint64_t h) {
+PREFETCHING loop_prefetch(const Loop *L, uint64_t h) {
     prefetch_slot(&L->table, h);
     prefetch_slot(&L->old_table, h);
     if (L->generated_keys) prefetch_slot(L->generated_keys, h);
 }
 
 /* Its key too, where that slot holds its hash (once the slot is fetched: a second pass). */
-static inline void loop_prefetch_key(const Loop *L, uint64_t h) {
+PREFETCHING loop_prefetch_key(const Loop *L, uint64_t h) {
     prefetch_key(&L->table, h);
     prefetch_key(&L->old_table, h);
 }
