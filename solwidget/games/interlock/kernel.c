@@ -935,11 +935,23 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
 
 /* ------------------------------------------------------------------ the search */
 
+/* A successor made and not yet asked for (offer): its key's slot in the tables is fetched
+ * while the next one is made, so that asking finds it in the cache. */
+typedef struct {
+    Pos q;
+    Facts f;
+    Plan m[MAXMOVES];
+    int nm, count, n;                 /* moves, the moves they count for, the key's bytes */
+    uint8_t key[KEYBUF];
+    uint64_t h;                       /* the hash the tables look the key up by */
+} Child;
+
 /* The kernel's context: the rules, the dead-end test's memory, the loop expanding. */
 typedef struct {
     Rules R;
     DeadState dead_state;             /* the dead-end test's memory, when in C */
     Loop *L;                          /* the loop of the expansion under way */
+    Child made[2];                    /* the successor waiting to be asked, and the next */
 } Search;
 
 /* A child pushed (loop_child) and its position stored: 0, or -1 out of memory. */
@@ -967,26 +979,57 @@ typedef struct {
     int settled;                      /* no safe card in it (InterlockExpander._settled_moves) */
     int64_t won;
     int error;                        /* -1 the loop failed (L->error, or out of memory), -2 out of memory, -3 too many moves */
+    Child *waiting;                   /* the successor made and not yet asked for, or NULL */
 } Ctx;
 
-/* GenericExpander.scored and _Search.expand_next for one successor before settling: ``src``
- * is the pile the cards left, -1 if the foundations changed. 1 once won or failed. */
-static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
+/* The hash the tables look ``key`` up by: loop_admit_turned's, with any count, where the
+ * search keeps turn dominance. */
+static uint64_t lookup_hash(const Rules *R, uint8_t *key, int n) {
+    if (!R->turns) return hash_bytes(key, n);
+    uint8_t w = key[n - 1];
+    key[n - 1] = ANY_COUNT;
+    uint64_t h = hash_bytes(key, n);
+    key[n - 1] = w;
+    return h;
+}
+
+/* _Search.expand_next for the successor waiting (x->waiting): its key asked, and the child
+ * pushed if new. 1 once won or failed. */
+static int ask(Search *S, Ctx *x) {
     const Rules *R = &S->R;
-    Facts f;
-    facts_of(R, q, &f);
-    if (src < 0 || !x->settled || may_expose(R, q, src, &f)) settle(R, q, mv, &f);
-    if (mv->over) { x->error = -3; return 1; }
-    uint8_t key[KEYBUF];
-    int n = key_of(R, q, key);
-    int ok = R->turns ? loop_admit_turned(S->L, key, n, R->turns) : loop_admit(S->L, key, n);
+    Child *c = x->waiting;
+    x->waiting = NULL;
+    int ok = R->turns ? loop_admit_turned(S->L, c->key, c->n, R->turns) : loop_admit_hashed(S->L, c->key, c->n, c->h);
     if (ok < 0) { x->error = -1; return 1; }
     if (!ok) return 0;
-    if (push_child(S, x->node, mv->m, mv->n, x->depth + (uint32_t)mv->count, q, score(R, q, &f), &x->won)) {
+    if (push_child(S, x->node, c->m, c->nm, x->depth + (uint32_t)c->count, &c->q, score(R, &c->q, &c->f), &x->won)) {
         x->error = -2;
         return 1;
     }
     return x->won >= 0;
+}
+
+/* GenericExpander.scored for one successor before settling: ``src`` is the pile the cards
+ * left, -1 if the foundations changed. The successor is made and its key's slot fetched,
+ * then the one made before it asked for (ask): the same successors asked in the same order,
+ * each slot fetched while the next successor is made. 1 once won or failed. */
+static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
+    const Rules *R = &S->R;
+    if (x->waiting) loop_prefetch_key(S->L, x->waiting->h);    /* its slot is fetched by now */
+    Child *c = x->waiting == &S->made[0] ? &S->made[1] : &S->made[0];
+    facts_of(R, q, &c->f);
+    if (src < 0 || !x->settled || may_expose(R, q, src, &c->f)) settle(R, q, mv, &c->f);
+    if (mv->over) { x->error = -3; return 1; }
+    c->n = key_of(R, q, c->key);
+    c->h = lookup_hash(R, c->key, c->n);
+    loop_prefetch(S->L, c->h);
+    c->q = *q;
+    memcpy(c->m, mv->m, (size_t)mv->n * sizeof(Plan));
+    c->nm = mv->n;
+    c->count = mv->count;
+    if (x->waiting && ask(S, x)) return 1;
+    x->waiting = c;
+    return 0;
 }
 
 /* One move of moves.plans: ``n`` cards from ``src`` to ``dst``. */
@@ -1133,7 +1176,7 @@ static void walk_plays(Search *S, Ctx *x, const Facts *f, const int8_t *want) {
  * (tableau tops home, runs between uncovered piles by source, destination and count,
  * dropdowns), then bridges.home_bridges, then bridges.bridges; each successor offered as
  * it comes, until one wins. */
-static void expand_children(Search *S, Ctx *x) {
+static void make_children(Search *S, Ctx *x) {
     const Rules *R = &S->R;
     const Pos *p = x->p;
     Facts f;
@@ -1294,6 +1337,12 @@ static void expand_children(Search *S, Ctx *x) {
     }
 }
 
+/* Every successor offered, the last one made asked for too. */
+static void expand_children(Search *S, Ctx *x) {
+    make_children(S, x);
+    if (x->waiting && !x->error && x->won < 0) ask(S, x);
+}
+
 /* The dead-end test (DeadEnds.is_dead, as PatienceExpander.expand asks it) of the popped
  * position (``slot``, still readable): none in a probe that skips it, the test called back
  * in its place (the loop's dead_hook), or the one in C; 1 dead, 0 not, -1 failed. */
@@ -1323,7 +1372,7 @@ static int64_t expand(void *context, Loop *L, uint32_t *depth_out) {
     *depth_out = node.depth;
     int dead = is_dead(S, popped, &p);
     if (dead < 0) return FAILED;
-    Ctx x = {&p, e.node, node.depth, 0, -1, 0};
+    Ctx x = {&p, e.node, node.depth, 0, -1, 0, NULL};
     if (!dead) expand_children(S, &x);
     if (x.error == -3) L->error = "search_core: more moves from one position than it holds";
     if (x.error) return FAILED;
