@@ -1,5 +1,6 @@
 """The solver's Interlock reductions, each cross-checked: the same answers with it and without."""
 
+import itertools
 import random
 
 import pytest
@@ -771,6 +772,35 @@ def test_love_a_duck_positions_dead_only_by_the_order_of_two_kings_are_lost(monk
     _duck_without_dead_ends(monkeypatch)
     answers = [sw.solve(state, max_states=1_000_000).status for state in found]
     assert answers == ["lost"] * len(found) and len(found) >= 5, answers
+
+
+def test_a_shorter_closed_king_case_is_alive_only_if_its_longer_ones_are():
+    # why the King split tries only the orders of KING_DEPTH Kings (deadends.king_cases):
+    # on positions of random games where the plain closure sends Kings to an empty back pile,
+    # each closed case naming fewer (not all of them) that finds every card home, each case
+    # naming one more King after its own does too
+    test = DeadEnds(DUCK)
+    checked = 0
+    for seed in range(150):
+        for state in _duck_game(seed):
+            piles, uses = test.face_up(state.piles), bytearray(64)
+            start = test._start(piles)
+            test._closure(piles, test.pair, (), uses, start)
+            sent = [king for king in deadends.KINGS if uses[king] & deadends.S_SENT]
+            for size in range(min(len(sent), deadends.KING_DEPTH)):
+                for order in itertools.permutations(sent, size):
+                    if not test._closure(piles, test.pair, (), None, start, (order, True)):
+                        continue
+                    checked += 1
+                    for king in set(sent) - set(order):
+                        longer = (*order, king)
+                        closed = len(longer) < deadends.KING_DEPTH
+                        assert test._closure(piles, test.pair, (), None, start, (longer, closed)), (
+                            DUCK.to_dict(state),
+                            order,
+                            king,
+                        )
+    assert checked >= 5000, checked
 
 
 def test_no_position_of_a_love_a_duck_winning_line_is_dead(monkeypatch):

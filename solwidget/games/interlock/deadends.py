@@ -129,7 +129,14 @@ by the same induction it finds every event of every continuation that keeps the 
 finds H of a King no later than it happens, so the count it asks is never more than the
 continuation had), and if no case's closure finds every card home, the position is dead. The
 orders name only Kings that the plain closure sent to an empty back pile: no continuation
-sends another. The split is tried only where the plain closure sent a King while it had
+sends another. A closed case that names fewer of those Kings than KING_DEPTH, and not all of
+them, need not be tried: the case that names one more of them after its own lets S hold
+for every King whenever it holds under the closed case (the same condition for the Kings the
+closed case names, a condition for the others where the closed case allowed none), and the
+closure's rules only add what they find, so the closure under the longer case finds every
+event the closed case's closure finds: if that one finds every card home, so does this one.
+So the split tries the orders of KING_DEPTH of the Kings sent, or of all of them if fewer
+(``king_cases``). The split is tried only where the plain closure sent a King while it had
 found no more back piles empty and uncovered than the Kings it had sent before, not home
 (``note_king``): otherwise the case that names the Kings in the plain closure's own order
 takes every step the plain closure took, and finds every card home too. In
@@ -172,6 +179,7 @@ one argument over the closure that applies them: in one module, each sits beside
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import permutations
 from operator import not_
 
 from ...engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
@@ -264,6 +272,16 @@ def note_king(uses: bytearray, king: int, sent: tuple, slots: int, home: list[in
     return (*sent, king)
 
 
+def king_cases(sent: list[int], first: tuple | None = None) -> list[tuple]:
+    """The King split's cases to try (see above) when the plain closure sent the Kings
+    ``sent`` to an empty back pile: every order of KING_DEPTH of them, or of all if fewer.
+    ``first`` (the case last found alive: the positions a search asks next are mostly alive
+    under the same one) comes first if it is one of them; the test stops at the first case
+    alive."""
+    cases = list(permutations(sent, min(len(sent), KING_DEPTH)))
+    return sorted(cases, key=lambda order: order != first)
+
+
 def king_slot(king: int, slots: int, home: list[int], case: tuple | None) -> bool:
     """Rule S for ``king``, once ``slots`` back piles were found empty and uncovered (at
     least one), under the King split's ``case`` (order, closed), or None: no split (see
@@ -310,6 +328,7 @@ class DeadEnds:
         self.alive = 0
         self.sharing = 0  # positions where Kings might share an empty back pile (_kings_lost)
         self.kings_proved = False  # has the King split proved a position dead?
+        self.king_case: tuple | None = None  # the King split's case last found alive
         self._entries = {}  # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}  # the piles empty -> U, the waiting piles, S (_facts)
         self.failed = None  # what the last closure that failed found (explain.py reads it)
@@ -436,20 +455,12 @@ class DeadEnds:
             return False
         sent = [king for king in KINGS if uses[king] & S_FIRST]
         sent += [king for king in KINGS if uses[king] & (S_SENT | S_FIRST) == S_SENT]
-        lost = not self._some_case_alive(piles, start, (), sent)
-        self.kings_proved |= lost
-        return lost
-
-    def _some_case_alive(self, piles, start, order: tuple, sent: list[int]) -> bool:
-        """Does the closure under the King split's case ``order`` (closed below KING_DEPTH
-        Kings), or under one of the orders that extend it by Kings of ``sent`` (the Kings the
-        plain closure sent; no other goes), find every card home?"""
-        closed = len(order) < KING_DEPTH
-        if self._closure(piles, self.pair, (), None, start, (order, closed)):
-            return True
-        return closed and any(
-            self._some_case_alive(piles, start, (*order, king), sent) for king in sent if king not in order
-        )
+        for order in king_cases(sent, self.king_case):
+            if self._closure(piles, self.pair, (), None, start, (order, len(order) < KING_DEPTH)):
+                self.king_case = order
+                return False
+        self.kings_proved = True
+        return True
 
     def _lost_both_ways(self, piles, g, h, host, other, start=None, splits=(), depth=0) -> bool:
         """Is the position dead under both cases of the split, g first on ``host``, then h

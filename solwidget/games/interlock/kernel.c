@@ -78,12 +78,17 @@ typedef struct {
 
 typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
 
+/* A case of the King split (deadends.king_slot's): the order in which Kings first go to empty
+ * back piles; ``closed``: no other King goes to one. */
+typedef struct { uint8_t order[4]; int n, closed; } KingCase;
+
 /* What the dead-end test remembers of the positions asked before. */
 typedef struct {
     long long alive;                  /* positions the plain closure left alive */
     Split killers[16]; int nkillers;  /* splits that proved positions dead, latest first */
     long long sharing;                /* positions where Kings might share a back pile */
     int kings_proved;                 /* has the King split proved a position dead? */
+    KingCase king_case; int king_known;   /* the King split's case last found alive, if any */
 } DeadState;
 
 typedef struct {
@@ -589,10 +594,6 @@ static int drops_ok(const Start *st, int t, const uint8_t *empty, int bottom, co
 #define S_SENT 64       /* deadends.S_SENT: uses[king], sent to an empty back pile */
 #define LEFT_FREE 16    /* deadends.LEFT_FREE: uses[card] << host's place, the card might leave that host when it went home */
 
-/* A case of the King split (deadends.king_slot's): the order in which Kings first go to empty
- * back piles; ``closed``: no other King goes to one. */
-typedef struct { uint8_t order[4]; int n, closed; } KingCase;
-
 /* deadends.note_king: a King that the plain closure's rule S sends to an empty back pile,
  * noted in ``uses``, and added to the ``nsent`` Kings ``sent`` before it. */
 static inline void note_king(uint8_t *uses, int king, uint8_t *sent, int *nsent, int slots, const int *home) {
@@ -821,25 +822,48 @@ static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns,
     return 0;
 }
 
-/* DeadEnds._some_case_alive: is the case ``kc`` of the King split alive, or one of the orders
- * that extend it by the Kings of ``sent`` (``n``) it lacks? Cases of king_depth Kings are open
- * (other Kings may follow), shorter ones closed. */
-static int some_case_alive(const Rules *R, const Pos *p, const Start *st, KingCase *kc, const uint8_t *sent, int n) {
-    const uint8_t (*pair)[3] = (const uint8_t (*)[3])R->dead.pair;
-    if (closure(R, p, pair, NULL, 0, NULL, st, kc, NULL)) return 1;
-    if (!kc->closed) return 0;
+/* Does the closure under the King split's case ``kc`` find every card home? Kept, if so, to be
+ * tried first next time. */
+static int king_case_alive(const Rules *R, DeadState *DS, const Pos *p, const Start *st, const KingCase *kc) {
+    if (!closure(R, p, (const uint8_t (*)[3])R->dead.pair, NULL, 0, NULL, st, kc, NULL)) return 0;
+    DS->king_case = *kc;
+    DS->king_known = 1;
+    return 1;
+}
+
+static int same_case(const KingCase *a, const KingCase *b) {
+    return a->n == b->n && !memcmp(a->order, b->order, (size_t)a->n);
+}
+
+/* Is some case of the King split alive that extends ``kc`` to ``size`` Kings of ``sent``
+ * (``n``), other than ``tried``, in the order of itertools.permutations? */
+static int some_order_alive(const Rules *R, DeadState *DS, const Pos *p, const Start *st, KingCase *kc, int size,
+                            const uint8_t *sent, int n, const KingCase *tried) {
+    if (kc->n == size) {
+        kc->closed = size < R->dead.king_depth;
+        return !(tried && same_case(kc, tried)) && king_case_alive(R, DS, p, st, kc);
+    }
     for (int i = 0; i < n; i++) {
         int in = 0;
         for (int j = 0; j < kc->n; j++) in |= kc->order[j] == sent[i];
         if (in) continue;
         kc->order[kc->n++] = sent[i];
-        kc->closed = kc->n < R->dead.king_depth;
-        int alive = some_case_alive(R, p, st, kc, sent, n);
+        int alive = some_order_alive(R, DS, p, st, kc, size, sent, n, tried);
         kc->n--;
-        kc->closed = 1;
         if (alive) return 1;
     }
     return 0;
+}
+
+/* Is some case of the King split alive (deadends.king_cases: the orders of king_depth Kings
+ * of ``sent``, or of all of them if fewer, the case last found alive first if it is one)? */
+static int some_case_alive(const Rules *R, DeadState *DS, const Pos *p, const Start *st, const uint8_t *sent, int n) {
+    int size = n < R->dead.king_depth ? n : R->dead.king_depth;
+    KingCase last = DS->king_case, kc = {{0}, 0, 1};
+    int known = DS->king_known && last.n == size;
+    for (int i = 0; known && i < last.n; i++) known = memchr(sent, last.order[i], (size_t)n) != NULL;
+    if (known && king_case_alive(R, DS, p, st, &last)) return 1;
+    return some_order_alive(R, DS, p, st, &kc, size, sent, n, known ? &last : NULL);
 }
 
 /* DeadEnds._kings_lost: dead under every case of the King split (``uses``: the plain closure's). */
@@ -855,8 +879,7 @@ static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t
     if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
     for (int s = 0; s < 4; s++)
         if ((uses[s << 4 | KING] & (S_SENT | S_FIRST)) == S_SENT) sent[n++] = (uint8_t)(s << 4 | KING);
-    KingCase kc = {{0}, 0, 1};                          /* no King named: closed, as king_depth >= 1 */
-    if (some_case_alive(R, p, st, &kc, sent, n)) return 0;
+    if (some_case_alive(R, DS, p, st, sent, n)) return 0;
     DS->kings_proved = 1;
     return 1;
 }
