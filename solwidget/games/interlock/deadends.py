@@ -132,7 +132,8 @@ orders name only Kings that the plain closure sent to an empty back pile: no con
 sends another. A closed case that names fewer of those Kings than KING_DEPTH, and not all of
 them, need not be tried: the case that names one more of them after its own lets S hold
 for every King whenever it holds under the closed case (the same condition for the Kings the
-closed case names, a condition for the others where the closed case allowed none), and the
+closed case names; for the King added, and for every other if the longer case is open, a
+condition where the closed case allowed none; for the rest none under either), and the
 closure's rules only add what they find, so the closure under the longer case finds every
 event the closed case's closure finds: if that one finds every card home, so does this one.
 So the split tries the orders of KING_DEPTH of the Kings sent, or of all of them if fewer
