@@ -465,7 +465,12 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         native_search().expander
     )
     assert with_dead_ends[2] == 1, "the dead-end test runs in C"
-    twin = len(with_dead_ends) - 8 * 4  # TWIN, the first of the eight numbers; KING_DEPTH the last
+    twin = len(with_dead_ends) - 11 * 4  # TWIN, the first of the eleven numbers (pack_dead_ends)
+
+    def number(k: int, value: int) -> bytes:  # the tables with their k-th number replaced
+        at = twin + 4 * k
+        return with_dead_ends[:at] + value.to_bytes(4, "little") + with_dead_ends[at + 4 :]
+
     size = "interlock rules of the wrong size for their piles"
     constructions = {
         "rules a byte short": (1, rules[:-1], ValueError, size),
@@ -500,16 +505,18 @@ def test_bad_input_is_refused_clearly_and_the_search_stays_usable():
         ),
         "Kings named five deep": (
             1,
-            with_dead_ends[:-4] + (5).to_bytes(4, "little"),
+            number(7, 5),
             ValueError,
             "malformed dead-end tables",
         ),
         "Kings named none deep": (
             1,
-            with_dead_ends[:-4] + (0).to_bytes(4, "little"),
+            number(7, 0),
             ValueError,
             "malformed dead-end tables",
         ),
+        "nested killers tried 17 at a time": (1, number(8, 17), ValueError, "malformed dead-end tables"),
+        "nested killers found at no interval": (1, number(9, 0), ValueError, "malformed dead-end tables"),
         "dead not callable": (7, 3, TypeError, "dead must be"),
     }
     checks.assert_constructions_refused(native.search_core.Search, core_arguments, constructions)

@@ -36,7 +36,7 @@ FINGERPRINTS = {
 DEEP = {
     ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
-    ("interlock", 845): "a1cf88837233",
+    ("interlock", 845): "3b1c81ce6a81",
     ("freecell", 11982): "9cbed8ceadc6",
     ("interchange", 49): "97db37cbf0eb",
 }

@@ -483,6 +483,7 @@ def test_the_interlock_portfolio_digs_out_hard_deals():
 # -------------------------------------------------------------------- splits
 def _without_splits(monkeypatch):
     monkeypatch.setattr(DeadEnds, "_lost_both_ways", lambda self, piles, *split: False)
+    monkeypatch.setattr(DeadEnds, "_nested_lost", lambda self, piles, *splits: False)
 
 
 def _killed_by_splits(monkeypatch, number, max_states) -> list:
@@ -515,6 +516,40 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
         answers = [sw.solve(state, max_states=3000).status for state in killed]
         monkeypatch.undo()
         assert answers == ["lost"] * 8, (number, answers)
+
+
+def _killed_by_nested_killers(monkeypatch, game, number, max_states) -> list:
+    """The positions of a deal's search (splits tried from its first position on) that a
+    nested killer proved dead and no single split does."""
+    monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
+    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
+    killed = []
+    nested_lost = DeadEnds._nested_lost
+
+    def recording(self, piles, *args):
+        dead = nested_lost(self, piles, *args)
+        if dead:
+            killed.append(piles)
+        return dead
+
+    monkeypatch.setattr(DeadEnds, "_nested_lost", recording)
+    sw.solve(game.deal(number), max_states=max_states)
+    monkeypatch.setattr(DeadEnds, "_nested_lost", nested_lost)
+    single = DeadEnds(game)
+    found = [sw.State(game, piles, (0,)) for piles in dict.fromkeys(killed)]
+    return [state for state in found if not single.is_dead(state, every_split=True)]
+
+
+def test_positions_dead_by_nested_killers_only_are_lost_without_splits(monkeypatch):
+    # nested killers prove hundreds of positions of these searches dead that no single split
+    # does; a dozen of each, searched without splits, are lost
+    for game, number in ((GAME, 36), (sw.load_game("love_a_duck"), 34)):
+        found = _killed_by_nested_killers(monkeypatch, game, number, 3000)
+        assert len(found) >= 100, (number, len(found))
+        _without_splits(monkeypatch)
+        answers = [sw.solve(state, max_states=30_000).status for state in found[:: len(found) // 12]]
+        monkeypatch.undo()
+        assert answers == ["lost"] * len(answers), (number, answers)
 
 
 def _with_the_rest_in_the_stock(piles: dict) -> sw.State:
@@ -598,15 +633,18 @@ def test_fast_interlock_successors_are_the_general_ones(autoplay):
         InterlockExpander(GAME, autoplay=autoplay),
         InterlockFamilyExpander(GAME, autoplay=autoplay),
     )
+    # walked by an expander of their own: the dead-end test's verdicts depend on the positions
+    # it was asked before, so the two compared must have been asked the same ones
+    walker = InterlockFamilyExpander(GAME, autoplay=autoplay)
     positions = [
         p
         for number in (1, 2, 3, 36)
         for stride in (3, 7)
-        for p in walk(general, GAME.deal(number), 60, stride)
+        for p in walk(walker, GAME.deal(number), 60, stride)
     ]
-    positions += [p for seed in range(40) for p in walk(general, _run_position(seed), 25, 3)]
+    positions += [p for seed in range(40) for p in walk(walker, _run_position(seed), 25, 3)]
     positions += [
-        p for seed in range(40) for p in walk(general, small_position(seed, (18, 26), runs=0.5), 25, 5)
+        p for seed in range(40) for p in walk(walker, small_position(seed, (18, 26), runs=0.5), 25, 5)
     ]
     hidden = _with_the_rest_in_the_stock({"t0": ["2H", "9S"], "t1": ["TD"], **_home_to(C=1, D=0, H=1, S=1)})
     positions.append(general.start(hidden)[0])  # 9S onto TD turns up 2H, safe

@@ -162,6 +162,20 @@ splits it suggests (above); a split costs two closures.
   last proved a position dead, and all of them at every SCOUT-th position (which finds new
   ones). Host splits so tried cost more closures than the positions they prove dead save
   (docs/solver.md), so later positions get none.
+- Where no single split proves a later position dead, *nested killers*: a split and, for
+  each of its cases, the split nested in it that proved that case dead, or none where the
+  case's closure alone failed (a tree of cases one deep, dead at every leaf: dead by the
+  argument above; a split is a true alternative of every continuation whether or not a
+  closure suggests it, so a nested killer is sound on any position). The NESTED_TRIES
+  latest whose split the plain closure suggests are tried (six closures at most each),
+  until they fail on NESTED_PATIENCE positions in a row, and from then on at every
+  SCOUT-th position, until one proves a position dead again. At every NEST_SCOUT-th
+  position every suggested split is nested one deep, each case on the splits its own
+  closure suggests, and the first that proves the position dead is remembered (KILLERS of
+  them). Single splits nested everywhere prove the long losses of Love a Duck in several
+  times fewer expansions but cost every position twice the closures; remembered, the few
+  nestings that kill are found again for the price of a few closures, and where they stop
+  killing they stop costing (docs/solver.md).
 What the closures miss is time: they may let a card take a guest and also go home early,
 though the guest must leave it first (the host split catches this for one guest and host at
 a time). Why no stronger test is made: docs/solver.md, "Twins" and "Decisions".
@@ -195,6 +209,9 @@ NEVER_HOME = 15  # no card (rank 15): a host split's twin, never home, so its vi
 KILLERS = 8  # splits remembered for having proved positions dead, latest first
 KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves alive
 SCOUT = 16  # every SCOUT-th such position tries all the splits ``uses`` suggests
+NESTED_TRIES = 2  # nested killers tried on a position that no single killer proves dead
+NEST_SCOUT = 64  # every NEST_SCOUT-th such position nests all the splits ``uses`` suggests
+NESTED_PATIENCE = 16  # positions nested killers fail on in a row before only every SCOUT-th tries them
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
@@ -283,6 +300,14 @@ def king_cases(sent: list[int], first: tuple | None = None) -> list[tuple]:
     return sorted(cases, key=lambda order: order != first)
 
 
+def remember(killers: list, killer) -> None:
+    """Put ``killer`` first in ``killers`` (latest first, at most KILLERS), once."""
+    if killer in killers:
+        killers.remove(killer)
+    killers.insert(0, killer)
+    del killers[KILLERS:]
+
+
 def king_slot(king: int, slots: int, home: list[int], case: tuple | None) -> bool:
     """Rule S for ``king``, once ``slots`` back piles were found empty and uncovered (at
     least one), under the King split's ``case`` (order, closed), or None: no split (see
@@ -326,6 +351,8 @@ class DeadEnds:
         # pair[card]: the card and its two hosts, card 0 (no card) standing in for a King's
         self.pair = [(card, *(self.hosts[card] or (0, 0))) for card in range(64)]
         self.killers: list[tuple[int, int, int, int]] = []
+        self.nested: list[tuple] = []  # nested killers (split, (inner split or None) x 2), latest first
+        self.nested_missed = 0  # positions in a row on which the nested killers tried all failed
         self.alive = 0
         self.sharing = 0  # positions where Kings might share an empty back pile (_kings_lost)
         self.kings_proved = False  # has the King split proved a position dead?
@@ -368,12 +395,79 @@ class DeadEnds:
             tries += sorted(splits.difference(self.killers))
         for split in tries:
             if self._lost_both_ways(piles, *split, start):
-                if split in self.killers:
-                    self.killers.remove(split)
-                self.killers.insert(0, split)
-                del self.killers[KILLERS:]
+                remember(self.killers, split)
                 return True
+        return self._nested_lost(piles, splits, start)
+
+    def _nested_lost(self, piles, splits: set, start) -> bool:
+        """Is the position dead by a nested killer (see above): the NESTED_TRIES latest whose
+        split the plain closure suggests (``splits``), unless they failed on the last
+        NESTED_PATIENCE positions they were tried on (then on every SCOUT-th position only),
+        and, at every NEST_SCOUT-th position, each suggested split nested one deep, a
+        success remembered?"""
+        if self.nested_missed < NESTED_PATIENCE or self.alive % SCOUT == 0:
+            tries = [nested for nested in self.nested if nested[0] in splits][:NESTED_TRIES]
+            for split, inner in tries:
+                if self._case_dead(piles, split, 0, inner[0], start) and self._case_dead(
+                    piles, split, 1, inner[1], start
+                ):
+                    return self._proved((split, inner))
+            self.nested_missed += bool(tries)
+        if self.alive % NEST_SCOUT:
+            return False
+        for split in sorted(splits):
+            inner = self._inner_killers(piles, split, start)
+            if inner is not None:
+                return self._proved((split, inner))
         return False
+
+    def _proved(self, nested) -> bool:
+        """A nested killer proved a position dead: remember it, and try them all again."""
+        remember(self.nested, nested)
+        self.nested_missed = 0
+        return True
+
+    def _inner_killers(self, piles, split, start) -> tuple | None:
+        """For each case of the split, what proves the position dead under it (``_case_killer``),
+        or None if some case is alive, its inner splits too."""
+        inner = []
+        for case in (0, 1):
+            killer = self._case_killer(piles, split, case, start)
+            if killer is False:
+                return None
+            inner.append(killer)
+        return tuple(inner)
+
+    def _case_dead(self, piles, split, case: int, inner: tuple[int, int, int, int] | None, start) -> bool:
+        """Is the position dead under the split's ``case`` (0: its twin first on the host, 1:
+        its guest), by the closure, or else by both cases of the split ``inner`` (if any)
+        nested in it?"""
+        under = (self._case(split, case),)
+        if not self._closure(piles, self._split_pair(under), under, None, start):
+            return True
+        return inner is not None and self._lost_both_ways(piles, *inner, start, under)
+
+    def _case_killer(self, piles, split, case: int, start):
+        """What proves the position dead under the split's ``case``: None, its closure; a
+        split its closure suggests, of another pair of twins, both of whose cases nested in
+        it fail; False, neither."""
+        under = (self._case(split, case),)
+        uses = bytearray(64)
+        if not self._closure(piles, self._split_pair(under), under, uses, start):
+            return None
+        for inner in self._splits(uses):
+            if inner[0] != split[0] and self._lost_both_ways(piles, *inner, start, under):
+                return inner
+        return False
+
+    @staticmethod
+    def _case(split, case: int, virtual: int = VIRTUALS[0]) -> tuple:
+        """The split's ``case`` (0: its twin first on the host, 1: its guest), as ``splits``
+        hold one: (guest, twin, host, other, virtual card), the guest being the card kept
+        off the host until the other went home or found its other host."""
+        g, h, host, other = split
+        guest, twin = (h, g) if case == 0 else (g, h)
+        return guest, twin, host, other, virtual
 
     def face_up(self, piles: Piles) -> Piles:
         """``piles`` with every card face up, as the relaxation reads them (``applies``)."""
@@ -468,10 +562,11 @@ class DeadEnds:
         first, each with ``splits`` kept too and ``depth`` more splits nested (see above)?
         ``start``: ``_start(piles)``, if known."""
         start = start or self._start(piles)
-        virtual = VIRTUALS[len(splits)]
         return all(
-            self._dead_under(piles, (*splits, (guest, twin, host, other, virtual)), depth, start)
-            for guest, twin in ((h, g), (g, h))
+            self._dead_under(
+                piles, (*splits, self._case((g, h, host, other), case, VIRTUALS[len(splits)])), depth, start
+            )
+            for case in (0, 1)
         )
 
     def _dead_under(self, piles, splits, depth, start) -> bool:

@@ -71,12 +71,17 @@ typedef struct {
     uint8_t pair[64][3];
     uint8_t is_back[MAXP];
     uint8_t virtuals[3];
-    int twin, killers, killer_tries, scout, plain_first, first_depth, king_depth;
+    int twin, killers, killer_tries, scout, plain_first, first_depth, king_depth, nested_tries, nest_scout;
+    int nested_patience;
     int never_home;                   /* a host split's case (never): its twin, no card, so never home */
     int anything;                     /* an empty back pile takes any card: S lets any card go, host splits */
 } DeadRules;
 
 typedef struct { uint8_t guest, twin, host, other, virtual_; } Split;
+
+/* A nested killer (deadends.py's): a split and, for each of its cases, the split nested in it
+ * that proved it dead (``has``), or none (its closure did). */
+typedef struct { Split split, inner[2]; uint8_t has[2]; } Nested;
 
 /* A case of the King split (deadends.king_slot's): the order in which Kings first go to empty
  * back piles; ``closed``: no other King goes to one. */
@@ -86,6 +91,8 @@ typedef struct { uint8_t order[4]; int n, closed; } KingCase;
 typedef struct {
     long long alive;                  /* positions the plain closure left alive */
     Split killers[16]; int nkillers;  /* splits that proved positions dead, latest first */
+    Nested nested[16]; int nnested;   /* nested killers, latest first */
+    long long nested_missed;          /* positions in a row on which the nested killers tried failed */
     long long sharing;                /* positions where Kings might share a back pile */
     int kings_proved;                 /* has the King split proved a position dead? */
     KingCase king_case; int king_known;   /* the King split's case last found alive, if any */
@@ -787,6 +794,12 @@ static int splits_of(const Rules *R, const uint8_t *uses, Split *out) {
 
 static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st);
 
+/* DeadEnds._case: the split's case ``c`` (0: its twin first on the host, 1: its guest). */
+static Split case_of(const Split *split, int c, uint8_t virtual_) {
+    return (Split){c ? split->guest : split->twin, c ? split->twin : split->guest, split->host, split->other,
+                   virtual_};
+}
+
 /* DeadEnds._lost_both_ways: dead under both cases of the split, each with ``splits`` kept. */
 static int lost_both_ways(const Rules *R, const Pos *p, const Split *split, const Split *splits, int ns,
                           int depth, const Start *st) {
@@ -794,19 +807,23 @@ static int lost_both_ways(const Rules *R, const Pos *p, const Split *split, cons
     if (ns >= 3) return 0;                       /* VIRTUALS: deeper nesting never asked */
     memcpy(more, splits, ns * sizeof(Split));
     for (int c = 0; c < 2; c++) {
-        more[ns] = (Split){c ? split->guest : split->twin, c ? split->twin : split->guest, split->host,
-                           split->other, R->dead.virtuals[ns]};
+        more[ns] = case_of(split, c, R->dead.virtuals[ns]);
         if (!dead_under(R, p, more, ns + 1, depth, st)) return 0;
     }
     return 1;
 }
 
-static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st) {
-    uint8_t pair[64][3], uses[64] = {0};
-    memcpy(pair, R->dead.pair, sizeof pair);                 /* _split_pair */
+/* DeadEnds._split_pair: the pairs with each split's guest taking its virtual card for the host. */
+static void split_pair(const Rules *R, const Split *splits, int ns, uint8_t (*pair)[3]) {
+    memcpy(pair, R->dead.pair, sizeof R->dead.pair);
     for (int i = 0; i < ns; i++)
         for (int j = 0; j < 3; j++)
             if (pair[splits[i].guest][j] == splits[i].host) pair[splits[i].guest][j] = splits[i].virtual_;
+}
+
+static int dead_under(const Rules *R, const Pos *p, const Split *splits, int ns, int depth, const Start *st) {
+    uint8_t pair[64][3], uses[64] = {0};
+    split_pair(R, splits, ns, pair);
     if (!closure(R, p, (const uint8_t (*)[3])pair, splits, ns, depth ? uses : NULL, st, NULL, NULL)) return 1;
     if (depth <= 0) return 0;
     Split found[64];
@@ -905,6 +922,91 @@ static int same_split(const Split *a, const Split *b) {
     return a->guest == b->guest && a->twin == b->twin && a->host == b->host && a->other == b->other;
 }
 
+static int same_nested(const Nested *a, const Nested *b) {
+    int same = same_split(&a->split, &b->split);
+    for (int c = 0; c < 2; c++)
+        same &= a->has[c] == b->has[c] && (!a->has[c] || same_split(&a->inner[c], &b->inner[c]));
+    return same;
+}
+
+/* DeadEnds._case_dead: dead under the split's case ``c``, by its closure or by both cases of
+ * the split ``inner`` (if any) nested in it. */
+static int case_dead(const Rules *R, const Pos *p, const Split *split, int c, const Split *inner, const Start *st) {
+    Split under = case_of(split, c, R->dead.virtuals[0]);
+    return dead_under(R, p, &under, 1, 0, st) || (inner && lost_both_ways(R, p, inner, &under, 1, 0, st));
+}
+
+/* DeadEnds._case_killer: 1 if the position is dead under the split's case ``c``, by its closure
+ * (``*has`` 0) or by both cases of a split its closure suggests, of another pair of twins,
+ * nested in it (``*inner``, ``*has`` 1); 0 if neither. */
+static int case_killer(const Rules *R, const Pos *p, const Split *split, int c, const Start *st, Split *inner,
+                       uint8_t *has) {
+    Split under = case_of(split, c, R->dead.virtuals[0]), found[64];
+    uint8_t pair[64][3], uses[64] = {0};
+    split_pair(R, &under, 1, pair);
+    *has = 0;
+    if (!closure(R, p, (const uint8_t (*)[3])pair, &under, 1, uses, st, NULL, NULL)) return 1;
+    int n = splits_of(R, uses, found);
+    for (int k = 0; k < n; k++)
+        if (found[k].guest != split->guest && lost_both_ways(R, p, &found[k], &under, 1, 0, st)) {
+            *inner = found[k];
+            *has = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* deadends.remember: put ``item`` (of ``size`` bytes) first in ``list`` (``*n`` long, latest
+ * first, at most ``most``), once; ``at``: where it is, or ``*n`` if it is not there. */
+static void remember(void *list, int *n, int most, const void *item, size_t size, int at) {
+    if (at == *n && *n < most) (*n)++;
+    if (at >= *n) at = *n - 1;                    /* the last one falls out */
+    memmove((char *)list + size, list, (size_t)at * size);
+    memcpy(list, item, size);
+}
+
+/* DeadEnds._proved: remember the nested killer ``t`` (at ``at``, or nnested if new) that proved
+ * a position dead, and try them all again. */
+static int nested_proved(DeadState *DS, const DeadRules *D, const Nested *t, int at) {
+    remember(DS->nested, &DS->nnested, D->killers, t, sizeof *t, at);
+    DS->nested_missed = 0;
+    return 1;
+}
+
+/* DeadEnds._nested_lost: dead by a nested killer, the nested_tries latest whose split the plain
+ * closure suggests (``splits``), unless they failed on the last nested_patience positions they
+ * were tried on (then on every scout-th only), or, at every nest_scout-th position, by some
+ * suggested split nested one deep (remembered). */
+static int nested_lost(const Rules *R, DeadState *DS, const Pos *p, const Split *splits, int n, const Start *st) {
+    const DeadRules *D = &R->dead;
+    if (DS->nested_missed < D->nested_patience || DS->alive % D->scout == 0) {
+        int tried = 0;
+        for (int k = 0; k < DS->nnested && tried < D->nested_tries; k++) {
+            Nested t = DS->nested[k];
+            int suggested = 0;
+            for (int i = 0; i < n; i++) suggested |= same_split(&t.split, &splits[i]);
+            if (!suggested) continue;
+            tried++;
+            if (case_dead(R, p, &t.split, 0, t.has[0] ? &t.inner[0] : NULL, st)
+                    && case_dead(R, p, &t.split, 1, t.has[1] ? &t.inner[1] : NULL, st))
+                return nested_proved(DS, D, &t, k);
+        }
+        DS->nested_missed += tried > 0;
+    }
+    if (DS->alive % D->nest_scout) return 0;
+    for (int i = 0; i < n; i++) {
+        Nested t = {splits[i], {{0}}, {0}};
+        if (!case_killer(R, p, &t.split, 0, st, &t.inner[0], &t.has[0])
+                || !case_killer(R, p, &t.split, 1, st, &t.inner[1], &t.has[1]))
+            continue;
+        int at = DS->nnested;
+        for (int k = 0; k < DS->nnested; k++)
+            if (same_nested(&DS->nested[k], &t)) { at = k; break; }
+        return nested_proved(DS, D, &t, at);
+    }
+    return 0;
+}
+
 /* DeadEnds.is_dead: the plain closure, then some splits, by the search's history. */
 static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
     const DeadRules *D = &R->dead;
@@ -947,13 +1049,10 @@ static int dead_end(const Rules *R, DeadState *DS, const Pos *p) {
         int at = DS->nkillers;
         for (int k = 0; k < DS->nkillers; k++)
             if (same_split(&DS->killers[k], &s)) { at = k; break; }
-        if (at == DS->nkillers && DS->nkillers < D->killers) DS->nkillers++;
-        if (at >= DS->nkillers) at = DS->nkillers - 1;      /* the last one falls out */
-        memmove(DS->killers + 1, DS->killers, at * sizeof(Split));
-        DS->killers[0] = s;
+        remember(DS->killers, &DS->nkillers, D->killers, &s, sizeof s, at);
         return 1;
     }
-    return 0;
+    return nested_lost(R, DS, p, splits, n, &st);
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -1409,9 +1508,9 @@ static uint32_t le32(const uint8_t *b) {
 }
 
 /* The dead-end tables (deadends.py's DeadEnds): pair, 64 x 3 bytes; virtuals, 3 bytes; then
- * twin, killers, killer_tries, scout, plain_first, first_depth, never_home and king_depth, 4
- * bytes each. */
-#define DEAD_BYTES (192 + 3 + 8 * 4)
+ * twin, killers, killer_tries, scout, plain_first, first_depth, never_home, king_depth,
+ * nested_tries, nest_scout and nested_patience, 4 bytes each. */
+#define DEAD_BYTES (192 + 3 + 11 * 4)
 
 static const char *load_dead(DeadRules *D, const uint8_t *b) {
     memcpy(D->pair, b, 192);
@@ -1419,9 +1518,11 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
     const uint8_t *n = b + 195;
     uint32_t twin = le32(n), killers = le32(n + 4), tries = le32(n + 8), scout = le32(n + 12),
              plain = le32(n + 16), first = le32(n + 20), never = le32(n + 24),
-             kings = le32(n + 28);
+             kings = le32(n + 28), nested = le32(n + 32), nest_scout = le32(n + 36),
+             patience = le32(n + 40);
     if (twin > 63 || killers < 1 || killers > 16 || tries > 64 || scout < 1 || scout > 1u << 30 ||
-            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15 || kings < 1 || kings > 4)
+            plain > 1u << 30 || first > 2 || never < KING + 1 || never > 15 || kings < 1 || kings > 4 ||
+            nested > 16 || nest_scout < 1 || nest_scout > 1u << 30 || patience > 1u << 30)
         return "search_core: malformed dead-end tables";
     for (int i = 0; i < 192; i++)
         if (D->pair[i / 3][i % 3] >= 64) return "search_core: malformed dead-end tables";
@@ -1429,7 +1530,8 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
         if (D->virtuals[i] >= 64) return "search_core: malformed dead-end tables";
     D->twin = (int)twin; D->killers = (int)killers; D->killer_tries = (int)tries; D->scout = (int)scout;
     D->plain_first = (int)plain; D->first_depth = (int)first; D->never_home = (int)never;
-    D->king_depth = (int)kings;
+    D->king_depth = (int)kings; D->nested_tries = (int)nested; D->nest_scout = (int)nest_scout;
+    D->nested_patience = (int)patience;
     D->on = 1;
     return NULL;
 }

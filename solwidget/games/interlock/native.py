@@ -188,8 +188,12 @@ def pack_tables(game) -> bytes:
 def pack_dead_ends(dead) -> bytes:
     """DeadEnds' own tables and constants, for the dead-end test in C: the pairs, the
     virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST, FIRST_DEPTH,
-    NEVER_HOME and KING_DEPTH."""
-    assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2 and deadends.KILLERS <= 16
+    NEVER_HOME, KING_DEPTH, NESTED_TRIES, NEST_SCOUT and NESTED_PATIENCE."""
+    assert (
+        len(deadends.VIRTUALS) == 3
+        and deadends.FIRST_DEPTH <= 2
+        and deadends.KILLERS <= 16 >= deadends.NESTED_TRIES
+    )
     assert 0 < deadends.KING_DEPTH <= 4
     pair = bytes(c for card in range(64) for c in dead.pair[card])
     numbers = (
@@ -201,6 +205,9 @@ def pack_dead_ends(dead) -> bytes:
         deadends.FIRST_DEPTH,
         deadends.NEVER_HOME,
         deadends.KING_DEPTH,
+        deadends.NESTED_TRIES,
+        deadends.NEST_SCOUT,
+        deadends.NESTED_PATIENCE,
     )
     return pair + bytes(deadends.VIRTUALS) + b"".join(n.to_bytes(4, "little") for n in numbers)
 
