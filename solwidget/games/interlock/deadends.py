@@ -463,8 +463,8 @@ class DeadEnds:
     @staticmethod
     def _case(split, case: int, virtual: int = VIRTUALS[0]) -> tuple:
         """The split's ``case`` (0: its twin first on the host, 1: its guest), as ``splits``
-        hold one: (guest, twin, host, other, virtual card), the guest being the card kept
-        off the host until the other went home or found its other host."""
+        hold one: (guest, twin, host, other, virtual card), the guest being the card put on
+        the host only once its twin went home or the other host was free."""
         g, h, host, other = split
         guest, twin = (h, g) if case == 0 else (g, h)
         return guest, twin, host, other, virtual
