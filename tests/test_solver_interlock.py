@@ -486,24 +486,31 @@ def _without_splits(monkeypatch):
     monkeypatch.setattr(DeadEnds, "_nested_lost", lambda self, piles, *splits: False)
 
 
-def _killed_by_splits(monkeypatch, number, max_states) -> list:
-    """The positions of a deal's search (single splits tried from its first position on)
-    that the plain closure left alive and a split proved dead."""
+def _killed_by(monkeypatch, method: str, number, max_states, game=GAME) -> list:
+    """The positions of a deal's search (splits tried from its first position on) that the
+    plain closure left alive and ``DeadEnds.<method>`` proved dead, once each."""
     monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
     monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
     killed = []
-    lost_both_ways = DeadEnds._lost_both_ways
+    proves = getattr(DeadEnds, method)
 
-    def recording(self, piles, *split):
-        dead = lost_both_ways(self, piles, *split)
+    def recording(self, piles, *args):
+        dead = proves(self, piles, *args)
         if dead:
             killed.append(piles)
         return dead
 
-    monkeypatch.setattr(DeadEnds, "_lost_both_ways", recording)
-    sw.solve(GAME.deal(number), max_states=max_states)
-    monkeypatch.setattr(DeadEnds, "_lost_both_ways", lost_both_ways)
-    return [sw.State(GAME, piles, (0,)) for piles in dict.fromkeys(killed)]
+    monkeypatch.setattr(DeadEnds, method, recording)
+    sw.solve(game.deal(number), max_states=max_states)
+    monkeypatch.setattr(DeadEnds, method, proves)
+    return [sw.State(game, piles, (0,)) for piles in dict.fromkeys(killed)]
+
+
+def _killed_by_splits(monkeypatch, number, max_states) -> list:
+    """The positions of a deal's search that a single split proved dead (no nested killers:
+    they ask ``_lost_both_ways`` of their cases too)."""
+    monkeypatch.setattr(DeadEnds, "_nested_lost", lambda self, piles, *splits: False)
+    return _killed_by(monkeypatch, "_lost_both_ways", number, max_states)
 
 
 def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
@@ -519,24 +526,10 @@ def test_positions_dead_by_a_split_are_lost_without_splits(monkeypatch):
 
 
 def _killed_by_nested_killers(monkeypatch, game, number, max_states) -> list:
-    """The positions of a deal's search (splits tried from its first position on) that a
-    nested killer proved dead and no single split does."""
-    monkeypatch.setattr(deadends, "PLAIN_FIRST", 0)
-    monkeypatch.setattr(deadends, "FIRST_DEPTH", 0)
-    killed = []
-    nested_lost = DeadEnds._nested_lost
-
-    def recording(self, piles, *args):
-        dead = nested_lost(self, piles, *args)
-        if dead:
-            killed.append(piles)
-        return dead
-
-    monkeypatch.setattr(DeadEnds, "_nested_lost", recording)
-    sw.solve(game.deal(number), max_states=max_states)
-    monkeypatch.setattr(DeadEnds, "_nested_lost", nested_lost)
+    """The positions of a deal's search that a nested killer proved dead and no single
+    split does."""
     single = DeadEnds(game)
-    found = [sw.State(game, piles, (0,)) for piles in dict.fromkeys(killed)]
+    found = _killed_by(monkeypatch, "_nested_lost", number, max_states, game)
     return [state for state in found if not single.is_dead(state, every_split=True)]
 
 
