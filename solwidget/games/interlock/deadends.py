@@ -408,8 +408,8 @@ class DeadEnds:
         if self.nested_missed < NESTED_PATIENCE or self.alive % SCOUT == 0:
             tries = [nested for nested in self.nested if nested[0] in splits][:NESTED_TRIES]
             for split, inner in tries:
-                if self._case_dead(piles, split, 0, inner[0], start) and self._case_dead(
-                    piles, split, 1, inner[1], start
+                if all(
+                    self._case_dead(piles, split, case, killer, start) for case, killer in enumerate(inner)
                 ):
                     return self._proved((split, inner))
             self.nested_missed += bool(tries)

@@ -189,11 +189,8 @@ def pack_dead_ends(dead) -> bytes:
     """DeadEnds' own tables and constants, for the dead-end test in C: the pairs, the
     virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST, FIRST_DEPTH,
     NEVER_HOME, KING_DEPTH, NESTED_TRIES, NEST_SCOUT and NESTED_PATIENCE."""
-    assert (
-        len(deadends.VIRTUALS) == 3
-        and deadends.FIRST_DEPTH <= 2
-        and deadends.KILLERS <= 16 >= deadends.NESTED_TRIES
-    )
+    assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2
+    assert deadends.KILLERS <= 16 and deadends.NESTED_TRIES <= 16
     assert 0 < deadends.KING_DEPTH <= 4
     pair = bytes(c for card in range(64) for c in dead.pair[card])
     numbers = (
