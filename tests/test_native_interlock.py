@@ -239,6 +239,28 @@ def test_love_a_duck_s_dead_end_test_is_pythons_verdict_for_verdict():
     assert by_kings > 100
 
 
+def test_the_king_split_tried_in_vain_is_tried_only_at_every_scout_th_position(monkeypatch):
+    # it fails on PATIENCE positions where Kings might share a back pile, then is tried on
+    # every SCOUT-th such position only, until it proves one dead again (before it first
+    # does, likewise); the verdict tests above hold C to the same sequence
+    test = deadends.DeadEnds(sw.load_game("love_a_duck"))
+    tried, cases = [], deadends.king_cases
+    monkeypatch.setattr(deadends, "king_cases", lambda *args: tried.append(1) or cases(*args))
+    idle = taken_up = 0
+    for state, _ in searched_positions(34, 2500, "love_a_duck"):
+        missed, sharing = test.kings_missed, test.sharing
+        tried.clear()
+        test.is_dead(state)
+        if test.sharing == sharing:
+            assert not tried  # no King shares a back pile: nothing to split
+            continue
+        patient = missed < deadends.PATIENCE
+        assert bool(tried) == (patient or sharing % deadends.SCOUT == 0)
+        idle += not tried
+        taken_up += not patient and test.kings_missed == 0
+    assert idle > 500 and taken_up > 2
+
+
 def test_a_deal_proved_dead_at_its_start_is_so_in_c():
     needs_native()
     for deal in (13, 24, 26, 30):  # lost at the first expansion (nested splits or plain)

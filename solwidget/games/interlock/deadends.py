@@ -144,7 +144,9 @@ takes every step the plain closure took, and finds every card home too. In
 Interlock's hardest proofs the split is asked often but proves nothing (a second back pile
 empties later, in every case: none of 400 live positions of deal 351's search), so it would
 only cost closures; so the search tries it on every SCOUT-th such position until it first
-proves one dead, and on every one from then on.
+proves one dead, and then on every one until it fails on PATIENCE of them in a row (in
+Love a Duck's long losses it proves a few in a hundred dead, in bursts), then on every
+SCOUT-th again until it proves one dead again.
 Guardian, where an empty back pile takes any card, gets no King split.
 
 Which splits are tried changes only the cost: a position is called dead only when the
@@ -168,7 +170,7 @@ splits it suggests (above); a split costs two closures.
   argument above; a split is a true alternative of every continuation whether or not a
   closure suggests it, so a nested killer is sound on any position). The NESTED_TRIES
   latest whose split the plain closure suggests are tried (six closures at most each),
-  until they fail on NESTED_PATIENCE positions in a row, and from then on at every
+  until they fail on PATIENCE positions in a row, and from then on at every
   SCOUT-th position, until one proves a position dead again. At every NEST_SCOUT-th
   position every suggested split is nested one deep, each case on the splits its own
   closure suggests, and the first that proves the position dead is remembered (KILLERS of
@@ -211,7 +213,9 @@ KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves al
 SCOUT = 16  # every SCOUT-th such position tries all the splits ``uses`` suggests
 NESTED_TRIES = 2  # nested killers tried on a position that no single killer proves dead
 NEST_SCOUT = 64  # every NEST_SCOUT-th such position nests all the splits ``uses`` suggests
-NESTED_PATIENCE = 16  # positions nested killers fail on in a row before only every SCOUT-th tries them
+PATIENCE = (
+    16  # positions the King split or nested killers fail on in a row before only every SCOUT-th tries them
+)
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
@@ -355,7 +359,9 @@ class DeadEnds:
         self.nested_missed = 0  # positions in a row on which the nested killers tried all failed
         self.alive = 0
         self.sharing = 0  # positions where Kings might share an empty back pile (_kings_lost)
-        self.kings_proved = False  # has the King split proved a position dead?
+        self.kings_missed = (
+            PATIENCE  # positions in a row the King split failed on (never tried: as if PATIENCE)
+        )
         self.king_case: tuple | None = None  # the King split's case last found alive
         self._entries = {}  # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}  # the piles empty -> U, the waiting piles, S (_facts)
@@ -402,10 +408,10 @@ class DeadEnds:
     def _nested_lost(self, piles, splits: set, start) -> bool:
         """Is the position dead by a nested killer (see above): the NESTED_TRIES latest whose
         split the plain closure suggests (``splits``), unless they failed on the last
-        NESTED_PATIENCE positions they were tried on (then on every SCOUT-th position only),
+        PATIENCE positions they were tried on (then on every SCOUT-th position only),
         and, at every NEST_SCOUT-th position, each suggested split nested one deep, a
         success remembered?"""
-        if self.nested_missed < NESTED_PATIENCE or self.alive % SCOUT == 0:
+        if self.nested_missed < PATIENCE or self.alive % SCOUT == 0:
             tries = [nested for nested in self.nested if nested[0] in splits][:NESTED_TRIES]
             for split, inner in tries:
                 if all(
@@ -541,20 +547,22 @@ class DeadEnds:
     def _kings_lost(self, piles, uses: bytearray, start, always: bool = True) -> bool:
         """Is the position dead under every case of the King split (see above)? ``uses``: the
         plain closure's, which says which Kings it sent to an empty back pile. Unless
-        ``always``, the split is tried on every SCOUT-th position where Kings might share a
-        back pile until it first proves one dead, and on every such position from then on."""
+        ``always``, the split is tried on every position where Kings might share a back pile
+        while it has failed on fewer than PATIENCE of them in a row since it last proved one
+        dead, and on every SCOUT-th such position otherwise (so before it first does)."""
         if not any(uses[king] & S_SHARED for king in KINGS):
             return False
         self.sharing += 1
-        if not (always or self.kings_proved or (self.sharing - 1) % SCOUT == 0):
+        if not (always or self.kings_missed < PATIENCE or (self.sharing - 1) % SCOUT == 0):
             return False
         sent = [king for king in KINGS if uses[king] & S_FIRST]
         sent += [king for king in KINGS if uses[king] & (S_SENT | S_FIRST) == S_SENT]
         for order in king_cases(sent, self.king_case):
             if self._closure(piles, self.pair, (), None, start, (order, len(order) < KING_DEPTH)):
                 self.king_case = order
+                self.kings_missed += 1
                 return False
-        self.kings_proved = True
+        self.kings_missed = 0
         return True
 
     def _lost_both_ways(self, piles, g, h, host, other, start=None, splits=(), depth=0) -> bool:

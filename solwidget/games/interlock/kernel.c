@@ -72,7 +72,7 @@ typedef struct {
     uint8_t is_back[MAXP];
     uint8_t virtuals[3];
     int twin, killers, killer_tries, scout, plain_first, first_depth, king_depth, nested_tries, nest_scout;
-    int nested_patience;
+    int patience;                     /* failures in a row of the King split or nested killers: then every scout-th */
     int never_home;                   /* a host split's case (never): its twin, no card, so never home */
     int anything;                     /* an empty back pile takes any card: S lets any card go, host splits */
 } DeadRules;
@@ -94,7 +94,7 @@ typedef struct {
     Nested nested[16]; int nnested;   /* nested killers, latest first */
     long long nested_missed;          /* positions in a row on which the nested killers tried failed */
     long long sharing;                /* positions where Kings might share a back pile */
-    int kings_proved;                 /* has the King split proved a position dead? */
+    long long kings_missed;           /* positions in a row the King split failed on (never tried: patience) */
     KingCase king_case; int king_known;   /* the King split's case last found alive, if any */
 } DeadState;
 
@@ -893,11 +893,11 @@ static int kings_lost(const Rules *R, DeadState *DS, const Pos *p, const uint8_t
     }
     if (!shared) return 0;
     DS->sharing++;
-    if (!DS->kings_proved && (DS->sharing - 1) % R->dead.scout) return 0;
+    if (DS->kings_missed >= R->dead.patience && (DS->sharing - 1) % R->dead.scout) return 0;
     for (int s = 0; s < 4; s++)
         if ((uses[s << 4 | KING] & (S_SENT | S_FIRST)) == S_SENT) sent[n++] = (uint8_t)(s << 4 | KING);
-    if (some_case_alive(R, DS, p, st, sent, n)) return 0;
-    DS->kings_proved = 1;
+    if (some_case_alive(R, DS, p, st, sent, n)) { DS->kings_missed++; return 0; }
+    DS->kings_missed = 0;
     return 1;
 }
 
@@ -974,12 +974,12 @@ static int nested_proved(DeadState *DS, const DeadRules *D, const Nested *t, int
 }
 
 /* DeadEnds._nested_lost: dead by a nested killer, the nested_tries latest whose split the plain
- * closure suggests (``splits``), unless they failed on the last nested_patience positions they
+ * closure suggests (``splits``), unless they failed on the last patience positions they
  * were tried on (then on every scout-th only), or, at every nest_scout-th position, by some
  * suggested split nested one deep (remembered). */
 static int nested_lost(const Rules *R, DeadState *DS, const Pos *p, const Split *splits, int n, const Start *st) {
     const DeadRules *D = &R->dead;
-    if (DS->nested_missed < D->nested_patience || DS->alive % D->scout == 0) {
+    if (DS->nested_missed < D->patience || DS->alive % D->scout == 0) {
         int tried = 0;
         for (int k = 0; k < DS->nnested && tried < D->nested_tries; k++) {
             Nested t = DS->nested[k];
@@ -1509,7 +1509,7 @@ static uint32_t le32(const uint8_t *b) {
 
 /* The dead-end tables (deadends.py's DeadEnds): pair, 64 x 3 bytes; virtuals, 3 bytes; then
  * twin, killers, killer_tries, scout, plain_first, first_depth, never_home, king_depth,
- * nested_tries, nest_scout and nested_patience, 4 bytes each. */
+ * nested_tries, nest_scout and patience, 4 bytes each. */
 #define DEAD_BYTES (192 + 3 + 11 * 4)
 
 static const char *load_dead(DeadRules *D, const uint8_t *b) {
@@ -1531,7 +1531,7 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
     D->twin = (int)twin; D->killers = (int)killers; D->killer_tries = (int)tries; D->scout = (int)scout;
     D->plain_first = (int)plain; D->first_depth = (int)first; D->never_home = (int)never;
     D->king_depth = (int)kings; D->nested_tries = (int)nested; D->nest_scout = (int)nest_scout;
-    D->nested_patience = (int)patience;
+    D->patience = (int)patience;
     D->on = 1;
     return NULL;
 }
@@ -1614,7 +1614,10 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     R->total = total;
     R->slot = R->np + total + 4;
     for (int i = 0; i < np; i++) R->dead.is_back[i] = L[7 * i] == 2 && L[7 * i + 4];
-    return dead_on ? load_dead(&R->dead, dt) : NULL;
+    if (!dead_on) return NULL;
+    const char *refused = load_dead(&R->dead, dt);
+    S->dead_state.kings_missed = R->dead.patience;    /* the King split not yet tried: as if failed */
+    return refused;
 }
 
 static size_t slot_bytes(const void *context) { return (size_t)((const Search *)context)->R.slot; }

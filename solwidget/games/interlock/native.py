@@ -188,7 +188,7 @@ def pack_tables(game) -> bytes:
 def pack_dead_ends(dead) -> bytes:
     """DeadEnds' own tables and constants, for the dead-end test in C: the pairs, the
     virtual cards, then TWIN, KILLERS, KILLER_TRIES, SCOUT, PLAIN_FIRST, FIRST_DEPTH,
-    NEVER_HOME, KING_DEPTH, NESTED_TRIES, NEST_SCOUT and NESTED_PATIENCE."""
+    NEVER_HOME, KING_DEPTH, NESTED_TRIES, NEST_SCOUT and PATIENCE."""
     assert len(deadends.VIRTUALS) == 3 and deadends.FIRST_DEPTH <= 2
     assert deadends.KILLERS <= 16 and deadends.NESTED_TRIES <= 16
     assert 0 < deadends.KING_DEPTH <= 4
@@ -204,7 +204,7 @@ def pack_dead_ends(dead) -> bytes:
         deadends.KING_DEPTH,
         deadends.NESTED_TRIES,
         deadends.NEST_SCOUT,
-        deadends.NESTED_PATIENCE,
+        deadends.PATIENCE,
     )
     return pair + bytes(deadends.VIRTUALS) + b"".join(n.to_bytes(4, "little") for n in numbers)
 
