@@ -232,6 +232,14 @@ static void set_reserve(const Rules *R, Pos *p, const uint8_t *order, int size, 
 /* A successor's moves; ``count`` counts every move, each turn too (its depth). */
 typedef struct { Plan m[MAXMOVES]; int n, count, over; } Moves;
 
+/* ``to`` becomes ``from``: the moves made, not the whole table. */
+static inline void moves_copy(Moves *to, const Moves *from) {
+    memcpy(to->m, from->m, (size_t)from->n * sizeof(Plan));
+    to->n = from->n;
+    to->count = from->count;
+    to->over = from->over;
+}
+
 static inline void mv_add(Moves *mv, int src, int dst, int n) {
     if (mv->n >= MAXMOVES) { mv->over = 1; return; }
     mv->m[mv->n++] = (Plan){(uint8_t)src, (uint8_t)dst, (uint8_t)n};
@@ -1131,21 +1139,34 @@ static int ask(Search *S, Ctx *x) {
     return x->won >= 0;
 }
 
-/* GenericExpander.scored for one successor before settling: ``src`` is the pile the cards
- * left, -1 if the foundations changed. The successor is made and its key's slot fetched,
- * then the one made before it asked for (ask): the same successors asked in the same order,
- * each slot fetched while the next successor is made. 1 once won or failed. */
-static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
+/* The successor not waiting to be asked for, to be made next. */
+static inline Child *next_child(Search *S, const Ctx *x) {
+    return x->waiting == &S->made[0] ? &S->made[1] : &S->made[0];
+}
+
+/* The next successor's position, a copy of ``from`` to make it in, in place. */
+static inline Pos *child_of(Search *S, const Ctx *x, const Pos *from) {
+    Pos *q = &next_child(S, x)->q;
+    *q = *from;
+    return q;
+}
+
+/* GenericExpander.scored for one successor before settling, made in child_of's position:
+ * ``src`` is the pile the cards left, -1 if the foundations changed. The successor is made
+ * and its key's slot fetched, then the one made before it asked for (ask): the same
+ * successors asked in the same order, each slot fetched while the next successor is made.
+ * 1 once won or failed. */
+static int offer(Search *S, Ctx *x, Moves *mv, int src) {
     const Rules *R = &S->R;
     if (x->waiting) loop_prefetch_key(S->L, x->waiting->h);    /* its slot is fetched by now */
-    Child *c = x->waiting == &S->made[0] ? &S->made[1] : &S->made[0];
+    Child *c = next_child(S, x);
+    Pos *q = &c->q;
     facts_of(R, q, &c->f);
     if (src < 0 || !x->settled || may_expose(R, q, src, &c->f)) settle(R, q, mv, &c->f);
     if (mv->over) { x->error = -3; return 1; }
     c->n = key_of(R, q, c->key);
     c->h = lookup_hash(R, c->key, c->n);
     loop_prefetch(S->L, c->h);
-    c->q = *q;
     memcpy(c->m, mv->m, (size_t)mv->n * sizeof(Plan));
     c->nm = mv->n;
     c->count = mv->count;
@@ -1156,13 +1177,13 @@ static int offer(Search *S, Ctx *x, Pos *q, Moves *mv, int src) {
 
 /* One move of moves.plans: ``n`` cards from ``src`` to ``dst``. */
 static int offer_move(Search *S, Ctx *x, int src, int dst, int n, int to_foundation) {
-    Pos q = *x->p;
+    Pos *q = child_of(S, x, x->p);
     Moves mv;
     mv.n = mv.count = mv.over = 0;
-    move_cards(&q, src, dst, n);
-    if (src >= S->R.T0 && src < S->R.T0 + S->R.nt) reveal(&S->R, &q, src);
+    move_cards(q, src, dst, n);
+    if (src >= S->R.T0 && src < S->R.T0 + S->R.nt) reveal(&S->R, q, src);
     mv_add(&mv, src, dst, n);
-    return offer(S, x, &q, &mv, to_foundation ? -1 : src);
+    return offer(S, x, &mv, to_foundation ? -1 : src);
 }
 
 static int cmp_pair(const void *a, const void *b) {
@@ -1173,30 +1194,30 @@ static int cmp_pair(const void *a, const void *b) {
 /* stock.play_home: ``chain`` from the reserve onto foundation ``f``, then pile ``a``'s top (-1: none). */
 static int offer_home(Search *S, Ctx *x, const uint8_t *chain, int k, int f, int a) {
     const Rules *R = &S->R;
-    Pos q = *x->p;
+    Pos *q = child_of(S, x, x->p);
     Moves mv;
     mv.n = mv.count = mv.over = 0;
     for (int i = 0; i < k; i++) {
-        turn_up(R, &q, chain[i], &mv);
-        move_cards(&q, R->waste, f, 1);
+        turn_up(R, q, chain[i], &mv);
+        move_cards(q, R->waste, f, 1);
         mv_add(&mv, R->waste, f, 1);
     }
     if (a >= 0) {
-        move_cards(&q, a, f, 1);
+        move_cards(q, a, f, 1);
         mv_add(&mv, a, f, 1);
     }
-    return offer(S, x, &q, &mv, -1);
+    return offer(S, x, &mv, -1);
 }
 
 /* stock.play_bridge: ``chain`` from the reserve onto pile ``b`` (play_off), then the unit of
  * ``n`` cards of pile ``a`` onto it. */
 static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, int a, int n) {
     const Rules *R = &S->R;
-    Pos q = *x->p;
+    Pos *q = child_of(S, x, x->p);
     Moves mv;
     mv.n = mv.count = mv.over = 0;
     uint8_t order[MAXH];
-    int size = cycle_of(R, &q, order), now = q.len[R->waste];
+    int size = cycle_of(R, q, order), now = q->len[R->waste];
     for (int j = 0; j < k; j++) {
         int card = chain[j], i;
         if (now && order[now - 1] == card) i = now - 1;
@@ -1206,7 +1227,7 @@ static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, i
             else {
                 for (i = 0; i < size && order[i] != card; i++) ;
                 mv_turns(R, &mv, size - now);
-                redeal(R, &q, &mv);
+                redeal(R, q, &mv);
                 mv_turns(R, &mv, i + 1);
             }
         }
@@ -1215,15 +1236,15 @@ static int offer_bridge(Search *S, Ctx *x, const uint8_t *chain, int k, int b, i
         size--;
         now = i;
     }
-    set_reserve(R, &q, order, size, now);
-    int s = q.len[a] - n;
-    memcpy(q.c[b] + q.len[b], chain, k);
-    q.len[b] += k;
-    memcpy(q.c[b] + q.len[b], q.c[a] + s, n);
-    q.len[b] += n;
-    q.len[a] = (uint8_t)s;
+    set_reserve(R, q, order, size, now);
+    int s = q->len[a] - n;
+    memcpy(q->c[b] + q->len[b], chain, k);
+    q->len[b] += k;
+    memcpy(q->c[b] + q->len[b], q->c[a] + s, n);
+    q->len[b] += n;
+    q->len[a] = (uint8_t)s;
     mv_add(&mv, a, b, n);
-    return offer(S, x, &q, &mv, a);
+    return offer(S, x, &mv, a);
 }
 
 /* PatienceExpander._targets on the tableau, for a card off the waste: does uncovered
@@ -1285,11 +1306,12 @@ static void walk_plays(Search *S, Ctx *x, const Facts *f, const int8_t *want) {
                 if (home < 0) continue;
                 dst = home;
             } else if (!takes_card(R, &q, t, c)) continue;
-            Pos child = q;
-            Moves mv = turns;
-            move_cards(&child, w, dst, 1);
+            Pos *child = child_of(S, x, &q);
+            Moves mv;
+            moves_copy(&mv, &turns);
+            move_cards(child, w, dst, 1);
             mv_add(&mv, w, dst, 1);
-            if (offer(S, x, &child, &mv, -1)) return;
+            if (offer(S, x, &mv, -1)) return;
         }
     }
 }
