@@ -383,6 +383,14 @@ static int cmp_part(const Pos *p, int a, int b, int plain) {
  * uncovered back piles sorted as their bytes alone, then 0xfe, the reserve's cards in turning
  * order, their count and the waste's (keys.py's layout for a stock turned several cards at a
  * time), where there is a stock (its redeals are unlimited: not in the key). */
+/* A pile's ``n`` cards to the key at ``k``: most piles hold at most 16, copied as one block
+ * (a pile's row holds MAXH bytes, the key's buffer KEYBUF, room for the bytes past n). */
+static inline uint8_t *key_cards(uint8_t *k, const uint8_t *cards, int n) {
+    if (n <= 16) memcpy(k, cards, 16);
+    else memcpy(k, cards, (size_t)n);
+    return k + n;
+}
+
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
@@ -393,8 +401,7 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     }
     for (int j = 0; j < nfs; j++) {
         if (j) *k++ = 0xff;
-        memcpy(k, p->c[fs[j]], p->len[fs[j]]);
-        k += p->len[fs[j]];
+        k = key_cards(k, p->c[fs[j]], p->len[fs[j]]);
     }
     *k++ = 0xfe;
     *k++ = 0xfe;
@@ -414,9 +421,7 @@ static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
         for (int i = 0; i < nfree; i++) from[free_[i]] = sorted[i];
     }
     for (int t = R->T0; t < R->T0 + R->nt; t++) {
-        int u = from[t];
-        memcpy(k, p->c[u], p->len[u]);
-        k += p->len[u];
+        k = key_cards(k, p->c[from[t]], p->len[from[t]]);
         *k++ = 0xff;
     }
     if (R->plain) {
