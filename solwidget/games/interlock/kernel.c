@@ -942,11 +942,11 @@ static int same_nested(const Nested *a, const Nested *b) {
     return same;
 }
 
-/* DeadEnds._case_dead: dead under the split's case ``c``, by its closure or by both cases of
- * the split ``inner`` (if any) nested in it. */
+/* DeadEnds._case_dead: dead under the split's case ``c``, by both cases of the split ``inner``
+ * (if any) nested in it, or else by its closure. */
 static int case_dead(const Rules *R, const Pos *p, const Split *split, int c, const Split *inner, const Start *st) {
     Split under = case_of(split, c, R->dead.virtuals[0]);
-    return dead_under(R, p, &under, 1, 0, st) || (inner && lost_both_ways(R, p, inner, &under, 1, 0, st));
+    return (inner && lost_both_ways(R, p, inner, &under, 1, 0, st)) || dead_under(R, p, &under, 1, 0, st);
 }
 
 /* DeadEnds._case_killer: 1 if the position is dead under the split's case ``c``, by its closure
