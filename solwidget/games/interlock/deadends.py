@@ -213,9 +213,7 @@ KILLER_TRIES = 2  # of those, tried on each position the plain closure leaves al
 SCOUT = 16  # every SCOUT-th such position tries all the splits ``uses`` suggests
 NESTED_TRIES = 2  # nested killers tried on a position that no single killer proves dead
 NEST_SCOUT = 64  # every NEST_SCOUT-th such position nests all the splits ``uses`` suggests
-PATIENCE = (
-    16  # positions the King split or nested killers fail on in a row before only every SCOUT-th tries them
-)
+PATIENCE = 16  # failures in a row of the King split, or nested killers, before only every SCOUT-th
 PLAIN_FIRST = 100  # positions left alive by the plain closure before any split is tried
 FIRST_DEPTH = 2  # splits nested in the first position left alive: the search's start
 ENTRIES_KEPT = 50_000  # piles whose rule B entries are kept (a few hundred bytes each)
@@ -359,9 +357,7 @@ class DeadEnds:
         self.nested_missed = 0  # positions in a row on which the nested killers tried all failed
         self.alive = 0
         self.sharing = 0  # positions where Kings might share an empty back pile (_kings_lost)
-        self.kings_missed = (
-            PATIENCE  # positions in a row the King split failed on (never tried: as if PATIENCE)
-        )
+        self.kings_missed = PATIENCE  # positions in a row the King split failed on, or PATIENCE
         self.king_case: tuple | None = None  # the King split's case last found alive
         self._entries = {}  # pile -> its rule B entries by the plain hosts (_start)
         self._opened = {}  # the piles empty -> U, the waiting piles, S (_facts)

@@ -377,12 +377,6 @@ static int cmp_part(const Pos *p, int a, int b, int plain) {
     return (la < lb) == plain ? -1 : 1;     /* a prefix is the smaller, unless its 0xff follows */
 }
 
-/* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
- * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
- * the ``plain`` rules, patience_key's plain key: the tableau piles joined by 0xff, the
- * uncovered back piles sorted as their bytes alone, then 0xfe, the reserve's cards in turning
- * order, their count and the waste's (keys.py's layout for a stock turned several cards at a
- * time), where there is a stock (its redeals are unlimited: not in the key). */
 /* A pile's ``n`` cards to the key at ``k``: most piles hold at most 16, copied as one block
  * (a pile's row holds MAXH bytes, the key's buffer KEYBUF, room for the bytes past n). */
 static inline uint8_t *key_cards(uint8_t *k, const uint8_t *cards, int n) {
@@ -391,6 +385,12 @@ static inline uint8_t *key_cards(uint8_t *k, const uint8_t *cards, int n) {
     return k + n;
 }
 
+/* solver/keys.py _cycle_key with keys.backs_uncovered: the foundations sorted as bytes,
+ * no cells, then every tableau pile and 0xff, the uncovered back piles' parts sorted; with
+ * the ``plain`` rules, patience_key's plain key: the tableau piles joined by 0xff, the
+ * uncovered back piles sorted as their bytes alone, then 0xfe, the reserve's cards in turning
+ * order, their count and the waste's (keys.py's layout for a stock turned several cards at a
+ * time), where there is a stock (its redeals are unlimited: not in the key). */
 static int key_of(const Rules *R, const Pos *p, uint8_t *k) {
     uint8_t *start = k;
     int fs[MAXP], nfs = 0;
