@@ -148,6 +148,15 @@ static inline int bytes_reserve(Bytes *b, size_t more) {
 typedef struct { uint64_t hash; uint32_t at, value; } KeySlot;   /* value: loop_admit_turned's */
 typedef struct { KeySlot *slots; size_t cap, size; Bytes arena; } KeySet;
 
+/* ``n`` cards copied CHUNK bytes at a time, reading and writing up to CHUNK - 1 bytes past
+ * either end: a copy of a length known only when it runs goes through the C library's string
+ * copy, slow to start for the few cards of a pile. Every buffer a kernel gives it has that
+ * room (its rows and key buffers say so). */
+#define CHUNK 16
+static inline void copy_cards(uint8_t *to, const uint8_t *from, int n) {
+    for (int j = 0; j < n; j += CHUNK) memcpy(to + j, from + j, CHUNK);
+}
+
 /* A key's hash, eight bytes at a time: the key's buffer is zero past its end (KEYBUF). */
 static inline uint64_t hash_bytes(const uint8_t *k, int n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n, w;

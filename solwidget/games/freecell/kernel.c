@@ -31,7 +31,6 @@
 #define MAXPLANS 4096
 #define MAXFOUND 2048
 #define MAXSETTLE 64
-#define CHUNK 16         /* copy_cards's unit */
 #define ROW (MAXH + CHUNK)   /* a pile's room in a Pos, copy_cards's overrun included */
 #define KEYBUF (MAXP + MAXH + CHUNK + 8)   /* a key, copy_cards's overrun, the zeros its hash reads */
 
@@ -56,15 +55,6 @@ typedef struct {
     uint8_t len[MAXP];
     uint8_t c[MAXP][ROW];
 } Pos;
-
-/* ``n`` cards copied CHUNK bytes at a time, reading and writing up to CHUNK - 1 bytes past
- * either end. A pile holds a few cards (52 at most: R->slot bounds a position read), and
- * memcpy of a length known only when it runs goes through the processor's string copy,
- * slow to start for so few. Each buffer it is given has that room: ROW, KEYBUF and the
- * slots (decode and encode check). */
-static inline void copy_cards(uint8_t *to, const uint8_t *from, int n) {
-    for (int j = 0; j < n; j += CHUNK) memcpy(to + j, from + j, CHUNK);
-}
 
 /* What the foundations of a position imply (SearchMoves.facts_of). */
 typedef struct {

@@ -52,10 +52,10 @@
 #include "../../solver/kernel.h"
 
 #define MAXP 32          /* piles */
-#define MAXH 64          /* cards in one tableau pile */
+#define MAXH 64          /* cards in one tableau pile; a multiple of CHUNK (copy_cards reads rows) */
 #define MAXR 255         /* cards in the stock and waste */
 #define MAXCODES 1024    /* move codes of one successor */
-#define KEYBUF (256 + 16) /* a key (at most 255 bytes), and what its hash or copy_cards reads past it */
+#define KEYBUF (256 + CHUNK) /* a key (at most 255 bytes), and what its hash or copy_cards reads past it */
 #define FACE_DOWN 64
 #define TURNS 0x8000u    /* TURNS | k: k turns of the stock */
 #define REDEAL 0x4000u   /* the waste turned over to the stock */
@@ -207,13 +207,6 @@ static inline void insert_pile(const Pos *p, int *order, int n, int t) {
     int j = n;
     while (j > 0 && pack_cmp(p, order[j - 1], t) > 0) { order[j] = order[j - 1]; j--; }
     order[j] = t;
-}
-
-/* ``n`` cards copied 16 bytes at a time, reading and writing up to 15 bytes past their end:
- * a pile's row holds MAXH, a multiple of 16, and a key's buffer KEYBUF has the room. A copy of
- * a length known only when it runs calls the C library, slow to start for a few cards. */
-static inline void copy_cards(uint8_t *to, const uint8_t *from, int n) {
-    for (int j = 0; j < n; j += 16) memcpy(to + j, from + j, 16);
 }
 
 /* The tableau's part of the key: its piles in ``order`` (sorted), each with its 0xff. */

@@ -377,10 +377,10 @@ static int cmp_part(const Pos *p, int a, int b, int plain) {
     return (la < lb) == plain ? -1 : 1;     /* a prefix is the smaller, unless its 0xff follows */
 }
 
-/* A pile's ``n`` cards to the key at ``k``: most piles hold at most 16, copied as one block
- * (a pile's row holds MAXH bytes, the key's buffer KEYBUF, room for the bytes past n). */
+/* A pile's ``n`` cards to the key at ``k``: most piles hold at most CHUNK, copied as one block
+ * (a pile's row holds MAXH bytes, the key's buffer KEYBUF: room for the bytes past n). */
 static inline uint8_t *key_cards(uint8_t *k, const uint8_t *cards, int n) {
-    if (n <= 16) memcpy(k, cards, 16);
+    if (n <= CHUNK) copy_cards(k, cards, n);
     else memcpy(k, cards, (size_t)n);
     return k + n;
 }
