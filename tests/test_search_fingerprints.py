@@ -26,7 +26,7 @@ FINGERPRINTS = {
     "single_interchange": "2ddeafd96537",
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
-    "love_a_duck": "5da36c3b34ba",
+    "love_a_duck": "dd01a40f185e",
     "guardian": "a65ab75b8081",
     "mutated": "b3be764ae8eb",
 }

@@ -15,6 +15,10 @@ INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = (
     {"depth_weight": 0.5, "explore": 0.3, "weights": {"covered": 8.0}},
 )
 
+# Love a Duck's hard wins lie off the search's best line, so its search explores more: it
+# wins sooner, and proves a loss after as many expansions, each a little dearer.
+LOVE_A_DUCK_PORTFOLIO: tuple[SearchOptions, ...] = ({**INTERLOCK_PORTFOLIO[0], "explore": 0.4},)
+
 
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
@@ -30,6 +34,10 @@ class InterlockFamilyProfile(Profile):
             "bridges": bridges.applies(game),
             "dead ends": deadends.applies(game),
         }
+
+    def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
+        """LOVE_A_DUCK_PORTFOLIO for Love a Duck, INTERLOCK_PORTFOLIO for the others."""
+        return LOVE_A_DUCK_PORTFOLIO if isinstance(game, LoveADuck) else self.portfolio
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
