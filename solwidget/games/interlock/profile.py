@@ -19,6 +19,10 @@ INTERLOCK_PORTFOLIO: tuple[SearchOptions, ...] = (
 # wins sooner, and proves a loss after as many expansions, each a little dearer.
 LOVE_A_DUCK_PORTFOLIO: tuple[SearchOptions, ...] = ({**INTERLOCK_PORTFOLIO[0], "explore": 0.4},)
 
+# Guardian's deals are mostly lost, and a search that does not explore proves a loss after as
+# many expansions, each cheaper.
+GUARDIAN_PORTFOLIO: tuple[SearchOptions, ...] = ({**INTERLOCK_PORTFOLIO[0], "explore": 0.0},)
+
 
 class InterlockFamilyProfile(Profile):
     """The family's reductions where their lemmas hold, made from the piles where they can."""
@@ -36,8 +40,10 @@ class InterlockFamilyProfile(Profile):
         }
 
     def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
-        """LOVE_A_DUCK_PORTFOLIO for Love a Duck, INTERLOCK_PORTFOLIO for the others."""
-        return LOVE_A_DUCK_PORTFOLIO if isinstance(game, LoveADuck) else self.portfolio
+        """Love a Duck's and Guardian's own portfolios, INTERLOCK_PORTFOLIO for the others."""
+        if isinstance(game, LoveADuck):
+            return LOVE_A_DUCK_PORTFOLIO
+        return GUARDIAN_PORTFOLIO if isinstance(game, Guardian) else self.portfolio
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = InterlockExpander if fast_path(game, compress) else InterlockFamilyExpander
