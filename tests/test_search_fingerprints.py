@@ -27,7 +27,7 @@ FINGERPRINTS = {
     "quadruple_interchange": "33f458fd5b94",
     "interlock": "fa4bdbf32306",
     "love_a_duck": "dd01a40f185e",
-    "guardian": "de77d03e425f",
+    "guardian": "2f49eeca5529",
     "mutated": "b3be764ae8eb",
 }
 

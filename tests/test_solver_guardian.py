@@ -8,12 +8,14 @@ from test_solver_interlock import small_position
 
 import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN
-from solwidget.games.interlock import deadends, explain
+from solwidget.games.interlock import bridges, deadends, explain
 from solwidget.games.interlock.deadends import DeadEnds
+from solwidget.solver.autoplay import safe_move, settle
 from solwidget.solver.profile import profile_for
 
 GAME = sw.load_game("guardian")
 HOST_SEEDS = 300  # endgames drawn for the host split's test
+LEMMA_SEEDS = 1500  # endgames drawn for the safe cards' lemma's test (it sends home few starts)
 
 
 def _endgames(left, runs, seeds) -> list:
@@ -57,6 +59,31 @@ def test_no_position_of_a_winning_line_is_dead(left, runs):
                 assert not dead_ends.is_dead(state, every_split=True), (GAME.to_dict(start), move)
                 state = state.play(move)
     assert won >= 10
+
+
+@pytest.mark.parametrize("left, runs", [((10, 16), 0.0), ((12, 20), 0.6), ((16, 24), 0.5)])
+def test_tops_the_safe_cards_lemma_sends_home_keep_every_verdict(left, runs, monkeypatch):
+    # bridges.py, "Safe cards home": a tableau top sent home by the lemma's rule, where
+    # autoplay.py's rule sends none, leaves a win wherever there was one; the search's verdict
+    # on such endgames is that of a search to their end with no safe move and no dead end
+    states = _endgames(left, runs, range(LEMMA_SEEDS))
+    sent = [s for s in states if safe_move(GAME, s, bridges.is_safe_top) != safe_move(GAME, s)]
+    with_lemma = [sw.solve(s, max_states=20_000).status for s in sent]
+    _without_dead_ends(monkeypatch)
+    monkeypatch.setattr(bridges, "tops_safe", lambda game: False)
+    plain = [sw.solve(s, max_states=50_000, autoplay=False).status for s in sent]
+    assert with_lemma == plain and len(sent) >= 20 and {"won", "lost"} <= set(plain), plain
+
+
+def test_the_safe_cards_lemma_serves_guardian_s_tops_and_not_love_a_duck_s():
+    # Yukon groups may put any cards on a card sent home; Interlock sends its own (bridges)
+    assert bridges.tops_safe(GAME)
+    assert not bridges.tops_safe(sw.load_game("love_a_duck"))
+    assert not bridges.tops_safe(sw.load_game("interlock"))
+    expander = profile_for(GAME).expander(GAME)
+    states = _endgames((10, 16), 0.0, range(200))
+    sent = [s for s in states if safe_move(GAME, s, bridges.is_safe_top) != safe_move(GAME, s)]
+    assert sent and all(len(expander._settle(s)[1]) > len(settle(GAME, s)[1]) for s in sent)
 
 
 def _dead_only_by_a_host_split(states) -> list:

@@ -115,11 +115,12 @@ def _sources(game: Patience, piles: Piles) -> list[int]:
     return sources
 
 
-def settle(game: Patience, state: State) -> tuple[State, list[Move]]:
-    """Play safe foundation moves until none is left; return the state and those moves."""
+def settle(game: Patience, state: State, safe: IsSafe = is_safe) -> tuple[State, list[Move]]:
+    """Play safe foundation moves until none is left; return the state and those moves.
+    ``safe``: as for ``safe_move`` (a family may prove a rule of its own)."""
     played: list[Move] = []
     while True:
-        move = safe_move(game, state)
+        move = safe_move(game, state, safe)
         if move is None:
             return state, played
         state = game.apply_legal(state, move)

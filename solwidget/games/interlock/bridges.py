@@ -86,6 +86,20 @@ D, and a dropdown of a pile all in D is dropped (in L' it is empty already). L' 
 every card home, as L does; a unit added to D trades the move that added it and its
 cards' moves home for as many moves home, and c's move home is dropped: L' is shorter.
 
+The proof reads only that groups are runs, the building (one deck, down in alternating
+colours, up from the Ace on the foundations) and, for a card of the tableau, that it tops a
+pile that may give it: not the stock, nor what an empty back pile takes, nor whether
+covered cards lie face down. So where there are no bridges (Guardian: a stock turned three
+cards at a time, any card to an empty back pile, face-down cards), the general successors
+send home by this rule, or by solver/autoplay.py's, a card that tops a pile that may give it
+(``tops_safe`` and ``is_safe_top``), and the lemma holds as proved: c and the cards of D
+never lie in the reserve, and a card that L plays from the waste onto a card of D goes home
+from the waste in L' at that same move, so the reserve changes alike in both lines and
+each turn and redeal of L is one of L'; an empty back pile takes in L' what it took in L,
+whatever it takes; a pile uncovered sooner in L' turns its top card up sooner, and no move
+of L needs a card to lie face down. Not with Yukon groups (Love a Duck): a unit put on a
+card of D may carry any cards, which cannot all go home at once.
+
 Consequence for the search. Chaining the plays that follow each other, every waste play to
 the tableau of a normal line starts a *bridge*: cards X1, ..., Xk from the reserve, X1
 onto a tableau top (or a King onto an empty back pile), each Xi+1 onto Xi, then a run from
@@ -110,6 +124,7 @@ from ...engine.cards import ACE, KING, OTHER_COLOUR
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.state import Pile, State
+from ...solver import autoplay
 from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, reserve_of, turn_up
 from .rules import Interlock, InterlockFamily
 
@@ -130,6 +145,31 @@ def applies(game) -> bool:
         and game.empty_takes == "king"
         and game.foundation_start == ACE
     )
+
+
+def tops_safe(game) -> bool:
+    """Is a card on a tableau top safe by the lemma above (``is_safe_top``) in a game of the
+    family without bridges? Runs only, one deck, no cells, Interlock's building."""
+    return (
+        isinstance(game, InterlockFamily)
+        and not applies(game)
+        and game.decks == 1
+        and game.group == "run"
+        and not game.cell_indices
+        and game.build == Build(-1, "alternate")
+        and game.foundation_start == ACE
+    )
+
+
+def is_safe_top(game: Patience, tops: autoplay.Tops, card: int) -> bool:
+    """autoplay.is_safe, or the lemma's rule for ``card``, next on its foundation (as
+    autoplay.safe_move asks): both suits of the other colour home to its rank - 2, the
+    other suit of its colour to its rank - 3 (``tops``: one deck, one top a suit at most)."""
+    if autoplay.is_safe(game, tops, card):
+        return True
+    rank, suit = card & 15, card >> 4 & 3
+    level = [max(ranks, default=0) for ranks in tops]
+    return min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 2 and level[suit ^ 3] >= rank - 3
 
 
 def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:

@@ -24,6 +24,7 @@ move.
 from __future__ import annotations
 
 from ...engine.state import State
+from ...solver.autoplay import settle
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import make_score
 from ...solver.keys import patience_key
@@ -39,6 +40,10 @@ class InterlockFamilyExpander(PatienceExpander):
     hold, uncovered back piles sorted in the key (keys.py), covered cards in the score."""
 
     game: InterlockFamily
+
+    def __init__(self, game, weights=None, autoplay=True, compress=True):
+        super().__init__(game, weights, autoplay, compress)
+        self.safe_tops = bridges.tops_safe(game)
 
     def reserve_plays(self, game):
         if bridges.applies(game):
@@ -57,6 +62,8 @@ class InterlockFamilyExpander(PatienceExpander):
     def _settle(self, state):
         if self.bridge_moves is bridges.bridges:  # safe reserve cards go home too
             return bridges.settle(self.game, state)
+        if self.safe_tops:  # the safe cards' lemma, for the tableau's tops
+            return settle(self.game, state, bridges.is_safe_top)
         return super()._settle(state)
 
 

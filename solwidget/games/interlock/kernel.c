@@ -101,6 +101,7 @@ typedef struct {
 typedef struct {
     int np, F0, nf, T0, nt, stock, waste, total;   /* no stock: stock and waste are -1 */
     int plain;                        /* the general successors: autoplay's safe moves, the plain key */
+    int safe_tops;                    /* with them, bridges.is_safe_top: the safe cards' lemma too */
     int yukon;                        /* a group is every face-up card, not a run */
     int face_down;                    /* covered piles hold face-down cards, turned up once uncovered */
     int draw;                         /* cards a turn of the stock (the general successors' walk) */
@@ -318,9 +319,11 @@ static inline int home_of(const Facts *f, int card) {
     return (card & 15) == 1 ? f->first_empty : f->fpile[card >> 4 & 3];
 }
 
-/* autoplay.settle with autoplay.is_safe (the ``plain`` rules): the first uncovered tableau
- * top, in pile order, that goes home next and onto which no card not home could be built
- * (both suits of the other colour home to one rank below it), until none is left. */
+/* autoplay.settle with autoplay.is_safe (the ``plain`` rules), or with bridges.is_safe_top
+ * (``safe_tops``): the first uncovered tableau top, in pile order, that goes home next and
+ * onto which no card not home could be built (both suits of the other colour home to one
+ * rank below it) or, with ``safe_tops``, that the safe cards' lemma sends home (both home to
+ * two ranks below it, the other suit of its colour to three), until none is left. */
 static void settle_plain(const Rules *R, Pos *p, Moves *mv, Facts *f) {
     for (;;) {
         int src = -1;
@@ -328,7 +331,9 @@ static void settle_plain(const Rules *R, Pos *p, Moves *mv, Facts *f) {
             if (!p->len[t]) continue;
             int c = top_of(p, t), s = c >> 4 & 3, r = c & 15;
             if (c & 64 || r != f->level[s] + 1 || !uncovered(R, p, t)) continue;
-            if (r == 1 || (f->level[R->other[s][0]] >= r - 1 && f->level[R->other[s][1]] >= r - 1)) src = t;
+            int lo = f->level[R->other[s][0]] < f->level[R->other[s][1]] ? f->level[R->other[s][0]]
+                                                                          : f->level[R->other[s][1]];
+            if (r == 1 || lo >= r - 1 || (R->safe_tops && lo >= r - 2 && f->level[R->same[s]] >= r - 3)) src = t;
         }
         if (src < 0) return;
         int dst = home_of(f, top_of(p, src));
@@ -1565,7 +1570,8 @@ static const char *load_dead(DeadRules *D, const uint8_t *b) {
 
 /* The rules, as native.py's pack_rules packs them: 5 bytes (the piles, the cards, whether the
  * dead-end test runs here, the kind of successors: bit 0 ``plain``, bit 1 ``yukon``, bit 2
- * ``anything``, bit 3 ``face_down``; the cards a turn of the stock draws, 0 for no stock);
+ * ``anything``, bit 3 ``face_down``, bit 4 ``safe_tops``; the cards a turn of the stock draws,
+ * 0 for no stock);
  * layout, 7 bytes a pile (its kind: 0 foundation, 2 tableau, 3 stock, 4 waste, each kind in
  * one run, one stock and one waste, or with ``plain`` and no draw, neither; its two covering
  * piles; gone once empty; a back pile; the two piles it covers; 0xff for none); fits, 64 x
@@ -1578,7 +1584,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     Rules *R = &S->R;
     if (size < 5) return "search_core: interlock rules of 5 bytes at least";
     int np = b[0], total = b[1], dead_on = b[2], kind = b[3], draw = b[4];
-    if (np < 1 || np > MAXP || dead_on > 1 || kind > 15)
+    if (np < 1 || np > MAXP || dead_on > 1 || kind > 31 || (kind & 16 && !(kind & 1)))
         return "search_core: 1 to 40 piles, the dead-end test on or off, a known kind of successors";
     if (size != 5 + 7 * (size_t)np + 64 * 64 + 64 + 12 + (dead_on ? DEAD_BYTES : 0))
         return "search_core: interlock rules of the wrong size for their piles";
@@ -1586,6 +1592,7 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     R->yukon = kind >> 1 & 1;
     R->dead.anything = kind >> 2 & 1;
     R->face_down = kind >> 3 & 1;
+    R->safe_tops = kind >> 4 & 1;
     R->draw = draw;
     R->turns = R->plain && draw > 1 && draw <= MOST_TURNS ? draw : 0;   /* keys.turns_of, search.py */
     if (R->plain ? draw == 1 || draw > 52 : draw != 1 || R->face_down)

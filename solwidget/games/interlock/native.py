@@ -18,7 +18,8 @@ only where it is the same search:
   (``holds``: the kernel counts them in 32 bits);
 - or, for the other games of the family (Love a Duck, Guardian), the general
   InterlockFamilyExpander with safe moves played (``_general``): the kernel then plays
-  autoplay.py's safe moves, keys.py's plain key (the uncovered back piles sorted) and
+  autoplay.py's safe moves (with bridges.is_safe_top's where bridges.tops_safe says: Guardian),
+  keys.py's plain key (the uncovered back piles sorted) and
   stock.py's walk of a stock that draws two cards or more with unlimited redeals (or no
   stock), with runs or Yukon groups as the game says (not Yukon groups over face-down
   cards), no cell and one deck, foundations up from the Ace and the tableau down in
@@ -48,7 +49,7 @@ from ...engine.state import State
 from ...solver import native_search
 from ...solver.native_search import search_core
 from ...solver.stock import REDEAL, TURN
-from . import deadends
+from . import bridges, deadends
 from .expander import InterlockExpander, InterlockFamilyExpander, fast_path
 
 NONE = 0xFF
@@ -70,6 +71,8 @@ def _mirrored() -> tuple:
         bridges.settle,
         bridges._safe_card,
         bridges._safe_next,
+        bridges.tops_safe,
+        bridges.is_safe_top,
         bridges._units,
         bridges._chains,
         stock.cycle,
@@ -122,12 +125,14 @@ def _header(game, dead_in_c: bool) -> bytes:
     """pack_rules' first bytes: the piles, the cards, whether the dead-end test runs in C,
     the kind of successors (bit 0 the general ones, ``_general``; bit 1 Yukon groups; bit 2
     an empty back pile takes any card, as DeadEnds.any_to_empty reads it; bit 3 face-down
-    cards) and the cards a turn of the stock draws (0: no stock)."""
+    cards; bit 4 the safe cards' lemma for the tableau's tops, bridges.tops_safe) and the
+    cards a turn of the stock draws (0: no stock)."""
     kind = (
         int(not fast_path(game))
         | int(game.group == "yukon") << 1
         | int(game.empty_takes == "any") << 2
         | int(bool(game.face_down_cards)) << 3
+        | int(bridges.tops_safe(game)) << 4
     )
     return bytes([len(game.pile_ids), game.card_count, int(dead_in_c), kind, game.draw])
 
