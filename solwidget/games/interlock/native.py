@@ -18,12 +18,12 @@ only where it is the same search:
   (``holds``: the kernel counts them in 32 bits);
 - or, for the other games of the family (Love a Duck, Guardian), the general
   InterlockFamilyExpander with safe moves played (``_general``): the kernel then plays
-  autoplay.py's safe moves (with bridges.is_safe_top's where bridges.tops_safe says: Guardian),
-  keys.py's plain key (the uncovered back piles sorted) and
-  stock.py's walk of a stock that draws two cards or more with unlimited redeals (or no
-  stock), with runs or Yukon groups as the game says (not Yukon groups over face-down
-  cards), no cell and one deck, foundations up from the Ace and the tableau down in
-  alternating colours (the safe moves' rule reads them);
+  autoplay.py's safe moves (and bridges.is_safe_top's where bridges.tops_safe says so:
+  Guardian), keys.py's plain key (the uncovered back piles sorted) and stock.py's walk of a
+  stock that draws two cards or more with unlimited redeals (or no stock), with runs or
+  Yukon groups as the game says (not Yukon groups over face-down cards), no cell and one
+  deck, foundations up from the Ace and the tableau down in alternating colours (the safe
+  moves' rule reads them);
 - every weight is a multiple of 1/1024 below 2**20, so that every sum of the score is
   exact in a double and the C sums, added in another order, are the Python ones to the last
   bit (the portfolio's weights all are); the depth weight is any finite number (a priority
