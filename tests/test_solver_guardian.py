@@ -75,11 +75,13 @@ def test_tops_the_safe_cards_lemma_sends_home_keep_every_verdict(left, runs, mon
     assert with_lemma == plain and len(sent) >= 20 and {"won", "lost"} <= set(plain), plain
 
 
-def test_the_safe_cards_lemma_serves_guardian_s_tops_and_not_love_a_duck_s():
+def test_the_safe_cards_lemma_serves_tops_where_no_bridges_do_and_not_love_a_duck_s():
     # Yukon groups may put any cards on a card sent home; Interlock sends its own (bridges)
     assert bridges.tops_safe(GAME)
     assert not bridges.tops_safe(sw.load_game("love_a_duck"))
     assert not bridges.tops_safe(sw.load_game("interlock"))
+    by_threes = sw.variant("interlock", id="interlock_tops_by_threes", name="Interlock by threes", draw=3)
+    assert bridges.tops_safe(by_threes.game())  # no bridges: its tops get the lemma
     expander = profile_for(GAME).expander(GAME)
     states = _endgames((10, 16), 0.0, range(200))
     sent = [s for s in states if safe_move(GAME, s, bridges.is_safe_top) != safe_move(GAME, s)]

@@ -66,7 +66,9 @@ def _position(piles: dict) -> sw.State:
 
 
 def _without_bridges(monkeypatch):
+    # nor the safe cards' lemma on the tableau's tops, which serves where bridges do not
     monkeypatch.setattr(bridges, "applies", lambda game: False)
+    monkeypatch.setattr(bridges, "tops_safe", lambda game: False)
 
 
 def _without_dead_ends(monkeypatch):

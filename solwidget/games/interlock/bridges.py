@@ -138,38 +138,43 @@ def applies(game) -> bool:
         isinstance(game, Interlock)
         and game.draw == 1
         and game.redeals is None
-        and game.decks == 1
+        and game.empty_takes == "king"
+        and _lemma_rules(game)
+    )
+
+
+def _lemma_rules(game) -> bool:
+    """What the safe cards' lemma reads of the rules: runs only, one deck, no cells, down in
+    alternating colours, foundations up from the Ace."""
+    return (
+        game.decks == 1
         and game.group == "run"
         and not game.cell_indices
         and game.build == Build(-1, "alternate")
-        and game.empty_takes == "king"
         and game.foundation_start == ACE
     )
 
 
 def tops_safe(game) -> bool:
     """Is a card on a tableau top safe by the lemma above (``is_safe_top``) in a game of the
-    family without bridges? Runs only, one deck, no cells, Interlock's building."""
-    return (
-        isinstance(game, InterlockFamily)
-        and not applies(game)
-        and game.decks == 1
-        and game.group == "run"
-        and not game.cell_indices
-        and game.build == Build(-1, "alternate")
-        and game.foundation_start == ACE
-    )
+    family without bridges (Guardian, an Interlock with a stock of three)?"""
+    return isinstance(game, InterlockFamily) and not applies(game) and _lemma_rules(game)
+
+
+def _lemma_ranks(level, suit: int, rank: int) -> bool:
+    """The lemma's condition for the card of ``suit`` and ``rank``, next on its foundation
+    (``level``: the rank home in each suit): both suits of the other colour home to rank - 2,
+    the other suit of its colour to rank - 3."""
+    other, another = OTHER_COLOUR[suit]
+    return min(level[other], level[another]) >= rank - 2 and level[suit ^ 3] >= rank - 3
 
 
 def is_safe_top(game: Patience, tops: autoplay.Tops, card: int) -> bool:
-    """autoplay.is_safe, or the lemma's rule for ``card``, next on its foundation (as
-    autoplay.safe_move asks): both suits of the other colour home to its rank - 2, the
-    other suit of its colour to its rank - 3 (``tops``: one deck, one top a suit at most)."""
+    """autoplay.is_safe, or the lemma's condition for ``card``, next on its foundation (as
+    autoplay.safe_move asks; ``tops``: one deck, one top a suit at most)."""
     if autoplay.is_safe(game, tops, card):
         return True
-    rank, suit = card & 15, card >> 4 & 3
-    level = [max(ranks, default=0) for ranks in tops]
-    return min(level[s] for s in OTHER_COLOUR[suit]) >= rank - 2 and level[suit ^ 3] >= rank - 3
+    return _lemma_ranks([max(ranks, default=0) for ranks in tops], card >> 4 & 3, card & 15)
 
 
 def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:
@@ -308,10 +313,8 @@ def _safe_next(game: Patience, piles) -> tuple:
     cards = []
     for suit in range(4):
         rank = level[suit] + 1
-        other, another = OTHER_COLOUR[suit]
-        if rank > KING or min(level[other], level[another]) < rank - 2 or level[suit ^ 3] < rank - 3:
-            continue
-        cards.append(suit << 4 | rank)
+        if rank <= KING and _lemma_ranks(level, suit, rank):
+            cards.append(suit << 4 | rank)
     safe = tuple(cards)
     _last_safe = (game, foundations, safe)
     return safe

@@ -73,6 +73,7 @@ def _mirrored() -> tuple:
         bridges._safe_next,
         bridges.tops_safe,
         bridges.is_safe_top,
+        bridges._lemma_ranks,
         bridges._units,
         bridges._chains,
         stock.cycle,
