@@ -290,15 +290,16 @@ def _family_game(game_id):
     return type(game_id, (base_cls,), {"id": game_id, **changes, "option_defaults": cells})()
 
 
-def _scattered(game, rng):
-    """A random position: each suit home to a random rank, the other cards shuffled into
-    some of the cells and some of the piles (others left empty), often building runs."""
+def _scattered(game, rng, homes=(0, 0, 1, 2, 5, 12)):
+    """A random position: each suit home to a random rank (as many of it home as one of
+    ``homes``), the other cards shuffled into some of the cells and some of the piles
+    (others left empty), often building runs."""
     start = game.foundation_start
     piles = [()] * len(game.pile_ids)
     rest = []
     for f, suit in zip(game.foundation_indices, range(4)):
         ranks = list(range(1, 14)) if start == ACE else list(range(13, 0, -1))
-        home = rng.choice([0, 0, 1, 2, 5, 12])
+        home = rng.choice(homes)
         piles[f] = tuple(suit << 4 | rank for rank in ranks[:home])
         rest += [suit << 4 | rank for rank in ranks[home:]]
     rng.shuffle(rest)

@@ -10,7 +10,7 @@ import solwidget as sw
 from solwidget.engine.cards import FACE_DOWN
 from solwidget.games.interlock import bridges, deadends, explain
 from solwidget.games.interlock.deadends import DeadEnds
-from solwidget.solver.autoplay import safe_move, settle
+from solwidget.solver.autoplay import is_safe_or_lemma, safe_move, settle
 from solwidget.solver.profile import profile_for
 
 GAME = sw.load_game("guardian")
@@ -67,7 +67,7 @@ def test_tops_the_safe_cards_lemma_sends_home_keep_every_verdict(left, runs, mon
     # autoplay.py's rule sends none, leaves a win wherever there was one; the search's verdict
     # on such endgames is that of a search to their end with no safe move and no dead end
     states = _endgames(left, runs, range(LEMMA_SEEDS))
-    sent = [s for s in states if safe_move(GAME, s, bridges.is_safe_top) != safe_move(GAME, s)]
+    sent = [s for s in states if safe_move(GAME, s, is_safe_or_lemma) != safe_move(GAME, s)]
     with_lemma = [sw.solve(s, max_states=20_000).status for s in sent]
     _without_dead_ends(monkeypatch)
     monkeypatch.setattr(bridges, "tops_safe", lambda game: False)
@@ -84,7 +84,7 @@ def test_the_safe_cards_lemma_serves_tops_where_no_bridges_do_and_not_love_a_duc
     assert bridges.tops_safe(by_threes.game())  # no bridges: its tops get the lemma
     expander = profile_for(GAME).expander(GAME)
     states = _endgames((10, 16), 0.0, range(200))
-    sent = [s for s in states if safe_move(GAME, s, bridges.is_safe_top) != safe_move(GAME, s)]
+    sent = [s for s in states if safe_move(GAME, s, is_safe_or_lemma) != safe_move(GAME, s)]
     assert sent and all(len(expander._settle(s)[1]) > len(settle(GAME, s)[1]) for s in sent)
 
 

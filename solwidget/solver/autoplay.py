@@ -12,6 +12,10 @@ room (a freer cell, an emptier pile, a card turned up sooner, a larger supermove
 waste in a draw-one stock whose turns keep their order), and foundations never give cards
 back. So the line still wins. Games where foundation cards come back (Mutated Solitaire) and
 draw-three stocks (where one card fewer regroups the turns) get no automatic waste moves.
+
+Where the tableau builds in alternating colours against the foundations, the search sends
+more home: ``lemma_safe`` (the safe cards' lemma, with its proof) asks only that whatever
+might be put on ``c`` could go home instead.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeGuard
 
-from ..engine.cards import FACE_DOWN, OTHER_COLOUR
+from ..engine.cards import ACE, FACE_DOWN, KING, OTHER_COLOUR
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.patience import Patience
@@ -66,6 +70,81 @@ def is_safe(game: Patience, tops: Tops, card: int) -> bool:
         return True
     hosts = host_suits(game.build.suits, card >> 4 & 3)
     return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
+
+
+def lemma_applies(game: Patience) -> bool:
+    """Does the safe cards' lemma (``lemma_safe``) hold, as proved there? One deck, no stock,
+    no face-down cards, cards moving alone or in runs, the tableau building in alternating
+    colours against the foundations, which start at the Ace or the King (FreeCell and
+    Inverted FreeCell). The Interlock family proves it for its reserve too (its bridges.py)."""
+    return (
+        game.decks == 1
+        and game.stock_index is None
+        and not game.face_down_cards
+        and game.group in ("one", "supermove", "run")
+        and game.build.suits == "alternate"
+        and game.build.direction == -game.step
+        and game.foundation_start == (ACE if game.step > 0 else KING)
+    )
+
+
+def lemma_needs(suit: int, home: int) -> tuple[int, int, int, int]:
+    """Per suit, the cards home that the safe cards' lemma asks before the next card of
+    ``suit`` goes home, ``home`` of its suit being home: as many of its own suit, one fewer
+    of each suit of the other colour, two fewer of the other suit of its colour (none
+    fewer than none)."""
+    needs = [max(home - 1, 0)] * 4
+    needs[suit], needs[suit ^ 3] = home, max(home - 2, 0)
+    return (needs[0], needs[1], needs[2], needs[3])
+
+
+def lemma_safe(home: list[int], suit: int) -> bool:
+    """The safe cards' lemma: may the next card ``c`` of ``suit`` go home at once, from the
+    top of a tableau pile or from a cell? ``home``: per suit, the number of its cards home.
+
+    Where ``lemma_applies``, every card that could ever lie on c is one place before c in
+    its own suit's order home (FreeCell: one rank lower). On c, only the two cards of the
+    other colour one place before c, next on their foundations unless home (the lemma
+    asks of their suits at most one card fewer home than c's); on those, only the card of c's colour and not its
+    suit two places before c (c's suit has it home), next on its foundation unless home;
+    on that, cards three places before c of the other colour: all home.
+
+    Lemma. A position with a winning line L has a winning line L' no longer, after c goes
+    home. Proof. Follow L with a set D of cards home in L' and not yet in L, at first {c}:
+    a move that puts cards on a card of D adds them to D, and L' plays them home instead,
+    top card first (each is next on its foundation, by the counts above, and tops its pile
+    or lies in a cell); a move of cards of D alone, or of one of them home, is dropped; any
+    other move is played without the cards of D on its top. By induction a card lying on
+    a card of D is in D, so in L the cards of D lie at the tops of piles or in cells, and
+    L' has L's tableau and cells without them and L's foundations with them. Each move
+    kept is legal in L': its cards are L's without a top part, a run with the same head,
+    put where it went in L (on a card not in D, lying where it did, or on an empty pile or
+    a free cell, empty in L' too); a supermove's size grows with the free cells and empty
+    piles, of which L' has as many at least; a card not in D goes home when it did in L.
+    L' ends with every card home, and is no longer: each unit put on a card of D trades
+    that move and its cards' moves home for as many moves home, and c's move is dropped.
+    So the search loses no win by sending c home at once (its "lost" stays a proof).
+    tests/test_solver_freecell.py checks the search's verdicts on endgames against a
+    search with no safe move."""
+    return all(h >= need for h, need in zip(home, lemma_needs(suit, home[suit]), strict=True))
+
+
+def _cards_home(game: Patience, tops: Tops) -> list[int]:
+    """Per suit, the number of its cards home (one deck: one foundation a suit at most)."""
+    if game.step > 0:
+        return [max(ranks, default=0) for ranks in tops]
+    return [14 - min(ranks) if ranks else 0 for ranks in tops]
+
+
+def is_safe_or_lemma(game: Patience, tops: Tops, card: int) -> bool:
+    """``is_safe``, or the lemma's condition for ``card``, next on its foundation (as
+    ``safe_move`` asks), where it holds (``lemma_applies``, or as a family proves)."""
+    return is_safe(game, tops, card) or lemma_safe(_cards_home(game, tops), card >> 4 & 3)
+
+
+def search_rule(game: Patience) -> IsSafe:
+    """The rule by which the search sends cards home: with the lemma where it applies."""
+    return is_safe_or_lemma if lemma_applies(game) else is_safe
 
 
 def _wanted(game: Patience, piles: Piles) -> set[int]:

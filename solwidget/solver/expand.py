@@ -27,7 +27,7 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.patience import Patience
 from ..engine.state import Pile, Piles, State
-from .autoplay import settle
+from .autoplay import search_rule, settle
 from .contract import Admit, Bridges, DeadEnds, KeyOf, Moves, Scored, ScoreOf, Successor, Weights
 from .heuristics import make_score
 from .keys import engine_key_is_plain, patience_key, turns_of
@@ -92,6 +92,7 @@ class PatienceExpander(GenericExpander):
     ) -> None:
         super().__init__(game, weights)
         self.autoplay = autoplay
+        self.safe = search_rule(game)
         # The key-equal duplicates skipped below are key-equal under Patience's own key;
         # a game with a key of its own gets every move.
         self.plain = engine_key_is_plain(game)
@@ -128,8 +129,9 @@ class PatienceExpander(GenericExpander):
         return patience_key(game, compress)
 
     def _settle(self, state: State) -> tuple[State, list[Move]]:
-        """Play safe moves home until none is left: (position, moves played)."""
-        return settle(self.game, state)
+        """Play safe moves home until none is left: (position, moves played), by the
+        safe cards' lemma too where it holds (autoplay.search_rule)."""
+        return settle(self.game, state, self.safe)
 
     def is_won(self, state: State) -> bool:
         piles = state.piles

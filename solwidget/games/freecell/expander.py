@@ -16,7 +16,7 @@ import functools
 from ...engine.game import Game
 from ...engine.patience import Patience
 from ...engine.state import State
-from ...solver.autoplay import host_suits
+from ...solver.autoplay import host_suits, lemma_applies, lemma_needs
 from ...solver.contract import Weights
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import weights_of
@@ -145,7 +145,7 @@ class SearchMoves(CellsMoves):
     def __init__(self, game):
         super().__init__(game)
         self.up = game.step > 0
-        self.safe_hosts = _safe_hosts(game)
+        self.safe_needs = safe_needs(game)
 
     def facts_of(self, piles) -> tuple:
         """CellsMoves' facts, then per suit its foundation, the first empty foundation and
@@ -158,29 +158,40 @@ class SearchMoves(CellsMoves):
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
         first_f = next((f for f in self.foundation_indices if not piles[f]), None)
         step = self.game.step
+        home = level if self.up else [14 - rank for rank in level]  # cards home, by suit
         nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
-        safe = frozenset(card for card in nexts if self._guests_home(card, level))
+        safe = frozenset(card for card in nexts if self._goes_home_safely(card, home))
         return (*super().facts_of(piles), home_pile, first_f, safe)
 
-    def _guests_home(self, card, level) -> bool:
-        """Is every card that could go on ``card`` home (so that it may go home safely)?
-        ``level``: per suit, the rank on top of its foundation (0, or 14 building down, if none)."""
-        if self.up:
-            return all(level[s] >= r for s, r in self.safe_hosts[card])
-        return all(level[s] <= r for s, r in self.safe_hosts[card])
+    def _goes_home_safely(self, card, home) -> bool:
+        """Does ``home`` (per suit, the cards home) meet one of ``card``'s safe_needs?"""
+        return any(all(h >= need for h, need in zip(home, way)) for way in self.safe_needs[card])
 
 
 @functools.lru_cache(maxsize=8)
-def _safe_hosts(game) -> list:
-    """safe_hosts[card]: the (suit, rank) cards that could be built on ``card`` (the autoplay
-    rule of solver/autoplay.py: ``card`` is safe once all of them are home)."""
-    safe_hosts: list[tuple[tuple[int, int], ...]] = [()] * 64
+def safe_needs(game) -> list[tuple[tuple[int, ...], ...]]:
+    """safe_needs[card]: the ways in which ``card``, next on its foundation, goes home
+    safely in the search (autoplay.search_rule), each as the cards it asks home, by suit:
+    every card that could be built on it home (autoplay.is_safe), or, where it holds
+    (autoplay.lemma_applies), the safe cards' lemma's counts (autoplay.lemma_needs)."""
+
+    def place(rank: int) -> int:  # the cards of a suit home once ``rank`` is: foundations
+        return rank if game.step > 0 else 14 - rank  # start at the Ace or the King
+
+    lemma = lemma_applies(game)
+    needs: list[tuple[tuple[int, ...], ...]] = [()] * 64
     for suit in range(4):
         for rank in range(1, 14):
             over = rank + game.build.direction
+            plain = [0] * 4
             if 1 <= over <= 13:
-                safe_hosts[suit << 4 | rank] = tuple((s, over) for s in host_suits(game.build.suits, suit))
-    return safe_hosts
+                for host in host_suits(game.build.suits, suit):
+                    plain[host] = place(over)
+            ways = [tuple(plain)]
+            if lemma:
+                ways.append(lemma_needs(suit, place(rank) - 1))
+            needs[suit << 4 | rank] = tuple(ways)
+    return needs
 
 
 class CellsKey:

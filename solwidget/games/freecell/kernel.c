@@ -31,6 +31,7 @@
 #define MAXPLANS 4096
 #define MAXFOUND 2048
 #define MAXSETTLE 64
+#define SAFE_WAYS 2      /* the ways a card goes home safely: native.py packs that many */
 #define ROW (MAXH + CHUNK)   /* a pile's room in a Pos, copy_cards's overrun included */
 #define KEYBUF (MAXP + MAXH + CHUNK + 8)   /* a key, copy_cards's overrun, the zeros its hash reads */
 
@@ -45,7 +46,7 @@ typedef struct {
     uint8_t nhosts[64];
     uint8_t supermove[MAXP + 1][MAXP + 1];   /* [free cells][empty piles], at most 255 */
     int step, start_rank, last_rank;
-    uint8_t safe_suits[64], safe_rank[64];   /* autoplay: card is safe once these are home */
+    uint8_t safe[64][SAFE_WAYS][4];   /* expander.safe_needs: a way's cards home, by suit */
     double w_home, w_block, w_urgent, w_buried, w_unsorted, w_cells, w_empty;
     int total;                        /* cards in the game */
     int slot;                         /* bytes of an encoded position, at most */
@@ -119,8 +120,8 @@ static int foundation_count(const Rules *R, uint8_t top) {
 }
 
 static void facts_of(const Rules *R, const Pos *p, Facts *f) {
-    int level[4];
-    for (int s = 0; s < 4; s++) { level[s] = R->step > 0 ? 0 : 14; f->home_pile[s] = -1; }
+    int level[4], home[4];
+    for (int s = 0; s < 4; s++) { level[s] = R->step > 0 ? 0 : 14; home[s] = 0; f->home_pile[s] = -1; }
     memset(f->home, -1, sizeof f->home);
     memset(f->safe, 0, sizeof f->safe);
     f->first_empty = -1;
@@ -134,18 +135,20 @@ static void facts_of(const Rules *R, const Pos *p, Facts *f) {
         int suit = top >> 4 & 3;
         level[suit] = top & 15;
         f->home_pile[suit] = i;
-        f->cards_home += foundation_count(R, top);
+        home[suit] = foundation_count(R, top);
+        f->cards_home += home[suit];
         if ((top & 15) != R->last_rank && f->home[top + R->step] < 0) f->home[top + R->step] = (int8_t)i;
     }
     if (f->first_empty >= 0)
         for (int s = 0; s < 4; s++) f->home[s << 4 | R->start_rank] = (int8_t)f->first_empty;
-    for (int s = 0; s < 4; s++) {            /* safe: the next card of a suit, its guests home */
+    for (int s = 0; s < 4; s++) {            /* safe: the next card of a suit, a way of it met */
         int r = level[s] + R->step;
         if (r < 1 || r > 13) continue;
-        int card = s << 4 | r, ok = 1;
-        for (int t = 0; t < 4; t++)
-            if (R->safe_suits[card] >> t & 1)
-                ok &= R->step > 0 ? level[t] >= R->safe_rank[card] : level[t] <= R->safe_rank[card];
+        int card = s << 4 | r, ok = 0;
+        for (int w = 0; w < SAFE_WAYS && !ok; w++) {
+            const uint8_t *need = R->safe[card][w];
+            ok = home[0] >= need[0] && home[1] >= need[1] && home[2] >= need[2] && home[3] >= need[3];
+        }
         f->safe[card] = (uint8_t)ok;
     }
     memset(f->need, 0, sizeof f->need);      /* need_tables, one deck */
@@ -449,8 +452,9 @@ failed:
 
 /* The rules, as native.py's pack_rules packs them: four bytes (piles, the step as a signed
  * byte, the start rank, the cards), a byte a pile (its kind: 0 foundation, 1 cell, 2 tableau,
- * each kind one run), fits (64 x 64 bytes: fits[under][over]), safe (128 bytes: by card its
- * suits mask, then its rank), supermove ((cells + 1) x (tableau piles + 1) bytes). The
+ * each kind one run), fits (64 x 64 bytes: fits[under][over]), safe (64 x SAFE_WAYS x 4
+ * bytes: by card, each way, the cards home it asks of each suit), supermove ((cells + 1) x
+ * (tableau piles + 1) bytes). The
  * weights: the 7 of score.py (home, blockers, urgent, buried, unsorted, cells, empty). */
 static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
     Rules *R = context;
@@ -471,16 +475,16 @@ static const char *load(void *context, const uint8_t *b, size_t size, const doub
     R->F0 = first[0]; R->C0 = first[1]; R->T0 = first[2];
     if (!R->nf || !R->nt) return "search_core: foundations and tableau needed";
     size_t cells = (size_t)(R->nc + 1) * (size_t)(R->nt + 1);
-    if (size != 4 + (size_t)R->np + 64 * 64 + 128 + cells)
+    if (size != 4 + (size_t)R->np + 64 * 64 + sizeof R->safe + cells)
         return "search_core: freecell rules of the wrong size for their piles";
-    const uint8_t *ft = k + R->np, *sf = ft + 64 * 64, *sm = sf + 128;
+    const uint8_t *ft = k + R->np, *sf = ft + 64 * 64, *sm = sf + sizeof R->safe;
     memcpy(R->fits, ft, sizeof R->fits);
     for (int card = 0; card < 64; card++)
         for (int under = 0; under < 64; under++)
             if (R->fits[under][card]) R->hosts[card][R->nhosts[card]++] = (uint8_t)under;
     for (int c = 0; c <= R->nc; c++)
         for (int e = 0; e <= R->nt; e++) R->supermove[c][e] = sm[c * (R->nt + 1) + e];
-    memcpy(R->safe_suits, sf, 64); memcpy(R->safe_rank, sf + 64, 64);
+    memcpy(R->safe, sf, sizeof R->safe);
     if (total < 1 || total > 52 || (step != 1 && step != -1) || start_rank < 1 || start_rank > 13)
         return "search_core: one deck, foundations building by one";
     R->step = step; R->start_rank = start_rank; R->last_rank = step > 0 ? 13 : 1;

@@ -28,17 +28,20 @@ import functools
 from ...engine.patience import supermove
 from ...solver import native_search
 from ...solver.native_search import search_core
-from .expander import CellsExpander, _safe_hosts
+from .expander import CellsExpander, safe_needs
 
 KINDS = {"foundation": 0, "cell": 1, "tableau": 2}  # a pile's kind, as kernel.c reads it
+SAFE_WAYS = 2  # the ways a card goes home safely (expander.safe_needs): kernel.c's SAFE_WAYS
+NEVER = 0xFF  # cards home asked of a way that a card lacks: more than a suit has
 
 
 @functools.lru_cache(maxsize=8)
 def pack_rules(game) -> bytes:
     """What kernel.c plays by, read from ``game`` (its ``load``): the piles, the foundations'
     step and start rank and the cards; each pile's kind; which card goes on which (fits);
-    when a card goes home safely (safe: by card, the suits that must be home, then to which
-    rank); and a supermove's size by free cells and empty piles."""
+    when a card goes home safely (safe: by card, each of its ways, the cards home that it
+    asks of each suit: expander.safe_needs); and a supermove's size by free cells and empty
+    piles."""
     kinds = bytearray(len(game.pile_ids))
     for kind, piles in (
         (KINDS["foundation"], game.foundation_indices),
@@ -51,18 +54,19 @@ def pack_rules(game) -> bytes:
         range(len(kinds))
     )  # moves.fits: no stock
     fits = bytes(over in game.fits_on[under] for under in range(64) for over in range(64))
-    suits, ranks = bytearray(64), bytearray(64)
-    for card, hosts in enumerate(_safe_hosts(game)):
-        for suit, rank in hosts:
-            suits[card] |= 1 << suit
-            ranks[card] = rank
+    safe = bytearray([NEVER]) * (64 * SAFE_WAYS * 4)
+    for card, ways in enumerate(safe_needs(game)):
+        assert len(ways) <= SAFE_WAYS
+        for way, needs in enumerate(ways):
+            at = (card * SAFE_WAYS + way) * 4
+            safe[at : at + 4] = bytes(needs)
     sizes = bytes(
         min(supermove(cells, empty), 255)
         for cells in range(len(game.cell_indices) + 1)
         for empty in range(len(game.tableau_indices) + 1)
     )
     head = bytes([len(kinds), game.step & 0xFF, game.foundation_start, game.card_count])
-    return head + bytes(kinds) + fits + bytes(suits + ranks) + sizes
+    return head + bytes(kinds) + fits + bytes(safe) + sizes
 
 
 class NativeSearch(native_search.NativeSearch):

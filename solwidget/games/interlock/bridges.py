@@ -61,8 +61,8 @@ visit each position once per choice of which of them are home.)
 Safe cards home. A card c of rank r goes home at once (``settle``), from the top of a pile
 that may give it or from the reserve (turned up first: any reserve card can be), once it is
 next on its foundation, both suits of the other colour are home to r - 2 at least and the
-other suit of c's colour to r - 3 (solver/autoplay.py's rule asks r - 1 of the other
-colour).
+other suit of c's colour to r - 3 (solver/autoplay.py's ``lemma_safe``; its ``is_safe``
+asks r - 1 of the other colour).
 
 Lemma (safe cards). If a position P has a winning line L of n moves, P with c home has one
 of fewer moves. Proof. What may ever be built on c: the two cards of rank r - 1 of the
@@ -88,17 +88,17 @@ cards' moves home for as many moves home, and c's move home is dropped: L' is sh
 
 The proof reads only that groups are runs, the building (one deck, down in alternating
 colours, up from the Ace on the foundations) and, for a card of the tableau, that it tops a
-pile that may give it: not the stock, nor what an empty back pile takes, nor whether
-covered cards lie face down. So where there are no bridges (Guardian: a stock turned three
-cards at a time, any card to an empty back pile, face-down cards), the general successors
-send home by this rule, or by solver/autoplay.py's, a card that tops a pile that may give it
-(``tops_safe`` and ``is_safe_top``), and the lemma holds as proved: c and the cards of D
-never lie in the reserve, and a card that L plays from the waste onto a card of D goes home
-from the waste in L' at that same move, so the reserve changes alike in both lines and
-each turn and redeal of L is one of L'; an empty back pile takes in L' what it took in L,
-whatever it takes; a pile uncovered sooner in L' turns its top card up sooner, and no move
-of L needs a card to lie face down. Not with Yukon groups (Love a Duck): a unit put on a
-card of D may carry any cards, which cannot all go home at once.
+pile that may give it: not the stock, nor what an empty back pile takes, nor whether covered
+cards lie face down. So where there are no bridges (Guardian: a stock turned three cards at
+a time, any card to an empty back pile, face-down cards), the general successors send home
+by this rule, or by solver/autoplay.py's, a card that tops a pile that may give it
+(``tops_safe``, and autoplay's ``is_safe_or_lemma``), and the lemma holds as proved: c and
+the cards of D never lie in the reserve, and a card that L plays from the waste onto a card
+of D goes home from the waste in L' at that same move, so the reserve changes alike in both
+lines and each turn and redeal of L is one of L'; an empty back pile takes in L' what it
+took in L, whatever it takes; a pile uncovered sooner in L' turns its top card up sooner,
+and no move of L needs a card to lie face down. Not with Yukon groups (Love a Duck): a unit
+put on a card of D may carry any cards, which cannot all go home at once.
 
 Consequence for the search. Chaining the plays that follow each other, every waste play to
 the tableau of a normal line starts a *bridge*: cards X1, ..., Xk from the reserve, X1
@@ -120,7 +120,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...engine.cards import ACE, KING, OTHER_COLOUR
+from ...engine.cards import ACE, KING
 from ...engine.moves import Move
 from ...engine.patience import Build, Patience
 from ...engine.state import Pile, State
@@ -156,25 +156,9 @@ def _lemma_rules(game) -> bool:
 
 
 def tops_safe(game) -> bool:
-    """Is a card on a tableau top safe by the lemma above (``is_safe_top``) in a game of the
-    family without bridges (Guardian, an Interlock with a stock of three)?"""
+    """Is a card on a tableau top safe by the lemma above (autoplay.is_safe_or_lemma) in a
+    game of the family without bridges (Guardian, an Interlock with a stock of three)?"""
     return isinstance(game, InterlockFamily) and not applies(game) and _lemma_rules(game)
-
-
-def _lemma_ranks(level, suit: int, rank: int) -> bool:
-    """The lemma's condition for the card of ``suit`` and ``rank``, next on its foundation
-    (``level``: the rank home in each suit): both suits of the other colour home to rank - 2,
-    the other suit of its colour to rank - 3."""
-    other, another = OTHER_COLOUR[suit]
-    return min(level[other], level[another]) >= rank - 2 and level[suit ^ 3] >= rank - 3
-
-
-def is_safe_top(game: Patience, tops: autoplay.Tops, card: int) -> bool:
-    """autoplay.is_safe, or the lemma's condition for ``card``, next on its foundation (as
-    autoplay.safe_move asks; ``tops``: one deck, one top a suit at most)."""
-    if autoplay.is_safe(game, tops, card):
-        return True
-    return _lemma_ranks([max(ranks, default=0) for ranks in tops], card >> 4 & 3, card & 15)
 
 
 def _units(game: InterlockFamily, piles) -> dict[int, tuple[int, int]]:
@@ -313,7 +297,7 @@ def _safe_next(game: Patience, piles) -> tuple:
     cards = []
     for suit in range(4):
         rank = level[suit] + 1
-        if rank <= KING and _lemma_ranks(level, suit, rank):
+        if rank <= KING and autoplay.lemma_safe(level, suit):
             cards.append(suit << 4 | rank)
     safe = tuple(cards)
     _last_safe = (game, foundations, safe)

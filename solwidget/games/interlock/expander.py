@@ -24,7 +24,7 @@ move.
 from __future__ import annotations
 
 from ...engine.state import State
-from ...solver.autoplay import settle
+from ...solver.autoplay import is_safe_or_lemma, settle
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import make_score
 from ...solver.keys import patience_key
@@ -63,7 +63,7 @@ class InterlockFamilyExpander(PatienceExpander):
         if self.bridge_moves is bridges.bridges:  # safe reserve cards go home too
             return bridges.settle(self.game, state)
         if self.safe_tops:  # the safe cards' lemma, for the tableau's tops
-            return settle(self.game, state, bridges.is_safe_top)
+            return settle(self.game, state, is_safe_or_lemma)
         return super()._settle(state)
 
 

@@ -18,7 +18,7 @@ only where it is the same search:
   (``holds``: the kernel counts them in 32 bits);
 - or, for the other games of the family (Love a Duck, Guardian), the general
   InterlockFamilyExpander with safe moves played (``_general``): the kernel then plays
-  autoplay.py's safe moves (and bridges.is_safe_top's where bridges.tops_safe says so:
+  autoplay.py's safe moves (and autoplay.is_safe_or_lemma's where bridges.tops_safe says so:
   Guardian), keys.py's plain key (the uncovered back piles sorted) and stock.py's walk of a
   stock that draws two cards or more with unlimited redeals (or no stock), with runs or
   Yukon groups as the game says (not Yukon groups over face-down cards), no cell and one
@@ -72,8 +72,10 @@ def _mirrored() -> tuple:
         bridges._safe_card,
         bridges._safe_next,
         bridges.tops_safe,
-        bridges.is_safe_top,
-        bridges._lemma_ranks,
+        autoplay.is_safe_or_lemma,
+        autoplay.lemma_safe,
+        autoplay.lemma_needs,
+        autoplay._cards_home,
         bridges._units,
         bridges._chains,
         stock.cycle,
