@@ -454,8 +454,8 @@ failed:
  * byte, the start rank, the cards), a byte a pile (its kind: 0 foundation, 1 cell, 2 tableau,
  * each kind one run), fits (64 x 64 bytes: fits[under][over]), safe (64 x SAFE_WAYS x 4
  * bytes: by card, each way, the cards home it asks of each suit), supermove ((cells + 1) x
- * (tableau piles + 1) bytes). The
- * weights: the 7 of score.py (home, blockers, urgent, buried, unsorted, cells, empty). */
+ * (tableau piles + 1) bytes). The weights: the 7 of score.py (home, blockers, urgent,
+ * buried, unsorted, cells, empty). */
 static const char *load(void *context, const uint8_t *b, size_t size, const double *w) {
     Rules *R = context;
     if (size < 4) return "search_core: freecell rules of 4 bytes at least";
