@@ -18,8 +18,8 @@ MAX_STATES = 1500
 
 FINGERPRINTS = {
     "reversed_solitaire": "bdab97fa2914",
-    "inverted_freecell": "372812486aef",
-    "freecell": "c84d849c7539",
+    "inverted_freecell": "686b6f6b9c12",
+    "freecell": "9a2905d92eab",
     "triple_interchange": "b5ab5f318075",
     "interchange": "2ddeafd96537",  # deals 1-5 lost at the deal, as Single Interchange's
     "unlimited": "693a35182a82",
@@ -37,7 +37,7 @@ DEEP = {
     ("mutated", 154): "ff9343b730c5",
     ("triple_interchange", 595): "02f8593eae22",
     ("interlock", 845): "3b1c81ce6a81",
-    ("freecell", 11982): "0d122271615d",
+    ("freecell", 11982): "d3d309668ebe",
     ("interchange", 49): "97db37cbf0eb",
 }
 DEEP_STATES = 12000

@@ -74,7 +74,7 @@ def test_a_shortened_wandering_line_replays_to_the_same_position(game_id):
 def test_a_win_is_shortened_as_the_games_profile_says_unless_the_caller_says():
     """FreeCell's family spares the shortener's time (its profile's ``shorten_wins``); any
     game's wins are shortened when the caller asks, and not when the caller says not."""
-    freecell = sw.load_game("freecell").deal(21)
+    freecell = sw.load_game("freecell").deal(4)
     as_found = sw.solve(freecell, max_states=20_000)
     shortened = sw.solve(freecell, max_states=20_000, shorten_wins=True)
     assert as_found.status == shortened.status == "won"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...solver.autoplay import lemma_applies
 from ...solver.budget import SearchOptions
 from ...solver.expand import PatienceExpander
 from ...solver.keys import plain_key_bytes
@@ -15,7 +16,8 @@ from .rules import FreeCell, InvertedFreeCell, ReversedSolitaire
 # score does (3 and 2, against 8), so that what stands in their way counts for more: the
 # first, with a large depth weight, counts the cards below each pile's ordered run and
 # prizes free cells and empty piles; the second explores a tenth of its pops. Chosen by the
-# expansions they need on FreeCell deals 1-1000, checked on 1001-5000 (docs/solver.md).
+# expansions they need on FreeCell deals 1-1000 with the general safe moves, checked on
+# 1001-5000 (docs/solver.md); Reversed Solitaire keeps them.
 CELLS_PORTFOLIO: tuple[SearchOptions, ...] = (
     {
         "depth_weight": 2.0,
@@ -42,6 +44,37 @@ CELLS_PORTFOLIO: tuple[SearchOptions, ...] = (
     },
 )
 
+# Where the search sends home by the safe cards' lemma (FreeCell, Inverted FreeCell:
+# autoplay.lemma_applies), the same two searches with the first weighing the cards not yet
+# home and empty piles less (1.625 and 2.75) and the cards that block them less (0.625),
+# and the second empty piles less (2.5): chosen by a hill climb on the expansions they need
+# on FreeCell deals 1-4000 with the lemma, checked on 4001-31999 (docs/solver.md).
+LEMMA_PORTFOLIO: tuple[SearchOptions, ...] = (
+    {
+        "depth_weight": 2.0,
+        "weights": {
+            "home": 1.625,
+            "blockers": 0.625,
+            "urgent": 0.1875,
+            "unsorted": 3.0,
+            "cells": 1.5,
+            "empty": 2.75,
+        },
+    },
+    {
+        "depth_weight": 0.5,
+        "explore": 0.1,
+        "weights": {
+            "home": 2.0,
+            "blockers": 0.25,
+            "urgent": 0.5,
+            "unsorted": 0.5,
+            "cells": 0.75,
+            "empty": 2.5,
+        },
+    },
+)
+
 
 class FreeCellProfile(Profile):
     """The fast expander wherever the game has free cells (an option may take them away)."""
@@ -62,7 +95,9 @@ class FreeCellProfile(Profile):
         return {"cells expander": fits(game)}
 
     def portfolio_for(self, game) -> tuple[SearchOptions, ...]:
-        return CELLS_PORTFOLIO if game.cell_indices else super().portfolio_for(game)
+        if not game.cell_indices:
+            return super().portfolio_for(game)
+        return LEMMA_PORTFOLIO if lemma_applies(game) else CELLS_PORTFOLIO
 
     def expander(self, game, weights=None, autoplay=True, compress=True):
         cls = CellsExpander if fits(game) else PatienceExpander
