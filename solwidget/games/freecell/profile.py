@@ -44,35 +44,20 @@ CELLS_PORTFOLIO: tuple[SearchOptions, ...] = (
     },
 )
 
+
+def _reweighed(search: SearchOptions, **weights: float) -> SearchOptions:
+    """``search`` with these weights in place of its own."""
+    return {**search, "weights": {**(search.get("weights") or {}), **weights}}
+
+
 # Where the search sends home by the safe cards' lemma (FreeCell, Inverted FreeCell:
 # autoplay.lemma_applies), the same two searches with the first weighing the cards not yet
-# home and empty piles less (1.625 and 2.75) and the cards that block them less (0.625),
-# and the second empty piles less (2.5): chosen by a hill climb on the expansions they need
-# on FreeCell deals 1-4000 with the lemma, checked on 4001-31999 (docs/solver.md).
+# home, the cards that block them and empty piles less and urgent cards more, and the
+# second empty piles less: chosen by a hill climb on the expansions they need on FreeCell
+# deals 1-4000 with the lemma, checked on 4001-31999 (docs/solver.md).
 LEMMA_PORTFOLIO: tuple[SearchOptions, ...] = (
-    {
-        "depth_weight": 2.0,
-        "weights": {
-            "home": 1.625,
-            "blockers": 0.625,
-            "urgent": 0.1875,
-            "unsorted": 3.0,
-            "cells": 1.5,
-            "empty": 2.75,
-        },
-    },
-    {
-        "depth_weight": 0.5,
-        "explore": 0.1,
-        "weights": {
-            "home": 2.0,
-            "blockers": 0.25,
-            "urgent": 0.5,
-            "unsorted": 0.5,
-            "cells": 0.75,
-            "empty": 2.5,
-        },
-    },
+    _reweighed(CELLS_PORTFOLIO[0], home=1.625, blockers=0.625, urgent=0.1875, empty=2.75),
+    _reweighed(CELLS_PORTFOLIO[1], empty=2.5),
 )
 
 
