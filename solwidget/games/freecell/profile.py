@@ -54,7 +54,8 @@ def _reweighed(search: SearchOptions, **weights: float) -> SearchOptions:
 # autoplay.lemma_applies), the same two searches with the first weighing the cards not yet
 # home, the cards that block them and empty piles less and urgent cards more, and the
 # second empty piles less: chosen by a hill climb on the expansions they need on FreeCell
-# deals 1-4000 with the lemma, checked on 4001-31999 (docs/solver.md).
+# deals 1-4000 with the lemma (benchmarks/tune_portfolio.py), checked on 4001-31999
+# (docs/solver.md).
 LEMMA_PORTFOLIO: tuple[SearchOptions, ...] = (
     _reweighed(CELLS_PORTFOLIO[0], home=1.625, blockers=0.625, urgent=0.1875, empty=2.75),
     _reweighed(CELLS_PORTFOLIO[1], empty=2.5),
