@@ -15,7 +15,7 @@ from solwidget.solver.autoplay import is_safe_or_lemma, lemma_applies, lemma_saf
 from solwidget.solver.expand import PatienceExpander
 from solwidget.solver.profile import profile_for
 
-ENDGAMES = 3000  # drawn a game; about one in twelve gets a card home by the lemma alone
+ENDGAMES = 3000  # drawn a game; about one in twenty gets a card home by the lemma alone
 
 
 def _small(base: str):
