@@ -72,19 +72,28 @@ def is_safe(game: Patience, tops: Tops, card: int) -> bool:
     return all(_copies_home(game, tops, s, rank) == game.decks for s in hosts)
 
 
-def lemma_applies(game: Patience) -> bool:
-    """Does the safe cards' lemma (``lemma_safe``) hold, as proved there? One deck, no stock,
-    no face-down cards, cards moving alone or in runs, the tableau building in alternating
-    colours against the foundations, which start at the Ace or the King (FreeCell and
-    Inverted FreeCell). The Interlock family proves it for its reserve too (its bridges.py)."""
+def lemma_builds(game: Patience) -> bool:
+    """The building the safe cards' lemma (``lemma_safe``) reads: one deck, the tableau down
+    or up in alternating colours against the foundations, which start at the Ace or the
+    King. Where else it holds is each game's to say (``lemma_applies``; the Interlock
+    family's bridges.py proves it for its reserve)."""
     return (
         game.decks == 1
-        and game.stock_index is None
-        and not game.face_down_cards
-        and game.group in ("one", "supermove", "run")
         and game.build.suits == "alternate"
         and game.build.direction == -game.step
         and game.foundation_start == (ACE if game.step > 0 else KING)
+    )
+
+
+def lemma_applies(game: Patience) -> bool:
+    """Does the safe cards' lemma hold, as proved at ``lemma_safe``? Its building
+    (``lemma_builds``), no stock, no face-down cards, cards moving alone or in runs
+    (FreeCell and Inverted FreeCell)."""
+    return (
+        lemma_builds(game)
+        and game.stock_index is None
+        and not game.face_down_cards
+        and game.group in ("one", "supermove", "run")
     )
 
 
@@ -129,11 +138,16 @@ def lemma_safe(home: list[int], suit: int) -> bool:
     return all(h >= need for h, need in zip(home, lemma_needs(suit, home[suit]), strict=True))
 
 
+def cards_home(game: Patience, rank: int) -> int:
+    """The cards of a suit home when its foundation's top card has ``rank`` (0, or 14 where
+    foundations build down, for an empty one): foundations start at the Ace or the King."""
+    return rank if game.step > 0 else 14 - rank
+
+
 def _cards_home(game: Patience, tops: Tops) -> list[int]:
     """Per suit, the number of its cards home (one deck: one foundation a suit at most)."""
-    if game.step > 0:
-        return [max(ranks, default=0) for ranks in tops]
-    return [14 - min(ranks) if ranks else 0 for ranks in tops]
+    up = game.step > 0
+    return [cards_home(game, max(ranks, default=0) if up else min(ranks, default=14)) for ranks in tops]
 
 
 def is_safe_or_lemma(game: Patience, tops: Tops, card: int) -> bool:

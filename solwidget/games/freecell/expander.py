@@ -16,7 +16,7 @@ import functools
 from ...engine.game import Game
 from ...engine.patience import Patience
 from ...engine.state import State
-from ...solver.autoplay import host_suits, lemma_applies, lemma_needs
+from ...solver.autoplay import cards_home, host_suits, lemma_applies, lemma_needs
 from ...solver.contract import Weights
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import weights_of
@@ -158,7 +158,7 @@ class SearchMoves(CellsMoves):
                 level[top >> 4 & 3], home_pile[top >> 4 & 3] = top & 15, f
         first_f = next((f for f in self.foundation_indices if not piles[f]), None)
         step = self.game.step
-        home = level if self.up else [14 - rank for rank in level]  # cards home, by suit
+        home = [cards_home(self.game, rank) for rank in level]
         nexts = [suit << 4 | level[suit] + step for suit in range(4) if 1 <= level[suit] + step <= 13]
         safe = frozenset(card for card in nexts if self._goes_home_safely(card, home))
         return (*super().facts_of(piles), home_pile, first_f, safe)
@@ -175,9 +175,6 @@ def safe_needs(game) -> list[tuple[tuple[int, ...], ...]]:
     every card that could be built on it home (autoplay.is_safe), or, where it holds
     (autoplay.lemma_applies), the safe cards' lemma's counts (autoplay.lemma_needs)."""
 
-    def place(rank: int) -> int:  # the cards of a suit home once ``rank`` is: foundations
-        return rank if game.step > 0 else 14 - rank  # start at the Ace or the King
-
     lemma = lemma_applies(game)
     needs: list[tuple[tuple[int, ...], ...]] = [()] * 64
     for suit in range(4):
@@ -186,10 +183,10 @@ def safe_needs(game) -> list[tuple[tuple[int, ...], ...]]:
             plain = [0] * 4
             if 1 <= over <= 13:
                 for host in host_suits(game.build.suits, suit):
-                    plain[host] = place(over)
+                    plain[host] = cards_home(game, over)
             ways = [tuple(plain)]
             if lemma:
-                ways.append(lemma_needs(suit, place(rank) - 1))
+                ways.append(lemma_needs(suit, cards_home(game, rank) - 1))
             needs[suit << 4 | rank] = tuple(ways)
     return needs
 

@@ -122,7 +122,7 @@ from collections.abc import Iterator
 
 from ...engine.cards import ACE, KING
 from ...engine.moves import Move
-from ...engine.patience import Build, Patience
+from ...engine.patience import Patience
 from ...engine.state import Pile, State
 from ...solver import autoplay
 from ...solver.stock import cycle, home_chains, hosts_in_order, play_bridge, reserve_of, turn_up
@@ -144,14 +144,13 @@ def applies(game) -> bool:
 
 
 def _lemma_rules(game) -> bool:
-    """What the safe cards' lemma reads of the rules: runs only, one deck, no cells, down in
-    alternating colours, foundations up from the Ace."""
+    """What the safe cards' lemma reads of the rules: its building (autoplay.lemma_builds)
+    with foundations up from the Ace, runs only, no cells."""
     return (
-        game.decks == 1
+        autoplay.lemma_builds(game)
+        and game.foundation_start == ACE
         and game.group == "run"
         and not game.cell_indices
-        and game.build == Build(-1, "alternate")
-        and game.foundation_start == ACE
     )
 
 

@@ -24,7 +24,7 @@ move.
 from __future__ import annotations
 
 from ...engine.state import State
-from ...solver.autoplay import is_safe_or_lemma, settle
+from ...solver.autoplay import is_safe_or_lemma
 from ...solver.expand import PatienceExpander
 from ...solver.heuristics import make_score
 from ...solver.keys import patience_key
@@ -43,7 +43,8 @@ class InterlockFamilyExpander(PatienceExpander):
 
     def __init__(self, game, weights=None, autoplay=True, compress=True):
         super().__init__(game, weights, autoplay, compress)
-        self.safe_tops = bridges.tops_safe(game)
+        if bridges.tops_safe(game):  # the safe cards' lemma, for the tableau's tops
+            self.safe = is_safe_or_lemma
 
     def reserve_plays(self, game):
         if bridges.applies(game):
@@ -62,8 +63,6 @@ class InterlockFamilyExpander(PatienceExpander):
     def _settle(self, state):
         if self.bridge_moves is bridges.bridges:  # safe reserve cards go home too
             return bridges.settle(self.game, state)
-        if self.safe_tops:  # the safe cards' lemma, for the tableau's tops
-            return settle(self.game, state, is_safe_or_lemma)
         return super()._settle(state)
 
 

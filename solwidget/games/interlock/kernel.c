@@ -101,7 +101,7 @@ typedef struct {
 typedef struct {
     int np, F0, nf, T0, nt, stock, waste, total;   /* no stock: stock and waste are -1 */
     int plain;                        /* the general successors: autoplay's safe moves, the plain key */
-    int safe_tops;                    /* with them, autoplay.is_safe_or_lemma: the safe cards' lemma too */
+    int safe_tops;                    /* with them, the safe cards' lemma too (is_safe_or_lemma) */
     int yukon;                        /* a group is every face-up card, not a run */
     int face_down;                    /* covered piles hold face-down cards, turned up once uncovered */
     int draw;                         /* cards a turn of the stock (the general successors' walk) */
@@ -319,8 +319,8 @@ static inline int home_of(const Facts *f, int card) {
     return (card & 15) == 1 ? f->first_empty : f->fpile[card >> 4 & 3];
 }
 
-/* autoplay.settle with autoplay.is_safe (the ``plain`` rules), or with autoplay.is_safe_or_lemma
- * (``safe_tops``): the first uncovered tableau top, in pile order, that goes home next and
+/* autoplay.settle with autoplay.is_safe (the ``plain`` rules), or with
+ * autoplay.is_safe_or_lemma (``safe_tops``): the first uncovered tableau top, in pile order, that goes home next and
  * onto which no card not home could be built (both suits of the other colour home to one
  * rank below it) or, with ``safe_tops``, that the safe cards' lemma sends home (both home to
  * two ranks below it, the other suit of its colour to three), until none is left. */

@@ -76,6 +76,7 @@ def _mirrored() -> tuple:
         autoplay.lemma_safe,
         autoplay.lemma_needs,
         autoplay._cards_home,
+        autoplay.cards_home,
         bridges._units,
         bridges._chains,
         stock.cycle,
