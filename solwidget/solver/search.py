@@ -54,21 +54,23 @@ are released and the pooled proof with them. The first kept the positions it ski
 again belongs to a position expanded or waiting: from then on it skips nothing, and its
 empty frontier proves a loss as above (unless it was trimmed).
 
-Memory: the tables keep at most ``table_size`` keys in all (two generations per search),
-the frontiers at most ``frontier_size`` positions in all, both sized from the game's card
-count (about 1 GB of waiting positions and 0.5 GB of keys). A search node ``(parent, moves,
-depth)`` lives while a waiting position descends from it (or it leads to ``best_node``): the
-nodes cost what the frontier's lines do, not one for every position expanded. The
-frontiers share their room: at the end of each turn, while they hold more than
-``frontier_size`` in all, the one holding most keeps its better half
-(``Solver._share_frontiers``), so that one search may use what the others leave. A pooled
-proof keeps the keys generated (the expanded ones among them), ``table_size`` at most
-(0.5 GB): past that it is given up. Where waiting positions cost more than the frontier's
-size reckons (a Python search of a game whose positions own long stock and waste tuples),
-the process's resident memory is read every few turns, and past ``RESIDENT_LIMIT`` (2 GB)
-the frontiers' room is cut to half of what they hold, once more each time the memory has
-grown by ``CUT_GROWTH`` since (``Solver._heed_resident``; trimming only ends the search's
-power to prove a loss, above). So a search stays under ``MEMORY_BOUND`` whatever its budget
+Memory: ``table_size`` keys in all, ``frontier_size`` waiting positions in all, both sized
+from the game's card count (about 1.5 GB of keys and 1 GB of waiting positions). A search
+alone keeps all the keys in its tables (two generations); the searches of a portfolio keep a
+third in theirs, and a pooled proof the rest: the keys generated and, apart, the expanded
+ones among them, a third in each set, past which the proof is given up (``_key_shares``). A
+search going on alone gets all the keys again. A search node ``(parent, moves, depth)``
+lives while a waiting position descends from it (or it leads to ``best_node``): the nodes
+cost what the frontier's lines do, not one for every position expanded. The frontiers share
+their room: at the end of each turn, while they hold more than ``frontier_size`` in all,
+the one holding most keeps its better half (``Solver._share_frontiers``), so that one
+search may use what the others leave. Where waiting positions cost more than the
+frontier's size reckons (a Python search of a game whose positions own long stock and
+waste tuples), the process's resident memory is read every few turns, and past
+``RESIDENT_LIMIT`` (2 GB) the frontiers' room is cut to half of what they hold, once more
+each time the memory has grown by ``CUT_GROWTH`` since (``Solver._heed_resident``;
+trimming only ends the search's power to prove a loss, above). So a search stays under
+``MEMORY_BOUND`` whatever its budget
 (docs/solver.md, "Memory"; benchmarks/bench_memory.py measures it).
 
 Long because the proofs above are each one argument over both halves of this module: the
@@ -113,7 +115,7 @@ from .profile import profile_for
 from .result import Progress, SolveResult
 from .shorten import shorten
 
-TABLE_BYTES = 500_000_000  # transposition tables, all searches together
+TABLE_BYTES = 1_500_000_000  # keys: the transposition tables and a pooled proof's, together
 FRONTIER_BYTES = 1_000_000_000  # waiting positions, all searches together
 MEMORY_BOUND = 2_500_000_000  # a whole solve, whatever its budget (benchmarks/bench_memory.py)
 # The frontiers' room is cut when the process's resident memory passes RESIDENT_LIMIT, and
@@ -451,6 +453,18 @@ def _search_of(
     return _Search(expander, depth_weight, table_size, frontier_size, explore)
 
 
+def _key_shares(table_size: int, searches: int) -> tuple[int, int]:
+    """The keys of ``table_size`` kept by the searches' tables in all, and by each set of a
+    pooled proof. A search alone keeps them all. A portfolio's tables keep a third, and a
+    pooled proof, if its searches pool one, a third in each of its two sets (the keys
+    generated, and the keys expanded among them), so that the keys stay within
+    ``table_size`` either way (a proof needs about a key an expansion). A portfolio that
+    pools none keeps a third too: it decides its deals early (FreeCell's)."""
+    if searches == 1:
+        return table_size, 0
+    return table_size // 3, table_size // 3
+
+
 class Solver:
     """A search that runs ``step(n)`` expansions at a time; ``solve()`` runs it to the end.
 
@@ -480,7 +494,7 @@ class Solver:
     waste plays): both sound, off only to cross-check them; ``shorten_wins`` (shorten a win:
     by default as the game's profile says, ``Profile.shorten_wins``), ``table_size``
     and ``frontier_size`` (memory: keys and waiting positions, 1 to 2**32 each, by default
-    what the game's positions fit in about 1.5 GB; solver/budget.py).
+    as many of the game's as about 1.5 GB and 1 GB hold; solver/budget.py).
     """
 
     def __init__(
@@ -539,8 +553,9 @@ class Solver:
         frontier_size = frontier_size or default_frontier_size(self.game)
         self._frontier_size = frontier_size
         self._table_size = table_size
+        tables, self._pool_keys = _key_shares(table_size, k)
         self._searches: list[Search] = [
-            _search_of(state, p, autoplay, compress_stock, table_size // k, frontier_size) for p in portfolio
+            _search_of(state, p, autoplay, compress_stock, tables // k, frontier_size) for p in portfolio
         ]
         self._running = self._searches  # the searches that take turns
         self._alone_after: int | None = None  # when the first goes on alone (pooled only)
@@ -560,7 +575,7 @@ class Solver:
         if len(self._searches) > 1 and all(
             getattr(s.expander, "pooled_proofs", False) for s in self._searches
         ):
-            self._closure = _Closure(self._searches[0].key(start), table_size)
+            self._closure = _Closure(self._searches[0].key(start), self._pool_keys)
             for search in self._searches:
                 search.pool(self._closure)
             self._alone_after = profile.alone_after
