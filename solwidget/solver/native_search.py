@@ -69,6 +69,7 @@ class SearchCore(Protocol):
     skipped: int
     best_score: float | None
     best_node: object
+    frontier_size: int
 
     def pool(
         self, expanded: Collection[Hashable] | None, generated: Collection[Hashable] | None, /
@@ -108,6 +109,7 @@ class NativeSearch(ABC):
         explore: float,
     ) -> None:
         self.expander = expander
+        self.explore = explore
         # _Search keeps two generations of half the table each
         self.core = search_core.Search(
             self.kernel,
@@ -249,6 +251,25 @@ class NativeSearch(ABC):
         """``_Search.trim``: the ``keep`` best waiting positions stay; the search can no
         longer prove a loss."""
         self.core.trim(keep)
+
+    @property
+    def position_bytes(self) -> int:
+        """A waiting position's memory, reckoned: its slot (a byte a card, a byte a pile
+        and a few), its frontier entry and its nodes (one or two a waiting position, each
+        20 bytes and its moves), in arrays that grow by doubling, about 2 x (cards + 150)
+        bytes. An exploring search also keeps, in its kinds' buckets, the entries already
+        taken from the heap until a random pop draws them (several for each waiting one):
+        then as much as in Python (``search.position_bytes``)."""
+        game = self.expander.game
+        return search.position_bytes(game) if self.explore else 2 * (game.card_count + 150)
+
+    @property
+    def frontier_size(self) -> int:
+        return self.core.frontier_size
+
+    @frontier_size.setter
+    def frontier_size(self, size: int) -> None:
+        self.core.frontier_size = size
 
     @property
     def waiting(self) -> int:

@@ -140,11 +140,17 @@ def default_table_size(game: Game) -> int:
     return TABLE_BYTES // profile_for(game).key_bytes(game)
 
 
-def default_frontier_size(game: Game) -> int:
-    """Positions to keep waiting, with their search nodes: about 1.1 KB each for Mutated
-    Solitaire (a position shares its unchanged piles with its parent); budgeted at 600 + 8
-    bytes a card."""
-    return FRONTIER_BYTES // (600 + 8 * game.card_count)
+def position_bytes(game: Game) -> int:
+    """A waiting position with its search nodes, as a search in Python keeps it: about 1.1 KB
+    for Mutated Solitaire (a position shares its unchanged piles with its parent); reckoned
+    at 600 bytes and 8 a card."""
+    return 600 + 8 * game.card_count
+
+
+def default_frontier_size(game: Game, position: int | None = None) -> int:
+    """Positions to keep waiting within FRONTIER_BYTES, each of ``position`` bytes (by default
+    as a search in Python keeps one)."""
+    return FRONTIER_BYTES // (position or position_bytes(game))
 
 
 # Pooled searches skip each other's positions only after POOL_AFTER expansions in all, so
@@ -277,6 +283,7 @@ class _Search:
         self.closure: _Closure | None = None
         self.skipped = 0  # positions left to the search that expanded them
         self.held: list[Entry] | None = None  # the entries skipped, kept by ``hold`` (else None)
+        self.position_bytes = position_bytes(expander.game)  # a waiting position's memory
 
     def pool(self, closure: _Closure | None) -> None:
         """Take part in a pooled loss proof: report every key generated and expanded."""
@@ -550,13 +557,21 @@ class Solver:
         portfolio = _checked_portfolio(portfolio)
         k = len(portfolio)
         table_size = table_size or default_table_size(self.game)
-        frontier_size = frontier_size or default_frontier_size(self.game)
-        self._frontier_size = frontier_size
+        self._frontier_given = frontier_size
         self._table_size = table_size
         tables, self._pool_keys = _key_shares(table_size, k)
         self._searches: list[Search] = [
-            _search_of(state, p, autoplay, compress_stock, tables // k, frontier_size) for p in portfolio
+            _search_of(
+                state,
+                p,
+                autoplay,
+                compress_stock,
+                tables // k,
+                frontier_size or default_frontier_size(self.game),
+            )
+            for p in portfolio
         ]
+        self._frontier_size = self._size_frontiers(self._searches)
         self._running = self._searches  # the searches that take turns
         self._alone_after: int | None = None  # when the first goes on alone (pooled only)
         for search in self._searches[1:]:
@@ -703,10 +718,27 @@ class Solver:
         for search in others:
             search.release()
         first.go_alone(self._table_size)
+        self._frontier_size = self._size_frontiers(
+            [first], self._frontier_size if self._resident_at_cut else None
+        )
         self._closure = None
         self._alone_after = None
         self._running = [first]
         self._turn, self._slice_left = 0, SLICE
+
+    def _size_frontiers(self, searches: list[Search], most: int | None = None) -> int:
+        """The room of the frontiers of ``searches`` in all, each search's own frontier set
+        to it: the size given, else what FRONTIER_BYTES holds of the positions of the search
+        that keeps them dearest (a search in C that does not explore keeps them in a
+        fraction of a search in Python's room: native_search.py); at most ``most`` (the
+        room a cut left: ``_heed_resident``)."""
+        room = self._frontier_given or default_frontier_size(
+            self.game, max(s.position_bytes for s in searches)
+        )
+        room = min(room, most or room)
+        for search in searches:
+            search.frontier_size = room
+        return room
 
     def _share_frontiers(self) -> None:
         """At the end of a turn: while the frontiers hold more than ``frontier_size``

@@ -548,6 +548,19 @@ static PyObject *Search_waiting(Search *S, void *c) { return PyLong_FromSize_t(S
 static PyObject *Search_generated(Search *S, void *c) { return PyLong_FromLongLong(S->loop.generated); }
 static PyObject *Search_complete(Search *S, void *c) { return PyBool_FromLong(S->loop.complete); }
 static PyObject *Search_skipped(Search *S, void *c) { return PyLong_FromLongLong(S->loop.skipped); }
+static PyObject *Search_frontier_size(Search *S, void *c) { return PyLong_FromSize_t(S->loop.frontier_size); }
+
+/* The frontier's size changed (_Search.frontier_size): it holds at most this many positions
+ * after an expansion from now on. */
+static int Search_set_frontier_size(Search *S, PyObject *value, void *c) {
+    Py_ssize_t n = value ? PyLong_AsSsize_t(value) : -1;
+    if (n < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "search_core: a frontier of 0 or more positions");
+        return -1;
+    }
+    S->loop.frontier_size = (size_t)n;
+    return 0;
+}
 static PyObject *Search_best_score(Search *S, void *c) {
     if (S->loop.best_node < 0) Py_RETURN_NONE;
     return PyFloat_FromDouble(S->loop.best_score);
@@ -571,6 +584,8 @@ static PyGetSetDef Search_getset[] = {
     {"generated", (getter)Search_generated, NULL, "successors asked about", NULL},
     {"complete", (getter)Search_complete, NULL, "False once the frontier was trimmed", NULL},
     {"skipped", (getter)Search_skipped, NULL, "positions left to another pooled search", NULL},
+    {"frontier_size", (getter)Search_frontier_size, (setter)Search_set_frontier_size,
+     "positions the frontier holds at most after an expansion", NULL},
     {"best_score", (getter)Search_best_score, NULL, "the best score generated, or None", NULL},
     {"best_node", (getter)Search_best_node, NULL, "the node of the best score, or None", NULL},
     {"nodes", (getter)Search_nodes, NULL, "search nodes kept (live, and dead since the last compaction)", NULL},
