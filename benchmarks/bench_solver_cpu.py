@@ -16,7 +16,8 @@ searches (the same fingerprint), at the Python search's speed.
 
 A wall-clock budget (bench_games.py) gives a search less work when other jobs share the
 cores; a CPU budget does not. ``--portfolio`` takes a Python literal (a list of search
-options) instead of the game's default.
+options) instead of the game's default, ``--table-size`` the keys a solve keeps (by default
+what about 1.5 GB holds: docs/solver.md, "Memory").
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ from solwidget.compiled import describe
 from solwidget.solver import search
 
 
-def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
-    """Each deal searched until won, lost or ``seconds`` of CPU; (deal, status, expansions,
-    CPU seconds) a deal, and a summary line."""
+def cpu_budget(game, deals, seconds, options, quiet=False) -> list[tuple]:
+    """Each deal searched until won, lost or ``seconds`` of CPU, ``options`` given to the
+    Solver; (deal, status, expansions, CPU seconds) a deal, and a summary line."""
     rows = []
     for number in deals:
         began = time.process_time()
-        solver = search.Solver(game.deal(number), max_states=None, portfolio=portfolio)
+        solver = search.Solver(game.deal(number), max_states=None, **options)
         with search.collector_paused():  # between the steps too, as Solver.solve (bench_games.py)
             while not solver.done and time.process_time() - began < seconds:
                 solver.step(100)
@@ -63,12 +64,12 @@ def cpu_budget(game, deals, seconds, portfolio, quiet=False) -> list[tuple]:
     return rows
 
 
-def then_longer(game, rows, seconds, portfolio, quiet) -> list[tuple]:
+def then_longer(game, rows, seconds, options, quiet) -> list[tuple]:
     """The deals left unknown searched again at ``seconds``: a search is the same at any
     budget (its turns count expansions), so a deal decided within the first budget is
     decided within the longer one, and only the unknown ones need the longer run."""
     unknown = [row[0] for row in rows if row[1] == "unknown"]
-    again = {row[0]: row for row in cpu_budget(game, unknown, seconds, portfolio, quiet)} if unknown else {}
+    again = {row[0]: row for row in cpu_budget(game, unknown, seconds, options, quiet)} if unknown else {}
     final = [again.get(row[0], row) for row in rows]
     left = [row[0] for row in final if row[1] == "unknown"]
     print(
@@ -93,7 +94,7 @@ def expansions_needed(rows, shares=(0.99, 0.999)) -> None:
         print(f"{100 * share:g} % of the deals ({deals}) decided {within}")
 
 
-def fixed_states(game, deals, max_states, reps, portfolio) -> None:
+def fixed_states(game, deals, max_states, reps, options) -> None:
     finishing = search.Solver._finish_won
     spent = [0.0]
 
@@ -108,7 +109,7 @@ def fixed_states(game, deals, max_states, reps, portfolio) -> None:
         rows, spent[0] = [], 0.0
         began = time.process_time()
         for number in deals:
-            result = search.Solver(game.deal(number), max_states=max_states, portfolio=portfolio).solve()
+            result = search.Solver(game.deal(number), max_states=max_states, **options).solve()
             moves = hashlib.md5(" ".join(map(str, result.moves)).encode()).hexdigest()[:10]
             rows.append((number, result.status, result.progress.expanded, result.progress.generated, moves))
         cpu = time.process_time() - began - spent[0]
@@ -139,6 +140,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no line per deal")
     parser.add_argument("--portfolio", default=None, help="a Python literal: a list of search options")
     parser.add_argument(
+        "--table-size", type=int, default=None, help="keys a solve keeps (Solver's table_size)"
+    )
+    parser.add_argument(
         "--python-search",
         action="store_true",
         help="the Python search in place of the family's search in C (the same searches)",
@@ -148,21 +152,24 @@ def main(argv=None) -> int:
         parser.error("give one of --cpu and --max-states")
     game = sw.load_game(args.game)
     deals = range(args.first, args.last + 1)
-    portfolio = ast.literal_eval(args.portfolio) if args.portfolio else None
+    options = {
+        "portfolio": ast.literal_eval(args.portfolio) if args.portfolio else None,
+        "table_size": args.table_size,
+    }
     print(f"{args.game}, solwidget {describe()}" + (", the Python search" if args.python_search else ""))
     with without_compiled_search(game) if args.python_search else contextlib.nullcontext():
-        run(game, deals, portfolio, args)
+        run(game, deals, options, args)
     return 0
 
 
-def run(game, deals, portfolio, args) -> None:
+def run(game, deals, options, args) -> None:
     if args.cpu is not None:
-        rows = cpu_budget(game, deals, args.cpu, portfolio, args.quiet)
+        rows = cpu_budget(game, deals, args.cpu, options, args.quiet)
         if args.then:
-            rows = then_longer(game, rows, args.then, portfolio, args.quiet)
+            rows = then_longer(game, rows, args.then, options, args.quiet)
         expansions_needed(rows)
     else:
-        fixed_states(game, deals, args.max_states, args.reps, portfolio)
+        fixed_states(game, deals, args.max_states, args.reps, options)
 
 
 if __name__ == "__main__":
