@@ -181,3 +181,40 @@ def test_the_resident_memory_is_read_where_the_system_tells_it():
         assert resident is not None and 10_000_000 < resident < 100_000_000_000
     else:
         assert resident is None or 10_000_000 < resident < 100_000_000_000
+
+
+def test_a_search_alone_keeps_all_the_keys_a_portfolio_a_third(monkeypatch):
+    # A search alone keeps every key in its tables; a portfolio's tables keep a third, and a
+    # pooled proof a third in each of its two sets; the first search going on alone takes
+    # them all again. In Python, where the tables' size can be read.
+    for game_id in ("interlock", "triple_interchange"):
+        monkeypatch.setattr(profile_for(sw.load_game(game_id)), "compiled_search", lambda *options: None)
+    alone = sw.Solver(sw.load_game("interlock").deal(1), max_states=None, table_size=9_000)
+    assert [s.table_size for s in alone._searches] == [4_500]  # two generations of a half
+    pair = sw.Solver(sw.load_game("triple_interchange").deal(312), max_states=None, table_size=9_000)
+    assert [s.table_size for s in pair._searches] == [750, 750]  # 3,000 keys in all
+    assert pair._closure is not None and pair._closure.limit == 3_000
+    pair.step(search.POOL_AFTER + 30_000)  # past alone_after
+    assert len(pair._running) == 1 and pair._running[0].table_size == 4_500
+    assert search._key_shares(9_000, 1) == (9_000, 0) and search._key_shares(9_000, 3) == (3_000, 3_000)
+
+
+def test_the_frontiers_room_is_what_the_dearest_search_keeps():
+    # A search in C that does not explore keeps a waiting position in less room than one in
+    # Python or one that explores: the frontiers get FRONTIER_BYTES of the dearest, set again
+    # when the first goes on alone; a size given stays as given.
+    game = sw.load_game("triple_interchange")
+    pair = sw.Solver(game.deal(312), max_states=None)
+    assert all(isinstance(s, NativeSearch) for s in pair._searches)
+    explores = search.position_bytes(game)  # its second search explores a tenth
+    assert [s.position_bytes for s in pair._searches] == [2 * (156 + 150), explores]
+    assert pair._frontier_size == search.FRONTIER_BYTES // explores
+    pair.step(40_000)
+    (first,) = pair._running
+    assert pair._frontier_size == first.frontier_size == search.FRONTIER_BYTES // (2 * (156 + 150))
+    given = sw.Solver(game.deal(312), max_states=None, frontier_size=5_000)
+    given.step(40_000)
+    assert given._frontier_size == given._running[0].frontier_size == 5_000
+    with pytest.raises(ValueError):
+        first.core.frontier_size = -1
+    assert first.frontier_size == search.FRONTIER_BYTES // (2 * (156 + 150))
