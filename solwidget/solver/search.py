@@ -55,7 +55,8 @@ again belongs to a position expanded or waiting: from then on it skips nothing, 
 empty frontier proves a loss as above (unless it was trimmed).
 
 Memory: ``table_size`` keys in all, ``frontier_size`` waiting positions in all, both sized
-from the game's card count (about 1.5 GB of keys and 1 GB of waiting positions). A search
+from the game's card count (about 1.5 GB of keys, and 1 GB of waiting positions as the search
+that keeps them dearest reckons one: ``Solver._size_frontiers``). A search
 alone keeps all the keys in its tables (two generations); the searches of a portfolio keep a
 third in theirs, and a pooled proof the rest: the keys generated and, apart, the expanded
 ones among them, a third in each set, past which the proof is given up (``_key_shares``). A
