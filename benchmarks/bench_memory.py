@@ -40,7 +40,7 @@ HARDEST = {
     "triple_interchange": 312,  # open after 21 million expansions
     "quadruple_interchange": 11,
     "unlimited": 339,
-    "guardian": 962,  # open after 16.4 million expansions (60 s), the most of its study's open deals
+    "guardian": 1580,  # open after 15.2 million expansions (60 s), the most of its study's open deals
     "love_a_duck": 22,  # open after 3.4 million expansions (20 s)
 }
 
