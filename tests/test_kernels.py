@@ -36,7 +36,8 @@ from solwidget.games.freecell import native as freecell_native
 from solwidget.games.interchange import native as interchange_native
 from solwidget.games.interlock import native as interlock_native
 from solwidget.games.mutated import native as mutated_native
-from solwidget.solver import native_search
+from solwidget.solver import frontier, native_search
+from solwidget.solver.frontier import Frontier
 from solwidget.solver.profile import profile_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,6 +209,33 @@ def test_small_tables_and_frontiers_evict_and_trim_alike(family):
             assert in_c == in_python, f"deal {deal}, table {table_size}, frontier {frontier_size}"
             trimmed += not all(in_c.complete)
     assert trimmed > 0, "some frontier was trimmed"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_exploring_frontiers_sweep_their_stale_copies_alike(family, monkeypatch):
+    # frontier.py's sweep past 25 stale copies, not a million: the draws after each sweep
+    # are the same in C
+    needs_native()
+    monkeypatch.setattr(frontier, "STALE_MOST", 25)
+    swept = []
+    monkeypatch.setattr(Frontier, "_sweep", counted(Frontier._sweep, swept))
+    game = sw.load_game(FAMILIES[family].games[0])
+    exploring = [{**options, "explore": 0.4} for options in portfolio(game)]
+    for deal in FAMILIES[family].deals:
+        for frontier_size in (BIG, 60):
+            in_c, in_python = solved_both_ways(
+                family, game.deal(deal), max_states=1500, portfolio=exploring, frontier_size=frontier_size
+            )
+            assert in_c == in_python, f"deal {deal}, frontier {frontier_size}"
+    assert len(swept) > 10, "the frontiers were swept"
+
+
+def counted(method, calls: list):
+    def wrapped(self):
+        calls.append(len(self))
+        return method(self)
+
+    return wrapped
 
 
 # ------------------------------------------------------------------ where the kernel runs

@@ -3,8 +3,10 @@
 import heapq
 
 import pytest
+from native_checks import make_solver
 
 import solwidget as sw
+from solwidget.solver import frontier
 from solwidget.solver.frontier import Frontier
 
 
@@ -85,6 +87,34 @@ def test_entries_popped_before_come_back_once_each(explore):
 def test_explore_must_be_a_share_below_one(explore):
     with pytest.raises(ValueError, match="explore"):
         Frontier(explore=explore)
+
+
+def test_stale_copies_are_swept_and_every_entry_still_pops_once(monkeypatch):
+    monkeypatch.setattr(frontier, "STALE_MOST", 10)
+    frontier_ = Frontier(explore=0.5, seed=7)
+    entries = _entries(400)
+    popped = []
+    for start in range(0, 400, 40):  # pushes and pops interleaved, as in a search
+        for entry in entries[start : start + 40]:
+            frontier_.push(entry)
+        popped += [frontier_.pop() for _ in range(25)]
+        stale = len(frontier_.heap) + sum(map(len, frontier_._buckets.values())) - 2 * len(frontier_)
+        assert stale == len(frontier_._taken) <= 10
+    popped += _drain(frontier_)
+    assert sorted(popped) == sorted(entries)
+
+
+def test_exploring_searches_still_prove_losses_when_they_sweep(monkeypatch):
+    # Interlock's deal 12 is lost after about 2,300 expansions, in C and in Python alike
+    monkeypatch.setattr(frontier, "STALE_MOST", 3)
+    swept = []
+    sweep = Frontier._sweep
+    monkeypatch.setattr(Frontier, "_sweep", lambda self: swept.append(sweep(self)))
+    options = {"max_states": 5000, "portfolio": [{"depth_weight": 0.0, "explore": 0.5}]}
+    for python in (True, False):
+        solver = make_solver(sw.load_game("interlock").deal(12), python, **options)
+        assert solver.solve().status == "lost"
+    assert len(swept) > 100
 
 
 def test_exploring_searches_still_prove_losses():

@@ -162,7 +162,8 @@ def test_the_frontiers_hold_half_once_the_process_memory_passes_the_limit(monkey
     solver = sw.Solver(sw.load_game("guardian").deal(2), max_states=None, portfolio=exploring)
     solver.step(5000)
     room = solver._frontier_size
-    assert room == search.default_frontier_size(solver.game)  # under the limit: as reckoned
+    (one,) = solver._searches
+    assert room == search.default_frontier_size(solver.game, one.position_bytes)  # as reckoned
     resident[0] = search.RESIDENT_LIMIT + 1
     solver.step(5000)
     cut = solver._frontier_size
@@ -200,13 +201,13 @@ def test_a_search_alone_keeps_all_the_keys_a_portfolio_a_third(monkeypatch):
 
 
 def test_the_frontiers_room_is_what_the_dearest_search_keeps():
-    # A search in C that does not explore keeps a waiting position in less room than one in
-    # Python or one that explores: the frontiers get FRONTIER_BYTES of the dearest, set again
+    # A search in C keeps a waiting position in less room than one in Python, and one that
+    # does not explore in less than one that does: the frontiers get FRONTIER_BYTES of the dearest, set again
     # when the first goes on alone; a size given stays as given.
     game = sw.load_game("triple_interchange")
     pair = sw.Solver(game.deal(312), max_states=None)
     assert all(isinstance(s, NativeSearch) for s in pair._searches)
-    explores = search.position_bytes(game)  # its second search explores a tenth
+    explores = 2 * (156 + 150 + 24)  # its second search explores a tenth: its buckets too
     assert [s.position_bytes for s in pair._searches] == [2 * (156 + 150), explores]
     assert pair._frontier_size == search.FRONTIER_BYTES // explores
     pair.step(40_000)

@@ -11,6 +11,16 @@ generator, so a search stays deterministic.
 Every entry lives in the heap and in its type's bucket; an entry popped from one is
 remembered in ``taken`` until it turns up in the other, where it is dropped. ``len()``
 counts the entries still waiting.
+
+The stale copies are many: a pop from the heap leaves one in a bucket that a random draw
+seldom reaches, so they grow with the pops, not with the entries waiting, and each keeps
+its position. Past ``STALE_MOST`` of them they are swept out of the heap and the buckets at
+once, each bucket keeping its order (``_sweep``): so an exploring frontier holds its waiting
+entries twice and a million stale ones at most. A sweep costs a step an entry, twice the
+waiting ones and the stale ones, after a million pops: a few steps a pop, at the frontiers'
+sizes (``search.frontier_size``). The draws after a sweep are not those the stale copies
+would have made, so the sweep is part of the search: search_core (loop.h) sweeps at the
+same pops, in the same way; a search that pops fewer than a million never sweeps.
 """
 
 from __future__ import annotations
@@ -20,6 +30,8 @@ import random
 from collections.abc import Iterable
 
 from .contract import Entry
+
+STALE_MOST = 1_000_000  # stale copies kept at most, before a sweep
 
 
 class Frontier:
@@ -33,6 +45,7 @@ class Frontier:
         self._buckets: dict[tuple[int, int], list[Entry]] = {}  # by type: (priority, depth)
         self._types: list[tuple[int, int]] = []
         self._taken: set[int] = set()  # the orders of entries popped from one place
+        self.stale_most = STALE_MOST
 
     def __len__(self) -> int:
         return self.waiting
@@ -50,6 +63,8 @@ class Frontier:
             return heapq.heappop(self.heap)
         entry = self._pop_random() if self._rng.random() < self.explore else self._pop_best()
         self._taken.add(entry[1])
+        if len(self._taken) > self.stale_most:
+            self._sweep()
         return entry
 
     def entries(self) -> list[Entry]:
@@ -68,6 +83,17 @@ class Frontier:
     def clear(self) -> None:
         self.heap, self.waiting = [], 0
         self._buckets, self._types, self._taken = {}, [], set()
+
+    def _sweep(self) -> None:
+        """The stale copies out: the heap made again of its waiting entries, each bucket's
+        waiting entries kept in their order (the draws read a bucket's order), an emptied
+        bucket left for a draw to find, as before."""
+        taken = self._taken
+        self.heap = [e for e in self.heap if e[1] not in taken]
+        heapq.heapify(self.heap)
+        for bucket in self._buckets.values():
+            bucket[:] = [e for e in bucket if e[1] not in taken]
+        taken.clear()
 
     def _bucket(self, entry: Entry) -> list[Entry]:
         kind = (int(entry[0]), entry[3][2])

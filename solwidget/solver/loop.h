@@ -281,7 +281,9 @@ typedef struct {
     Bucket *buckets; size_t nbuckets, cbuckets;
     uint64_t *kind_key; uint32_t *kind_bucket; size_t kind_cap, kind_size;
     uint32_t *types; size_t ntypes, ctypes;
-    uint8_t *taken; size_t ctaken;
+    uint64_t *taken; size_t ctaken;     /* frontier.py's taken: a bit an order, ctaken words */
+    size_t ntaken;                      /* the bits set: the stale copies in heap and buckets */
+    size_t stale_most;                  /* frontier.py's STALE_MOST (NativeSearch sets it) */
     /* a pooled proof: the _Closure's two KeyPools' keys, or NULL; pooled_all: every key in
      * the tables is among ``generated_keys`` */
     KeySet *expanded, *generated_keys;
@@ -317,6 +319,7 @@ static inline void loop_init(Loop *L, double depth_weight, double explore, long 
     L->complete = 1;
     L->best_node = -1;
     L->node_mark = L->nodes_least = NODES_LEAST;
+    L->stale_most = SIZE_MAX;                                          /* until told: never sweep */
     mt_seed_zero(&L->rng);
 }
 
@@ -371,17 +374,22 @@ static inline int heap_push(Loop *L, Entry e) {
     return 0;
 }
 
-static inline Entry heap_pop(Loop *L) {
-    Entry top = L->heap[0], last = L->heap[--L->nheap];
-    size_t i = 0, n = L->nheap;
+/* ``e`` put in the hole at ``i``, moved down past its smaller children. */
+static inline void heap_sift(Loop *L, size_t i, Entry e) {
+    size_t n = L->nheap;
     for (;;) {
         size_t l = 2 * i + 1;
         if (l >= n) break;
         size_t best = l + 1 < n && entry_less(&L->heap[l + 1], &L->heap[l]) ? l + 1 : l;
-        if (!entry_less(&L->heap[best], &last)) break;
+        if (!entry_less(&L->heap[best], &e)) break;
         L->heap[i] = L->heap[best]; i = best;
     }
-    if (n) L->heap[i] = last;
+    L->heap[i] = e;
+}
+
+static inline Entry heap_pop(Loop *L) {
+    Entry top = L->heap[0], last = L->heap[--L->nheap];
+    if (L->nheap) heap_sift(L, 0, last);
     return top;
 }
 
@@ -434,27 +442,35 @@ static inline int loop_push(Loop *L, Entry e) {
     return 0;
 }
 
-static inline int mark_taken(Loop *L, int64_t order, uint8_t value) {
+static inline int frontier_take(Loop *L, int64_t order) {
     size_t i = (size_t)(-order);
-    if (i >= L->ctaken) {
+    if (i / 64 >= L->ctaken) {
         size_t old = L->ctaken;
-        if (grow((void **)&L->taken, &L->ctaken, i + 1, 1)) return -1;
-        memset(L->taken + old, 0, L->ctaken - old);
+        if (grow((void **)&L->taken, &L->ctaken, i / 64 + 1, sizeof(uint64_t))) return -1;
+        memset(L->taken + old, 0, (L->ctaken - old) * sizeof(uint64_t));
     }
-    L->taken[i] = value;
+    L->taken[i / 64] |= 1ull << (i % 64);
+    L->ntaken++;
     return 0;
 }
 
 static inline int is_taken(const Loop *L, int64_t order) {
     size_t i = (size_t)(-order);
-    return i < L->ctaken && L->taken[i];
+    return i / 64 < L->ctaken && (L->taken[i / 64] >> (i % 64) & 1);
+}
+
+/* A stale copy dropped: its order is no longer taken. */
+static inline void frontier_untake(Loop *L, int64_t order) {
+    size_t i = (size_t)(-order);
+    L->taken[i / 64] &= ~(1ull << (i % 64));
+    L->ntaken--;
 }
 
 static inline Entry pop_best(Loop *L) {
     for (;;) {
         Entry e = heap_pop(L);
         if (!is_taken(L, e.order)) return e;
-        L->taken[-e.order] = 0;
+        frontier_untake(L, e.order);
     }
 }
 
@@ -473,8 +489,28 @@ static inline Entry pop_random(Loop *L) {
         B->items[j] = B->items[B->size - 1];
         B->size--;
         if (!is_taken(L, e.order)) return e;
-        L->taken[-e.order] = 0;
+        frontier_untake(L, e.order);
     }
+}
+
+/* Frontier._sweep: the stale copies out of the heap and the buckets, each bucket keeping its
+ * order. The heap is made again in its own way, not heapq's: its pops do not depend on its
+ * layout, since no two entries are equal (each has its order). */
+static inline void frontier_sweep(Loop *L) {
+    size_t m = 0;
+    for (size_t i = 0; i < L->nheap; i++)
+        if (!is_taken(L, L->heap[i].order)) L->heap[m++] = L->heap[i];
+    L->nheap = m;
+    for (size_t i = m / 2; i-- > 0;) heap_sift(L, i, L->heap[i]);
+    for (size_t b = 0; b < L->nbuckets; b++) {
+        Bucket *B = &L->buckets[b];
+        size_t k = 0;
+        for (size_t i = 0; i < B->size; i++)
+            if (!is_taken(L, B->items[i].order)) B->items[k++] = B->items[i];
+        B->size = k;
+    }
+    memset(L->taken, 0, L->ctaken * sizeof(uint64_t));
+    L->ntaken = 0;
 }
 
 /* Frontier.pop: the best entry, or with ``explore`` sometimes one of a random kind. */
@@ -482,7 +518,9 @@ static inline int loop_pop(Loop *L, Entry *out) {
     L->waiting--;
     if (L->explore <= 0.0) { *out = heap_pop(L); return 0; }
     *out = mt_random(&L->rng) < L->explore ? pop_random(L) : pop_best(L);
-    return mark_taken(L, out->order, 1);
+    if (frontier_take(L, out->order)) return -1;
+    if (L->ntaken > L->stale_most) frontier_sweep(L);
+    return 0;
 }
 
 static inline void clear_frontier(Loop *L) {
@@ -491,7 +529,8 @@ static inline void clear_frontier(Loop *L) {
     free(L->kind_key); free(L->kind_bucket);
     L->kind_key = NULL; L->kind_bucket = NULL; L->kind_cap = L->kind_size = 0;
     GIVE(L->types, L->ctypes, sizeof(uint32_t)); L->ntypes = 0;
-    if (L->taken) memset(L->taken, 0, L->ctaken);
+    if (L->taken) memset(L->taken, 0, L->ctaken * sizeof(uint64_t));
+    L->ntaken = 0;
     L->nheap = 0; L->waiting = 0;
 }
 
@@ -724,12 +763,16 @@ static inline int loop_next(Loop *L, Entry *e, KeyOf key_of, void *family, uint8
  * orders by is a node's number, so the expansions stay the same. Only between expansions
  * (``loop_run``) and once the search is over (``loop_release``): a node number handed to
  * Python (``run``'s won node, ``best_node``) is read at once, before the next run. */
-static inline void mark_entries(uint32_t *map, const Entry *e, size_t n) {
-    for (size_t i = 0; i < n; i++) map[e[i].node] = 0;
+/* The frontier's stale copies (``taken``) keep no node: they are dropped when drawn, their
+ * node unread. The held entries are all taken (popped) and keep theirs. */
+static inline void mark_entries(const Loop *L, uint32_t *map, const Entry *e, size_t n, int stale_too) {
+    for (size_t i = 0; i < n; i++)
+        if (stale_too || !is_taken(L, e[i].order)) map[e[i].node] = 0;
 }
 
-static inline void renumber_entries(const uint32_t *map, Entry *e, size_t n) {
-    for (size_t i = 0; i < n; i++) e[i].node = map[e[i].node];
+static inline void renumber_entries(const Loop *L, const uint32_t *map, Entry *e, size_t n, int stale_too) {
+    for (size_t i = 0; i < n; i++)
+        if (stale_too || !is_taken(L, e[i].order)) e[i].node = map[e[i].node];
 }
 
 /* 0, or -1 (out of memory: nothing changed). With ``all_entries`` 0 only the best node's line
@@ -741,10 +784,10 @@ static inline int loop_compact(Loop *L, int all_entries) {
     if (!map) return -1;
     memset(map, 0xFF, n * sizeof(uint32_t));                  /* NONE32: dead */
     if (all_entries) {
-        mark_entries(map, L->heap, L->nheap);                 /* taken entries too: they are */
-        for (size_t b = 0; b < L->nbuckets; b++)              /* dropped when drawn, unread */
-            mark_entries(map, L->buckets[b].items, L->buckets[b].size);
-        mark_entries(map, L->held, L->nheld);
+        mark_entries(L, map, L->heap, L->nheap, 0);
+        for (size_t b = 0; b < L->nbuckets; b++)
+            mark_entries(L, map, L->buckets[b].items, L->buckets[b].size, 0);
+        mark_entries(L, map, L->held, L->nheld, 1);
     }
     if (L->best_node >= 0) map[L->best_node] = 0;
     for (size_t i = n; i-- > 0;)
@@ -761,10 +804,10 @@ static inline int loop_compact(Loop *L, int all_entries) {
         map[i] = (uint32_t)live++;
     }
     if (all_entries) {
-        renumber_entries(map, L->heap, L->nheap);
+        renumber_entries(L, map, L->heap, L->nheap, 0);
         for (size_t b = 0; b < L->nbuckets; b++)
-            renumber_entries(map, L->buckets[b].items, L->buckets[b].size);
-        renumber_entries(map, L->held, L->nheld);
+            renumber_entries(L, map, L->buckets[b].items, L->buckets[b].size, 0);
+        renumber_entries(L, map, L->held, L->nheld, 1);
     }
     if (L->best_node >= 0) L->best_node = map[L->best_node];
     pool_give(map, bytes);
@@ -802,7 +845,7 @@ static inline void loop_free_frontier_and_tables(Loop *L) {
     clear_frontier(L);
     GIVE(L->heap, L->cheap, sizeof(Entry));
     GIVE(L->held, L->cheld, sizeof(Entry)); L->nheld = 0;
-    GIVE(L->taken, L->ctaken, 1);
+    GIVE(L->taken, L->ctaken, sizeof(uint64_t));
     GIVE(L->slots, L->cslots, 1); L->nslots = 0;
     GIVE(L->free_slots, L->cfree, sizeof(uint32_t)); L->nfree = 0;
 }

@@ -25,7 +25,7 @@ from ..compiled import native_module
 from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.state import Piles, State
-from . import search
+from . import frontier, search
 from .contract import Moves, Node, Weights
 from .expand import GenericExpander
 from .heuristics import DEFAULT_WEIGHTS, weights_of
@@ -70,6 +70,7 @@ class SearchCore(Protocol):
     best_score: float | None
     best_node: object
     frontier_size: int
+    stale_most: int
 
     def pool(
         self, expanded: Collection[Hashable] | None, generated: Collection[Hashable] | None, /
@@ -121,6 +122,7 @@ class NativeSearch(ABC):
             frontier_size,
             self.dead_test(expander),
         )
+        self.core.stale_most = frontier.STALE_MOST  # sweeps where search.py's Frontier does
 
     def rules(self, expander: GenericExpander) -> bytes:
         """The rules the kernel plays by for ``expander``: its game's, packed (a family whose
@@ -257,11 +259,10 @@ class NativeSearch(ABC):
         """A waiting position's memory, reckoned: its slot (a byte a card, a byte a pile
         and a few), its frontier entry and its nodes (one or two a waiting position, each
         20 bytes and its moves), in arrays that grow by doubling, about 2 x (cards + 150)
-        bytes. An exploring search also keeps, in its kinds' buckets, the entries already
-        taken from the heap until a random pop draws them (several for each waiting one):
-        then as much as in Python (``search.position_bytes``)."""
-        game = self.expander.game
-        return search.position_bytes(game) if self.explore else 2 * (game.card_count + 150)
+        bytes; an exploring search keeps its entry in its kind's bucket too, 2 x 24 bytes
+        more (and a million stale entries at most, whose nodes are not kept: frontier.py)."""
+        cards = self.expander.game.card_count
+        return 2 * (cards + 150 + (24 if self.explore else 0))
 
     @property
     def frontier_size(self) -> int:

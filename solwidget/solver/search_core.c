@@ -561,6 +561,19 @@ static int Search_set_frontier_size(Search *S, PyObject *value, void *c) {
     S->loop.frontier_size = (size_t)n;
     return 0;
 }
+static PyObject *Search_stale_most(Search *S, void *c) { return PyLong_FromSize_t(S->loop.stale_most); }
+
+/* frontier.py's STALE_MOST: an exploring frontier sweeps its stale copies out once there are
+ * more. */
+static int Search_set_stale_most(Search *S, PyObject *value, void *c) {
+    Py_ssize_t n = value ? PyLong_AsSsize_t(value) : -1;
+    if (n < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "search_core: stale_most is 0 or more");
+        return -1;
+    }
+    S->loop.stale_most = (size_t)n;
+    return 0;
+}
 static PyObject *Search_best_score(Search *S, void *c) {
     if (S->loop.best_node < 0) Py_RETURN_NONE;
     return PyFloat_FromDouble(S->loop.best_score);
@@ -586,6 +599,8 @@ static PyGetSetDef Search_getset[] = {
     {"skipped", (getter)Search_skipped, NULL, "positions left to another pooled search", NULL},
     {"frontier_size", (getter)Search_frontier_size, (setter)Search_set_frontier_size,
      "positions the frontier holds at most after an expansion", NULL},
+    {"stale_most", (getter)Search_stale_most, (setter)Search_set_stale_most,
+     "stale frontier copies kept at most, before a sweep (frontier.STALE_MOST)", NULL},
     {"best_score", (getter)Search_best_score, NULL, "the best score generated, or None", NULL},
     {"best_node", (getter)Search_best_node, NULL, "the node of the best score, or None", NULL},
     {"nodes", (getter)Search_nodes, NULL, "search nodes kept (live, and dead since the last compaction)", NULL},
