@@ -228,6 +228,11 @@ def test_exploring_frontiers_sweep_their_stale_copies_alike(family, monkeypatch)
             )
             assert in_c == in_python, f"deal {deal}, frontier {frontier_size}"
     assert len(swept) > 10, "the frontiers were swept"
+    core = native_search_of(family, game, exploring[0]).core
+    assert core.stale_most == 25
+    with pytest.raises(ValueError, match="stale_most"):
+        core.stale_most = -1
+    assert core.stale_most == 25
 
 
 def counted(method, calls: list):

@@ -8,19 +8,19 @@ positions; picking types at random reaches the few positions of rarer types, whi
 often the way out, and so cuts the long tail of hard deals. The choices come from a seeded
 generator, so a search stays deterministic.
 
-Every entry lives in the heap and in its type's bucket; an entry popped from one is
-remembered in ``taken`` until it turns up in the other, where it is dropped. ``len()``
-counts the entries still waiting.
+Every entry lives in the heap and in its type's bucket; an entry popped from one leaves a
+stale copy in the other, its order remembered in ``taken`` until the copy turns up, where it
+is dropped. ``len()`` counts the entries still waiting.
 
 The stale copies are many: a pop from the heap leaves one in a bucket that a random draw
 seldom reaches, so they grow with the pops, not with the entries waiting, and each keeps
 its position. Past ``STALE_MOST`` of them they are swept out of the heap and the buckets at
 once, each bucket keeping its order (``_sweep``): so an exploring frontier holds its waiting
 entries twice and a million stale ones at most. A sweep costs a step an entry, twice the
-waiting ones and the stale ones, after a million pops: a few steps a pop, at the frontiers'
-sizes (``search.frontier_size``). The draws after a sweep are not those the stale copies
-would have made, so the sweep is part of the search: search_core (loop.h) sweeps at the
-same pops, in the same way; a search that pops fewer than a million never sweeps.
+waiting ones and the stale ones, after a million pops: a few steps a pop at the frontiers'
+sizes (``search.default_frontier_size``). The draws after a sweep are not those the stale
+copies would have made, so the sweep is part of the search: search_core (loop.h) sweeps at
+the same pops, in the same way; a search that pops fewer than a million never sweeps.
 """
 
 from __future__ import annotations

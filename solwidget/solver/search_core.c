@@ -550,29 +550,29 @@ static PyObject *Search_complete(Search *S, void *c) { return PyBool_FromLong(S-
 static PyObject *Search_skipped(Search *S, void *c) { return PyLong_FromLongLong(S->loop.skipped); }
 static PyObject *Search_frontier_size(Search *S, void *c) { return PyLong_FromSize_t(S->loop.frontier_size); }
 
+/* A count set from Python (``value``, not deleted) in *out: 0, or -1 with an error that says
+ * ``what``. */
+static int set_count(PyObject *value, size_t *out, const char *what) {
+    Py_ssize_t n = value ? PyLong_AsSsize_t(value) : -1;
+    if (n < 0) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "search_core: %s", what);
+        return -1;
+    }
+    *out = (size_t)n;
+    return 0;
+}
+
 /* The frontier's size changed (_Search.frontier_size): it holds at most this many positions
  * after an expansion from now on. */
 static int Search_set_frontier_size(Search *S, PyObject *value, void *c) {
-    Py_ssize_t n = value ? PyLong_AsSsize_t(value) : -1;
-    if (n < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "search_core: a frontier of 0 or more positions");
-        return -1;
-    }
-    S->loop.frontier_size = (size_t)n;
-    return 0;
+    return set_count(value, &S->loop.frontier_size, "a frontier of 0 or more positions");
 }
 static PyObject *Search_stale_most(Search *S, void *c) { return PyLong_FromSize_t(S->loop.stale_most); }
 
 /* frontier.py's STALE_MOST: an exploring frontier sweeps its stale copies out once there are
  * more. */
 static int Search_set_stale_most(Search *S, PyObject *value, void *c) {
-    Py_ssize_t n = value ? PyLong_AsSsize_t(value) : -1;
-    if (n < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "search_core: stale_most is 0 or more");
-        return -1;
-    }
-    S->loop.stale_most = (size_t)n;
-    return 0;
+    return set_count(value, &S->loop.stale_most, "stale_most is 0 or more");
 }
 static PyObject *Search_best_score(Search *S, void *c) {
     if (S->loop.best_node < 0) Py_RETURN_NONE;
