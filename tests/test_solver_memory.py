@@ -202,8 +202,8 @@ def test_a_search_alone_keeps_all_the_keys_a_portfolio_a_third(monkeypatch):
 
 def test_the_frontiers_room_is_what_the_dearest_search_keeps():
     # A search in C keeps a waiting position in less room than one in Python, and one that
-    # does not explore in less than one that does: the frontiers get FRONTIER_BYTES of the dearest, set again
-    # when the first goes on alone; a size given stays as given.
+    # does not explore in less than one that does: the frontiers get FRONTIER_BYTES of the
+    # dearest, set again when the first goes on alone; a size given stays as given.
     game = sw.load_game("triple_interchange")
     pair = sw.Solver(game.deal(312), max_states=None)
     assert all(isinstance(s, NativeSearch) for s in pair._searches)
