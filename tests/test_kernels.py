@@ -218,7 +218,8 @@ def test_exploring_frontiers_sweep_their_stale_copies_alike(family, monkeypatch)
     needs_native()
     monkeypatch.setattr(frontier, "STALE_MOST", 25)
     swept = []
-    monkeypatch.setattr(Frontier, "_sweep", counted(Frontier._sweep, swept))
+    sweep = Frontier._sweep
+    monkeypatch.setattr(Frontier, "_sweep", lambda self: swept.append(sweep(self)))
     game = sw.load_game(FAMILIES[family].games[0])
     exploring = [{**options, "explore": 0.4} for options in portfolio(game)]
     for deal in FAMILIES[family].deals:
@@ -233,14 +234,6 @@ def test_exploring_frontiers_sweep_their_stale_copies_alike(family, monkeypatch)
     with pytest.raises(ValueError, match="stale_most"):
         core.stale_most = -1
     assert core.stale_most == 25
-
-
-def counted(method, calls: list):
-    def wrapped(self):
-        calls.append(len(self))
-        return method(self)
-
-    return wrapped
 
 
 # ------------------------------------------------------------------ where the kernel runs

@@ -731,8 +731,8 @@ class Solver:
         """The room of the frontiers of ``searches`` in all, each search's own frontier set
         to it: the size given, else what FRONTIER_BYTES holds of the positions of the search
         that keeps them dearest (a search in C keeps them in a fraction of a search in
-        Python's room: native_search.py); at most ``most`` (the
-        room a cut left: ``_heed_resident``)."""
+        Python's room: native_search.py); at most ``most`` (the room a cut left:
+        ``_heed_resident``)."""
         room = self._frontier_given or default_frontier_size(
             self.game, max(s.position_bytes for s in searches)
         )
