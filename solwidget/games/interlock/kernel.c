@@ -574,26 +574,35 @@ static void start_of(const Rules *R, const Pos *p, Start *st) {
 
 /* deadends._comes_up: might card x of the cycle come up by a turn, itself or a card x + j
  * (the ``run`` of cards after x that might leave covering the cards between), in this pass
- * or a later one? */
-static int comes_up(int x, int run, int before, int draw, int on_waste) {
-    int low = on_waste - 1 - x > 0 ? on_waste - 1 - x : 0;
-    for (int j = low; j <= run && j <= low + draw - 1; j++)
-        if ((x + j - on_waste + 1) % draw == 0) return 1;
-    for (int j = 0; j <= run && j <= draw; j++)
-        if ((x + j + 1) % draw <= before + (j > 1 ? j - 1 : 0)) return 1;
+ * or a later one? ``turn`` is (x - on_waste + 1) % draw and ``next`` (x + 1) % draw, kept by
+ * shown as it walks, so that no division is made here. In this pass, the first j from
+ * max(0, on_waste - 1 - x) that makes x + j - on_waste + 1 a multiple of draw is that bound
+ * itself where x lies under the waste's top, else draw - turn (0 if turn is 0): deadends
+ * asks the draw values of j from the bound, one of which is it, up to ``run``. */
+static inline int comes_up(int x, int run, int before, int draw, int on_waste, int turn, int next) {
+    if (x < on_waste - 1 ? on_waste - 1 - x <= run : (turn ? draw - turn : 0) <= run) return 1;
+    for (int j = 0; j <= run && j <= draw; j++) {       /* a later pass: (x + j + 1) % draw */
+        if (next <= before + (j > 1 ? j - 1 : 0)) return 1;
+        if (++next == draw) next = 0;
+    }
     return 0;
 }
 
 /* deadends.shown: rule T, marking in ``up`` each card of the cycle that might come to the
- * top of the waste once the cards marked in ``left`` might leave the reserve; 1 if any is new. */
-static int shown(int draw, int on_waste, const uint8_t *left, uint8_t *up, int n) {
-    int after[MAXH], fresh = 0, before = 0;
-    after[n - 1] = 0;
-    for (int x = n - 2; x >= 0; x--) after[x] = left[x + 1] ? after[x + 1] + 1 : 0;
-    for (int x = 0; x < n; x++) {
-        if (!up[x] && (x + after[x] == n - 1 || comes_up(x, after[x], before, draw, on_waste)))
+ * top of the waste once the cards marked in ``left`` (``nleft`` of them) might leave the
+ * reserve; 1 if any is new. Walked from the cycle's end, so that the run of cards after x
+ * that might leave is known at x; the cards before x that might leave are the others. */
+static int shown(int draw, int on_waste, const uint8_t *left, int nleft, uint8_t *up, int n) {
+    int fresh = 0, after = 0, later = 0;                /* cards after x that might leave: in a run; all */
+    int next = (n + 1) % draw, turn = ((n - on_waste) % draw + draw) % draw;   /* x = n - 1's, next once stepped */
+    for (int x = n - 1; x >= 0; x--) {
+        next = next ? next - 1 : draw - 1;
+        if (!up[x] && (x + after == n - 1
+                       || comes_up(x, after, nleft - later - left[x], draw, on_waste, turn, next)))
             up[x] = fresh = 1;
-        before += left[x];
+        turn = turn ? turn - 1 : draw - 1;
+        after = left[x] ? after + 1 : 0;
+        later += left[x];
     }
     return fresh;
 }
@@ -694,7 +703,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
     while (changed) {
         changed = 0;
         if (st->ncycle && nleft != shown_at) {           /* rule T, where a card has left since */
-            if (shown(R->draw, st->on_waste, left, up, st->ncycle)) changed = 1;
+            if (shown(R->draw, st->on_waste, left, nleft, up, st->ncycle)) changed = 1;
             shown_at = nleft;
         }
         for (int i = 0; i < ns; i++) {
@@ -761,7 +770,7 @@ static int closure(const Rules *R, const Pos *p, const uint8_t (*pair)[3], const
             if ((!st->ncycle || up[st->at[card]])
                     && (available[h0] || available[h1] || to_slot(D, card, slots, home, kc))) {
                 available[card] = changed = 1;
-                if (st->ncycle) { left[st->at[card]] = 1; nleft++; }
+                if (st->ncycle && !left[st->at[card]]) { left[st->at[card]] = 1; nleft++; }
                 if (uses) {
                     uses[card] |= available[h0] | available[h1] << 1;
                     if ((card & 15) == KING) note_king(uses, card, sent, &nsent, slots, home);
