@@ -13,7 +13,7 @@ import tracemalloc
 import pytest
 
 import solwidget as sw
-from solwidget.solver import search
+from solwidget.solver import native_search, search
 from solwidget.solver.native_search import NativeSearch
 from solwidget.solver.profile import profile_for
 
@@ -219,3 +219,49 @@ def test_the_frontiers_room_is_what_the_dearest_search_keeps():
     with pytest.raises(ValueError):
         first.core.frontier_size = -1
     assert first.frontier_size == search.FRONTIER_BYTES // (2 * (156 + 150))
+
+
+def test_a_search_in_c_keeps_the_keys_it_measures():
+    # The tables start with the keys the profile reckons (a byte a card and 120 more); once a
+    # search in C holds KEYS_MEASURED keys, they get what TABLE_BYTES holds of its own keys:
+    # their bytes, two for a length, an eighth for an arena's unused room, 64 for a slot.
+    # Triple Interchange's first search goes on alone after 30,000 expansions, with them all.
+    game = sw.load_game("triple_interchange")
+    reckoned = profile_for(game).key_bytes(game)
+    pair = native_solver("triple_interchange", max_states=None)
+    first = pair._searches[0]
+    assert first.key_bytes is None and pair._table_size == search.TABLE_BYTES // reckoned
+    assert first.core.table_half == search.TABLE_BYTES // reckoned // 3 // 2 // 2
+    pair.step(100_000)
+    assert pair._running == [first] and first.core.keys >= native_search.KEYS_MEASURED
+    measured = first.core.key_arena * 9 // (8 * first.core.keys) + 64
+    assert first.key_bytes == measured < reckoned  # its keys are shorter than a card a byte
+    # as measured at the last turn's end, a few expansions ago
+    assert search.TABLE_BYTES // (measured + 2) < pair._table_size < search.TABLE_BYTES // (measured - 2)
+    assert first.core.table_half == pair._table_size // 2
+    # measured at turns' ends, the same however the search is stepped
+    stepped = native_solver("triple_interchange", max_states=100_000)
+    while not stepped.done:
+        stepped.step(777)
+    again = native_solver("triple_interchange", max_states=100_000)
+    again.solve(chunk=100_000)
+    assert stepped._table_size == again._table_size == pair._table_size
+    assert outcome(stepped) == outcome(again)
+    # a size given stays as given; a size that makes no sense is refused and changes nothing
+    given = native_solver("triple_interchange", max_states=None, table_size=9_000)
+    given.step(40_000)
+    assert given._table_size == 9_000 and given._running[0].core.table_half == 4_500
+    with pytest.raises(ValueError):
+        first.core.table_half = -1
+    assert first.core.table_half == pair._table_size // 2
+
+
+def test_a_search_in_python_keeps_the_keys_its_profile_reckons(monkeypatch):
+    # A dict's keys are not measured: the Python search keeps the profile's reckoning.
+    game = sw.load_game("interlock")
+    monkeypatch.setattr(profile_for(game), "compiled_search", lambda *options: None)
+    solver = sw.Solver(game.deal(6141), max_states=None)
+    solver.step(3_000)
+    (one,) = solver._searches
+    assert one.key_bytes is None and one.generated > 3_000
+    assert solver._table_size == search.default_table_size(game) == 2 * one.table_size

@@ -81,6 +81,8 @@ class Search(Protocol):
     def best_score(self) -> float | None: ...
     @property
     def position_bytes(self) -> int: ...  # a waiting position's memory, reckoned
+    @property
+    def key_bytes(self) -> int | None: ...  # a key's memory as measured, or None
 
     frontier_size: int  # positions it holds at most after an expansion
 
@@ -96,6 +98,7 @@ class Search(Protocol):
     def best_line(self) -> list[Move]: ...
     def release(self) -> None: ...
     def trim(self, keep: int) -> None: ...
+    def keep_keys(self, table_size: int) -> None: ...
 
 
 class CompiledSearch(Search, Protocol):

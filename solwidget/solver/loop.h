@@ -114,11 +114,24 @@ void loop_pool_give(void *p, size_t bytes);
  * would copy what the array holds at every doubling. */
 #define FIRST_ROOM ((size_t)64 << 10)
 
+/* Past this, an array grows by an eighth, in place: the C library moves so large a buffer's
+ * pages rather than its bytes (glibc maps it apart and remaps it), so that an array of keys
+ * or nodes holds at most an eighth unused, not up to half, and is never held twice while it
+ * is copied. */
+#define GROW_IN_PLACE ((size_t)64 << 20)
+
 /* Room for ``need`` items of ``unit`` bytes in *p (``*cap`` items now), doubling from
- * ``first`` bytes. */
+ * ``first`` bytes up to GROW_IN_PLACE. */
 static inline int grow_from(void **p, size_t *cap, size_t need, size_t unit, size_t first) {
     if (need <= *cap) return 0;
     size_t bytes = *cap ? *cap * unit : first;
+    if (bytes >= GROW_IN_PLACE) {
+        while (bytes < need * unit) bytes += bytes / 8;
+        void *q = realloc(*p, bytes);
+        if (!q) return -1;
+        *p = q; *cap = bytes / unit;
+        return 0;
+    }
     while (bytes < need * unit) bytes *= 2;
     void *q = pool_take(&bytes);
     if (!q) return -1;

@@ -38,6 +38,9 @@ search_core = native_module("solwidget.solver.search_core")
 # move of its own, and so as many search nodes: more memory than any machine has).
 REDEALS_HELD = 2**31
 
+# A search in C measures its keys' length once its tables hold this many (``key_bytes``).
+KEYS_MEASURED = 65_536
+
 
 def exact(value: float) -> bool:
     """Is ``value`` a multiple of 1/1024 below 2**20 (so that its sums stay exact)?"""
@@ -71,6 +74,9 @@ class SearchCore(Protocol):
     best_node: object
     frontier_size: int
     stale_most: int
+    table_half: int
+    keys: int
+    key_arena: int
 
     def pool(
         self, expanded: Collection[Hashable] | None, generated: Collection[Hashable] | None, /
@@ -254,13 +260,29 @@ class NativeSearch(ABC):
         longer prove a loss."""
         self.core.trim(keep)
 
+    def keep_keys(self, table_size: int) -> None:
+        """``_Search.keep_keys``: the tables keep ``table_size`` keys from now on."""
+        self.core.table_half = table_size // 2
+
+    @property
+    def key_bytes(self) -> int | None:
+        """A key's memory, reckoned from the keys the tables hold (None while they hold
+        fewer than KEYS_MEASURED): its bytes and two for its length in an arena that holds
+        at most an eighth unused once it is large (loop.h's GROW_IN_PLACE), and its slot of
+        16 bytes in an array at least a quarter full (it doubles once half full)."""
+        keys = self.core.keys
+        if keys < KEYS_MEASURED:
+            return None
+        return self.core.key_arena * 9 // (8 * keys) + 4 * 16
+
     @property
     def position_bytes(self) -> int:
         """A waiting position's memory, reckoned: its slot (a byte a card, a byte a pile
         and a few), its frontier entry and its nodes (one or two a waiting position, each
-        20 bytes and its moves), in arrays that grow by doubling, about 2 x (cards + 150)
-        bytes; an exploring search keeps its entry in its kind's bucket too, 2 x 24 bytes
-        more (and a million stale entries at most, whose nodes are not kept: frontier.py)."""
+        20 bytes and its moves), as in arrays just doubled (as they grow up to loop.h's
+        GROW_IN_PLACE), about 2 x (cards + 150) bytes; an exploring search keeps its entry
+        in its kind's bucket too, 2 x 24 bytes more (and a million stale entries at most,
+        whose nodes are not kept: frontier.py)."""
         cards = self.expander.game.card_count
         return 2 * (cards + 150 + (24 if self.explore else 0))
 

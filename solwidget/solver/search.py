@@ -54,9 +54,10 @@ are released and the pooled proof with them. The first kept the positions it ski
 again belongs to a position expanded or waiting: from then on it skips nothing, and its
 empty frontier proves a loss as above (unless it was trimmed).
 
-Memory: ``table_size`` keys in all, ``frontier_size`` waiting positions in all, both sized
-from the game's card count (about 1.5 GB of keys, and 1 GB of waiting positions as the search
-that keeps them dearest reckons one: ``Solver._size_frontiers``). A search
+Memory: ``table_size`` keys in all, ``frontier_size`` waiting positions in all: about 1.5 GB
+of keys, as the game's profile reckons one and, once its tables hold enough, as a search in
+C measures its own (``Solver._size_tables``), and 1 GB of waiting positions as the search
+that keeps them dearest reckons one (``Solver._size_frontiers``). A search
 alone keeps all the keys in its tables (two generations); the searches of a portfolio keep a
 third in theirs, and a pooled proof the rest: the keys generated and, apart, the expanded
 ones among them, a third in each set, past which the proof is given up (``_key_shares``). A
@@ -285,6 +286,7 @@ class _Search:
         self.skipped = 0  # positions left to the search that expanded them
         self.held: list[Entry] | None = None  # the entries skipped, kept by ``hold`` (else None)
         self.position_bytes = position_bytes(expander.game)  # a waiting position's memory
+        self.key_bytes: int | None = None  # a key's memory is the profile's reckoning
 
     def pool(self, closure: _Closure | None) -> None:
         """Take part in a pooled loss proof: report every key generated and expanded."""
@@ -442,6 +444,11 @@ class _Search:
         self.frontier.keep(self.frontier_size // 2 if keep is None else keep)
         self.complete = False
 
+    def keep_keys(self, table_size: int) -> None:
+        """The tables keep ``table_size`` keys from now on: a newer generation that holds
+        half as many already gives way at its next key."""
+        self.table_size = table_size // 2
+
 
 def _search_of(
     state: State, options: SearchOptions, autoplay: bool, compress: bool, table_size: int, frontier_size: int
@@ -557,6 +564,8 @@ class Solver:
         self.result: SolveResult | None = None
         portfolio = _checked_portfolio(portfolio)
         k = len(portfolio)
+        self._table_given = table_size
+        self._reckoned_key_bytes = profile.key_bytes(self.game)
         table_size = table_size or default_table_size(self.game)
         self._frontier_given = frontier_size
         self._table_size = table_size
@@ -705,6 +714,7 @@ class Solver:
                 self._finish_lost()
                 return None
             self._share_frontiers()
+            self._size_tables()
             self._turn = (self._turn + 1) % len(searches)
             self._slice_left = SLICE
         self._finish_unknown("the searches dropped positions to bound their memory")
@@ -740,6 +750,26 @@ class Solver:
         for search in searches:
             search.frontier_size = room
         return room
+
+    def _size_tables(self) -> None:
+        """At the end of a turn, unless a table size was given: the keys that TABLE_BYTES
+        holds, each reckoned as the search that reckons keys dearest does (a search in C
+        measures its own once its tables hold enough: native_search.py's ``key_bytes``;
+        before that, and in Python, the game's profile reckons them), shared among the
+        tables as ``_key_shares`` says. The measure is of the search's own keys, so a
+        search is the same however it is stepped."""
+        if self._table_given is not None:
+            return
+        searches = self._running
+        reckoned = self._reckoned_key_bytes
+        table_size = TABLE_BYTES // max(s.key_bytes or reckoned for s in searches)
+        if table_size == self._table_size:
+            return
+        self._table_size = table_size
+        if searches is self._searches and len(searches) > 1:
+            table_size = _key_shares(table_size, len(searches))[0] // len(searches)
+        for search in searches:
+            search.keep_keys(table_size)
 
     def _share_frontiers(self) -> None:
         """At the end of a turn: while the frontiers hold more than ``frontier_size``

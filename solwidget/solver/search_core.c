@@ -586,6 +586,25 @@ static PyObject *Search_nodes(Search *S, void *c) { return PyLong_FromSize_t(S->
 static PyObject *Search_node_bytes(Search *S, void *c) {
     return PyLong_FromSize_t(S->loop.cnodes * sizeof(Node) + S->loop.moves.cap);
 }
+static PyObject *Search_keys(Search *S, void *c) {
+    return PyLong_FromSize_t(S->loop.table.size + S->loop.old_table.size);
+}
+static PyObject *Search_key_arena(Search *S, void *c) {
+    return PyLong_FromSize_t(S->loop.table.arena.size + S->loop.old_table.arena.size);
+}
+static PyObject *Search_key_bytes(Search *S, void *c) {
+    const KeySet *t[2] = {&S->loop.table, &S->loop.old_table};
+    size_t bytes = 0;
+    for (int i = 0; i < 2; i++) bytes += t[i]->cap * sizeof(KeySlot) + t[i]->arena.cap;
+    return PyLong_FromSize_t(bytes);
+}
+static PyObject *Search_table_half(Search *S, void *c) { return PyLong_FromSize_t(S->loop.table_half); }
+
+/* The keys a generation holds from now on (_Search.table_size): a newer one that holds as
+ * many already gives way at its next key. */
+static int Search_set_table_half(Search *S, PyObject *value, void *c) {
+    return set_count(value, &S->loop.table_half, "a table of 0 or more keys a generation");
+}
 static PyObject *Search_family(Search *S, void *c) {
     if (!S->kernel) Py_RETURN_NONE;
     return PyUnicode_FromString(S->kernel->name);
@@ -605,6 +624,11 @@ static PyGetSetDef Search_getset[] = {
     {"best_node", (getter)Search_best_node, NULL, "the node of the best score, or None", NULL},
     {"nodes", (getter)Search_nodes, NULL, "search nodes kept (live, and dead since the last compaction)", NULL},
     {"node_bytes", (getter)Search_node_bytes, NULL, "bytes the search nodes and their moves hold", NULL},
+    {"keys", (getter)Search_keys, NULL, "keys the tables hold, both generations", NULL},
+    {"key_arena", (getter)Search_key_arena, NULL, "bytes of those keys, two more each for its length", NULL},
+    {"key_bytes", (getter)Search_key_bytes, NULL, "bytes the tables take: their slots and their keys' arenas", NULL},
+    {"table_half", (getter)Search_table_half, (setter)Search_set_table_half,
+     "keys a generation of the tables holds (the older one is dropped when the newer has as many)", NULL},
     {NULL}
 };
 
