@@ -17,7 +17,9 @@ searches (the same fingerprint), at the Python search's speed.
 A wall-clock budget (bench_games.py) gives a search less work when other jobs share the
 cores; a CPU budget does not. ``--portfolio`` takes a Python literal (a list of search
 options) instead of the game's default, ``--table-size`` the keys a solve keeps (by default
-what about 1.5 GB holds: docs/solver.md, "Memory").
+what about 1.5 GB holds: docs/solver.md, "Memory"), ``--resident-limit`` the process's
+resident memory past which the frontiers are cut (``search.RESIDENT_LIMIT``, 2 GB), to see
+what a deal needs beyond the bound.
 """
 
 from __future__ import annotations
@@ -143,6 +145,12 @@ def main(argv=None) -> int:
         "--table-size", type=int, default=None, help="keys a solve keeps (Solver's table_size)"
     )
     parser.add_argument(
+        "--resident-limit",
+        type=int,
+        default=None,
+        help="bytes of resident memory past which the frontiers are cut (search.RESIDENT_LIMIT)",
+    )
+    parser.add_argument(
         "--python-search",
         action="store_true",
         help="the Python search in place of the family's search in C (the same searches)",
@@ -150,6 +158,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if (args.cpu is None) == (args.max_states is None):
         parser.error("give one of --cpu and --max-states")
+    if args.resident_limit is not None:
+        if args.resident_limit <= 0:
+            parser.error("--resident-limit is a number of bytes above 0")
+        search.RESIDENT_LIMIT = args.resident_limit
     game = sw.load_game(args.game)
     deals = range(args.first, args.last + 1)
     options = {
