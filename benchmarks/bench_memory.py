@@ -37,7 +37,7 @@ HARDEST = {
     "mutated": 2359,  # open after 36 million expansions (4 minutes)
     "interchange": 49,  # open after 8.6 million expansions (30 s)
     "single_interchange": 1034,
-    "triple_interchange": 312,  # open after 21 million expansions
+    "triple_interchange": 8150,  # open after 17 million expansions (60 s), the most of its open deals
     "quadruple_interchange": 11,
     "unlimited": 339,
     "guardian": 1580,  # open after 15.2 million expansions (60 s), the most of its study's open deals

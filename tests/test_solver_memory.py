@@ -256,6 +256,21 @@ def test_a_search_in_c_keeps_the_keys_it_measures():
     assert first.core.table_half == pair._table_size // 2
 
 
+def test_a_pooled_proof_keeps_its_share_of_the_keys_measured():
+    # Mutated Solitaire's three searches pool a proof: its two sets hold the same keys as the
+    # tables, in C in the same way, so they get their third of what the measure gives.
+    game = sw.load_game("mutated")
+    solver = native_solver("mutated", max_states=None)
+    assert solver._closure.limit == search.default_table_size(game) // 3
+    solver.step(100_000)
+    measured = [s.key_bytes for s in solver._searches]
+    assert None not in measured and solver._closure is not None
+    dearest = max(measured)
+    assert search.TABLE_BYTES // (dearest + 2) < solver._table_size < search.TABLE_BYTES // (dearest - 2)
+    assert solver._closure.limit == solver._table_size // 3 > search.default_table_size(game) // 3
+    assert [s.core.table_half for s in solver._searches] == [solver._table_size // 3 // 3 // 2] * 3
+
+
 def test_a_search_in_python_keeps_the_keys_its_profile_reckons(monkeypatch):
     # A dict's keys are not measured: the Python search keeps the profile's reckoning.
     game = sw.load_game("interlock")

@@ -756,8 +756,8 @@ class Solver:
         holds, each reckoned as the search that reckons keys dearest does (a search in C
         measures its own once its tables hold enough: native_search.py's ``key_bytes``;
         before that, and in Python, the game's profile reckons them), shared among the
-        tables as ``_key_shares`` says. The measure is of the search's own keys, so a
-        search is the same however it is stepped."""
+        tables and a pooled proof's sets as ``_key_shares`` says. The measure is of the
+        search's own keys, so a search is the same however it is stepped."""
         if self._table_given is not None:
             return
         searches = self._running
@@ -767,7 +767,10 @@ class Solver:
             return
         self._table_size = table_size
         if searches is self._searches and len(searches) > 1:
-            table_size = _key_shares(table_size, len(searches))[0] // len(searches)
+            tables, pooled = _key_shares(table_size, len(searches))
+            table_size = tables // len(searches)
+            if self._closure is not None:  # its sets hold the same keys, in C as many bytes
+                self._closure.limit = pooled
         for search in searches:
             search.keep_keys(table_size)
 
