@@ -592,12 +592,6 @@ static PyObject *Search_keys(Search *S, void *c) {
 static PyObject *Search_key_arena(Search *S, void *c) {
     return PyLong_FromSize_t(S->loop.table.arena.size + S->loop.old_table.arena.size);
 }
-static PyObject *Search_key_bytes(Search *S, void *c) {
-    const KeySet *t[2] = {&S->loop.table, &S->loop.old_table};
-    size_t bytes = 0;
-    for (int i = 0; i < 2; i++) bytes += t[i]->cap * sizeof(KeySlot) + t[i]->arena.cap;
-    return PyLong_FromSize_t(bytes);
-}
 static PyObject *Search_table_half(Search *S, void *c) { return PyLong_FromSize_t(S->loop.table_half); }
 
 /* The keys a generation holds from now on (_Search.table_size): a newer one that holds as
@@ -626,7 +620,6 @@ static PyGetSetDef Search_getset[] = {
     {"node_bytes", (getter)Search_node_bytes, NULL, "bytes the search nodes and their moves hold", NULL},
     {"keys", (getter)Search_keys, NULL, "keys the tables hold, both generations", NULL},
     {"key_arena", (getter)Search_key_arena, NULL, "bytes of those keys, two more each for its length", NULL},
-    {"key_bytes", (getter)Search_key_bytes, NULL, "bytes the tables take: their slots and their keys' arenas", NULL},
     {"table_half", (getter)Search_table_half, (setter)Search_set_table_half,
      "keys a generation of the tables holds (the older one is dropped when the newer has as many)", NULL},
     {NULL}
