@@ -150,6 +150,30 @@ def test_the_nodes_in_c_stay_bounded_as_expansions_grow(game_id):
     assert max(s.core.node_bytes for s in solver._searches) < 100_000
 
 
+def test_a_sweep_leaves_the_buckets_in_c_the_room_of_their_entries():
+    # Interlock's search explores: its frontier keeps each waiting entry in its kind's bucket
+    # too, and the search leaves kinds behind as it goes. Its deal 11 is lost after about
+    # 72,000 expansions, its frontier down to about 1,300 positions near the end. A sweep (here
+    # every 1,000 stale copies, and once more at the last pop) cuts each bucket to twice its
+    # entries, or to 256 bytes, or gives it back when it is empty, and grows it only while less
+    # than a quarter full: so the buckets hold at most 4 x 24 bytes an entry, and 256 bytes a
+    # kind with entries, at most one a waiting position. Kept, their room was their most ever:
+    # 2.1 MB at this point.
+    solver = sw.Solver(sw.load_game("interlock").deal(11), max_states=None)
+    (search,) = solver._searches
+    if not isinstance(search, NativeSearch):
+        pytest.skip("the searches in C are not built")
+    search.core.stale_most = 1_000
+    while solver.progress.expanded < 70_000:
+        solver.step(1_000)
+    search.core.stale_most = 0
+    solver.step(1)
+    waiting = search.waiting
+    assert 100 < waiting < 5_000, waiting
+    assert search.core.bucket_bytes <= (4 * 24 + 256) * waiting, (search.core.bucket_bytes, waiting)
+    assert solver.solve().status == "lost"
+
+
 def test_the_frontiers_hold_half_once_the_process_memory_passes_the_limit(monkeypatch):
     # Positions that cost more than default_frontier_size reckons show in the process's
     # resident memory: past the limit, the frontiers' room is cut to half of what they hold,

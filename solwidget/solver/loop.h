@@ -145,6 +145,30 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t unit) {
     return grow_from(p, cap, need, unit, 256);
 }
 
+/* An array that holds ``size`` items in a quarter of its room or less cut to the room
+ * ``grow`` would have given it (twice its items at least), or given back when empty. Where
+ * no smaller buffer is had, it stays as it is: the room only bounds memory. */
+static inline void shrink(void **p, size_t *cap, size_t size, size_t unit) {
+    if (size * 4 > *cap) return;
+    if (!size) {
+        pool_give(*p, *cap * unit);
+        *p = NULL; *cap = 0;
+        return;
+    }
+    size_t bytes = 256;
+    while (bytes < 2 * size * unit) bytes *= 2;
+    if (bytes >= *cap * unit) return;
+    void *q = pool_take(&bytes);
+    if (!q) return;
+    if (bytes >= *cap * unit) {                      /* a spare no smaller than the array */
+        pool_give(q, bytes);
+        return;
+    }
+    memcpy(q, *p, size * unit);
+    pool_give(*p, *cap * unit);
+    *p = q; *cap = bytes / unit;
+}
+
 #define GIVE(p, cap, unit) (pool_give((p), (cap) * (unit)), (p) = NULL, (cap) = 0)
 
 typedef struct { uint8_t *data; size_t size, cap; } Bytes;
@@ -507,7 +531,9 @@ static inline Entry pop_random(Loop *L) {
 }
 
 /* Frontier._sweep: the stale copies out of the heap and the buckets, each bucket keeping its
- * order. The heap is made again in its own way, not heapq's: its pops do not depend on its
+ * order, and its room cut to what it holds now (``shrink``): the search leaves its kinds
+ * behind as it goes deeper, and their buckets would otherwise keep the room of every
+ * position they ever held. The heap is made again in its own way, not heapq's: its pops do not depend on its
  * layout, since no two entries are equal (each has its order). */
 static inline void frontier_sweep(Loop *L) {
     size_t m = 0;
@@ -521,6 +547,7 @@ static inline void frontier_sweep(Loop *L) {
         for (size_t i = 0; i < B->size; i++)
             if (!is_taken(L, B->items[i].order)) B->items[k++] = B->items[i];
         B->size = k;
+        shrink((void **)&B->items, &B->cap, B->size, sizeof(Entry));
     }
     memset(L->taken, 0, L->ctaken * sizeof(uint64_t));
     L->ntaken = 0;
@@ -565,6 +592,13 @@ static inline int keep_with(Loop *L, size_t n, const Entry *back, size_t nback) 
         if (loop_push(L, waiting[i])) { free(waiting); return -1; }
     free(waiting);
     return 0;
+}
+
+/* The room of the exploring frontier's buckets, in bytes (its entries by kind). */
+static inline size_t loop_bucket_bytes(const Loop *L) {
+    size_t bytes = 0;
+    for (size_t b = 0; b < L->nbuckets; b++) bytes += L->buckets[b].cap * sizeof(Entry);
+    return bytes;
 }
 
 static inline int keep(Loop *L, size_t n) { return keep_with(L, n, NULL, 0); }

@@ -48,12 +48,16 @@ static int nspare;
 static size_t spare_bytes;
 
 /* A buffer of at least *bytes (the smallest spare that will do, else a new one); *bytes
- * becomes its size. */
+ * becomes its size. A spare more than twice the size asked is not lent: an array takes the
+ * room its next doubling would give it, at most, and a small array (a kind's bucket) never
+ * holds the large buffer a table or a heap left behind. */
 void *loop_pool_take(size_t *bytes) {
     int best = -1;
     if (*bytes < SPARE_LEAST) return malloc(*bytes);
     for (int i = 0; i < nspare; i++)
-        if (spare[i].bytes >= *bytes && (best < 0 || spare[i].bytes < spare[best].bytes)) best = i;
+        if (spare[i].bytes >= *bytes && spare[i].bytes / 2 <= *bytes &&
+            (best < 0 || spare[i].bytes < spare[best].bytes))
+            best = i;
     if (best < 0) return malloc(*bytes);
     void *p = spare[best].p;
     *bytes = spare[best].bytes;
@@ -586,6 +590,9 @@ static PyObject *Search_nodes(Search *S, void *c) { return PyLong_FromSize_t(S->
 static PyObject *Search_node_bytes(Search *S, void *c) {
     return PyLong_FromSize_t(S->loop.cnodes * sizeof(Node) + S->loop.moves.cap);
 }
+static PyObject *Search_bucket_bytes(Search *S, void *c) {
+    return PyLong_FromSize_t(loop_bucket_bytes(&S->loop));
+}
 static PyObject *Search_keys(Search *S, void *c) {
     return PyLong_FromSize_t(S->loop.table.size + S->loop.old_table.size);
 }
@@ -618,6 +625,8 @@ static PyGetSetDef Search_getset[] = {
     {"best_node", (getter)Search_best_node, NULL, "the node of the best score, or None", NULL},
     {"nodes", (getter)Search_nodes, NULL, "search nodes kept (live, and dead since the last compaction)", NULL},
     {"node_bytes", (getter)Search_node_bytes, NULL, "bytes the search nodes and their moves hold", NULL},
+    {"bucket_bytes", (getter)Search_bucket_bytes, NULL,
+     "bytes the buckets of an exploring frontier hold (its entries by kind)", NULL},
     {"keys", (getter)Search_keys, NULL, "keys the tables hold, both generations", NULL},
     {"key_arena", (getter)Search_key_arena, NULL, "bytes of those keys, two more each for its length", NULL},
     {"table_half", (getter)Search_table_half, (setter)Search_set_table_half,
