@@ -154,11 +154,11 @@ def test_a_sweep_leaves_the_buckets_in_c_the_room_of_their_entries():
     # Interlock's search explores: its frontier keeps each waiting entry in its kind's bucket
     # too, and the search leaves kinds behind as it goes. Its deal 11 is lost after about
     # 72,000 expansions, its frontier down to about 1,300 positions near the end. A sweep (here
-    # every 1,000 stale copies, and once more at the last pop) cuts each bucket to twice its
-    # entries, or to 256 bytes, or gives it back when it is empty, and grows it only while less
-    # than a quarter full: so the buckets hold at most 4 x 24 bytes an entry, and 256 bytes a
-    # kind with entries, at most one a waiting position. Kept, their room was their most ever:
-    # 2.1 MB at this point.
+    # every 1,000 stale copies, and once more at the last pop, which leaves no stale copy) cuts
+    # a bucket a quarter full or less to twice its entries (256 bytes at least), or gives it
+    # back when it is empty: then each bucket's room is under four entries of 24 bytes an
+    # entry, or 256 bytes for a kind with entries, at most one a waiting position. Kept, the
+    # room was each bucket's most ever: 2.0 MB at this point.
     solver = sw.Solver(sw.load_game("interlock").deal(11), max_states=None)
     (search,) = solver._searches
     if not isinstance(search, NativeSearch):

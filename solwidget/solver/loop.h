@@ -146,8 +146,10 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t unit) {
 }
 
 /* An array that holds ``size`` items in a quarter of its room or less cut to the room
- * ``grow`` would have given it (twice its items at least), or given back when empty. Where
- * no smaller buffer is had, it stays as it is: the room only bounds memory. */
+ * ``grow`` would have given it (twice its items at least, 256 bytes at least), or given back
+ * when empty: after it, the array holds more than a quarter of its room, or 256 bytes at most.
+ * A new buffer of that size, not a spare (a spare may be as large as the array). Where none is
+ * had, the array stays as it is: its room only bounds memory. */
 static inline void shrink(void **p, size_t *cap, size_t size, size_t unit) {
     if (size * 4 > *cap) return;
     if (!size) {
@@ -158,12 +160,8 @@ static inline void shrink(void **p, size_t *cap, size_t size, size_t unit) {
     size_t bytes = 256;
     while (bytes < 2 * size * unit) bytes *= 2;
     if (bytes >= *cap * unit) return;
-    void *q = pool_take(&bytes);
+    void *q = malloc(bytes);
     if (!q) return;
-    if (bytes >= *cap * unit) {                      /* a spare no smaller than the array */
-        pool_give(q, bytes);
-        return;
-    }
     memcpy(q, *p, size * unit);
     pool_give(*p, *cap * unit);
     *p = q; *cap = bytes / unit;
@@ -532,9 +530,9 @@ static inline Entry pop_random(Loop *L) {
 
 /* Frontier._sweep: the stale copies out of the heap and the buckets, each bucket keeping its
  * order, and its room cut to what it holds now (``shrink``): the search leaves its kinds
- * behind as it goes deeper, and their buckets would otherwise keep the room of every
- * position they ever held. The heap is made again in its own way, not heapq's: its pops do not depend on its
- * layout, since no two entries are equal (each has its order). */
+ * behind as it goes deeper, and their buckets would otherwise keep the room of the most
+ * entries they ever held. The heap is made again in its own way, not heapq's: its pops do not
+ * depend on its layout, since no two entries are equal (each has its order). */
 static inline void frontier_sweep(Loop *L) {
     size_t m = 0;
     for (size_t i = 0; i < L->nheap; i++)
