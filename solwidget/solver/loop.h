@@ -551,6 +551,13 @@ static inline void frontier_sweep(Loop *L) {
     L->ntaken = 0;
 }
 
+/* The room of the exploring frontier's buckets, in bytes (its entries by kind). */
+static inline size_t loop_bucket_bytes(const Loop *L) {
+    size_t bytes = 0;
+    for (size_t b = 0; b < L->nbuckets; b++) bytes += L->buckets[b].cap * sizeof(Entry);
+    return bytes;
+}
+
 /* Frontier.pop: the best entry, or with ``explore`` sometimes one of a random kind. */
 static inline int loop_pop(Loop *L, Entry *out) {
     L->waiting--;
@@ -590,13 +597,6 @@ static inline int keep_with(Loop *L, size_t n, const Entry *back, size_t nback) 
         if (loop_push(L, waiting[i])) { free(waiting); return -1; }
     free(waiting);
     return 0;
-}
-
-/* The room of the exploring frontier's buckets, in bytes (its entries by kind). */
-static inline size_t loop_bucket_bytes(const Loop *L) {
-    size_t bytes = 0;
-    for (size_t b = 0; b < L->nbuckets; b++) bytes += L->buckets[b].cap * sizeof(Entry);
-    return bytes;
 }
 
 static inline int keep(Loop *L, size_t n) { return keep_with(L, n, NULL, 0); }
