@@ -16,7 +16,7 @@ outputs follow one another; a command may start with ``NAME=value`` settings.
     .venv/bin/python benchmarks/readme.py              # list the figures and their commands
     .venv/bin/python benchmarks/readme.py engine       # run those whose command says "engine"
     .venv/bin/python benchmarks/readme.py --all        # run every one (the solver tables take
-                                                       # about an hour on two cores)
+                                                       # over an hour on two cores)
 
 Commands run from the repository's root; a command that fails leaves its figure as it was.
 """
