@@ -21,9 +21,9 @@ what about 1.5 GB holds: docs/solver.md, "Memory"), ``--resident-limit`` the pro
 resident memory past which the frontiers are cut (``search.RESIDENT_LIMIT``, 2 GB), to see
 what a deal needs beyond the bound. ``--jobs 2`` searches two deals at a time, each in a
 process of its own measured by its own CPU time (Linux: the processes are forked), and prints
-the deals in their order. Two processes share the caches, so each expands some 8 % fewer
-positions a second than one alone (Guardian's deals 1-1000: 226,334 against 247,166), and a
-deal decided near the budget may be decided in one run and not in the other.
+the deals in their order. Two processes share the caches and the memory's bandwidth, so each
+may expand fewer positions a second than one alone, and a deal decided near the budget may be
+decided in one run and not in the other.
 """
 
 from __future__ import annotations
