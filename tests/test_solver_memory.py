@@ -156,9 +156,9 @@ def test_a_sweep_leaves_the_buckets_in_c_the_room_of_their_entries():
     # 72,000 expansions, its frontier down to about 1,300 positions near the end. A sweep (here
     # every 1,000 stale copies, and once more at the last pop, which leaves no stale copy) cuts
     # a bucket a quarter full or less to twice its entries (256 bytes at least), or gives it
-    # back when it is empty: then each bucket's room is under four entries of 24 bytes an
-    # entry, or 256 bytes for a kind with entries, at most one a waiting position. Kept, the
-    # room was each bucket's most ever: 2.0 MB at this point.
+    # back when it is empty. Then a bucket of k entries (24 bytes each) has at most 4 x 24 x k
+    # bytes of room, or 256, and the kinds with entries are at most the waiting positions.
+    # Kept, the room was each bucket's most ever: 2.0 MB at this point.
     solver = sw.Solver(sw.load_game("interlock").deal(11), max_states=None)
     (search,) = solver._searches
     if not isinstance(search, NativeSearch):
