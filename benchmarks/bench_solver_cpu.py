@@ -73,8 +73,11 @@ def searched(game, deals, seconds, options, jobs):
         yield (within_cpu(game, number, seconds, options) for number in deals)
         return
     _job = (game, seconds, options)
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield pool.imap(_within_cpu_job, deals)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield pool.imap(_within_cpu_job, deals)
+    finally:
+        _job = ()
 
 
 def cpu_budget(game, deals, seconds, options, quiet=False, jobs=1) -> list[tuple]:
